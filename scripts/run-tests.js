@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Runs the compiled test suite with Node's test runner and prints one closing line
+// "N passed, N failed, N skipped" over every group.
+//
+//   node scripts/run-tests.js            every group
+//   node scripts/run-tests.js unit       only tests that need no Kubernetes API server
+//
+// Groups whose tests need real member clusters (test/kube, test/e2e) run after the test
+// clusters are built (test/clusters/build.sh, cached) and started once for the whole group;
+// they are stopped again however the run ends.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const only = process.argv[2];
+
+function findTests(dir) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) found.push(...findTests(path));
+    else if (entry.endsWith('.test.js')) found.push(path);
+  }
+  return found;
+}
+
+function runNodeTests(files, env) {
+  return new Promise((resolve) => {
+    const counts = { pass: 0, fail: 0, skipped: 0 };
+    if (files.length === 0) return resolve(counts);
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4000);
+    });
+    child.on('close', (code) => {
+      for (const key of Object.keys(counts)) {
+        const m = tail.match(new RegExp(`ℹ ${key} (\\d+)`));
+        if (m) counts[key] = Number(m[1]);
+      }
+      if (code !== 0 && counts.fail === 0) counts.fail = 1;
+      resolve(counts);
+    });
+  });
+}
+
+const kubeDirs = ['kube', 'e2e'];
+const plainFiles = readdirSync(join(root, 'build/test'))
+  .filter((d) => statSync(join(root, 'build/test', d)).isDirectory() && !kubeDirs.includes(d))
+  .flatMap((d) => findTests(join(root, 'build/test', d)));
+const kubeFiles = only === 'unit' ? [] : kubeDirs.flatMap((d) => findTests(join(root, 'build/test', d)));
+
+const total = await runNodeTests(plainFiles, {});
+if (kubeFiles.length > 0) {
+  const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
+  const kube = await withTestClusters({ count: 2 }, (env) => runNodeTests(kubeFiles, env));
+  for (const key of Object.keys(total)) total[key] += kube[key];
+}
+console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
+process.exitCode = total.fail > 0 ? 1 : 0;

@@ -1,0 +1,45 @@
+import type { ObjectRef } from './object-ref.js';
+import type { Placement, PolicyRef } from './propagation-policy.js';
+
+/** One cluster of a scheduling result (Karmada's TargetCluster). */
+export interface TargetCluster {
+  name: string;
+  replicas: number;
+}
+
+/** Why one cluster was not chosen, in words a user can read. */
+export interface ClusterDiagnosis {
+  cluster: string;
+  reason: string;
+}
+
+export type ScheduleResult =
+  | { type: 'Scheduled'; clusters: TargetCluster[]; affinityName?: string }
+  | { type: 'NoFit'; diagnosis: ClusterDiagnosis[]; message: string };
+
+/** Karmada's ResourceBinding: a template claimed by a policy, and where it goes. */
+export interface Binding {
+  /** Karmada's binding name: lower(name-kind). */
+  name: string;
+  resource: ObjectRef;
+  /** `refKey(resource)`. */
+  key: string;
+  policy: PolicyRef;
+  /** The template's desired replicas (0 for objects without replicas). */
+  replicas: number;
+  placement: Placement;
+  propagateDeps: boolean;
+  conflictResolution: 'Abort' | 'Overwrite';
+  preserveResourcesOnDeletion: boolean;
+  schedule: ScheduleResult;
+  /** For dependencies: the bindings (keys) whose clusters this object follows. */
+  requiredBy: string[];
+}
+
+/** What a render remembers from the previous one (read back from the bindings branch). */
+export interface PreviousBinding {
+  key: string;
+  policy: PolicyRef;
+  clusters: TargetCluster[];
+  affinityName?: string;
+}

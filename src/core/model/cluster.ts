@@ -1,0 +1,48 @@
+import type { SourceLocation } from './source-location.js';
+
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: TaintEffect;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: TaintEffect;
+  tolerationSeconds?: number;
+}
+
+/** A member cluster as registered in the fleet repo (cluster.karmada.io/v1alpha1 Cluster). */
+export interface Cluster {
+  name: string;
+  labels: Record<string, string>;
+  provider?: string;
+  region?: string;
+  /** `spec.zones`, with the legacy single `spec.zone` folded in. */
+  zones: string[];
+  taints: Taint[];
+  syncMode: 'Push' | 'Pull';
+  source: SourceLocation;
+}
+
+export interface ApiEnablement {
+  groupVersion: string;
+  resources: { name: string; kind: string }[];
+}
+
+/** What an agent reports about its cluster (Karmada's ClusterStatus), an input of the render. */
+export interface ClusterStatus {
+  kubernetesVersion?: string;
+  apiEnablements?: ApiEnablement[];
+  conditions?: { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string }[];
+  nodeSummary?: { totalNum: number; readyNum: number };
+  resourceSummary?: {
+    allocatable?: Record<string, string>;
+    allocating?: Record<string, string>;
+    allocated?: Record<string, string>;
+  };
+}

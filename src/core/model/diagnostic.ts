@@ -1,0 +1,26 @@
+/** Something a render wants a user to know; never thrown, always returned. */
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  /** A stable code, e.g. `NoClusterFit`, `OverrideFailed`. */
+  code: DiagnosticCode;
+  /** The object or policy the message is about, e.g. `Deployment/default/nginx`. */
+  subject: string;
+  cluster?: string;
+  message: string;
+}
+
+export type DiagnosticCode =
+  | 'NoPolicyMatch'
+  | 'NoClusterFit'
+  | 'ScheduleFailed'
+  | 'OverrideFailed'
+  | 'ReviseFailed'
+  | 'DependencyMissing'
+  | 'WaitingForOverrides'
+  | 'Skipped'
+  | 'DispatchSuspended';
+
+/** Returns `subject[@cluster]: message`. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.severity}: ${d.subject}${d.cluster ? ` @${d.cluster}` : ''}: ${d.message}`;
+}

@@ -1,0 +1,76 @@
+import type { Toleration } from './cluster.js';
+import type { ClusterAffinity, ResourceSelector } from './selectors.js';
+import type { SourceLocation } from './source-location.js';
+
+/** Karmada's ClusterAffinityTerm: one named group of `clusterAffinities`. */
+export interface ClusterAffinityTerm extends ClusterAffinity {
+  affinityName: string;
+}
+
+export type SpreadByField = 'cluster' | 'region' | 'zone' | 'provider';
+
+export interface SpreadConstraint {
+  spreadByField?: SpreadByField;
+  spreadByLabel?: string;
+  maxGroups?: number;
+  /** Defaulted to 1. */
+  minGroups: number;
+}
+
+export interface StaticClusterWeight {
+  targetCluster: ClusterAffinity;
+  weight: number;
+}
+
+export interface ReplicaSchedulingStrategy {
+  /** Defaulted to Duplicated when `replicaScheduling` is absent (Karmada's ReplicaSchedulingType()). */
+  replicaSchedulingType: 'Duplicated' | 'Divided';
+  /** Defaulted to Weighted for Divided. */
+  replicaDivisionPreference?: 'Aggregated' | 'Weighted';
+  weightPreference?: {
+    staticWeightList?: StaticClusterWeight[];
+    dynamicWeight?: 'AvailableReplicas';
+  };
+}
+
+export interface Placement {
+  clusterAffinity?: ClusterAffinity;
+  clusterAffinities?: ClusterAffinityTerm[];
+  clusterTolerations: Toleration[];
+  spreadConstraints: SpreadConstraint[];
+  replicaScheduling: ReplicaSchedulingStrategy;
+}
+
+export type PropagationPolicyKind = 'PropagationPolicy' | 'ClusterPropagationPolicy';
+
+/** A PropagationPolicy or ClusterPropagationPolicy with Karmada's webhook defaults applied. */
+export interface PropagationPolicy {
+  kind: PropagationPolicyKind;
+  name: string;
+  /** Empty for ClusterPropagationPolicy. */
+  namespace: string;
+  resourceSelectors: ResourceSelector[];
+  placement: Placement;
+  priority: number;
+  preemption: 'Always' | 'Never';
+  propagateDeps: boolean;
+  conflictResolution: 'Abort' | 'Overwrite';
+  preserveResourcesOnDeletion: boolean;
+  dependentOverrides: string[];
+  activationPreference?: 'Lazy';
+  suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
+  schedulerName: string;
+  source: SourceLocation;
+}
+
+/** Identifies the policy that claimed a template. */
+export interface PolicyRef {
+  kind: PropagationPolicyKind;
+  namespace: string;
+  name: string;
+}
+
+/** Returns `PropagationPolicy/ns/name` or `ClusterPropagationPolicy/name`. */
+export function policyLabel(ref: PolicyRef): string {
+  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
+}
