@@ -15,7 +15,17 @@ export interface ClusterDiagnosis {
 
 export type ScheduleResult =
   | { type: 'Scheduled'; clusters: TargetCluster[]; affinityName?: string }
-  | { type: 'NoFit'; diagnosis: ClusterDiagnosis[]; message: string };
+  | {
+      type: 'NoFit';
+      diagnosis: ClusterDiagnosis[];
+      message: string;
+      /**
+       * True when scheduling failed after filtering (spread constraints, not enough replicas):
+       * Karmada then leaves the binding's previous clusters in place. Absent for a filter
+       * failure (no cluster fits), after which Karmada clears them.
+       */
+      keepPrevious?: boolean;
+    };
 
 /** Karmada's ResourceBinding: a template claimed by a policy, and where it goes. */
 export interface Binding {
@@ -24,7 +34,10 @@ export interface Binding {
   resource: ObjectRef;
   /** `refKey(resource)`. */
   key: string;
-  policy: PolicyRef;
+  /** The claiming policy; absent for objects that only follow others (dependencies, HPAs, Namespaces). */
+  policy?: PolicyRef;
+  /** How the template got here. */
+  origin: 'policy' | 'dependency' | 'scaleTarget' | 'namespace';
   /** The template's desired replicas (0 for objects without replicas). */
   replicas: number;
   placement: Placement;
@@ -32,8 +45,10 @@ export interface Binding {
   conflictResolution: 'Abort' | 'Overwrite';
   preserveResourcesOnDeletion: boolean;
   schedule: ScheduleResult;
-  /** For dependencies: the bindings (keys) whose clusters this object follows. */
+  /** For followers: the bindings (keys) whose clusters this object follows. */
   requiredBy: string[];
+  /** Overrides to apply: all matching policies, or only ClusterOverridePolicies (auto-propagated Namespaces). */
+  overrides: 'all' | 'clusterOnly';
 }
 
 /** What a render remembers from the previous one (read back from the bindings branch). */

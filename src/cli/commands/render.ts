@@ -1,0 +1,97 @@
+import { watch } from 'chokidar';
+import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import { freshSnapshot } from '../../core/model/snapshot.js';
+import { renderFleet } from '../../core/render/render-fleet.js';
+import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
+import { readSource } from '../read-source.js';
+import { formatSummary, summarize } from '../format-summary.js';
+import type { Io } from '../io.js';
+
+export interface RenderOptions {
+  source: string;
+  ref?: string;
+  out: string;
+  output: 'text' | 'json';
+  watch: boolean;
+}
+
+/** Renders a fleet repo into a directory; returns the exit code (1 on load errors). */
+export async function runRender(opts: RenderOptions, io: Io): Promise<number> {
+  if (!opts.watch) return renderOnce(opts, io);
+  if (opts.ref !== undefined) {
+    io.err('render --watch reads the working tree; it cannot be combined with --ref');
+    return 2;
+  }
+  return renderOnWatch(opts, io);
+}
+
+async function renderOnce(opts: RenderOptions, io: Io): Promise<number> {
+  const outcome = await renderToDir(opts);
+  if (!outcome.ok) {
+    for (const line of outcome.errors) io.err(line);
+    return 1;
+  }
+  if (opts.output === 'json') io.out(JSON.stringify({ ...outcome.summary, out: opts.out }, null, 2));
+  else io.out(`${formatSummary(outcome.summary)}\nwrote ${opts.out}`);
+  return 0;
+}
+
+type RenderDirOutcome =
+  | { ok: true; summary: ReturnType<typeof summarize>; changes: FileChange[] }
+  | { ok: false; errors: string[] };
+
+async function renderToDir(opts: RenderOptions): Promise<RenderDirOutcome> {
+  const source = await readSource(opts.source, opts.ref);
+  const loaded = loadFleet(source.files);
+  if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError) };
+  const result = renderFleet(freshSnapshot(loaded.fleet));
+  const files = new Map([...result.clusters].map(([name, out]) => [name, out.files] as const));
+  const changes = await writeRenderDir(opts.out, files);
+  return { ok: true, summary: summarize(result, source.description, source.commit), changes };
+}
+
+// The edit-render loop: every save re-renders; a load error is shown and the last good output
+// stays on disk.
+async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
+  let pending: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  const rerender = () =>
+    (running = running.then(async () => {
+      try {
+        const outcome = await renderToDir(opts);
+        if (!outcome.ok) {
+          io.err(`render failed; ${opts.out} keeps the last good output:`);
+          for (const line of outcome.errors) io.err(`  ${line}`);
+          return;
+        }
+        io.out(describeChanges(outcome.changes));
+        for (const d of outcome.summary.diagnostics.filter((d) => d.severity !== 'info')) {
+          io.out(`  ${d.severity}: ${d.subject}${d.cluster ? ` @${d.cluster}` : ''}: ${d.message}`);
+        }
+      } catch (error) {
+        io.err(`render failed: ${(error as Error).message}`);
+      }
+    }));
+  await rerender();
+  const watcher = watch(opts.source, {
+    ignored: (path: string) => /(^|\/)\.(git|gitfleet)(\/|$)/.test(path) || path.startsWith(opts.out),
+    ignoreInitial: true,
+  });
+  watcher.on('all', (_event, path) => {
+    if (!/\.ya?ml$/.test(path) && !_event.endsWith('Dir')) return;
+    clearTimeout(pending);
+    pending = setTimeout(() => void rerender(), 150);
+  });
+  io.out(`watching ${opts.source}; press Ctrl-C to stop`);
+  await io.untilInterrupted();
+  await watcher.close();
+  return 0;
+}
+
+function describeChanges(changes: FileChange[]): string {
+  if (changes.length === 0) return 'rendered: no change';
+  const lines = [`rendered: ${changes.length} file(s) changed`];
+  for (const c of changes.slice(0, 50)) lines.push(`  ${c.change.padEnd(7)} ${c.cluster}/${c.path}`);
+  if (changes.length > 50) lines.push(`  … and ${changes.length - 50} more`);
+  return lines.join('\n');
+}

@@ -1,0 +1,20 @@
+/** The terminal as the commands see it, so tests can capture it. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Resolves on SIGINT or SIGTERM. */
+  untilInterrupted(): Promise<void>;
+}
+
+/** Returns the process's own stdout, stderr and signals. */
+export function processIo(): Io {
+  return {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    untilInterrupted: () =>
+      new Promise((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      }),
+  };
+}

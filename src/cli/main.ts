@@ -1,0 +1,94 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { runRender } from './commands/render.js';
+import { runValidate } from './commands/validate.js';
+import { processIo, type Io } from './io.js';
+
+const usage = `usage:
+  gitfleet render <source> [--ref REF] --out DIR [--output text|json]   render every cluster into DIR/<cluster>/
+  gitfleet render <source> --watch --out DIR                             re-render on every save
+  gitfleet validate <source> [--ref REF] [--output text|json]            check a fleet repo (exit 1 on errors)
+
+<source> is a directory. With --ref (or when it is a bare repository) the fleet is read from
+that commit's git objects; otherwise from the files on disk.`;
+
+/** Runs the command line and returns the process exit code. */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'render':
+        return await render(rest, io);
+      case 'validate':
+        return await validate(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(usage);
+        return command === undefined ? 2 : 0;
+      default:
+        io.err(`gitfleet: unknown command '${command}'\n${usage}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`gitfleet ${command}: ${error.message}\n${usage}`);
+      return 2;
+    }
+    io.err(`gitfleet ${command}: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+class UsageError extends Error {}
+
+function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function outputFormat(value: unknown): 'text' | 'json' {
+  if (value === undefined || value === 'text') return 'text';
+  if (value === 'json') return 'json';
+  throw new UsageError(`--output must be text or json, not '${String(value)}'`);
+}
+
+function oneSource(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError('expected exactly one <source>');
+  return positionals[0]!;
+}
+
+async function render(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    ref: { type: 'string' },
+    out: { type: 'string' },
+    output: { type: 'string' },
+    watch: { type: 'boolean' },
+  });
+  if (typeof values.out !== 'string') throw new UsageError('--out DIR is required');
+  return runRender(
+    {
+      source: oneSource(positionals),
+      ...(typeof values.ref === 'string' ? { ref: values.ref } : {}),
+      out: values.out,
+      output: outputFormat(values.output),
+      watch: values.watch === true,
+    },
+    io,
+  );
+}
+
+async function validate(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { ref: { type: 'string' }, output: { type: 'string' } });
+  return runValidate(
+    {
+      source: oneSource(positionals),
+      ...(typeof values.ref === 'string' ? { ref: values.ref } : {}),
+      output: outputFormat(values.output),
+    },
+    io,
+  );
+}

@@ -1,0 +1,33 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDirectorySource } from '../adapters/source/read-directory.js';
+import { readGitSource } from '../adapters/source/read-git-commit.js';
+import type { SourceFile } from '../core/load/load-fleet.js';
+
+/** Where a fleet repo was read from. */
+export interface ReadSource {
+  files: SourceFile[];
+  /** `directory DIR` or `git DIR@REF (sha)`. */
+  description: string;
+  commit?: string;
+}
+
+/** Returns whether a directory is a bare git repository. */
+export function isBareRepo(dir: string): boolean {
+  return existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects')) && existsSync(join(dir, 'refs'));
+}
+
+/**
+ * Reads a fleet repo: from a commit of a git repository when a ref is given (or the source is a
+ * bare repository), otherwise from the directory as it is on disk (a working tree included).
+ */
+export async function readSource(source: string, ref: string | undefined): Promise<ReadSource> {
+  if (!existsSync(source) || !statSync(source).isDirectory()) {
+    throw new Error(`${source}: not a directory`);
+  }
+  if (ref !== undefined || isBareRepo(source)) {
+    const { commit, files } = await readGitSource({ dir: source, ref: ref ?? 'HEAD' });
+    return { files, commit, description: `git ${source}@${ref ?? 'HEAD'} (${commit.slice(0, 12)})` };
+  }
+  return { files: await readDirectorySource(source), description: `directory ${source}` };
+}

@@ -1,0 +1,78 @@
+import type { Binding, PreviousBinding, ScheduleResult } from '../model/binding.js';
+import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { refLabel } from '../model/object-ref.js';
+import type { Claim } from '../detect/detect-claims.js';
+import { templateReplicas } from '../override/template-replicas.js';
+import { replicaRequestOf } from '../schedule/replica-request-of.js';
+import { scheduleBinding } from '../schedule/schedule-binding.js';
+import { bindingName } from './object-path.js';
+
+export interface BindInput {
+  claims: readonly Claim[];
+  clusters: readonly Cluster[];
+  clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  previous: ReadonlyMap<string, PreviousBinding>;
+}
+
+/**
+ * Returns one scheduled binding per claim. When nothing fits, the binding keeps its previous
+ * clusters, as Karmada's scheduler leaves `spec.clusters` untouched on failure: a failed
+ * schedule never withdraws a running workload.
+ */
+export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const bindings = input.claims.map((claim) => {
+    const { template, policy } = claim;
+    const previous = input.previous.get(template.key);
+    const replicas = templateReplicas(template.object);
+    const request = replicaRequestOf(template.object);
+    let schedule: ScheduleResult = scheduleBinding({
+      resource: template.ref,
+      key: template.key,
+      replicas,
+      ...(request ? { replicaRequest: request } : {}),
+      placement: policy.placement,
+      clusters: input.clusters,
+      clusterStatus: input.clusterStatus,
+      ...(previous ? { previous } : {}),
+    });
+    if (schedule.type === 'NoFit') {
+      diagnostics.push(noFitDiagnostic(refLabel(template.ref), schedule, previous));
+      if (previous && previous.clusters.length > 0)
+        schedule = { type: 'Scheduled', clusters: previous.clusters };
+    }
+    const binding: Binding = {
+      name: bindingName(template.ref),
+      resource: template.ref,
+      key: template.key,
+      policy: { kind: policy.kind, namespace: policy.namespace, name: policy.name },
+      origin: 'policy',
+      replicas,
+      placement: policy.placement,
+      propagateDeps: policy.propagateDeps,
+      conflictResolution: policy.conflictResolution,
+      preserveResourcesOnDeletion: policy.preserveResourcesOnDeletion,
+      schedule,
+      requiredBy: [],
+      overrides: 'all',
+    };
+    return binding;
+  });
+  return { bindings, diagnostics };
+}
+
+function noFitDiagnostic(
+  subject: string,
+  result: Extract<ScheduleResult, { type: 'NoFit' }>,
+  previous: PreviousBinding | undefined,
+): Diagnostic {
+  const reasons = result.diagnosis.map((d) => `${d.cluster}: ${d.reason}`).join('; ');
+  const kept = previous && previous.clusters.length > 0 ? ' (kept on its previous clusters)' : '';
+  return {
+    severity: 'error',
+    code: 'NoClusterFit',
+    subject,
+    message: `${result.message}${kept}${reasons ? `: ${reasons}` : ''}`,
+  };
+}

@@ -1,0 +1,98 @@
+import type { Binding } from '../model/binding.js';
+import type { Cluster } from '../model/cluster.js';
+import type { Template } from '../model/fleet.js';
+import { refKey, type ObjectRef } from '../model/object-ref.js';
+import { bindingName } from './object-path.js';
+
+// Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
+const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+
+export interface EnsureNamespacesInput {
+  bindings: readonly Binding[];
+  templates: ReadonlyMap<string, Template>;
+  clusters: readonly Cluster[];
+}
+
+export interface EnsuredNamespaces {
+  /** Extra Namespace bindings per cluster. */
+  perCluster: Map<string, Binding[]>;
+  /** Namespace templates made up because the fleet repo has none for a namespace in use. */
+  generated: Template[];
+}
+
+/**
+ * Returns the Namespaces each cluster needs besides those already placed: every namespace a
+ * rendered object lives in must exist in that cluster's output. The repo's own Namespace object
+ * is used when there is one (e.g. labelled skip-auto-propagation); otherwise a bare Namespace
+ * is generated. Only ClusterOverridePolicies apply to them, as to Karmada's synced namespaces.
+ */
+export function ensureNamespaces(input: EnsureNamespacesInput): EnsuredNamespaces {
+  const needed = namespacesInUse(input.bindings);
+  const perCluster = new Map<string, Binding[]>();
+  const generated = new Map<string, Template>();
+  for (const cluster of input.clusters) {
+    const missing = [...(needed.get(cluster.name)?.needs ?? [])]
+      .filter((ns) => !needed.get(cluster.name)?.has.has(ns) && !builtinNamespaces.has(ns))
+      .sort();
+    if (missing.length === 0) continue;
+    perCluster.set(
+      cluster.name,
+      missing.map((ns) => namespaceBinding(ns, cluster.name, input.templates, generated)),
+    );
+  }
+  return { perCluster, generated: [...generated.values()] };
+}
+
+function namespacesInUse(
+  bindings: readonly Binding[],
+): Map<string, { needs: Set<string>; has: Set<string> }> {
+  const byCluster = new Map<string, { needs: Set<string>; has: Set<string> }>();
+  for (const binding of bindings) {
+    if (binding.schedule.type !== 'Scheduled') continue;
+    for (const { name } of binding.schedule.clusters) {
+      let entry = byCluster.get(name);
+      if (!entry) byCluster.set(name, (entry = { needs: new Set(), has: new Set() }));
+      if (binding.resource.namespace) entry.needs.add(binding.resource.namespace);
+      if (binding.resource.kind === 'Namespace' && binding.resource.apiVersion === 'v1') {
+        entry.has.add(binding.resource.name);
+      }
+    }
+  }
+  return byCluster;
+}
+
+function namespaceBinding(
+  namespace: string,
+  cluster: string,
+  templates: ReadonlyMap<string, Template>,
+  generated: Map<string, Template>,
+): Binding {
+  const ref: ObjectRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: namespace };
+  const key = refKey(ref);
+  if (!templates.has(key) && !generated.has(key)) {
+    generated.set(key, {
+      ref,
+      key,
+      object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+      source: { file: '(generated)', index: 0 },
+    });
+  }
+  return {
+    name: bindingName(ref),
+    resource: ref,
+    key,
+    origin: 'namespace',
+    replicas: 0,
+    placement: {
+      clusterTolerations: [],
+      spreadConstraints: [],
+      replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+    },
+    propagateDeps: false,
+    conflictResolution: 'Abort',
+    preserveResourcesOnDeletion: false,
+    schedule: { type: 'Scheduled', clusters: [{ name: cluster, replicas: 0 }] },
+    requiredBy: [],
+    overrides: 'clusterOnly',
+  };
+}
