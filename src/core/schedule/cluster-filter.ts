@@ -1,0 +1,46 @@
+import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { ObjectRef } from '../model/object-ref.js';
+import type { Placement } from '../model/propagation-policy.js';
+import type { ClusterAffinity } from '../model/selectors.js';
+import { filterApiEnablement } from './filter-api-enablement.js';
+import { filterClusterAffinity } from './filter-cluster-affinity.js';
+import { filterSpreadConstraint } from './filter-spread-constraint.js';
+import { filterTaintToleration } from './filter-taint-toleration.js';
+
+/** A filter plugin's verdict on one cluster; `reason` is shown to users as `<cluster>: <reason>`. */
+export type FilterResult = { ok: true } | { ok: false; reason: string };
+
+/** What every filter may look at besides the cluster itself. */
+export interface FilterContext {
+  resource: ObjectRef;
+  placement: Placement;
+  /** The affinity in force: `clusterAffinity`, or the current `clusterAffinities` term. */
+  affinity: ClusterAffinity | undefined;
+  clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
+  previousClusters: ReadonlySet<string>;
+}
+
+export type ClusterFilter = (cluster: Cluster, context: FilterContext) => FilterResult;
+
+// Karmada's in-tree filters (pkg/scheduler/framework/plugins/registry.go): APIEnablement,
+// TaintToleration, ClusterAffinity, SpreadConstraint, ClusterEviction. Karmada builds the list
+// from a Go map, so their order is unspecified; a cluster fails on the first filter that
+// rejects it. gitfleet fixes the order so diagnoses are stable, putting the filter users
+// most often mean (affinity) first. ClusterEviction has nothing to act on here: gitfleet has
+// no graceful eviction tasks.
+const FILTERS: readonly ClusterFilter[] = [
+  filterClusterAffinity,
+  filterTaintToleration,
+  filterApiEnablement,
+  filterSpreadConstraint,
+];
+
+/** Returns the first rejection of a cluster by the filter plugins, or `{ ok: true }`. */
+export function runClusterFilters(cluster: Cluster, context: FilterContext): FilterResult {
+  for (const filter of FILTERS) {
+    const result = filter(cluster, context);
+    if (!result.ok) return result;
+  }
+  return { ok: true };
+}

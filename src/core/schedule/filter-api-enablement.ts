@@ -1,0 +1,36 @@
+import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { FilterContext, FilterResult } from './cluster-filter.js';
+
+/**
+ * Returns whether the cluster serves the template's API (Karmada's APIEnablement filter,
+ * pkg/scheduler/framework/plugins/apienablement, with Cluster.APIEnablement from
+ * pkg/apis/cluster/v1alpha1/cluster_helper.go):
+ *
+ *   | case                                              | Karmada | gitfleet |
+ *   |---------------------------------------------------|---------|----------|
+ *   | cluster in the previous result                    | pass    | pass     |
+ *   | groupVersion + kind listed in apiEnablements      | pass    | pass     |
+ *   | not listed (list complete or partial)             | reject  | reject   |
+ *   | no status / no apiEnablements reported (unknown)  | reject  | pass     |
+ *
+ * gitfleet passes unknown clusters because only the agent reports APIs, and it reports them
+ * for a cluster that already receives its branch.
+ */
+export function filterApiEnablement(cluster: Cluster, context: FilterContext): FilterResult {
+  if (context.previousClusters.has(cluster.name)) return { ok: true };
+  const status = context.clusterStatus.get(cluster.name);
+  const enablements = status?.apiEnablements;
+  if (enablements === undefined) return { ok: true };
+  const { apiVersion, kind } = context.resource;
+  const listed = enablements.some(
+    (e) => e.groupVersion === apiVersion && e.resources.some((r) => r.kind === kind),
+  );
+  if (listed) return { ok: true };
+  const partial = isPartialList(status) ? ' (the reported API list is incomplete)' : '';
+  return { ok: false, reason: `API ${apiVersion} ${kind} not enabled${partial}` };
+}
+
+// Karmada's CompleteAPIEnablements condition: anything but True means the list may be partial.
+function isPartialList(status: ClusterStatus | undefined): boolean {
+  return !status?.conditions?.some((c) => c.type === 'CompleteAPIEnablements' && c.status === 'True');
+}

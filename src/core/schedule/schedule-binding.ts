@@ -1,0 +1,80 @@
+import type { ClusterDiagnosis, PreviousBinding, ScheduleResult } from '../model/binding.js';
+import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { ObjectRef } from '../model/object-ref.js';
+import type { ClusterAffinityTerm, Placement } from '../model/propagation-policy.js';
+import type { ReplicaRequest } from './replica-request-of.js';
+import { scheduleForAffinity, type AffinityOutcome } from './schedule-for-affinity.js';
+
+export type { ReplicaRequest } from './replica-request-of.js';
+
+/** Everything the scheduler needs for one binding. */
+export interface ScheduleInput {
+  /** The template. */
+  resource: ObjectRef;
+  /** refKey(resource): the stable tie-break key used where Karmada uses the object UID. */
+  key: string;
+  /** Desired replicas of the template (0 for objects without replicas). */
+  replicas: number;
+  replicaRequest?: ReplicaRequest;
+  /** With Karmada's defaults already applied. */
+  placement: Placement;
+  /** All registered clusters, sorted by name. */
+  clusters: readonly Cluster[];
+  /** Absent entry = unknown status. */
+  clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** The last scheduling result (stickiness). */
+  previous?: PreviousBinding;
+  /** Karmada's --enable-empty-workload-propagation (default false): see assignReplicas. */
+  emptyWorkloadPropagation?: boolean;
+}
+
+/**
+ * Returns where the template goes and with how many replicas, or why it goes nowhere
+ * (Karmada's scheduler, pkg/scheduler/scheduler.go scheduleResourceBinding). Deterministic:
+ * the same input always gives the same output; clusters are sorted by name.
+ */
+export function scheduleBinding(input: ScheduleInput): ScheduleResult {
+  const terms = input.placement.clusterAffinities ?? [];
+  if (terms.length === 0) {
+    const outcome = scheduleForAffinity(input, input.placement.clusterAffinity);
+    return outcome.ok ? { type: 'Scheduled', clusters: outcome.clusters } : noFit(outcome);
+  }
+  return scheduleWithAffinityTerms(input, terms);
+}
+
+/**
+ * Ordered clusterAffinities (Karmada's scheduleResourceBindingWithClusterAffinities):
+ *   - start at the term the previous result was made with (first term when none or unknown);
+ *     earlier terms are not tried again, so a binding that fell back stays there;
+ *   - try each term in turn; the first that schedules wins and is recorded as affinityName;
+ *   - when every term fails, the first failure decides: a filter failure clears the
+ *     clusters, any other failure keeps the previous ones (`keepPrevious`).
+ */
+function scheduleWithAffinityTerms(
+  input: ScheduleInput,
+  terms: readonly ClusterAffinityTerm[],
+): ScheduleResult {
+  const start = Math.max(
+    0,
+    terms.findIndex((t) => t.affinityName === input.previous?.affinityName),
+  );
+  const failures: { term: ClusterAffinityTerm; outcome: Extract<AffinityOutcome, { ok: false }> }[] = [];
+  for (const term of terms.slice(start)) {
+    const outcome = scheduleForAffinity(input, term);
+    if (outcome.ok) return { type: 'Scheduled', clusters: outcome.clusters, affinityName: term.affinityName };
+    failures.push({ term, outcome });
+  }
+  const diagnosis: ClusterDiagnosis[] = failures.flatMap(({ term, outcome }) =>
+    outcome.diagnosis.map((d) => ({ cluster: d.cluster, reason: `[${term.affinityName}] ${d.reason}` })),
+  );
+  const message = `no clusterAffinities term fits: ${failures
+    .map(({ term, outcome }) => `[${term.affinityName}] ${outcome.message}`)
+    .join('; ')}`;
+  const first = failures[0]?.outcome;
+  return { type: 'NoFit', diagnosis, message, ...(first && !first.fitError ? { keepPrevious: true } : {}) };
+}
+
+function noFit(outcome: Extract<AffinityOutcome, { ok: false }>): ScheduleResult {
+  const result: ScheduleResult = { type: 'NoFit', diagnosis: outcome.diagnosis, message: outcome.message };
+  return outcome.fitError ? result : { ...result, keepPrevious: true };
+}
