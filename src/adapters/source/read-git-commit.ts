@@ -1,0 +1,150 @@
+// Reads a fleet repo from one commit of a git repository, straight from its objects (loose or
+// packed), without a checkout, so what is rendered is exactly what was committed.
+//
+// - the repository may be bare or not: the git directory is `<dir>/.git` when that exists
+//   (a directory, or a `gitdir:` file), otherwise `<dir>` itself;
+// - the ref may be a branch, a tag (annotated tags are peeled to their commit), HEAD, or a full
+//   or abbreviated commit id;
+// - the same path filter as every source applies (is-fleet-source-path.ts); submodules (mode
+//   160000) and symbolic links (mode 120000) are skipped, as the directory reader skips links.
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import git, { Errors } from 'isomorphic-git';
+import { comparePaths } from '../../core/load/compare-paths.js';
+import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
+import type { SourceFile } from '../../core/load/load-fleet.js';
+import { decodeSourceText } from './decode-source-text.js';
+import { objectStoreFs } from './object-store-fs.js';
+
+export type GitSourceErrorCode = 'NotAGitRepository' | 'RefNotFound' | 'AmbiguousRef' | 'NotACommit';
+
+/** Why a commit could not be read; retrying cannot fix any of these. */
+export class GitSourceError extends Error {
+  readonly terminal = true;
+  constructor(
+    readonly code: GitSourceErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GitSourceError';
+  }
+}
+
+const READ_BATCH = 64;
+
+interface Repo {
+  dir: string;
+  gitdir: string;
+  /** The file system as isomorphic-git sees it (object-store-fs.ts). */
+  fs: ReturnType<typeof objectStoreFs>;
+  /** isomorphic-git's cache of parsed packfiles, shared by every read of one call. */
+  cache: object;
+}
+
+/** Returns the commit id a ref resolves to and every fleet file of that commit, sorted by path. */
+export async function readGitSource(opts: {
+  dir: string;
+  ref?: string;
+}): Promise<{ commit: string; files: SourceFile[] }> {
+  const ref = opts.ref ?? 'HEAD';
+  const gitdir = await findGitdir(opts.dir);
+  const repo: Repo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
+  const oid = await resolveToOid(repo, ref);
+  const { commit, treeOid } = await readCommitTree(repo, ref, oid);
+  const blobs: { path: string; oid: string }[] = [];
+  await listFleetBlobs(repo, treeOid, '', blobs);
+  blobs.sort((a, b) => comparePaths(a.path, b.path));
+  const files: SourceFile[] = [];
+  for (let i = 0; i < blobs.length; i += READ_BATCH) {
+    const batch = blobs.slice(i, i + READ_BATCH);
+    const read = await Promise.all(
+      batch.map((b) => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache })),
+    );
+    batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!.blob) }));
+  }
+  return { commit, files };
+}
+
+async function findGitdir(dir: string): Promise<string> {
+  const dotGit = join(dir, '.git');
+  const dotGitStat = await stat(dotGit).catch(() => undefined);
+  if (dotGitStat?.isDirectory()) return dotGit;
+  if (dotGitStat?.isFile()) {
+    // A linked checkout: `.git` is a file saying `gitdir: <path>`.
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
+    if (match?.[1]) return resolve(dir, match[1]);
+  }
+  const head = await stat(join(dir, 'HEAD')).catch(() => undefined);
+  const objects = await stat(join(dir, 'objects')).catch(() => undefined);
+  if (head?.isFile() && objects?.isDirectory()) return dir;
+  throw new GitSourceError(
+    'NotAGitRepository',
+    `${dir}: not a git repository (no .git, and not a bare repository)`,
+  );
+}
+
+async function resolveToOid(repo: Repo, ref: string): Promise<string> {
+  try {
+    return await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
+  } catch (e) {
+    if (!(e instanceof Errors.NotFoundError)) throw e;
+  }
+  if (/^[0-9a-fA-F]{4,40}$/.test(ref)) {
+    try {
+      return await git.expandOid({
+        fs: repo.fs,
+        gitdir: repo.gitdir,
+        oid: ref.toLowerCase(),
+        cache: repo.cache,
+      });
+    } catch (e) {
+      if (e instanceof Errors.AmbiguousError) {
+        throw new GitSourceError(
+          'AmbiguousRef',
+          `ref '${ref}': ambiguous in ${repo.dir}: more than one object starts with it`,
+        );
+      }
+      if (!(e instanceof Errors.NotFoundError)) throw e;
+    }
+  }
+  throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir}`);
+}
+
+async function readCommitTree(
+  repo: Repo,
+  ref: string,
+  oid: string,
+): Promise<{ commit: string; treeOid: string }> {
+  try {
+    // readCommit peels annotated tags down to the commit they point at.
+    const read = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    return { commit: read.oid, treeOid: read.commit.tree };
+  } catch (e) {
+    if (e instanceof Errors.NotFoundError) {
+      throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir} (no object ${oid})`);
+    }
+    if (e instanceof Errors.ObjectTypeError) {
+      throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${repo.dir} is not a commit`);
+    }
+    throw e;
+  }
+}
+
+async function listFleetBlobs(
+  repo: Repo,
+  treeOid: string,
+  prefix: string,
+  out: { path: string; oid: string }[],
+): Promise<void> {
+  const { tree } = await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
+  const subtrees: Promise<void>[] = [];
+  for (const entry of tree) {
+    const path = prefix ? `${prefix}/${entry.path}` : entry.path;
+    if (entry.type === 'tree') {
+      if (isFleetSourceDirectory(entry.path)) subtrees.push(listFleetBlobs(repo, entry.oid, path, out));
+    } else if (entry.type === 'blob' && entry.mode !== '120000' && isFleetSourcePath(path)) {
+      out.push({ path, oid: entry.oid });
+    }
+  }
+  await Promise.all(subtrees);
+}

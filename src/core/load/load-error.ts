@@ -1,0 +1,39 @@
+// Why a fleet repo could not be loaded. Loading collects every error of every file and returns
+// them together; it never returns part of a fleet.
+
+export type LoadErrorCode =
+  | 'YamlSyntax'
+  | 'DuplicateKey'
+  | 'MissingField'
+  | 'InvalidName'
+  | 'DuplicateIdentity'
+  | 'InvalidPolicy'
+  | 'InvalidCluster'
+  | 'InvalidFleetConfig'
+  | 'AliasExpansion'
+  | 'FileTooLarge'
+  | 'TooManyFleetConfigs';
+
+/** One reason a fleet repo does not load, with where it is. */
+export interface LoadError {
+  code: LoadErrorCode;
+  /** Path relative to the repo root. */
+  file: string;
+  /** Zero-based index of the document in the file's YAML stream. */
+  index?: number;
+  /** One-based line: where the parser stopped, or where the document starts. */
+  line?: number;
+  /** One-based column, when the parser gives one. */
+  column?: number;
+  /** Subject first, e.g. `PropagationPolicy/default/web: spec.placement: …`. */
+  message: string;
+}
+
+/** Returns `file#index:line:column: message`, leaving out the parts that are unknown. */
+export function formatLoadError(e: LoadError): string {
+  let where = e.file;
+  if (e.index !== undefined) where += `#${e.index}`;
+  if (e.line !== undefined) where += `:${e.line}`;
+  if (e.line !== undefined && e.column !== undefined) where += `:${e.column}`;
+  return `${where}: ${e.message}`;
+}

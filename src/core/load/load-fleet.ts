@@ -1,0 +1,78 @@
+// Loading a fleet repo (DESIGN.md §1): every YAML document of every fleet file, typed, defaulted
+// and validated, or every error found — never part of a fleet.
+//
+// Steps:
+// 1. keep the files that can hold fleet documents (is-fleet-source-path.ts), sorted by path;
+// 2. find the FleetConfig (find-fleet-config.ts) and drop the files its paths exclude, unparsed;
+// 3. parse each remaining file as a YAML stream (parse-yaml-stream.ts);
+// 4. turn each document into a template, cluster or policy (collect-documents.ts).
+// The same files in any order give the same fleet.
+import type { Fleet } from '../model/fleet.js';
+import { locationLabel } from '../model/source-location.js';
+import { collectDocument, newCollection } from './collect-documents.js';
+import { comparePaths } from './compare-paths.js';
+import { findFleetConfig } from './find-fleet-config.js';
+import { isFleetSourcePath } from './is-fleet-source-path.js';
+import type { LoadError } from './load-error.js';
+import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
+import { compilePathPattern, isPathSelected } from './path-patterns.js';
+import type { SourceFile } from './source-file.js';
+
+export type { LoadError, LoadErrorCode } from './load-error.js';
+export { formatLoadError } from './load-error.js';
+export type { SourceFile } from './source-file.js';
+
+export type LoadResult = { ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] };
+
+export interface LoadOptions {
+  /** Files larger than this are refused unread (FileTooLarge). Default 8 MiB. */
+  maxFileBytes?: number;
+  /** Documents expanding through aliases to more nodes than this are refused (AliasExpansion). Default 200,000. */
+  maxExpandedNodes?: number;
+}
+
+const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_EXPANDED_NODES = 200_000;
+
+type Parsed = { ok: true; documents: RawDocument[] } | { ok: false; errors: LoadError[] };
+
+/** Returns the fleet held by the files, or every error that keeps it from loading. */
+export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
+  const limits: StreamLimits = {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxExpandedNodes: options.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES,
+  };
+  const sources = files.filter((f) => isFleetSourcePath(f.path)).sort((a, b) => comparePaths(a.path, b.path));
+  const cache = new Map<SourceFile, Parsed>();
+  const parse = (file: SourceFile): Parsed => {
+    let parsed = cache.get(file);
+    if (parsed === undefined) cache.set(file, (parsed = parseYamlStream(file, limits)));
+    return parsed;
+  };
+  const found = findFleetConfig(sources, parse);
+  const include = found.config.include.map(compilePathPattern);
+  const exclude = found.config.exclude.map(compilePathPattern);
+  const configFile = found.config.source?.file;
+  const c = newCollection(found.seen, found.config.source && locationLabel(found.config.source));
+  c.errors.push(...found.errors);
+  for (const file of sources) {
+    if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
+    const parsed = parse(file);
+    if (!parsed.ok) c.errors.push(...parsed.errors);
+    else for (const doc of parsed.documents) collectDocument(c, file.path, doc);
+  }
+  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors) };
+  const { templates, clusters, propagationPolicies, overridePolicies } = c;
+  return {
+    ok: true,
+    fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },
+  };
+}
+
+// Errors in file order, then document order; FleetConfig errors are found first but sort with their file.
+function sortErrors(errors: LoadError[]): LoadError[] {
+  return errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => comparePaths(a.e.file, b.e.file) || (a.e.index ?? -1) - (b.e.index ?? -1) || a.i - b.i)
+    .map(({ e }) => e);
+}

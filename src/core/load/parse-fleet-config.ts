@@ -1,0 +1,125 @@
+// The FleetConfig: repo-level settings, at most one per fleet repo, anywhere in it.
+//
+//   apiVersion: gitfleet.io/v1alpha1
+//   kind: FleetConfig
+//   metadata:
+//     name: fleet
+//   spec:
+//     paths:
+//       include: ["apps/", "clusters/"]   # read only these (prefixes or globs, see path-patterns.ts); default: all
+//       exclude: ["apps/legacy/**"]       # never read these; default: none
+//     skippedNamespaces: ["kube-.*"]      # regexes, anchored (^…$), of namespaces never propagated; default: kube-.*
+//     skippedApis: ["example.com/v1/Widget"]  # as Karmada's --skipped-propagating-apis, one token per item:
+//                                         #   group | group/version | group/version/Kind[,Kind…] | v1/Kind (core)
+//     branchPrefix: gitfleet/             # prefix of every ref gitfleet writes; a missing trailing '/' is added
+//     guards:
+//       maxDeleteFraction: 0.5            # refuse a render deleting more than this share of a cluster's objects…
+//       minObjects: 10                    # …when the cluster has more than this many
+//
+// Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
+// Setting `skippedNamespaces` replaces the default list, as Karmada's flag does.
+//
+// The file that holds the FleetConfig is always read in full: its own include/exclude decide
+// which *other* files are read. Files they drop are dropped before parsing, so their YAML errors
+// do not count.
+import { defaultFleetConfig, type FleetConfig } from '../model/fleet-config.js';
+import type { SourceLocation } from '../model/source-location.js';
+import {
+  itemPath,
+  readMap,
+  readNumber,
+  readInt,
+  readString,
+  readStringList,
+  type Issues,
+} from './field-reader.js';
+
+/** Returns the FleetConfig with defaults filled in, or the list of problems found in it. */
+export function parseFleetConfig(doc: {
+  object: Record<string, unknown>;
+  source: SourceLocation;
+}): { ok: true; config: FleetConfig } | { ok: false; issues: Issues } {
+  const issues: Issues = [];
+  const defaults = defaultFleetConfig();
+  const spec = readMap(doc.object['spec'], 'spec', issues) ?? {};
+  const paths = readMap(spec['paths'], 'spec.paths', issues) ?? {};
+  const guards = readMap(spec['guards'], 'spec.guards', issues) ?? {};
+  const config: FleetConfig = {
+    include: readStringList(paths['include'], 'spec.paths.include', issues) ?? defaults.include,
+    exclude: readStringList(paths['exclude'], 'spec.paths.exclude', issues) ?? defaults.exclude,
+    skippedNamespaces:
+      readRegexes(spec['skippedNamespaces'], 'spec.skippedNamespaces', issues) ?? defaults.skippedNamespaces,
+    skippedApis: readSkippedApis(spec['skippedApis'], 'spec.skippedApis', issues) ?? defaults.skippedApis,
+    branchPrefix:
+      readBranchPrefix(spec['branchPrefix'], 'spec.branchPrefix', issues) ?? defaults.branchPrefix,
+    guards: {
+      maxDeleteFraction:
+        readFraction(guards['maxDeleteFraction'], 'spec.guards.maxDeleteFraction', issues) ??
+        defaults.guards.maxDeleteFraction,
+      minObjects:
+        readCount(guards['minObjects'], 'spec.guards.minObjects', issues) ?? defaults.guards.minObjects,
+    },
+    source: doc.source,
+  };
+  return issues.length === 0 ? { ok: true, config } : { ok: false, issues };
+}
+
+function readRegexes(value: unknown, path: string, issues: Issues): string[] | undefined {
+  const list = readStringList(value, path, issues);
+  list?.forEach((source, i) => {
+    try {
+      new RegExp(`^(?:${source})$`);
+    } catch (e) {
+      issues.push({
+        path: itemPath(path, i),
+        message: `"${source}": not a valid regular expression: ${String(e)}`,
+      });
+    }
+  });
+  return list;
+}
+
+// Karmada's SkippedResourceConfig.parseSingle (pkg/util/apigroup.go): at most two '/' per token.
+function readSkippedApis(value: unknown, path: string, issues: Issues): string[] | undefined {
+  const list = readStringList(value, path, issues);
+  list?.forEach((token, i) => {
+    const slashes = token.split('/').length - 1;
+    if (
+      token.trim() === '' ||
+      slashes > 2 ||
+      token.includes(';') ||
+      token.split('/').some((part) => part === '')
+    ) {
+      issues.push({
+        path: itemPath(path, i),
+        message: `"${token}": must be group, group/version or group/version/Kind[,Kind…] (one token per item)`,
+      });
+    }
+  });
+  return list;
+}
+
+// Enough of git's check-ref-format to refuse prefixes that cannot start a ref name.
+const BAD_REF_TEXT = /(^\/)|(\.\.)|(\/\/)|[\s~^:?*[\\]|@\{|(^|\/)\.|\.lock(\/|$)/;
+
+function readBranchPrefix(value: unknown, path: string, issues: Issues): string | undefined {
+  const text = readString(value, path, issues);
+  if (text === undefined) return undefined;
+  if (text === '' || BAD_REF_TEXT.test(text)) {
+    issues.push({ path, message: `"${text}": must be a non-empty git ref prefix such as gitfleet/` });
+    return undefined;
+  }
+  return text.endsWith('/') ? text : `${text}/`;
+}
+
+function readFraction(value: unknown, path: string, issues: Issues): number | undefined {
+  const n = readNumber(value, path, issues);
+  if (n !== undefined && (n < 0 || n > 1)) issues.push({ path, message: `${n}: must be between 0 and 1` });
+  return n;
+}
+
+function readCount(value: unknown, path: string, issues: Issues): number | undefined {
+  const n = readInt(value, path, issues);
+  if (n !== undefined && n < 0) issues.push({ path, message: `${n}: must be 0 or more` });
+  return n;
+}

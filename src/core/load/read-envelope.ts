@@ -1,0 +1,118 @@
+// The envelope every document needs (apiVersion, kind, metadata.name) and the name rules that
+// keep every name a single safe path segment of the output layout.
+//
+// | kind                                                      | metadata.name rule                                  | source                                   |
+// |-----------------------------------------------------------|-----------------------------------------------------|------------------------------------------|
+// | cluster.karmada.io Cluster                                | DNS-1123 label, at most 48 characters               | ValidateClusterName, pkg/apis/cluster/validation/validation.go |
+// | v1 Namespace                                              | DNS-1123 label                                      | Kubernetes ValidateNamespaceName         |
+// | rbac.authorization.k8s.io Role, ClusterRole, RoleBinding, ClusterRoleBinding | path segment: not `.`/`..`, no `/` or `%` (so `system:foo` is fine) | Kubernetes ValidateRBACName |
+// | everything else (custom resources included)               | DNS-1123 subdomain                                  | Kubernetes NameIsDNSSubdomain            |
+// metadata.namespace, when given, must be a DNS-1123 label. None of these can hold '/' or be '..'.
+import { groupOf } from '../model/object-ref.js';
+import { isMap, type KubeObject } from '../model/kube-object.js';
+import type { LoadErrorCode } from './load-error.js';
+import { checkDns1123Label, checkDns1123Subdomain, checkPathSegmentName } from './name-rules.js';
+
+export type DocumentRole =
+  | 'Cluster'
+  | 'PropagationPolicy'
+  | 'ClusterPropagationPolicy'
+  | 'OverridePolicy'
+  | 'ClusterOverridePolicy'
+  | 'FleetConfig'
+  | 'Template';
+
+/** A document whose envelope is valid. */
+export interface Envelope {
+  object: KubeObject;
+  role: DocumentRole;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** metadata.namespace as written ('' when absent). */
+  namespace: string;
+}
+
+export interface EnvelopeProblem {
+  code: Extract<LoadErrorCode, 'MissingField' | 'InvalidName' | 'InvalidFleetConfig'>;
+  message: string;
+}
+
+const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+
+const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
+  ['cluster.karmada.io/v1alpha1 Cluster', 'Cluster'],
+  ['policy.karmada.io/v1alpha1 PropagationPolicy', 'PropagationPolicy'],
+  ['policy.karmada.io/v1alpha1 ClusterPropagationPolicy', 'ClusterPropagationPolicy'],
+  ['policy.karmada.io/v1alpha1 OverridePolicy', 'OverridePolicy'],
+  ['policy.karmada.io/v1alpha1 ClusterOverridePolicy', 'ClusterOverridePolicy'],
+  ['gitfleet.io/v1alpha1 FleetConfig', 'FleetConfig'],
+]);
+
+/** Returns what a document is by its apiVersion and kind; anything not listed is a resource template. */
+export function classifyDocument(apiVersion: string, kind: string): DocumentRole {
+  return ROLES.get(`${apiVersion} ${kind}`) ?? 'Template';
+}
+
+/** Returns the document's checked envelope, or every problem with it. */
+export function readEnvelope(
+  value: unknown,
+): { ok: true; envelope: Envelope } | { ok: false; problems: EnvelopeProblem[] } {
+  if (!isMap(value)) {
+    return {
+      ok: false,
+      problems: [
+        { code: 'MissingField', message: 'document is not a mapping with apiVersion, kind and metadata' },
+      ],
+    };
+  }
+  const problems: EnvelopeProblem[] = [];
+  const apiVersion = requiredString(value['apiVersion'], 'apiVersion', problems);
+  const kind = requiredString(value['kind'], 'kind', problems);
+  const metadata = value['metadata'];
+  const name = isMap(metadata) ? requiredString(metadata['name'], 'metadata.name', problems) : undefined;
+  if (!isMap(metadata)) problems.push({ code: 'MissingField', message: 'metadata.name: is required' });
+  const rawNamespace = isMap(metadata) ? metadata['namespace'] : undefined;
+  const namespace = readNamespace(rawNamespace, problems);
+  if (apiVersion === undefined || kind === undefined || name === undefined) return { ok: false, problems };
+  const role = classifyDocument(apiVersion, kind);
+  if (role === 'Template' && kind === 'FleetConfig' && groupOf(apiVersion) === 'gitfleet.io') {
+    problems.push({
+      code: 'InvalidFleetConfig',
+      message: `apiVersion "${apiVersion}" is not supported: use gitfleet.io/v1alpha1`,
+    });
+  }
+  const bad = checkName(role, apiVersion, kind, name);
+  if (bad) problems.push({ code: 'InvalidName', message: `metadata.name "${name}": ${bad}` });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, envelope: { object: value as KubeObject, role, apiVersion, kind, name, namespace } };
+}
+
+function requiredString(value: unknown, field: string, problems: EnvelopeProblem[]): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  const message =
+    value === undefined || value === null || value === ''
+      ? `${field}: is required`
+      : `${field}: must be a string`;
+  problems.push({ code: 'MissingField', message });
+  return undefined;
+}
+
+function readNamespace(value: unknown, problems: EnvelopeProblem[]): string {
+  if (value === undefined || value === null || value === '') return '';
+  if (typeof value !== 'string') {
+    problems.push({ code: 'InvalidName', message: 'metadata.namespace: must be a string' });
+    return '';
+  }
+  const bad = checkDns1123Label(value);
+  if (bad) problems.push({ code: 'InvalidName', message: `metadata.namespace "${value}": ${bad}` });
+  return value;
+}
+
+function checkName(role: DocumentRole, apiVersion: string, kind: string, name: string): string | undefined {
+  if (role === 'Cluster') return checkDns1123Label(name, 48);
+  const group = groupOf(apiVersion);
+  if (group === '' && kind === 'Namespace') return checkDns1123Label(name);
+  if (group === 'rbac.authorization.k8s.io' && RBAC_KINDS.has(kind)) return checkPathSegmentName(name);
+  return checkDns1123Subdomain(name);
+}

@@ -1,0 +1,66 @@
+// Real git repositories in temp dirs, made with the git command line.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Test Author',
+  GIT_AUTHOR_EMAIL: 'author@example.com',
+  GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+  GIT_COMMITTER_NAME: 'Test Committer',
+  GIT_COMMITTER_EMAIL: 'committer@example.com',
+  GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+
+/** Runs git in `dir` and returns its trimmed output. */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' }).trim();
+}
+
+/** Returns a new empty temp directory; `cleanup` removes every one made. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `gitfleet-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+const made: string[] = [];
+
+/** Removes every temp directory made by this module. */
+export function cleanup(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Writes files (path → text) under `dir`, making directories as needed. */
+export function writeFiles(dir: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(dir, ...path.split('/'));
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+/** Creates a symbolic link at `path` (relative to dir) pointing at `target`. */
+export function link(dir: string, path: string, target: string): void {
+  const full = join(dir, ...path.split('/'));
+  mkdirSync(dirname(full), { recursive: true });
+  symlinkSync(target, full);
+}
+
+/** Returns a new non-bare repository on branch main. */
+export function initRepo(): string {
+  const dir = tempDir('repo');
+  execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q', dir], { env });
+  return dir;
+}
+
+/** Stages everything and commits; returns the commit id. */
+export function commitAll(dir: string, message: string): string {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}

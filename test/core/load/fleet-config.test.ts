@@ -1,0 +1,211 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadFleet } from '../../../src/core/load/load-fleet.js';
+import { compilePathPattern, isPathSelected } from '../../../src/core/load/path-patterns.js';
+import { defaultFleetConfig } from '../../../src/core/model/fleet-config.js';
+import { configMapDoc, fileOf, mustFail, mustLoad } from './documents.js';
+
+const fleetConfig = (spec: unknown, apiVersion = 'gitfleet.io/v1alpha1') => ({
+  apiVersion,
+  kind: 'FleetConfig',
+  metadata: { name: 'fleet' },
+  spec,
+});
+const broken = { path: 'apps/legacy/old.yaml', content: 'apiVersion: v1\nkind: [unclosed\n' };
+
+test('A file excluded by the FleetConfig is dropped before parsing: its YAML error does not count.', () => {
+  const files = [
+    fileOf('fleet.yaml', fleetConfig({ paths: { exclude: ['apps/legacy/**'] } })),
+    fileOf('apps/web.yaml', configMapDoc('web')),
+    broken,
+  ];
+  assert.equal(mustFail(files.filter((f) => f.path !== 'fleet.yaml'))[0]?.code, 'YamlSyntax');
+  const fleet = mustLoad(files);
+  assert.deepEqual(
+    fleet.templates.map((t) => t.source.file),
+    ['apps/web.yaml'],
+  );
+  assert.deepEqual(fleet.config.exclude, ['apps/legacy/**']);
+});
+
+test('With include given, only included paths are read; the FleetConfig file itself is always read.', () => {
+  const files = [
+    fileOf(
+      'config/fleet.yaml',
+      fleetConfig({ paths: { include: ['apps/', 'clusters'] } }),
+      configMapDoc('beside-config'),
+    ),
+    fileOf('apps/web.yaml', configMapDoc('web')),
+    fileOf('clusters/x.yaml', configMapDoc('x')),
+    fileOf('clusters-old/y.yaml', configMapDoc('y')),
+    fileOf('docs/example.yaml', configMapDoc('example')),
+  ];
+  const fleet = mustLoad(files);
+  assert.deepEqual(
+    fleet.templates.map((t) => t.ref.name),
+    ['web', 'x', 'beside-config'],
+  );
+});
+
+test('A FleetConfig is read with defaults for what it leaves out, and the given fields replace them.', () => {
+  const fleet = mustLoad([
+    fileOf(
+      'fleet.yaml',
+      fleetConfig({
+        skippedNamespaces: ['kube-.*', 'istio-system'],
+        skippedApis: ['example.com/v1/Widget', 'v1/Event', 'batch'],
+        branchPrefix: 'fleet',
+        guards: { maxDeleteFraction: 0.25 },
+      }),
+    ),
+  ]);
+  assert.deepEqual(fleet.config, {
+    ...defaultFleetConfig(),
+    skippedNamespaces: ['kube-.*', 'istio-system'],
+    skippedApis: ['example.com/v1/Widget', 'v1/Event', 'batch'],
+    branchPrefix: 'fleet/',
+    guards: { maxDeleteFraction: 0.25, minObjects: 10 },
+    source: { file: 'fleet.yaml', index: 0, line: 1 },
+  });
+});
+
+test('A repo without a FleetConfig gets the defaults.', () => {
+  assert.deepEqual(mustLoad([fileOf('a.yaml', configMapDoc('a'))]).config, defaultFleetConfig());
+});
+
+const invalid: { name: string; given: unknown; want: RegExp }[] = [
+  {
+    name: 'maxDeleteFraction is between 0 and 1.',
+    given: { guards: { maxDeleteFraction: 2 } },
+    want: /spec\.guards\.maxDeleteFraction: 2: must be between 0 and 1/,
+  },
+  {
+    name: 'minObjects is not negative.',
+    given: { guards: { minObjects: -1 } },
+    want: /spec\.guards\.minObjects: -1/,
+  },
+  {
+    name: 'A skipped API has at most two slashes.',
+    given: { skippedApis: ['a/b/c/d'] },
+    want: /spec\.skippedApis\[0\]: "a\/b\/c\/d"/,
+  },
+  {
+    name: 'A branch prefix must be a usable ref prefix.',
+    given: { branchPrefix: 'git..fleet/' },
+    want: /spec\.branchPrefix: "git\.\.fleet\/"/,
+  },
+  {
+    name: 'Include is a list of strings.',
+    given: { paths: { include: 'apps/' } },
+    want: /spec\.paths\.include: must be a list/,
+  },
+  {
+    name: 'A skipped namespace is a valid regex.',
+    given: { skippedNamespaces: ['('] },
+    want: /spec\.skippedNamespaces\[0\]: "\(": not a valid regular expression/,
+  },
+];
+
+for (const row of invalid) {
+  test(`An invalid FleetConfig is refused: ${row.name}`, () => {
+    const errors = mustFail([fileOf('fleet.yaml', fleetConfig(row.given))]);
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.equal(errors[0]?.code, 'InvalidFleetConfig');
+    assert.match(errors[0]?.message ?? '', row.want);
+  });
+}
+
+test('A FleetConfig of an unknown gitfleet.io version is refused rather than read as a template.', () => {
+  const errors = mustFail([fileOf('fleet.yaml', fleetConfig({}, 'gitfleet.io/v2'))]);
+  assert.equal(errors[0]?.code, 'InvalidFleetConfig');
+  assert.match(errors[0]?.message ?? '', /gitfleet\.io\/v2/);
+});
+
+test('A FleetConfig inside a List is refused: it must stand at the top level of a file.', () => {
+  const errors = mustFail([fileOf('a.yaml', { apiVersion: 'v1', kind: 'List', items: [fleetConfig({})] })]);
+  assert.equal(errors[0]?.code, 'TooManyFleetConfigs');
+  assert.match(
+    errors[0]?.message ?? '',
+    /^items\[0\]: FleetConfig: a repo has one FleetConfig, at the top level of a file/,
+  );
+});
+
+test('Two FleetConfigs in one file are refused once, naming the first.', () => {
+  const result = loadFleet([fileOf('fleet.yaml', fleetConfig({}), fleetConfig({}))]);
+  assert.ok(!result.ok);
+  assert.deepEqual(
+    result.errors.map((e) => [e.code, e.index]),
+    [['TooManyFleetConfigs', 1]],
+  );
+});
+
+const patterns: { name: string; given: { pattern: string; path: string }; want: boolean }[] = [
+  {
+    name: 'A directory prefix with a slash matches files under it.',
+    given: { pattern: 'apps/', path: 'apps/a/b.yaml' },
+    want: true,
+  },
+  {
+    name: 'A directory prefix without a slash matches files under it.',
+    given: { pattern: 'apps', path: 'apps/b.yaml' },
+    want: true,
+  },
+  {
+    name: 'A prefix does not match a sibling that merely starts the same.',
+    given: { pattern: 'apps', path: 'apps2/b.yaml' },
+    want: false,
+  },
+  {
+    name: 'A plain file path matches that file.',
+    given: { pattern: 'apps/b.yaml', path: 'apps/b.yaml' },
+    want: true,
+  },
+  { name: 'A leading ./ is ignored.', given: { pattern: './apps/', path: 'apps/b.yaml' }, want: true },
+  {
+    name: 'A single star stays within one segment.',
+    given: { pattern: 'apps/*.yaml', path: 'apps/x/b.yaml' },
+    want: false,
+  },
+  {
+    name: 'A single star matches within a segment.',
+    given: { pattern: 'apps/*.yaml', path: 'apps/b.yaml' },
+    want: true,
+  },
+  {
+    name: 'A double star crosses segments.',
+    given: { pattern: 'apps/legacy/**', path: 'apps/legacy/x/y/z.yaml' },
+    want: true,
+  },
+  {
+    name: 'A leading double star matches at the root too.',
+    given: { pattern: '**/secret.yaml', path: 'secret.yaml' },
+    want: true,
+  },
+  {
+    name: 'A leading double star matches at any depth.',
+    given: { pattern: '**/secret.yaml', path: 'a/b/secret.yaml' },
+    want: true,
+  },
+  {
+    name: 'A glob naming a directory matches everything under it.',
+    given: { pattern: 'apps/*', path: 'apps/x/y.yaml' },
+    want: true,
+  },
+  { name: 'A question mark is one character.', given: { pattern: 'a?.yaml', path: 'ab.yaml' }, want: true },
+  { name: 'Dots in a glob are literal.', given: { pattern: '*.yaml', path: 'ayaml' }, want: false },
+];
+
+for (const row of patterns) {
+  test(`Path pattern ${JSON.stringify(row.given.pattern)} on ${JSON.stringify(row.given.path)}: ${row.name}`, () => {
+    assert.equal(compilePathPattern(row.given.pattern)(row.given.path), row.want);
+  });
+}
+
+test('A path is selected when included (or nothing is included) and not excluded.', () => {
+  const include = [compilePathPattern('apps/')];
+  const exclude = [compilePathPattern('apps/legacy/')];
+  assert.equal(isPathSelected('apps/a.yaml', include, exclude), true);
+  assert.equal(isPathSelected('apps/legacy/a.yaml', include, exclude), false);
+  assert.equal(isPathSelected('other/a.yaml', include, exclude), false);
+  assert.equal(isPathSelected('other/a.yaml', [], exclude), true);
+});

@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadFleet, type LoadErrorCode } from '../../../src/core/load/load-fleet.js';
+import { fileOf } from './documents.js';
+
+const object = (apiVersion: string, kind: string, name: unknown, namespace?: unknown) => ({
+  apiVersion,
+  kind,
+  metadata: namespace === undefined ? { name } : { name, namespace },
+});
+
+interface Row {
+  name: string;
+  given: unknown;
+  want: 'valid' | RegExp;
+  /** The error code when refused; InvalidName unless given. */
+  code?: LoadErrorCode;
+}
+
+const rows: Row[] = [
+  {
+    name: 'A lowercase name with dashes and dots is valid.',
+    given: object('v1', 'ConfigMap', 'web-config.v2', 'shop'),
+    want: 'valid',
+  },
+  {
+    name: 'A name with a slash is refused: it would add a directory to the output layout.',
+    given: object('v1', 'ConfigMap', 'a/b', 'shop'),
+    want: /metadata\.name "a\/b"/,
+  },
+  {
+    name: 'A name that climbs out of its directory is refused.',
+    given: object('v1', 'ConfigMap', '../../etc', 'shop'),
+    want: /metadata\.name "\.\.\/\.\.\/etc"/,
+  },
+  {
+    name: 'The name ".." is refused.',
+    given: object('v1', 'ConfigMap', '..', 'shop'),
+    want: /metadata\.name "\.\."/,
+  },
+  {
+    name: 'A name with capitals is refused.',
+    given: object('apps/v1', 'Deployment', 'Web', 'shop'),
+    want: /RFC 1123 subdomain/,
+  },
+  {
+    name: 'A name longer than 253 characters is refused.',
+    given: object('v1', 'ConfigMap', 'a'.repeat(254)),
+    want: /no more than 253/,
+  },
+  {
+    name: 'A name that is a number is refused as not a string.',
+    given: object('v1', 'ConfigMap', 42),
+    want: /metadata\.name: must be a string/,
+    code: 'MissingField',
+  },
+  {
+    name: 'A namespace with a slash is refused.',
+    given: object('v1', 'ConfigMap', 'web', 'a/b'),
+    want: /metadata\.namespace "a\/b"/,
+  },
+  {
+    name: 'A namespace with dots is refused: namespaces are DNS labels.',
+    given: object('v1', 'ConfigMap', 'web', 'a.b'),
+    want: /RFC 1123 label/,
+  },
+  {
+    name: 'A namespace longer than 63 characters is refused.',
+    given: object('v1', 'ConfigMap', 'web', 'n'.repeat(64)),
+    want: /no more than 63/,
+  },
+  {
+    name: 'A Namespace object name is a DNS label: no dots.',
+    given: object('v1', 'Namespace', 'team.a'),
+    want: /RFC 1123 label/,
+  },
+  {
+    name: 'A ClusterRole may be named with colons, as Kubernetes allows.',
+    given: object('rbac.authorization.k8s.io/v1', 'ClusterRole', 'system:controller:web'),
+    want: 'valid',
+  },
+  {
+    name: 'A RoleBinding name may not contain a slash.',
+    given: object('rbac.authorization.k8s.io/v1', 'RoleBinding', 'a/b', 'shop'),
+    want: /may not contain '\/' or '%'/,
+  },
+  {
+    name: 'A Role may not be named "..".',
+    given: object('rbac.authorization.k8s.io/v1', 'Role', '..', 'shop'),
+    want: /may not be '\.\.'/,
+  },
+  {
+    name: 'A Role may not be named ".".',
+    given: object('rbac.authorization.k8s.io/v1', 'Role', '.', 'shop'),
+    want: /may not be '\.'/,
+  },
+  {
+    name: 'A ConfigMap may not use the looser RBAC rule.',
+    given: object('v1', 'ConfigMap', 'system:web', 'shop'),
+    want: /RFC 1123 subdomain/,
+  },
+  {
+    name: 'A CustomResourceDefinition name with dots is valid.',
+    given: object('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'widgets.example.com'),
+    want: 'valid',
+  },
+  {
+    name: 'A policy name follows the subdomain rule too.',
+    given: { ...object('policy.karmada.io/v1alpha1', 'PropagationPolicy', '../x', 'shop'), spec: {} },
+    want: /metadata\.name "\.\.\/x"/,
+  },
+];
+
+for (const row of rows) {
+  test(row.name, () => {
+    const result = loadFleet([fileOf('doc.yaml', row.given)]);
+    if (row.want === 'valid') {
+      assert.ok(result.ok, JSON.stringify(!result.ok && result.errors));
+      return;
+    }
+    assert.ok(!result.ok, 'expected the name to be refused');
+    assert.equal(result.errors.length, 1, JSON.stringify(result.errors));
+    assert.equal(result.errors[0]?.code, row.code ?? 'InvalidName');
+    assert.match(result.errors[0]?.message ?? '', row.want);
+  });
+}
