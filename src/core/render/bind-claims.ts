@@ -3,7 +3,7 @@ import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
 import type { Claim } from '../detect/detect-claims.js';
-import { templateReplicas } from '../override/template-replicas.js';
+import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
 import { replicaRequestOf } from '../schedule/replica-request-of.js';
 import { scheduleBinding } from '../schedule/schedule-binding.js';
 import { bindingName } from './object-path.js';
@@ -26,7 +26,9 @@ export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics
     const { template, policy } = claim;
     const previous = input.previous.get(template.key);
     const replicas = templateReplicas(template.object);
-    const request = replicaRequestOf(template.object);
+    // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
+    // resource requests must not turn it into a workload that a 0-replica rule drops.
+    const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
     let schedule: ScheduleResult = scheduleBinding({
       resource: template.ref,
       key: template.key,

@@ -160,15 +160,34 @@ const plainUnsafeChar = /[\u0000-\u001f\u007f-\u009f\ufeff\u2028\u2029"'`{}[\],&
 const firstUnsafe = /^[-?:\s~<=]/;
 const reserved11 =
   /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)$/;
-// Anything that starts like a number, a sign, a dot or a date may be read as one by some parser.
-const numberish = /^[+-]?(?:\.|[0-9])/;
+// Strings that some YAML 1.1 or 1.2 parser reads as a number or a timestamp: digits with
+// underscores, dots, colons (sexagesimal) and an exponent; 0x/0o/0b prefixes; dates; .inf/.nan.
+// Other strings that merely start with a digit ("100m", "256Mi", "1.27-alpine") stay plain.
+const numberLike = /^[-+]?[0-9_.:]+(?:[eE][-+]?[0-9]+)?$/;
+const prefixedNumber = /^[-+]?0[xXoObB]/;
+const dateLike = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/;
+const specialFloat = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
+
+function looksNumeric(s: string): boolean {
+  const c = s.charCodeAt(0);
+  const startsNumeric = (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46;
+  if (!startsNumeric) return false;
+  return (
+    c === 43 ||
+    c === 46 ||
+    numberLike.test(s) ||
+    prefixedNumber.test(s) ||
+    dateLike.test(s) ||
+    specialFloat.test(s)
+  );
+}
 
 function isPlainSafe(s: string): boolean {
   if (s.length === 0 || s.length > 1024) return false;
   if (plainUnsafeChar.test(s)) return false;
   if (firstUnsafe.test(s) || s.endsWith(' ') || s.endsWith(':')) return false;
   if (s.includes(': ') || s.includes(' #')) return false;
-  if (reserved11.test(s) || numberish.test(s)) return false;
+  if (reserved11.test(s) || looksNumeric(s)) return false;
   if (s === '.inf' || s === '.nan' || s === '<<' || s === '=') return false;
   return true;
 }

@@ -93,7 +93,7 @@ export function renderFleet(snapshot: Snapshot): RenderResult {
       claimed: bound.bindings.length,
       followers: followed.followers.length,
       skipped: detected.skipped.length,
-      unmatched: detected.unmatched.length,
+      unmatched: detected.unmatched.filter((t) => !followed.followers.some((f) => f.key === t.key)).length,
     },
   };
 }

@@ -77,8 +77,12 @@ function stripJob(object: KubeObject): void {
   delete spec.ttlSecondsAfterFinished;
   if (spec.manualSelector === true) return;
   const selector = spec.selector;
-  if (isMap(selector))
+  if (isMap(selector)) {
     deleteKeys(selector.matchLabels, ['controller-uid', 'batch.kubernetes.io/controller-uid']);
+    // Unlike Karmada, drop a selector left empty: an API server refuses a hand-written Job
+    // selector without manualSelector, and an empty one selects every pod.
+    if (isEmptyMap(selector.matchLabels) && !Array.isArray(selector.matchExpressions)) delete spec.selector;
+  }
   const template = spec.template;
   if (isMap(template) && isMap(template.metadata)) {
     deleteKeys(template.metadata.labels, [
@@ -88,6 +92,10 @@ function stripJob(object: KubeObject): void {
       'batch.kubernetes.io/job-name',
     ]);
   }
+}
+
+function isEmptyMap(value: unknown): boolean {
+  return value === undefined || (isMap(value) && Object.keys(value).length === 0);
 }
 
 function stripServiceAccount(object: KubeObject): void {

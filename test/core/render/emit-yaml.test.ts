@@ -154,3 +154,20 @@ test('random strings round trip', () => {
     assert.deepEqual(yaml.load(emitYaml(doc), { schema: yaml.CORE_SCHEMA }), doc, JSON.stringify(s));
   }
 });
+
+test('quantities and versions that start with a digit stay plain, numbers and dates are quoted', () => {
+  const text = emitYaml({
+    a: '100m',
+    b: '256Mi',
+    c: '1.27-alpine',
+    d: '1.27',
+    e: '1e3',
+    f: '2024-01-01',
+    g: '0x10',
+    h: '.5',
+  });
+  assert.equal(
+    text,
+    'a: 100m\nb: 256Mi\nc: 1.27-alpine\nd: "1.27"\ne: "1e3"\nf: "2024-01-01"\ng: "0x10"\nh: ".5"\n',
+  );
+});
