@@ -130,13 +130,13 @@ data:
 function policies(ns: string, clusters: number): string {
   const weights = Array.from({ length: Math.min(clusters, 5) }, (_, i) => {
     const region = regions[i % regions.length]!;
-    return `      - targetCluster:
-          fieldSelector:
-            matchExpressions:
-            - key: region
-              operator: In
-              values: [${region}]
-        weight: ${i + 1}`;
+    return `        - targetCluster:
+            fieldSelector:
+              matchExpressions:
+              - key: region
+                operator: In
+                values: [${region}]
+          weight: ${i + 1}`;
   }).join('\n');
   const imageRules = regions
     .map(
