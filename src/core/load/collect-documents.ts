@@ -4,6 +4,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
+import { effectiveNamespace } from './default-namespace.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
 import { locationLabel, type SourceLocation } from '../model/source-location.js';
@@ -84,7 +85,9 @@ function collectObject(c: Collection, at: Place, value: unknown): void {
     case 'ClusterOverridePolicy':
       return collectPolicy(c, at, e, e.role);
     case 'Template': {
-      const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: e.namespace, name: e.name };
+      const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
+      if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
+      const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
       if (claimIdentity(c, at, ref))
         c.templates.push({ ref, key: refKey(ref), object: e.object, source: at.source });
     }

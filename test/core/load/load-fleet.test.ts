@@ -200,13 +200,13 @@ test('An error inside a List names the item.', () => {
   );
 });
 
-test("A template's namespace is recorded exactly as written, never defaulted.", () => {
+test("A custom resource's namespace is recorded exactly as written: only its CRD knows its scope.", () => {
   const fleet = mustLoad([
-    fileOf('a.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+    fileOf('a.yaml', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'x' } }),
   ]);
   assert.equal(fleet.templates[0]?.ref.namespace, '');
   assert.equal(fleet.templates[0]?.object.metadata.namespace, undefined);
-  assert.equal(fleet.templates[0]?.key, '/ConfigMap//x');
+  assert.equal(fleet.templates[0]?.key, 'example.com/Widget//x');
 });
 
 test('Empty documents are skipped but still count for the index of the next one.', () => {

@@ -124,3 +124,39 @@ for (const row of rows) {
     assert.match(result.errors[0]?.message ?? '', row.want);
   });
 }
+
+test('a built-in namespaced template without a namespace lives in default; cluster-scoped and custom kinds stay as written', async () => {
+  const { loadFleet } = await import('../../../src/core/load/load-fleet.js');
+  const result = loadFleet([
+    {
+      path: 'a.yaml',
+      content:
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\n---\n' +
+        'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop }\n---\n' +
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\n',
+    },
+  ]);
+  assert.ok(result.ok);
+  if (!result.ok) return;
+  assert.deepEqual(
+    result.fleet.templates.map((t) => [t.ref.kind, t.ref.namespace, t.object.metadata.namespace]),
+    [
+      ['Deployment', 'default', 'default'],
+      ['Namespace', '', undefined],
+      ['Widget', '', undefined],
+    ],
+  );
+});
+
+test('a Deployment without a namespace and the same one in default are the same object', async () => {
+  const { loadFleet } = await import('../../../src/core/load/load-fleet.js');
+  const result = loadFleet([
+    { path: 'a.yaml', content: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\n' },
+    {
+      path: 'b.yaml',
+      content: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web, namespace: default }\n',
+    },
+  ]);
+  assert.equal(result.ok, false);
+  if (!result.ok) assert.equal(result.errors[0]?.code, 'DuplicateIdentity');
+});
