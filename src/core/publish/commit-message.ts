@@ -1,0 +1,32 @@
+import type { BranchChange } from './plan-cluster-update.js';
+import { sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
+
+export interface RenderCommitInput {
+  sourceCommit: string;
+  sourceRef: string;
+  /** The subject line of the source commit. */
+  sourceSubject: string;
+  changes: readonly BranchChange[];
+  /** Lists longer than this are cut with a count, so huge renders keep readable messages. */
+  maxListed?: number;
+}
+
+/**
+ * Returns the message of a render commit (DESIGN.md §3): `render <short sha>: <subject>`, a
+ * body listing what was added, changed and removed (`<ns>/<Kind>[.<group>]/<name>: changed`),
+ * and the provenance trailers.
+ */
+export function renderCommitMessage(input: RenderCommitInput): string {
+  const max = input.maxListed ?? 200;
+  const lines = input.changes.slice(0, max).map((c) => `${c.path.replace(/\.yaml$/, '')}: ${c.change}`);
+  if (input.changes.length > max) lines.push(`… and ${input.changes.length - max} more`);
+  return [
+    `render ${input.sourceCommit.slice(0, 7)}: ${input.sourceSubject}`,
+    '',
+    ...lines,
+    '',
+    `${sourceCommitTrailer}: ${input.sourceCommit}`,
+    `${sourceRefTrailer}: ${input.sourceRef}`,
+    '',
+  ].join('\n');
+}

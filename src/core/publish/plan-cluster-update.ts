@@ -1,0 +1,75 @@
+import type { FleetConfig } from '../model/fleet-config.js';
+
+/** One file of a cluster branch that a pass adds, changes or removes. */
+export interface BranchChange {
+  path: string;
+  change: 'added' | 'changed' | 'removed';
+}
+
+export type ClusterUpdatePlan =
+  | { type: 'unchanged' }
+  | { type: 'update'; changes: BranchChange[]; files: Map<string, string> }
+  | { type: 'refused'; reason: string; changes: BranchChange[] };
+
+export interface PlanClusterUpdateInput {
+  cluster: string;
+  /** The branch's current files: path → blob id (empty for a new branch). */
+  current: ReadonlyMap<string, string>;
+  /** The render's files for the cluster: path → blob id. */
+  rendered: ReadonlyMap<string, string>;
+  /** Paths whose render failed on this cluster: their current content is kept. */
+  held: ReadonlySet<string>;
+  guards: FleetConfig['guards'];
+  /** Whether the source commit allows large deletions on this cluster. */
+  deletionsAllowed: boolean;
+}
+
+/**
+ * Returns what a pass does to one cluster branch: nothing, an update (the new path → blob id
+ * map and the per-file changes), or a refusal by the mass-deletion guard (DESIGN.md §3): a
+ * render that would delete every object of a non-empty branch, or more than
+ * `maxDeleteFraction` of them when it holds more than `minObjects`, is refused unless the
+ * source commit allows it. Objects whose render failed keep their current content, so a
+ * failed override is never a deletion. Files under `.gitfleet/` are the hub's own.
+ */
+export function planClusterUpdate(input: PlanClusterUpdateInput): ClusterUpdatePlan {
+  const files = new Map(input.rendered);
+  for (const path of input.held) {
+    const kept = input.current.get(path);
+    if (kept !== undefined) files.set(path, kept);
+    else files.delete(path);
+  }
+  const changes: BranchChange[] = [];
+  for (const [path, oid] of files) {
+    const before = input.current.get(path);
+    if (before === undefined) changes.push({ path, change: 'added' });
+    else if (before !== oid) changes.push({ path, change: 'changed' });
+  }
+  let objectsBefore = 0;
+  let removed = 0;
+  for (const path of input.current.keys()) {
+    if (path.startsWith('.gitfleet/')) continue;
+    objectsBefore++;
+    if (!files.has(path)) {
+      removed++;
+      changes.push({ path, change: 'removed' });
+    }
+  }
+  if (changes.length === 0) return { type: 'unchanged' };
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const refusal = guardRefusal(objectsBefore, removed, input);
+  if (refusal && !input.deletionsAllowed) return { type: 'refused', reason: refusal, changes };
+  return { type: 'update', changes, files };
+}
+
+function guardRefusal(before: number, removed: number, input: PlanClusterUpdateInput): string | undefined {
+  if (removed === 0 || before === 0) return undefined;
+  const { maxDeleteFraction, minObjects } = input.guards;
+  if (removed === before) {
+    return `${input.cluster}: the render deletes all ${before} objects of the cluster`;
+  }
+  if (before > minObjects && removed / before > maxDeleteFraction) {
+    return `${input.cluster}: the render deletes ${removed} of ${before} objects (more than ${Math.round(maxDeleteFraction * 100)}%)`;
+  }
+  return undefined;
+}
