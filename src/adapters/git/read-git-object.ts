@@ -1,0 +1,67 @@
+// Reads one object, loose or packed, through isomorphic-git, and reads the two shapes the
+// writers need from it: a tree's entries and a commit's parents.
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import { GitWriteError } from './git-write-error.js';
+import { parseTree, type TreeEntry } from './tree-object.js';
+
+/**
+ * Where to read from; `cache` is isomorphic-git's cache of parsed pack indexes and loaded
+ * packs. Without one shared across reads, every read loads and parses the packs again, so
+ * each entry point that reads more than once makes one (`withCache`).
+ */
+export interface ObjectSource {
+  gitdir: string;
+  cache?: object;
+}
+
+/** Returns the source with a cache, the caller's or a new one to share across this call's reads. */
+export function withCache<T extends ObjectSource>(source: T): T & { cache: object } {
+  return { ...source, cache: source.cache ?? {} };
+}
+
+/** Returns an object's type and content, or throws MissingObject. */
+export async function readGitObject(
+  source: ObjectSource,
+  oid: string,
+): Promise<{ type: string; content: Uint8Array }> {
+  try {
+    const read = await git.readObject({
+      fs,
+      gitdir: source.gitdir,
+      oid,
+      format: 'content',
+      cache: source.cache ?? {},
+    });
+    return { type: read.type, content: read.object as Uint8Array };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NotFoundError') {
+      throw new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
+    }
+    throw error;
+  }
+}
+
+/** Returns the entries of the tree with the given id. */
+export async function readTreeEntries(source: ObjectSource, oid: string): Promise<TreeEntry[]> {
+  const object = await readGitObject(source, oid);
+  if (object.type !== 'tree') {
+    throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a tree`);
+  }
+  return parseTree(object.content, oid);
+}
+
+/** Returns the parent ids of the commit with the given id. */
+export async function readCommitParents(source: ObjectSource, oid: string): Promise<string[]> {
+  const object = await readGitObject(source, oid);
+  if (object.type !== 'commit') {
+    throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a commit`);
+  }
+  const text = Buffer.from(object.content).toString('utf8');
+  const headerEnd = text.indexOf('\n\n');
+  const header = headerEnd < 0 ? text : text.slice(0, headerEnd);
+  return header
+    .split('\n')
+    .filter((line) => line.startsWith('parent '))
+    .map((line) => line.slice('parent '.length));
+}

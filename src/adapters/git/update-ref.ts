@@ -1,0 +1,125 @@
+// Moves refs by compare-and-swap, with git's own locking protocol, so git and gitfleet can
+// share a repository:
+//
+//   1. create `<ref>.lock` with O_CREAT|O_EXCL: exactly one writer wins (ref-lock.ts);
+//   2. read the current value (loose file, else packed-refs) and compare it with the value
+//      the caller expects (null: the ref must not exist);
+//   3. refuse a move that is not a fast-forward (the new commit must descend from the old);
+//   4. write `<id>\n` to the lock, fsync it, rename it over the ref, fsync the directory.
+//
+// A batch takes every lock and passes every check before any ref moves, as
+// `git update-ref --stdin` with `--atomic` does; only a crash during the final renames can
+// leave some refs moved and others not, each at its old or its new commit. A lock that is
+// already there is reported (RefLocked), never broken. Reflogs are not written.
+import { dirname } from 'node:path';
+import { GitWriteError } from './git-write-error.js';
+import { isAncestor } from './is-ancestor.js';
+import { readGitObject, withCache, type ObjectSource } from './read-git-object.js';
+import { readPackedRefs, readRef } from './read-ref.js';
+import { lockRef, type RefLock } from './ref-lock.js';
+import { assertValidRefName } from './ref-name.js';
+import { syncDirectory } from './sync-files.js';
+
+/** One ref to move. */
+export interface RefUpdateRequest {
+  /** Full name, e.g. `refs/heads/gitfleet/clusters/member1`. */
+  ref: string;
+  /** The commit the ref must point at afterwards. */
+  newOid: string;
+  /** The commit the ref must point at now; null when it must not exist yet. */
+  expectedOld: string | null;
+}
+
+export interface RefUpdateSettings extends ObjectSource {
+  /** Accept a new commit that does not descend from the old one (the hub never does). */
+  allowNonFastForward?: boolean;
+  /** Fsync the ref files and their directories (default true). */
+  fsync?: boolean;
+}
+
+export type UpdateRefOptions = RefUpdateSettings & RefUpdateRequest;
+
+/** How a ref moved; `unchanged` when it already pointed at the new commit. */
+export type RefUpdate = 'created' | 'updated' | 'unchanged';
+
+/** Moves one ref from the expected commit to the new one and returns how it moved, or throws a typed conflict. */
+export async function updateRef(opts: UpdateRefOptions): Promise<RefUpdate> {
+  const [outcome] = await updateRefs({ ...opts, updates: [opts] });
+  return outcome!;
+}
+
+/** Moves every ref of the batch, or none if any check fails, and returns how each moved. */
+export async function updateRefs(
+  batch: RefUpdateSettings & { updates: readonly RefUpdateRequest[] },
+): Promise<RefUpdate[]> {
+  // One cache for the batch: each read of the new commits would otherwise load the packs anew.
+  const opts = withCache(batch);
+  assertDistinctValidNames(opts.updates);
+  await Promise.all(opts.updates.map((u) => assertCommit(opts, u.newOid)));
+  const locks: RefLock[] = [];
+  try {
+    for (const u of opts.updates) locks.push(await lockRef(opts.gitdir, u.ref));
+    // Read under the locks: git's pack-refs takes each loose ref's lock before it packs it.
+    const packed = await readPackedRefs(opts.gitdir);
+    const outcomes = await Promise.all(opts.updates.map((u) => checkMove(opts, u, packed)));
+    const sync = opts.fsync ?? true;
+    const moving = opts.updates.map((u, i) => ({ u, lock: locks[i]!, outcome: outcomes[i]! }));
+    const toMove = moving.filter((m) => m.outcome !== 'unchanged');
+    await Promise.all(toMove.map((m) => m.lock.write(m.u.newOid, sync)));
+    for (const m of toMove) await m.lock.commit();
+    if (sync) await Promise.all([...new Set(toMove.map((m) => dirname(m.lock.refPath)))].map(syncDirectory));
+    return outcomes;
+  } finally {
+    await Promise.all(locks.map((lock) => lock.release()));
+  }
+}
+
+function assertDistinctValidNames(updates: readonly RefUpdateRequest[]): void {
+  const seen = new Set<string>();
+  for (const { ref } of updates) {
+    assertValidRefName(ref);
+    if (seen.has(ref)) throw new GitWriteError('InvalidRefName', `${ref}: named twice in one update`);
+    seen.add(ref);
+  }
+}
+
+async function assertCommit(source: ObjectSource, oid: string): Promise<void> {
+  if (!/^[0-9a-f]{40}$/.test(oid)) throw new GitWriteError('InvalidObjectId', `${oid}: not an object id`);
+  const { type } = await readGitObject(source, oid);
+  if (type !== 'commit') throw new GitWriteError('WrongObjectType', `${oid}: a ${type}, not a commit`);
+}
+
+/** Under the lock: compares, checks the fast-forward and name clashes with packed refs. */
+async function checkMove(
+  settings: RefUpdateSettings,
+  u: RefUpdateRequest,
+  packed: ReadonlyMap<string, string>,
+): Promise<RefUpdate> {
+  const actual = await readRef(settings.gitdir, u.ref, packed);
+  const detail = { ref: u.ref, expected: u.expectedOld, actual };
+  if (actual !== u.expectedOld) {
+    const message = `${u.ref}: expected ${u.expectedOld ?? 'no ref'}, found ${actual ?? 'no ref'}`;
+    throw new GitWriteError('RefConflict', message, detail);
+  }
+  if (actual === u.newOid) return 'unchanged';
+  if (actual === null) {
+    assertNoPackedClash(packed, u.ref);
+    return 'created';
+  }
+  if (
+    !settings.allowNonFastForward &&
+    !(await isAncestor({ ...settings, ancestor: actual, descendant: u.newOid }))
+  ) {
+    const message = `${u.ref}: ${u.newOid} does not descend from the current ${actual}; refusing to rewrite history`;
+    throw new GitWriteError('NonFastForward', message, detail);
+  }
+  return 'updated';
+}
+
+function assertNoPackedClash(packed: ReadonlyMap<string, string>, ref: string): void {
+  for (const other of packed.keys()) {
+    if (ref.startsWith(`${other}/`) || other.startsWith(`${ref}/`)) {
+      throw new GitWriteError('InvalidRefName', `${ref}: clashes with the packed ref ${other}`);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// Real repositories for the git writer tests, made and checked with the git command line.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toGitObject } from '../../../src/adapters/git/hash-object.js';
+import type { GitObject } from '../../../src/adapters/git/git-object.js';
+
+export const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Test Author',
+  GIT_AUTHOR_EMAIL: 'author@example.com',
+  GIT_AUTHOR_DATE: '1700000000 +0000',
+  GIT_COMMITTER_NAME: 'Test Committer',
+  GIT_COMMITTER_EMAIL: 'committer@example.com',
+  GIT_COMMITTER_DATE: '1700000000 +0000',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+
+/** A repository under test: its top directory and its git directory (the same when bare). */
+export interface TestRepo {
+  dir: string;
+  gitdir: string;
+}
+
+const made: string[] = [];
+
+/** Returns a new empty repository on branch main, bare or with a work tree. */
+export function makeRepo(opts: { bare: boolean }): TestRepo {
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-git-'));
+  made.push(dir);
+  execFileSync(
+    'git',
+    ['-c', 'init.defaultBranch=main', 'init', '-q', ...(opts.bare ? ['--bare'] : []), dir],
+    {
+      env: gitEnv,
+    },
+  );
+  return { dir, gitdir: opts.bare ? dir : join(dir, '.git') };
+}
+
+/** Removes every repository made by this module. */
+export function removeRepos(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs git on the repository (stdin from `input`) and returns its output, trailing newline trimmed. */
+export function git(repo: TestRepo, args: readonly string[], input?: string | Uint8Array): string {
+  return execFileSync('git', ['--git-dir', repo.gitdir, ...args], {
+    env: gitEnv,
+    input: input ?? '',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: 'pipe',
+  })
+    .toString('utf8')
+    .replace(/\n$/, '');
+}
+
+/** Runs git expecting failure; returns its exit status and stderr. */
+export function gitFails(repo: TestRepo, args: readonly string[]): { status: number; stderr: string } {
+  try {
+    execFileSync('git', ['--git-dir', repo.gitdir, ...args], { env: gitEnv, stdio: 'pipe' });
+  } catch (error) {
+    const e = error as { status: number; stderr: Buffer };
+    return { status: e.status, stderr: e.stderr.toString() };
+  }
+  return { status: 0, stderr: '' };
+}
+
+/** Returns the root tree git itself builds for the files (path -> blob id, mode 100644) from an index. */
+export function gitTreeOf(repo: TestRepo, files: ReadonlyMap<string, string>): string {
+  git(repo, ['read-tree', '--empty']);
+  const lines = [...files].map(([path, oid]) => `100644 ${oid}\t${path}\n`).join('');
+  git(repo, ['update-index', '--add', '--index-info'], lines);
+  return git(repo, ['write-tree', '--missing-ok']);
+}
+
+/** Returns `count` distinct YAML blobs, shaped like rendered manifests. */
+export function manifestBlobs(count: number, variant = ''): GitObject[] {
+  return Array.from({ length: count }, (_, i) =>
+    toGitObject(
+      'blob',
+      Buffer.from(
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}${variant}\ndata:\n  key: "${i * 31}"\n`,
+      ),
+    ),
+  );
+}
