@@ -35,12 +35,21 @@ function runNodeTests(files, env) {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    // A signal to this runner reaches the test process too, so nothing outlives the run.
+    const forward = (signal) => {
+      interrupted = true;
+      child.kill(signal);
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
     let tail = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       tail = (tail + chunk.toString()).slice(-4000);
     });
     child.on('close', (code) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
       for (const key of Object.keys(counts)) {
         const m = tail.match(new RegExp(`ℹ ${key} (\\d+)`));
         if (m) counts[key] = Number(m[1]);
@@ -51,6 +60,7 @@ function runNodeTests(files, env) {
   });
 }
 
+let interrupted = false;
 const kubeDirs = ['kube', 'e2e'];
 const plainFiles = readdirSync(join(root, 'build/test'))
   .filter((d) => statSync(join(root, 'build/test', d)).isDirectory() && !kubeDirs.includes(d))
@@ -58,6 +68,10 @@ const plainFiles = readdirSync(join(root, 'build/test'))
 const kubeFiles = only === 'unit' ? [] : kubeDirs.flatMap((d) => findTests(join(root, 'build/test', d)));
 
 const total = await runNodeTests(plainFiles, {});
+if (interrupted) {
+  console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
+  process.exit(130);
+}
 if (kubeFiles.length > 0) {
   const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
   const kube = await withTestClusters({ count: 2 }, (env) => runNodeTests(kubeFiles, env));

@@ -139,7 +139,7 @@ test('usage errors exit 2', async () => {
   assert.equal((await runCli(['render', 'x', '--out', 'y', '--output', 'xml'])).code, 2);
 });
 
-test('render --watch re-renders on save and prints what changed', async () => {
+test('render --watch re-renders on save and prints what changed', { timeout: 180_000 }, async () => {
   const repo = exampleRepo();
   const out = join(repo, '..', 'out');
   const child = spawn(process.execPath, [

@@ -82,6 +82,8 @@ async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
     clearTimeout(pending);
     pending = setTimeout(() => void rerender(), 150);
   });
+  // Only a watcher that finished its first scan sees the next save.
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   io.out(`watching ${opts.source}; press Ctrl-C to stop`);
   await io.untilInterrupted();
   await watcher.close();
