@@ -1,0 +1,144 @@
+// `gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]`: renders both refs
+// straight from git objects and prints what changes on each cluster.
+//
+// Exit codes: 0 nothing changes, 1 something does (as `git diff --exit-code`), 2 usage error,
+// 3 a side could not be read or does not load (every error printed, naming the ref).
+import { parseArgs } from 'node:util';
+import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import { freshSnapshot } from '../../core/model/snapshot.js';
+import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
+import { diffRenders } from '../../core/review/diff-renders.js';
+import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
+import { formatDiffText } from '../../core/review/format-diff-text.js';
+import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
+import type { Io } from '../io.js';
+
+export type DiffFormat = 'text' | 'markdown' | 'json';
+
+export interface DiffOptions {
+  repo: string;
+  base: string;
+  head: string;
+  format: DiffFormat;
+}
+
+export const diffUsage = [
+  'gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]',
+  `${' '.repeat(70)}per-cluster diff of the rendered output (exit 1: it changes, 3: a side does not load)`,
+].join('\n  ');
+
+type Side =
+  | { side: 'base' | 'head'; ref: string; ok: true; commit: string; result: RenderResult }
+  | { side: 'base' | 'head'; ref: string; ok: false; commit?: string; errors: string[] };
+
+/** Parses `diff` arguments and runs it; returns the exit code (2 on a usage error). */
+export async function runDiffCommand(args: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: { format: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    io.err(`gitfleet diff: ${(error as Error).message}\nusage: ${diffUsage}`);
+    return 2;
+  }
+  const format = parsed.values.format ?? 'text';
+  const [repo, base, head, ...extra] = parsed.positionals;
+  if (repo === undefined || base === undefined || head === undefined || extra.length > 0) {
+    io.err(`gitfleet diff: expected <repo> <base-ref> <head-ref>\nusage: ${diffUsage}`);
+    return 2;
+  }
+  if (format !== 'text' && format !== 'markdown' && format !== 'json') {
+    io.err(`gitfleet diff: --format must be text, markdown or json, not '${format}'`);
+    return 2;
+  }
+  try {
+    return await runDiff({ repo, base, head, format }, io);
+  } catch (error) {
+    // Not a diff either way: keep 1 for "changes" and report as a side that could not be read.
+    io.err(`gitfleet diff: ${(error as Error).message}`);
+    return 3;
+  }
+}
+
+/** Renders both refs and prints their per-cluster diff; returns 0 (no change), 1 (changes) or 3 (a side failed). */
+export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
+  const base = await renderRef(opts.repo, 'base', opts.base);
+  const head = await renderRef(opts.repo, 'head', opts.head);
+  if (!base.ok || !head.ok) {
+    reportFailures([base, head], opts, io);
+    return 3;
+  }
+  const diff = diffRenders({ base: base.result, head: head.result });
+  if (opts.format === 'json') {
+    const sides = {
+      base: { ref: opts.base, commit: base.commit },
+      head: { ref: opts.head, commit: head.commit },
+    };
+    io.out(JSON.stringify({ ...sides, ...diff }, null, 2));
+  } else if (opts.format === 'markdown') {
+    const title = `gitfleet diff ${refLabel(opts.base, base.commit)} → ${refLabel(opts.head, head.commit)}`;
+    io.out(formatDiffMarkdown(diff, { title }).replace(/\n$/, ''));
+  } else {
+    const text = formatDiffText(diff);
+    if (text !== '') io.out(text.replace(/\n$/, ''));
+  }
+  return diff.changed ? 1 : 0;
+}
+
+// `main` (1a2b3c4), or only the short id when the ref is a commit id.
+function refLabel(ref: string, commit: string): string {
+  const short = `\`${commit.slice(0, 7)}\``;
+  return commit.startsWith(ref.toLowerCase()) ? short : `\`${ref}\` (${short})`;
+}
+
+async function renderRef(repo: string, side: 'base' | 'head', ref: string): Promise<Side> {
+  let read;
+  try {
+    read = await readGitSource({ dir: repo, ref });
+  } catch (error) {
+    if (!(error instanceof GitSourceError)) throw error;
+    return { side, ref, ok: false, errors: [error.message] };
+  }
+  const loaded = loadFleet(read.files);
+  if (!loaded.ok)
+    return { side, ref, ok: false, commit: read.commit, errors: loaded.errors.map(formatLoadError) };
+  return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(loaded.fleet)) };
+}
+
+// Errors go to stderr; markdown and JSON also say it on stdout, so a pull-request comment or a
+// tool reading the output learns why there is no diff.
+function reportFailures(sides: Side[], opts: DiffOptions, io: Io): void {
+  const failed = sides.filter((s): s is Extract<Side, { ok: false }> => !s.ok);
+  const title = (s: (typeof failed)[number]) =>
+    `${s.side} '${s.ref}'${s.commit ? ` (${s.commit.slice(0, 12)})` : ''} does not load`;
+  for (const s of failed) {
+    io.err(`gitfleet diff: ${title(s)}:`);
+    for (const line of s.errors) io.err(`  ${line}`);
+  }
+  if (opts.format === 'json') {
+    const errors = failed.map((s) => ({
+      side: s.side,
+      ref: s.ref,
+      commit: s.commit ?? null,
+      errors: s.errors,
+    }));
+    io.out(JSON.stringify({ ok: false, failures: errors }, null, 2));
+  } else if (opts.format === 'markdown') {
+    const lines = ['### gitfleet diff', '', 'The rendered diff could not be computed:', ''];
+    for (const s of failed) {
+      lines.push(
+        `**${title(s)}:**`,
+        '',
+        '```text',
+        ...s.errors.map((e) => e.replace(/```/g, "'''")),
+        '```',
+        '',
+      );
+    }
+    io.out(lines.join('\n').replace(/\n$/, ''));
+  }
+}

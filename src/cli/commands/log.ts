@@ -1,0 +1,264 @@
+// `gitfleet log --repo <path> [--cluster C] [<Kind>/<namespace>/<name> | <Kind>/<name>]`: the
+// audit trail of an object's rendered form across the cluster branches, newest first.
+//
+// Each cluster branch is walked along its first parents (the hub writes linear history). For an
+// object, a commit is listed when the object's blob differs from its parent's: the walk compares
+// the namespace directory's tree id first and reads further only when it moved, so a long history
+// costs a few tree reads per commit. Each entry names its source commit (the
+// Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
+// (history rewritten) is reported as missing, not as an error.
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import git, { type CommitObject } from 'isomorphic-git';
+import { readGitSource } from '../../adapters/source/read-git-commit.js';
+import { objectStoreFs } from '../../adapters/source/object-store-fs.js';
+import { loadFleet } from '../../core/load/load-fleet.js';
+import { defaultFleetConfig } from '../../core/model/fleet-config.js';
+import { formatLogText } from '../../core/review/format-log-text.js';
+import { compareFiles, type LogEntry, type LogSource } from '../../core/review/log-entry.js';
+import { mergeNewestFirst } from '../../core/review/merge-newest-first.js';
+import {
+  isKindDirOf,
+  namespaceDir,
+  objectFileName,
+  parseObjectSpec,
+  type ObjectSpec,
+} from '../../core/review/parse-object-spec.js';
+import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
+import type { Io } from '../io.js';
+
+export const logUsage = [
+  'gitfleet log --repo <path> [--cluster C] [--branch-prefix P] [--output text|json] [OBJECT]',
+  `${' '.repeat(70)}history of OBJECT (<Kind>[.<group>]/<namespace>/<name> or <Kind>/<name>) on the cluster branches`,
+].join('\n  ');
+
+export interface LogOptions {
+  repo: string;
+  cluster?: string;
+  /** Overrides the FleetConfig's branchPrefix. */
+  branchPrefix?: string;
+  object?: ObjectSpec;
+  output: 'text' | 'json';
+}
+
+/** Parses `log` arguments and runs it; returns the exit code (2 on a usage error). */
+export async function runLogCommand(args: string[], io: Io): Promise<number> {
+  const parsed = parseLogArgs(args);
+  if (typeof parsed === 'string') {
+    io.err(`gitfleet log: ${parsed}\nusage: ${logUsage}`);
+    return 2;
+  }
+  try {
+    return await runLog(parsed, io);
+  } catch (error) {
+    io.err(`gitfleet log: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+function parseLogArgs(args: string[]): LogOptions | string {
+  let parsed;
+  try {
+    const options = {
+      repo: { type: 'string' },
+      cluster: { type: 'string' },
+      'branch-prefix': { type: 'string' },
+      output: { type: 'string' },
+    } as const;
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const { values, positionals } = parsed;
+  if (values.repo === undefined) return '--repo <path> is required';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(values.repo))
+    return 'log reads a local repository; clone or fetch it first';
+  if (positionals.length > 1) return 'expected at most one object';
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
+  let object: ObjectSpec | undefined;
+  if (positionals[0] !== undefined) {
+    const spec = parseObjectSpec(positionals[0]);
+    if (!spec.ok) return spec.message;
+    object = spec.spec;
+  }
+  return {
+    repo: values.repo,
+    output,
+    ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+    ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+    ...(object ? { object } : {}),
+  };
+}
+
+/** Prints the history of an object (or of every render) on the cluster branches; returns the exit code. */
+export async function runLog(opts: LogOptions, io: Io): Promise<number> {
+  const gitdir = await findGitdir(opts.repo);
+  const repo: Repo = { fs: objectStoreFs(gitdir), gitdir, cache: {} };
+  const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
+  const branches = await clusterBranches(repo, prefix);
+  const wanted = opts.cluster === undefined ? branches : branches.filter((b) => b.cluster === opts.cluster);
+  if (wanted.length === 0) {
+    const which = opts.cluster === undefined ? `${prefix}clusters/*` : `${prefix}clusters/${opts.cluster}`;
+    io.err(`gitfleet log: no cluster branch ${which} in ${opts.repo}`);
+    return 1;
+  }
+  const lists = [];
+  for (const branch of wanted) lists.push(await walkBranch({ repo, ...branch, object: opts.object }));
+  const entries = mergeNewestFirst(lists, (e) => e.time);
+  await addSources(repo, entries);
+  if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
+  else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
+  else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
+  return 0;
+}
+
+// The prefix the FleetConfig of HEAD sets; the default when HEAD has none or does not load.
+async function fleetBranchPrefix(dir: string): Promise<string> {
+  try {
+    const loaded = loadFleet((await readGitSource({ dir, ref: 'HEAD' })).files);
+    if (loaded.ok) return loaded.fleet.config.branchPrefix;
+  } catch {
+    // An unborn HEAD or a repository holding only gitfleet's branches.
+  }
+  return defaultFleetConfig().branchPrefix;
+}
+
+async function clusterBranches(repo: Repo, prefix: string): Promise<{ cluster: string; branch: string }[]> {
+  const names = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
+  const start = `${prefix}clusters/`;
+  return names
+    .filter((name) => name.startsWith(start) && !name.slice(start.length).includes('/'))
+    .sort()
+    .map((branch) => ({ cluster: branch.slice(start.length), branch }));
+}
+
+interface Repo {
+  fs: ReturnType<typeof objectStoreFs>;
+  gitdir: string;
+  /** isomorphic-git's pack cache, shared by every read of one command. */
+  cache: object;
+}
+
+// A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
+async function findGitdir(dir: string): Promise<string> {
+  const dotGit = join(dir, '.git');
+  const found = await stat(dotGit).catch(() => undefined);
+  const link = found?.isFile() ? /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8')) : null;
+  const gitdir = found?.isDirectory() ? dotGit : link?.[1] ? resolve(dir, link[1]) : dir;
+  const objects = await stat(join(gitdir, 'objects')).catch(() => undefined);
+  if (!objects?.isDirectory()) throw new Error(`${dir}: not a git repository`);
+  return gitdir;
+}
+
+type ObjectFiles = { nsTree: string | null; files: Map<string, string> };
+
+/** A commit of the walk, with the followed object's files in it (when following one). */
+interface Visited {
+  oid: string;
+  commit: CommitObject;
+  files?: ObjectFiles;
+}
+
+/** Returns the branch's commits, newest first: all of them, or those that touched the object. */
+async function walkBranch(input: {
+  repo: Repo;
+  cluster: string;
+  branch: string;
+  object?: ObjectSpec | undefined;
+}): Promise<LogEntry[]> {
+  const { repo, cluster } = input;
+  const filesOf = input.object && objectFilesReader(repo, input.object);
+  const entries: LogEntry[] = [];
+  let oid: string | undefined = await git.resolveRef({
+    fs: repo.fs,
+    gitdir: repo.gitdir,
+    ref: `refs/heads/${input.branch}`,
+  });
+  let child: Visited | undefined;
+  while (oid !== undefined || child !== undefined) {
+    let current: Visited | undefined;
+    if (oid !== undefined) {
+      const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+      current = { oid, commit, ...(filesOf ? { files: await filesOf(commit.tree) } : {}) };
+    }
+    const entry = child && entryFor({ cluster, child, parent: current });
+    if (entry) entries.push(entry);
+    child = current;
+    oid = current?.commit.parent[0];
+  }
+  return entries;
+}
+
+// The entry of a commit against its first parent; undefined when following an object it did not touch.
+function entryFor(input: {
+  cluster: string;
+  child: Visited;
+  parent: Visited | undefined;
+}): LogEntry | undefined {
+  const { child } = input;
+  const info = parseRenderCommit(child.commit.message);
+  let changes = info.changes;
+  if (child.files) {
+    const before = input.parent?.files ?? { nsTree: null, files: new Map<string, string>() };
+    changes = before.nsTree === child.files.nsTree ? [] : compareFiles(before.files, child.files.files);
+    if (changes.length === 0) return undefined;
+  }
+  const ref = info.sourceRef !== undefined ? { ref: info.sourceRef } : {};
+  return {
+    cluster: input.cluster,
+    commit: child.oid,
+    time: child.commit.committer.timestamp,
+    subject: info.subject,
+    type: info.type,
+    changes,
+    source: info.sourceCommit ? { commit: info.sourceCommit, ...ref, missing: false } : null,
+  };
+}
+
+// Reads the object's files in a commit tree: `<ns>/<matching kind dirs>/<name>.yaml`. The
+// namespace tree's id is compared first, so an unchanged namespace costs one tree read.
+function objectFilesReader(repo: Repo, spec: ObjectSpec): (tree: string) => Promise<ObjectFiles> {
+  const readTree = async (oid: string) =>
+    (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree;
+  let last: ObjectFiles | undefined;
+  return async (tree) => {
+    const ns = (await readTree(tree)).find((e) => e.path === namespaceDir(spec) && e.type === 'tree');
+    if (ns === undefined) return { nsTree: null, files: new Map() };
+    if (last?.nsTree === ns.oid) return last;
+    const files = new Map<string, string>();
+    for (const kindDir of (await readTree(ns.oid)).filter(
+      (e) => e.type === 'tree' && isKindDirOf(spec, e.path),
+    )) {
+      const blob = (await readTree(kindDir.oid)).find(
+        (e) => e.path === objectFileName(spec) && e.type === 'blob',
+      );
+      if (blob) files.set(`${ns.path}/${kindDir.path}/${blob.path}`, blob.oid);
+    }
+    return (last = { nsTree: ns.oid, files });
+  };
+}
+
+async function addSources(repo: Repo, entries: LogEntry[]): Promise<void> {
+  const read = new Map<string, Promise<LogSource>>();
+  for (const entry of entries) {
+    if (entry.source === null) continue;
+    const { commit, ref } = entry.source;
+    let source = read.get(commit);
+    if (source === undefined) read.set(commit, (source = readSourceCommit(repo, commit)));
+    entry.source = { ...(await source), ...(ref !== undefined ? { ref } : {}) };
+  }
+}
+
+async function readSourceCommit(repo: Repo, oid: string): Promise<LogSource> {
+  try {
+    const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    const author = { name: commit.author.name, email: commit.author.email, time: commit.author.timestamp };
+    return { commit: oid, missing: false, author, subject: commit.message.split('\n', 1)[0]!.trim() };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'NotFoundError' || code === 'ObjectTypeError') return { commit: oid, missing: true };
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+// A render diff as a pull-request comment: a summary table, the placement and diagnostics
+// changes, then one collapsed section per cluster with its diff. GitHub refuses comments over
+// 65,536 characters, so the output stays within a budget: lists are cut with a count, and the
+// diffs that do not fit are left out with a note saying how many.
+import { formatDiagnostic } from '../model/diagnostic.js';
+import { describePlacement } from './describe-placement.js';
+import type { ClusterDiff, RenderDiff } from './diff-renders.js';
+
+export interface MarkdownOptions {
+  /** The heading, e.g. `gitfleet diff main → feature`. */
+  title?: string;
+  /** The most characters to return; default 60,000, leaving room for a marker or a footer. */
+  maxChars?: number;
+  /** The most rows of the table and items of each list; default 100. */
+  maxItems?: number;
+}
+
+// Room kept for closing a cut cluster section and the truncation note.
+const RESERVE = 600;
+
+/** Returns a render diff as GitHub-flavoured markdown for a pull-request comment, within `maxChars`. */
+export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = {}): string {
+  const maxChars = options.maxChars ?? 60_000;
+  const maxItems = options.maxItems ?? 100;
+  const parts = [`### ${options.title ?? 'gitfleet diff'}`, ''];
+  if (!diff.changed) {
+    parts.push("No change: every cluster's rendered manifests, placement and diagnostics stay the same.");
+    return `${parts.join('\n')}\n`;
+  }
+  parts.push(...summaryTable(diff.clusters, maxItems), ...placementSection(diff, maxItems));
+  parts.push(...diagnosticsSection(diff, maxItems));
+  let text = `${parts.join('\n')}\n`;
+  let omitted = { files: 0, clusters: 0 };
+  for (const [i, cluster] of diff.clusters.entries()) {
+    const budget = maxChars - RESERVE - text.length;
+    const section = clusterSection(cluster, budget);
+    text += section.text;
+    if (section.omitted > 0) {
+      omitted = { files: section.omitted, clusters: 1 };
+      for (const rest of diff.clusters.slice(i + 1)) {
+        omitted.files += rest.files.length;
+        omitted.clusters++;
+      }
+      break;
+    }
+  }
+  if (omitted.files > 0) text += truncationNote(omitted);
+  return text;
+}
+
+function summaryTable(clusters: readonly ClusterDiff[], maxItems: number): string[] {
+  if (clusters.length === 0) return [];
+  const rows = ['| cluster | added | changed | removed |', '|:--|--:|--:|--:|'];
+  for (const c of clusters.slice(0, maxItems)) {
+    const note = c.presence === 'added' ? ' (new)' : c.presence === 'removed' ? ' (removed)' : '';
+    rows.push(`| \`${c.cluster}\`${note} | ${c.added} | ${c.changed} | ${c.removed} |`);
+  }
+  if (clusters.length > maxItems) rows.push(`| … and ${clusters.length - maxItems} more clusters | | | |`);
+  return [...rows, ''];
+}
+
+function placementSection(diff: RenderDiff, maxItems: number): string[] {
+  const lines = describePlacement(diff.placement);
+  if (lines.length === 0) return [];
+  const items = lines.slice(0, maxItems).map((l) => `- ${l.kind} \`${l.template}\`: ${l.text}`);
+  if (lines.length > maxItems) items.push(`- … and ${lines.length - maxItems} more`);
+  return ['**Placement**', '', ...items, ''];
+}
+
+function diagnosticsSection(diff: RenderDiff, maxItems: number): string[] {
+  const lines = [
+    ...diff.diagnostics.added.map((d) => `+ ${formatDiagnostic(d)}`),
+    ...diff.diagnostics.removed.map((d) => `- ${formatDiagnostic(d)}`),
+  ];
+  if (lines.length === 0) return [];
+  const shown = lines.slice(0, maxItems);
+  if (lines.length > maxItems) shown.push(`… and ${lines.length - maxItems} more`);
+  const fence = fenceFor(shown.join('\n'));
+  return ['**Diagnostics** (+ new, - gone)', '', `${fence}text`, ...shown, fence, ''];
+}
+
+/** One cluster's collapsed section, cut to the budget; `omitted` counts the file diffs left out. */
+function clusterSection(cluster: ClusterDiff, budget: number): { text: string; omitted: number } {
+  const count = cluster.files.length;
+  const presence =
+    cluster.presence === 'both' ? '' : cluster.presence === 'added' ? 'new cluster, ' : 'removed cluster, ';
+  const open = [
+    `<details><summary>${cluster.cluster} (${presence}${count} file${count === 1 ? '' : 's'})</summary>`,
+    '',
+  ];
+  for (const path of cluster.held) open.push(`- held: \`${path}\` fails to render; its last content is kept`);
+  if (cluster.held.length > 0) open.push('');
+  const close = '\n</details>\n\n';
+  const fence = fenceFor(cluster.files.map((f) => f.diff).join(''));
+  const head = `${open.join('\n')}\n${fence}diff\n`;
+  const tail = `${fence}\n${close}`;
+  let room = budget - head.length - tail.length;
+  let body = '';
+  let shown = 0;
+  for (const file of cluster.files) {
+    if (file.diff.length > room) break;
+    body += file.diff;
+    room -= file.diff.length;
+    shown++;
+  }
+  if (shown === count) return { text: head + body + tail, omitted: 0 };
+  const next = cluster.files[shown];
+  const cutNote = next && `… (${next.path}: diff cut here)\n`;
+  if (next !== undefined && cutNote !== undefined && room > 200 + cutNote.length) {
+    body += cutLines(next.diff, room - cutNote.length) + cutNote;
+  }
+  if (budget < head.length + tail.length) return { text: '', omitted: count };
+  return { text: head + body + tail, omitted: count - shown };
+}
+
+// Keeps whole lines only, so the cut never splits a line of YAML.
+function cutLines(text: string, max: number): string {
+  const end = text.lastIndexOf('\n', max);
+  return end < 0 ? '' : text.slice(0, end + 1);
+}
+
+// A fence longer than any run of backticks in the content, so no content line can close it.
+function fenceFor(content: string): string {
+  const longest = (content.match(/`+/g) ?? []).reduce((max, run) => Math.max(max, run.length), 0);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function truncationNote(omitted: { files: number; clusters: number }): string {
+  return (
+    `> **Truncated:** ${omitted.files} file diff${omitted.files === 1 ? '' : 's'} in ` +
+    `${omitted.clusters} cluster${omitted.clusters === 1 ? '' : 's'} not shown: a GitHub comment holds at most ` +
+    '65,536 characters. Run `gitfleet diff` locally for the whole diff.\n'
+  );
+}

@@ -1,0 +1,39 @@
+import { formatDiagnostic } from '../model/diagnostic.js';
+import { describePlacement } from './describe-placement.js';
+import type { ClusterDiff, RenderDiff } from './diff-renders.js';
+
+/**
+ * Returns a render diff as `git diff` would print it, after a placement and diagnostics summary,
+ * with a `# cluster …` header line before each cluster's files; '' when nothing changed. The
+ * summary and header lines are text `git apply` skips, so the whole output applies to a
+ * `gitfleet render --out DIR` of the base inside DIR.
+ */
+export function formatDiffText(diff: RenderDiff): string {
+  if (!diff.changed) return '';
+  const out: string[] = [];
+  const placement = describePlacement(diff.placement);
+  if (placement.length > 0) {
+    out.push('# placement:');
+    for (const p of placement) out.push(`#   ${p.kind.padEnd(8)} ${p.template}: ${p.text}`);
+  }
+  const { added, removed } = diff.diagnostics;
+  if (added.length + removed.length > 0) {
+    out.push('# diagnostics:');
+    for (const d of added) out.push(`#   + ${formatDiagnostic(d)}`);
+    for (const d of removed) out.push(`#   - ${formatDiagnostic(d)}`);
+  }
+  for (const cluster of diff.clusters) {
+    if (out.length > 0) out.push('');
+    out.push(clusterHeader(cluster));
+    for (const path of cluster.held)
+      out.push(`#   held: ${path} (fails to render; its last content is kept)`);
+    for (const file of cluster.files) out.push(file.diff.replace(/\n$/, ''));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Returns `# cluster NAME[ (new|removed)]: A added, C changed, R removed`. */
+export function clusterHeader(cluster: ClusterDiff): string {
+  const presence = cluster.presence === 'both' ? '' : cluster.presence === 'added' ? ' (new)' : ' (removed)';
+  return `# cluster ${cluster.cluster}${presence}: ${cluster.added} added, ${cluster.changed} changed, ${cluster.removed} removed`;
+}
