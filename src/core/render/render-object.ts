@@ -8,6 +8,7 @@ import { scaleTargetOf } from '../follow/scale-target.js';
 import { applyOverriders } from '../override/apply-overriders.js';
 import { hasReplicas } from '../override/template-replicas.js';
 import { reviseReplicas } from '../override/revise-replicas.js';
+import { divideJobCompletions } from './divide-job-completions.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
 import { emitYaml } from './emit-yaml.js';
@@ -37,6 +38,12 @@ export function createObjectRenderer(opts: {
   const scaleTargets = collectScaleTargets(opts.fleet.templates);
   const clustersOf = new Map(opts.bindings.map((b) => [b.key, scheduledOn(b)]));
   const cache = new Map<string, RenderOutcome>();
+  const completions = new Map<string, ReadonlyMap<string, number> | undefined>();
+  const completionsOf = (binding: Binding, template: Template) => {
+    if (!completions.has(binding.key))
+      completions.set(binding.key, divideJobCompletions(binding, template.object));
+    return completions.get(binding.key);
+  };
   return {
     render(binding, cluster) {
       const target =
@@ -53,7 +60,8 @@ export function createObjectRenderer(opts: {
       });
       const requiredBy = binding.requiredBy.filter((k) => clustersOf.get(k)?.has(cluster.name));
       const revise = binding.origin === 'policy' && hasReplicas(template.object);
-      const variant = `${binding.key}\u0000${revise ? target.replicas : ''}\u0000${ruleIds(selected)}\u0000${requiredBy.join(',')}`;
+      const jobCompletions = revise ? completionsOf(binding, template)?.get(cluster.name) : undefined;
+      const variant = `${binding.key}\u0000${revise ? target.replicas : ''}/${jobCompletions ?? ''}\u0000${ruleIds(selected)}\u0000${requiredBy.join(',')}`;
       let outcome = cache.get(variant);
       if (!outcome) {
         outcome = renderCopy({
@@ -63,6 +71,7 @@ export function createObjectRenderer(opts: {
           requiredBy,
           scaleTargets,
           ...(revise ? { replicas: target.replicas } : {}),
+          ...(jobCompletions !== undefined ? { completions: jobCompletions } : {}),
         });
         cache.set(variant, outcome);
       }
@@ -75,6 +84,7 @@ function renderCopy(opts: {
   template: Template;
   binding: Binding;
   replicas?: number;
+  completions?: number;
   selected: readonly SelectedOverriders[];
   requiredBy: string[];
   scaleTargets: ReadonlySet<string>;
@@ -82,7 +92,13 @@ function renderCopy(opts: {
   const { template } = opts;
   const path = objectPath(template.ref);
   let object: KubeObject =
-    opts.replicas === undefined ? deepCopy(template.object) : reviseReplicas(template.object, opts.replicas);
+    opts.replicas === undefined
+      ? deepCopy(template.object)
+      : reviseReplicas(
+          template.object,
+          opts.replicas,
+          opts.completions === undefined ? {} : { completions: opts.completions },
+        );
   if (opts.selected.length > 0) {
     const outcome = applyOverriders(object, opts.selected);
     if (!outcome.ok) return { ok: false, path, error: outcome.error };
