@@ -47,6 +47,8 @@ export interface Binding {
   schedule: ScheduleResult;
   /** For followers: the bindings (keys) whose clusters this object follows. */
   requiredBy: string[];
+  /** The policy's suspension: suspended clusters keep what they have (Karmada's suspendDispatching). */
+  suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
   /** Overrides to apply: all matching policies, or only ClusterOverridePolicies (auto-propagated Namespaces). */
   overrides: 'all' | 'clusterOnly';
 }

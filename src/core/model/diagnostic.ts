@@ -18,7 +18,9 @@ export type DiagnosticCode =
   | 'DependencyMissing'
   | 'WaitingForOverrides'
   | 'Skipped'
-  | 'DispatchSuspended';
+  | 'DispatchSuspended'
+  /** The hub's mass-deletion guard refused a cluster branch update (DESIGN.md §3). */
+  | 'DeletionRefused';
 
 /** Returns `subject[@cluster]: message`. */
 export function formatDiagnostic(d: Diagnostic): string {

@@ -58,6 +58,7 @@ export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics
       schedule,
       requiredBy: [],
       overrides: 'all',
+      ...(policy.suspension ? { suspension: policy.suspension } : {}),
     };
     return binding;
   });

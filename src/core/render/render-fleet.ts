@@ -8,6 +8,7 @@ import { compileSkipRules } from '../detect/skip-rules.js';
 import { bindClaims } from './bind-claims.js';
 import { ensureNamespaces } from './ensure-namespaces.js';
 import { placeFollowers } from './place-followers.js';
+import { renderCluster } from './render-cluster.js';
 import { createObjectRenderer } from './render-object.js';
 
 /** The rendered manifests of one member cluster. */
@@ -66,24 +67,12 @@ export function renderFleet(snapshot: Snapshot): RenderResult {
     ...unmatchedDiagnostics(detected.unmatched, followed.followers),
   ];
   for (const cluster of fleet.clusters) {
-    const output: ClusterOutput = { files: new Map(), held: new Map() };
-    for (const binding of [...bindings, ...(namespaces.perCluster.get(cluster.name) ?? [])]) {
-      const outcome = renderer.render(binding, cluster);
-      if (!outcome) continue;
-      if (outcome.ok) output.files.set(outcome.path, outcome.text);
-      else {
-        output.held.set(outcome.path, outcome.error);
-        diagnostics.push({
-          severity: 'error',
-          code: 'OverrideFailed',
-          subject: refLabel(binding.resource),
-          cluster: cluster.name,
-          message: outcome.error,
-        });
-      }
-    }
-    clusters.set(cluster.name, { files: sortedMap(output.files), held: output.held });
+    const extra = namespaces.perCluster.get(cluster.name) ?? [];
+    const rendered = renderCluster({ cluster, bindings: [...bindings, ...extra], renderer });
+    clusters.set(cluster.name, rendered.output);
+    diagnostics.push(...rendered.diagnostics);
   }
+  const following = new Set(followed.followers.map((f) => f.key));
   return {
     clusters,
     bindings,
@@ -93,7 +82,7 @@ export function renderFleet(snapshot: Snapshot): RenderResult {
       claimed: bound.bindings.length,
       followers: followed.followers.length,
       skipped: detected.skipped.length,
-      unmatched: detected.unmatched.filter((t) => !followed.followers.some((f) => f.key === t.key)).length,
+      unmatched: detected.unmatched.filter((t) => !following.has(t.key)).length,
     },
   };
 }
@@ -108,8 +97,4 @@ function unmatchedDiagnostics(unmatched: readonly Template[], followers: readonl
       subject: refLabel(t.ref),
       message: `no propagation policy matches it (${t.source.file}); it is not rendered unless it follows another object`,
     }));
-}
-
-function sortedMap(map: Map<string, string>): Map<string, string> {
-  return new Map([...map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }

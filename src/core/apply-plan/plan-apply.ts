@@ -1,0 +1,105 @@
+// What the agent does with one desired object, given what is live (Flux's shouldSkipApply and
+// hasDrifted, fluxcd/pkg ssa/manager_apply.go, with Karmada's conflict resolution):
+//
+// | live object                          | manifest vs last applied | drift (server dry-run) | decision                         |
+// |--------------------------------------|--------------------------|------------------------|----------------------------------|
+// | absent                               | any                      | -                      | apply (create)                   |
+// | exists without our marker            | any                      | -                      | refuse, unless conflict resolution is overwrite: apply with force (take over) |
+// | ours                                 | changed                  | -                      | apply with force (update)        |
+// | ours, not written since we saw it clean | same                  | -                      | skip (no request at all)         |
+// | ours, written since                  | same                     | not checked yet        | check drift (dry-run apply)      |
+// | ours, written since                  | same                     | clean                  | skip                             |
+// | ours, written since                  | same                     | drifted                | apply with force (correct drift) |
+//
+// Why force on our own objects: a hand edit (`kubectl edit`, `kubectl patch`) moves the fields
+// it changed to its own field manager, and a non-forced apply then fails with a conflict, so
+// drift could never be corrected. Force only takes the fields our manifest sets; fields it
+// does not set (an HPA's spec.replicas, which the hub drops from HPA targets) stay with their
+// managers. Force on an object we do not own is a takeover and needs Karmada's conflict
+// resolution Overwrite (karmada-semantics: conflictResolution defaults to Abort).
+import { getPath } from '../model/kube-object.js';
+import { conflictResolutionAnnotation } from '../model/gitfleet-keys.js';
+import type { KubeObject } from '../model/kube-object.js';
+import { clusterLabel } from './agent-keys.js';
+
+/** What is live for a desired object, as far as the decision needs it. */
+export type LiveState =
+  | { type: 'absent' }
+  /** Carries our marker; `settled`: its resourceVersion is one the agent saw match the manifest. */
+  | { type: 'ours'; settled: boolean }
+  /** Exists without our marker; `owner` is another cluster's marker value, if any. */
+  | { type: 'foreign'; owner?: string };
+
+export interface PlanApplyInput {
+  cluster: string;
+  /** Digest of the manifest to apply. */
+  digest: string;
+  /** Digest recorded in the inventory when it was last applied ('' when never). */
+  lastAppliedDigest: string;
+  live: LiveState;
+  conflictResolution: ConflictResolution;
+  /** The result of a server dry-run, once one was made. */
+  drift?: 'clean' | 'drifted';
+}
+
+export type ConflictResolution = 'overwrite' | 'abort';
+
+export type ApplyReason = 'create' | 'update' | 'driftCorrection' | 'takeOver';
+
+export type ApplyDecision =
+  | { type: 'skip' }
+  | { type: 'checkDrift' }
+  | { type: 'apply'; force: boolean; reason: ApplyReason }
+  | { type: 'refuse'; message: string };
+
+/** Returns whether an object can be left alone: its manifest is the one last applied and it has not drifted. */
+export function shouldSkipApply(input: { digest: string; lastAppliedDigest: string; drifted: boolean }): boolean {
+  return input.digest !== '' && input.digest === input.lastAppliedDigest && !input.drifted;
+}
+
+/** Returns what to do with one desired object (see the table above). */
+export function planApply(input: PlanApplyInput): ApplyDecision {
+  const live = input.live;
+  if (live.type === 'absent') {
+    // A manifest we applied before that is gone was deleted by hand: putting it back is drift correction.
+    const again = input.digest === input.lastAppliedDigest && input.digest !== '';
+    return { type: 'apply', force: false, reason: again ? 'driftCorrection' : 'create' };
+  }
+  if (live.type === 'foreign') {
+    if (input.conflictResolution === 'overwrite') return { type: 'apply', force: true, reason: 'takeOver' };
+    return { type: 'refuse', message: foreignMessage(input.cluster, live.owner) };
+  }
+  if (input.digest !== input.lastAppliedDigest) return { type: 'apply', force: true, reason: 'update' };
+  if (live.settled) return { type: 'skip' };
+  if (input.drift === undefined) return { type: 'checkDrift' };
+  const drifted = input.drift === 'drifted';
+  if (shouldSkipApply({ digest: input.digest, lastAppliedDigest: input.lastAppliedDigest, drifted })) {
+    return { type: 'skip' };
+  }
+  return { type: 'apply', force: true, reason: 'driftCorrection' };
+}
+
+function foreignMessage(cluster: string, owner: string | undefined): string {
+  const who =
+    owner === undefined
+      ? `is not managed by gitfleet (no ${clusterLabel} label)`
+      : `is managed by the gitfleet agent of cluster ${owner} (${clusterLabel}=${owner}), not ${cluster}`;
+  return (
+    `already exists in the cluster and ${who}; left alone. To take it over, set the annotation ` +
+    `${conflictResolutionAnnotation}: overwrite on the template or conflictResolution: Overwrite in its policy`
+  );
+}
+
+/** Returns the live state of a desired object from the live object (undefined: absent) and the settled flag. */
+export function liveStateOf(cluster: string, live: KubeObject | undefined, settled: boolean): LiveState {
+  if (live === undefined) return { type: 'absent' };
+  const marker = getPath(live, ['metadata', 'labels', clusterLabel]);
+  if (marker === cluster) return { type: 'ours', settled };
+  return typeof marker === 'string' ? { type: 'foreign', owner: marker } : { type: 'foreign' };
+}
+
+/** Returns the conflict resolution a manifest asks for (Karmada's annotation; the hub writes the policy's there). */
+export function conflictResolutionOf(manifest: KubeObject): ConflictResolution {
+  const value = manifest.metadata.annotations?.[conflictResolutionAnnotation];
+  return value?.toLowerCase() === 'overwrite' ? 'overwrite' : 'abort';
+}

@@ -1,0 +1,129 @@
+// Which objects the agent deletes after an apply: only what it provably owns, right now
+// (reliability.md §2.1, Flux ssa/manager_delete.go, Argo CD's tracking rules). A candidate is an
+// inventory entry whose object left the cluster branch. For each candidate:
+//
+// | live object                                        | action                                   | inventory entry |
+// |----------------------------------------------------|------------------------------------------|-----------------|
+// | its kind could not be listed this pass             | hold: nothing is known, nothing is done  | kept, retried   |
+// | gone                                               | nothing to do                            | dropped         |
+// | no marker, or another cluster's marker             | left alone (someone took it over)        | dropped         |
+// | annotated gitfleet.io/prune: disabled              | left alone                               | dropped         |
+// | controlled by another object (ownerReference)      | left alone: its owner's garbage collection decides | dropped |
+// | annotated gitfleet.io/preserve-on-deletion: "true" | orphan: our marker is removed, the object stays (Karmada's preserveResourcesOnDeletion) | dropped once done |
+// | otherwise                                          | delete                                   | dropped once confirmed; a failure keeps it |
+//
+// The mass-deletion guard (the hub's rule, DESIGN.md §3) then looks at the deletions: deleting
+// every object of a non-empty inventory, or more than `maxDeleteFraction` of one holding more
+// than `minObjects`, is refused as a whole (every deletion held) unless deletions are allowed.
+// Deletions come in prune order (apply-order.ts): custom resources before CRDs, Namespaces last.
+import { groupOf, refLabel, type ObjectRef } from '../model/object-ref.js';
+import { preserveAnnotation } from '../model/gitfleet-keys.js';
+import { clusterLabel, pruneAnnotation } from './agent-keys.js';
+import { comparePruneOrder } from './apply-order.js';
+import type { Inventory } from './inventory.js';
+
+/** What the agent read of a candidate's live object. */
+export interface PruneLiveFacts {
+  exists: boolean;
+  labels?: Readonly<Record<string, string>>;
+  annotations?: Readonly<Record<string, string>>;
+  /** `Kind/name` of an ownerReference with controller: true. */
+  controller?: string;
+}
+
+export interface PruneGuard {
+  maxDeleteFraction: number;
+  minObjects: number;
+}
+
+export interface PlanPruneInput {
+  cluster: string;
+  inventory: Inventory;
+  /** refKeys of every object in the cluster branch, parsed or not. */
+  desired: ReadonlySet<string>;
+  /** Live facts per candidate refKey; a candidate without facts counts as not listed. */
+  live: ReadonlyMap<string, PruneLiveFacts>;
+  /** `group/Kind` of every kind listed successfully this pass. */
+  listedKinds: ReadonlySet<string>;
+  guard: PruneGuard;
+  allowDeletions: boolean;
+}
+
+export type LeaveReason = 'Gone' | 'NotOwned' | 'Kept' | 'Controlled';
+export type HoldReason = 'NotListed' | 'MassDeletionGuard';
+
+export interface PrunePlan {
+  /** Objects to delete, in prune order. */
+  deletions: ObjectRef[];
+  /** Objects to keep without our marker (preserve-on-deletion), in prune order. */
+  orphans: ObjectRef[];
+  /** Entries to drop without touching the object, and why. */
+  left: { ref: ObjectRef; reason: LeaveReason; message: string }[];
+  /** Entries to keep and retry next pass, and why. */
+  held: { ref: ObjectRef; reason: HoldReason; message: string }[];
+  /** Set when the mass-deletion guard refused the deletions. */
+  guardRefusal?: string;
+}
+
+/** Returns the `group/Kind` key listedKinds is made of. */
+export function kindKeyOf(ref: Pick<ObjectRef, 'apiVersion' | 'kind'>): string {
+  return `${groupOf(ref.apiVersion)}/${ref.kind}`;
+}
+
+/** Returns what to delete, orphan, leave and hold among the inventory entries that left the branch. */
+export function planPrune(input: PlanPruneInput): PrunePlan {
+  const plan: PrunePlan = { deletions: [], orphans: [], left: [], held: [] };
+  for (const [key, { ref }] of input.inventory) {
+    if (input.desired.has(key)) continue;
+    classify(input, key, ref, plan);
+  }
+  plan.deletions.sort(comparePruneOrder);
+  plan.orphans.sort(comparePruneOrder);
+  const refusal = guardRefusal(input, plan.deletions.length);
+  if (refusal !== undefined) {
+    plan.held.push(...plan.deletions.map((ref) => ({ ref, reason: 'MassDeletionGuard' as const, message: refusal })));
+    plan.deletions = [];
+    plan.guardRefusal = refusal;
+  }
+  return plan;
+}
+
+function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: PrunePlan): void {
+  const facts = input.live.get(key);
+  const subject = refLabel(ref);
+  if (!input.listedKinds.has(kindKeyOf(ref)) || facts === undefined) {
+    const message = `${subject}: not pruned: its kind could not be listed in this pass; retried next pass`;
+    plan.held.push({ ref, reason: 'NotListed', message });
+    return;
+  }
+  const leave = (reason: LeaveReason, why: string) => plan.left.push({ ref, reason, message: `${subject}: ${why}` });
+  if (!facts.exists) return leave('Gone', 'already gone');
+  const marker = facts.labels?.[clusterLabel];
+  if (marker !== input.cluster) {
+    const now = marker === undefined ? `no ${clusterLabel} label` : `${clusterLabel}=${marker}`;
+    return leave('NotOwned', `not pruned: it no longer carries ${clusterLabel}=${input.cluster} (${now}); left in place`);
+  }
+  if (facts.annotations?.[pruneAnnotation] === 'disabled') {
+    return leave('Kept', `not pruned: annotated ${pruneAnnotation}: disabled; left in place`);
+  }
+  if (facts.controller !== undefined) {
+    return leave('Controlled', `not pruned: controlled by ${facts.controller}; left to its garbage collection`);
+  }
+  if (facts.annotations?.[preserveAnnotation] === 'true') plan.orphans.push(ref);
+  else plan.deletions.push(ref);
+}
+
+function guardRefusal(input: PlanPruneInput, deleting: number): string | undefined {
+  if (deleting === 0 || input.allowDeletions) return undefined;
+  const total = input.inventory.size;
+  const { maxDeleteFraction, minObjects } = input.guard;
+  const cluster = input.cluster;
+  if (deleting >= total) {
+    return `${cluster}: pruning refused: it would delete all ${total} objects the agent applied (mass-deletion guard); allow it with a Gitfleet-Allow-Deletions trailer`;
+  }
+  if (total > minObjects && deleting / total > maxDeleteFraction) {
+    const share = Math.round(maxDeleteFraction * 100);
+    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${share}%, mass-deletion guard); allow it with a Gitfleet-Allow-Deletions trailer`;
+  }
+  return undefined;
+}

@@ -1,0 +1,154 @@
+import yaml from 'js-yaml';
+import type { ClusterStatus } from '../model/cluster.js';
+import { isMap } from '../model/kube-object.js';
+import type { ObjectRef } from '../model/object-ref.js';
+import { healthStatuses, type HealthStatus } from '../health/health.js';
+import { emitYaml } from '../render/emit-yaml.js';
+import { objectPath } from '../render/object-path.js';
+import { parseClusterStatus } from './parse-cluster-status.js';
+import { parseConditions, type StatusCondition } from './parse-conditions.js';
+
+/**
+ * The layout of a `gitfleet/status/<cluster>` branch, written by that cluster's agent only:
+ *
+ * ```
+ * cluster.yaml                                     the cluster's own status and the agent's
+ *                                                  kind: AgentReport, metadata.name: <cluster>,
+ *                                                  appliedCommit (the cluster-branch commit fully
+ *                                                  applied, or null), clusterStatus (Karmada's
+ *                                                  ClusterStatus), conditions (the agent's own)
+ * objects/<namespace>/<Kind>[.<group>]/<name>.yaml one file per object of the cluster branch
+ * objects/_cluster/<Kind>[.<group>]/<name>.yaml    (the same paths as the cluster branch), kind
+ *                                                  ObjectStatus: resource (apiVersion, kind,
+ *                                                  namespace, name), applied, message, health,
+ *                                                  healthMessage, status (Karmada's reflected
+ *                                                  status fields)
+ * ```
+ *
+ * Everything is canonical YAML with no timestamps (conditions carry no lastTransitionTime), so
+ * an unchanged report is an unchanged tree and the agent writes no commit. Each status commit
+ * also names the cluster-branch commit it reports on in the trailer `Gitfleet-Applied-Commit`.
+ */
+export const appliedCommitTrailer = 'Gitfleet-Applied-Commit';
+
+export const clusterFile = 'cluster.yaml';
+export const objectsDir = 'objects/';
+const apiVersion = 'gitfleet.io/v1alpha1';
+
+/** What the agent knows about one object of its cluster branch. */
+export interface ObjectStatusRecord {
+  ref: ObjectRef;
+  /** False when the apply failed (then `message` says why) or has not happened. */
+  applied: boolean;
+  message?: string;
+  health: HealthStatus;
+  healthMessage?: string;
+  /** The status fields Karmada reflects (reflectStatus). */
+  status?: Record<string, unknown>;
+}
+
+/** Everything an agent reports about its cluster: the contents of its status branch. */
+export interface AgentReport {
+  cluster: string;
+  /** The cluster-branch commit fully applied, or null before the first complete apply. */
+  appliedCommit: string | null;
+  clusterStatus?: ClusterStatus;
+  objects: ObjectStatusRecord[];
+  conditions?: StatusCondition[];
+}
+
+/** Returns the files of a status branch for a report, path → canonical YAML, sorted by path. */
+export function statusBranchFiles(report: AgentReport): Map<string, string> {
+  const entries: [string, string][] = [[clusterFile, emitYaml(clusterDocument(report))]];
+  for (const record of report.objects) {
+    entries.push([objectsDir + objectPath(record.ref), emitYaml(objectDocument(record))]);
+  }
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(entries);
+}
+
+function clusterDocument(report: AgentReport): Record<string, unknown> {
+  return {
+    apiVersion,
+    kind: 'AgentReport',
+    metadata: { name: report.cluster },
+    appliedCommit: report.appliedCommit,
+    clusterStatus: report.clusterStatus,
+    conditions: report.conditions,
+  };
+}
+
+function objectDocument(record: ObjectStatusRecord): Record<string, unknown> {
+  const { ref } = record;
+  return {
+    apiVersion,
+    kind: 'ObjectStatus',
+    resource: {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      ...(ref.namespace ? { namespace: ref.namespace } : {}),
+      name: ref.name,
+    },
+    applied: record.applied,
+    message: record.message,
+    health: record.health,
+    healthMessage: record.healthMessage,
+    status: record.status,
+  };
+}
+
+/**
+ * Returns the report in a status branch's files, objects sorted by path, or undefined when
+ * `cluster.yaml` is missing or unreadable. Object files that do not parse are skipped: a reader
+ * of status never fails on one bad file.
+ */
+export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentReport | undefined {
+  const cluster = loadYaml(files.get(clusterFile));
+  if (!isMap(cluster) || !isMap(cluster.metadata) || typeof cluster.metadata.name !== 'string')
+    return undefined;
+  const report: AgentReport = {
+    cluster: cluster.metadata.name,
+    appliedCommit: typeof cluster.appliedCommit === 'string' ? cluster.appliedCommit : null,
+    objects: [],
+  };
+  const clusterStatus = parseClusterStatus(cluster.clusterStatus);
+  if (clusterStatus) report.clusterStatus = clusterStatus;
+  if (Array.isArray(cluster.conditions)) report.conditions = parseConditions(cluster.conditions);
+  const paths = [...files.keys()].filter((p) => p.startsWith(objectsDir) && p.endsWith('.yaml')).sort();
+  for (const path of paths) {
+    const record = parseObjectRecord(loadYaml(files.get(path)));
+    if (record) report.objects.push(record);
+  }
+  return report;
+}
+
+function parseObjectRecord(doc: unknown): ObjectStatusRecord | undefined {
+  if (!isMap(doc) || !isMap(doc.resource) || typeof doc.applied !== 'boolean') return undefined;
+  const r = doc.resource;
+  if (typeof r.apiVersion !== 'string' || typeof r.kind !== 'string' || typeof r.name !== 'string')
+    return undefined;
+  const ref: ObjectRef = {
+    apiVersion: r.apiVersion,
+    kind: r.kind,
+    namespace: typeof r.namespace === 'string' ? r.namespace : '',
+    name: r.name,
+  };
+  const health = healthStatuses.find((h) => h === doc.health) ?? 'Unknown';
+  return {
+    ref,
+    applied: doc.applied,
+    ...(typeof doc.message === 'string' ? { message: doc.message } : {}),
+    health,
+    ...(typeof doc.healthMessage === 'string' ? { healthMessage: doc.healthMessage } : {}),
+    ...(isMap(doc.status) ? { status: doc.status } : {}),
+  };
+}
+
+function loadYaml(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return yaml.load(text, { schema: yaml.CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+}
