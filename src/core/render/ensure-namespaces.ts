@@ -2,7 +2,7 @@ import type { Binding } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
-import { bindingName } from './object-path.js';
+import { followerBinding } from './follower-binding.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
 const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
@@ -77,22 +77,5 @@ function namespaceBinding(
       source: { file: '(generated)', index: 0 },
     });
   }
-  return {
-    name: bindingName(ref),
-    resource: ref,
-    key,
-    origin: 'namespace',
-    replicas: 0,
-    placement: {
-      clusterTolerations: [],
-      spreadConstraints: [],
-      replicaScheduling: { replicaSchedulingType: 'Duplicated' },
-    },
-    propagateDeps: false,
-    conflictResolution: 'Abort',
-    preserveResourcesOnDeletion: false,
-    schedule: { type: 'Scheduled', clusters: [{ name: cluster, replicas: 0 }] },
-    requiredBy: [],
-    overrides: 'clusterOnly',
-  };
+  return followerBinding({ ref, origin: 'namespace', clusters: [cluster] });
 }

@@ -7,7 +7,7 @@ import { refKey, refLabel, type ObjectRef } from '../model/object-ref.js';
 import { findDependencies } from '../follow/find-dependencies.js';
 import { scaleTargetOf } from '../follow/scale-target.js';
 import { isReservedNamespace, isSkippedNamespace, skipReason, type SkipRules } from '../detect/skip-rules.js';
-import { bindingName } from './object-path.js';
+import { followerBinding } from './follower-binding.js';
 
 export interface FollowInput {
   /** Bindings of claimed templates, scheduled. */
@@ -133,23 +133,12 @@ function byKey(a: Follower, b: Follower): number {
 }
 
 function toBinding(f: Follower): Binding {
-  const clusters = [...f.clusters].sort().map((name) => ({ name, replicas: 0 }));
-  return {
-    name: bindingName(f.template.ref),
-    resource: f.template.ref,
-    key: f.template.key,
+  return followerBinding({
+    ref: f.template.ref,
     origin: f.origin,
-    replicas: 0,
-    placement: {
-      clusterTolerations: [],
-      spreadConstraints: [],
-      replicaScheduling: { replicaSchedulingType: 'Duplicated' },
-    },
-    propagateDeps: false,
-    conflictResolution: f.overwrite ? 'Overwrite' : 'Abort',
-    preserveResourcesOnDeletion: f.preserve,
-    schedule: { type: 'Scheduled', clusters },
-    requiredBy: [...f.requiredBy].sort(),
-    overrides: f.origin === 'namespace' ? 'clusterOnly' : 'all',
-  };
+    clusters: [...f.clusters],
+    requiredBy: [...f.requiredBy],
+    overwrite: f.overwrite,
+    preserve: f.preserve,
+  });
 }
