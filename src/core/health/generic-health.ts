@@ -22,7 +22,8 @@ import { conditionsOf, isGenerationPending, type Condition } from './object-fiel
  */
 export function genericHealth(live: KubeObject): Health {
   const conditions = conditionsOf(getPath(live, ['status', 'conditions']));
-  if (conditions.length > 0 && isGenerationPending(live)) {
+  // Only objects that report an observedGeneration follow the convention; others are not judged by it.
+  if (typeof getPath(live, ['status', 'observedGeneration']) === 'number' && isGenerationPending(live)) {
     return health('Progressing', 'Waiting for the controller to observe the latest generation');
   }
   const stalled = conditions.find((c) => c.type === 'Stalled' && c.status === 'True');

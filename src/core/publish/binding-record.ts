@@ -4,6 +4,12 @@ import { isMap, type KubeObject } from '../model/kube-object.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import type { PolicyRef, PropagationPolicyKind } from '../model/propagation-policy.js';
 import { emitYaml } from '../render/emit-yaml.js';
+import { healthStatuses } from '../health/health.js';
+import type {
+  AggregatedStatusItem,
+  BindingStatus,
+  FullyAppliedCondition,
+} from '../status/aggregate-status.js';
 
 // Karmada's claim annotations, kept on the binding record (Git cannot hold them on the template).
 const ppNamespace = 'propagationpolicy.karmada.io/namespace';
@@ -15,17 +21,18 @@ const originAnnotation = 'gitfleet.io/origin';
  * Returns the ResourceBinding-shaped record of a binding for the bindings branch: Karmada's
  * `work.karmada.io/v1alpha2` ResourceBinding (ClusterResourceBinding for cluster-scoped
  * templates) with the claim in Karmada's policy annotations, the scheduling result in
- * `spec.clusters`, and a Scheduled condition. It holds nothing that changes when the decision
- * does not (no timestamps, no source commit), so an unchanged render writes nothing.
+ * `spec.clusters`, a Scheduled condition and, when the agents' status is given
+ * (aggregateBindingStatus), `status.aggregatedStatus` and a FullyApplied condition. It holds
+ * nothing that changes when the decision and the status do not (no timestamps, no source
+ * commit), so an unchanged render writes nothing.
  */
-export function bindingRecord(binding: Binding): string {
+export function bindingRecord(binding: Binding, status?: BindingStatus): string {
   const r = binding.resource;
   const annotations: Record<string, string> = { [originAnnotation]: binding.origin };
   if (binding.policy?.kind === 'PropagationPolicy') {
     annotations[ppNamespace] = binding.policy.namespace;
     annotations[ppName] = binding.policy.name;
   } else if (binding.policy) annotations[cppName] = binding.policy.name;
-  const scheduled = binding.schedule.type === 'Scheduled';
   const record: KubeObject = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: r.namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
@@ -50,27 +57,67 @@ export function bindingRecord(binding: Binding): string {
         ? { schedulerObservingAffinityName: binding.schedule.affinityName }
         : {}),
       conditions: [
-        scheduled
-          ? {
-              type: 'Scheduled',
-              status: 'True',
-              reason: 'Success',
-              message: 'Binding has been scheduled successfully.',
-            }
-          : {
-              type: 'Scheduled',
-              status: 'False',
-              reason: 'NoClusterFit',
-              message: binding.schedule.type === 'NoFit' ? binding.schedule.message : '',
-            },
+        scheduledCondition(binding),
+        ...(status ? [{ type: 'FullyApplied', ...status.fullyApplied }] : []),
       ],
+      ...(status ? { aggregatedStatus: status.aggregatedStatus } : {}),
     },
   };
   return emitYaml(record);
 }
 
+function scheduledCondition(binding: Binding): Record<string, string> {
+  return binding.schedule.type === 'Scheduled'
+    ? {
+        type: 'Scheduled',
+        status: 'True',
+        reason: 'Success',
+        message: 'Binding has been scheduled successfully.',
+      }
+    : {
+        type: 'Scheduled',
+        status: 'False',
+        reason: 'NoClusterFit',
+        message: binding.schedule.type === 'NoFit' ? binding.schedule.message : '',
+      };
+}
+
+/** A binding record as read back from the bindings branch: for `gitfleet status` and the hub. */
+export interface BindingView {
+  /** Karmada's binding name. */
+  name: string;
+  resource: ObjectRef;
+  /** `refKey(resource)`. */
+  key: string;
+  origin: Binding['origin'];
+  /** The claiming policy; absent for followers. */
+  policy?: PolicyRef;
+  /** The template's desired replicas (0 for objects without replicas). */
+  replicas: number;
+  /** The scheduled clusters and their replicas (none when scheduling failed). */
+  clusters: TargetCluster[];
+  affinityName?: string;
+  /** The status the hub aggregated when it wrote the record (empty when it had none). */
+  aggregatedStatus: AggregatedStatusItem[];
+  fullyApplied?: FullyAppliedCondition;
+}
+
+const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
+
 /** Returns what a binding record says about the previous render, or undefined for anything else. */
 export function parseBindingRecord(text: string): PreviousBinding | undefined {
+  const view = parseBindingView(text);
+  if (!view?.policy) return undefined;
+  return {
+    key: view.key,
+    policy: view.policy,
+    clusters: view.clusters,
+    ...(view.affinityName !== undefined ? { affinityName: view.affinityName } : {}),
+  };
+}
+
+/** Returns everything a binding record holds, followers included, or undefined when it is not one. */
+export function parseBindingView(text: string): BindingView | undefined {
   let doc: unknown;
   try {
     doc = yaml.load(text, { schema: yaml.CORE_SCHEMA });
@@ -85,17 +132,53 @@ export function parseBindingRecord(text: string): PreviousBinding | undefined {
     namespace: typeof resource.namespace === 'string' ? resource.namespace : '',
     name: String(resource.name ?? ''),
   };
-  const policy = claimOf(isMap(doc.metadata.annotations) ? doc.metadata.annotations : {});
-  if (!policy) return undefined;
+  const annotations = isMap(doc.metadata.annotations) ? doc.metadata.annotations : {};
+  const policy = claimOf(annotations);
+  const origin =
+    origins.find((o) => o === annotations[originAnnotation]) ?? (policy ? 'policy' : 'dependency');
   const status = isMap(doc.status) ? doc.status : {};
+  const fullyApplied = fullyAppliedOf(status.conditions);
   return {
+    name: typeof doc.metadata.name === 'string' ? doc.metadata.name : '',
+    resource: ref,
     key: refKey(ref),
-    policy,
+    origin,
+    ...(policy ? { policy } : {}),
+    replicas: typeof doc.spec.replicas === 'number' ? doc.spec.replicas : 0,
     clusters: targetClusters(doc.spec.clusters),
     ...(typeof status.schedulerObservingAffinityName === 'string'
       ? { affinityName: status.schedulerObservingAffinityName }
       : {}),
+    aggregatedStatus: aggregatedStatusOf(status.aggregatedStatus),
+    ...(fullyApplied ? { fullyApplied } : {}),
   };
+}
+
+function fullyAppliedOf(conditions: unknown): FullyAppliedCondition | undefined {
+  if (!Array.isArray(conditions)) return undefined;
+  const c = conditions.filter(isMap).find((x) => x.type === 'FullyApplied');
+  if (!c || (c.status !== 'True' && c.status !== 'False')) return undefined;
+  return {
+    status: c.status,
+    reason: c.status === 'True' ? 'FullyAppliedSuccess' : 'FullyAppliedFailed',
+    message: typeof c.message === 'string' ? c.message : '',
+  };
+}
+
+function aggregatedStatusOf(value: unknown): AggregatedStatusItem[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isMap).flatMap((item): AggregatedStatusItem[] => {
+    if (typeof item.clusterName !== 'string' || typeof item.applied !== 'boolean') return [];
+    return [
+      {
+        clusterName: item.clusterName,
+        applied: item.applied,
+        ...(typeof item.appliedMessage === 'string' ? { appliedMessage: item.appliedMessage } : {}),
+        health: healthStatuses.find((h) => h === item.health) ?? 'Unknown',
+        ...(isMap(item.status) ? { status: item.status } : {}),
+      },
+    ];
+  });
 }
 
 function claimOf(annotations: Record<string, unknown>): PolicyRef | undefined {

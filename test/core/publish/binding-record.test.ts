@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
 import type { Binding } from '../../../src/core/model/binding.js';
-import { bindingRecord, parseBindingRecord } from '../../../src/core/publish/binding-record.js';
+import {
+  bindingRecord,
+  parseBindingRecord,
+  parseBindingView,
+} from '../../../src/core/publish/binding-record.js';
+import type { BindingStatus } from '../../../src/core/status/aggregate-status.js';
 import { aPlacement } from '../builders.js';
 
 const binding: Binding = {
@@ -72,4 +77,80 @@ test('followers and garbage are not claims', () => {
   assert.equal(parseBindingRecord(bindingRecord({ ...follower, origin: 'dependency' })), undefined);
   assert.equal(parseBindingRecord('::: not yaml'), undefined);
   assert.equal(parseBindingRecord('kind: Something\n'), undefined);
+});
+
+const status: BindingStatus = {
+  aggregatedStatus: [
+    { clusterName: 'm1', applied: true, health: 'Healthy', status: { replicas: 4, readyReplicas: 4 } },
+    {
+      clusterName: 'm2',
+      applied: false,
+      appliedMessage: 'cluster m2 has reported no status yet',
+      health: 'Unknown',
+    },
+  ],
+  fullyApplied: {
+    status: 'False',
+    reason: 'FullyAppliedFailed',
+    message: 'Failed to apply all works, see status.aggregatedStatus for details',
+  },
+};
+
+test('a record with status carries Karmada aggregatedStatus and a FullyApplied condition after Scheduled', () => {
+  const doc = yaml.load(bindingRecord(binding, status)) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  assert.deepEqual(doc.status.aggregatedStatus, status.aggregatedStatus);
+  assert.deepEqual(
+    doc.status.conditions.map((c: { type: string; status: string }) => [c.type, c.status]),
+    [
+      ['Scheduled', 'True'],
+      ['FullyApplied', 'False'],
+    ],
+  );
+  assert.equal(doc.status.conditions[1].reason, 'FullyAppliedFailed');
+});
+
+test('a record without status has no FullyApplied condition and no aggregatedStatus', () => {
+  const text = bindingRecord(binding);
+  assert.doesNotMatch(text, /FullyApplied|aggregatedStatus/);
+});
+
+test('status does not change what the next render reads back', () => {
+  assert.deepEqual(
+    parseBindingRecord(bindingRecord(binding, status)),
+    parseBindingRecord(bindingRecord(binding)),
+  );
+});
+
+test('a binding view reads back the origin, replicas, clusters and aggregated status', () => {
+  assert.deepEqual(parseBindingView(bindingRecord(binding, status)), {
+    name: 'web-deployment',
+    resource: binding.resource,
+    key: 'apps/Deployment/shop/web',
+    origin: 'policy',
+    policy: { kind: 'PropagationPolicy', namespace: 'shop', name: 'web' },
+    replicas: 10,
+    clusters: [
+      { name: 'm1', replicas: 4 },
+      { name: 'm2', replicas: 6 },
+    ],
+    affinityName: 'primary',
+    aggregatedStatus: status.aggregatedStatus,
+    fullyApplied: status.fullyApplied,
+  });
+});
+
+test('a binding view reads followers too, and a record without status as having none', () => {
+  const { policy: _policy, ...follower } = binding;
+  const view = parseBindingView(
+    bindingRecord({
+      ...follower,
+      origin: 'dependency',
+      schedule: { type: 'NoFit', diagnosis: [], message: 'none' },
+    }),
+  );
+  assert.equal(view?.origin, 'dependency');
+  assert.equal(view?.policy, undefined);
+  assert.deepEqual(view?.clusters, []);
+  assert.deepEqual(view?.aggregatedStatus, []);
+  assert.equal(view?.fullyApplied, undefined);
 });

@@ -1,0 +1,243 @@
+// `gitfleet status --repo <path> [-l SELECTOR] [--output text|json]`: every template × cluster
+// with its placement, replicas, the commit each cluster applied, and health.
+//
+// Reads only gitfleet's branches of a local repository (no checkout): the bindings branch (one
+// ResourceBinding record per template: placement and replicas), each `status/<cluster>` branch
+// (the agent's report) and the heads of the `clusters/<cluster>` branches (to tell a cluster
+// that has not caught up with its latest rendering). A label selector applies to the templates'
+// labels, which only the source holds: the templates are loaded from the source commit the
+// bindings branch names in its Gitfleet-Source-Commit trailer.
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import git from 'isomorphic-git';
+import { objectStoreFs } from '../../adapters/source/object-store-fs.js';
+import { readGitSource } from '../../adapters/source/read-git-commit.js';
+import { loadFleet } from '../../core/load/load-fleet.js';
+import { defaultFleetConfig } from '../../core/model/fleet-config.js';
+import type { LabelSelector } from '../../core/model/selectors.js';
+import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
+import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
+import { formatStatusText } from '../../core/status/format-status-text.js';
+import { parseSelectorText } from '../../core/status/parse-selector-text.js';
+import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
+import { statusTable } from '../../core/status/status-table.js';
+import type { Io } from '../io.js';
+
+export const statusUsage = [
+  'gitfleet status --repo <path> [-l SELECTOR] [--branch-prefix P] [--output text|json]',
+  `${' '.repeat(70)}templates x clusters: placement, replicas, applied commit, health`,
+].join('\n  ');
+
+export interface StatusOptions {
+  repo: string;
+  /** kubectl-style label selector text over the templates' labels. */
+  selector?: string;
+  /** Overrides the FleetConfig's branchPrefix. */
+  branchPrefix?: string;
+  output: 'text' | 'json';
+}
+
+/** Parses `status` arguments and runs it; returns the exit code (2 on a usage error). */
+export async function runStatusCommand(args: string[], io: Io): Promise<number> {
+  const parsed = parseStatusArgs(args);
+  if (typeof parsed === 'string') {
+    io.err(`gitfleet status: ${parsed}\nusage: ${statusUsage}`);
+    return 2;
+  }
+  try {
+    return await runStatus(parsed, io);
+  } catch (error) {
+    io.err(`gitfleet status: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+function parseStatusArgs(args: string[]): StatusOptions | string {
+  let values;
+  try {
+    const options = {
+      repo: { type: 'string' },
+      selector: { type: 'string', short: 'l' },
+      'branch-prefix': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    } as const;
+    ({ values } = parseArgs({ args, options, allowPositionals: false, strict: true }));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (values.repo === undefined) return '--repo <path> is required';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(values.repo))
+    return 'status reads a local repository; clone or fetch it first';
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
+  return {
+    repo: values.repo,
+    output,
+    ...(values.selector !== undefined ? { selector: values.selector } : {}),
+    ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+  };
+}
+
+/** Prints the status table of a local fleet repository; returns the exit code. */
+export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
+  let selector: LabelSelector | undefined;
+  if (opts.selector !== undefined) {
+    const parsed = parseSelectorText(opts.selector);
+    if (!parsed.ok) {
+      io.err(`gitfleet status: ${parsed.message}`);
+      return 2;
+    }
+    selector = parsed.selector;
+  }
+  const repo = await openRepo(opts.repo);
+  const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
+  const branches = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
+  const bindingsBranch = `${prefix}bindings`;
+  if (!branches.includes(bindingsBranch)) {
+    io.err(`gitfleet status: no branch ${bindingsBranch} in ${opts.repo}: has the hub run?`);
+    return 1;
+  }
+  const bindingsHead = await resolveBranch(repo, bindingsBranch);
+  const bindings = [...(await readBranchFiles(repo, bindingsHead)).values()]
+    .map(parseBindingView)
+    .filter((b): b is BindingView => b !== undefined);
+  const reports = await readReports(repo, branchesUnder(branches, `${prefix}status/`));
+  const heads = new Map<string, string>();
+  for (const [cluster, branch] of branchesUnder(branches, `${prefix}clusters/`)) {
+    heads.set(cluster, await resolveBranch(repo, branch));
+  }
+  const rows = statusTable({
+    bindings,
+    reports,
+    clusters: [...heads.keys()],
+    renderedCommitOf: (cluster) => heads.get(cluster),
+    ...(selector ? { selector, templateLabels: await templateLabels(opts.repo, repo, bindingsHead) } : {}),
+  });
+  io.out(opts.output === 'json' ? JSON.stringify({ rows }, null, 2) : formatStatusText(rows));
+  return 0;
+}
+
+interface Repo {
+  fs: ReturnType<typeof objectStoreFs>;
+  gitdir: string;
+  cache: object;
+}
+
+async function openRepo(dir: string): Promise<Repo> {
+  const gitdir = await findGitdir(dir);
+  return { fs: objectStoreFs(gitdir), gitdir, cache: {} };
+}
+
+// A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
+async function findGitdir(dir: string): Promise<string> {
+  const dotGit = join(dir, '.git');
+  const found = await stat(dotGit).catch(() => undefined);
+  const link = found?.isFile() ? /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8')) : null;
+  const gitdir = found?.isDirectory() ? dotGit : link?.[1] ? resolve(dir, link[1]) : dir;
+  const objects = await stat(join(gitdir, 'objects')).catch(() => undefined);
+  if (!objects?.isDirectory()) throw new Error(`${dir}: not a git repository`);
+  return gitdir;
+}
+
+// The prefix the FleetConfig of HEAD sets; the default when HEAD has none or does not load.
+async function fleetBranchPrefix(dir: string): Promise<string> {
+  try {
+    const loaded = loadFleet((await readGitSource({ dir, ref: 'HEAD' })).files);
+    if (loaded.ok) return loaded.fleet.config.branchPrefix;
+  } catch {
+    // An unborn HEAD, or a repository holding only gitfleet's branches.
+  }
+  return defaultFleetConfig().branchPrefix;
+}
+
+/** Returns cluster → branch for the branches directly under a prefix. */
+function branchesUnder(branches: readonly string[], start: string): Map<string, string> {
+  return new Map(
+    branches
+      .filter((name) => name.startsWith(start) && !name.slice(start.length).includes('/'))
+      .sort()
+      .map((branch) => [branch.slice(start.length), branch]),
+  );
+}
+
+async function resolveBranch(repo: Repo, branch: string): Promise<string> {
+  return git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: `refs/heads/${branch}` });
+}
+
+// Each status branch's report; a branch whose report does not read is left out, as if the
+// cluster had reported nothing (the table then says so per template).
+async function readReports(
+  repo: Repo,
+  branches: ReadonlyMap<string, string>,
+): Promise<Map<string, AgentReport>> {
+  const reports = new Map<string, AgentReport>();
+  for (const [cluster, branch] of branches) {
+    const report = parseStatusBranch(await readBranchFiles(repo, await resolveBranch(repo, branch)));
+    if (report) reports.set(cluster, { ...report, cluster });
+  }
+  return reports;
+}
+
+/** Returns every `.yaml` file of a commit's tree, path → text. */
+async function readBranchFiles(repo: Repo, commit: string): Promise<Map<string, string>> {
+  const { commit: c } = await git.readCommit({
+    fs: repo.fs,
+    gitdir: repo.gitdir,
+    oid: commit,
+    cache: repo.cache,
+  });
+  const blobs: { path: string; oid: string }[] = [];
+  await listBlobs(repo, c.tree, '', blobs);
+  const files = new Map<string, string>();
+  const decoder = new TextDecoder();
+  for (let i = 0; i < blobs.length; i += 64) {
+    const batch = blobs.slice(i, i + 64);
+    const read = await Promise.all(
+      batch.map((b) => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache })),
+    );
+    batch.forEach((b, j) => files.set(b.path, decoder.decode(read[j]!.blob)));
+  }
+  return files;
+}
+
+async function listBlobs(
+  repo: Repo,
+  tree: string,
+  base: string,
+  out: { path: string; oid: string }[],
+): Promise<void> {
+  const { tree: entries } = await git.readTree({
+    fs: repo.fs,
+    gitdir: repo.gitdir,
+    oid: tree,
+    cache: repo.cache,
+  });
+  for (const entry of entries) {
+    const path = base + entry.path;
+    if (entry.type === 'tree') await listBlobs(repo, entry.oid, `${path}/`, out);
+    else if (entry.type === 'blob' && path.endsWith('.yaml')) out.push({ path, oid: entry.oid });
+  }
+}
+
+// The templates' labels from the source commit the hub rendered last (the bindings head's
+// trailer), so the selector sees the same templates the bindings came from.
+async function templateLabels(
+  dir: string,
+  repo: Repo,
+  bindingsHead: string,
+): Promise<Map<string, Readonly<Record<string, string>>>> {
+  const { commit } = await git.readCommit({
+    fs: repo.fs,
+    gitdir: repo.gitdir,
+    oid: bindingsHead,
+    cache: repo.cache,
+  });
+  const source = parseTrailers(commit.message).get(sourceCommitTrailer)?.[0];
+  if (!source)
+    throw new Error(`the bindings branch does not name its source commit (${sourceCommitTrailer})`);
+  const loaded = loadFleet((await readGitSource({ dir, ref: source })).files);
+  if (!loaded.ok)
+    throw new Error(`source commit ${source.slice(0, 7)} does not load, so -l cannot read template labels`);
+  return new Map(loaded.fleet.templates.map((t) => [t.key, t.object.metadata.labels ?? {}]));
+}

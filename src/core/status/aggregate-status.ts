@@ -1,0 +1,112 @@
+import type { Binding } from '../model/binding.js';
+import { refKey, refLabel } from '../model/object-ref.js';
+import type { HealthStatus } from '../health/health.js';
+import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
+
+/**
+ * One member cluster's view of a template (Karmada's AggregatedStatusItem). `health` keeps
+ * gitfleet's four values where Karmada has Healthy / Unhealthy / Unknown.
+ */
+export interface AggregatedStatusItem {
+  clusterName: string;
+  applied: boolean;
+  appliedMessage?: string;
+  health: HealthStatus;
+  status?: Record<string, unknown>;
+}
+
+/** Karmada's FullyApplied condition of a ResourceBinding. */
+export interface FullyAppliedCondition {
+  status: 'True' | 'False';
+  reason: 'FullyAppliedSuccess' | 'FullyAppliedFailed';
+  message: string;
+}
+
+/** What the hub writes into a binding record's status. */
+export interface BindingStatus {
+  aggregatedStatus: AggregatedStatusItem[];
+  fullyApplied: FullyAppliedCondition;
+}
+
+export interface AggregateInput {
+  /** The binding; its target clusters are the scheduled ones (none when it did not fit). */
+  binding: Pick<Binding, 'resource' | 'schedule'>;
+  /** Each cluster's agent report, by cluster name; a cluster without one has reported nothing yet. */
+  reports: ReadonlyMap<string, AgentReport>;
+  /**
+   * The head of each cluster branch, when known. A report whose appliedCommit differs is about
+   * an older rendering, so the object is "not yet applied" there. This compares whole-branch
+   * commits: a render that changed only other objects makes every object of that cluster wait
+   * for the agent's next status commit, which is the conservative reading.
+   */
+  renderedCommitOf?: (cluster: string) => string | undefined;
+}
+
+/**
+ * Returns a binding's aggregated status and FullyApplied condition from the agents' reports,
+ * as Karmada's binding status controller does from Work statuses.
+ *
+ * Per target cluster (`assembleWorkStatus`, Karmada `pkg/util/helper/workstatus.go`):
+ *
+ * | the cluster's report                                  | applied | health   | message                  |
+ * |-------------------------------------------------------|---------|----------|--------------------------|
+ * | none                                                  | false   | Unknown  | no status reported yet   |
+ * | applied another commit than the branch head           | false   | Unknown  | not yet applied: cluster at …, rendered … |
+ * | without the object                                    | false   | Unknown  | not in the cluster's status |
+ * | with the object, not applied                          | false   | Unknown  | the agent's error        |
+ * | with the object, applied                              | true    | reported | (status: reflected fields) |
+ *
+ * sorted by cluster name. FullyApplied (`worksFullyApplied`, same file) is True iff there is at
+ * least one target cluster and every target cluster has an applied status.
+ */
+export function aggregateBindingStatus(input: AggregateInput): BindingStatus {
+  const { binding } = input;
+  const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+  const targets = [...new Set(scheduled.map((c) => c.name))].sort();
+  const key = refKey(binding.resource);
+  const aggregatedStatus = targets.map((cluster) => statusIn(cluster, input, key));
+  return { aggregatedStatus, fullyApplied: fullyAppliedCondition(targets.length, aggregatedStatus) };
+}
+
+function statusIn(cluster: string, input: AggregateInput, key: string): AggregatedStatusItem {
+  const report = input.reports.get(cluster);
+  if (!report) return notApplied(cluster, `cluster ${cluster} has reported no status yet`);
+  const rendered = input.renderedCommitOf?.(cluster);
+  if (rendered !== undefined && report.appliedCommit !== rendered) {
+    const at = report.appliedCommit ? report.appliedCommit.slice(0, 7) : 'none';
+    return notApplied(cluster, `not yet applied: cluster at ${at}, rendered ${rendered.slice(0, 7)}`);
+  }
+  const record = report.objects.find((o) => refKey(o.ref) === key);
+  if (!record) {
+    return notApplied(
+      cluster,
+      `${refLabel(input.binding.resource)} is not in the status of cluster ${cluster}`,
+    );
+  }
+  return fromRecord(cluster, record);
+}
+
+function fromRecord(cluster: string, record: ObjectStatusRecord): AggregatedStatusItem {
+  if (!record.applied) return notApplied(cluster, record.message ?? 'not applied');
+  return {
+    clusterName: cluster,
+    applied: true,
+    health: record.health,
+    ...(record.status ? { status: record.status } : {}),
+  };
+}
+
+function notApplied(cluster: string, message: string): AggregatedStatusItem {
+  return { clusterName: cluster, applied: false, appliedMessage: message, health: 'Unknown' };
+}
+
+function fullyAppliedCondition(targets: number, statuses: AggregatedStatusItem[]): FullyAppliedCondition {
+  const fully = targets > 0 && statuses.length === targets && statuses.every((s) => s.applied);
+  return fully
+    ? { status: 'True', reason: 'FullyAppliedSuccess', message: 'All works have been successfully applied' }
+    : {
+        status: 'False',
+        reason: 'FullyAppliedFailed',
+        message: 'Failed to apply all works, see status.aggregatedStatus for details',
+      };
+}

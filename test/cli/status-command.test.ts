@@ -1,0 +1,238 @@
+// gitfleet status against a real repository whose gitfleet branches are built with git's
+// plumbing (a temporary index, write-tree, commit-tree, update-ref), their files written by the
+// same functions the hub and the agent use.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Io } from '../../src/cli/io.js';
+import { runStatusCommand } from '../../src/cli/commands/status.js';
+import type { Binding } from '../../src/core/model/binding.js';
+import type { ObjectRef } from '../../src/core/model/object-ref.js';
+import { bindingRecord } from '../../src/core/publish/binding-record.js';
+import { objectPath } from '../../src/core/render/object-path.js';
+import { statusBranchFiles, type AgentReport } from '../../src/core/status/status-branch.js';
+import type { StatusRow } from '../../src/core/status/status-table.js';
+import { cleanup, git, initRepo, tempDir, writeFiles } from '../adapters/source/git-fixture.js';
+import { aPlacement } from '../core/builders.js';
+
+after(cleanup);
+
+const web: ObjectRef = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
+const settings: ObjectRef = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'settings' };
+
+function aBinding(resource: ObjectRef, replicas: number, clusters: [string, number][]): Binding {
+  return {
+    name: `${resource.name}-${resource.kind.toLowerCase()}`,
+    resource,
+    key: `${resource.apiVersion.includes('/') ? 'apps' : ''}/${resource.kind}/shop/${resource.name}`,
+    policy: { kind: 'PropagationPolicy', namespace: 'shop', name: 'all' },
+    origin: 'policy',
+    replicas,
+    placement: aPlacement(),
+    propagateDeps: false,
+    conflictResolution: 'Abort',
+    preserveResourcesOnDeletion: false,
+    schedule: { type: 'Scheduled', clusters: clusters.map(([name, r]) => ({ name, replicas: r })) },
+    requiredBy: [],
+    overrides: 'all',
+  };
+}
+
+/** Commits `files` as the whole tree of `refs/heads/<branch>`; returns the commit id. */
+function commitBranch(
+  repo: string,
+  branch: string,
+  files: ReadonlyMap<string, string>,
+  message: string,
+): string {
+  const index = join(tempDir('index'), 'index');
+  const env = {
+    ...process.env,
+    GIT_INDEX_FILE: index,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+  };
+  const run = (args: string[], input?: string) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      env,
+      encoding: 'utf8',
+      ...(input !== undefined ? { input } : {}),
+    }).trim();
+  for (const [path, text] of files) {
+    const blob = run(['hash-object', '-w', '--stdin'], text);
+    run(['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`]);
+  }
+  const tree = run(['write-tree']);
+  const commit = git(repo, 'commit-tree', tree, '-m', message);
+  git(repo, 'update-ref', `refs/heads/${branch}`, commit);
+  return commit;
+}
+
+function buildRepo(): { repo: string; m1Head: string; m2Old: string; m2Head: string } {
+  const repo = initRepo();
+  writeFiles(repo, {
+    'apps/web.yaml':
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  labels:\n    app: web\nspec:\n  replicas: 3\n',
+    'apps/settings.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\ndata:\n  mode: fast\n',
+  });
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'templates');
+  const source = git(repo, 'rev-parse', 'HEAD');
+  const bindings = [
+    aBinding(web, 3, [
+      ['m1', 2],
+      ['m2', 1],
+    ]),
+    aBinding(settings, 0, [['m1', 0]]),
+  ];
+  commitBranch(
+    repo,
+    'gitfleet/bindings',
+    new Map(bindings.map((b) => [objectPath(b.resource), bindingRecord(b)])),
+    `render ${source.slice(0, 7)}: templates\n\nGitfleet-Source-Commit: ${source}\n`,
+  );
+  const m1Head = commitBranch(
+    repo,
+    'gitfleet/clusters/m1',
+    new Map([[objectPath(web), 'kind: Deployment\n']]),
+    'render m1',
+  );
+  const m2Old = commitBranch(
+    repo,
+    'gitfleet/clusters/m2',
+    new Map([[objectPath(web), 'kind: Deployment\n']]),
+    'render m2',
+  );
+  const m2Head = commitBranch(
+    repo,
+    'gitfleet/clusters/m2',
+    new Map([[objectPath(web), 'kind: Deployment # 2\n']]),
+    'render m2 again',
+  );
+  const m1: AgentReport = {
+    cluster: 'm1',
+    appliedCommit: m1Head,
+    objects: [
+      { ref: web, applied: true, health: 'Healthy', status: { replicas: 2 } },
+      { ref: settings, applied: true, health: 'Healthy' },
+    ],
+  };
+  const m2: AgentReport = {
+    cluster: 'm2',
+    appliedCommit: m2Old,
+    objects: [{ ref: web, applied: true, health: 'Progressing' }],
+  };
+  commitBranch(
+    repo,
+    'gitfleet/status/m1',
+    statusBranchFiles(m1),
+    `status m1\n\nGitfleet-Applied-Commit: ${m1Head}\n`,
+  );
+  commitBranch(
+    repo,
+    'gitfleet/status/m2',
+    statusBranchFiles(m2),
+    `status m2\n\nGitfleet-Applied-Commit: ${m2Old}\n`,
+  );
+  return { repo, m1Head, m2Old, m2Head };
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    untilInterrupted: () => Promise.resolve(),
+  };
+  const code = await runStatusCommand(args, io);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+const fixture = buildRepo();
+
+test('status --output json lists every template on every cluster from the bindings and status branches', async () => {
+  const { code, stdout, stderr } = await run(['--repo', fixture.repo, '--output', 'json']);
+  assert.equal(code, 0, stderr);
+  const rows = (JSON.parse(stdout) as { rows: StatusRow[] }).rows;
+  assert.deepEqual(rows, [
+    {
+      template: 'ConfigMap/shop/settings',
+      cluster: 'm1',
+      placed: true,
+      appliedCommit: fixture.m1Head,
+      applied: true,
+      health: 'Healthy',
+    },
+    {
+      template: 'ConfigMap/shop/settings',
+      cluster: 'm2',
+      placed: false,
+      appliedCommit: fixture.m2Old,
+      applied: false,
+    },
+    {
+      template: 'Deployment/shop/web',
+      cluster: 'm1',
+      placed: true,
+      replicas: 2,
+      appliedCommit: fixture.m1Head,
+      applied: true,
+      health: 'Healthy',
+    },
+    {
+      template: 'Deployment/shop/web',
+      cluster: 'm2',
+      placed: true,
+      replicas: 1,
+      appliedCommit: fixture.m2Old,
+      applied: false,
+      health: 'Unknown',
+      message: `not yet applied: cluster at ${fixture.m2Old.slice(0, 7)}, rendered ${fixture.m2Head.slice(0, 7)}`,
+    },
+  ]);
+});
+
+test('status prints an aligned table with short commits', async () => {
+  const { code, stdout } = await run(['--repo', fixture.repo]);
+  assert.equal(code, 0);
+  const lines = stdout.split('\n');
+  assert.match(
+    lines[0]!,
+    /^TEMPLATE\s+CLUSTER\s+PLACED\s+REPLICAS\s+APPLIED-COMMIT\s+APPLIED\s+HEALTH\s+MESSAGE$/,
+  );
+  assert.ok(
+    lines.some(
+      (l) =>
+        l.startsWith('Deployment/shop/web') &&
+        l.includes(fixture.m1Head.slice(0, 7)) &&
+        l.includes('Healthy'),
+    ),
+  );
+  assert.equal(lines.length, 5);
+});
+
+test('-l selects templates by the labels of the source commit the bindings came from', async () => {
+  const { code, stdout, stderr } = await run(['--repo', fixture.repo, '-l', 'app=web', '--output', 'json']);
+  assert.equal(code, 0, stderr);
+  const rows = (JSON.parse(stdout) as { rows: StatusRow[] }).rows;
+  assert.deepEqual([...new Set(rows.map((r) => r.template))], ['Deployment/shop/web']);
+});
+
+test('a bad selector or output is a usage error', async () => {
+  assert.equal((await run(['--repo', fixture.repo, '-l', '=nope'])).code, 2);
+  assert.equal((await run(['--repo', fixture.repo, '--output', 'xml'])).code, 2);
+  assert.equal((await run([])).code, 2);
+});
+
+test('a repository without a bindings branch says the hub has not run', async () => {
+  const repo = initRepo();
+  writeFiles(repo, { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n' });
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'a');
+  const { code, stderr } = await run(['--repo', repo]);
+  assert.equal(code, 1);
+  assert.match(stderr, /no branch gitfleet\/bindings/);
+});
