@@ -1,4 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseInterval, runHub } from './commands/hub.js';
+import { diffUsage, runDiffCommand } from './commands/diff.js';
+import { logUsage, runLogCommand } from './commands/log.js';
 import { runRender } from './commands/render.js';
 import { runValidate } from './commands/validate.js';
 import { processIo, type Io } from './io.js';
@@ -7,9 +10,15 @@ const usage = `usage:
   gitfleet render <source> [--ref REF] --out DIR [--output text|json]   render every cluster into DIR/<cluster>/
   gitfleet render <source> --watch --out DIR                             re-render on every save
   gitfleet validate <source> [--ref REF] [--output text|json]            check a fleet repo (exit 1 on errors)
+  ${diffUsage}
+  ${logUsage}
+  gitfleet hub --repo PATH [--source-ref main] [--once] [--interval 30s] [--output text|json]
+                                                                         render the source branch into the hub's branches
 
 <source> is a directory. With --ref (or when it is a bare repository) the fleet is read from
-that commit's git objects; otherwise from the files on disk.`;
+that commit's git objects; otherwise from the files on disk.
+hub --once exits 0 when the pass succeeded, 1 when the source does not load (nothing written),
+3 when the pass was written with error diagnostics (e.g. a refused mass deletion).`;
 
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -20,6 +29,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await render(rest, io);
       case 'validate':
         return await validate(rest, io);
+      case 'diff':
+        return await runDiffCommand(rest, io);
+      case 'log':
+        return await runLogCommand(rest, io);
+      case 'hub':
+        return await hub(rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -87,6 +102,31 @@ async function validate(args: string[], io: Io): Promise<number> {
     {
       source: oneSource(positionals),
       ...(typeof values.ref === 'string' ? { ref: values.ref } : {}),
+      output: outputFormat(values.output),
+    },
+    io,
+  );
+}
+
+async function hub(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    repo: { type: 'string' },
+    'source-ref': { type: 'string' },
+    once: { type: 'boolean' },
+    interval: { type: 'string' },
+    output: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (typeof values.repo !== 'string') throw new UsageError('--repo PATH is required');
+  const intervalMs = parseInterval(typeof values.interval === 'string' ? values.interval : '30s');
+  if (intervalMs === undefined)
+    throw new UsageError(`--interval must be like 30s, 5m or 500ms, not '${String(values.interval)}'`);
+  return runHub(
+    {
+      repo: values.repo,
+      sourceRef: typeof values['source-ref'] === 'string' ? values['source-ref'] : 'main',
+      once: values.once === true,
+      intervalMs,
       output: outputFormat(values.output),
     },
     io,

@@ -1,0 +1,113 @@
+// Benchmark: the hub pass over a generated fleet (default 2,000 templates × 50 clusters) in a
+// real git repository. Not a test: the figures go to the README.
+//
+//   npx tsc -p tsconfig.json && node build/bench/hub-pass.js [--templates N] [--clusters M] [--json] [--fsck]
+//
+// 1. commit the generated fleet on main with `git fast-import`;
+// 2. first pass: every cluster branch and the bindings branch written from nothing;
+// 3. incremental pass: one template changed (an image tag), committed with git, pass again
+//    with the cache a running hub keeps between passes;
+// 4. the same after a restart: another template changed, pass with a cold cache;
+// 5. a pass over the same commit (nothing to do);
+// with each pass's phases and the process's peak RSS.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { SourceFile } from '../src/core/load/load-fleet.js';
+import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
+import { runHubPass } from '../src/loops/hub/hub-pass.js';
+import type { HubPassResult } from '../src/loops/hub/hub-pass-result.js';
+import { localHubRepo } from '../src/loops/hub/hub-repo.js';
+import { silentLogger } from '../src/loops/runtime/logger.js';
+import { generateFleet } from './generate-fleet.js';
+
+const { values } = parseArgs({
+  options: {
+    templates: { type: 'string', default: '2000' },
+    clusters: { type: 'string', default: '50' },
+    json: { type: 'boolean', default: false },
+    fsck: { type: 'boolean', default: false },
+  },
+});
+const shape = { templates: Number(values.templates), clusters: Number(values.clusters) };
+const dir = mkdtempSync(join(tmpdir(), 'gitfleet-bench-hub-'));
+const gitdir = join(dir, 'fleet.git');
+const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+const git = (args: string[], input?: string) =>
+  execFileSync('git', ['--git-dir', gitdir, ...args], {
+    env,
+    input: input ?? '',
+    maxBuffer: 1 << 28,
+  }).toString();
+
+/** Commits the files on main (on top of the current main when there is one) with git fast-import. */
+function commitFiles(files: readonly SourceFile[], message: string, parent: boolean): void {
+  const parts = [
+    'commit refs/heads/main',
+    'committer Bench <bench@example.com> 1700000000 +0000',
+    `data ${Buffer.byteLength(message)}`,
+    message,
+    ...(parent ? ['from refs/heads/main^0'] : []),
+  ];
+  for (const f of files)
+    parts.push(`M 100644 inline ${f.path}`, `data ${Buffer.byteLength(f.content)}`, f.content);
+  git(['fast-import', '--quiet'], `${parts.join('\n')}\n`);
+}
+
+/** Returns the file with one Deployment's image tag bumped. */
+function bumpImage(files: readonly SourceFile[], app: number): SourceFile {
+  const file = files.find((f) => f.path === `apps/app${app}/templates.yaml`)!;
+  const content = file.content.replace(`/app${app}/svc0:1.0.0`, `/app${app}/svc0:1.0.1`);
+  if (content === file.content) throw new Error(`no image to bump in ${file.path}`);
+  return { path: file.path, content };
+}
+
+async function pass(cache: HubPassCache): Promise<HubPassResult> {
+  return runHubPass({
+    repo: localHubRepo(gitdir),
+    sourceRef: 'main',
+    identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+    now: () => new Date(1_700_000_000_000),
+    log: silentLogger(),
+    cache,
+  });
+}
+
+function figures(result: HubPassResult) {
+  const written = result.type === 'rendered' ? result.written : undefined;
+  const updated =
+    result.type === 'rendered'
+      ? Object.values(result.clusters).filter((c) => c.type === 'updated').length
+      : 0;
+  return { type: result.type, ...result.timings, ...written, clustersUpdated: updated };
+}
+
+try {
+  execFileSync('git', ['init', '-q', '--bare', gitdir], { env });
+  const files = generateFleet(shape);
+  commitFiles(files, 'generated fleet', false);
+  const cache = createHubPassCache();
+  const first = figures(await pass(cache));
+  commitFiles([bumpImage(files, 0)], 'bump app0/svc0', true);
+  const incremental = figures(await pass(cache));
+  commitFiles([bumpImage(files, 1)], 'bump app1/svc0', true);
+  const afterRestart = figures(await pass(createHubPassCache()));
+  const noop = figures(await pass(cache));
+  if (values.fsck) git(['fsck', '--strict', '--no-dangling']);
+  const report = {
+    scenario: 'hub pass',
+    parameters: shape,
+    first,
+    incremental,
+    incrementalAfterRestart: afterRestart,
+    noop,
+    speedup: Math.round((first.totalMs / incremental.totalMs) * 10) / 10,
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    repoSize: git(['count-objects', '-vH']).match(/size-pack: (.*)/)?.[1],
+  };
+  console.log(values.json ? JSON.stringify(report) : report);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,194 @@
+// `gitfleet hub`: keep the hub's branches equal to the render of the source branch.
+//
+//   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
+//
+// Exit codes of --once: 0 the pass succeeded with no error diagnostics; 1 the source does not
+// load or the pass failed (nothing written); 3 the pass was written but carries error
+// diagnostics (a refused mass deletion, a template that fits no cluster, a failing override):
+// what could be rendered was, and what could not kept its last good state.
+// Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
+import { formatLoadError } from '../../core/load/load-error.js';
+import { formatDiagnostic } from '../../core/model/diagnostic.js';
+import { systemClock, type Clock } from '../../loops/runtime/clock.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
+import { createHubPassCache } from '../../loops/hub/hub-pass-cache.js';
+import { runHubLoop } from '../../loops/hub/hub-loop.js';
+import { runHubPass } from '../../loops/hub/hub-pass.js';
+import {
+  hasErrorDiagnostics,
+  type ClusterPassOutcome,
+  type HubPassResult,
+} from '../../loops/hub/hub-pass-result.js';
+import { localHubRepo, type HubRepo } from '../../loops/hub/hub-repo.js';
+import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
+import type { Io } from '../io.js';
+
+export interface HubOptions {
+  /** A local path (bare or not); URLs are the remote adapter's. */
+  repo: string;
+  sourceRef: string;
+  once: boolean;
+  /** Resync period of the loop. */
+  intervalMs: number;
+  output: 'text' | 'json';
+}
+
+/** What the hub works on and what tells it to look again. */
+export interface HubSetup {
+  repo: HubRepo;
+  triggers: Trigger[];
+}
+
+/** What the command takes from its environment; tests replace the clock. */
+export interface HubDeps {
+  clock: Clock;
+  random: () => number;
+  identity: { name: string; email: string };
+}
+
+const defaultIdentity = { name: 'gitfleet', email: 'hub@gitfleet.invalid' };
+
+/**
+ * Returns the repository and the triggers for the options: the seam where remote repositories
+ * plug in (a URL gets a fetched mirror, polling and the webhook; a path gets the ref watcher).
+ */
+export async function buildHubSetup(
+  opts: HubOptions,
+  deps: { clock: Clock; log: Logger },
+): Promise<HubSetup> {
+  // Remote repositories: `if (isRepoUrl(opts.repo)) return remoteHubSetup(opts, deps);`
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.repo)) {
+    throw new Error(`${opts.repo}: remote repositories are not supported yet; give a local path`);
+  }
+  const repo = localHubRepo(opts.repo);
+  if (opts.once) return { repo, triggers: [] };
+  return {
+    repo,
+    triggers: [
+      watchLocalRefs({ gitdir: repo.gitdir, sourceRef: opts.sourceRef }),
+      periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
+    ],
+  };
+}
+
+/** Runs one pass (--once) or the hub loop; returns the exit code. */
+export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
+  const clock = deps.clock ?? systemClock();
+  const log = ioLogger(io);
+  const setup = await buildHubSetup(opts, { clock, log });
+  const cache = createHubPassCache();
+  const pass = () =>
+    runHubPass({
+      repo: setup.repo,
+      sourceRef: opts.sourceRef,
+      identity: deps.identity ?? defaultIdentity,
+      now: () => new Date(clock.now()),
+      log,
+      cache,
+    });
+  if (opts.once) {
+    const result = await pass();
+    printResult(result, opts.output, io);
+    return result.type === 'loadFailed' ? 1 : hasErrorDiagnostics(result) ? 3 : 0;
+  }
+  let last = '';
+  io.err(`hub: watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
+  await runHubLoop({
+    pass,
+    triggers: setup.triggers,
+    clock,
+    random: deps.random ?? Math.random,
+    log,
+    stop: io.untilInterrupted(),
+    report: (result) => {
+      // A failing or up-to-date source is reported once, not at every resync.
+      const key = `${result.type} ${result.source.commit}`;
+      if (result.type !== 'rendered' && key === last) return;
+      last = key;
+      printResult(result, opts.output, io, true);
+    },
+  });
+  io.err('hub: stopped');
+  return 0;
+}
+
+function ioLogger(io: Io): Logger {
+  return {
+    info: (m) => io.err(`hub: ${m}`),
+    warn: (m) => io.err(`hub: warning: ${m}`),
+    error: (m) => io.err(`hub: error: ${m}`),
+  };
+}
+
+/** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */
+function printResult(result: HubPassResult, output: 'text' | 'json', io: Io, oneLine = false): void {
+  if (output === 'json') return io.out(JSON.stringify(result, null, oneLine ? undefined : 2));
+  const source = `${result.source.ref} ${result.source.commit.slice(0, 7)} (${result.source.subject})`;
+  if (result.type === 'loadFailed') {
+    io.err(`hub: ${source} does not load; nothing was written, every branch is as it was:`);
+    for (const e of result.errors) io.err(`  ${formatLoadError(e)}`);
+    return;
+  }
+  if (result.type === 'upToDate') {
+    return io.out(
+      `hub: ${source} is rendered already (bindings at ${result.bindingsCommit.slice(0, 7)}); nothing to do`,
+    );
+  }
+  io.out(formatRendered(result, source));
+}
+
+const maxDiagnosticLines = 50;
+
+function formatRendered(result: Extract<HubPassResult, { type: 'rendered' }>, source: string): string {
+  const lines = [`hub: rendered ${source} in ${result.timings.totalMs} ms`];
+  const rows = Object.entries(result.clusters).map(([name, o]) => [name, ...describeOutcome(o)] as const);
+  const b = result.bindings;
+  rows.push([
+    'bindings',
+    b.type,
+    b.commit?.slice(0, 7) ?? '',
+    b.type === 'updated' ? `${b.records} records, ${b.changes} changed` : '',
+  ]);
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [name, type, commit, detail] of rows) {
+    lines.push(`  ${name.padEnd(width)}  ${type.padEnd(10)} ${commit.padEnd(7)}  ${detail}`.trimEnd());
+  }
+  const count = (s: string) => result.diagnostics.filter((d) => d.severity === s).length;
+  lines.push(`diagnostics: ${count('error')} errors, ${count('warning')} warnings, ${count('info')} info`);
+  for (const d of result.diagnostics.slice(0, maxDiagnosticLines)) lines.push(`  ${formatDiagnostic(d)}`);
+  if (result.diagnostics.length > maxDiagnosticLines) {
+    lines.push(
+      `  … and ${result.diagnostics.length - maxDiagnosticLines} more (--output json lists them all)`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function describeOutcome(o: ClusterPassOutcome): [string, string, string] {
+  switch (o.type) {
+    case 'unchanged':
+      return ['unchanged', '', `${o.objects} objects`];
+    case 'updated':
+      return [
+        'updated',
+        o.commit.slice(0, 7),
+        `${o.objects} objects (+${o.added} ~${o.changed} -${o.removed})`,
+      ];
+    case 'refused':
+      return ['refused', '', `kept its last good commit (+${o.added} ~${o.changed} -${o.removed} refused)`];
+    case 'tombstoned':
+      return ['tombstoned', o.commit.slice(0, 7), 'no longer registered'];
+    case 'retired':
+      return ['retired', '', 'no longer registered (tombstoned earlier)'];
+  }
+}
+
+/** Returns milliseconds for `500ms`, `30s`, `5m`, `1h` or a plain number of seconds. */
+export function parseInterval(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const ms = Number(m[1]) * factor;
+  return ms >= 1 ? Math.round(ms) : undefined;
+}

@@ -1,0 +1,96 @@
+// The agent loop (DESIGN.md §4), the hub loop's twin: triggers (the cluster branch moving, a
+// periodic resync, drift watches) only say "look again"; a work queue with one key coalesces
+// them, so there is at most one pass running and one queued; a failing pass is retried with
+// backoff. A pass that could not reach Git counts as failing: the retries back off while the
+// agent keeps correcting drift from the branch as it last read it, and deletes nothing.
+import type { ObjectRef } from '../../core/model/object-ref.js';
+import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import { defaultBackoff } from '../runtime/backoff.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { runWorker } from '../runtime/run-worker.js';
+import type { Trigger } from '../runtime/trigger.js';
+import { createWorkQueue } from '../runtime/work-queue.js';
+import type { AgentMemory } from './agent-memory.js';
+import { DriftWatcher } from './drift-watch.js';
+import { liveKey } from './live-index.js';
+import type { AgentPassResult } from './run-agent-pass.js';
+
+export interface AgentLoopOptions {
+  pass: () => Promise<AgentPassResult>;
+  client: KubeClient;
+  cluster: string;
+  memory: AgentMemory;
+  triggers: readonly Trigger[];
+  clock: Clock;
+  /** Uniform in [0, 1), for the backoff's jitter. */
+  random: () => number;
+  log: Logger;
+  /** Receives every pass's result. */
+  report: (result: AgentPassResult) => void;
+  /** Resolves when the loop must stop. */
+  stop: Promise<void>;
+  /** Delay between a watch event and the pass it asks for, so a burst gives one pass (default 500 ms). */
+  debounceMs?: number;
+  /** Whether to watch applied kinds for drift (default true). */
+  watchDrift?: boolean;
+}
+
+/** A pass that could not reach Git or the cluster: retried with backoff by the worker. */
+class Unreachable extends Error {
+  readonly terminal = false;
+}
+
+/** Runs passes on every trigger until `stop` resolves; returns once the pass in hand is done. */
+export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
+  const queue = createWorkQueue<'pass'>({ clock: opts.clock, backoff: defaultBackoff(opts.random) });
+  const watcher = new DriftWatcher({
+    client: opts.client,
+    cluster: opts.cluster,
+    clock: opts.clock,
+    log: opts.log,
+    onChange: () => queue.addAfter('pass', opts.debounceMs ?? 500),
+    isOwnWrite: (kind, object) =>
+      opts.memory.settled.get(liveKey(kind, object)) === object.metadata.resourceVersion,
+  });
+  const handle = async (): Promise<void> => {
+    const result = await opts.pass();
+    opts.report(result);
+    if (opts.watchDrift !== false) watcher.sync(appliedKinds(result));
+    if (result.type === 'clusterUnreachable') {
+      throw new Unreachable(
+        `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,
+      );
+    }
+    if (!result.gitReachable) {
+      throw new Unreachable(
+        `${opts.cluster}: ${opts.memory.git.lastError ?? 'the repository cannot be reached'}; kept the last applied state, deleted nothing`,
+      );
+    }
+  };
+  queue.add('pass');
+  const worker = runWorker({ queue, handle, log: opts.log, describe: () => `agent ${opts.cluster}` });
+  const started: Trigger[] = [];
+  try {
+    for (const trigger of opts.triggers) {
+      await trigger.start(() => queue.add('pass'));
+      started.push(trigger);
+    }
+    await opts.stop;
+  } finally {
+    await Promise.all(started.map((t) => t.stop()));
+    watcher.stop();
+    queue.shutDown();
+    await worker;
+  }
+}
+
+/** Returns each kind the pass applied or found in place, once. */
+function appliedKinds(result: AgentPassResult): Pick<ObjectRef, 'apiVersion' | 'kind'>[] {
+  const kinds = new Map<string, Pick<ObjectRef, 'apiVersion' | 'kind'>>();
+  for (const o of result.objects) {
+    if (o.live !== undefined)
+      kinds.set(`${o.ref.apiVersion}/${o.ref.kind}`, { apiVersion: o.ref.apiVersion, kind: o.ref.kind });
+  }
+  return [...kinds.values()];
+}

@@ -1,0 +1,42 @@
+// What an agent remembers between passes, in memory only: nothing here is needed for safety
+// (the inventory in the cluster and the branches in Git are the state); it only saves requests
+// and bounds drift fights. A restarted agent starts empty and checks every object once with a
+// server dry-run instead of trusting a resourceVersion it never saw.
+import type { FightSettings } from '../../core/apply-plan/plan-drift-correction.js';
+import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correction.js';
+import type { ClusterStatus } from '../../core/model/cluster.js';
+import type { KubeObject } from '../../core/model/kube-object.js';
+import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
+import { MemoMap } from '../runtime/memo-map.js';
+
+export interface AgentMemory {
+  /** refKey → the resourceVersion last seen matching the manifest (after our apply, or a clean dry-run). */
+  settled: Map<string, string>;
+  /** refKey → times (ms) of recent drift corrections, for the fight backoff. */
+  corrections: Map<string, number[]>;
+  fight: FightSettings;
+  /** Parsed manifests by blob id (a parse error is kept as its message). */
+  parsed: MemoMap<string, KubeObject | string>;
+  /** Git reachability: since when refreshes fail, how many did, and the last outage's summary. */
+  git: { downSinceMs?: number; failures: number; lastError?: string; lastOutage?: string };
+  /** The cluster-branch commit last fully applied (undefined: not read from the status branch yet). */
+  appliedCommit?: string | null;
+  /** refKey → a terminal failure of a manifest on a live version, not retried until either changes. */
+  terminal: Map<string, { digest: string; resourceVersion: string | undefined; message: string }>;
+  /** The object records of the last report, kept when the cluster stops answering. */
+  lastObjects?: ObjectStatusRecord[];
+  /** The last cluster facts read, and when. */
+  facts?: { atMs: number; status: ClusterStatus };
+}
+
+/** Returns an empty memory with the default fight settings. */
+export function createAgentMemory(fight: FightSettings = defaultFightSettings()): AgentMemory {
+  return {
+    settled: new Map(),
+    corrections: new Map(),
+    terminal: new Map(),
+    fight,
+    parsed: new MemoMap(),
+    git: { failures: 0 },
+  };
+}

@@ -1,0 +1,189 @@
+// Applies one desired object: reads what is live, asks the pure decision (plan-apply.ts) what
+// to do, checks drift with a server dry-run when the object was written since the agent last
+// saw it match, and carries the decision out. The outcome is data; nothing is thrown for a
+// refusal of this one object.
+import { markOwned } from '../../core/apply-plan/mark-owned.js';
+import { hasDrifted } from '../../core/apply-plan/has-drifted.js';
+import type { Inventory } from '../../core/apply-plan/inventory.js';
+import {
+  conflictResolutionOf,
+  liveStateOf,
+  planApply,
+  type ApplyDecision,
+  type ApplyReason,
+} from '../../core/apply-plan/plan-apply.js';
+import { planDriftCorrection, recordCorrection } from '../../core/apply-plan/plan-drift-correction.js';
+import type { KubeObject } from '../../core/model/kube-object.js';
+import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
+import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { AgentMemory } from './agent-memory.js';
+import { handleRefusal } from './handle-refusal.js';
+import type { LiveIndex } from './live-index.js';
+import type { DesiredObject } from './read-cluster-branch.js';
+
+/** What happened to one object in a pass. */
+export type ObjectAction =
+  | 'created'
+  | 'updated'
+  | 'driftCorrected'
+  | 'takenOver'
+  | 'recreated'
+  | 'unchanged'
+  | 'refused'
+  | 'driftPaused'
+  | 'failed';
+
+export interface ObjectResult {
+  ref: ObjectRef;
+  path: string;
+  digest: string;
+  action: ObjectAction;
+  /** The manifest is in place: applied now, or found unchanged. */
+  applied: boolean;
+  message?: string;
+  /** The live object after the pass, when known. */
+  live?: KubeObject;
+  /** The same manifest may succeed on a later pass. */
+  retryable?: boolean;
+}
+
+export interface ApplyContext {
+  client: KubeClient;
+  cluster: string;
+  live: LiveIndex;
+  memory: AgentMemory;
+  inventory: Inventory;
+  nowMs: () => number;
+}
+
+const actionOf: Record<ApplyReason, ObjectAction> = {
+  create: 'created',
+  update: 'updated',
+  driftCorrection: 'driftCorrected',
+  takeOver: 'takenOver',
+};
+
+/** Applies one object when it needs it and returns what happened. */
+export async function applyObject(ctx: ApplyContext, desired: DesiredObject): Promise<ObjectResult> {
+  const base = { ref: desired.ref, path: desired.path, digest: desired.digest };
+  const key = refKey(desired.ref);
+  const listing = await ctx.live.ours(desired.ref);
+  if (listing.type === 'error') {
+    return {
+      ...base,
+      action: 'failed',
+      applied: false,
+      retryable: true,
+      message: `cannot list ${desired.ref.kind}: ${listing.message}`,
+    };
+  }
+  let live: KubeObject | undefined;
+  try {
+    live = listing.byKey.get(key) ?? (await ctx.live.other(desired.ref));
+  } catch (error) {
+    return { ...base, action: 'failed', applied: false, retryable: true, message: (error as Error).message };
+  }
+  const known = ctx.memory.terminal.get(key);
+  if (known && known.digest === desired.digest && known.resourceVersion === rvOf(live)) {
+    // The same manifest against the same live object would fail the same way: no request.
+    return {
+      ...base,
+      action: 'failed',
+      applied: false,
+      retryable: false,
+      message: known.message,
+      ...(live ? { live } : {}),
+    };
+  }
+  const manifest = markOwned(desired.manifest, ctx.cluster);
+  const result = await carryOut(ctx, desired, manifest, live);
+  if (result.action === 'failed' && result.retryable === false) {
+    ctx.memory.terminal.set(key, {
+      digest: desired.digest,
+      resourceVersion: rvOf(live),
+      message: result.message ?? 'failed',
+    });
+  } else ctx.memory.terminal.delete(key);
+  return {
+    ...base,
+    ...result,
+    ...(result.live === undefined && live && result.action !== 'refused' ? { live } : {}),
+  };
+}
+
+type Outcome = Omit<ObjectResult, 'ref' | 'path' | 'digest'>;
+
+/** Decides and applies; returns the outcome without the object's identity. */
+async function carryOut(
+  ctx: ApplyContext,
+  desired: DesiredObject,
+  manifest: KubeObject,
+  live: KubeObject | undefined,
+): Promise<Outcome> {
+  const key = refKey(desired.ref);
+  const decided = await decide(ctx, desired, manifest, live);
+  if ('result' in decided) return decided.result;
+  const decision = decided.decision;
+  if (decision.type === 'skip') return { action: 'unchanged', applied: true };
+  if (decision.type === 'refuse') return { action: 'refused', applied: false, message: decision.message };
+  if (decision.type !== 'apply') throw new Error(`${key}: undecided after the drift check`);
+  if (decision.reason === 'driftCorrection') {
+    const fight = planDriftCorrection({
+      history: ctx.memory.corrections.get(key) ?? [],
+      nowMs: ctx.nowMs(),
+      settings: ctx.memory.fight,
+    });
+    if (fight.type === 'backOff') return { action: 'driftPaused', applied: false, message: fight.message };
+  }
+  const result = await ctx.client.apply(manifest, { force: decision.force });
+  if (result.type === 'refused') return handleRefusal(ctx, desired, manifest, result.refusal);
+  settle(ctx, key, result.live);
+  if (decision.reason === 'driftCorrection') {
+    ctx.memory.corrections.set(
+      key,
+      recordCorrection(ctx.memory.corrections.get(key) ?? [], ctx.nowMs(), ctx.memory.fight),
+    );
+  }
+  return { action: actionOf[decision.reason], applied: true, live: result.live };
+}
+
+type Decided = { decision: ApplyDecision } | { result: Outcome };
+
+/** Plans the object, settling a "written since" object with a server dry-run first. */
+async function decide(
+  ctx: ApplyContext,
+  desired: DesiredObject,
+  manifest: KubeObject,
+  live: KubeObject | undefined,
+): Promise<Decided> {
+  const key = refKey(desired.ref);
+  const settled = live !== undefined && ctx.memory.settled.get(key) === rvOf(live);
+  const input = {
+    cluster: ctx.cluster,
+    digest: desired.digest,
+    lastAppliedDigest: ctx.inventory.get(key)?.digest ?? '',
+    live: liveStateOf(ctx.cluster, live, settled),
+    conflictResolution: conflictResolutionOf(desired.manifest),
+  };
+  const first = planApply(input);
+  if (first.type !== 'checkDrift' || live === undefined) return { decision: first };
+  const dry = await ctx.client.apply(manifest, { force: true, dryRun: true });
+  if (dry.type === 'refused') {
+    return {
+      result: { ...(await handleRefusal(ctx, desired, manifest, dry.refusal, { dryRun: true })), live },
+    };
+  }
+  const drifted = hasDrifted(live, dry.live);
+  if (!drifted) settle(ctx, key, live);
+  return { decision: planApply({ ...input, drift: drifted ? 'drifted' : 'clean' }) };
+}
+
+function settle(ctx: ApplyContext, key: string, live: KubeObject): void {
+  const rv = rvOf(live);
+  if (rv !== undefined) ctx.memory.settled.set(key, rv);
+}
+
+function rvOf(live: KubeObject | undefined): string | undefined {
+  const rv = live?.metadata.resourceVersion;
+  return typeof rv === 'string' ? rv : undefined;
+}

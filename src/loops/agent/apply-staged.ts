@@ -1,0 +1,55 @@
+// The staged apply (apply-order.ts): kinds one after another in apply order, the objects of one
+// kind side by side; after the CRDs, wait until the ones this pass created or changed are
+// Established and read discovery again, so the custom resources that follow are served.
+import { applyBatches, applyStage, isCrd } from '../../core/apply-plan/apply-order.js';
+import { waitForEstablished } from '../../adapters/kube/wait-established.js';
+import { applyObject, type ApplyContext, type ObjectResult } from './apply-object.js';
+import { mapConcurrent } from './map-concurrent.js';
+import type { DesiredObject } from './read-cluster-branch.js';
+
+export interface StagedApplyOptions {
+  /** Objects of one kind applied at once. */
+  concurrency: number;
+  /** How long to wait for CRDs to be Established. */
+  crdTimeoutMs: number;
+}
+
+/** Applies every object in stage and kind order and returns each object's result, in apply order. */
+export async function applyStaged(
+  ctx: ApplyContext,
+  objects: readonly DesiredObject[],
+  opts: StagedApplyOptions,
+): Promise<ObjectResult[]> {
+  const results: ObjectResult[] = [];
+  let crdsSettled = false;
+  for (const batch of applyBatches(objects)) {
+    if (!crdsSettled && applyStage(batch[0]!.ref) > 0) {
+      await settleCrds(ctx, results, opts.crdTimeoutMs);
+      crdsSettled = true;
+    }
+    results.push(...(await mapConcurrent(batch, opts.concurrency, (o) => applyObject(ctx, o))));
+  }
+  if (!crdsSettled) await settleCrds(ctx, results, opts.crdTimeoutMs);
+  return results;
+}
+
+/** Waits for the CRDs written this pass and refreshes discovery; a CRD that never gets Established is reported on it. */
+async function settleCrds(ctx: ApplyContext, results: ObjectResult[], timeoutMs: number): Promise<void> {
+  const written = results.filter((r) => isCrd(r.ref) && r.applied && r.action !== 'unchanged');
+  if (written.length === 0) return;
+  const late = new Set(
+    await waitForEstablished(
+      ctx.client,
+      written.map((r) => r.ref.name),
+      { timeoutMs },
+    ),
+  );
+  for (const r of written) {
+    if (late.has(r.ref.name)) {
+      r.applied = false;
+      r.retryable = true;
+      r.message = `applied, but not Established after ${Math.round(timeoutMs / 1000)}s`;
+    }
+  }
+  await ctx.client.discovery.refresh();
+}

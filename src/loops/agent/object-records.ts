@@ -1,0 +1,44 @@
+// The per-object part of the status report: each object's apply result, its health and the
+// status fields Karmada reflects, from the live object the pass saw last.
+import { healthOf } from '../../core/health/health-of.js';
+import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
+import { reflectStatus } from '../../core/status/reflect-status.js';
+import type { ObjectRef } from '../../core/model/object-ref.js';
+import type { ObjectResult } from './apply-object.js';
+
+/** Returns the status record of every object the pass handled, and one per file that did not parse. */
+export function objectRecords(
+  results: readonly ObjectResult[],
+  unparsed: readonly { path: string; key: string | undefined; message: string }[],
+): ObjectStatusRecord[] {
+  const records = results.map(recordOf);
+  for (const file of unparsed) {
+    const ref = refOfKey(file.key);
+    if (ref)
+      records.push({ ref, applied: false, message: `${file.path}: ${file.message}`, health: 'Unknown' });
+  }
+  return records;
+}
+
+function recordOf(result: ObjectResult): ObjectStatusRecord {
+  // A foreign object (refused) is not ours to judge; anything else is judged on what is live.
+  const live = result.action === 'refused' ? undefined : result.live;
+  const health = live ? healthOf(live) : { status: 'Unknown' as const, message: 'not found in the cluster' };
+  const status = live ? reflectStatus(live) : undefined;
+  return {
+    ref: result.ref,
+    applied: result.applied,
+    ...(result.message !== undefined ? { message: result.message } : {}),
+    health: health.status,
+    ...(health.message !== undefined ? { healthMessage: health.message } : {}),
+    ...(status !== undefined ? { status } : {}),
+  };
+}
+
+/** Returns a ref for a path's refKey (`group/Kind/namespace/name`); its version is unknown. */
+function refOfKey(key: string | undefined): ObjectRef | undefined {
+  if (key === undefined) return undefined;
+  const [group, kind, namespace, ...name] = key.split('/');
+  if (group === undefined || !kind || namespace === undefined) return undefined;
+  return { apiVersion: group ? `${group}/unknown` : 'unknown', kind, namespace, name: name.join('/') };
+}

@@ -1,0 +1,98 @@
+// The agent's own conditions in its report. Their text depends only on the state reached, never
+// on what this pass happened to do (created, corrected, pruned now), so a pass that reaches the
+// same state writes the same report and no status commit.
+import type { StatusCondition } from '../../core/status/parse-conditions.js';
+import type { ObjectResult } from './apply-object.js';
+import type { PruneOutcome } from './prune-objects.js';
+
+export interface ConditionsInput {
+  objects: readonly ObjectResult[];
+  unparsed: number;
+  prune: PruneOutcome | undefined;
+  /** The summary of the last Git outage, once Git is reachable again. */
+  lastOutage: string | undefined;
+}
+
+/** Returns the Applied, Pruned, DriftCorrected and GitReachable conditions of a pass. */
+export function passConditions(input: ConditionsInput): StatusCondition[] {
+  const conditions: StatusCondition[] = [appliedCondition(input)];
+  if (input.prune) conditions.push(prunedCondition(input.prune));
+  const paused = input.objects.filter((o) => o.action === 'driftPaused');
+  if (paused.length > 0) {
+    conditions.push({
+      type: 'DriftCorrected',
+      status: 'False',
+      reason: 'BackedOff',
+      message: `drift correction paused on ${paused.length} object(s) another writer keeps changing: ${paused.map((o) => o.path).join(', ')}`,
+    });
+  }
+  if (input.lastOutage)
+    conditions.push({ type: 'GitReachable', status: 'True', reason: 'Recovered', message: input.lastOutage });
+  return conditions;
+}
+
+function appliedCondition(input: ConditionsInput): StatusCondition {
+  const total = input.objects.length + input.unparsed;
+  const failed = input.objects.filter((o) => !o.applied).length + input.unparsed;
+  if (failed === 0)
+    return {
+      type: 'Applied',
+      status: 'True',
+      reason: 'FullyApplied',
+      message: `all ${total} objects applied`,
+    };
+  return {
+    type: 'Applied',
+    status: 'False',
+    reason: 'ApplyFailed',
+    message: `${failed} of ${total} objects not applied`,
+  };
+}
+
+function prunedCondition(prune: PruneOutcome): StatusCondition {
+  if (prune.plan.guardRefusal)
+    return { type: 'Pruned', status: 'False', reason: 'MassDeletionGuard', message: prune.plan.guardRefusal };
+  if (prune.failed.length > 0) {
+    return {
+      type: 'Pruned',
+      status: 'False',
+      reason: 'PruneFailed',
+      message: prune.failed.map((f) => f.message).join('; '),
+    };
+  }
+  if (prune.plan.held.length > 0) {
+    return {
+      type: 'Pruned',
+      status: 'False',
+      reason: 'PruneHeld',
+      message: prune.plan.held.map((h) => h.message).join('; '),
+    };
+  }
+  return {
+    type: 'Pruned',
+    status: 'True',
+    reason: 'Complete',
+    message: 'every object that left the branch is gone, orphaned or left to its owner',
+  };
+}
+
+/** Returns whether the pass ran the branch's commit in full: every object applied and nothing left to prune. */
+export function isFullyApplied(input: ConditionsInput): boolean {
+  const pruneDone =
+    input.prune !== undefined && input.prune.failed.length === 0 && input.prune.plan.held.length === 0;
+  return pruneDone && input.unparsed === 0 && input.objects.every((o) => o.applied);
+}
+
+/** Returns `Kind/namespace/name: message` of every failure of a pass, for the commit message. */
+export function failureLines(
+  input: ConditionsInput,
+  unparsed: readonly { path: string; message: string }[],
+): string[] {
+  const lines = input.objects
+    .filter((o) => !o.applied)
+    .map((o) => `${o.path.replace(/\.yaml$/, '')}: ${o.message ?? o.action}`);
+  for (const u of unparsed) lines.push(`${u.path.replace(/\.yaml$/, '')}: ${u.message}`);
+  for (const f of input.prune?.failed ?? []) lines.push(f.message);
+  for (const h of input.prune?.plan.held ?? []) lines.push(h.message);
+  return [...new Set(lines)];
+}

@@ -1,0 +1,118 @@
+// Carries out the prune plan (core/apply-plan/plan-prune.ts): reads the live facts of each
+// inventory entry that left the branch, plans, then deletes in prune order and removes the
+// marker from objects preserved on deletion. Entries confirmed gone, left or orphaned leave the
+// inventory; a failed deletion stays and is retried by the next pass.
+import {
+  planPrune,
+  type PruneGuard,
+  type PruneLiveFacts,
+  type PrunePlan,
+} from '../../core/apply-plan/plan-prune.js';
+import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
+import type { Inventory } from '../../core/apply-plan/inventory.js';
+import { managedLabel } from '../../core/model/gitfleet-keys.js';
+import { getPath, type KubeObject } from '../../core/model/kube-object.js';
+import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
+import type { ApplyContext } from './apply-object.js';
+
+export interface PruneOutcome {
+  plan: PrunePlan;
+  deleted: ObjectRef[];
+  orphaned: ObjectRef[];
+  /** Deletions and marker removals that failed (they stay in the inventory). */
+  failed: { ref: ObjectRef; message: string }[];
+  /** refKeys that leave the inventory. */
+  removed: string[];
+}
+
+export interface PruneInput {
+  inventory: Inventory;
+  desired: ReadonlySet<string>;
+  guard: PruneGuard;
+  allowDeletions: boolean;
+}
+
+/** Prunes what left the branch, as far as the plan allows, and returns what happened. */
+export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promise<PruneOutcome> {
+  const candidates = [...input.inventory.values()]
+    .filter((e) => !input.desired.has(refKey(e.ref)))
+    .map((e) => e.ref);
+  const live = new Map<string, PruneLiveFacts>();
+  for (const ref of candidates) {
+    const facts = await factsOf(ctx, ref);
+    if (facts) live.set(refKey(ref), facts);
+  }
+  const plan = planPrune({
+    cluster: ctx.cluster,
+    inventory: input.inventory,
+    desired: input.desired,
+    live,
+    listedKinds: await ctx.live.listedKinds(),
+    guard: input.guard,
+    allowDeletions: input.allowDeletions,
+  });
+  const outcome: PruneOutcome = {
+    plan,
+    deleted: [],
+    orphaned: [],
+    failed: [],
+    removed: plan.left.map((l) => refKey(l.ref)),
+  };
+  for (const ref of plan.deletions) {
+    const result = await ctx.client.delete(ref);
+    if (result.type === 'refused')
+      outcome.failed.push({ ref, message: `${refLabel(ref)}: delete failed: ${result.refusal.message}` });
+    else done(ctx, outcome, outcome.deleted, ref);
+  }
+  for (const ref of plan.orphans) {
+    const result = await ctx.client.mergePatch(ref, {
+      metadata: { labels: { [clusterLabel]: null, [managedLabel]: null } },
+    });
+    if (result.type === 'refused')
+      outcome.failed.push({
+        ref,
+        message: `${refLabel(ref)}: removing the marker failed: ${result.refusal.message}`,
+      });
+    else done(ctx, outcome, outcome.orphaned, ref);
+  }
+  return outcome;
+}
+
+function done(ctx: ApplyContext, outcome: PruneOutcome, list: ObjectRef[], ref: ObjectRef): void {
+  const key = refKey(ref);
+  list.push(ref);
+  outcome.removed.push(key);
+  ctx.memory.settled.delete(key);
+  ctx.memory.corrections.delete(key);
+}
+
+/** Returns what prune needs to know of a candidate's live object; undefined when it cannot be read. */
+async function factsOf(ctx: ApplyContext, ref: ObjectRef): Promise<PruneLiveFacts | undefined> {
+  const listing = await ctx.live.ours(ref);
+  if (listing.type === 'error') return undefined;
+  let live: KubeObject | undefined = listing.byKey.get(refKey(ref));
+  if (!live) {
+    // Not among ours: gone, or someone removed or changed the marker. Look it up by name.
+    try {
+      live = await ctx.client.get(ref);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!live) return { exists: false };
+  return {
+    exists: true,
+    ...(live.metadata.labels ? { labels: live.metadata.labels } : {}),
+    ...(live.metadata.annotations ? { annotations: live.metadata.annotations } : {}),
+    ...controllerOf(live),
+  };
+}
+
+function controllerOf(live: KubeObject): { controller?: string } {
+  const owners = getPath(live, ['metadata', 'ownerReferences']);
+  if (!Array.isArray(owners)) return {};
+  const owner = owners.find((o) => getPath(o, ['controller']) === true);
+  return owner
+    ? { controller: `${String(getPath(owner, ['kind']))}/${String(getPath(owner, ['name']))}` }
+    : {};
+}

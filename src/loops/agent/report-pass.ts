@@ -1,0 +1,133 @@
+// Step 7 of a pass: the report (objects, conditions, cluster facts, the commit fully applied)
+// and its status commit, written only when Git is reachable and the report changed.
+import { statusCommitMessage } from '../../core/apply-plan/status-commit-message.js';
+import type { ClusterStatus } from '../../core/model/cluster.js';
+import type { StatusCondition } from '../../core/status/parse-conditions.js';
+import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
+import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import { readClusterFacts } from '../../adapters/kube/read-cluster-facts.js';
+import type { Clock } from '../runtime/clock.js';
+import type { AgentMemory } from './agent-memory.js';
+import type { AgentRepo } from './agent-repo.js';
+import type { ObjectResult } from './apply-object.js';
+import { objectRecords } from './object-records.js';
+import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
+import type { PruneOutcome } from './prune-objects.js';
+import type { BranchRead } from './read-cluster-branch.js';
+import { readStatusFiles, writeStatusBranch } from './write-status-branch.js';
+
+export interface StatusOutcome {
+  type: 'written' | 'unchanged' | 'skipped';
+  /** The status branch's head afterwards (absent when skipped). */
+  commit?: string;
+  fullyApplied: boolean;
+}
+
+export interface ReportInput {
+  repo: AgentRepo;
+  client: KubeClient;
+  cluster: string;
+  statusRef: string;
+  branch: BranchRead;
+  gitReachable: boolean;
+  objects: readonly ObjectResult[];
+  prune: PruneOutcome | undefined;
+  memory: AgentMemory;
+  clock: Clock;
+  identity: { name: string; email: string };
+  factsMaxAgeMs: number;
+  /** Set when the cluster did not answer: why. */
+  clusterUnreachable?: string;
+}
+
+/** Builds the pass's report and writes it to the status branch when it changed; returns what happened. */
+export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
+  const { branch, memory } = input;
+  const unparsed = branch.type === 'objects' ? branch.errors : [];
+  const cond: ConditionsInput = {
+    objects: input.objects,
+    unparsed: unparsed.length,
+    prune: input.prune,
+    lastOutage: memory.git.lastOutage,
+  };
+  const fullyApplied = branch.type === 'objects' && input.gitReachable && isFullyApplied(cond);
+  if (!input.gitReachable) return { type: 'skipped', fullyApplied };
+  memory.appliedCommit ??=
+    parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef))?.appliedCommit ?? null;
+  if (fullyApplied) memory.appliedCommit = branch.commit;
+  const report: AgentReport = input.clusterUnreachable
+    ? await unreachableReport(input)
+    : {
+        cluster: input.cluster,
+        appliedCommit: memory.appliedCommit,
+        clusterStatus: await clusterFacts(input),
+        objects: branch.type === 'objects' ? objectRecords(input.objects, unparsed) : [],
+        conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
+      };
+  memory.lastObjects = report.objects;
+  const message = statusCommitMessage({
+    cluster: input.cluster,
+    commit: branch.type === 'missing' ? null : branch.commit,
+    fullyApplied,
+    tombstoned: branch.type === 'tombstoned',
+    objects: input.objects.length + unparsed.length,
+    failures: failureLines(cond, unparsed),
+    notes: memory.git.lastOutage ? [memory.git.lastOutage] : [],
+  });
+  const now = input.clock.now();
+  const written = await writeStatusBranch({
+    repo: input.repo,
+    ref: input.statusRef,
+    report,
+    message,
+    author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
+  });
+  return { ...written, fullyApplied };
+}
+
+/** The report of a pass whose cluster did not answer: NotReady, and the objects as last seen. */
+async function unreachableReport(input: ReportInput): Promise<AgentReport> {
+  const clusterStatus = await readClusterFacts(input.client);
+  input.memory.facts = { atMs: input.clock.now(), status: clusterStatus };
+  return {
+    cluster: input.cluster,
+    appliedCommit: input.memory.appliedCommit ?? null,
+    clusterStatus,
+    objects: input.memory.lastObjects ?? [],
+    conditions: [
+      {
+        type: 'Applied',
+        status: 'False',
+        reason: 'ClusterUnreachable',
+        message: `the cluster did not answer: ${input.clusterUnreachable}`,
+      },
+    ],
+  };
+}
+
+function branchCondition(branch: BranchRead, input: ReportInput): StatusCondition {
+  if (branch.type === 'tombstoned') {
+    return {
+      type: 'Tombstoned',
+      status: 'True',
+      reason: 'ClusterRemoved',
+      message: 'the cluster branch is tombstoned: the agent stopped applying it and deleted nothing',
+    };
+  }
+  return {
+    type: 'Applied',
+    status: 'False',
+    reason: 'NoClusterBranch',
+    message: `${input.statusRef.replace('/status/', '/clusters/')} does not exist yet: nothing to apply`,
+  };
+}
+
+/** Returns the cluster's facts, read again when older than factsMaxAgeMs. */
+async function clusterFacts(input: ReportInput): Promise<ClusterStatus> {
+  const now = input.clock.now();
+  const cached = input.memory.facts;
+  if (cached && now - cached.atMs < input.factsMaxAgeMs) return cached.status;
+  const status = await readClusterFacts(input.client);
+  input.memory.facts = { atMs: now, status };
+  return status;
+}

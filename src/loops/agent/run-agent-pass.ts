@@ -1,0 +1,168 @@
+// One pass of the agent (DESIGN.md §4), a list of steps that is safe to stop at any point:
+//
+//   1. refresh the repository; when Git cannot be reached, keep going on the branch as last
+//      fetched (drift still gets corrected) but prune nothing and write no status;
+//   2. read the cluster branch's head; a tombstone or no branch: apply nothing, delete nothing;
+//   3. extend the inventory with every desired object BEFORE applying anything;
+//   4. staged server-side apply (apply-staged.ts), each object's result as data;
+//   5. prune what left the branch (prune-objects.ts);
+//   6. record the applied digests and the pruned objects in the inventory;
+//   7. report every object's result and health and the cluster's status on the status branch.
+import { afterPass, sameInventory, withDesired, type Inventory } from '../../core/apply-plan/inventory.js';
+import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
+import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { refKey } from '../../core/model/object-ref.js';
+import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import { KubeApiError } from '../../adapters/kube/kube-error.js';
+import type { RequestCounts } from '../../adapters/kube/kube-http.js';
+import type { Clock } from '../runtime/clock.js';
+import type { AgentMemory } from './agent-memory.js';
+import { clusterBranchRef, statusBranchRef, type AgentRepo } from './agent-repo.js';
+import type { ApplyContext, ObjectResult } from './apply-object.js';
+import { applyStaged } from './apply-staged.js';
+import { readInventory, writeInventory } from './inventory-store.js';
+import { LiveIndex } from './live-index.js';
+import { pruneObjects, type PruneOutcome } from './prune-objects.js';
+import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
+import { refreshRepo } from './refresh-repo.js';
+import { reportPass, type StatusOutcome } from './report-pass.js';
+
+export interface AgentPassOptions {
+  repo: AgentRepo;
+  client: KubeClient;
+  cluster: string;
+  /** Prefix of gitfleet's branches (the FleetConfig's branchPrefix), e.g. `gitfleet/`. */
+  branchPrefix: string;
+  /** Name of the inventory ConfigMap (default gitfleet-inventory-<cluster>). */
+  inventoryName?: string;
+  memory: AgentMemory;
+  clock: Clock;
+  identity: { name: string; email: string };
+  guard: PruneGuard;
+  /** Allow deletions past the guard (besides a Gitfleet-Allow-Deletions trailer on the branch's commit). */
+  allowDeletions: boolean;
+  concurrency: number;
+  crdTimeoutMs: number;
+  /** Cluster facts older than this are read again. */
+  factsMaxAgeMs: number;
+}
+
+export interface AgentPassResult {
+  type: 'applied' | 'tombstoned' | 'noBranch' | 'clusterUnreachable';
+  cluster: string;
+  commit: string | null;
+  gitReachable: boolean;
+  fullyApplied: boolean;
+  objects: ObjectResult[];
+  unparsed: { path: string; message: string }[];
+  prune?: PruneOutcome;
+  status: StatusOutcome;
+  /** Requests this pass made to the API server. */
+  requests: RequestCounts;
+  totalMs: number;
+}
+
+/** Runs one pass and returns what it did; throws only when the cluster or the inventory cannot be read. */
+export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassResult> {
+  const started = opts.clock.now();
+  const countsBefore = opts.client.requestCounts();
+  const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
+  opts.memory.parsed.sweep();
+  const branch = await readClusterBranch({
+    gitdir: opts.repo.gitdir,
+    ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
+    parsed: opts.memory.parsed,
+  });
+  let applied: Awaited<ReturnType<typeof applyBranch>> | undefined;
+  let clusterUnreachable: string | undefined;
+  try {
+    if (branch.type === 'objects') applied = await applyBranch(opts, branch, gitReachable);
+  } catch (error) {
+    // No answer at all: the cluster is down or cut off. Report it (the hub taints the cluster
+    // NotReady), keep the last object records, and let the loop retry with backoff.
+    if (!(error instanceof KubeApiError) || error.refusal.code !== 0) throw error;
+    clusterUnreachable = error.message;
+  }
+  const status = await reportPass({
+    ...opts,
+    statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
+    branch,
+    gitReachable,
+    objects: applied?.objects ?? [],
+    prune: applied?.prune,
+    ...(clusterUnreachable ? { clusterUnreachable } : {}),
+  });
+  return {
+    type: clusterUnreachable
+      ? 'clusterUnreachable'
+      : branch.type === 'objects'
+        ? 'applied'
+        : branch.type === 'tombstoned'
+          ? 'tombstoned'
+          : 'noBranch',
+    cluster: opts.cluster,
+    commit: branch.type === 'missing' ? null : branch.commit,
+    gitReachable,
+    fullyApplied: status.fullyApplied,
+    objects: applied?.objects ?? [],
+    unparsed: branch.type === 'objects' ? branch.errors : [],
+    ...(applied?.prune ? { prune: applied.prune } : {}),
+    status,
+    requests: diffCounts(countsBefore, opts.client.requestCounts()),
+    totalMs: opts.clock.now() - started,
+  };
+}
+
+/** Steps 3 to 6: inventory first, staged apply, prune, inventory after. */
+async function applyBranch(
+  opts: AgentPassOptions,
+  branch: Extract<BranchRead, { type: 'objects' }>,
+  gitReachable: boolean,
+): Promise<{ objects: ObjectResult[]; prune?: PruneOutcome }> {
+  const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
+  const stored = await readInventory(opts.client, at);
+  const before = withDesired(
+    stored.inventory,
+    branch.objects.map((o) => o.ref),
+  );
+  if (!sameInventory(before, stored.inventory)) await writeInventory(opts.client, at, before, stored);
+  const ctx: ApplyContext = {
+    client: opts.client,
+    cluster: opts.cluster,
+    live: new LiveIndex(opts.client, opts.cluster),
+    memory: opts.memory,
+    inventory: before,
+    nowMs: () => opts.clock.now(),
+  };
+  const objects = await applyStaged(ctx, branch.objects, {
+    concurrency: opts.concurrency,
+    crdTimeoutMs: opts.crdTimeoutMs,
+  });
+  // Git unreachable: the branch may be stale, so nothing is deleted on its word.
+  const prune = gitReachable ? await pruneObjects(ctx, pruneInput(opts, branch, before)) : undefined;
+  const after = afterPass(before, {
+    applied: objects.filter((o) => o.applied).map((o) => ({ ref: o.ref, digest: o.digest })),
+    removed: prune?.removed ?? [],
+  });
+  if (!sameInventory(after, before)) await writeInventory(opts.client, at, after, { exists: true });
+  return { objects, ...(prune ? { prune } : {}) };
+}
+
+function pruneInput(
+  opts: AgentPassOptions,
+  branch: Extract<BranchRead, { type: 'objects' }>,
+  inventory: Inventory,
+) {
+  const desired = new Set(branch.keys);
+  for (const o of branch.objects) desired.add(refKey(o.ref));
+  return {
+    inventory,
+    desired,
+    guard: opts.guard,
+    allowDeletions: opts.allowDeletions || deletionsAllowedBy(branch.message)(opts.cluster),
+  };
+}
+
+function diffCounts(a: RequestCounts, b: RequestCounts): RequestCounts {
+  return { total: b.total - a.total, mutating: b.mutating - a.mutating, dryRun: b.dryRun - a.dryRun };
+}

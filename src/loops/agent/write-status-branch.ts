@@ -1,0 +1,74 @@
+// Writes the status branch: the report's files (statusBranchFiles), a tree built from scratch,
+// and a commit on top of the branch's head only when that tree differs from the head's, then a
+// compare-and-swap move of the ref and a publish. A pass with nothing new writes nothing.
+import { buildTreeFromScratch } from '../../adapters/git/build-tree-from-scratch.js';
+import type { GitObject } from '../../adapters/git/git-object.js';
+import { toGitObject } from '../../adapters/git/hash-object.js';
+import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
+import { readGitObject, readTreeEntries } from '../../adapters/git/read-git-object.js';
+import { treeMode } from '../../adapters/git/tree-object.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import { updateRefs } from '../../adapters/git/update-ref.js';
+import { writeObjects } from '../../adapters/git/write-objects.js';
+import { statusBranchFiles, type AgentReport } from '../../core/status/status-branch.js';
+import type { AgentRepo } from './agent-repo.js';
+
+export type StatusWrite = { type: 'unchanged'; commit: string } | { type: 'written'; commit: string };
+
+export interface WriteStatusOptions {
+  repo: AgentRepo;
+  ref: string;
+  report: AgentReport;
+  message: string;
+  author: GitSignature;
+}
+
+/** Commits the report when it differs from the branch's head and moves the ref; returns the head afterwards. */
+export async function writeStatusBranch(opts: WriteStatusOptions): Promise<StatusWrite> {
+  const { gitdir } = opts.repo;
+  const blobs = new Map<string, GitObject>();
+  const files = new Map<string, string>();
+  for (const [path, text] of statusBranchFiles(opts.report)) {
+    const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
+    blobs.set(blob.oid, blob);
+    files.set(path, blob.oid);
+  }
+  const tree = buildTreeFromScratch(files);
+  const head = await readRef(gitdir, opts.ref);
+  if (head !== null && (await treeOf(gitdir, head)) === tree.root) return { type: 'unchanged', commit: head };
+  const commit = makeCommit({
+    tree: tree.root,
+    parents: head === null ? [] : [head],
+    author: opts.author,
+    message: opts.message,
+  });
+  await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit] });
+  await updateRefs({ gitdir, updates: [{ ref: opts.ref, newOid: commit.oid, expectedOld: head }] });
+  await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
+  return { type: 'written', commit: commit.oid };
+}
+
+async function treeOf(gitdir: string, commit: string): Promise<string | undefined> {
+  const text = Buffer.from((await readGitObject({ gitdir }, commit)).content).toString('utf8');
+  return /^tree ([0-9a-f]{40})$/m.exec(text)?.[1];
+}
+
+/** Returns the files of the status branch's head (path → text), empty when there is none. */
+export async function readStatusFiles(gitdir: string, ref: string): Promise<Map<string, string>> {
+  const head = await readRef(gitdir, ref);
+  const files = new Map<string, string>();
+  if (head === null) return files;
+  const walk = async (tree: string, prefix: string): Promise<void> => {
+    for (const entry of await readTreeEntries({ gitdir }, tree)) {
+      if (entry.mode === treeMode) await walk(entry.oid, `${prefix}${entry.name}/`);
+      else
+        files.set(
+          `${prefix}${entry.name}`,
+          Buffer.from((await readGitObject({ gitdir }, entry.oid)).content).toString('utf8'),
+        );
+    }
+  };
+  const root = await treeOf(gitdir, head);
+  if (root) await walk(root, '');
+  return files;
+}

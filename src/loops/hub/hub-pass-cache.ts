@@ -1,0 +1,55 @@
+// What a long-running hub remembers between passes, so an incremental pass does not read or
+// hash again what did not change. Every entry is a fact keyed by a git object id or by content
+// (a commit's tree, a tree's files, a text's blob id), so it can never be stale: a pass with a
+// cold cache computes the same result, only slower. Entries the last pass did not use are
+// dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
+import type { TreeEntry } from '../../adapters/git/tree-object.js';
+import type { PreviousBinding } from '../../core/model/binding.js';
+import { MemoMap } from '../runtime/memo-map.js';
+
+/** A text rendered at a path, and its blob id. */
+export interface RenderedText {
+  text: string;
+  oid: string;
+}
+
+/** A commit's tree and message. */
+export interface CommitInfo {
+  tree: string;
+  message: string;
+}
+
+export interface HubPassCache {
+  /** Commit id → tree and message. */
+  commits: MemoMap<string, CommitInfo>;
+  /** Tree id → its entries. */
+  treeEntries: MemoMap<string, readonly TreeEntry[]>;
+  /** Tree id → every file under it (path → blob id). */
+  treeFiles: MemoMap<string, ReadonlyMap<string, string>>;
+  /** Branch (cluster name, or '' for the bindings) → path → what the last pass rendered there. */
+  renderedTexts: Map<string, Map<string, RenderedText>>;
+  /** Bindings branch path → the binding (as JSON) the last pass recorded there and its record's text. */
+  recordTexts: Map<string, { binding: string; text: string }>;
+  /** Binding record blob id → the previous binding it holds (null: not a claim record). */
+  records: MemoMap<string, PreviousBinding | null>;
+}
+
+/** Returns an empty cache. */
+export function createHubPassCache(): HubPassCache {
+  return {
+    commits: new MemoMap(),
+    treeEntries: new MemoMap(),
+    treeFiles: new MemoMap(),
+    renderedTexts: new Map(),
+    recordTexts: new Map(),
+    records: new MemoMap(),
+  };
+}
+
+/** Forgets what the pass that just ended did not use. */
+export function sweepHubPassCache(cache: HubPassCache): void {
+  cache.commits.sweep();
+  cache.treeEntries.sweep();
+  cache.treeFiles.sweep();
+  cache.records.sweep();
+}

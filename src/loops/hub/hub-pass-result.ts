@@ -1,0 +1,71 @@
+// What one hub pass did, as data: the CLI prints it, the loop logs it, tests assert on it.
+import type { LoadError } from '../../core/load/load-error.js';
+import type { Diagnostic } from '../../core/model/diagnostic.js';
+
+/** The source commit a pass rendered (or tried to). */
+export interface SourceCommit {
+  /** Full ref name, e.g. `refs/heads/main`. */
+  ref: string;
+  commit: string;
+  subject: string;
+  message: string;
+}
+
+/** What happened to one cluster branch. */
+export type ClusterPassOutcome =
+  /** The branch already holds exactly the render: nothing written. */
+  | { type: 'unchanged'; objects: number }
+  | { type: 'updated'; commit: string; objects: number; added: number; changed: number; removed: number }
+  /** The mass-deletion guard refused the render: the branch keeps its last good commit. */
+  | { type: 'refused'; reason: string; added: number; changed: number; removed: number }
+  /** The cluster is no longer registered: this pass wrote its tombstone commit. */
+  | { type: 'tombstoned'; commit: string }
+  /** The cluster is no longer registered and its branch was tombstoned before: nothing written. */
+  | { type: 'retired' };
+
+/** What happened to the bindings branch. */
+export type BindingsOutcome =
+  | { type: 'unchanged'; commit: string | null }
+  | { type: 'updated'; commit: string; records: number; changes: number };
+
+/** Wall time of each phase, in milliseconds. */
+export interface PassTimings {
+  /** Refresh, resolve and read the source commit, read the hub's branches. */
+  readMs: number;
+  loadMs: number;
+  renderMs: number;
+  /** Hash the texts, compare with the branches, build trees and commits. */
+  planMs: number;
+  /** Store the new objects. */
+  writeMs: number;
+  /** Move the refs and publish them. */
+  refsMs: number;
+  totalMs: number;
+}
+
+interface PassFacts {
+  source: SourceCommit;
+  timings: PassTimings;
+  /** 1 unless another writer moved a ref first and the pass was run again. */
+  attempts: number;
+}
+
+export type HubPassResult =
+  /** The source commit does not load: nothing was written and every branch is as it was. */
+  | (PassFacts & { type: 'loadFailed'; errors: LoadError[] })
+  /** The bindings branch says this source commit was rendered already: nothing was written. */
+  | (PassFacts & { type: 'upToDate'; bindingsCommit: string })
+  | (PassFacts & {
+      type: 'rendered';
+      /** Cluster name → outcome, sorted by name; unregistered clusters with a branch included. */
+      clusters: Record<string, ClusterPassOutcome>;
+      bindings: BindingsOutcome;
+      /** The render's diagnostics, then the guard's refusals. */
+      diagnostics: Diagnostic[];
+      written: { objects: number; refs: number; hashedTexts: number };
+    });
+
+/** Returns whether a pass result carries error diagnostics (a refusal, a failed override, …). */
+export function hasErrorDiagnostics(result: HubPassResult): boolean {
+  return result.type === 'rendered' && result.diagnostics.some((d) => d.severity === 'error');
+}

@@ -1,0 +1,174 @@
+// One hub pass (DESIGN.md §3–4): render the source commit and bring every branch of the hub in
+// line with it. Level-triggered and idempotent: it reads the whole current state, and a second
+// pass over the same source commit writes nothing.
+//
+//   1. refresh the repository; resolve the source ref to commit S; read S's files and message;
+//   2. load the fleet; on load errors stop here: nothing is written, every branch stays;
+//   3. read the hub's branches (prefix from the FleetConfig): the bindings branch names the
+//      last rendered source commit (S already rendered: stop, nothing to do) and holds the
+//      previous bindings; the cluster branches' current trees;
+//   4. render with the previous bindings (stickiness survives restarts);
+//   5. plan every branch: registered clusters (plan-cluster-branch.ts, with the mass-deletion
+//      guard), unregistered clusters with a branch (tombstones), the bindings branch;
+//   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
+//      Another writer moved a ref first: the pass runs again on the new state (bounded).
+import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { readGitSource } from '../../adapters/source/read-git-commit.js';
+import { loadFleet, type SourceFile } from '../../core/load/load-fleet.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import { renderFleet } from '../../core/render/render-fleet.js';
+import type { Logger } from '../runtime/logger.js';
+import { Stopwatch } from '../runtime/stopwatch.js';
+import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
+import type { HubPassResult, PassTimings, SourceCommit } from './hub-pass-result.js';
+import type { HubRepo } from './hub-repo.js';
+import { fullSourceRef } from './hub-refs.js';
+import { openObjectStore } from './object-store.js';
+import type { PassContext } from './pass-context.js';
+import { planPassWrites } from './plan-pass-writes.js';
+import { readHubState, readPreviousBindings, type HubState } from './read-hub-state.js';
+import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
+import { TextBlobs } from './text-blobs.js';
+import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
+
+export interface HubPassOptions {
+  repo: HubRepo;
+  /** The source branch: a short name (`main`) or a full ref. */
+  sourceRef: string;
+  /** Author and committer of the hub's commits. */
+  identity: { name: string; email: string };
+  /** The time the hub's commits carry. */
+  now: () => Date;
+  log: Logger;
+  /** What the previous passes of this process learned; a fresh cache gives the same result, slower. */
+  cache?: HubPassCache;
+  /** Render and converge even when the bindings branch says S was rendered already. */
+  force?: boolean;
+  /** Passes run in all when other writers keep winning the race for the refs (default 5). */
+  maxAttempts?: number;
+  hooks?: HubPassHooks;
+  /** Monotonic milliseconds for the timings (default performance.now). */
+  elapsed?: () => number;
+}
+
+/** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
+export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
+  const maxAttempts = opts.maxAttempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { ...(await attemptPass(opts)), attempts: attempt };
+    } catch (error) {
+      if (!isLostRace(error) || attempt >= maxAttempts) throw error;
+      opts.log.warn(
+        `${(error as Error).message}: another writer moved it first; reading again (attempt ${attempt + 1} of ${maxAttempts})`,
+      );
+    }
+  }
+}
+
+/**
+ * Whether another writer moved a ref first: a local compare-and-swap that found another value
+ * or a held lock (GitWriteError RefConflict, RefLocked), or a push the remote rejected because
+ * its ref moved (the remote adapter's PushRejected).
+ */
+function isLostRace(error: unknown): boolean {
+  if (error instanceof GitWriteError) return error.code === 'RefConflict' || error.code === 'RefLocked';
+  return (error as { code?: unknown } | null)?.code === 'PushRejected';
+}
+
+async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
+  const timer = new PassTimer(opts.elapsed);
+  const cache = opts.cache ?? createHubPassCache();
+  await opts.repo.refresh();
+  const read: ReadContext = { store: openObjectStore(opts.repo.gitdir), cache };
+  const { source, files } = await readSourceCommit(read, opts.sourceRef);
+  timer.mark('readMs');
+  const loaded = loadFleet(files);
+  timer.mark('loadMs');
+  if (!loaded.ok)
+    return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
+  const state = await readHubState(read, loaded.fleet.config.branchPrefix);
+  const { head, lastSource } = state.bindings;
+  if (head !== null && lastSource === source.commit && !opts.force) {
+    timer.mark('readMs');
+    return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
+  }
+  return renderAndWrite({ opts, read, source, fleet: loaded.fleet, state, timer });
+}
+
+/** Steps 4 to 6: render with the previous bindings, plan every branch, write. */
+async function renderAndWrite(pass: {
+  opts: HubPassOptions;
+  read: ReadContext;
+  source: SourceCommit;
+  fleet: Fleet;
+  state: HubState;
+  timer: PassTimer;
+}): Promise<HubPassResult> {
+  const { opts, read, source, fleet, state, timer } = pass;
+  const previous = await readPreviousBindings(read, state.bindings.current.files);
+  timer.mark('readMs');
+  const render = renderFleet({ fleet, clusterStatus: new Map(), previous });
+  timer.mark('renderMs');
+  const blobs = new TextBlobs(read.cache);
+  const ctx: PassContext = {
+    ...read,
+    blobs,
+    known: new Set(),
+    author: signature(opts),
+    sourceCommit: source,
+  };
+  const plan = await planPassWrites(ctx, { fleet, render, state });
+  blobs.remember();
+  timer.mark('planMs');
+  const hooks = opts.hooks ? { hooks: opts.hooks } : {};
+  const write = { repo: opts.repo, objects: plan.objects, moves: plan.moves, known: ctx.known, ...hooks };
+  const objects = await writeObjectsOfPass(write);
+  timer.mark('writeMs');
+  await moveRefsOfPass(write);
+  timer.mark('refsMs');
+  sweepHubPassCache(read.cache);
+  return {
+    type: 'rendered',
+    source,
+    clusters: plan.clusters,
+    bindings: plan.bindings,
+    diagnostics: [...render.diagnostics, ...plan.diagnostics],
+    written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
+    timings: timer.done(),
+    attempts: 1,
+  };
+}
+
+/** The pass's phase timings, each phase adding the time since the previous mark. */
+class PassTimer {
+  private readonly watch: Stopwatch;
+  private readonly timings: PassTimings;
+
+  constructor(elapsed?: () => number) {
+    this.watch = new Stopwatch(elapsed);
+    this.timings = { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, totalMs: 0 };
+  }
+
+  mark(phase: Exclude<keyof PassTimings, 'totalMs'>): void {
+    this.timings[phase] += this.watch.lap();
+  }
+
+  done(): PassTimings {
+    return { ...this.timings, totalMs: this.watch.total() };
+  }
+}
+
+async function readSourceCommit(
+  ctx: ReadContext,
+  ref: string,
+): Promise<{ source: SourceCommit; files: SourceFile[] }> {
+  const full = fullSourceRef(ref);
+  const { commit, files } = await readGitSource({ dir: ctx.store.gitdir, ref: full });
+  const { message } = await readCommitInfo(ctx, commit);
+  return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
+}
+
+function signature(opts: HubPassOptions): PassContext['author'] {
+  return { ...opts.identity, time: Math.floor(opts.now().getTime() / 1000), tzOffsetMinutes: 0 };
+}

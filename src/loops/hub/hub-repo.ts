@@ -1,0 +1,67 @@
+// The repository a hub works on, as the hub pass sees it: a local git directory it reads
+// objects and refs from and writes objects and refs into, plus two hooks for repositories
+// that live elsewhere. For a local repository both hooks do nothing; for a remote one,
+// `refresh` fetches the remote's refs and objects into the local mirror and `publish` pushes
+// the moved refs back (src/adapters/remote).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** One ref a pass moved: from `oldOid` (null: created) to `newOid`. */
+export interface RefMove {
+  ref: string;
+  oldOid: string | null;
+  newOid: string;
+}
+
+/** A repository the hub renders into. */
+export interface HubRepo {
+  /** The git directory read and written by the pass (a bare repository or `<work tree>/.git`). */
+  readonly gitdir: string;
+  /** What the repository is, for messages (a path or a URL without credentials). */
+  readonly description: string;
+  /** Brings `gitdir` up to date with the repository's current refs and objects. */
+  refresh(): Promise<void>;
+  /**
+   * Makes the ref moves, already applied to `gitdir`, visible where the repository lives. The
+   * moves come in order and the bindings branch is last: the hub takes "the bindings branch
+   * names source commit S" as "S is fully published", so an implementation must make it
+   * visible last (or every move at once). A move that loses a race throws an error with
+   * code RefConflict or PushRejected, so the pass refreshes, re-reads and runs again.
+   */
+  publish(moves: readonly RefMove[]): Promise<void>;
+}
+
+/**
+ * Returns the hub repository of a local path: a bare repository, or a work tree whose `.git`
+ * is a directory or a `gitdir:` file. Refs move in place, so refresh and publish do nothing.
+ */
+export function localHubRepo(path: string): HubRepo {
+  const gitdir = localGitdir(path);
+  return {
+    gitdir,
+    description: path,
+    refresh: () => Promise.resolve(),
+    publish: () => Promise.resolve(),
+  };
+}
+
+/** Returns the git directory of a local repository, or throws a terminal error naming the path. */
+export function localGitdir(path: string): string {
+  const dotGit = join(path, '.git');
+  if (existsSync(dotGit)) {
+    if (statSync(dotGit).isDirectory()) return dotGit;
+    // A linked work tree: `.git` names its private directory, whose `commondir` names the
+    // directory that holds the branches and objects the hub reads and writes.
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    if (match?.[1]) return commonDir(resolve(path, match[1]));
+  }
+  if (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects'))) return path;
+  throw Object.assign(new Error(`${path}: not a git repository (no .git, and not a bare repository)`), {
+    terminal: true,
+  });
+}
+
+function commonDir(gitdir: string): string {
+  const file = join(gitdir, 'commondir');
+  return existsSync(file) ? resolve(gitdir, readFileSync(file, 'utf8').trim()) : gitdir;
+}

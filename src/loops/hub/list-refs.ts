@@ -1,0 +1,32 @@
+// Lists refs under a prefix the way git sees them: loose ref files (which win) and packed-refs.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readPackedRefs, readRef } from '../../adapters/git/read-ref.js';
+
+/** Returns every ref whose full name starts with `prefix` (ending in '/'), and its commit id. */
+export async function listRefs(gitdir: string, prefix: string): Promise<Map<string, string>> {
+  const packed = await readPackedRefs(gitdir);
+  const names = new Set([...packed.keys()].filter((ref) => ref.startsWith(prefix)));
+  for (const loose of await looseRefNames(gitdir, prefix)) names.add(loose);
+  const refs = new Map<string, string>();
+  for (const ref of [...names].sort()) {
+    const oid = await readRef(gitdir, ref, packed);
+    if (oid !== null) refs.set(ref, oid);
+  }
+  return refs;
+}
+
+async function looseRefNames(gitdir: string, prefix: string): Promise<string[]> {
+  const names: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(join(gitdir, dir), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const name = `${dir}${entry.name}`;
+      if (entry.isDirectory()) await walk(`${name}/`);
+      // `<ref>.lock` is a writer's lock, not a ref (git refuses ref names ending in .lock).
+      else if (entry.isFile() && !entry.name.endsWith('.lock')) names.push(name);
+    }
+  };
+  await walk(prefix);
+  return names;
+}

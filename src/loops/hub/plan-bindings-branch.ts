@@ -1,0 +1,102 @@
+// The bindings branch: one ResourceBinding record per binding, at the object's path
+// (`<namespace>/<Kind>[.<group>]/<name>.yaml`, `_cluster/...`), as cluster branches lay out
+// objects. Its head commit's Gitfleet-Source-Commit trailer is the source commit the hub
+// rendered last, so every newly rendered source commit gets a commit here, even one whose
+// records did not change (an unchanged tree): that is how "each source commit is rendered
+// once" survives restarts without putting a source id in any tree (DESIGN.md §3). Cluster
+// branches, by contrast, get a commit only when their tree changes.
+import type { Binding } from '../../core/model/binding.js';
+import { bindingRecord } from '../../core/publish/binding-record.js';
+import { renderCommitMessage } from '../../core/publish/commit-message.js';
+import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
+import { objectPath } from '../../core/render/object-path.js';
+import type { BindingsOutcome } from './hub-pass-result.js';
+import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
+import { previousBindingOf } from './previous-binding-of.js';
+
+export interface BindingsBranchInput {
+  ref: string;
+  head: string | null;
+  /** The head's tree and files (none for a new branch). */
+  current: { tree: string | null; files: ReadonlyMap<string, string> };
+  /** The source commit the head's trailer names. */
+  lastSource: string | null;
+  bindings: readonly Binding[];
+}
+
+/** Returns the bindings branch's new commit, or nothing when its records and source are unchanged. */
+export async function planBindingsBranch(
+  ctx: PassContext,
+  input: BindingsBranchInput,
+): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
+  const records = recordOids(ctx, input);
+  const changes = diffFiles(input.current.files, records);
+  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit) {
+    return { outcome: { type: 'unchanged', commit: input.head } };
+  }
+  const tree = await treeOfPass(ctx, {
+    base: input.current.tree,
+    files: records,
+    changes: changes.map((c) => ({
+      path: c.path,
+      oid: c.change === 'removed' ? null : records.get(c.path)!,
+    })),
+  });
+  const commit = commitOfPass(ctx, {
+    tree: tree.root,
+    parent: input.head,
+    message: renderCommitMessage({
+      sourceCommit: ctx.sourceCommit.commit,
+      sourceRef: ctx.sourceCommit.ref,
+      sourceSubject: ctx.sourceCommit.subject,
+      changes,
+      // An unchanged tree has an empty body: no blank line doubled before the trailers.
+    }).replace(/\n{3,}/g, '\n\n'),
+  });
+  const added = changes.filter((c) => c.change !== 'removed').map((c) => records.get(c.path)!);
+  return {
+    outcome: { type: 'updated', commit: commit.oid, records: records.size, changes: changes.length },
+    write: {
+      move: { ref: input.ref, oldOid: input.head, newOid: commit.oid },
+      objects: [...newBlobs(ctx, added), ...tree.objects, commit],
+    },
+  };
+}
+
+/**
+ * Returns each binding's record path and blob id. A record is a pure function of its binding,
+ * so a binding equal to the one the last pass recorded at the same path reuses that record's
+ * text (comparing JSON costs a tenth of emitting the YAML).
+ */
+function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, string> {
+  const records = new Map<string, string>();
+  const next = new Map<string, { binding: string; text: string }>();
+  for (const binding of input.bindings) {
+    const path = objectPath(binding.resource);
+    const json = JSON.stringify(binding);
+    const last = ctx.cache.recordTexts.get(path);
+    const text = last?.binding === json ? last.text : bindingRecord(binding);
+    next.set(path, { binding: json, text });
+    const oid = ctx.blobs.oidAt(input.ref, path, text);
+    records.set(path, oid);
+    // What the next pass reads back from this record, known now without parsing it.
+    ctx.cache.records.set(oid, previousBindingOf(binding));
+  }
+  ctx.cache.recordTexts = next;
+  return records;
+}
+
+/** Returns the per-path changes from one file map to another, sorted by path. */
+export function diffFiles(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): BranchChange[] {
+  const changes: BranchChange[] = [];
+  for (const [path, oid] of after) {
+    const old = before.get(path);
+    if (old === undefined) changes.push({ path, change: 'added' });
+    else if (old !== oid) changes.push({ path, change: 'changed' });
+  }
+  for (const path of before.keys()) if (!after.has(path)) changes.push({ path, change: 'removed' });
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

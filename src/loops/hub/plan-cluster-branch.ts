@@ -1,0 +1,128 @@
+// One cluster branch in a pass: compare the render with the branch's current tree and, when
+// they differ and the mass-deletion guard allows it, build the new tree from the current one
+// (only the directories on changed paths are rewritten) and commit it on top.
+import type { Diagnostic } from '../../core/model/diagnostic.js';
+import type { FleetConfig } from '../../core/model/fleet-config.js';
+import { renderCommitMessage } from '../../core/publish/commit-message.js';
+import { planClusterUpdate, type BranchChange } from '../../core/publish/plan-cluster-update.js';
+import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
+import type { ClusterOutput } from '../../core/render/render-fleet.js';
+import type { ClusterPassOutcome } from './hub-pass-result.js';
+import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
+
+export interface ClusterBranchInput {
+  cluster: string;
+  ref: string;
+  /** The branch's commit now; null when the branch does not exist yet. */
+  head: string | null;
+  /** The head's tree and files (none for a new branch). */
+  current: { tree: string | null; files: ReadonlyMap<string, string> };
+  output: ClusterOutput;
+  guards: FleetConfig['guards'];
+  deletionsAllowed: boolean;
+}
+
+export interface ClusterBranchPlan {
+  outcome: ClusterPassOutcome;
+  write?: BranchWrite;
+  diagnostic?: Diagnostic;
+}
+
+/** Returns what the pass does to one registered cluster's branch, with the objects to write. */
+export async function planClusterBranch(
+  ctx: PassContext,
+  input: ClusterBranchInput,
+): Promise<ClusterBranchPlan> {
+  const rendered = new Map<string, string>();
+  for (const [path, text] of input.output.files) rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
+  const plan = planClusterUpdate({
+    cluster: input.cluster,
+    current: input.current.files,
+    rendered,
+    held: new Set(input.output.held.keys()),
+    guards: input.guards,
+    deletionsAllowed: input.deletionsAllowed,
+  });
+  if (plan.type === 'unchanged') {
+    // A registered cluster with nothing placed on it still gets its branch (an empty tree),
+    // so its agent can tell "run nothing" from "not rendered yet".
+    if (input.head !== null) return { outcome: { type: 'unchanged', objects: rendered.size } };
+    return commitFiles(ctx, input, { files: rendered, changes: [] });
+  }
+  if (plan.type === 'refused') {
+    return {
+      outcome: { type: 'refused', reason: plan.reason, ...countChanges(plan.changes) },
+      diagnostic: refusal(input, plan.reason),
+    };
+  }
+  return commitFiles(ctx, input, plan);
+}
+
+/** Returns the commit that puts exactly `files` on the branch, on top of its head. */
+async function commitFiles(
+  ctx: PassContext,
+  input: ClusterBranchInput,
+  plan: { files: ReadonlyMap<string, string>; changes: BranchChange[] },
+): Promise<ClusterBranchPlan> {
+  const tree = await treeOfPass(ctx, {
+    base: input.current.tree,
+    files: plan.files,
+    changes: treeChanges(input.current.files, plan.files, plan.changes),
+  });
+  const message = renderCommitMessage({
+    sourceCommit: ctx.sourceCommit.commit,
+    sourceRef: ctx.sourceCommit.ref,
+    sourceSubject: ctx.sourceCommit.subject,
+    changes: plan.changes,
+  });
+  // An empty change list leaves an empty body: no blank line doubled before the trailers.
+  const commit = commitOfPass(ctx, {
+    tree: tree.root,
+    parent: input.head,
+    message: message.replace(/\n{3,}/g, '\n\n'),
+  });
+  const added = plan.changes.filter((c) => c.change !== 'removed').map((c) => plan.files.get(c.path)!);
+  return {
+    outcome: { type: 'updated', commit: commit.oid, objects: plan.files.size, ...countChanges(plan.changes) },
+    write: {
+      move: { ref: input.ref, oldOid: input.head, newOid: commit.oid },
+      objects: [...newBlobs(ctx, added), ...tree.objects, commit],
+    },
+  };
+}
+
+/**
+ * Returns the tree edits that turn the current files into the planned ones: the plan's
+ * changes, plus the removal of the hub's own files under `.gitfleet/` (a tombstone) that the
+ * render no longer holds, which the plan does not list because they are not objects.
+ */
+function treeChanges(
+  current: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string>,
+  changes: readonly BranchChange[],
+): { path: string; oid: string | null }[] {
+  const edits = changes.map((c) => ({
+    path: c.path,
+    oid: c.change === 'removed' ? null : files.get(c.path)!,
+  }));
+  for (const path of current.keys()) {
+    if (path.startsWith('.gitfleet/') && !files.has(path)) edits.push({ path, oid: null });
+  }
+  return edits;
+}
+
+function countChanges(changes: readonly BranchChange[]): { added: number; changed: number; removed: number } {
+  const counts = { added: 0, changed: 0, removed: 0 };
+  for (const c of changes) counts[c.change]++;
+  return counts;
+}
+
+function refusal(input: ClusterBranchInput, reason: string): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'DeletionRefused',
+    subject: `Cluster/${input.cluster}`,
+    cluster: input.cluster,
+    message: `${reason.replace(`${input.cluster}: `, '')}; the branch keeps its last good commit. To allow it, push a source commit with the trailer '${allowDeletionsTrailer}: ${input.cluster}' (or 'all')`,
+  };
+}

@@ -1,0 +1,66 @@
+// What the hub's own branches say before a pass: which source commit it rendered last, the
+// previous bindings (claims and placements, so stickiness survives restarts), and which
+// cluster branches exist.
+import type { PreviousBinding } from '../../core/model/binding.js';
+import { parseBindingRecord } from '../../core/publish/binding-record.js';
+import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import { memoize } from '../runtime/memo-map.js';
+import { bindingsRef, clusterRefPrefix } from './hub-refs.js';
+import { listRefs } from './list-refs.js';
+import { readStoredObject } from './object-store.js';
+import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
+
+export interface HubState {
+  bindings: {
+    ref: string;
+    head: string | null;
+    current: { tree: string | null; files: ReadonlyMap<string, string> };
+    /** The source commit named by the head's Gitfleet-Source-Commit trailer. */
+    lastSource: string | null;
+  };
+  /** Cluster name → its branch's commit, for every cluster branch that exists. */
+  clusterHeads: Map<string, string>;
+}
+
+/** Returns the state of the hub's branches under the prefix. */
+export async function readHubState(ctx: ReadContext, prefix: string): Promise<HubState> {
+  const ref = bindingsRef(prefix);
+  const head = await readRef(ctx.store.gitdir, ref);
+  const current = await readCommitFiles(ctx, head);
+  const lastSource = head
+    ? (parseTrailers((await readCommitInfo(ctx, head)).message)
+        .get(sourceCommitTrailer)
+        ?.at(-1) ?? null)
+    : null;
+  const clusterPrefix = clusterRefPrefix(prefix);
+  const clusterHeads = new Map<string, string>();
+  for (const [name, oid] of await listRefs(ctx.store.gitdir, clusterPrefix)) {
+    clusterHeads.set(name.slice(clusterPrefix.length), oid);
+  }
+  return { bindings: { ref, head, current, lastSource }, clusterHeads };
+}
+
+const readBatch = 64;
+
+/** Returns the previous bindings held by the records of the bindings branch, by binding key. */
+export async function readPreviousBindings(
+  ctx: ReadContext,
+  files: ReadonlyMap<string, string>,
+): Promise<Map<string, PreviousBinding>> {
+  const oids = [...files.values()];
+  const previous = new Map<string, PreviousBinding>();
+  for (let i = 0; i < oids.length; i += readBatch) {
+    const batch = oids.slice(i, i + readBatch);
+    const parsed = await Promise.all(batch.map((oid) => readRecord(ctx, oid)));
+    for (const record of parsed) if (record) previous.set(record.key, record);
+  }
+  return previous;
+}
+
+function readRecord(ctx: ReadContext, oid: string): Promise<PreviousBinding | null> {
+  return memoize(ctx.cache.records, oid, async () => {
+    const object = await readStoredObject(ctx.store, oid);
+    return parseBindingRecord(Buffer.from(object.content).toString('utf8')) ?? null;
+  });
+}

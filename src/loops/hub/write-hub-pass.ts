@@ -1,0 +1,54 @@
+// The write phase of a pass, in the order that makes it safe to kill at any point:
+//
+//   1. every new object (blobs, trees, commits of every branch) in one write: one pack, or a
+//      few loose objects. Objects nobody names are harmless; git gc removes them later;
+//   2. every ref in one compare-and-swap batch (update-ref.ts): all refs move or none, each
+//      from the commit the pass read to the one it built, fast-forward only. The bindings
+//      branch is last, so when it names a source commit, every cluster branch of that render
+//      has moved;
+//   3. publish the moves where the repository lives (nothing for a local one).
+//
+// A crash before 2 leaves every branch at its old commit and the next pass does the work again;
+// another writer that moved a ref since the pass read it makes 2 fail with RefConflict and the
+// pass runs again on what is there now.
+import type { GitObject } from '../../adapters/git/git-object.js';
+import { updateRefs } from '../../adapters/git/update-ref.js';
+import { writeObjects } from '../../adapters/git/write-objects.js';
+import type { HubRepo, RefMove } from './hub-repo.js';
+
+/** Test seams between the steps (a crash or a competing writer is simulated here). */
+export interface HubPassHooks {
+  /** Runs after the objects are stored and before any ref moves. */
+  afterObjectsWritten?: () => Promise<void> | void;
+}
+
+export interface HubPassWrite {
+  repo: HubRepo;
+  objects: readonly GitObject[];
+  /** Refs to move, the bindings branch last. */
+  moves: readonly RefMove[];
+  /** Ids the repository holds already: not written again. */
+  known: ReadonlySet<string>;
+  hooks?: HubPassHooks;
+}
+
+/** Stores the objects, then moves the refs, then publishes; returns how many objects were written. */
+export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
+  const { count } = await writeObjects({
+    gitdir: write.repo.gitdir,
+    objects: write.objects,
+    exists: (oid) => write.known.has(oid),
+  });
+  await write.hooks?.afterObjectsWritten?.();
+  return count;
+}
+
+/** Moves every ref of the pass at once (compare-and-swap) and publishes the moves. */
+export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
+  if (write.moves.length === 0) return;
+  await updateRefs({
+    gitdir: write.repo.gitdir,
+    updates: write.moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
+  });
+  await write.repo.publish(write.moves);
+}

@@ -1,0 +1,54 @@
+// A worker of a work queue: takes a key, handles it, and on failure logs the error once (here,
+// and nowhere below) and requeues the key with backoff. An error marked `terminal` (retrying
+// cannot fix it, e.g. a source ref that does not exist) is logged and not retried: the next
+// event or resync looks again, and the same terminal error is not logged again until the key
+// succeeds or fails differently.
+import type { Logger } from './logger.js';
+import type { WorkQueue } from './work-queue.js';
+
+export interface RunWorkerOptions<K> {
+  queue: WorkQueue<K>;
+  handle: (key: K) => Promise<void>;
+  log: Logger;
+  /** How a key is named in messages. */
+  describe?: (key: K) => string;
+}
+
+/** Returns when the queue shuts down, after the item in hand is done. */
+export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
+  const describe = opts.describe ?? String;
+  const lastTerminal = new Map<K, string>();
+  for (;;) {
+    const key = await opts.queue.next();
+    if (key === undefined) return;
+    try {
+      await opts.handle(key);
+      opts.queue.forget(key);
+      lastTerminal.delete(key);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (isTerminal(error)) {
+        if (lastTerminal.get(key) !== message) opts.log.error(`${describe(key)}: ${message}`);
+        lastTerminal.set(key, message);
+      } else {
+        lastTerminal.delete(key);
+        const delay = opts.queue.retryLater(key);
+        const attempt = opts.queue.failures(key);
+        opts.log.error(
+          `${describe(key)}: ${message} (failure ${attempt}; retrying in ${formatDelay(delay)})`,
+        );
+      }
+    } finally {
+      opts.queue.done(key);
+    }
+  }
+}
+
+/** Returns whether an error says retrying cannot fix it (a `terminal: true` property). */
+export function isTerminal(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { terminal?: unknown }).terminal === true;
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,154 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseInterval } from '../../src/cli/commands/hub.js';
+import { main } from '../../src/cli/main.js';
+import type { Io } from '../../src/cli/io.js';
+import { runCli } from './run-cli.js';
+import { commitChange, exampleFleetRepo, git, hubRefs, removeFleetRepos } from '../loops/hub/hub-fixture.js';
+
+after(removeFleetRepos);
+
+test('hub --once renders every cluster branch, and a second run has nothing to do', async () => {
+  const repo = exampleFleetRepo({ bare: true });
+  const first = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^hub: rendered refs\/heads\/main [0-9a-f]{7} \(initial fleet\)/);
+  assert.match(first.stdout, /^ {2}aws-eu-prod\s+updated\s+[0-9a-f]{7}\s+15 objects \(\+15 ~0 -0\)$/m);
+  assert.match(first.stdout, /^ {2}bindings\s+updated\s+[0-9a-f]{7}\s+17 records, 17 changed$/m);
+  assert.equal(hubRefs(repo).size, 6);
+  const second = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(second.code, 0);
+  assert.match(second.stdout, /is rendered already .*nothing to do/);
+});
+
+test('hub --once --output json prints the pass result', async () => {
+  const repo = exampleFleetRepo({ bare: false });
+  const run = await runCli([
+    'hub',
+    '--repo',
+    repo.path,
+    '--once',
+    '--output',
+    'json',
+    '--source-ref',
+    'refs/heads/main',
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.type, 'rendered');
+  assert.equal(result.source.commit, git(repo, ['rev-parse', 'main']));
+  assert.equal(result.clusters['onprem-gpu'].type, 'updated');
+  assert.equal(
+    result.clusters['onprem-gpu'].commit,
+    git(repo, ['rev-parse', 'gitfleet/clusters/onprem-gpu']),
+  );
+});
+
+test('hub --once exits 1 on a source that does not load, naming the file and line, and writes nothing', async () => {
+  const repo = exampleFleetRepo({ bare: true });
+  await runCli(['hub', '--repo', repo.path, '--once']);
+  const refs = hubRefs(repo);
+  commitChange(repo, 'bad yaml', (work) =>
+    writeFileSync(join(work, 'apps/bad.yaml'), 'kind: ConfigMap\n  bad: indent\n'),
+  );
+  const run = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /does not load; nothing was written/);
+  assert.match(run.stderr, /^ {2}apps\/bad\.yaml(#\d+)?:\d+(:\d+)?: /m);
+  assert.deepEqual(hubRefs(repo), refs);
+});
+
+test('hub --once exits 3 when the guard refuses a deletion, and says how to allow it', async () => {
+  const repo = exampleFleetRepo({ bare: false });
+  await runCli(['hub', '--repo', repo.path, '--once']);
+  commitChange(repo, 'drop the shop', (work) => rmSync(join(work, 'apps/shop'), { recursive: true }));
+  const run = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(run.code, 3, run.stdout);
+  assert.match(run.stdout, /^ {2}aws-eu-prod\s+refused\s+kept its last good commit/m);
+  assert.match(
+    run.stdout,
+    /error: Cluster\/aws-eu-prod @aws-eu-prod: the render deletes 11 of 15 objects .*Gitfleet-Allow-Deletions: aws-eu-prod/,
+  );
+});
+
+const usageCases = [
+  {
+    name: 'hub without --repo is a usage error',
+    given: ['hub', '--once'],
+    want: { code: 2, stderr: /--repo PATH is required/ },
+  },
+  {
+    name: 'hub with a malformed --interval is a usage error',
+    given: ['hub', '--repo', '.', '--interval', 'soon'],
+    want: { code: 2, stderr: /--interval must be like 30s/ },
+  },
+  {
+    name: 'hub on a path that is no repository fails with the path',
+    given: ['hub', '--repo', '/nonexistent/fleet', '--once'],
+    want: { code: 1, stderr: /\/nonexistent\/fleet: not a git repository/ },
+  },
+];
+
+for (const { name, given, want } of usageCases) {
+  test(name, async () => {
+    const run = await runCli(given);
+    assert.equal(run.code, want.code);
+    assert.match(run.stderr, want.stderr);
+  });
+}
+
+/** An Io whose output the test reads as it comes, interrupted when the test says so. */
+function liveIo(): Io & { text: () => string; interrupt: () => void } {
+  const lines: string[] = [];
+  let interrupt!: () => void;
+  const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
+  return {
+    out: (t) => lines.push(t),
+    err: (t) => lines.push(t),
+    untilInterrupted: () => interrupted,
+    text: () => lines.join('\n'),
+    interrupt: () => interrupt(),
+  };
+}
+
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+test('hub without --once renders at start, again on every push, and stops cleanly when interrupted', async () => {
+  const repo = exampleFleetRepo({ bare: true });
+  const io = liveIo();
+  const running = main(['hub', '--repo', repo.path, '--interval', '1h'], io);
+  await eventually(() => /hub: rendered .*\(initial fleet\)/.test(io.text()), 'the first pass');
+  const before = hubRefs(repo).get('refs/heads/gitfleet/clusters/aws-eu-prod');
+  commitChange(repo, 'api 9.9.9', (work) => {
+    const file = join(work, 'apps/shop/api.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/image: (\S+):(\S+)/, 'image: $1:9.9.9'));
+  });
+  await eventually(() => /hub: rendered .*\(api 9\.9\.9\)/.test(io.text()), 'the pass after the push');
+  assert.notEqual(hubRefs(repo).get('refs/heads/gitfleet/clusters/aws-eu-prod'), before);
+  io.interrupt();
+  assert.equal(await running, 0);
+  assert.match(io.text(), /hub: stopped$/);
+  git(repo, ['fsck', '--strict', '--no-dangling']);
+});
+
+const intervals = [
+  { name: 'a plain number is seconds', given: '45', want: 45_000 },
+  { name: 'seconds, minutes, hours and milliseconds are understood', given: '5m', want: 300_000 },
+  { name: 'hours are understood', given: '1h', want: 3_600_000 },
+  { name: 'milliseconds are understood', given: '250ms', want: 250 },
+  { name: 'fractions of a second are understood', given: '1.5s', want: 1500 },
+  { name: 'words are refused', given: 'soon', want: undefined },
+  { name: 'zero is refused', given: '0s', want: undefined },
+];
+
+for (const { name, given, want } of intervals) {
+  test(`--interval: ${name}`, () => assert.equal(parseInterval(given), want));
+}

@@ -1,0 +1,188 @@
+// Real fleet repositories for the hub tests, made and inspected with the git command line: the
+// bundled example committed on main, with a work tree or bare (then changes are made in a
+// clone and pushed, as users do).
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { createHubPassCache, type HubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
+import { runHubPass, type HubPassOptions } from '../../../src/loops/hub/hub-pass.js';
+import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import { localHubRepo } from '../../../src/loops/hub/hub-repo.js';
+import { silentLogger } from '../../../src/loops/runtime/logger.js';
+import { runCli } from '../../cli/run-cli.js';
+
+export const repoRoot = join(new URL('.', import.meta.url).pathname, '../../../..');
+export const exampleDir = join(repoRoot, 'examples/fleet-repo');
+
+export const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Fleet Author',
+  GIT_AUTHOR_EMAIL: 'author@example.com',
+  GIT_AUTHOR_DATE: '1700000000 +0000',
+  GIT_COMMITTER_NAME: 'Fleet Author',
+  GIT_COMMITTER_EMAIL: 'author@example.com',
+  GIT_COMMITTER_DATE: '1700000000 +0000',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+
+/** A fleet repository under test: where users edit (`work`) and what the hub is given (`path`). */
+export interface FleetRepo {
+  /** The work tree users edit and commit in. */
+  work: string;
+  /** The path given to the hub: `work` itself, or a bare repository `work` pushes to. */
+  path: string;
+  gitdir: string;
+  bare: boolean;
+}
+
+const made: string[] = [];
+
+/** Returns a repository holding the bundled example fleet committed on main. */
+export function exampleFleetRepo(opts: { bare: boolean }): FleetRepo {
+  return fleetRepo({ ...opts, fill: (work) => cpSync(exampleDir, work, { recursive: true }) });
+}
+
+/** Returns a repository holding the given files (path → content) committed on main. */
+export function fleetRepoWith(files: Record<string, string>, opts: { bare: boolean }): FleetRepo {
+  return fleetRepo({
+    ...opts,
+    fill: (work) => {
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(work, path)), { recursive: true });
+        writeFileSync(join(work, path), content);
+      }
+    },
+  });
+}
+
+function fleetRepo(opts: { bare: boolean; fill: (work: string) => void }): FleetRepo {
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-hub-'));
+  made.push(dir);
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  opts.fill(work);
+  run(work, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+  run(work, ['add', '-A']);
+  run(work, ['commit', '-qm', 'initial fleet']);
+  if (!opts.bare) return { work, path: work, gitdir: join(work, '.git'), bare: false };
+  const bare = join(dir, 'fleet.git');
+  run(dir, ['clone', '-q', '--bare', work, bare]);
+  run(work, ['remote', 'add', 'origin', bare]);
+  return { work, path: bare, gitdir: bare, bare: true };
+}
+
+/** Removes every repository made by this module. */
+export function removeFleetRepos(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs git in a directory and returns its output, trailing newline trimmed. */
+export function run(cwd: string, args: readonly string[]): string {
+  return execFileSync('git', args, { cwd, env: gitEnv, maxBuffer: 64 << 20 })
+    .toString('utf8')
+    .replace(/\n$/, '');
+}
+
+/** Runs git on the hub's git directory. */
+export function git(repo: FleetRepo, args: readonly string[]): string {
+  return run(repo.path, ['--git-dir', repo.gitdir, ...args]);
+}
+
+/** Edits the work tree, commits every change on main with the message, pushes when bare, and returns the commit. */
+export function commitChange(repo: FleetRepo, message: string, edit: (work: string) => void): string {
+  edit(repo.work);
+  run(repo.work, ['add', '-A']);
+  run(repo.work, ['commit', '-q', '--allow-empty', '-m', message]);
+  if (repo.bare) run(repo.work, ['push', '-q', 'origin', 'main']);
+  return run(repo.work, ['rev-parse', 'HEAD']);
+}
+
+/** Returns every ref under refs/heads/gitfleet/ and its commit. */
+export function hubRefs(repo: FleetRepo): Map<string, string> {
+  const out = git(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/gitfleet/']);
+  return new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ') as [string, string]),
+  );
+}
+
+/** Returns the ids of every object in the repository, loose or packed. */
+export function allObjects(repo: FleetRepo): Set<string> {
+  const out = git(repo, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']);
+  return new Set(out.split('\n').filter(Boolean));
+}
+
+/** Returns the files of a branch: path → content. */
+export function branchFiles(repo: FleetRepo, branch: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const path of git(repo, ['ls-tree', '-r', '--name-only', branch]).split('\n').filter(Boolean)) {
+    const content = execFileSync('git', ['--git-dir', repo.gitdir, 'show', `${branch}:${path}`], {
+      env: gitEnv,
+    });
+    files.set(path, content.toString('utf8'));
+  }
+  return files;
+}
+
+/** Returns what `gitfleet render <work> --ref main` writes: cluster → path → content. */
+export async function renderedByCli(repo: FleetRepo): Promise<Map<string, Map<string, string>>> {
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-hub-render-'));
+  made.push(dir);
+  const out = join(dir, 'out');
+  const result = await runCli(['render', repo.path, '--ref', 'main', '--out', out]);
+  if (result.code !== 0) throw new Error(`render failed: ${result.stderr}`);
+  const clusters = new Map<string, Map<string, string>>();
+  for (const cluster of readdirSync(out)) {
+    if (!statSync(join(out, cluster)).isDirectory()) continue;
+    clusters.set(cluster, readFiles(join(out, cluster)));
+  }
+  return clusters;
+}
+
+function readFiles(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.set(relative(dir, p), readFileSync(p, 'utf8'));
+    }
+  };
+  walk(dir);
+  return new Map([...files].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
+/** Runs one hub pass on the repository with a fixed identity and time. */
+export function hubPass(
+  repo: FleetRepo,
+  extra: Partial<HubPassOptions> & { cache?: HubPassCache } = {},
+): Promise<HubPassResult> {
+  return runHubPass({
+    repo: localHubRepo(repo.path),
+    sourceRef: 'main',
+    identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+    now: () => new Date(1_700_000_100_000),
+    log: silentLogger(),
+    cache: createHubPassCache(),
+    ...extra,
+  });
+}
+
+/** Narrows a pass result to a rendered one, or throws with what it was. */
+export function rendered(result: HubPassResult): Extract<HubPassResult, { type: 'rendered' }> {
+  if (result.type !== 'rendered') throw new Error(`expected a rendered pass, got ${JSON.stringify(result)}`);
+  return result;
+}

@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultBackoff } from '../../../src/loops/runtime/backoff.js';
+import type { Logger } from '../../../src/loops/runtime/logger.js';
+import { runWorker } from '../../../src/loops/runtime/run-worker.js';
+import { createWorkQueue } from '../../../src/loops/runtime/work-queue.js';
+import { fakeClock } from './fake-clock.js';
+
+function capture(): Logger & { errors: string[] } {
+  const errors: string[] = [];
+  return { errors, info: () => undefined, warn: () => undefined, error: (m) => errors.push(m) };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a failing key is logged once per failure and retried after the backoff, until it succeeds', async () => {
+  const clock = fakeClock();
+  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
+  const log = capture();
+  let calls = 0;
+  const worker = runWorker({
+    queue,
+    log,
+    handle: async () => {
+      calls++;
+      if (calls < 3) throw new Error(`boom ${calls}`);
+    },
+  });
+  queue.add('k');
+  await tick();
+  assert.equal(calls, 1);
+  assert.deepEqual(log.errors, ['k: boom 1 (failure 1; retrying in 1.0 s)']);
+  clock.advance(1000);
+  await tick();
+  assert.equal(calls, 2);
+  assert.match(log.errors[1] ?? '', /boom 2 \(failure 2; retrying in 2.0 s\)/);
+  clock.advance(2000);
+  await tick();
+  assert.equal(calls, 3);
+  assert.equal(log.errors.length, 2, 'a success logs nothing');
+  assert.equal(queue.failures('k'), 0);
+  queue.shutDown();
+  await worker;
+});
+
+test('a terminal error is not retried, and the same one is not logged again', async () => {
+  const clock = fakeClock();
+  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
+  const log = capture();
+  const worker = runWorker({
+    queue,
+    log,
+    handle: () => Promise.reject(Object.assign(new Error('no such branch'), { terminal: true })),
+  });
+  queue.add('k');
+  await tick();
+  queue.add('k');
+  await tick();
+  assert.deepEqual(log.errors, ['k: no such branch']);
+  assert.deepEqual(clock.pending(), [], 'no retry scheduled');
+  queue.shutDown();
+  await worker;
+});
+
+test('shutting down lets the item in hand finish', async () => {
+  const clock = fakeClock();
+  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
+  let release!: () => void;
+  let finished = false;
+  const worker = runWorker({
+    queue,
+    log: capture(),
+    handle: async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      finished = true;
+    },
+  });
+  queue.add('k');
+  await tick();
+  queue.shutDown();
+  let stopped = false;
+  void worker.then(() => (stopped = true));
+  await tick();
+  assert.equal(stopped, false);
+  release();
+  await worker;
+  assert.equal(finished, true);
+});
