@@ -9,7 +9,7 @@ import { bindClaims } from './bind-claims.js';
 import { ensureNamespaces } from './ensure-namespaces.js';
 import { placeFollowers } from './place-followers.js';
 import { renderCluster } from './render-cluster.js';
-import { createObjectRenderer } from './render-object.js';
+import { createObjectRenderer, type RenderMemo } from './render-object.js';
 
 /** The rendered manifests of one member cluster. */
 export interface ClusterOutput {
@@ -22,7 +22,17 @@ export interface ClusterOutput {
   held: Map<string, string>;
 }
 
+export interface RenderOptions {
+  /**
+   * The memo of a previous render (its `memo`): objects whose inputs did not change are not
+   * rendered again, so a render costs what changed. The output is the same with or without it.
+   */
+  memo?: RenderMemo;
+}
+
 export interface RenderResult {
+  /** Rendered objects by content key, to pass to the next render. */
+  memo: RenderMemo;
   clusters: Map<string, ClusterOutput>;
   /** Claimed templates and their followers, sorted by key. */
   bindings: Binding[];
@@ -34,7 +44,7 @@ export interface RenderResult {
  * Returns, for every registered cluster, exactly the manifests it must run: detect, schedule,
  * follow, override and render (DESIGN.md §2). Pure: the same snapshot gives byte-identical output.
  */
-export function renderFleet(snapshot: Snapshot): RenderResult {
+export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): RenderResult {
   const { fleet } = snapshot;
   const skipRules = compileSkipRules(fleet.config);
   const templates = new Map<string, Template>(fleet.templates.map((t) => [t.key, t]));
@@ -59,7 +69,12 @@ export function renderFleet(snapshot: Snapshot): RenderResult {
   const bindings = [...bound.bindings, ...followed.followers].sort((a, b) => (a.key < b.key ? -1 : 1));
   const namespaces = ensureNamespaces({ bindings, templates, clusters: fleet.clusters });
   for (const generated of namespaces.generated) templates.set(generated.key, generated);
-  const renderer = createObjectRenderer({ fleet, templates, bindings });
+  const renderer = createObjectRenderer({
+    fleet,
+    templates,
+    bindings,
+    ...(options.memo ? { memo: options.memo } : {}),
+  });
   const clusters = new Map<string, ClusterOutput>();
   const diagnostics = [
     ...bound.diagnostics,
@@ -77,6 +92,7 @@ export function renderFleet(snapshot: Snapshot): RenderResult {
     clusters,
     bindings,
     diagnostics,
+    memo: renderer.used,
     stats: {
       templates: fleet.templates.length,
       claimed: bound.bindings.length,

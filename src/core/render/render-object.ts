@@ -13,12 +13,18 @@ import { selectOverriders, type SelectedOverriders } from '../override/select-ov
 import { decorateObject } from './decorate-object.js';
 import { emitYaml } from './emit-yaml.js';
 import { objectPath } from './object-path.js';
+import { RenderKeys } from './render-key.js';
 import { stripServerFields } from './strip-server-fields.js';
 
 export type RenderOutcome =
   { ok: true; path: string; text: string } | { ok: false; path: string; error: string };
 
+/** Rendered outcomes by content key (see RenderKeys), kept from one render to the next. */
+export type RenderMemo = ReadonlyMap<string, RenderOutcome>;
+
 export interface ObjectRenderer {
+  /** The outcomes this renderer produced or reused, by content key: the memo for the next render. */
+  readonly used: ReadonlyMap<string, RenderOutcome>;
   /** Returns the rendered object of a binding on a cluster, or undefined when it does not go there. */
   render(binding: Binding, cluster: Cluster): RenderOutcome | undefined;
 }
@@ -34,10 +40,13 @@ export function createObjectRenderer(opts: {
   fleet: Fleet;
   templates: ReadonlyMap<string, Template>;
   bindings: readonly Binding[];
+  /** Outcomes of a previous render by content key; reused when the key matches. */
+  memo?: RenderMemo;
 }): ObjectRenderer {
   const scaleTargets = collectScaleTargets(opts.fleet.templates);
   const clustersOf = new Map(opts.bindings.map((b) => [b.key, scheduledOn(b)]));
-  const cache = new Map<string, RenderOutcome>();
+  const keys = new RenderKeys();
+  const used: Map<string, RenderOutcome> = new Map();
   const completions = new Map<string, ReadonlyMap<string, number> | undefined>();
   const completionsOf = (binding: Binding, template: Template) => {
     if (!completions.has(binding.key))
@@ -45,12 +54,10 @@ export function createObjectRenderer(opts: {
     return completions.get(binding.key);
   };
   return {
+    used,
     render(binding, cluster) {
-      const target =
-        binding.schedule.type === 'Scheduled'
-          ? binding.schedule.clusters.find((c) => c.name === cluster.name)
-          : undefined;
-      if (!target) return undefined;
+      const target = clustersOf.get(binding.key)?.get(cluster.name) ?? targetOf(binding, cluster.name);
+      if (target === undefined) return undefined;
       const template = opts.templates.get(binding.key)!;
       const selected = selectOverriders({
         object: template.object,
@@ -61,20 +68,29 @@ export function createObjectRenderer(opts: {
       const requiredBy = binding.requiredBy.filter((k) => clustersOf.get(k)?.has(cluster.name));
       const revise = binding.origin === 'policy' && hasReplicas(template.object);
       const jobCompletions = revise ? completionsOf(binding, template)?.get(cluster.name) : undefined;
-      const variant = `${binding.key}\u0000${revise ? target.replicas : ''}/${jobCompletions ?? ''}\u0000${ruleIds(selected)}\u0000${requiredBy.join(',')}`;
-      let outcome = cache.get(variant);
+      const keep = keepsMemberReplicas(template, scaleTargets);
+      const replicas = revise ? `${target}/${jobCompletions ?? ''}` : '';
+      const key = keys.keyOf({
+        template,
+        binding,
+        replicas,
+        selected,
+        requiredBy,
+        keepsMemberReplicas: keep,
+      });
+      let outcome = used.get(key) ?? opts.memo?.get(key);
       if (!outcome) {
         outcome = renderCopy({
           template,
           binding,
           selected,
           requiredBy,
-          scaleTargets,
-          ...(revise ? { replicas: target.replicas } : {}),
+          keep,
+          ...(revise ? { replicas: target } : {}),
           ...(jobCompletions !== undefined ? { completions: jobCompletions } : {}),
         });
-        cache.set(variant, outcome);
       }
+      used.set(key, outcome);
       return outcome;
     },
   };
@@ -87,7 +103,7 @@ function renderCopy(opts: {
   completions?: number;
   selected: readonly SelectedOverriders[];
   requiredBy: string[];
-  scaleTargets: ReadonlySet<string>;
+  keep: boolean;
 }): RenderOutcome {
   const { template } = opts;
   const path = objectPath(template.ref);
@@ -105,7 +121,7 @@ function renderCopy(opts: {
     object = outcome.object;
   }
   stripServerFields(object);
-  if (keepsMemberReplicas(template, opts.scaleTargets) && isMap(object.spec)) delete object.spec.replicas;
+  if (opts.keep && isMap(object.spec)) delete object.spec.replicas;
   decorateObject(object, opts.binding, template.source.file, opts.requiredBy);
   return { ok: true, path, text: emitYaml(object) };
 }
@@ -125,12 +141,16 @@ function collectScaleTargets(templates: readonly Template[]): Set<string> {
   return targets;
 }
 
-function scheduledOn(binding: Binding): Set<string> {
-  return new Set(binding.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => c.name) : []);
+// Cluster name → replicas of a binding's scheduling result.
+function scheduledOn(binding: Binding): Map<string, number> {
+  return new Map(
+    binding.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => [c.name, c.replicas]) : [],
+  );
 }
 
-function ruleIds(selected: readonly SelectedOverriders[]): string {
-  return selected
-    .map((s) => `${s.policy.kind}/${s.policy.namespace}/${s.policy.name}#${s.ruleIndex}`)
-    .join(',');
+// Namespace bindings made per cluster are not in the index; look them up directly.
+function targetOf(binding: Binding, cluster: string): number | undefined {
+  return binding.schedule.type === 'Scheduled'
+    ? binding.schedule.clusters.find((c) => c.name === cluster)?.replicas
+    : undefined;
 }

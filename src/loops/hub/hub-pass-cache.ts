@@ -5,6 +5,7 @@
 // dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
+import type { RenderMemo } from '../../core/render/render-object.js';
 import { MemoMap } from '../runtime/memo-map.js';
 
 /** A text rendered at a path, and its blob id. */
@@ -32,6 +33,8 @@ export interface HubPassCache {
   recordTexts: Map<string, { binding: string; text: string }>;
   /** Binding record blob id → the previous binding it holds (null: not a claim record). */
   records: MemoMap<string, PreviousBinding | null>;
+  /** The last render's rendered objects by content key: an incremental render reuses them. */
+  renderMemo?: RenderMemo;
 }
 
 /** Returns an empty cache. */

@@ -108,7 +108,9 @@ async function renderAndWrite(pass: {
   const { opts, read, source, fleet, state, timer } = pass;
   const previous = await readPreviousBindings(read, state.bindings.current.files);
   timer.mark('readMs');
-  const render = renderFleet({ fleet, clusterStatus: new Map(), previous });
+  const memo = read.cache.renderMemo;
+  const render = renderFleet({ fleet, clusterStatus: new Map(), previous }, memo ? { memo } : {});
+  read.cache.renderMemo = render.memo;
   timer.mark('renderMs');
   const blobs = new TextBlobs(read.cache);
   const ctx: PassContext = {
