@@ -3,6 +3,8 @@ import { parseInterval, runHub } from './commands/hub.js';
 import { diffUsage, runDiffCommand } from './commands/diff.js';
 import { logUsage, runLogCommand } from './commands/log.js';
 import { runRender } from './commands/render.js';
+import { agentUsage, runAgentCommand } from './commands/agent.js';
+import { runStatusCommand, statusUsage } from './commands/status.js';
 import { runValidate } from './commands/validate.js';
 import { processIo, type Io } from './io.js';
 
@@ -14,6 +16,8 @@ const usage = `usage:
   ${logUsage}
   gitfleet hub --repo PATH [--source-ref main] [--once] [--interval 30s] [--output text|json]
                                                                          render the source branch into the hub's branches
+  ${agentUsage}
+  ${statusUsage}
 
 <source> is a directory. With --ref (or when it is a bare repository) the fleet is read from
 that commit's git objects; otherwise from the files on disk.
@@ -35,6 +39,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await runLogCommand(rest, io);
       case 'hub':
         return await hub(rest, io);
+      case 'agent':
+        return await runAgentCommand(rest, io);
+      case 'status':
+        return await runStatusCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -25,7 +25,11 @@ export type ApplyStage = 0 | 1 | 2;
 
 type KindRef = Pick<ObjectRef, 'apiVersion' | 'kind'>;
 
-const stage1Kinds = ['/Namespace', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding'];
+const stage1Kinds = [
+  '/Namespace',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+];
 const stage1Last = '/PersistentVolume';
 
 const stage2Kinds = [
@@ -119,10 +123,7 @@ function compareTuples(a: readonly (number | string)[], b: readonly (number | st
 
 /** Returns the apply order of two objects: negative when `a` is applied first. */
 export function compareApplyOrder(a: ObjectRef, b: ObjectRef): number {
-  return (
-    compareTuples(kindKey(a), kindKey(b)) ||
-    compareTuples([a.namespace, a.name], [b.namespace, b.name])
-  );
+  return compareTuples(kindKey(a), kindKey(b)) || compareTuples([a.namespace, a.name], [b.namespace, b.name]);
 }
 
 /** Returns the prune rank of a kind: stage 2 reversed, then CRDs, then stage 1 reversed (Namespaces last). */
@@ -135,8 +136,7 @@ function pruneKey(ref: KindRef): [number, number, string, string] {
 /** Returns the prune order of two objects: negative when `a` is deleted first. */
 export function comparePruneOrder(a: ObjectRef, b: ObjectRef): number {
   return (
-    compareTuples(pruneKey(a), pruneKey(b)) ||
-    compareTuples([a.namespace, a.name], [b.namespace, b.name])
+    compareTuples(pruneKey(a), pruneKey(b)) || compareTuples([a.namespace, a.name], [b.namespace, b.name])
   );
 }
 

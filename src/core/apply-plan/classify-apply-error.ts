@@ -5,7 +5,7 @@
 // | 422 Invalid / 409 Conflict whose message says a field is immutable (Flux ssa/errors/immutable.go) | Immutable | no, until the manifest changes or the object opts in to recreation |
 // | 409 Conflict with FieldManagerConflict causes                  | FieldConflict  | no (only when not forced) |
 // | 404 NotFound (the namespace or the resource type is missing)   | NotFound       | yes                      |
-// | 400 BadRequest, 422 Invalid                                    | Invalid        | no, until the manifest changes |
+// | 400 BadRequest, 422 Invalid, and the 500 server-side apply answers when a value has the wrong type ("failed to create typed patch object") | Invalid | no, until the manifest changes |
 // | 401, 403                                                       | Forbidden      | yes (RBAC may be fixed)  |
 // | 409 other, 429, 5xx, no answer                                 | Transient      | yes                      |
 //
@@ -35,6 +35,7 @@ export type ApplyErrorClass =
   | { type: 'Forbidden' }
   | { type: 'Transient' };
 
+const typedPatchPattern = /failed to create typed patch object/;
 const immutablePattern = /immutable|updates to [a-z]+ spec for fields other than/i;
 
 /** Returns the class of an apply refusal (see the table above). */
@@ -48,6 +49,10 @@ export function classifyApplyError(refusal: ApiRefusal): ApplyErrorClass {
     return { type: 'FieldConflict', fields: fieldsOf(refusal, (c) => c.type === 'FieldManagerConflict') };
   }
   if (code === 404) return { type: 'NotFound' };
+  if (code === 500 && typedPatchPattern.test(refusal.message)) {
+    const fields = [...refusal.message.matchAll(/\s\.([A-Za-z][\w.[\]-]*): expected/g)].map((m) => m[1]!);
+    return { type: 'Invalid', fields };
+  }
   if (code === 400 || code === 422) return { type: 'Invalid', fields: fieldsOf(refusal, () => true) };
   if (code === 401 || code === 403) return { type: 'Forbidden' };
   return { type: 'Transient' };
@@ -66,7 +71,9 @@ function fieldsOf(
   const fields = new Set<string>();
   for (const cause of refusal.causes ?? []) if (pick(cause) && cause.field) fields.add(cause.field);
   if (fields.size === 0) {
-    for (const m of refusal.message.matchAll(/([A-Za-z][\w.[\]-]*): (?:Invalid value|Forbidden|Required value)/g)) {
+    for (const m of refusal.message.matchAll(
+      /([A-Za-z][\w.[\]-]*): (?:Invalid value|Forbidden|Required value)/g,
+    )) {
       fields.add(m[1]!);
     }
   }
@@ -84,12 +91,21 @@ const neverRecreated = new Set([
 export type ImmutableChangePlan = { type: 'recreate' } | { type: 'report'; message: string };
 
 /** Returns whether to delete and recreate an object whose apply hit immutable fields, or why not. */
-export function planImmutableChange(ref: ObjectRef, manifest: KubeObject, fields: readonly string[]): ImmutableChangePlan {
+export function planImmutableChange(
+  ref: ObjectRef,
+  manifest: KubeObject,
+  fields: readonly string[],
+): ImmutableChangePlan {
   const where = fields.length > 0 ? fields.join(', ') : 'a field';
   const optedIn = manifest.metadata.annotations?.[recreateAnnotation] === 'true';
   if (neverRecreated.has(`${groupOf(ref.apiVersion)}/${ref.kind}`)) {
-    const note = optedIn ? ` (${recreateAnnotation} is ignored for a ${ref.kind}: recreating it would lose data)` : '';
-    return { type: 'report', message: `immutable field changed: ${where}; delete the object by hand to recreate it${note}` };
+    const note = optedIn
+      ? ` (${recreateAnnotation} is ignored for a ${ref.kind}: recreating it would lose data)`
+      : '';
+    return {
+      type: 'report',
+      message: `immutable field changed: ${where}; delete the object by hand to recreate it${note}`,
+    };
   }
   if (optedIn) return { type: 'recreate' };
   return {

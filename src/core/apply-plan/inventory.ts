@@ -37,7 +37,8 @@ export function parseInventory(data: Readonly<Record<string, string>> | undefine
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   for (const [i, line] of lines.entries()) {
     const parts = line.trim().split(/\s+/);
-    if (parts.length !== 5) return { type: 'invalid', message: `line ${i + 1}: expected 5 fields, got "${line}"` };
+    if (parts.length !== 5)
+      return { type: 'invalid', message: `line ${i + 1}: expected 5 fields, got "${line}"` };
     const [apiVersion, kind, namespace, name, digest] = parts as [string, string, string, string, string];
     const ref = { apiVersion, kind, namespace: namespace === '_' ? '' : namespace, name };
     inventory.set(refKey(ref), { ref, digest: digest === '-' ? '' : digest });
@@ -56,7 +57,10 @@ export function formatInventory(inventory: Inventory): Record<string, string> {
 }
 
 /** Returns the inventory extended with every desired object not in it yet (digest empty). */
-export function withDesired(inventory: Inventory, desired: readonly ObjectRef[]): Map<string, InventoryEntry> {
+export function withDesired(
+  inventory: Inventory,
+  desired: readonly ObjectRef[],
+): Map<string, InventoryEntry> {
   const next = new Map(inventory);
   for (const ref of desired) {
     const key = refKey(ref);

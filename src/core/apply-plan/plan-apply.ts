@@ -53,7 +53,11 @@ export type ApplyDecision =
   | { type: 'refuse'; message: string };
 
 /** Returns whether an object can be left alone: its manifest is the one last applied and it has not drifted. */
-export function shouldSkipApply(input: { digest: string; lastAppliedDigest: string; drifted: boolean }): boolean {
+export function shouldSkipApply(input: {
+  digest: string;
+  lastAppliedDigest: string;
+  drifted: boolean;
+}): boolean {
   return input.digest !== '' && input.digest === input.lastAppliedDigest && !input.drifted;
 }
 

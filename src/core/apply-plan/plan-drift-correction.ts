@@ -19,8 +19,7 @@ export function defaultFightSettings(): FightSettings {
 }
 
 export type DriftCorrectionDecision =
-  | { type: 'correct' }
-  | { type: 'backOff'; untilMs: number; message: string };
+  { type: 'correct' } | { type: 'backOff'; untilMs: number; message: string };
 
 /** Returns whether to correct an object's drift now, given the times of its earlier corrections. */
 export function planDriftCorrection(input: {
@@ -42,6 +41,10 @@ export function planDriftCorrection(input: {
 }
 
 /** Returns the history with a correction at `nowMs` added and entries older than the window dropped. */
-export function recordCorrection(history: readonly number[], nowMs: number, settings: FightSettings): number[] {
+export function recordCorrection(
+  history: readonly number[],
+  nowMs: number,
+  settings: FightSettings,
+): number[] {
   return [...history.filter((t) => t > nowMs - settings.windowMs), nowMs];
 }

@@ -81,7 +81,9 @@ export function planPrune(input: PlanPruneInput): PrunePlan {
   plan.orphans.sort(comparePruneOrder);
   const refusal = guardRefusal(input, plan.deletions.length);
   if (refusal !== undefined) {
-    plan.held.push(...plan.deletions.map((ref) => ({ ref, reason: 'MassDeletionGuard' as const, message: refusal })));
+    plan.held.push(
+      ...plan.deletions.map((ref) => ({ ref, reason: 'MassDeletionGuard' as const, message: refusal })),
+    );
     plan.deletions = [];
     plan.guardRefusal = refusal;
   }
@@ -96,18 +98,26 @@ function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: Prun
     plan.held.push({ ref, reason: 'NotListed', message });
     return;
   }
-  const leave = (reason: LeaveReason, why: string) => plan.left.push({ ref, reason, message: `${subject}: ${why}` });
+  const leave = (reason: LeaveReason, why: string): void => {
+    plan.left.push({ ref, reason, message: `${subject}: ${why}` });
+  };
   if (!facts.exists) return leave('Gone', 'already gone');
   const marker = facts.labels?.[clusterLabel];
   if (marker !== input.cluster) {
     const now = marker === undefined ? `no ${clusterLabel} label` : `${clusterLabel}=${marker}`;
-    return leave('NotOwned', `not pruned: it no longer carries ${clusterLabel}=${input.cluster} (${now}); left in place`);
+    return leave(
+      'NotOwned',
+      `not pruned: it no longer carries ${clusterLabel}=${input.cluster} (${now}); left in place`,
+    );
   }
   if (facts.annotations?.[pruneAnnotation] === 'disabled') {
     return leave('Kept', `not pruned: annotated ${pruneAnnotation}: disabled; left in place`);
   }
   if (facts.controller !== undefined) {
-    return leave('Controlled', `not pruned: controlled by ${facts.controller}; left to its garbage collection`);
+    return leave(
+      'Controlled',
+      `not pruned: controlled by ${facts.controller}; left to its garbage collection`,
+    );
   }
   if (facts.annotations?.[preserveAnnotation] === 'true') plan.orphans.push(ref);
   else plan.deletions.push(ref);

@@ -73,16 +73,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
     parsed: opts.memory.parsed,
   });
-  let applied: Awaited<ReturnType<typeof applyBranch>> | undefined;
-  let clusterUnreachable: string | undefined;
-  try {
-    if (branch.type === 'objects') applied = await applyBranch(opts, branch, gitReachable);
-  } catch (error) {
-    // No answer at all: the cluster is down or cut off. Report it (the hub taints the cluster
-    // NotReady), keep the last object records, and let the loop retry with backoff.
-    if (!(error instanceof KubeApiError) || error.refusal.code !== 0) throw error;
-    clusterUnreachable = error.message;
-  }
+  const { applied, clusterUnreachable } = await applyIfAnswering(opts, branch, gitReachable);
   const status = await reportPass({
     ...opts,
     statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
@@ -93,13 +84,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     ...(clusterUnreachable ? { clusterUnreachable } : {}),
   });
   return {
-    type: clusterUnreachable
-      ? 'clusterUnreachable'
-      : branch.type === 'objects'
-        ? 'applied'
-        : branch.type === 'tombstoned'
-          ? 'tombstoned'
-          : 'noBranch',
+    type: clusterUnreachable ? 'clusterUnreachable' : passType[branch.type],
     cluster: opts.cluster,
     commit: branch.type === 'missing' ? null : branch.commit,
     gitReachable,
@@ -111,6 +96,27 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     requests: diffCounts(countsBefore, opts.client.requestCounts()),
     totalMs: opts.clock.now() - started,
   };
+}
+
+const passType = { objects: 'applied', tombstoned: 'tombstoned', missing: 'noBranch' } as const;
+
+/**
+ * Applies the branch when it holds objects. No answer at all means the cluster is down or cut
+ * off: that is reported (the hub taints the cluster NotReady) instead of thrown, with the last
+ * object records kept, and the loop retries with backoff.
+ */
+async function applyIfAnswering(
+  opts: AgentPassOptions,
+  branch: BranchRead,
+  gitReachable: boolean,
+): Promise<{ applied?: Awaited<ReturnType<typeof applyBranch>>; clusterUnreachable?: string }> {
+  if (branch.type !== 'objects') return {};
+  try {
+    return { applied: await applyBranch(opts, branch, gitReachable) };
+  } catch (error) {
+    if (!(error instanceof KubeApiError) || error.refusal.code !== 0) throw error;
+    return { clusterUnreachable: error.message };
+  }
 }
 
 /** Steps 3 to 6: inventory first, staged apply, prune, inventory after. */

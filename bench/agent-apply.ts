@@ -1,0 +1,236 @@
+// Benchmark: the agent's first apply of 1,000 objects (ConfigMaps and some Deployments) to one
+// real test cluster, and a pass with nothing new, against `kubectl apply --server-side` of the
+// same manifests to the same API server in the same run (each side in its own namespace).
+// Not a test: the figures go to the README.
+//
+//   eval "$(npm run --silent clusters -- env)"
+//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--json]
+//
+// Reported per round: wall time of the first apply and of the no-op pass for both, and the
+// agent's requests in each pass (mutating ones counted apart: the target for the no-op pass
+// is 0). The agent's pass is the whole pass (read the branch, inventory, staged apply, prune,
+// health, cluster facts, status commit); kubectl's is one `kubectl apply` process.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { buildTreeFromScratch } from '../src/adapters/git/build-tree-from-scratch.js';
+import { toGitObject } from '../src/adapters/git/hash-object.js';
+import { makeCommit } from '../src/adapters/git/make-commit.js';
+import { updateRefs } from '../src/adapters/git/update-ref.js';
+import { writeObjects } from '../src/adapters/git/write-objects.js';
+import { KubeClient } from '../src/adapters/kube/kube-client.js';
+import { inventoryName, inventoryNamespace } from '../src/core/apply-plan/agent-keys.js';
+import type { KubeObject } from '../src/core/model/kube-object.js';
+import { emitYaml } from '../src/core/render/emit-yaml.js';
+import { objectPath } from '../src/core/render/object-path.js';
+import { createAgentMemory } from '../src/loops/agent/agent-memory.js';
+import { clusterBranchRef, localAgentRepo } from '../src/loops/agent/agent-repo.js';
+import { runAgentPass, type AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
+import { systemClock } from '../src/loops/runtime/clock.js';
+
+const { values } = parseArgs({
+  options: {
+    objects: { type: 'string', default: '1000' },
+    deployments: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '1' },
+    context: { type: 'string', default: 'member1' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const total = Number(values.objects);
+const deployments = Number(values.deployments);
+const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG'];
+const bin = process.env['GITFLEET_K8S_BIN'];
+if (!kubeconfig || !bin) {
+  console.error(
+    'set GITFLEET_TEST_KUBECONFIG and GITFLEET_K8S_BIN: eval "$(npm run --silent clusters -- env)"',
+  );
+  process.exit(2);
+}
+
+/** The namespace and `total` objects in it: `deployments` Deployments, the rest ConfigMaps. */
+function manifests(namespace: string): KubeObject[] {
+  const objects: KubeObject[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }];
+  for (let i = 0; i < total; i++) {
+    const name = `obj-${String(i).padStart(4, '0')}`;
+    if (i < deployments) {
+      objects.push({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name, namespace, labels: { app: name } },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: name } },
+          template: {
+            metadata: { labels: { app: name } },
+            spec: { containers: [{ name: 'app', image: 'registry.invalid/app:1' }] },
+          },
+        },
+      });
+    } else {
+      objects.push({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace },
+        data: { index: String(i), text: 'x'.repeat(200) },
+      });
+    }
+  }
+  return objects;
+}
+
+function kubectl(args: string[]): void {
+  execFileSync(join(bin!, 'kubectl'), ['--kubeconfig', kubeconfig!, '--context', values.context!, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    maxBuffer: 1 << 26,
+  });
+}
+
+function timed(fn: () => void): number {
+  const start = performance.now();
+  fn();
+  return Math.round(performance.now() - start);
+}
+
+async function timedAsync<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const value = await fn();
+  return [Math.round(performance.now() - start), value];
+}
+
+async function commitBranch(gitdir: string, cluster: string, objects: readonly KubeObject[]): Promise<void> {
+  const files = new Map<string, string>();
+  const blobs = objects.map((o) => {
+    const blob = toGitObject('blob', Buffer.from(emitYaml(o), 'utf8'));
+    files.set(
+      objectPath({
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        namespace: o.metadata.namespace ?? '',
+        name: o.metadata.name,
+      }),
+      blob.oid,
+    );
+    return blob;
+  });
+  const tree = buildTreeFromScratch(files);
+  const author = { name: 'bench', email: 'bench@example.invalid', time: 1_700_000_000, tzOffsetMinutes: 0 };
+  const commit = makeCommit({ tree: tree.root, parents: [], author, message: 'render: bench\n' });
+  await writeObjects({ gitdir, objects: [...blobs, ...tree.newObjects, commit] });
+  await updateRefs({
+    gitdir,
+    updates: [{ ref: clusterBranchRef('gitfleet/', cluster), newOid: commit.oid, expectedOld: null }],
+  });
+}
+
+interface Round {
+  kubectl: { firstMs: number; noopMs: number };
+  agent: {
+    firstMs: number;
+    noopMs: number;
+    first: AgentPassResult['requests'];
+    noop: AgentPassResult['requests'];
+    fullyApplied: boolean;
+  };
+}
+
+async function round(index: number): Promise<Round> {
+  const tag = `${process.pid}-${index}`;
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-bench-agent-'));
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig!);
+  kc.setCurrentContext(values.context!);
+  const client = KubeClient.fromKubeConfig(kc);
+  const cluster = `bench-${tag}`;
+  const kubectlNs = `bench-kubectl-${tag}`;
+  const agentNs = `bench-agent-${tag}`;
+  try {
+    const file = join(dir, 'all.yaml');
+    writeFileSync(
+      file,
+      manifests(kubectlNs)
+        .map((o) => emitYaml(o))
+        .join('---\n'),
+    );
+    const kubectlFirst = timed(() =>
+      kubectl(['apply', '--server-side', '--field-manager=bench', '-f', file]),
+    );
+    const kubectlNoop = timed(() => kubectl(['apply', '--server-side', '--field-manager=bench', '-f', file]));
+
+    const gitdir = join(dir, 'repo.git');
+    execFileSync('git', ['init', '-q', '--bare', gitdir]);
+    await commitBranch(gitdir, cluster, manifests(agentNs));
+    const options = {
+      repo: localAgentRepo(gitdir),
+      client,
+      cluster,
+      branchPrefix: 'gitfleet/',
+      memory: createAgentMemory(),
+      clock: systemClock(),
+      identity: { name: 'bench', email: 'bench@example.invalid' },
+      guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+      allowDeletions: false,
+      concurrency: 16,
+      crdTimeoutMs: 60_000,
+      factsMaxAgeMs: 30_000,
+    };
+    const [agentFirst, first] = await timedAsync(() => runAgentPass(options));
+    const [agentNoop, noop] = await timedAsync(() => runAgentPass(options));
+    return {
+      kubectl: { firstMs: kubectlFirst, noopMs: kubectlNoop },
+      agent: {
+        firstMs: agentFirst,
+        noopMs: agentNoop,
+        first: first.requests,
+        noop: noop.requests,
+        fullyApplied: first.fullyApplied && noop.fullyApplied,
+      },
+    };
+  } finally {
+    for (const ns of [kubectlNs, agentNs])
+      kubectl(['delete', 'namespace', ns, '--ignore-not-found', '--wait=false']);
+    await client.delete({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: inventoryNamespace,
+      name: inventoryName(cluster),
+    });
+    client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rounds: Round[] = [];
+for (let i = 0; i < Number(values.rounds); i++) rounds.push(await round(i));
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model.trim(),
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  load: loadavg().map((l) => l.toFixed(2)),
+};
+if (values.json) {
+  console.log(JSON.stringify({ objects: total, deployments, machine, rounds }, null, 2));
+} else {
+  console.log(
+    `agent apply: ${total} objects (${deployments} Deployments, ${total - deployments} ConfigMaps) + 1 Namespace, one test cluster`,
+  );
+  console.log(
+    `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, load ${machine.load.join(' ')}`,
+  );
+  for (const [i, r] of rounds.entries()) {
+    console.log(`round ${i + 1}:`);
+    console.log(
+      `  kubectl apply --server-side  first ${r.kubectl.firstMs} ms   no-op ${r.kubectl.noopMs} ms`,
+    );
+    console.log(
+      `  gitfleet agent pass          first ${r.agent.firstMs} ms   no-op ${r.agent.noopMs} ms   ` +
+        `(first: ${r.agent.first.total} requests, ${r.agent.first.mutating} mutating; no-op: ${r.agent.noop.total} requests, ${r.agent.noop.mutating} mutating, ${r.agent.noop.dryRun} dry-run)`,
+    );
+    console.log(
+      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(1)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}`,
+    );
+  }
+}

@@ -1,0 +1,219 @@
+// The agent's client of one member cluster: server-side apply under one field manager, get,
+// list, delete and merge patch, by object identity, with discovery resolving kinds to resources.
+// Per-object writes return the API server's refusal as data (the agent classifies it);
+// reads throw KubeApiError.
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+import type { KubeObject } from '../../core/model/kube-object.js';
+import type { ObjectRef } from '../../core/model/object-ref.js';
+import { collectionPath, Discovery, objectPath, type ResourceInfo } from './discovery.js';
+import { KubeApiError, refusalOf } from './kube-error.js';
+import { KubeHttp, type RequestCounts } from './kube-http.js';
+
+export type WriteResult = { type: 'ok'; live: KubeObject } | { type: 'refused'; refusal: ApiRefusal };
+
+export interface ApplyOptions {
+  /** Take the fields the manifest sets from any other manager (SSA force). */
+  force: boolean;
+  /** Ask the server what it would store, storing nothing. */
+  dryRun?: boolean;
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Only this namespace (namespaced resources); all namespaces when absent. */
+  namespace?: string;
+  /** Ask for metadata only (PartialObjectMetadataList): existence, labels, annotations, owners. */
+  metadataOnly?: boolean;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  /** The collection's resourceVersion, where a watch can start without missing anything. */
+  resourceVersion: string;
+}
+
+const applyPatch = 'application/apply-patch+yaml';
+const metadataAccept =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;q=0.9';
+const pageSize = 500;
+
+/** A member cluster as the agent uses it. */
+export class KubeClient {
+  readonly discovery: Discovery;
+
+  constructor(
+    readonly http: KubeHttp,
+    readonly fieldManager = 'gitfleet',
+  ) {
+    this.discovery = new Discovery(http);
+  }
+
+  /** Returns a client for the kubeconfig's current context. */
+  static fromKubeConfig(
+    kc: KubeConfig,
+    opts: { fieldManager?: string; maxSockets?: number } = {},
+  ): KubeClient {
+    return new KubeClient(new KubeHttp(kc, opts), opts.fieldManager);
+  }
+
+  /** Returns the requests made since the last reset. */
+  requestCounts(): RequestCounts {
+    return this.http.requestCounts();
+  }
+
+  /** Returns the resource serving an object's kind, or undefined. */
+  resourceOf(ref: Pick<ObjectRef, 'apiVersion' | 'kind'>): Promise<ResourceInfo | undefined> {
+    return this.discovery.resourceFor(ref.apiVersion, ref.kind);
+  }
+
+  /** Server-side applies the manifest exactly as given; returns the stored (or dry-run) object or the refusal. */
+  async apply(manifest: KubeObject, opts: ApplyOptions): Promise<WriteResult> {
+    const info = await this.resourceOf(manifest);
+    if (!info) return notServed(manifest);
+    const answer = await this.sendWrite({
+      method: 'PATCH',
+      path: objectPath(info, namespaceOf(manifest, info), manifest.metadata.name),
+      query: {
+        fieldManager: this.fieldManager,
+        ...(opts.force ? { force: 'true' } : {}),
+        ...(opts.dryRun ? { dryRun: 'All' } : {}),
+      },
+      body: JSON.stringify(manifest),
+      contentType: applyPatch,
+    });
+    return 'refusal' in answer ? { type: 'refused', refusal: answer.refusal } : writeResult(answer);
+  }
+
+  /** Merge-patches an object (e.g. to remove a label); returns the stored object or the refusal. */
+  async mergePatch(ref: ObjectRef, patch: unknown): Promise<WriteResult> {
+    const info = await this.resourceOf(ref);
+    if (!info) return notServed(ref);
+    const answer = await this.sendWrite({
+      method: 'PATCH',
+      path: objectPath(info, ref.namespace, ref.name),
+      query: { fieldManager: this.fieldManager },
+      body: JSON.stringify(patch),
+      contentType: 'application/merge-patch+json',
+    });
+    return 'refusal' in answer ? { type: 'refused', refusal: answer.refusal } : writeResult(answer);
+  }
+
+  /** Deletes an object with background propagation; returns 'deleted', 'gone' (it was not there) or the refusal. */
+  async delete(
+    ref: ObjectRef,
+  ): Promise<{ type: 'deleted' | 'gone' } | { type: 'refused'; refusal: ApiRefusal }> {
+    const info = await this.resourceOf(ref);
+    if (!info) return notServed(ref);
+    const answer = await this.sendWrite({
+      method: 'DELETE',
+      path: objectPath(info, ref.namespace, ref.name),
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' }),
+      contentType: 'application/json',
+    });
+    if ('refusal' in answer) return { type: 'refused', refusal: answer.refusal };
+    if (answer.status === 404) return { type: 'gone' };
+    if (answer.status >= 200 && answer.status < 300) return { type: 'deleted' };
+    return { type: 'refused', refusal: refusalOf(answer.status, answer.body) };
+  }
+
+  /** Returns the live object, or undefined when it does not exist; throws when it cannot be read. */
+  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    const info = await this.resourceOf(ref);
+    if (!info)
+      throw new KubeApiError(describe(ref), {
+        code: 404,
+        message: `no resource serves ${ref.apiVersion} ${ref.kind}`,
+      });
+    const path = objectPath(info, ref.namespace, ref.name);
+    const answer = await this.send({ method: 'GET', path });
+    if (answer.status === 404) return undefined;
+    if (answer.status !== 200) throw new KubeApiError(`GET ${path}`, refusalOf(answer.status, answer.body));
+    return JSON.parse(answer.body) as KubeObject;
+  }
+
+  /** Lists the objects of a kind (every page); each item gets its apiVersion and kind. */
+  async list(kind: Pick<ObjectRef, 'apiVersion' | 'kind'>, opts: ListOptions = {}): Promise<ListResult> {
+    const info = await this.resourceOf(kind);
+    if (!info)
+      throw new KubeApiError(`${kind.kind}`, {
+        code: 404,
+        message: `no resource serves ${kind.apiVersion} ${kind.kind}`,
+      });
+    const path = collectionPath(info, opts.namespace);
+    const items: KubeObject[] = [];
+    let next: string | undefined;
+    let resourceVersion = '';
+    do {
+      const answer = await this.send({
+        method: 'GET',
+        path,
+        query: {
+          labelSelector: opts.labelSelector,
+          fieldSelector: opts.fieldSelector,
+          limit: String(pageSize),
+          continue: next,
+        },
+        ...(opts.metadataOnly ? { accept: metadataAccept } : {}),
+      });
+      if (answer.status !== 200) throw new KubeApiError(`GET ${path}`, refusalOf(answer.status, answer.body));
+      const page = JSON.parse(answer.body) as {
+        items?: KubeObject[];
+        metadata?: { continue?: string; resourceVersion?: string };
+      };
+      for (const item of page.items ?? [])
+        items.push({ ...item, apiVersion: kind.apiVersion, kind: kind.kind });
+      next = page.metadata?.continue || undefined;
+      resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
+    } while (next);
+    return { items, resourceVersion };
+  }
+
+  /** Returns the answer to a raw request (for reads the client has no verb for, e.g. /version). */
+  send(req: Parameters<KubeHttp['request']>[0]): Promise<{ status: number; body: string }> {
+    return this.http.request(req);
+  }
+
+  /** Sends a write; no answer at all becomes a refusal with code 0, as data like any other. */
+  private async sendWrite(
+    req: Parameters<KubeHttp['request']>[0],
+  ): Promise<{ status: number; body: string } | { refusal: ApiRefusal }> {
+    try {
+      return await this.http.request(req);
+    } catch (error) {
+      if (error instanceof KubeApiError) return { refusal: error.refusal };
+      throw error;
+    }
+  }
+
+  /** Closes idle connections. */
+  close(): void {
+    this.http.close();
+  }
+}
+
+function namespaceOf(manifest: KubeObject, info: ResourceInfo): string {
+  return info.namespaced ? (manifest.metadata.namespace ?? 'default') : '';
+}
+
+function writeResult(answer: { status: number; body: string }): WriteResult {
+  if (answer.status >= 200 && answer.status < 300)
+    return { type: 'ok', live: JSON.parse(answer.body) as KubeObject };
+  return { type: 'refused', refusal: refusalOf(answer.status, answer.body) };
+}
+
+function notServed(ref: Pick<ObjectRef, 'apiVersion' | 'kind'>): { type: 'refused'; refusal: ApiRefusal } {
+  return {
+    type: 'refused',
+    refusal: {
+      code: 404,
+      reason: 'NotFound',
+      message: `the cluster serves no ${ref.kind} in ${ref.apiVersion}`,
+    },
+  };
+}
+
+function describe(ref: ObjectRef): string {
+  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
+}

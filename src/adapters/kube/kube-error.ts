@@ -1,0 +1,42 @@
+// One error class for the kube adapter: the API server's refusal (its Status, as data the
+// agent classifies) or no answer at all, subject first in the message.
+import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+
+/** An API request that failed: `refusal.code` is the HTTP status, 0 when the server did not answer. */
+export class KubeApiError extends Error {
+  /** Retrying cannot help (400, 422): the request itself is wrong. */
+  readonly terminal: boolean;
+  constructor(
+    readonly subject: string,
+    readonly refusal: ApiRefusal,
+  ) {
+    super(
+      `${subject}: ${refusal.code === 0 ? 'no answer' : `${refusal.code} ${refusal.reason ?? ''}`.trim()}: ${refusal.message}`,
+    );
+    this.name = 'KubeApiError';
+    this.terminal = refusal.code === 400 || refusal.code === 422;
+  }
+}
+
+/** Returns the refusal an answer's body describes (a Kubernetes Status, or plain text). */
+export function refusalOf(status: number, body: string): ApiRefusal {
+  try {
+    const parsed = JSON.parse(body) as {
+      kind?: string;
+      reason?: string;
+      message?: string;
+      details?: { causes?: { type?: string; message?: string; field?: string }[] };
+    };
+    if (parsed.kind === 'Status') {
+      return {
+        code: status,
+        ...(parsed.reason ? { reason: parsed.reason } : {}),
+        message: parsed.message ?? body,
+        ...(parsed.details?.causes ? { causes: parsed.details.causes } : {}),
+      };
+    }
+  } catch {
+    // Not JSON: the text is the message.
+  }
+  return { code: status, message: body.trim().slice(0, 500) || `HTTP ${status}` };
+}

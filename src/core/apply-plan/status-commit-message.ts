@@ -1,0 +1,46 @@
+// Messages of the agent's status commits. The trailer names the cluster-branch commit the
+// cluster runs in full; a commit that did not fully apply carries no trailer and lists what
+// failed instead, so `git log --grep` on the trailer finds exactly the complete applies.
+//
+//   status member1: applied 1a2b3c4                 status member1: 2 of 40 objects failed at 1a2b3c4
+//
+//   40 objects applied, 0 pruned                    Deployment/shop/web: immutable field changed: spec.selector; …
+//                                                   ConfigMap/shop/x: 403 Forbidden: …
+//   Gitfleet-Applied-Commit: 1a2b3c4d…
+import { appliedCommitTrailer } from '../status/status-branch.js';
+
+export interface StatusCommitInput {
+  cluster: string;
+  /** The cluster-branch commit the pass worked on; null when the branch does not exist. */
+  commit: string | null;
+  /** Every object of the commit applied and nothing failed. */
+  fullyApplied: boolean;
+  tombstoned: boolean;
+  objects: number;
+  /** `Kind/namespace/name: message` of each failure (applies and deletions). */
+  failures: readonly string[];
+  /** Other lines for the body (prune summary, Git outage). */
+  notes: readonly string[];
+  /** Lists longer than this are cut with a count. */
+  maxListed?: number;
+}
+
+/** Returns the message of a status commit: subject, body and, for a full apply, the applied-commit trailer. */
+export function statusCommitMessage(input: StatusCommitInput): string {
+  const short = input.commit?.slice(0, 7) ?? 'no branch';
+  const max = input.maxListed ?? 50;
+  const failures = input.failures.slice(0, max);
+  if (input.failures.length > max) failures.push(`… and ${input.failures.length - max} more`);
+  const subject = input.tombstoned
+    ? `status ${input.cluster}: branch tombstoned at ${short}; applying stopped, nothing deleted`
+    : input.fullyApplied && input.commit !== null
+      ? `status ${input.cluster}: applied ${short}`
+      : `status ${input.cluster}: ${input.failures.length} failed at ${short} (${input.objects} objects)`;
+  const lines = [subject];
+  const body = [...input.notes, ...failures];
+  if (body.length > 0) lines.push('', ...body);
+  if (input.fullyApplied && input.commit !== null && !input.tombstoned) {
+    lines.push('', `${appliedCommitTrailer}: ${input.commit}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  conflictResolutionOf,
+  liveStateOf,
+  planApply,
+  shouldSkipApply,
+  type ApplyDecision,
+  type PlanApplyInput,
+} from '../../../src/core/apply-plan/plan-apply.js';
+import { aConfigMap } from '../builders.js';
+
+function input(given: Partial<PlanApplyInput>): PlanApplyInput {
+  return {
+    cluster: 'member1',
+    digest: 'd2',
+    lastAppliedDigest: 'd1',
+    live: { type: 'absent' },
+    conflictResolution: 'abort',
+    ...given,
+  };
+}
+
+const cases: { name: string; given: Partial<PlanApplyInput>; want: ApplyDecision['type'] | string }[] = [
+  { name: 'an absent object is created without force', given: {}, want: 'apply create force=false' },
+  {
+    name: 'an absent object whose manifest was applied before was deleted by hand: putting it back is drift correction',
+    given: { digest: 'd1' },
+    want: 'apply driftCorrection force=false',
+  },
+  { name: 'an object without our marker is refused', given: { live: { type: 'foreign' } }, want: 'refuse' },
+  {
+    name: 'an object without our marker is taken over with force under conflict resolution overwrite',
+    given: { live: { type: 'foreign' }, conflictResolution: 'overwrite' },
+    want: 'apply takeOver force=true',
+  },
+  {
+    name: "another cluster's object is refused",
+    given: { live: { type: 'foreign', owner: 'member2' } },
+    want: 'refuse',
+  },
+  {
+    name: 'our object with a new manifest is updated with force',
+    given: { live: { type: 'ours', settled: true } },
+    want: 'apply update force=true',
+  },
+  {
+    name: 'our object with the same manifest, not written since it was seen matching, is skipped',
+    given: { digest: 'd1', live: { type: 'ours', settled: true } },
+    want: 'skip',
+  },
+  {
+    name: 'our object with the same manifest, written since, needs a drift check',
+    given: { digest: 'd1', live: { type: 'ours', settled: false } },
+    want: 'checkDrift',
+  },
+  {
+    name: 'a drift check that finds it clean skips the object',
+    given: { digest: 'd1', live: { type: 'ours', settled: false }, drift: 'clean' },
+    want: 'skip',
+  },
+  {
+    name: 'a drift check that finds it drifted corrects it with force',
+    given: { digest: 'd1', live: { type: 'ours', settled: false }, drift: 'drifted' },
+    want: 'apply driftCorrection force=true',
+  },
+];
+
+test('planApply decides per object', () => {
+  for (const c of cases) {
+    const d = planApply(input(c.given));
+    const got = d.type === 'apply' ? `apply ${d.reason} force=${d.force}` : d.type;
+    assert.equal(got, c.want, c.name);
+  }
+});
+
+test('a refusal says why and how to take the object over', () => {
+  const d = planApply(input({ live: { type: 'foreign', owner: 'member2' } }));
+  assert.equal(d.type, 'refuse');
+  if (d.type === 'refuse') {
+    assert.match(
+      d.message,
+      /managed by the gitfleet agent of cluster member2 \(gitfleet.io\/cluster=member2\), not member1/,
+    );
+    assert.match(d.message, /work.karmada.io\/conflict-resolution: overwrite/);
+  }
+});
+
+test('shouldSkipApply skips only an unchanged manifest that did not drift', () => {
+  const cases = [
+    {
+      name: 'same digest, no drift',
+      given: { digest: 'a', lastAppliedDigest: 'a', drifted: false },
+      want: true,
+    },
+    {
+      name: 'same digest, drifted',
+      given: { digest: 'a', lastAppliedDigest: 'a', drifted: true },
+      want: false,
+    },
+    { name: 'new digest', given: { digest: 'b', lastAppliedDigest: 'a', drifted: false }, want: false },
+    { name: 'never applied', given: { digest: '', lastAppliedDigest: '', drifted: false }, want: false },
+  ];
+  for (const c of cases) assert.equal(shouldSkipApply(c.given), c.want, c.name);
+});
+
+test('liveStateOf reads the ownership marker', () => {
+  const cm = aConfigMap('x');
+  const marked = (value: string) => ({
+    ...cm,
+    metadata: { ...cm.metadata, labels: { 'gitfleet.io/cluster': value } },
+  });
+  assert.deepEqual(liveStateOf('member1', undefined, false), { type: 'absent' });
+  assert.deepEqual(liveStateOf('member1', cm, false), { type: 'foreign' });
+  assert.deepEqual(liveStateOf('member1', marked('member2'), false), { type: 'foreign', owner: 'member2' });
+  assert.deepEqual(liveStateOf('member1', marked('member1'), true), { type: 'ours', settled: true });
+});
+
+test("conflictResolutionOf reads Karmada's annotation, case-insensitively, defaulting to abort", () => {
+  const cm = aConfigMap('x');
+  const annotated = (value: string) => ({
+    ...cm,
+    metadata: { ...cm.metadata, annotations: { 'work.karmada.io/conflict-resolution': value } },
+  });
+  assert.equal(conflictResolutionOf(cm), 'abort');
+  assert.equal(conflictResolutionOf(annotated('overwrite')), 'overwrite');
+  assert.equal(conflictResolutionOf(annotated('Overwrite')), 'overwrite');
+  assert.equal(conflictResolutionOf(annotated('abort')), 'abort');
+});

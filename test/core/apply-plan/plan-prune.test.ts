@@ -1,0 +1,184 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  planPrune,
+  type PlanPruneInput,
+  type PruneLiveFacts,
+} from '../../../src/core/apply-plan/plan-prune.js';
+import type { InventoryEntry } from '../../../src/core/apply-plan/inventory.js';
+import { refKey, type ObjectRef } from '../../../src/core/model/object-ref.js';
+
+const cm = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name });
+const ours: PruneLiveFacts = { exists: true, labels: { 'gitfleet.io/cluster': 'member1' } };
+
+function inventoryOf(refs: ObjectRef[]): Map<string, InventoryEntry> {
+  return new Map(refs.map((ref) => [refKey(ref), { ref, digest: 'd' }]));
+}
+
+/** Ten objects in the inventory, `removed` of them left the branch; live facts per name (default: ours). */
+function given(opts: {
+  removed: string[];
+  facts?: Record<string, PruneLiveFacts | undefined>;
+  total?: number;
+  listed?: boolean;
+  allowDeletions?: boolean;
+}): PlanPruneInput {
+  const names = Array.from({ length: opts.total ?? 10 }, (_, i) => `cm${i}`);
+  const refs = names.map(cm);
+  const live = new Map<string, PruneLiveFacts>();
+  for (const name of opts.removed) {
+    const facts = opts.facts && name in opts.facts ? opts.facts[name] : ours;
+    if (facts) live.set(refKey(cm(name)), facts);
+  }
+  return {
+    cluster: 'member1',
+    inventory: inventoryOf(refs),
+    desired: new Set(refs.filter((r) => !opts.removed.includes(r.name)).map(refKey)),
+    live,
+    listedKinds: new Set(opts.listed === false ? [] : ['/ConfigMap']),
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: opts.allowDeletions ?? false,
+  };
+}
+
+function summary(input: PlanPruneInput): string[] {
+  const plan = planPrune(input);
+  return [
+    ...plan.deletions.map((r) => `delete ${r.name}`),
+    ...plan.orphans.map((r) => `orphan ${r.name}`),
+    ...plan.left.map((l) => `leave ${l.ref.name} ${l.reason}`),
+    ...plan.held.map((h) => `hold ${h.ref.name} ${h.reason}`),
+  ];
+}
+
+const cases: { name: string; given: PlanPruneInput; want: string[] }[] = [
+  { name: 'nothing left the branch: nothing to do', given: given({ removed: [] }), want: [] },
+  {
+    name: 'an owned object that left the branch is deleted',
+    given: given({ removed: ['cm1'] }),
+    want: ['delete cm1'],
+  },
+  {
+    name: 'an object already gone is dropped from the inventory',
+    given: given({ removed: ['cm1'], facts: { cm1: { exists: false } } }),
+    want: ['leave cm1 Gone'],
+  },
+  {
+    name: 'an object without the marker is left alone',
+    given: given({ removed: ['cm1'], facts: { cm1: { exists: true, labels: {} } } }),
+    want: ['leave cm1 NotOwned'],
+  },
+  {
+    name: "an object carrying another cluster's marker is left alone",
+    given: given({
+      removed: ['cm1'],
+      facts: { cm1: { exists: true, labels: { 'gitfleet.io/cluster': 'member2' } } },
+    }),
+    want: ['leave cm1 NotOwned'],
+  },
+  {
+    name: 'an object annotated gitfleet.io/prune: disabled is left alone',
+    given: given({
+      removed: ['cm1'],
+      facts: { cm1: { ...ours, annotations: { 'gitfleet.io/prune': 'disabled' } } },
+    }),
+    want: ['leave cm1 Kept'],
+  },
+  {
+    name: 'an object controlled by another object is left to its garbage collection',
+    given: given({ removed: ['cm1'], facts: { cm1: { ...ours, controller: 'Widget/w' } } }),
+    want: ['leave cm1 Controlled'],
+  },
+  {
+    name: 'an object preserved on deletion is orphaned, not deleted',
+    given: given({
+      removed: ['cm1'],
+      facts: { cm1: { ...ours, annotations: { 'gitfleet.io/preserve-on-deletion': 'true' } } },
+    }),
+    want: ['orphan cm1'],
+  },
+  {
+    name: 'an object whose kind could not be listed is held for the next pass',
+    given: given({ removed: ['cm1'], listed: false }),
+    want: ['hold cm1 NotListed'],
+  },
+  {
+    name: 'an object whose live state could not be read is held for the next pass',
+    given: given({ removed: ['cm1'], facts: { cm1: undefined } }),
+    want: ['hold cm1 NotListed'],
+  },
+  {
+    name: 'deleting 6 of 10 objects is within the guard: an inventory of 10 is not more than minObjects',
+    given: given({ removed: ['cm0', 'cm1', 'cm2', 'cm3', 'cm4', 'cm5'] }),
+    want: ['delete cm0', 'delete cm1', 'delete cm2', 'delete cm3', 'delete cm4', 'delete cm5'],
+  },
+  {
+    name: 'deleting 7 of 12 objects is refused by the guard, every deletion held',
+    given: given({ total: 12, removed: ['cm0', 'cm1', 'cm2', 'cm3', 'cm4', 'cm5', 'cm6'] }),
+    want: ['cm0', 'cm1', 'cm2', 'cm3', 'cm4', 'cm5', 'cm6'].map((n) => `hold ${n} MassDeletionGuard`),
+  },
+  {
+    name: 'deleting 6 of 12 objects (half) is within the guard',
+    given: given({ total: 12, removed: ['cm0', 'cm1', 'cm2', 'cm3', 'cm4', 'cm5'] }),
+    want: ['delete cm0', 'delete cm1', 'delete cm2', 'delete cm3', 'delete cm4', 'delete cm5'],
+  },
+  {
+    name: 'deleting every object is refused by the guard',
+    given: given({ total: 2, removed: ['cm0', 'cm1'] }),
+    want: ['hold cm0 MassDeletionGuard', 'hold cm1 MassDeletionGuard'],
+  },
+  {
+    name: 'deleting every object is allowed when the commit allows deletions',
+    given: given({ total: 2, removed: ['cm0', 'cm1'], allowDeletions: true }),
+    want: ['delete cm0', 'delete cm1'],
+  },
+  {
+    name: 'objects left alone do not count towards the guard',
+    given: given({ total: 2, removed: ['cm0', 'cm1'], facts: { cm0: { exists: false } } }),
+    want: ['delete cm1', 'leave cm0 Gone'],
+  },
+];
+
+test('planPrune decides per candidate and applies the mass-deletion guard', () => {
+  for (const c of cases) assert.deepEqual(summary(c.given), c.want, c.name);
+});
+
+test('deletions come in prune order: custom resources before CRDs, Namespaces last', () => {
+  const refs: ObjectRef[] = [
+    { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop' },
+    {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      namespace: '',
+      name: 'widgets.example.com',
+    },
+    { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'shop', name: 'w' },
+    cm('a'),
+  ];
+  const plan = planPrune({
+    cluster: 'member1',
+    inventory: inventoryOf(refs),
+    desired: new Set(),
+    live: new Map(refs.map((r) => [refKey(r), ours])),
+    listedKinds: new Set([
+      '/Namespace',
+      'apiextensions.k8s.io/CustomResourceDefinition',
+      'example.com/Widget',
+      '/ConfigMap',
+    ]),
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: true,
+  });
+  assert.deepEqual(
+    plan.deletions.map((r) => r.kind),
+    ['Widget', 'ConfigMap', 'CustomResourceDefinition', 'Namespace'],
+  );
+});
+
+test('a guard refusal names the counts', () => {
+  const plan = planPrune(given({ total: 2, removed: ['cm0', 'cm1'] }));
+  assert.match(
+    plan.guardRefusal ?? '',
+    /^member1: pruning refused: it would delete all 2 objects the agent applied/,
+  );
+});

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  statusCommitMessage,
+  type StatusCommitInput,
+} from '../../../src/core/apply-plan/status-commit-message.js';
+
+const commit = '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d';
+const base: StatusCommitInput = {
+  cluster: 'member1',
+  commit,
+  fullyApplied: true,
+  tombstoned: false,
+  objects: 3,
+  failures: [],
+  notes: [],
+};
+
+const cases: { name: string; given: Partial<StatusCommitInput>; want: string }[] = [
+  {
+    name: 'a full apply names the commit in the trailer',
+    given: {},
+    want: `status member1: applied 1a2b3c4\n\nGitfleet-Applied-Commit: ${commit}\n`,
+  },
+  {
+    name: 'a partial apply lists the failures and has no trailer',
+    given: { fullyApplied: false, failures: ['shop/ConfigMap/x: 403 Forbidden'] },
+    want: 'status member1: 1 failed at 1a2b3c4 (3 objects)\n\nshop/ConfigMap/x: 403 Forbidden\n',
+  },
+  {
+    name: 'a tombstone says the agent stopped',
+    given: { fullyApplied: false, tombstoned: true },
+    want: 'status member1: branch tombstoned at 1a2b3c4; applying stopped, nothing deleted\n',
+  },
+  {
+    name: 'notes come before the trailer',
+    given: { notes: ['Git was unreachable for 2m3s'] },
+    want: `status member1: applied 1a2b3c4\n\nGit was unreachable for 2m3s\n\nGitfleet-Applied-Commit: ${commit}\n`,
+  },
+  {
+    name: 'long failure lists are cut with a count',
+    given: { fullyApplied: false, failures: ['a', 'b', 'c'], maxListed: 2 },
+    want: 'status member1: 3 failed at 1a2b3c4 (3 objects)\n\na\nb\n… and 1 more\n',
+  },
+];
+
+test('statusCommitMessage writes the subject, the body and the applied-commit trailer', () => {
+  for (const c of cases) assert.equal(statusCommitMessage({ ...base, ...c.given }), c.want, c.name);
+});

@@ -1,0 +1,241 @@
+// What the agent's kube tests share: a real git repository whose cluster branch a test writes
+// (with gitfleet's own git writers, as the hub does), an agent for a cluster name unique to the
+// test (so its inventory, ownership marker and status branch are its own on the shared test
+// clusters), and kubectl for what a person does by hand.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildTreeFromScratch } from '../../src/adapters/git/build-tree-from-scratch.js';
+import { toGitObject } from '../../src/adapters/git/hash-object.js';
+import { makeCommit } from '../../src/adapters/git/make-commit.js';
+import { readRef } from '../../src/adapters/git/read-ref.js';
+import { updateRefs } from '../../src/adapters/git/update-ref.js';
+import { writeObjects } from '../../src/adapters/git/write-objects.js';
+import { KubeClient } from '../../src/adapters/kube/kube-client.js';
+import { clusterLabel, inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
+import { managedLabel } from '../../src/core/model/gitfleet-keys.js';
+import type { KubeObject } from '../../src/core/model/kube-object.js';
+import { objectPath } from '../../src/core/render/object-path.js';
+import { emitYaml } from '../../src/core/render/emit-yaml.js';
+import { createAgentMemory, type AgentMemory } from '../../src/loops/agent/agent-memory.js';
+import {
+  clusterBranchRef,
+  localAgentRepo,
+  statusBranchRef,
+  type AgentRepo,
+} from '../../src/loops/agent/agent-repo.js';
+import {
+  runAgentPass,
+  type AgentPassOptions,
+  type AgentPassResult,
+} from '../../src/loops/agent/run-agent-pass.js';
+import { readStatusFiles } from '../../src/loops/agent/write-status-branch.js';
+import { parseStatusBranch, type AgentReport } from '../../src/core/status/status-branch.js';
+import { systemClock } from '../../src/loops/runtime/clock.js';
+import { testKubeConfig, uniqueName } from './test-clusters.js';
+
+export const prefix = 'gitfleet/';
+
+/** A bare repository in a temporary directory, removed by `dispose`. */
+export function makeBareRepo(): { dir: string; dispose: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-agent-'));
+  execFileSync('git', ['init', '-q', '--bare', dir]);
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Commits the objects as the cluster branch's next commit (hub layout, canonical YAML, gitfleet's managed label); returns its id. */
+export async function commitClusterBranch(
+  gitdir: string,
+  cluster: string,
+  objects: readonly KubeObject[],
+  message = 'render: test\n',
+  extraFiles: Record<string, string> = {},
+): Promise<string> {
+  const blobs = [];
+  const files = new Map<string, string>();
+  const texts: [string, string][] = objects.map((o) => [objectPath(refOf(o)), emitYaml(decorate(o))]);
+  for (const [path, text] of [...texts, ...Object.entries(extraFiles)]) {
+    const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
+    blobs.push(blob);
+    files.set(path, blob.oid);
+  }
+  const tree = buildTreeFromScratch(files);
+  const ref = clusterBranchRef(prefix, cluster);
+  const head = await readRef(gitdir, ref);
+  const author = { name: 'hub', email: 'hub@test.invalid', time: 1_700_000_000, tzOffsetMinutes: 0 };
+  const commit = makeCommit({ tree: tree.root, parents: head ? [head] : [], author, message });
+  await writeObjects({ gitdir, objects: [...blobs, ...tree.newObjects, commit], fsync: false });
+  await updateRefs({ gitdir, updates: [{ ref, newOid: commit.oid, expectedOld: head }], fsync: false });
+  return commit.oid;
+}
+
+function decorate(o: KubeObject): KubeObject {
+  return { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [managedLabel]: 'true' } } };
+}
+
+/** Returns an object's identity. */
+export function refOf(o: KubeObject) {
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    namespace: o.metadata.namespace ?? '',
+    name: o.metadata.name,
+  };
+}
+
+/** An agent for one test: its own cluster name, repository, client and memory. */
+export interface TestAgent {
+  cluster: string;
+  repo: AgentRepo;
+  client: KubeClient;
+  memory: AgentMemory;
+  pass(overrides?: Partial<AgentPassOptions>): Promise<AgentPassResult>;
+  report(): Promise<AgentReport | undefined>;
+  statusHead(): Promise<string | null>;
+  dispose(): Promise<void>;
+}
+
+/** Returns an agent of a fresh cluster name on the test cluster `context`, with a bare repository. */
+export function testAgent(
+  opts: { context?: string; repo?: AgentRepo; name?: string } = {},
+): TestAgent & { gitdir: string } {
+  const cluster = opts.name ?? uniqueName('t');
+  const bare = opts.repo ? undefined : makeBareRepo();
+  const repo = opts.repo ?? localAgentRepo(bare!.dir);
+  const client = KubeClient.fromKubeConfig(testKubeConfig(opts.context));
+  const memory = createAgentMemory();
+  const base: AgentPassOptions = {
+    repo,
+    client,
+    cluster,
+    branchPrefix: prefix,
+    memory,
+    clock: systemClock(),
+    identity: { name: 'gitfleet agent', email: 'agent@test.invalid' },
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: false,
+    concurrency: 8,
+    crdTimeoutMs: 60_000,
+    factsMaxAgeMs: 0,
+  };
+  return {
+    cluster,
+    gitdir: repo.gitdir,
+    repo,
+    client,
+    memory,
+    pass: (overrides = {}) => runAgentPass({ ...base, ...overrides }),
+    report: async () =>
+      parseStatusBranch(await readStatusFiles(repo.gitdir, statusBranchRef(prefix, cluster))),
+    statusHead: () => readRef(repo.gitdir, statusBranchRef(prefix, cluster)),
+    dispose: async () => {
+      await deleteOwned(client, cluster);
+      client.close();
+      bare?.dispose();
+    },
+  };
+}
+
+/** Deletes what the agent of `cluster` left on the test cluster: its inventory and its labelled ConfigMaps and Deployments. */
+async function deleteOwned(client: KubeClient, cluster: string): Promise<void> {
+  await client.delete({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    namespace: inventoryNamespace,
+    name: inventoryName(cluster),
+  });
+  for (const kind of [
+    { apiVersion: 'v1', kind: 'Namespace' },
+    { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
+  ]) {
+    const { items } = await client
+      .list(kind, { labelSelector: `${clusterLabel}=${cluster}` })
+      .catch(() => ({ items: [] }));
+    for (const item of items) await client.delete(refOf(item));
+  }
+}
+
+/** Runs kubectl on a test cluster, as a person would; returns stdout. */
+export function kubectl(args: readonly string[], opts: { context?: string; input?: string } = {}): string {
+  const bin = process.env['GITFLEET_K8S_BIN'];
+  if (!bin) throw new Error('GITFLEET_K8S_BIN is not set');
+  const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
+  return execFileSync(
+    join(bin, 'kubectl'),
+    ['--kubeconfig', kubeconfig, '--context', opts.context ?? 'member1', ...args],
+    {
+      input: opts.input ?? '',
+      stdio: 'pipe',
+    },
+  ).toString('utf8');
+}
+
+/** Returns a Namespace. */
+export function aNamespace(name: string): KubeObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+}
+
+/** Returns a ConfigMap. */
+export function aConfigMap(namespace: string, name: string, data: Record<string, string>): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
+}
+
+/** Returns a Deployment of one replica of a pause-like image. */
+export function aDeployment(namespace: string, name: string, replicas = 1): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name, image: 'registry.invalid/pause:1' }] },
+      },
+    },
+  };
+}
+
+/** Returns a CRD `widgets.<group>` (kind Widget, namespaced) whose schema keeps unknown fields under spec. */
+export function aWidgetCrd(group: string): KubeObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `widgets.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** Returns a Widget custom resource. */
+export function aWidget(
+  group: string,
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown>,
+): KubeObject {
+  return { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name, namespace }, spec };
+}
+
+/** Returns a group name unique to a test. */
+export function uniqueGroup(): string {
+  return `${uniqueName('g')}.example.com`;
+}
