@@ -1,0 +1,65 @@
+// Which refs the hub's local mirror of a remote holds, and under which names.
+//
+//   remote                        mirror: tracking ref (fetch writes)   mirror: local ref (hub reads, writes)
+//   refs/heads/<source>           refs/remotes/origin/<source>          refs/heads/<source>
+//   refs/heads/<prefix><rest>     refs/remotes/origin/<prefix><rest>    refs/heads/<prefix><rest>
+//   refs/heads/<other>            refs/remotes/origin/<other>           (none)
+//
+// Fetching into tracking refs first, as git does, lets the mirror move its local refs with
+// git's lock protocol (fetch itself writes refs without locks) and keeps a record of what the
+// remote held, which isomorphic-git's push also updates. Other branches get tracking refs too:
+// isomorphic-git's fetch asks for every branch, and a branch whose objects the mirror holds
+// without a ref would be sent again on every poll, the client having no way to say it has them.
+import { isValidRefName } from '../git/ref-name.js';
+import { RemoteError } from './remote-error.js';
+
+/** The remote name in the mirror's config. */
+export const mirrorRemote = 'origin';
+const heads = 'refs/heads/';
+const tracking = `refs/remotes/${mirrorRemote}/`;
+
+/** The mirrored refs: the source branch and every branch under the prefix. */
+export interface MirrorLayout {
+  /** Full name, e.g. `refs/heads/main`. */
+  sourceRef: string;
+  /** Ends with `/`, e.g. `gitfleet/`. */
+  branchPrefix: string;
+}
+
+/** Returns the layout with the source as a full branch name and the prefix ending in `/`, or throws InvalidOption. */
+export function mirrorLayout(opts: { sourceRef: string; branchPrefix: string }): MirrorLayout {
+  const sourceRef = opts.sourceRef.startsWith('refs/') ? opts.sourceRef : `${heads}${opts.sourceRef}`;
+  if (!sourceRef.startsWith(heads) || !isValidRefName(sourceRef)) {
+    throw new RemoteError(
+      'InvalidOption',
+      `${opts.sourceRef}: the source ref must be a branch (refs/heads/…)`,
+    );
+  }
+  const branchPrefix = opts.branchPrefix.endsWith('/') ? opts.branchPrefix : `${opts.branchPrefix}/`;
+  if (branchPrefix === '/' || !isValidRefName(`${heads}${branchPrefix}x`)) {
+    throw new RemoteError('InvalidOption', `${opts.branchPrefix}: not a usable branch prefix`);
+  }
+  return { sourceRef, branchPrefix };
+}
+
+/** Returns the fetch refspecs: every branch into its tracking ref. */
+export function fetchRefspecs(): string[] {
+  return [`+${heads}*:${tracking}*`];
+}
+
+/** Returns the local branch a tracking ref mirrors, or null when the ref is not a mirrored one. */
+export function localRefOf(layout: MirrorLayout, trackingRef: string): string | null {
+  if (!trackingRef.startsWith(tracking)) return null;
+  const local = `${heads}${trackingRef.slice(tracking.length)}`;
+  return isMirrored(layout, local) ? local : null;
+}
+
+/** Returns whether the full ref is one the mirror holds (the source branch or a prefixed branch). */
+export function isMirrored(layout: MirrorLayout, ref: string): boolean {
+  return ref === layout.sourceRef || ref.startsWith(`${heads}${layout.branchPrefix}`);
+}
+
+/** Returns the tracking ref of a mirrored branch. */
+export function trackingRefOf(ref: string): string {
+  return `${tracking}${ref.slice(heads.length)}`;
+}

@@ -1,0 +1,137 @@
+// publish: push the refs a pass moved, by compare-and-swap, never forced, with gitfleet's own
+// receive-pack client (isomorphic-git's push re-reads and re-deflates every object on
+// libuv's thread pool; this one copies entries out of the mirror's packs).
+//
+// Against the remote's advertised value of each ref:
+//
+//   remote has                   outcome
+//   the expected old commit      update it: `<old> <new> <ref>`, which receive-pack re-checks under its lock
+//   no such branch               create it: the hub owns it (someone deleted it; it is put back)
+//   the new commit already       nothing to send (an earlier publish got there)
+//   anything else                PushRejected before anything is sent: another writer moved it
+//
+// and the new commit must descend from the remote's (fast-forward only). When the remote
+// supports `atomic` (git, GitHub, GitLab, Gitea do), every ref moves in one request, all or
+// none; otherwise one request per ref, in the given order, stopping at the first refusal,
+// so the bindings branch, last, is never visible ahead of the cluster branches.
+import { isAncestor } from '../git/is-ancestor.js';
+import { readRef } from '../git/read-ref.js';
+import { updateRefs } from '../git/update-ref.js';
+import { listObjectsToPush } from './list-objects-to-push.js';
+import { trackingRefOf } from './mirror-layout.js';
+import { openObjectReader, type ObjectReader } from './object-reader.js';
+import type { PublishUpdate } from './publish-update.js';
+import { discoverRefs, type ServiceTarget } from './discover-refs.js';
+import { sendReceivePack, type PushCommand } from './receive-pack.js';
+import type { RemoteAccess } from './remote-access.js';
+import { RemoteError } from './remote-error.js';
+import { streamPack } from './stream-pack.js';
+import { pushReportError } from './to-remote-error.js';
+
+const zeroOid = '0000000000000000000000000000000000000000';
+
+/** Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws PushRejected on a lost race. */
+export async function pushRefs(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<void> {
+  const target = (ref?: string): ServiceTarget => ({
+    url: access.url,
+    headers: access.authHeaders,
+    errors: {
+      action: 'push',
+      url: access.url,
+      secrets: access.secrets,
+      ...(ref === undefined ? {} : { ref }),
+    },
+  });
+  const advertised = await discoverRefs({ ...target(), service: 'git-receive-pack' });
+  const { commands, done } = await planCommands(access, advertised.refs, updates);
+  await recordPushed(access.gitdir, done);
+  if (commands.length === 0) return;
+  const atomic = advertised.capabilities.has('atomic');
+  const capabilities = ['report-status', ...(atomic ? ['atomic'] : [])];
+  const remoteHas = new Set(advertised.refs.values());
+  const reader = await openObjectReader(access.gitdir);
+  try {
+    for (const batch of atomic ? [commands] : commands.map((c) => [c])) {
+      await pushBatch({
+        reader,
+        remoteHas,
+        batch,
+        capabilities,
+        target: target(batch[0]!.ref),
+        gitdir: access.gitdir,
+      });
+    }
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Turns the updates into commands against what the remote holds; returns them and the updates already there. */
+async function planCommands(
+  access: RemoteAccess,
+  remote: ReadonlyMap<string, string>,
+  updates: readonly PublishUpdate[],
+): Promise<{ commands: PushCommand[]; done: PushCommand[] }> {
+  const commands: PushCommand[] = [];
+  const done: PushCommand[] = [];
+  for (const u of updates) {
+    const actual = remote.get(u.ref) ?? null;
+    const command = { ref: u.ref, old: actual ?? zeroOid, new: u.newOid };
+    if (actual === u.newOid) {
+      done.push(command);
+      continue;
+    }
+    if (actual !== null && actual !== u.oldOid) {
+      const message = `${u.ref}: push to ${access.url} rejected: the remote is at ${actual}, expected ${u.oldOid ?? 'no branch'} (another writer moved it); re-read and retry`;
+      throw new RemoteError('PushRejected', message, u.ref);
+    }
+    if (
+      actual !== null &&
+      !(await isAncestor({ gitdir: access.gitdir, ancestor: actual, descendant: u.newOid }))
+    ) {
+      const message = `${u.ref}: push to ${access.url} rejected: ${u.newOid} does not descend from the remote's ${actual}; refusing to rewrite history`;
+      throw new RemoteError('PushRejected', message, u.ref);
+    }
+    commands.push(command);
+  }
+  return { commands, done };
+}
+
+async function pushBatch(opts: {
+  reader: ObjectReader;
+  remoteHas: Set<string>;
+  batch: PushCommand[];
+  capabilities: string[];
+  target: ServiceTarget;
+  gitdir: string;
+}): Promise<void> {
+  const tips = opts.batch.map((c) => c.new);
+  const oids = await listObjectsToPush({ reader: opts.reader, tips, remoteHas: opts.remoteHas });
+  const report = await sendReceivePack({
+    ...opts.target,
+    commands: opts.batch,
+    capabilities: opts.capabilities,
+    pack: streamPack(opts.reader, oids),
+  });
+  const moved = opts.batch.filter((c) => report.get(c.ref) === null);
+  await recordPushed(opts.gitdir, moved);
+  for (const c of moved) opts.remoteHas.add(c.new);
+  const failures = opts.batch.filter((c) => report.get(c.ref) !== null);
+  if (failures.length > 0) {
+    throw pushReportError(
+      failures.map((c) => `${c.ref} ${report.get(c.ref) ?? 'no answer from the remote'}`),
+      opts.target.errors,
+    );
+  }
+}
+
+/** The remote now holds these: so do the mirror's tracking refs and branches. */
+async function recordPushed(gitdir: string, pushed: readonly PushCommand[]): Promise<void> {
+  const refs = pushed.flatMap((c) => [c.ref, trackingRefOf(c.ref)].map((ref) => ({ ref, newOid: c.new })));
+  const updates = [];
+  for (const { ref, newOid } of refs) {
+    const current = await readRef(gitdir, ref);
+    if (current !== newOid) updates.push({ ref, newOid, expectedOld: current });
+  }
+  if (updates.length > 0) await updateRefs({ gitdir, updates, allowNonFastForward: true });
+}

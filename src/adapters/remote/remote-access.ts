@@ -1,0 +1,12 @@
+// What every exchange with the remote needs: where the mirror is, where the remote is, how to
+// authenticate, and which secrets to keep out of messages.
+export interface RemoteAccess {
+  /** The mirror's git directory. */
+  gitdir: string;
+  /** The remote's URL, without credentials. */
+  url: string;
+  /** The Authorization header sent with every request, or nothing. */
+  authHeaders: Record<string, string>;
+  /** The token and any password, masked in every message. */
+  secrets: readonly (string | undefined)[];
+}

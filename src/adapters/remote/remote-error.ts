@@ -1,0 +1,46 @@
+// One error class for talking to a remote repository, with a literal `code` the hub switches
+// on. Messages name the subject first (the ref, or the remote's URL with credentials
+// redacted) and never carry a token.
+
+export type RemoteErrorCode =
+  /** The push lost a race: the remote ref is not where the hub expected it. Re-read and retry. */
+  | 'PushRejected'
+  /** The remote refused the push for another reason (a hook, a protected branch). */
+  | 'PushDeclined'
+  /** The remote wants credentials we do not have, or refused the ones we sent. */
+  | 'AuthFailed'
+  /** No repository at that URL. */
+  | 'NotFound'
+  /** The remote could not be reached or failed on its side (network, 5xx); may pass. */
+  | 'Unreachable'
+  /** A ref the hub needs (the source branch) is not on the remote. */
+  | 'MissingRef'
+  /** The token could not be read, or is not usable in an HTTP header. */
+  | 'BadToken'
+  /** The options make no sense (a source ref that is not a branch, an empty prefix, …). */
+  | 'InvalidOption'
+  /** Anything else the remote or the client reported. */
+  | 'RemoteFailed';
+
+/** Codes a later attempt may fix without anyone changing the configuration. */
+const retryable: ReadonlySet<RemoteErrorCode> = new Set(['PushRejected', 'Unreachable']);
+
+/** Why a fetch from or a push to a remote repository failed. */
+export class RemoteError extends Error {
+  readonly terminal: boolean;
+  constructor(
+    readonly code: RemoteErrorCode,
+    message: string,
+    /** The ref concerned, when there is one. */
+    readonly ref?: string,
+  ) {
+    super(message);
+    this.name = 'RemoteError';
+    this.terminal = !retryable.has(code);
+  }
+}
+
+/** Returns whether the value is a RemoteError with the given code. */
+export function isRemoteError(value: unknown, code?: RemoteErrorCode): value is RemoteError {
+  return value instanceof RemoteError && (code === undefined || value.code === code);
+}

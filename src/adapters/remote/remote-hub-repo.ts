@@ -1,0 +1,118 @@
+// A remote repository as the hub sees it: a local bare mirror to read and write objects and
+// refs in (`gitdir`), `refresh` to bring the remote's branches in, `publish` to push the refs
+// a pass moved. The same shape as the hub's HubRepo for local repositories, declared here
+// because adapters do not depend on loops.
+//
+// refresh fetches with isomorphic-git (fetch-mirror.ts); publish pushes with gitfleet's own
+// receive-pack client (push-refs.ts): all refs in one atomic request where the remote
+// supports it, else ref by ref in order; a lost race throws PushRejected and the hub re-reads
+// and runs the pass again. Only branches under the prefix are ever pushed, never the source
+// branch, and never forced. The mirror is the hub's cache: deleting it costs one full fetch.
+import { mirrorLayout, isMirrored, type MirrorLayout } from './mirror-layout.js';
+import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
+import { mirrorDirFor, openMirror } from './open-mirror.js';
+import { parseRemoteUrl } from './parse-remote-url.js';
+import type { PublishUpdate } from './publish-update.js';
+import { pushRefs } from './push-refs.js';
+import { authHeaders, type AuthScheme } from './remote-auth.js';
+import type { RemoteAccess } from './remote-access.js';
+import { RemoteError } from './remote-error.js';
+
+export interface RemoteHubRepoOptions {
+  /** http(s) URL of the remote repository. Credentials in it are used only when no token is given. */
+  url: string;
+  /** Where mirrors live; each remote gets its own directory, keyed by a hash of its URL. */
+  cacheDir: string;
+  /** From readToken: an environment variable or a file, never the command line. */
+  token?: string;
+  /** How the token is sent (default 'basic', user name `x-access-token`). */
+  authScheme?: AuthScheme;
+  username?: string;
+  /** The branch users push to, e.g. `main` or `refs/heads/main`. */
+  sourceRef: string;
+  /** The prefix of every branch the hub writes, e.g. `gitfleet/`. */
+  branchPrefix: string;
+}
+
+/** The hub's view of a remote repository. */
+export interface RemoteHubRepo {
+  /** The local bare mirror the hub reads and writes objects and refs in; made by the first refresh. */
+  readonly gitdir: string;
+  /** The remote's URL without credentials, safe to log. */
+  readonly url: string;
+  /** The same, for messages (the hub's HubRepo names it so). */
+  readonly description: string;
+  /** Fetches the source branch and the prefixed branches into the mirror. */
+  refresh(): Promise<void>;
+  /** The same as refresh, and returns the mirror's branches it moved (for a poller: anything new?). */
+  fetchRefs(): Promise<RefreshResult>;
+  /** Pushes each updated ref by compare-and-swap; throws PushRejected when the remote moved first. */
+  publish(updates: readonly PublishUpdate[]): Promise<void>;
+}
+
+/**
+ * Returns the hub's view of the remote; checks the options now and creates the mirror on the
+ * first refresh or publish, so building it needs no I/O.
+ */
+export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
+  const remote = parseRemoteUrl(opts.url);
+  const layout = mirrorLayout(opts);
+  const token = opts.token ?? remote.password;
+  const username = opts.username ?? remote.username;
+  const auth = {
+    ...(token === undefined ? {} : { token }),
+    ...(opts.authScheme === undefined ? {} : { scheme: opts.authScheme }),
+    ...(username === undefined ? {} : { username }),
+  };
+  const gitdir = mirrorDirFor(opts.cacheDir, remote.url);
+  let opened: Promise<string> | undefined;
+  const open = (): Promise<string> =>
+    (opened ??= openMirror({ cacheDir: opts.cacheDir, url: remote.url }).catch((error: unknown) => {
+      opened = undefined; // a later call tries again
+      throw error;
+    }));
+  const headers = authHeaders(auth);
+  // The header's value and its base64 part are secrets too: a message must not quote them.
+  const headerSecrets = Object.values(headers).flatMap((v) => [v, v.split(' ')[1]]);
+  const access: RemoteAccess = {
+    gitdir,
+    url: remote.url,
+    authHeaders: headers,
+    secrets: [opts.token, remote.password, ...headerSecrets],
+  };
+  // One exchange at a time: a refresh must not move refs under a publish, nor the reverse.
+  let last: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = (): Promise<T> => open().then(work);
+    const next = last.then(run, run);
+    last = next.catch(() => undefined);
+    return next;
+  };
+  const fetchRefs = (): Promise<RefreshResult> => serial(() => fetchMirror({ ...access, layout }));
+  return {
+    gitdir,
+    url: remote.url,
+    description: remote.url,
+    refresh: () => fetchRefs().then(() => undefined),
+    fetchRefs,
+    publish: (updates) => serial(() => publishAll(access, layout, updates)),
+  };
+}
+
+async function publishAll(
+  access: RemoteAccess,
+  layout: MirrorLayout,
+  updates: readonly PublishUpdate[],
+): Promise<void> {
+  for (const u of updates) {
+    if (!isMirrored(layout, u.ref) || u.ref === layout.sourceRef) {
+      throw new RemoteError(
+        'InvalidOption',
+        `${u.ref}: the hub only pushes branches under refs/heads/${layout.branchPrefix}`,
+        u.ref,
+      );
+    }
+  }
+  const moved = updates.filter((u) => u.oldOid !== u.newOid);
+  if (moved.length > 0) await pushRefs(access, moved);
+}

@@ -1,0 +1,68 @@
+// A trigger for a local repository: chokidar on the files git changes when refs move, the
+// loose ref files under `refs/` (git writes `<ref>.lock` and renames it over the ref) and
+// `packed-refs` (after `git pack-refs` or `git gc`, and when a packed ref is deleted). Only
+// `refs/` and `packed-refs` are watched, never `objects/`. Events are debounced: one push that
+// moves several refs gives one call.
+import { relative, sep } from 'node:path';
+import { watch } from 'chokidar';
+
+export interface WatchLocalRefsOptions {
+  /** The git directory (a bare repository, or a work tree's `.git`). */
+  gitdir: string;
+  /** Full ref names to watch; a name ending in `/` watches every ref under it. */
+  refs: readonly string[];
+  /** Called with the watched refs that may have changed (all of them when packed-refs changed). */
+  onChange: (refs: string[]) => void;
+  /** Quiet time before calling onChange (default 100 ms). */
+  debounceMs?: number;
+}
+
+/** A running watcher. */
+export interface RefWatcher {
+  close(): Promise<void>;
+}
+
+/** Starts watching once chokidar is ready and returns how to close it. */
+export async function watchLocalRefs(opts: WatchLocalRefsOptions): Promise<RefWatcher> {
+  const relativeOf = (path: string): string => relative(opts.gitdir, path).split(sep).join('/');
+  const watcher = watch(opts.gitdir, {
+    ignoreInitial: true,
+    persistent: true,
+    ignored: (path) => !isRefPath(relativeOf(path)),
+  });
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    const changed = [...pending].sort();
+    pending = new Set();
+    if (changed.length > 0) opts.onChange(changed);
+  };
+  watcher.on('all', (_event, path) => {
+    for (const ref of watchedRefsTouched(relativeOf(path), opts.refs)) pending.add(ref);
+    if (pending.size === 0) return;
+    clearTimeout(timer);
+    timer = setTimeout(flush, opts.debounceMs ?? 100);
+  });
+  await new Promise<void>((resolve, reject) => {
+    watcher.once('ready', resolve);
+    watcher.once('error', reject);
+  });
+  return {
+    close: async () => {
+      clearTimeout(timer);
+      await watcher.close();
+    },
+  };
+}
+
+/** The git directory itself, `packed-refs`, and `refs/` with everything under it. */
+function isRefPath(rel: string): boolean {
+  return rel === '' || rel === 'packed-refs' || rel === 'refs' || rel.startsWith('refs/');
+}
+
+/** Returns the watched refs (or prefixes) a changed file may have moved. */
+function watchedRefsTouched(rel: string, refs: readonly string[]): string[] {
+  if (rel === 'packed-refs') return [...refs];
+  if (!rel.startsWith('refs/') || rel.endsWith('.lock')) return [];
+  return refs.some((r) => r === rel || (r.endsWith('/') && rel.startsWith(r))) ? [rel] : [];
+}

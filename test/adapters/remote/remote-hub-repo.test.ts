@@ -1,0 +1,290 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readRef } from '../../../src/adapters/git/read-ref.js';
+import { RemoteError } from '../../../src/adapters/remote/remote-error.js';
+import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
+import { git, makeServedRepo, removeTempDirs, tempDir } from '../../git-server/git-cli.js';
+import { startGitServer } from '../../git-server/start-git-server.js';
+import { commitInMirror, commitWorkFile, serveFleet } from './remote-fixture.js';
+
+after(removeTempDirs);
+
+const cluster = 'refs/heads/gitfleet/clusters/x';
+const slow = { timeout: 120_000 };
+
+/** Resolves to the ref's id in a git dir according to git, or null. */
+async function revParse(gitdir: string, ref: string): Promise<string | null> {
+  return git(gitdir, ['rev-parse', '--verify', '--quiet', ref]).catch(() => null);
+}
+
+test(
+  'A refresh mirrors the source branch and the prefixed branches pushed with git, and a second refresh moves nothing.',
+  slow,
+  async () => {
+    const fleet = await serveFleet({ branches: ['gitfleet/status/a', 'feature'] });
+    try {
+      const hub = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        sourceRef: 'main',
+        branchPrefix: 'gitfleet/',
+      });
+      const first = await hub.fetchRefs();
+      const head = await git(fleet.work, ['rev-parse', 'HEAD']);
+      assert.deepEqual(first.moved.map((m) => [m.ref, m.to]).sort(), [
+        ['refs/heads/gitfleet/status/a', head],
+        ['refs/heads/main', head],
+      ]);
+      assert.equal(await readRef(hub.gitdir, 'refs/heads/feature'), null);
+      assert.deepEqual((await hub.fetchRefs()).moved, []);
+
+      const next = await commitWorkFile(fleet.work, 'apps/app.yaml', 'kind: Secret\n', 'second');
+      await git(fleet.work, ['push', '-q', fleet.url, 'main']);
+      assert.deepEqual((await hub.fetchRefs()).moved, [{ ref: 'refs/heads/main', from: head, to: next }]);
+      assert.equal(await git(hub.gitdir, ['show', 'refs/heads/main:apps/app.yaml']), 'kind: Secret');
+      await git(hub.gitdir, ['fsck', '--strict', '--no-dangling']);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
+
+test(
+  'A published cluster branch reaches the server, a clone sees it, and republishing the same update is a no-op.',
+  slow,
+  async () => {
+    const fleet = await serveFleet();
+    try {
+      const hub = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        sourceRef: 'main',
+        branchPrefix: 'gitfleet',
+      });
+      await hub.refresh();
+      const c1 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'default/ConfigMap/a.yaml': 'a: 1\n' },
+        parents: [],
+        message: 'render 1',
+      });
+      await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
+      assert.equal(await revParse(fleet.served, cluster), c1);
+      assert.equal(await readRef(hub.gitdir, cluster), c1);
+
+      const c2 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'default/ConfigMap/a.yaml': 'a: 2\n', 'default/ConfigMap/b.yaml': 'b: 1\n' },
+        parents: [c1],
+        message: 'render 2',
+      });
+      await hub.publish([{ ref: cluster, oldOid: c1, newOid: c2 }]);
+      await hub.publish([{ ref: cluster, oldOid: c1, newOid: c2 }]);
+      assert.equal(await revParse(fleet.served, cluster), c2);
+      await git(fleet.served, ['fsck', '--strict', '--no-dangling']);
+
+      const clone = tempDir('clone');
+      await git(clone, ['clone', '-q', '--no-checkout', fleet.url, '.']);
+      assert.equal(await git(clone, ['show', 'origin/gitfleet/clusters/x:default/ConfigMap/b.yaml']), 'b: 1');
+      await git(clone, ['fsck', '--strict']);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
+
+test(
+  'A push that loses the race to another writer is rejected with PushRejected, leaves the server as the other writer left it, and the next refresh adopts their commit.',
+  slow,
+  async () => {
+    const fleet = await serveFleet();
+    try {
+      const hub = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        sourceRef: 'main',
+        branchPrefix: 'gitfleet/',
+      });
+      await hub.refresh();
+      const c1 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': '1\n' },
+        parents: [],
+        message: 'render 1',
+      });
+      await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
+
+      // Someone else advances the branch on the server first.
+      const other = tempDir('other');
+      await git(other, ['clone', '-q', '--branch', 'gitfleet/clusters/x', fleet.url, '.']);
+      const theirs = await commitWorkFile(other, 'a.yaml', 'theirs\n', 'not the hub');
+      await git(other, ['push', '-q', 'origin', 'HEAD:refs/heads/gitfleet/clusters/x']);
+
+      const ours = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': '2\n' },
+        parents: [c1],
+        message: 'render 2',
+      });
+      const rejected = await hub
+        .publish([{ ref: cluster, oldOid: c1, newOid: ours }])
+        .catch((e: unknown) => e);
+      assert.ok(rejected instanceof RemoteError, String(rejected));
+      assert.equal(rejected.code, 'PushRejected');
+      assert.equal(rejected.terminal, false);
+      assert.equal(rejected.ref, cluster);
+      assert.equal(await revParse(fleet.served, cluster), theirs);
+
+      const moved = await hub.fetchRefs();
+      assert.deepEqual(moved.moved, [{ ref: cluster, from: c1, to: theirs }]);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
+
+test(
+  'A push that is not a fast-forward of the remote branch is rejected and the server keeps its commit.',
+  slow,
+  async () => {
+    const fleet = await serveFleet();
+    try {
+      const hub = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        sourceRef: 'main',
+        branchPrefix: 'gitfleet/',
+      });
+      await hub.refresh();
+      const c1 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': '1\n' },
+        parents: [],
+        message: 'render 1',
+      });
+      await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
+      const unrelated = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': 'x\n' },
+        parents: [],
+        message: 'rewrite',
+      });
+      const rejected = await hub
+        .publish([{ ref: cluster, oldOid: c1, newOid: unrelated }])
+        .catch((e: unknown) => e);
+      assert.ok(rejected instanceof RemoteError && rejected.code === 'PushRejected', String(rejected));
+      assert.equal(await revParse(fleet.served, cluster), c1);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
+
+test('A cluster branch deleted on the server is recreated by the next publish.', slow, async () => {
+  const fleet = await serveFleet();
+  try {
+    const hub = remoteHubRepo({
+      url: fleet.url,
+      cacheDir: fleet.cacheDir,
+      sourceRef: 'main',
+      branchPrefix: 'gitfleet/',
+    });
+    await hub.refresh();
+    const c1 = await commitInMirror({
+      gitdir: hub.gitdir,
+      files: { 'a.yaml': '1\n' },
+      parents: [],
+      message: 'render 1',
+    });
+    await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
+    await git(fleet.work, ['push', '-q', fleet.url, `:${cluster}`]);
+    assert.equal(await revParse(fleet.served, cluster), null);
+    await hub.refresh();
+    assert.equal(await readRef(hub.gitdir, cluster), c1, 'a refresh never deletes');
+    const c2 = await commitInMirror({
+      gitdir: hub.gitdir,
+      files: { 'a.yaml': '2\n' },
+      parents: [c1],
+      message: 'render 2',
+    });
+    await hub.publish([{ ref: cluster, oldOid: c1, newOid: c2 }]);
+    assert.equal(await revParse(fleet.served, cluster), c2);
+  } finally {
+    await fleet.server.close();
+  }
+});
+
+test(
+  'Publishing the source branch or a branch outside the prefix is refused before anything is pushed.',
+  slow,
+  async () => {
+    const fleet = await serveFleet();
+    try {
+      const hub = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        sourceRef: 'main',
+        branchPrefix: 'gitfleet/',
+      });
+      await hub.refresh();
+      const main = await readRef(hub.gitdir, 'refs/heads/main');
+      const c1 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': '1\n' },
+        parents: [main!],
+        message: 'x',
+      });
+      for (const ref of ['refs/heads/main', 'refs/heads/other', 'refs/tags/gitfleet/x']) {
+        const refused = await hub
+          .publish([
+            { ref: cluster, oldOid: null, newOid: c1 },
+            { ref, oldOid: main, newOid: c1 },
+          ])
+          .catch((e: unknown) => e);
+        assert.ok(
+          refused instanceof RemoteError && refused.code === 'InvalidOption',
+          `${ref}: ${String(refused)}`,
+        );
+      }
+      assert.equal(await revParse(fleet.served, cluster), null);
+      assert.equal(await revParse(fleet.served, 'refs/heads/main'), main);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
+
+test('A refresh of a repository without the source branch fails with MissingRef.', slow, async () => {
+  const root = tempDir('served');
+  makeServedRepo(root, 'empty.git');
+  const server = await startGitServer({ root });
+  try {
+    const hub = remoteHubRepo({
+      url: server.url('empty.git'),
+      cacheDir: tempDir('cache'),
+      sourceRef: 'main',
+      branchPrefix: 'gitfleet/',
+    });
+    const failed = await hub.refresh().catch((e: unknown) => e);
+    assert.ok(failed instanceof RemoteError && failed.code === 'MissingRef', String(failed));
+  } finally {
+    await server.close();
+  }
+});
+
+test('The same URL, with or without credentials in it, opens the same mirror.', slow, async () => {
+  const fleet = await serveFleet();
+  try {
+    const options = { cacheDir: fleet.cacheDir, sourceRef: 'main', branchPrefix: 'gitfleet/' };
+    const a = remoteHubRepo({ ...options, url: fleet.url });
+    const b = remoteHubRepo({ ...options, url: fleet.url.replace('http://', 'http://u:p4ssw0rd@') });
+    const c = remoteHubRepo({ ...options, url: fleet.url.replace('fleet.git', 'other.git') });
+    assert.equal(a.gitdir, b.gitdir);
+    assert.notEqual(a.gitdir, c.gitdir);
+    assert.equal(b.url, fleet.url);
+    await b.refresh();
+    assert.equal(await git(a.gitdir, ['rev-parse', '--is-bare-repository']), 'true');
+  } finally {
+    await fleet.server.close();
+  }
+});

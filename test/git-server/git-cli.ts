@@ -1,0 +1,92 @@
+// The git command line for the remote tests: served bare repositories, clones, pushes and
+// checks, with a fixed identity and no user or system configuration.
+//
+// Asynchronous on purpose: the test's git server runs in the test's own process, so a
+// synchronous exec would block the event loop the server needs and hang both.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const cliEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Test Author',
+  GIT_AUTHOR_EMAIL: 'author@example.com',
+  GIT_AUTHOR_DATE: '1700000000 +0000',
+  GIT_COMMITTER_NAME: 'Test Committer',
+  GIT_COMMITTER_EMAIL: 'committer@example.com',
+  GIT_COMMITTER_DATE: '1700000000 +0000',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_ASKPASS: '',
+  SSH_ASKPASS: '',
+};
+
+const made: string[] = [];
+
+/** Returns a new empty temp directory; `removeTempDirs` removes every one made. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `gitfleet-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every temp directory made by this module. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** What a git run that failed said. */
+export interface GitFailure {
+  status: number;
+  stderr: string;
+}
+
+/** Runs git in `cwd` and resolves to its output with the trailing newline trimmed; rejects on failure. */
+export function git(cwd: string, args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      { cwd, env: { ...cliEnv, ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        if (error) {
+          const status = typeof error.code === 'number' ? error.code : -1;
+          reject(Object.assign(new Error(`git ${args.join(' ')}: ${stderr}`), { status, stderr }));
+        } else resolve(stdout.replace(/\n$/, ''));
+      },
+    );
+  });
+}
+
+/** Runs git expecting it to fail; resolves to its exit status and stderr (status 0 when it succeeded). */
+export async function gitFails(cwd: string, args: readonly string[]): Promise<GitFailure> {
+  try {
+    await git(cwd, args);
+  } catch (error) {
+    const e = error as GitFailure;
+    return { status: e.status, stderr: e.stderr };
+  }
+  return { status: 0, stderr: '' };
+}
+
+/** Runs git synchronously, for repositories no server in this process is involved with. */
+export function gitSync(cwd: string, args: readonly string[]): string {
+  return execFileSync('git', args, { cwd, env: cliEnv, stdio: 'pipe', maxBuffer: 256 * 1024 * 1024 })
+    .toString('utf8')
+    .replace(/\n$/, '');
+}
+
+/** Creates `<root>/<name>` as a bare repository on branch main that accepts pushes over HTTP; returns its path. */
+export function makeServedRepo(root: string, name: string): string {
+  const gitdir = join(root, name);
+  gitSync(root, ['-c', 'init.defaultBranch=main', 'init', '-q', '--bare', gitdir]);
+  gitSync(gitdir, ['config', 'http.receivepack', 'true']);
+  return gitdir;
+}
+
+/** Returns `-c http.extraHeader=…` arguments that send the token as a bearer token. */
+export function bearerArgs(token: string): string[] {
+  return ['-c', `http.extraHeader=Authorization: Bearer ${token}`];
+}
