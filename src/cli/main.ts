@@ -14,7 +14,8 @@ const usage = `usage:
   gitfleet validate <source> [--ref REF] [--output text|json]            check a fleet repo (exit 1 on errors)
   ${diffUsage}
   ${logUsage}
-  gitfleet hub --repo PATH [--source-ref main] [--once] [--interval 30s] [--output text|json]
+  gitfleet hub --repo PATH|URL [--source-ref main] [--once] [--interval 30s] [--output text|json]
+               [--token-file F] [--cache-dir D] [--webhook-port P --webhook-secret-file F]
                                                                          render the source branch into the hub's branches
   ${agentUsage}
   ${statusUsage}
@@ -123,9 +124,19 @@ async function hub(args: string[], io: Io): Promise<number> {
     once: { type: 'boolean' },
     interval: { type: 'string' },
     output: { type: 'string' },
+    'token-file': { type: 'string' },
+    'cache-dir': { type: 'string' },
+    'webhook-port': { type: 'string' },
+    'webhook-secret-file': { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (typeof values.repo !== 'string') throw new UsageError('--repo PATH is required');
+  if (typeof values.repo !== 'string') throw new UsageError('--repo PATH|URL is required');
+  const webhookPort = values['webhook-port'] === undefined ? undefined : Number(values['webhook-port']);
+  if (
+    webhookPort !== undefined &&
+    !(Number.isInteger(webhookPort) && webhookPort >= 0 && webhookPort < 65536)
+  )
+    throw new UsageError(`--webhook-port must be a port number, not '${String(values['webhook-port'])}'`);
   const intervalMs = parseInterval(typeof values.interval === 'string' ? values.interval : '30s');
   if (intervalMs === undefined)
     throw new UsageError(`--interval must be like 30s, 5m or 500ms, not '${String(values.interval)}'`);
@@ -136,6 +147,12 @@ async function hub(args: string[], io: Io): Promise<number> {
       once: values.once === true,
       intervalMs,
       output: outputFormat(values.output),
+      ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
+      ...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
+      ...(webhookPort !== undefined ? { webhookPort } : {}),
+      ...(typeof values['webhook-secret-file'] === 'string'
+        ? { webhookSecretFile: values['webhook-secret-file'] }
+        : {}),
     },
     io,
   );

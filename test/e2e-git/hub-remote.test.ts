@@ -214,3 +214,34 @@ test(
     }
   },
 );
+
+test(
+  'gitfleet hub --repo <url> --once renders through a mirror, with the token from a file, never printed',
+  slow,
+  async () => {
+    const { runCli } = await import('../cli/run-cli.js');
+    const setup = await pushExampleFleet();
+    try {
+      const tokenFile = join(tempDir('token'), 'token');
+      writeFileSync(tokenFile, `${token}\n`);
+      const run = await runCli([
+        'hub',
+        '--repo',
+        setup.url,
+        '--once',
+        '--token-file',
+        tokenFile,
+        '--cache-dir',
+        tempDir('mirrors'),
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(!`${run.stdout}${run.stderr}`.includes(token), 'the token never appears in output');
+      const heads = await git(setup.served, ['for-each-ref', '--format=%(refname)', 'refs/heads/gitfleet/']);
+      for (const cluster of clusters)
+        assert.match(heads, new RegExp(`refs/heads/gitfleet/clusters/${cluster}$`, 'm'));
+      await git(setup.served, ['fsck', '--strict']);
+    } finally {
+      await setup.server.close();
+    }
+  },
+);

@@ -23,10 +23,18 @@ import {
 import { localHubRepo, type HubRepo } from '../../loops/hub/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
+import { isRepoUrl, remoteHubSetup } from './hub-remote-setup.js';
 
 export interface HubOptions {
-  /** A local path (bare or not); URLs are the remote adapter's. */
+  /** A local path (bare or not) or an http(s) URL. */
   repo: string;
+  /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
+  tokenFile?: string;
+  /** For URLs: where the mirror lives (default ~/.cache/gitfleet/mirrors). */
+  cacheDir?: string;
+  /** For URLs: serve the push webhook on this port (127.0.0.1). */
+  webhookPort?: number;
+  webhookSecretFile?: string;
   sourceRef: string;
   once: boolean;
   /** Resync period of the loop. */
@@ -57,10 +65,7 @@ export async function buildHubSetup(
   opts: HubOptions,
   deps: { clock: Clock; log: Logger },
 ): Promise<HubSetup> {
-  // Remote repositories: `if (isRepoUrl(opts.repo)) return remoteHubSetup(opts, deps);`
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.repo)) {
-    throw new Error(`${opts.repo}: remote repositories are not supported yet; give a local path`);
-  }
+  if (isRepoUrl(opts.repo)) return remoteHubSetup(opts, deps.log);
   const repo = localHubRepo(opts.repo);
   if (opts.once) return { repo, triggers: [] };
   return {
