@@ -77,7 +77,7 @@ const usageCases = [
   {
     name: 'hub without --repo is a usage error',
     given: ['hub', '--once'],
-    want: { code: 2, stderr: /--repo PATH is required/ },
+    want: { code: 2, stderr: /--repo PATH\|URL is required/ },
   },
   {
     name: 'hub with a malformed --interval is a usage error',

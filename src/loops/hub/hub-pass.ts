@@ -17,6 +17,7 @@ import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet, type SourceFile } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
+import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
@@ -89,7 +90,8 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
     return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
   const state = await readHubState(read, loaded.fleet.config.branchPrefix);
   const { head, lastSource } = state.bindings;
-  if (head !== null && lastSource === source.commit && !opts.force) {
+  const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
+  if (head !== null && lastSource === source.commit && statusSeen && !opts.force) {
     timer.mark('readMs');
     return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
   }
@@ -108,8 +110,10 @@ async function renderAndWrite(pass: {
   const { opts, read, source, fleet, state, timer } = pass;
   const previous = await readPreviousBindings(read, state.bindings.current.files);
   timer.mark('readMs');
+  const reports = await readAgentReports(read, state.statusHeads);
   const memo = read.cache.renderMemo;
-  const render = renderFleet({ fleet, clusterStatus: new Map(), previous }, memo ? { memo } : {});
+  const snapshot = { fleet, clusterStatus: clusterStatusOf(reports), previous };
+  const render = renderFleet(snapshot, memo ? { memo } : {});
   read.cache.renderMemo = render.memo;
   timer.mark('renderMs');
   const blobs = new TextBlobs(read.cache);
@@ -120,7 +124,7 @@ async function renderAndWrite(pass: {
     author: signature(opts),
     sourceCommit: source,
   };
-  const plan = await planPassWrites(ctx, { fleet, render, state });
+  const plan = await planPassWrites(ctx, { fleet, render, state, reports });
   blobs.remember();
   timer.mark('planMs');
   const hooks = opts.hooks ? { hooks: opts.hooks } : {};

@@ -13,6 +13,9 @@ import { objectPath } from '../../core/render/object-path.js';
 import type { BindingsOutcome } from './hub-pass-result.js';
 import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
 import { previousBindingOf } from './previous-binding-of.js';
+import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
+import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
+import type { AgentReport } from '../../core/status/status-branch.js';
 
 export interface BindingsBranchInput {
   ref: string;
@@ -21,7 +24,13 @@ export interface BindingsBranchInput {
   current: { tree: string | null; files: ReadonlyMap<string, string> };
   /** The source commit the head's trailer names. */
   lastSource: string | null;
+  /** The status heads (`cluster=commit`) the head's trailers name. */
+  lastStatus: readonly string[];
   bindings: readonly Binding[];
+  /** The agents' reports, aggregated into each record's status. */
+  reports: ReadonlyMap<string, AgentReport>;
+  /** Cluster → status branch head, recorded in the commit's trailers. */
+  statusHeads: ReadonlyMap<string, string>;
 }
 
 /** Returns the bindings branch's new commit, or nothing when its records and source are unchanged. */
@@ -31,7 +40,8 @@ export async function planBindingsBranch(
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
   const records = recordOids(ctx, input);
   const changes = diffFiles(input.current.files, records);
-  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit) {
+  const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
+  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen) {
     return { outcome: { type: 'unchanged', commit: input.head } };
   }
   const tree = await treeOfPass(ctx, {
@@ -51,7 +61,13 @@ export async function planBindingsBranch(
       sourceSubject: ctx.sourceCommit.subject,
       changes,
       // An unchanged tree has an empty body: no blank line doubled before the trailers.
-    }).replace(/\n{3,}/g, '\n\n'),
+    })
+      .replace(/\n{3,}/g, '\n\n')
+      .concat(
+        statusTrailerLines(input.statusHeads)
+          .map((l) => `${l}\n`)
+          .join(''),
+      ),
   });
   const added = changes.filter((c) => c.change !== 'removed').map((c) => records.get(c.path)!);
   return {
@@ -73,9 +89,11 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
   const next = new Map<string, { binding: string; text: string }>();
   for (const binding of input.bindings) {
     const path = objectPath(binding.resource);
-    const json = JSON.stringify(binding);
+    const status =
+      input.reports.size > 0 ? aggregateBindingStatus({ binding, reports: input.reports }) : undefined;
+    const json = JSON.stringify([binding, status]);
     const last = ctx.cache.recordTexts.get(path);
-    const text = last?.binding === json ? last.text : bindingRecord(binding);
+    const text = last?.binding === json ? last.text : bindingRecord(binding, status);
     next.set(path, { binding: json, text });
     const oid = ctx.blobs.oidAt(input.ref, path, text);
     records.set(path, oid);

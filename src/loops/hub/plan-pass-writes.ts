@@ -8,6 +8,7 @@ import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
 import type { RefMove } from './hub-repo.js';
 import { clusterRef } from './hub-refs.js';
 import type { BranchWrite, PassContext } from './pass-context.js';
+import type { AgentReport } from '../../core/status/status-branch.js';
 import { planBindingsBranch } from './plan-bindings-branch.js';
 import { planClusterBranch, type ClusterBranchInput, type ClusterBranchPlan } from './plan-cluster-branch.js';
 import { planTombstone } from './plan-tombstone.js';
@@ -27,7 +28,7 @@ export interface PassWrites {
 /** Returns every branch's outcome and the objects and ref moves that carry them out. */
 export async function planPassWrites(
   ctx: PassContext,
-  input: { fleet: Fleet; render: RenderResult; state: HubState },
+  input: { fleet: Fleet; render: RenderResult; state: HubState; reports: ReadonlyMap<string, AgentReport> },
 ): Promise<PassWrites> {
   const { render, state } = input;
   const names = [...new Set([...render.clusters.keys(), ...state.clusterHeads.keys()])].sort();
@@ -47,7 +48,12 @@ export async function planPassWrites(
     if (plan.write) writes.push(plan.write);
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
   }
-  const bindings = await planBindingsBranch(ctx, { ...state.bindings, bindings: render.bindings });
+  const bindings = await planBindingsBranch(ctx, {
+    ...state.bindings,
+    bindings: render.bindings,
+    reports: input.reports,
+    statusHeads: state.statusHeads,
+  });
   if (bindings.write) writes.push(bindings.write);
   return {
     clusters,
@@ -61,7 +67,7 @@ export async function planPassWrites(
 /** A registered cluster's branch follows its render; an unregistered one's gets its tombstone. */
 function planBranchOf(
   ctx: PassContext,
-  input: { fleet: Fleet; render: RenderResult; state: HubState },
+  input: { fleet: Fleet; render: RenderResult; state: HubState; reports: ReadonlyMap<string, AgentReport> },
   branch: { cluster: string; current: ClusterBranchInput['current'] },
 ): Promise<ClusterBranchPlan> {
   const { cluster, current } = branch;

@@ -8,6 +8,7 @@ import { readRef } from '../../adapters/git/read-ref.js';
 import { memoize } from '../runtime/memo-map.js';
 import { bindingsRef, clusterRefPrefix } from './hub-refs.js';
 import { listRefs } from './list-refs.js';
+import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
 import { readStoredObject } from './object-store.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
 
@@ -18,7 +19,11 @@ export interface HubState {
     current: { tree: string | null; files: ReadonlyMap<string, string> };
     /** The source commit named by the head's Gitfleet-Source-Commit trailer. */
     lastSource: string | null;
+    /** The status branch heads (`cluster=commit`) its Gitfleet-Status-Commit trailers name. */
+    lastStatus: string[];
   };
+  /** Cluster name → head of its agent's status branch. */
+  statusHeads: Map<string, string>;
   /** Cluster name → its branch's commit, for every cluster branch that exists. */
   clusterHeads: Map<string, string>;
 }
@@ -28,17 +33,18 @@ export async function readHubState(ctx: ReadContext, prefix: string): Promise<Hu
   const ref = bindingsRef(prefix);
   const head = await readRef(ctx.store.gitdir, ref);
   const current = await readCommitFiles(ctx, head);
-  const lastSource = head
-    ? (parseTrailers((await readCommitInfo(ctx, head)).message)
-        .get(sourceCommitTrailer)
-        ?.at(-1) ?? null)
-    : null;
+  const trailers = head
+    ? parseTrailers((await readCommitInfo(ctx, head)).message)
+    : new Map<string, string[]>();
+  const lastSource = trailers.get(sourceCommitTrailer)?.at(-1) ?? null;
+  const lastStatus = trailers.get(statusCommitTrailer) ?? [];
   const clusterPrefix = clusterRefPrefix(prefix);
   const clusterHeads = new Map<string, string>();
   for (const [name, oid] of await listRefs(ctx.store.gitdir, clusterPrefix)) {
     clusterHeads.set(name.slice(clusterPrefix.length), oid);
   }
-  return { bindings: { ref, head, current, lastSource }, clusterHeads };
+  const statusHeads = await readStatusHeads(ctx, prefix);
+  return { bindings: { ref, head, current, lastSource, lastStatus }, clusterHeads, statusHeads };
 }
 
 const readBatch = 64;

@@ -1,0 +1,66 @@
+// The agents' status branches, as the hub reads them (DESIGN.md §3): each
+// `<prefix>status/<cluster>` holds one agent's report. Cluster status feeds scheduling (API
+// enablement, available replicas, the not-ready taint); per-object status is aggregated into
+// the binding records (aggregatedStatus, FullyApplied).
+import type { ClusterStatus } from '../../core/model/cluster.js';
+import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
+import { listRefs } from './list-refs.js';
+import { readStoredObject } from './object-store.js';
+import { readCommitFiles, type ReadContext } from './read-git-state.js';
+
+/** Returns the ref prefix of the status branches. */
+export function statusRefPrefix(prefix: string): string {
+  return `refs/heads/${prefix}status/`;
+}
+
+/** Returns cluster name → head commit of its status branch. */
+export async function readStatusHeads(ctx: ReadContext, prefix: string): Promise<Map<string, string>> {
+  const refPrefix = statusRefPrefix(prefix);
+  const heads = new Map<string, string>();
+  for (const [ref, oid] of await listRefs(ctx.store.gitdir, refPrefix))
+    heads.set(ref.slice(refPrefix.length), oid);
+  return heads;
+}
+
+/** Returns the reports of the status branches; a branch that does not parse is left out. */
+export async function readAgentReports(
+  ctx: ReadContext,
+  heads: ReadonlyMap<string, string>,
+): Promise<Map<string, AgentReport>> {
+  const reports = new Map<string, AgentReport>();
+  for (const [cluster, head] of heads) {
+    const { files } = await readCommitFiles(ctx, head);
+    const texts = new Map<string, string>();
+    for (const [path, oid] of files) {
+      const object = await readStoredObject(ctx.store, oid);
+      texts.set(path, Buffer.from(object.content).toString('utf8'));
+    }
+    const report = parseStatusBranch(texts);
+    if (report) reports.set(cluster, report);
+  }
+  return reports;
+}
+
+/** Returns the cluster status each report carries, by cluster. */
+export function clusterStatusOf(reports: ReadonlyMap<string, AgentReport>): Map<string, ClusterStatus> {
+  const status = new Map<string, ClusterStatus>();
+  for (const [cluster, report] of reports)
+    if (report.clusterStatus) status.set(cluster, report.clusterStatus);
+  return status;
+}
+
+/** The trailer of a bindings commit naming a status branch head it aggregated: `<cluster>=<commit>`. */
+export const statusCommitTrailer = 'Gitfleet-Status-Commit';
+
+/** Returns the trailer lines for the given status heads, sorted by cluster. */
+export function statusTrailerLines(heads: ReadonlyMap<string, string>): string[] {
+  return [...heads]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([c, oid]) => `${statusCommitTrailer}: ${c}=${oid}`);
+}
+
+/** Returns whether the status heads recorded in trailers are exactly the current ones. */
+export function sameStatusHeads(recorded: readonly string[], current: ReadonlyMap<string, string>): boolean {
+  const lines = statusTrailerLines(current).map((l) => l.slice(statusCommitTrailer.length + 2));
+  return recorded.length === lines.length && [...recorded].sort().every((v, i) => v === lines[i]);
+}
