@@ -6,6 +6,7 @@
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import type { RenderMemo } from '../../core/render/render-object.js';
+import type { AgentReport } from '../../core/status/status-branch.js';
 import { MemoMap } from '../runtime/memo-map.js';
 
 /** A text rendered at a path, and its blob id. */
@@ -33,6 +34,8 @@ export interface HubPassCache {
   recordTexts: Map<string, { binding: string; text: string }>;
   /** Binding record blob id → the previous binding it holds (null: not a claim record). */
   records: MemoMap<string, PreviousBinding | null>;
+  /** Status branch commit → the agent report it holds (null: unreadable). */
+  reports: MemoMap<string, AgentReport | null>;
   /** The last render's rendered objects by content key: an incremental render reuses them. */
   renderMemo?: RenderMemo;
 }
@@ -46,6 +49,7 @@ export function createHubPassCache(): HubPassCache {
     renderedTexts: new Map(),
     recordTexts: new Map(),
     records: new MemoMap(),
+    reports: new MemoMap(),
   };
 }
 
@@ -55,4 +59,5 @@ export function sweepHubPassCache(cache: HubPassCache): void {
   cache.treeEntries.sweep();
   cache.treeFiles.sweep();
   cache.records.sweep();
+  cache.reports.sweep();
 }

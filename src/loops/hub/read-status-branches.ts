@@ -4,6 +4,7 @@
 // the binding records (aggregatedStatus, FullyApplied).
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
+import { memoize } from '../runtime/memo-map.js';
 import { listRefs } from './list-refs.js';
 import { readStoredObject } from './object-store.js';
 import { readCommitFiles, type ReadContext } from './read-git-state.js';
@@ -29,16 +30,21 @@ export async function readAgentReports(
 ): Promise<Map<string, AgentReport>> {
   const reports = new Map<string, AgentReport>();
   for (const [cluster, head] of heads) {
-    const { files } = await readCommitFiles(ctx, head);
-    const texts = new Map<string, string>();
-    for (const [path, oid] of files) {
-      const object = await readStoredObject(ctx.store, oid);
-      texts.set(path, Buffer.from(object.content).toString('utf8'));
-    }
-    const report = parseStatusBranch(texts);
+    // A status commit never changes: each is read once per hub process.
+    const report = await memoize(ctx.cache.reports, head, () => readReport(ctx, head));
     if (report) reports.set(cluster, report);
   }
   return reports;
+}
+
+async function readReport(ctx: ReadContext, head: string): Promise<AgentReport | null> {
+  const { files } = await readCommitFiles(ctx, head);
+  const texts = new Map<string, string>();
+  for (const [path, oid] of files) {
+    const object = await readStoredObject(ctx.store, oid);
+    texts.set(path, Buffer.from(object.content).toString('utf8'));
+  }
+  return parseStatusBranch(texts) ?? null;
 }
 
 /** Returns the cluster status each report carries, by cluster. */
