@@ -42,18 +42,25 @@ function runNodeTests(files, env) {
     };
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
-    let tail = '';
+    // The summary lines (ℹ pass N, …) can be followed by long failure details, so every
+    // line is scanned as it streams and the last value of each count wins.
+    let pending = '';
+    const scan = (line) => {
+      for (const key of Object.keys(counts)) {
+        const m = line.match(new RegExp(`^ℹ ${key} (\\d+)$`));
+        if (m) counts[key] = Number(m[1]);
+      }
+    };
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
-      tail = (tail + chunk.toString()).slice(-4000);
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      lines.forEach(scan);
     });
     child.on('close', (code) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      for (const key of Object.keys(counts)) {
-        const m = tail.match(new RegExp(`ℹ ${key} (\\d+)`));
-        if (m) counts[key] = Number(m[1]);
-      }
+      scan(pending);
       if (code !== 0 && counts.fail === 0) counts.fail = 1;
       resolve(counts);
     });

@@ -13,6 +13,8 @@ import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
+import { remoteAgentRepo } from './agent-remote-repo.js';
+import { isRepoUrl } from './hub-remote-setup.js';
 import {
   runAgentPass,
   type AgentPassOptions,
@@ -26,8 +28,8 @@ import type { Io } from '../io.js';
 import { parseInterval } from './hub.js';
 
 export const agentUsage = [
-  'gitfleet agent --repo PATH --cluster NAME [--kubeconfig FILE] [--context C] [--once] [--interval 30s]',
-  `${' '.repeat(16)}[--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]`,
+  'gitfleet agent --repo PATH|URL --cluster NAME [--kubeconfig FILE] [--context C] [--once] [--interval 30s]',
+  `${' '.repeat(16)}[--branch-prefix gitfleet/] [--allow-deletions] [--token-file F] [--output text|json]`,
   `${' '.repeat(70)}apply the cluster's branch to it and report to gitfleet/status/NAME`,
 ].join('\n  ');
 
@@ -41,6 +43,8 @@ export interface AgentOptions {
   branchPrefix: string;
   allowDeletions: boolean;
   output: 'text' | 'json';
+  /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
+  tokenFile?: string;
 }
 
 /** Parses `agent` arguments and runs it; returns the exit code (2 on a usage error). */
@@ -74,6 +78,7 @@ function parseAgentArgs(args: string[]): AgentOptions {
       interval: { type: 'string' },
       'branch-prefix': { type: 'string' },
       'allow-deletions': { type: 'boolean' },
+      'token-file': { type: 'string' },
       output: { type: 'string' },
     },
   });
@@ -97,16 +102,21 @@ function parseAgentArgs(args: string[]): AgentOptions {
     intervalMs,
     branchPrefix: values['branch-prefix'] ?? 'gitfleet/',
     allowDeletions: values['allow-deletions'] === true,
+    ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
     output,
   };
 }
 
 /** Runs one pass (--once) or the agent loop; returns the exit code. */
 export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.repo)) {
-    throw new Error(`${opts.repo}: remote repositories are not supported yet; give a local path`);
-  }
-  const repo = localAgentRepo(opts.repo);
+  const repo = isRepoUrl(opts.repo)
+    ? await remoteAgentRepo({
+        url: opts.repo,
+        cluster: opts.cluster,
+        branchPrefix: opts.branchPrefix,
+        ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+      })
+    : localAgentRepo(opts.repo);
   const client = KubeClient.fromKubeConfig(loadKubeConfig(opts));
   const clock = systemClock();
   const memory = createAgentMemory();
