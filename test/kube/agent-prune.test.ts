@@ -144,14 +144,19 @@ test('a failed deletion stays in the inventory and is retried by the next pass',
     assert.equal((await agent.pass()).fullyApplied, true);
     kubectl(['label', 'configmap', 'stuck', '-n', ns, 'gitfleet.test/undeletable=true']);
 
-    await commitClusterBranch(agent.gitdir, agent.cluster, objects.slice(1));
-    // The policy takes effect once the API server's admission plugin has seen it.
-    const failed = await eventually('the deletion to be refused', async () => {
-      const pass = await agent.pass();
-      if (pass.prune?.deleted.length)
-        throw new Error('deleted before the policy took effect; the test cannot show a failure');
-      return pass.prune?.failed.length ? pass : undefined;
+    // The policy takes effect once the API server's admission plugin has seen it: wait until a
+    // server-side dry run of the deletion is refused, so the pass below cannot race it.
+    await eventually('the policy to refuse deleting stuck', async () => {
+      try {
+        kubectl(['delete', 'configmap', 'stuck', '-n', ns, '--dry-run=server']);
+        return undefined;
+      } catch {
+        return true;
+      }
     });
+    await commitClusterBranch(agent.gitdir, agent.cluster, objects.slice(1));
+    const failed = await agent.pass();
+    assert.deepEqual(failed.prune?.deleted ?? [], [], 'nothing is deleted while the policy refuses it');
     assert.match(
       failed.prune?.failed[0]?.message ?? '',
       /^ConfigMap\/.*\/stuck: delete failed: .*this ConfigMap is undeletable/,

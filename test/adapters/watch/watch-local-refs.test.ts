@@ -22,8 +22,8 @@ async function watched(refs: string[]) {
   return { dir, calls, watcher };
 }
 
-/** Waits until the watcher has reported something, or for at most `ms`. */
-async function settle(calls: string[][], ms = 2000): Promise<void> {
+/** Waits until the watcher has reported something (a busy machine can take seconds), or for at most `ms`. */
+async function settle(calls: string[][], ms = 15_000): Promise<void> {
   for (let waited = 0; calls.length === 0 && waited < ms; waited += 25) await sleep(25);
   await sleep(150); // let a debounced burst finish
 }
