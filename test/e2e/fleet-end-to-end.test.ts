@@ -11,6 +11,7 @@ import { createHubPassCache } from '../../src/loops/hub/hub-pass-cache.js';
 import { silentLogger } from '../../src/loops/runtime/logger.js';
 import { git, makeServedRepo, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { startGitServer, type GitServer } from '../git-server/start-git-server.js';
+import { runCli } from '../cli/run-cli.js';
 import { kubectl, testAgent, type TestAgent } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
 
@@ -188,6 +189,13 @@ test('the status branches name the applied commits and the bindings show FullyAp
   assert.match(record, /type: FullyApplied/);
   assert.match(record, /message: All works have been successfully applied/);
   await git(served, ['fsck', '--strict']);
+  const tokenFile = join(tempDir('e2e-token'), 'token');
+  writeFileSync(tokenFile, token);
+  const status = await runCli(['status', '--repo', url, '--token-file', tokenFile]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /web/);
+  assert.match(status.stdout, /member1/);
+  assert.ok(!status.stdout.includes(token) && !status.stderr.includes(token), 'the token is never printed');
 });
 
 test('a Deployment deleted by hand comes back, and a field changed by hand is reverted', slow, async () => {

@@ -8,6 +8,7 @@
 // labels, which only the source holds: the templates are loaded from the source commit the
 // bindings branch names in its Gitfleet-Source-Commit trailer.
 import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import git from 'isomorphic-git';
@@ -23,9 +24,12 @@ import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
 import type { Io } from '../io.js';
+import { readToken } from '../../adapters/remote/read-token.js';
+import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { isRepoUrl } from './hub-remote-setup.js';
 
 export const statusUsage = [
-  'gitfleet status --repo <path> [-l SELECTOR] [--branch-prefix P] [--output text|json]',
+  'gitfleet status --repo <path|url> [-l SELECTOR] [--branch-prefix P] [--output text|json]',
   `${' '.repeat(70)}templates x clusters: placement, replicas, applied commit, health`,
 ].join('\n  ');
 
@@ -36,6 +40,8 @@ export interface StatusOptions {
   /** Overrides the FleetConfig's branchPrefix. */
   branchPrefix?: string;
   output: 'text' | 'json';
+  /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
+  tokenFile?: string;
 }
 
 /** Parses `status` arguments and runs it; returns the exit code (2 on a usage error). */
@@ -61,14 +67,13 @@ function parseStatusArgs(args: string[]): StatusOptions | string {
       selector: { type: 'string', short: 'l' },
       'branch-prefix': { type: 'string' },
       output: { type: 'string', short: 'o' },
+      'token-file': { type: 'string' },
     } as const;
     ({ values } = parseArgs({ args, options, allowPositionals: false, strict: true }));
   } catch (error) {
     return (error as Error).message;
   }
-  if (values.repo === undefined) return '--repo <path> is required';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(values.repo))
-    return 'status reads a local repository; clone or fetch it first';
+  if (values.repo === undefined) return '--repo <path|url> is required';
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
   return {
@@ -76,6 +81,7 @@ function parseStatusArgs(args: string[]): StatusOptions | string {
     output,
     ...(values.selector !== undefined ? { selector: values.selector } : {}),
     ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
   };
 }
 
@@ -90,8 +96,9 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
     }
     selector = parsed.selector;
   }
-  const repo = await openRepo(opts.repo);
-  const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
+  const local = isRepoUrl(opts.repo) ? await fetchMirror(opts) : opts.repo;
+  const repo = await openRepo(local);
+  const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(local));
   const branches = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
   const bindingsBranch = `${prefix}bindings`;
   if (!branches.includes(bindingsBranch)) {
@@ -122,6 +129,20 @@ interface Repo {
   fs: ReturnType<typeof objectStoreFs>;
   gitdir: string;
   cache: object;
+}
+
+// A remote repository is read through the same fetched mirror the hub and agents use.
+async function fetchMirror(opts: StatusOptions): Promise<string> {
+  const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  const mirror = remoteHubRepo({
+    url: opts.repo,
+    cacheDir: join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'status-mirrors'),
+    ...(token ? { token } : {}),
+    sourceRef: 'main',
+    branchPrefix: opts.branchPrefix ?? 'gitfleet/',
+  });
+  await mirror.refresh();
+  return mirror.gitdir;
 }
 
 async function openRepo(dir: string): Promise<Repo> {
