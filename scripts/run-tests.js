@@ -30,11 +30,15 @@ function runNodeTests(files, env) {
   return new Promise((resolve) => {
     const counts = { pass: 0, fail: 0, skipped: 0 };
     if (files.length === 0) return resolve(counts);
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=600000', ...files], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--test', '--test-reporter=spec', '--test-timeout=600000', ...files],
+      {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     // A signal to this runner reaches the test process too, so nothing outlives the run.
     const forward = (signal) => {
       interrupted = true;
