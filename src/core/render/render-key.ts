@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Binding } from '../model/binding.js';
 import type { Template } from '../model/fleet.js';
 import type { OverridePolicy } from '../model/override-policy.js';
@@ -49,7 +48,7 @@ export class RenderKeys {
   private templateDigest(template: Template): string {
     let digest = this.templates.get(template.key);
     if (digest === undefined) {
-      digest = sha1(`${template.source.file}\u0000${JSON.stringify(template.object)}`);
+      digest = contentDigest(`${template.source.file}\u0000${JSON.stringify(template.object)}`);
       this.templates.set(template.key, digest);
     }
     return digest;
@@ -58,7 +57,7 @@ export class RenderKeys {
   private policyDigest(policy: OverridePolicy): string {
     let digest = this.policies.get(policy);
     if (digest === undefined) {
-      digest = sha1(
+      digest = contentDigest(
         `${policy.kind}/${policy.namespace}/${policy.name}\u0000${JSON.stringify(policy.overrideRules)}`,
       );
       this.policies.set(policy, digest);
@@ -67,6 +66,16 @@ export class RenderKeys {
   }
 }
 
-function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
+// A 64-bit digest (two FNV-1a streams with different offsets, plus the length), computed in
+// plain JavaScript so the core stays free of Node modules. Keys cover a few thousand
+// templates and policies: the chance that two of them collide is about 1e-11.
+function contentDigest(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length.toString(36)}`;
 }
