@@ -3,7 +3,8 @@
 // `packed-refs` (after `git pack-refs` or `git gc`, and when a packed ref is deleted). Only
 // `refs/` and `packed-refs` are watched, never `objects/`. Events are debounced: one push that
 // moves several refs gives one call.
-import { relative, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 
 export interface WatchLocalRefsOptions {
@@ -31,15 +32,27 @@ export async function watchLocalRefs(opts: WatchLocalRefsOptions): Promise<RefWa
     ignored: (path) => !isRefPath(relativeOf(path)),
   });
   let pending = new Set<string>();
+  let newDirs = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
+    // A ref written into directories git has just created can be renamed into place before
+    // chokidar watches the new directory; listing new directories after the quiet time
+    // finds it all the same.
+    for (const dir of newDirs) {
+      for (const file of listFiles(dir)) {
+        for (const ref of watchedRefsTouched(relativeOf(file), opts.refs)) pending.add(ref);
+      }
+    }
+    newDirs = new Set();
     const changed = [...pending].sort();
     pending = new Set();
     if (changed.length > 0) opts.onChange(changed);
   };
-  watcher.on('all', (_event, path) => {
-    for (const ref of watchedRefsTouched(relativeOf(path), opts.refs)) pending.add(ref);
-    if (pending.size === 0) return;
+  watcher.on('all', (event, path) => {
+    const rel = relativeOf(path);
+    if (event === 'addDir' && rel.startsWith('refs/')) newDirs.add(path);
+    for (const ref of watchedRefsTouched(rel, opts.refs)) pending.add(ref);
+    if (pending.size === 0 && newDirs.size === 0) return;
     clearTimeout(timer);
     timer = setTimeout(flush, opts.debounceMs ?? 100);
   });
@@ -53,6 +66,17 @@ export async function watchLocalRefs(opts: WatchLocalRefsOptions): Promise<RefWa
       await watcher.close();
     },
   };
+}
+
+/** Returns every file under a directory (none when it is gone). */
+function listFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath ?? e.path, e.name));
+  } catch {
+    return [];
+  }
 }
 
 /** The git directory itself, `packed-refs`, and `refs/` with everything under it. */
