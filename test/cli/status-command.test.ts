@@ -1,12 +1,11 @@
 // gitfleet status against a real repository whose gitfleet branches are built with git's
 // plumbing (a temporary index, write-tree, commit-tree, update-ref), their files written by the
 // same functions the hub and the agent use.
+import { runCli, type CliRun } from './run-cli.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Io } from '../../src/cli/io.js';
-import { runStatusCommand } from '../../src/cli/commands/status.js';
 import type { Binding } from '../../src/core/model/binding.js';
 import type { ObjectRef } from '../../src/core/model/object-ref.js';
 import { bindingRecord } from '../../src/core/publish/binding-record.js';
@@ -139,16 +138,8 @@ function buildRepo(): { repo: string; m1Head: string; m2Old: string; m2Head: str
   return { repo, m1Head, m2Old, m2Head };
 }
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    untilInterrupted: () => Promise.resolve(),
-  };
-  const code = await runStatusCommand(args, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function run(args: string[]): Promise<CliRun> {
+  return runCli(['status', ...args]);
 }
 
 const fixture = buildRepo();

@@ -1,28 +1,19 @@
 // `gitfleet agent --once` as a person or a CI job runs it: exit 0 when the branch's head is
 // fully applied, 1 when something failed, 2 on a usage error, 3 when there is nothing to apply.
+import { runCli, type CliRun } from '../cli/run-cli.js';
 import { test } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import type { Io } from '../../src/cli/io.js';
-import { runAgentCommand } from '../../src/cli/commands/agent.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
 import { parseStatusBranch } from '../../src/core/status/status-branch.js';
 import { readStatusFiles } from '../../src/loops/agent/write-status-branch.js';
 import { aConfigMap, commitClusterBranch, makeBareRepo, testAgent } from './agent-fixture.js';
 import { inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
 
-async function agentCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    untilInterrupted: () => Promise.resolve(),
-  };
-  const code = await runAgentCommand(args, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function agentCli(args: string[]): Promise<CliRun> {
+  return runCli(['agent', ...args]);
 }
 
 test('agent --once exits 0 when the head is fully applied, 1 when an object fails, 3 without a branch, 2 on a usage error', async (t) => {

@@ -33,3 +33,8 @@ export function parseRemoteUrl(raw: string): RemoteUrl {
     ...(password === '' ? {} : { password }),
   };
 }
+
+/** Returns whether a --repo value is a URL (scheme://…) rather than a local path. */
+export function isRepoUrl(repo: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
+}

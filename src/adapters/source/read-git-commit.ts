@@ -7,8 +7,7 @@
 //   or abbreviated commit id;
 // - the same path filter as every source applies (is-fleet-source-path.ts); submodules (mode
 //   160000) and symbolic links (mode 120000) are skipped, as the directory reader skips links.
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { findLocalGitdir } from './find-local-gitdir.js';
 import git, { Errors } from 'isomorphic-git';
 import { comparePaths } from '../../core/load/compare-paths.js';
 import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
@@ -47,7 +46,7 @@ export async function readGitSource(opts: {
   ref?: string;
 }): Promise<{ commit: string; files: SourceFile[] }> {
   const ref = opts.ref ?? 'HEAD';
-  const gitdir = await findGitdir(opts.dir);
+  const gitdir = findGitdir(opts.dir);
   const repo: Repo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
   const oid = await resolveToOid(repo, ref);
   const { commit, treeOid } = await readCommitTree(repo, ref, oid);
@@ -65,18 +64,9 @@ export async function readGitSource(opts: {
   return { commit, files };
 }
 
-async function findGitdir(dir: string): Promise<string> {
-  const dotGit = join(dir, '.git');
-  const dotGitStat = await stat(dotGit).catch(() => undefined);
-  if (dotGitStat?.isDirectory()) return dotGit;
-  if (dotGitStat?.isFile()) {
-    // A linked checkout: `.git` is a file saying `gitdir: <path>`.
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
-    if (match?.[1]) return resolve(dir, match[1]);
-  }
-  const head = await stat(join(dir, 'HEAD')).catch(() => undefined);
-  const objects = await stat(join(dir, 'objects')).catch(() => undefined);
-  if (head?.isFile() && objects?.isDirectory()) return dir;
+function findGitdir(dir: string): string {
+  const gitdir = findLocalGitdir(dir);
+  if (gitdir) return gitdir;
   throw new GitSourceError(
     'NotAGitRepository',
     `${dir}: not a git repository (no .git, and not a bare repository)`,

@@ -14,7 +14,7 @@ import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
-import { isRepoUrl } from './hub-remote-setup.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
   runAgentPass,
   type AgentPassOptions,

@@ -24,11 +24,6 @@ export interface RemoteHubOptions {
   webhookSecretFile?: string;
 }
 
-/** Returns whether a --repo value is a URL rather than a local path. */
-export function isRepoUrl(repo: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
-}
-
 /** Returns the mirror-backed repository and its triggers (polling, webhook) for a remote. */
 export async function remoteHubSetup(
   opts: RemoteHubOptions,

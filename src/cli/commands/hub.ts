@@ -23,7 +23,8 @@ import {
 import { localHubRepo, type HubRepo } from '../../loops/hub/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
-import { isRepoUrl, remoteHubSetup } from './hub-remote-setup.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { remoteHubSetup } from './hub-remote-setup.js';
 
 export interface HubOptions {
   /** A local path (bare or not) or an http(s) URL. */

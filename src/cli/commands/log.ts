@@ -7,8 +7,8 @@
 // costs a few tree reads per commit. Each entry names its source commit (the
 // Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
 // (history rewritten) is reported as missing, not as an error.
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 import { parseArgs } from 'node:util';
 import git, { type CommitObject } from 'isomorphic-git';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
@@ -72,8 +72,7 @@ function parseLogArgs(args: string[]): LogOptions | string {
   }
   const { values, positionals } = parsed;
   if (values.repo === undefined) return '--repo <path> is required';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(values.repo))
-    return 'log reads a local repository; clone or fetch it first';
+  if (isRepoUrl(values.repo)) return 'log reads a local repository; clone or fetch it first';
   if (positionals.length > 1) return 'expected at most one object';
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
@@ -94,7 +93,7 @@ function parseLogArgs(args: string[]): LogOptions | string {
 
 /** Prints the history of an object (or of every render) on the cluster branches; returns the exit code. */
 export async function runLog(opts: LogOptions, io: Io): Promise<number> {
-  const gitdir = await findGitdir(opts.repo);
+  const gitdir = findGitdir(opts.repo);
   const repo: Repo = { fs: objectStoreFs(gitdir), gitdir, cache: {} };
   const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
   const branches = await clusterBranches(repo, prefix);
@@ -142,13 +141,9 @@ interface Repo {
 }
 
 // A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
-async function findGitdir(dir: string): Promise<string> {
-  const dotGit = join(dir, '.git');
-  const found = await stat(dotGit).catch(() => undefined);
-  const link = found?.isFile() ? /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8')) : null;
-  const gitdir = found?.isDirectory() ? dotGit : link?.[1] ? resolve(dir, link[1]) : dir;
-  const objects = await stat(join(gitdir, 'objects')).catch(() => undefined);
-  if (!objects?.isDirectory()) throw new Error(`${dir}: not a git repository`);
+function findGitdir(dir: string): string {
+  const gitdir = findLocalGitdir(dir);
+  if (!gitdir) throw new Error(`${dir}: not a git repository`);
   return gitdir;
 }
 

@@ -7,9 +7,9 @@
 // that has not caught up with its latest rendering). A label selector applies to the templates'
 // labels, which only the source holds: the templates are loaded from the source commit the
 // bindings branch names in its Gitfleet-Source-Commit trailer.
-import { readFile, stat } from 'node:fs/promises';
+import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import git from 'isomorphic-git';
 import { objectStoreFs } from '../../adapters/source/object-store-fs.js';
@@ -26,7 +26,7 @@ import { statusTable } from '../../core/status/status-table.js';
 import type { Io } from '../io.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
-import { isRepoUrl } from './hub-remote-setup.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 
 export const statusUsage = [
   'gitfleet status --repo <path|url> [-l SELECTOR] [--branch-prefix P] [--output text|json]',
@@ -146,18 +146,14 @@ async function fetchMirror(opts: StatusOptions): Promise<string> {
 }
 
 async function openRepo(dir: string): Promise<Repo> {
-  const gitdir = await findGitdir(dir);
+  const gitdir = findGitdir(dir);
   return { fs: objectStoreFs(gitdir), gitdir, cache: {} };
 }
 
 // A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
-async function findGitdir(dir: string): Promise<string> {
-  const dotGit = join(dir, '.git');
-  const found = await stat(dotGit).catch(() => undefined);
-  const link = found?.isFile() ? /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8')) : null;
-  const gitdir = found?.isDirectory() ? dotGit : link?.[1] ? resolve(dir, link[1]) : dir;
-  const objects = await stat(join(gitdir, 'objects')).catch(() => undefined);
-  if (!objects?.isDirectory()) throw new Error(`${dir}: not a git repository`);
+function findGitdir(dir: string): string {
+  const gitdir = findLocalGitdir(dir);
+  if (!gitdir) throw new Error(`${dir}: not a git repository`);
   return gitdir;
 }
 

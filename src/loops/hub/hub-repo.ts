@@ -3,8 +3,7 @@
 // that live elsewhere. For a local repository both hooks do nothing; for a remote one,
 // `refresh` fetches the remote's refs and objects into the local mirror and `publish` pushes
 // the moved refs back (src/adapters/remote).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 
 /** One ref a pass moved: from `oldOid` (null: created) to `newOid`. */
 export interface RefMove {
@@ -47,21 +46,9 @@ export function localHubRepo(path: string): HubRepo {
 
 /** Returns the git directory of a local repository, or throws a terminal error naming the path. */
 export function localGitdir(path: string): string {
-  const dotGit = join(path, '.git');
-  if (existsSync(dotGit)) {
-    if (statSync(dotGit).isDirectory()) return dotGit;
-    // A linked work tree: `.git` names its private directory, whose `commondir` names the
-    // directory that holds the branches and objects the hub reads and writes.
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-    if (match?.[1]) return commonDir(resolve(path, match[1]));
-  }
-  if (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects'))) return path;
+  const gitdir = findLocalGitdir(path);
+  if (gitdir) return gitdir;
   throw Object.assign(new Error(`${path}: not a git repository (no .git, and not a bare repository)`), {
     terminal: true,
   });
-}
-
-function commonDir(gitdir: string): string {
-  const file = join(gitdir, 'commondir');
-  return existsSync(file) ? resolve(gitdir, readFileSync(file, 'utf8').trim()) : gitdir;
 }
