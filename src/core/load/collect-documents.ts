@@ -1,5 +1,9 @@
 // Turns each document into its typed model (template, cluster, policy) and keeps identities
-// unique, collecting every error instead of stopping at the first.
+// unique, collecting every error instead of stopping at the first. In two steps, so a load
+// can reuse what an unchanged file gave last time:
+// 1. collectFile: one file's documents → its items, in order (depends on that file only);
+// 2. mergeItems: the items of every file, in file order → the fleet's lists, with identities
+//    checked across files (the first definition wins; later ones are DuplicateIdentity).
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
@@ -37,6 +41,16 @@ interface Place {
   item?: number;
 }
 
+/** One object of a file, typed, or the errors that keep it out. */
+export type CollectedItem = { place: Place } & (
+  | { type: 'template'; ref: ObjectRef; template: Template }
+  | { type: 'cluster'; ref: ObjectRef; cluster: Cluster }
+  | { type: 'propagationPolicy'; ref: ObjectRef; policy: PropagationPolicy }
+  | { type: 'overridePolicy'; ref: ObjectRef; policy: OverridePolicy }
+  | { type: 'fleetConfig' }
+  | { type: 'errors'; errors: LoadError[] }
+);
+
 /** Returns an empty collection. */
 export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfigAt?: string): Collection {
   return {
@@ -51,70 +65,104 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
   };
 }
 
-/** Adds one document of a file to the collection (a v1 List adds each of its items). */
-export function collectDocument(c: Collection, file: string, doc: RawDocument): void {
-  const source: SourceLocation = { file, index: doc.index, line: doc.line };
-  const v = doc.value;
-  if (!isMap(v) || v['apiVersion'] !== 'v1' || v['kind'] !== 'List') {
-    collectObject(c, { source }, v);
-    return;
+/** Returns the items of one file's documents, in order (a v1 List gives one per item). */
+export function collectFile(file: string, documents: readonly RawDocument[]): CollectedItem[] {
+  const items: CollectedItem[] = [];
+  for (const doc of documents) {
+    const source: SourceLocation = { file, index: doc.index, line: doc.line };
+    const v = doc.value;
+    if (!isMap(v) || v['apiVersion'] !== 'v1' || v['kind'] !== 'List')
+      items.push(collectObject({ source }, v));
+    else if (!Array.isArray(v['items']))
+      items.push(failed({ source }, 'MissingField', 'List: items: is required and must be a list'));
+    else
+      v['items'].forEach((item: unknown, i: number) => items.push(collectObject({ source, item: i }, item)));
   }
-  if (!Array.isArray(v['items'])) {
-    fail(c, { source }, 'MissingField', 'List: items: is required and must be a list');
-    return;
-  }
-  v['items'].forEach((item: unknown, i: number) => collectObject(c, { source, item: i }, item));
+  return items;
 }
 
-function collectObject(c: Collection, at: Place, value: unknown): void {
-  const read = readEnvelope(value);
-  if (!read.ok) {
-    const subject = rawSubject(value);
-    for (const p of read.problems) fail(c, at, p.code, subject + p.message);
-    return;
-  }
-  const e = read.envelope;
-  switch (e.role) {
-    case 'FleetConfig':
-      return collectFleetConfig(c, at);
-    case 'Cluster':
-      return collectCluster(c, at, e);
-    case 'PropagationPolicy':
-    case 'ClusterPropagationPolicy':
-    case 'OverridePolicy':
-    case 'ClusterOverridePolicy':
-      return collectPolicy(c, at, e, e.role);
-    case 'Template': {
-      const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
-      if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
-      const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
-      if (claimIdentity(c, at, ref))
-        c.templates.push({ ref, key: refKey(ref), object: e.object, source: at.source });
+/** Adds one file's items to the collection. */
+export function mergeItems(c: Collection, items: readonly CollectedItem[]): void {
+  for (const item of items) {
+    switch (item.type) {
+      case 'errors':
+        c.errors.push(...item.errors);
+        break;
+      case 'fleetConfig':
+        mergeFleetConfig(c, item.place);
+        break;
+      case 'template':
+        if (claimIdentity(c, item.place, item.ref)) c.templates.push(item.template);
+        break;
+      case 'cluster':
+        if (claimIdentity(c, item.place, item.ref)) c.clusters.push(item.cluster);
+        break;
+      case 'propagationPolicy':
+        if (claimIdentity(c, item.place, item.ref)) c.propagationPolicies.push(item.policy);
+        break;
+      case 'overridePolicy':
+        if (claimIdentity(c, item.place, item.ref)) c.overridePolicies.push(item.policy);
     }
   }
 }
 
-function collectFleetConfig(c: Collection, at: Place): void {
+function collectObject(at: Place, value: unknown): CollectedItem {
+  const read = readEnvelope(value);
+  if (!read.ok) {
+    const subject = rawSubject(value);
+    return {
+      place: at,
+      type: 'errors',
+      errors: read.problems.map((p) => errorAt(at, p.code, subject + p.message)),
+    };
+  }
+  const e = read.envelope;
+  switch (e.role) {
+    case 'FleetConfig':
+      return { place: at, type: 'fleetConfig' };
+    case 'Cluster':
+      return collectCluster(at, e);
+    case 'PropagationPolicy':
+    case 'ClusterPropagationPolicy':
+    case 'OverridePolicy':
+    case 'ClusterOverridePolicy':
+      return collectPolicy(at, e, e.role);
+    case 'Template': {
+      const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
+      if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
+      const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
+      return {
+        place: at,
+        type: 'template',
+        ref,
+        template: { ref, key: refKey(ref), object: e.object, source: at.source },
+      };
+    }
+  }
+}
+
+function mergeFleetConfig(c: Collection, at: Place): void {
   if (at.item === undefined && c.fleetConfigsSeen.has(`${at.source.file}#${at.source.index}`)) return;
   const first = c.fleetConfigAt === undefined ? '' : ` (the one in use is at ${c.fleetConfigAt})`;
-  fail(
-    c,
-    at,
-    'TooManyFleetConfigs',
-    `FleetConfig: a repo has one FleetConfig, at the top level of a file${first}`,
+  c.errors.push(
+    errorAt(
+      at,
+      'TooManyFleetConfigs',
+      `FleetConfig: a repo has one FleetConfig, at the top level of a file${first}`,
+    ),
   );
 }
 
-function collectCluster(c: Collection, at: Place, e: Envelope): void {
+function collectCluster(at: Place, e: Envelope): CollectedItem {
   const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
   const parsed = parseCluster({ object: e.object, name: e.name, source: at.source });
-  if (!parsed.ok) return reportIssues(c, at, 'InvalidCluster', `Cluster/${e.name}`, parsed.issues);
-  if (claimIdentity(c, at, ref)) c.clusters.push(parsed.cluster);
+  if (!parsed.ok) return issuesAt(at, 'InvalidCluster', `Cluster/${e.name}`, parsed.issues);
+  return { place: at, type: 'cluster', ref, cluster: parsed.cluster };
 }
 
 // A PropagationPolicy or OverridePolicy without metadata.namespace lives in `default`, where
 // `kubectl apply` would create it; the cluster-wide kinds have no namespace.
-function collectPolicy(c: Collection, at: Place, e: Envelope, role: PolicyRole): void {
+function collectPolicy(at: Place, e: Envelope, role: PolicyRole): CollectedItem {
   const namespaced = role === 'PropagationPolicy' || role === 'OverridePolicy';
   const namespace = namespaced ? e.namespace || 'default' : '';
   const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
@@ -122,13 +170,12 @@ function collectPolicy(c: Collection, at: Place, e: Envelope, role: PolicyRole):
   const subject = namespace ? `${role}/${namespace}/${e.name}` : `${role}/${e.name}`;
   if (role === 'PropagationPolicy' || role === 'ClusterPropagationPolicy') {
     const parsed = parsePropagationPolicy({ ...doc, kind: role });
-    if (!parsed.ok) return reportIssues(c, at, 'InvalidPolicy', subject, parsed.issues);
-    if (claimIdentity(c, at, ref)) c.propagationPolicies.push(parsed.policy);
-  } else {
-    const parsed = parseOverridePolicy({ ...doc, kind: role });
-    if (!parsed.ok) return reportIssues(c, at, 'InvalidPolicy', subject, parsed.issues);
-    if (claimIdentity(c, at, ref)) c.overridePolicies.push(parsed.policy);
+    if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
+    return { place: at, type: 'propagationPolicy', ref, policy: parsed.policy };
   }
+  const parsed = parseOverridePolicy({ ...doc, kind: role });
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
+  return { place: at, type: 'overridePolicy', ref, policy: parsed.policy };
 }
 
 type PolicyRole =
@@ -144,17 +191,25 @@ function claimIdentity(c: Collection, at: Place, ref: ObjectRef): boolean {
     return true;
   }
   const subject = ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
-  fail(c, at, 'DuplicateIdentity', `${subject}: defined twice, at ${first} and at ${here}`);
+  c.errors.push(errorAt(at, 'DuplicateIdentity', `${subject}: defined twice, at ${first} and at ${here}`));
   return false;
 }
 
-function reportIssues(c: Collection, at: Place, code: LoadErrorCode, subject: string, issues: Issues): void {
-  for (const issue of issues) fail(c, at, code, `${subject}: ${issue.path}: ${issue.message}`);
+function issuesAt(at: Place, code: LoadErrorCode, subject: string, issues: Issues): CollectedItem {
+  return {
+    place: at,
+    type: 'errors',
+    errors: issues.map((issue) => errorAt(at, code, `${subject}: ${issue.path}: ${issue.message}`)),
+  };
 }
 
-function fail(c: Collection, at: Place, code: LoadErrorCode, message: string): void {
+function failed(at: Place, code: LoadErrorCode, message: string): CollectedItem {
+  return { place: at, type: 'errors', errors: [errorAt(at, code, message)] };
+}
+
+function errorAt(at: Place, code: LoadErrorCode, message: string): LoadError {
   const prefix = at.item === undefined ? '' : `items[${at.item}]: `;
-  c.errors.push({ code, ...at.source, message: prefix + message });
+  return { code, ...at.source, message: prefix + message };
 }
 
 function placeLabel(at: Place): string {

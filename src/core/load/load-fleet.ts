@@ -7,9 +7,14 @@
 // 3. parse each remaining file as a YAML stream (parse-yaml-stream.ts);
 // 4. turn each document into a template, cluster or policy (collect-documents.ts).
 // The same files in any order give the same fleet.
+//
+// A load given the memo of the previous one reuses what an unchanged file (same path, same
+// text) gave then: its documents are not parsed again and its templates and policies are the
+// same objects, which lets the render skip work for them (render-fleet.ts). The fleet is equal
+// with or without the memo.
 import type { Fleet } from '../model/fleet.js';
 import { locationLabel } from '../model/source-location.js';
-import { collectDocument, newCollection } from './collect-documents.js';
+import { collectFile, mergeItems, newCollection, type CollectedItem } from './collect-documents.js';
 import { comparePaths } from './compare-paths.js';
 import { findFleetConfig } from './find-fleet-config.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
@@ -22,13 +27,31 @@ export type { LoadError, LoadErrorCode } from './load-error.js';
 export { formatLoadError } from './load-error.js';
 export type { SourceFile } from './source-file.js';
 
-export type LoadResult = { ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] };
+export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }) & {
+  /** What each file gave, for the next load. */
+  memo: LoadMemo;
+};
+
+/** What each file gave a load, by path: reused by the next load for a file whose text is the same. */
+export interface LoadMemo {
+  readonly limits: string;
+  readonly files: ReadonlyMap<string, FileLoad>;
+}
+
+interface FileLoad {
+  content: string;
+  parsed: Parsed;
+  /** The file's items, once collected (a file the FleetConfig excludes is parsed only). */
+  items?: CollectedItem[];
+}
 
 export interface LoadOptions {
   /** Files larger than this are refused unread (FileTooLarge). Default 8 MiB. */
   maxFileBytes?: number;
   /** Documents expanding through aliases to more nodes than this are refused (AliasExpansion). Default 200,000. */
   maxExpandedNodes?: number;
+  /** The memo of a previous load (its `memo`). */
+  memo?: LoadMemo;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -42,14 +65,23 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     maxExpandedNodes: options.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES,
   };
+  const limitsKey = `${limits.maxFileBytes}/${limits.maxExpandedNodes}`;
+  const previous = options.memo?.limits === limitsKey ? options.memo.files : undefined;
   const sources = files.filter((f) => isFleetSourcePath(f.path)).sort((a, b) => comparePaths(a.path, b.path));
-  const cache = new Map<SourceFile, Parsed>();
-  const parse = (file: SourceFile): Parsed => {
-    let parsed = cache.get(file);
-    if (parsed === undefined) cache.set(file, (parsed = parseYamlStream(file, limits)));
-    return parsed;
+  const loads = new Map<string, FileLoad>();
+  const loadOf = (file: SourceFile): FileLoad => {
+    let load = loads.get(file.path);
+    if (load === undefined) {
+      const last = previous?.get(file.path);
+      load =
+        last !== undefined && last.content === file.content
+          ? last
+          : { content: file.content, parsed: parseYamlStream(file, limits) };
+      loads.set(file.path, load);
+    }
+    return load;
   };
-  const found = findFleetConfig(sources, parse);
+  const found = findFleetConfig(sources, (file) => loadOf(file).parsed);
   const include = found.config.include.map(compilePathPattern);
   const exclude = found.config.exclude.map(compilePathPattern);
   const configFile = found.config.source?.file;
@@ -57,15 +89,17 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   c.errors.push(...found.errors);
   for (const file of sources) {
     if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
-    const parsed = parse(file);
-    if (!parsed.ok) c.errors.push(...parsed.errors);
-    else for (const doc of parsed.documents) collectDocument(c, file.path, doc);
+    const load = loadOf(file);
+    if (!load.parsed.ok) c.errors.push(...load.parsed.errors);
+    else mergeItems(c, (load.items ??= collectFile(file.path, load.parsed.documents)));
   }
-  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors) };
+  const memo: LoadMemo = { limits: limitsKey, files: loads };
+  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo };
   const { templates, clusters, propagationPolicies, overridePolicies } = c;
   return {
     ok: true,
     fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },
+    memo,
   };
 }
 

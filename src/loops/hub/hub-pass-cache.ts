@@ -4,6 +4,7 @@
 // cold cache computes the same result, only slower. Entries the last pass did not use are
 // dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
+import type { LoadMemo } from '../../core/load/load-fleet.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import type { RenderMemo } from '../../core/render/render-object.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
@@ -36,6 +37,8 @@ export interface HubPassCache {
   records: MemoMap<string, PreviousBinding | null>;
   /** Status branch commit → the agent report it holds (null: unreadable). */
   reports: MemoMap<string, AgentReport | null>;
+  /** What each source file gave the last load: an unchanged file is not parsed again. */
+  loadMemo?: LoadMemo;
   /** The last render's rendered objects by content key: an incremental render reuses them. */
   renderMemo?: RenderMemo;
 }

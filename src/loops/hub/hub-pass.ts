@@ -84,7 +84,8 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir), cache };
   const { source, files } = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
-  const loaded = loadFleet(files);
+  const loaded = loadFleet(files, cache.loadMemo ? { memo: cache.loadMemo } : {});
+  cache.loadMemo = loaded.memo;
   timer.mark('loadMs');
   if (!loaded.ok)
     return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
