@@ -41,26 +41,53 @@ export function detectClaims(input: DetectInput): DetectResult {
   const index = indexPolicies(input.policies);
   const result: DetectResult = { claims: [], skipped: [], unmatched: [] };
   for (const template of input.templates) {
-    const reason = skipReason(template, input.skipRules);
-    if (reason) {
-      result.skipped.push({ template, reason });
-      continue;
-    }
-    const namespaced = template.ref.namespace ? (index.byNamespace.get(template.ref.namespace) ?? []) : [];
-    const claim = claimTemplate(template, namespaced, index, input.previous.get(template.key)?.policy);
-    if (claim) result.claims.push(claim);
-    else result.unmatched.push(template);
+    const detection = detectTemplate(
+      template,
+      index,
+      input.previous.get(template.key)?.policy,
+      input.skipRules,
+    );
+    addDetection(result, detection);
   }
   return result;
 }
 
-interface PolicyIndex {
+/** What detection decided for one template. */
+export type Detection =
+  | { type: 'claimed'; claim: Claim }
+  | { type: 'skipped'; template: Template; reason: string }
+  | { type: 'unmatched'; template: Template };
+
+/** Adds one template's detection to a result, in template order. */
+export function addDetection(result: DetectResult, detection: Detection): void {
+  if (detection.type === 'claimed') result.claims.push(detection.claim);
+  else if (detection.type === 'skipped')
+    result.skipped.push({ template: detection.template, reason: detection.reason });
+  else result.unmatched.push(detection.template);
+}
+
+/** Returns the detection of one template (see detectClaims), given the policies indexed once. */
+export function detectTemplate(
+  template: Template,
+  index: PolicyIndex,
+  previous: PolicyRef | undefined,
+  skipRules: SkipRules,
+): Detection {
+  const reason = skipReason(template, skipRules);
+  if (reason) return { type: 'skipped', template, reason };
+  const namespaced = template.ref.namespace ? (index.byNamespace.get(template.ref.namespace) ?? []) : [];
+  const claim = claimTemplate(template, namespaced, index, previous);
+  return claim ? { type: 'claimed', claim } : { type: 'unmatched', template };
+}
+
+/** The policies by namespace and by reference, built once per render. */
+export interface PolicyIndex {
   byNamespace: Map<string, PropagationPolicy[]>;
   cluster: PropagationPolicy[];
   byRef: Map<string, PropagationPolicy>;
 }
 
-function indexPolicies(policies: readonly PropagationPolicy[]): PolicyIndex {
+export function indexPolicies(policies: readonly PropagationPolicy[]): PolicyIndex {
   const index: PolicyIndex = { byNamespace: new Map(), cluster: [], byRef: new Map() };
   for (const policy of policies) {
     index.byRef.set(policyKey(policy), policy);

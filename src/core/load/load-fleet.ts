@@ -43,6 +43,19 @@ interface FileLoad {
   parsed: Parsed;
   /** The file's items, once collected (a file the FleetConfig excludes is parsed only). */
   items?: CollectedItem[];
+  /** What the file gave the previous load, when its text changed since. */
+  last?: FileLoad;
+}
+
+// In a file whose text changed, an object equal to what the file gave last time (same
+// content, same place) is last time's object, so edits to one object of a file do not make
+// the render do again the work of the others.
+function keepEqualItems(items: CollectedItem[], load: FileLoad): CollectedItem[] {
+  const before = load.last?.items;
+  delete load.last;
+  if (!before) return items;
+  const byJson = new Map(before.map((item) => [JSON.stringify(item), item]));
+  return items.map((item) => byJson.get(JSON.stringify(item)) ?? item);
 }
 
 export interface LoadOptions {
@@ -76,7 +89,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       load =
         last !== undefined && last.content === file.content
           ? last
-          : { content: file.content, parsed: parseYamlStream(file, limits) };
+          : { content: file.content, parsed: parseYamlStream(file, limits), ...(last ? { last } : {}) };
       loads.set(file.path, load);
     }
     return load;
@@ -91,7 +104,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
     const load = loadOf(file);
     if (!load.parsed.ok) c.errors.push(...load.parsed.errors);
-    else mergeItems(c, (load.items ??= collectFile(file.path, load.parsed.documents)));
+    else mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
   }
   const memo: LoadMemo = { limits: limitsKey, files: loads };
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo };

@@ -15,8 +15,13 @@ export interface PlanClusterUpdateInput {
   cluster: string;
   /** The branch's current files: path → blob id (empty for a new branch). */
   current: ReadonlyMap<string, string>;
-  /** The render's files for the cluster: path → blob id. */
+  /** The render's files for the cluster: path → blob id (with `changedPaths`, those paths at least). */
   rendered: ReadonlyMap<string, string>;
+  /**
+   * When known: the render differs from the current files at most at these paths (the branch
+   * holds the last render, and only these paths were rendered again). Only they are compared.
+   */
+  changedPaths?: ReadonlySet<string>;
   /** Paths whose render failed on this cluster: their current content is kept. */
   held: ReadonlySet<string>;
   guards: FleetConfig['guards'];
@@ -33,6 +38,23 @@ export interface PlanClusterUpdateInput {
  * failed override is never a deletion. Files under `.gitfleet/` are the hub's own.
  */
 export function planClusterUpdate(input: PlanClusterUpdateInput): ClusterUpdatePlan {
+  const planned = input.changedPaths ? plannedAt(input, input.changedPaths) : plannedWhole(input);
+  const { files, changes } = planned;
+  let objectsBefore = 0;
+  for (const path of input.current.keys()) if (!path.startsWith('.gitfleet/')) objectsBefore++;
+  if (changes.length === 0) return { type: 'unchanged' };
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const removed = changes.filter((c) => c.change === 'removed').length;
+  const refusal = guardRefusal(objectsBefore, removed, input);
+  if (refusal && !input.deletionsAllowed) return { type: 'refused', reason: refusal, changes };
+  return { type: 'update', changes, files };
+}
+
+// Every path: the rendered files, the current content of held ones, compared with the current files.
+function plannedWhole(input: PlanClusterUpdateInput): {
+  files: Map<string, string>;
+  changes: BranchChange[];
+} {
   const files = new Map(input.rendered);
   for (const path of input.held) {
     const kept = input.current.get(path);
@@ -45,21 +67,34 @@ export function planClusterUpdate(input: PlanClusterUpdateInput): ClusterUpdateP
     if (before === undefined) changes.push({ path, change: 'added' });
     else if (before !== oid) changes.push({ path, change: 'changed' });
   }
-  let objectsBefore = 0;
-  let removed = 0;
   for (const path of input.current.keys()) {
-    if (path.startsWith('.gitfleet/')) continue;
-    objectsBefore++;
-    if (!files.has(path)) {
-      removed++;
-      changes.push({ path, change: 'removed' });
+    if (!path.startsWith('.gitfleet/') && !files.has(path)) changes.push({ path, change: 'removed' });
+  }
+  return { files, changes };
+}
+
+// Only the changed paths: the same result as plannedWhole when the other paths hold what was rendered.
+function plannedAt(
+  input: PlanClusterUpdateInput,
+  paths: ReadonlySet<string>,
+): { files: Map<string, string>; changes: BranchChange[] } {
+  const files = new Map(input.current);
+  for (const path of input.current.keys()) if (path.startsWith('.gitfleet/')) files.delete(path);
+  const changes: BranchChange[] = [];
+  for (const path of paths) {
+    const before = input.current.get(path);
+    const after = input.held.has(path) ? before : input.rendered.get(path);
+    if (after === undefined) {
+      if (files.delete(path)) changes.push({ path, change: 'removed' });
+    } else if (before === undefined) {
+      files.set(path, after);
+      changes.push({ path, change: 'added' });
+    } else if (before !== after) {
+      files.set(path, after);
+      changes.push({ path, change: 'changed' });
     }
   }
-  if (changes.length === 0) return { type: 'unchanged' };
-  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const refusal = guardRefusal(objectsBefore, removed, input);
-  if (refusal && !input.deletionsAllowed) return { type: 'refused', reason: refusal, changes };
-  return { type: 'update', changes, files };
+  return { files, changes };
 }
 
 function guardRefusal(before: number, removed: number, input: PlanClusterUpdateInput): string | undefined {

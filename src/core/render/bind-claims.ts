@@ -23,46 +23,57 @@ export interface BindInput {
 export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const bindings = input.claims.map((claim) => {
-    const { template, policy } = claim;
-    const previous = input.previous.get(template.key);
-    const replicas = templateReplicas(template.object);
-    // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
-    // resource requests must not turn it into a workload that a 0-replica rule drops.
-    const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
-    let schedule: ScheduleResult = scheduleBinding({
-      resource: template.ref,
-      key: template.key,
-      replicas,
-      ...(request ? { replicaRequest: request } : {}),
-      placement: policy.placement,
-      clusters: input.clusters,
-      clusterStatus: input.clusterStatus,
-      ...(previous ? { previous } : {}),
-    });
-    if (schedule.type === 'NoFit') {
-      diagnostics.push(noFitDiagnostic(refLabel(template.ref), schedule, previous));
-      if (previous && previous.clusters.length > 0)
-        schedule = { type: 'Scheduled', clusters: previous.clusters };
-    }
-    const binding: Binding = {
-      name: bindingName(template.ref),
-      resource: template.ref,
-      key: template.key,
-      policy: { kind: policy.kind, namespace: policy.namespace, name: policy.name },
-      origin: 'policy',
-      replicas,
-      placement: policy.placement,
-      propagateDeps: policy.propagateDeps,
-      conflictResolution: policy.conflictResolution,
-      preserveResourcesOnDeletion: policy.preserveResourcesOnDeletion,
-      schedule,
-      requiredBy: [],
-      overrides: 'all',
-      ...(policy.suspension ? { suspension: policy.suspension } : {}),
-    };
-    return binding;
+    const bound = bindClaim(claim, input, input.previous.get(claim.template.key));
+    if (bound.diagnostic) diagnostics.push(bound.diagnostic);
+    return bound.binding;
   });
   return { bindings, diagnostics };
+}
+
+/** Returns the scheduled binding of one claim, and the diagnostic of a failed schedule. */
+export function bindClaim(
+  claim: Claim,
+  input: Pick<BindInput, 'clusters' | 'clusterStatus'>,
+  previous: PreviousBinding | undefined,
+): { binding: Binding; diagnostic?: Diagnostic } {
+  const { template, policy } = claim;
+  const replicas = templateReplicas(template.object);
+  // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
+  // resource requests must not turn it into a workload that a 0-replica rule drops.
+  const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
+  let schedule: ScheduleResult = scheduleBinding({
+    resource: template.ref,
+    key: template.key,
+    replicas,
+    ...(request ? { replicaRequest: request } : {}),
+    placement: policy.placement,
+    clusters: input.clusters,
+    clusterStatus: input.clusterStatus,
+    ...(previous ? { previous } : {}),
+  });
+  let diagnostic: Diagnostic | undefined;
+  if (schedule.type === 'NoFit') {
+    diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, previous);
+    if (previous && previous.clusters.length > 0)
+      schedule = { type: 'Scheduled', clusters: previous.clusters };
+  }
+  const binding: Binding = {
+    name: bindingName(template.ref),
+    resource: template.ref,
+    key: template.key,
+    policy: { kind: policy.kind, namespace: policy.namespace, name: policy.name },
+    origin: 'policy',
+    replicas,
+    placement: policy.placement,
+    propagateDeps: policy.propagateDeps,
+    conflictResolution: policy.conflictResolution,
+    preserveResourcesOnDeletion: policy.preserveResourcesOnDeletion,
+    schedule,
+    requiredBy: [],
+    overrides: 'all',
+    ...(policy.suspension ? { suspension: policy.suspension } : {}),
+  };
+  return diagnostic ? { binding, diagnostic } : { binding };
 }
 
 function noFitDiagnostic(

@@ -1,37 +1,62 @@
-import type { Binding } from '../model/binding.js';
+import type { Binding, PreviousBinding } from '../model/binding.js';
+import type { Cluster } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Template } from '../model/fleet.js';
 import { refLabel } from '../model/object-ref.js';
 import type { Snapshot } from '../model/snapshot.js';
-import { detectClaims } from '../detect/detect-claims.js';
-import { compileSkipRules } from '../detect/skip-rules.js';
-import { bindClaims } from './bind-claims.js';
+import {
+  addDetection,
+  detectTemplate,
+  indexPolicies,
+  type Claim,
+  type DetectResult,
+} from '../detect/detect-claims.js';
+import { compileSkipRules, type SkipRules } from '../detect/skip-rules.js';
+import { previousBindingOf } from '../publish/previous-binding-of.js';
+import { assembleClusters } from './assemble-clusters.js';
+import { bindClaim } from './bind-claims.js';
 import { ensureNamespaces } from './ensure-namespaces.js';
 import { placeFollowers } from './place-followers.js';
-import { renderCluster } from './render-cluster.js';
-import { createObjectRenderer, type RenderMemo } from './render-object.js';
+import { createObjectRenderer } from './render-object.js';
+import {
+  renderContextOf,
+  sameItems,
+  samePrevious,
+  type DetectionMemo,
+  type RenderContext,
+  type RenderMemo,
+  type ScheduleMemo,
+} from './render-memo.js';
+import { renderUnits, type RenderUnit } from './render-units.js';
+
+export type { RenderMemo } from './render-memo.js';
 
 /** The rendered manifests of one member cluster. */
 export interface ClusterOutput {
-  /** Path in the cluster branch (DESIGN.md §3 layout) → canonical YAML. */
+  /** Path in the cluster branch (DESIGN.md §3 layout) → canonical YAML, sorted by path. */
   files: Map<string, string>;
   /**
-   * Paths of objects that failed to render on this cluster (e.g. a failing override). Their
-   * previous content must be kept: a failed render is never a deletion.
+   * Paths of objects that failed to render on this cluster (e.g. a failing override), sorted by
+   * path. Their previous content must be kept: a failed render is never a deletion.
    */
   held: Map<string, string>;
+  /**
+   * Set when this output was made from the output of the memo's render by changing only
+   * `paths` (files and held alike): a consumer that has handled `from` need only look there.
+   */
+  derived?: { from: ClusterOutput; paths: ReadonlySet<string> };
 }
 
 export interface RenderOptions {
   /**
-   * The memo of a previous render (its `memo`): objects whose inputs did not change are not
-   * rendered again, so a render costs what changed. The output is the same with or without it.
+   * The memo of a previous render (its `memo`): what did not change is not computed again
+   * (render-memo.ts), so a render costs what changed. The output is the same with or without it.
    */
   memo?: RenderMemo;
 }
 
 export interface RenderResult {
-  /** Rendered objects by content key, to pass to the next render. */
+  /** What this render computed, to pass to the next render. */
   memo: RenderMemo;
   clusters: Map<string, ClusterOutput>;
   /** Claimed templates and their followers, sorted by key. */
@@ -46,19 +71,16 @@ export interface RenderResult {
  */
 export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): RenderResult {
   const { fleet } = snapshot;
+  const { memo } = options;
+  const context = renderContextOf(fleet, snapshot.clusterStatus);
+  const same = compareContexts(memo?.context, context);
   const skipRules = compileSkipRules(fleet.config);
   const templates = new Map<string, Template>(fleet.templates.map((t) => [t.key, t]));
-  const detected = detectClaims({
-    templates: fleet.templates,
-    policies: fleet.propagationPolicies,
-    previous: snapshot.previous,
-    skipRules,
-  });
-  const bound = bindClaims({
-    claims: detected.claims,
-    clusters: fleet.clusters,
-    clusterStatus: snapshot.clusterStatus,
-    previous: snapshot.previous,
+  const detected = detect({ snapshot, skipRules, memo: same.policies ? memo : undefined });
+  const bound = schedule({
+    snapshot,
+    claims: detected.result.claims,
+    memo: same.placement ? memo : undefined,
   });
   const followed = placeFollowers({
     bindings: bound.bindings,
@@ -66,41 +88,189 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     clusters: fleet.clusters,
     skipRules,
   });
-  const bindings = [...bound.bindings, ...followed.followers].sort((a, b) => (a.key < b.key ? -1 : 1));
+  const followers = new Map<string, { binding: Binding; json: string }>();
+  const intern = (id: string, binding: Binding) => internFollower(id, binding, memo, followers);
+  const bindings = [...bound.bindings, ...followed.followers.map((f) => intern(f.key, f))].sort((a, b) =>
+    a.key < b.key ? -1 : 1,
+  );
   const namespaces = ensureNamespaces({ bindings, templates, clusters: fleet.clusters });
-  for (const generated of namespaces.generated) templates.set(generated.key, generated);
-  const renderer = createObjectRenderer({
-    fleet,
+  const generated = new Map<string, Template>();
+  for (const made of namespaces.generated) {
+    const template = memo?.generated.get(made.key) ?? made;
+    generated.set(made.key, template);
+    templates.set(made.key, template);
+  }
+  const registered = new Map(fleet.clusters.map((c) => [c.name, c]));
+  const units = renderUnitsOf(bindings, namespaces.perCluster, registered, intern);
+  const bindingsByKey = new Map(bindings.map((b) => [b.key, b]));
+  const renderer = createObjectRenderer({ fleet, templates, bindings: bindingsByKey });
+  const { rendered, dirty } = renderUnits({
+    units,
+    clusters: registered,
     templates,
-    bindings,
-    ...(options.memo ? { memo: options.memo } : {}),
+    bindings: bindingsByKey,
+    renderer,
+    memo,
+    reusable: same.clusters && same.overrides,
   });
-  const clusters = new Map<string, ClusterOutput>();
+  const assembled = assembleClusters({
+    clusters: fleet.clusters,
+    units,
+    rendered,
+    dirty,
+    memo,
+    sameClusters: same.clusters,
+  });
+  const clusters = new Map([...assembled].map(([name, c]) => [name, c.output]));
   const diagnostics = [
     ...bound.diagnostics,
     ...followed.diagnostics,
-    ...unmatchedDiagnostics(detected.unmatched, followed.followers),
+    ...unmatchedDiagnostics(detected.result.unmatched, followed.followers),
+    ...[...assembled.values()].flatMap((c) => c.diagnostics.map((d) => d.diagnostic)),
   ];
-  for (const cluster of fleet.clusters) {
-    const extra = namespaces.perCluster.get(cluster.name) ?? [];
-    const rendered = renderCluster({ cluster, bindings: [...bindings, ...extra], renderer });
-    clusters.set(cluster.name, rendered.output);
-    diagnostics.push(...rendered.diagnostics);
-  }
   const following = new Set(followed.followers.map((f) => f.key));
   return {
     clusters,
     bindings,
     diagnostics,
-    memo: renderer.used,
+    memo: {
+      context,
+      detections: detected.detections,
+      schedules: bound.schedules,
+      followers,
+      generated,
+      units: rendered,
+      clusters: assembled,
+    },
     stats: {
       templates: fleet.templates.length,
       claimed: bound.bindings.length,
       followers: followed.followers.length,
-      skipped: detected.skipped.length,
-      unmatched: detected.unmatched.filter((t) => !following.has(t.key)).length,
+      skipped: detected.result.skipped.length,
+      unmatched: detected.result.unmatched.filter((t) => !following.has(t.key)).length,
     },
   };
+}
+
+/** Which fleet-wide inputs are the same as the memo's: what each stage may reuse. */
+function compareContexts(last: RenderContext | undefined, now: RenderContext) {
+  if (!last) return { policies: false, placement: false, clusters: false, overrides: false };
+  const clusters = sameItems(last.clusters, now.clusters);
+  return {
+    policies: sameItems(last.propagationPolicies, now.propagationPolicies) && last.config === now.config,
+    placement: clusters && last.status === now.status,
+    clusters,
+    overrides: sameItems(last.overridePolicies, now.overridePolicies),
+  };
+}
+
+/** Stage 1, per template: reuse the last detection when the template and its previous claim are the same. */
+function detect(opts: { snapshot: Snapshot; skipRules: SkipRules; memo: RenderMemo | undefined }) {
+  const { fleet, previous } = opts.snapshot;
+  const index = indexPolicies(fleet.propagationPolicies);
+  const result: DetectResult = { claims: [], skipped: [], unmatched: [] };
+  const detections = new Map<string, DetectionMemo>();
+  for (const template of fleet.templates) {
+    const policy = previous.get(template.key)?.policy;
+    const previousPolicy = policy ? `${policy.kind}/${policy.namespace}/${policy.name}` : '';
+    const last = opts.memo?.detections.get(template.key);
+    const detection =
+      last && last.template === template && last.previousPolicy === previousPolicy
+        ? last.detection
+        : detectTemplate(template, index, policy, opts.skipRules);
+    detections.set(template.key, { template, previousPolicy, detection });
+    addDetection(result, detection);
+  }
+  return { result, detections };
+}
+
+/**
+ * Stage 2, per claim: reuse the last binding when the template and policy are the same objects
+ * and the previous placement is the one it was scheduled with, or the one it produced when
+ * scheduling with that placement was seen to give the same binding (`stable`: the next render
+ * reads the binding's own placement back as the previous one; most bindings are stable, but
+ * not all, e.g. a NotReady cluster kept only because it was placed before).
+ */
+function schedule(opts: { snapshot: Snapshot; claims: readonly Claim[]; memo: RenderMemo | undefined }) {
+  const { fleet, clusterStatus } = opts.snapshot;
+  const context = { clusters: fleet.clusters, clusterStatus };
+  const bindings: Binding[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const schedules = new Map<string, ScheduleMemo>();
+  for (const claim of opts.claims) {
+    const previous = opts.snapshot.previous.get(claim.template.key);
+    const last = opts.memo?.schedules.get(claim.template.key);
+    let entry: ScheduleMemo;
+    if (
+      last !== undefined &&
+      last.template === claim.template &&
+      last.policy === claim.policy &&
+      (samePrevious(last.previous, previous) ||
+        (last.stable && samePrevious(ownPlacement(last.binding), previous)))
+    ) {
+      entry = { ...last, previous };
+    } else {
+      const bound = bindClaim(claim, context, previous);
+      const own = ownPlacement(bound.binding);
+      const stable = samePrevious(own, previous) || sameSchedule(bindClaim(claim, context, own), bound);
+      entry = { template: claim.template, policy: claim.policy, previous, stable, ...bound };
+    }
+    schedules.set(claim.template.key, entry);
+    bindings.push(entry.binding);
+    if (entry.diagnostic) diagnostics.push(entry.diagnostic);
+  }
+  return { bindings, diagnostics, schedules };
+}
+
+function sameSchedule(a: { binding: Binding; diagnostic?: Diagnostic }, b: typeof a): boolean {
+  return (
+    JSON.stringify([a.binding.schedule, a.diagnostic ?? null]) ===
+    JSON.stringify([b.binding.schedule, b.diagnostic ?? null])
+  );
+}
+
+function ownPlacement(binding: Binding): PreviousBinding | undefined {
+  return previousBindingOf(binding) ?? undefined;
+}
+
+/** Returns last time's binding object for an equal binding (so later stages can reuse), else this one. */
+function internFollower(
+  id: string,
+  binding: Binding,
+  memo: RenderMemo | undefined,
+  next: Map<string, { binding: Binding; json: string }>,
+): Binding {
+  const json = JSON.stringify(binding);
+  const last = memo?.followers.get(id);
+  const kept = last && last.json === json ? last : { binding, json };
+  next.set(id, kept);
+  return kept.binding;
+}
+
+/** The bindings, then per cluster the Namespaces it needs, each with its registered clusters. */
+function renderUnitsOf(
+  bindings: readonly Binding[],
+  namespaces: ReadonlyMap<string, Binding[]>,
+  registered: ReadonlyMap<string, Cluster>,
+  intern: (id: string, binding: Binding) => Binding,
+): RenderUnit[] {
+  const units: RenderUnit[] = bindings.map((binding) => ({
+    id: binding.key,
+    rank: `0${binding.key}`,
+    binding,
+    targets:
+      binding.schedule.type === 'Scheduled'
+        ? binding.schedule.clusters.filter((c) => registered.has(c.name))
+        : [],
+  }));
+  for (const [cluster, list] of namespaces) {
+    for (const made of list) {
+      const id = `${made.key}\u0000${cluster}`;
+      const binding = intern(id, made);
+      units.push({ id, rank: `1${made.key}`, binding, targets: [{ name: cluster, replicas: 0 }] });
+    }
+  }
+  return units;
 }
 
 function unmatchedDiagnostics(unmatched: readonly Template[], followers: readonly Binding[]): Diagnostic[] {

@@ -19,14 +19,25 @@ import { stripServerFields } from './strip-server-fields.js';
 export type RenderOutcome =
   { ok: true; path: string; text: string } | { ok: false; path: string; error: string };
 
-/** Rendered outcomes by content key (see RenderKeys), kept from one render to the next. */
-export type RenderMemo = ReadonlyMap<string, RenderOutcome>;
+/** A rendered copy and its content key (see RenderKeys). */
+export interface RenderedCopy {
+  key: string;
+  outcome: RenderOutcome;
+}
 
 export interface ObjectRenderer {
-  /** The outcomes this renderer produced or reused, by content key: the memo for the next render. */
-  readonly used: ReadonlyMap<string, RenderOutcome>;
-  /** Returns the rendered object of a binding on a cluster, or undefined when it does not go there. */
-  render(binding: Binding, cluster: Cluster): RenderOutcome | undefined;
+  /**
+   * Returns the rendered copy of a binding on a cluster it is scheduled on with `target`
+   * replicas; `reuse` gives the outcome a previous render made for a content key, if any.
+   */
+  render(
+    binding: Binding,
+    cluster: Cluster,
+    target: number,
+    reuse?: ReadonlyMap<string, RenderOutcome>,
+  ): RenderedCopy;
+  /** Returns whether the member cluster keeps a template's replicas (they are not rendered). */
+  keepsMemberReplicas(template: Template): boolean;
 }
 
 /**
@@ -39,25 +50,35 @@ export interface ObjectRenderer {
 export function createObjectRenderer(opts: {
   fleet: Fleet;
   templates: ReadonlyMap<string, Template>;
-  bindings: readonly Binding[];
-  /** Outcomes of a previous render by content key; reused when the key matches. */
-  memo?: RenderMemo;
+  /** Every binding by key, for the clusters of a follower's referrers. */
+  bindings: ReadonlyMap<string, Binding>;
 }): ObjectRenderer {
   const scaleTargets = collectScaleTargets(opts.fleet.templates);
-  const clustersOf = new Map(opts.bindings.map((b) => [b.key, scheduledOn(b)]));
+  const scheduled = new Map<string, ReadonlySet<string>>();
+  const isScheduledOn = (key: string, cluster: string) => {
+    let clusters = scheduled.get(key);
+    if (clusters === undefined) {
+      const binding = opts.bindings.get(key);
+      clusters = new Set(
+        binding?.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => c.name) : [],
+      );
+      scheduled.set(key, clusters);
+    }
+    return clusters.has(cluster);
+  };
   const keys = new RenderKeys();
-  const used: Map<string, RenderOutcome> = new Map();
+  const used = new Map<string, RenderOutcome>();
   const completions = new Map<string, ReadonlyMap<string, number> | undefined>();
   const completionsOf = (binding: Binding, template: Template) => {
     if (!completions.has(binding.key))
       completions.set(binding.key, divideJobCompletions(binding, template.object));
     return completions.get(binding.key);
   };
+  const keepsMemberReplicas = (template: Template) =>
+    template.object.metadata.labels?.[retainReplicasLabel] === 'true' || scaleTargets.has(template.key);
   return {
-    used,
-    render(binding, cluster) {
-      const target = clustersOf.get(binding.key)?.get(cluster.name) ?? targetOf(binding, cluster.name);
-      if (target === undefined) return undefined;
+    keepsMemberReplicas,
+    render(binding, cluster, target, reuse) {
       const template = opts.templates.get(binding.key)!;
       const selected = selectOverriders({
         object: template.object,
@@ -65,10 +86,12 @@ export function createObjectRenderer(opts: {
         policies: opts.fleet.overridePolicies,
         clusterPoliciesOnly: binding.overrides === 'clusterOnly',
       });
-      const requiredBy = binding.requiredBy.filter((k) => clustersOf.get(k)?.has(cluster.name));
+      const requiredBy = binding.requiredBy.filter((k) => isScheduledOn(k, cluster.name));
       const revise = binding.origin === 'policy' && hasReplicas(template.object);
       const jobCompletions = revise ? completionsOf(binding, template)?.get(cluster.name) : undefined;
-      const keep = keepsMemberReplicas(template, scaleTargets);
+      // Replicas are left to the member cluster when the template asks for it (Karmada's
+      // retain-replicas label) or an HPA scales it: rendering them would fight the autoscaler.
+      const keep = keepsMemberReplicas(template);
       const replicas = revise ? `${target}/${jobCompletions ?? ''}` : '';
       const key = keys.keyOf({
         template,
@@ -78,7 +101,7 @@ export function createObjectRenderer(opts: {
         requiredBy,
         keepsMemberReplicas: keep,
       });
-      let outcome = used.get(key) ?? opts.memo?.get(key);
+      let outcome = used.get(key) ?? reuse?.get(key);
       if (!outcome) {
         outcome = renderCopy({
           template,
@@ -91,7 +114,7 @@ export function createObjectRenderer(opts: {
         });
       }
       used.set(key, outcome);
-      return outcome;
+      return { key, outcome };
     },
   };
 }
@@ -126,12 +149,6 @@ function renderCopy(opts: {
   return { ok: true, path, text: emitYaml(object) };
 }
 
-// Replicas are left to the member cluster when the template asks for it (Karmada's
-// retain-replicas label) or an HPA scales it: rendering them would fight the autoscaler.
-function keepsMemberReplicas(template: Template, scaleTargets: ReadonlySet<string>): boolean {
-  return template.object.metadata.labels?.[retainReplicasLabel] === 'true' || scaleTargets.has(template.key);
-}
-
 function collectScaleTargets(templates: readonly Template[]): Set<string> {
   const targets = new Set<string>();
   for (const t of templates) {
@@ -139,18 +156,4 @@ function collectScaleTargets(templates: readonly Template[]): Set<string> {
     if (target) targets.add(refKey(target));
   }
   return targets;
-}
-
-// Cluster name → replicas of a binding's scheduling result.
-function scheduledOn(binding: Binding): Map<string, number> {
-  return new Map(
-    binding.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => [c.name, c.replicas]) : [],
-  );
-}
-
-// Namespace bindings made per cluster are not in the index; look them up directly.
-function targetOf(binding: Binding, cluster: string): number | undefined {
-  return binding.schedule.type === 'Scheduled'
-    ? binding.schedule.clusters.find((c) => c.name === cluster)?.replicas
-    : undefined;
 }

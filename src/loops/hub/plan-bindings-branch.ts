@@ -12,7 +12,7 @@ import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { objectPath } from '../../core/render/object-path.js';
 import type { BindingsOutcome } from './hub-pass-result.js';
 import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
-import { previousBindingOf } from './previous-binding-of.js';
+import { previousBindingOf } from '../../core/publish/previous-binding-of.js';
 import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';

@@ -27,8 +27,26 @@ test('a load given the previous memo equals a fresh load, and reuses the objects
   assert.equal(byName(fleet, 'b1'), byName(before, 'b1'), 'b.yaml did not change: the same template object');
   assert.equal(fleet.propagationPolicies[0], before.propagationPolicies[0]);
   assert.equal(fleet.clusters[0], before.clusters[0]);
-  assert.notEqual(byName(fleet, 'a1'), byName(before, 'a1'), 'a.yaml changed: its objects are new');
+  assert.equal(byName(fleet, 'a1'), byName(before, 'a1'), 'a1 did not change in the changed a.yaml');
   assert.equal(byName(fleet, 'a2'), undefined);
+  assert.ok(byName(fleet, 'a3'));
+});
+
+test('an object of a changed file is new when its content or its place changed', () => {
+  const first = loadFleet(files());
+  const edited = files();
+  edited[1] = fileOf(
+    'apps/a.yaml',
+    configMapDoc('a0'),
+    { ...configMapDoc('a1'), data: { k: 'w' } },
+    configMapDoc('a2'),
+  );
+  const fleet = mustBeOk(loadFleet(edited, { memo: first.memo }));
+  const before = mustBeOk(first);
+  const byName = (f: typeof fleet, name: string) => f.templates.find((t) => t.ref.name === name)!;
+  assert.notEqual(byName(fleet, 'a1'), byName(before, 'a1'), 'a1 changed');
+  assert.notEqual(byName(fleet, 'a2'), byName(before, 'a2'), 'a2 moved to another document');
+  assert.equal(byName(fleet, 'a2').source.index, 2);
 });
 
 test('identities are checked across files on every load, reused files included', () => {

@@ -99,3 +99,35 @@ test('a refusal names the cluster and the counts', () => {
   assert.equal(result.type, 'refused');
   if (result.type === 'refused') assert.match(result.reason, /^member1: the render deletes 18 of 20 objects/);
 });
+
+test('planning only the changed paths gives what planning every path gives', () => {
+  let seed = 7;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  for (let round = 0; round < 300; round++) {
+    const paths = Array.from({ length: 1 + Math.floor(random() * 20) }, (_, i) => `ns/ConfigMap/c${i}.yaml`);
+    const current = new Map<string, string>();
+    for (const p of paths) if (random() < 0.7) current.set(p, `old-${p}`);
+    if (random() < 0.2) current.set('.gitfleet/tombstone.yaml', 'tomb');
+    // The last render equals the current files; then some paths change.
+    const rendered = new Map([...current].filter(([p]) => !p.startsWith('.gitfleet/')));
+    const changed = new Set<string>();
+    const held = new Set<string>();
+    for (const p of paths) {
+      const r = random();
+      if (r < 0.15) rendered.set(p, `new-${p}`);
+      else if (r < 0.25) rendered.delete(p);
+      else if (r < 0.3) held.add(p);
+      else continue;
+      changed.add(p);
+    }
+    if (random() < 0.2) changed.add(paths[0]!); // a path rendered again to the same text
+    const input = { cluster: 'm1', current, rendered, held, guards, deletionsAllowed: random() < 0.5 };
+    const whole = planClusterUpdate(input);
+    const partial = planClusterUpdate({ ...input, changedPaths: changed });
+    assert.deepEqual(
+      partial.type === 'update' ? { ...partial, files: new Map([...partial.files].sort()) } : partial,
+      whole.type === 'update' ? { ...whole, files: new Map([...whole.files].sort()) } : whole,
+      `round ${round}`,
+    );
+  }
+});

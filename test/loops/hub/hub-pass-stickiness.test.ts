@@ -7,7 +7,7 @@ import { loadFleet } from '../../../src/core/load/load-fleet.js';
 import { freshSnapshot } from '../../../src/core/model/snapshot.js';
 import { bindingRecord, parseBindingRecord } from '../../../src/core/publish/binding-record.js';
 import { renderFleet } from '../../../src/core/render/render-fleet.js';
-import { previousBindingOf } from '../../../src/loops/hub/previous-binding-of.js';
+import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import {
   branchFiles,
   commitChange,

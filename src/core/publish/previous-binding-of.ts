@@ -1,7 +1,7 @@
 // What the next pass will read back from a binding's record (parseBindingRecord of
 // bindingRecord), known without writing and parsing the YAML: parsing 2,000 records takes
 // ~0.3 ms each, so a running hub remembers this instead. A test keeps the two in step.
-import type { Binding, PreviousBinding } from '../../core/model/binding.js';
+import type { Binding, PreviousBinding } from '../model/binding.js';
 
 /** Returns the previous binding a binding's record holds, or null for a record without a claim. */
 export function previousBindingOf(binding: Binding): PreviousBinding | null {

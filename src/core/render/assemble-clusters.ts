@@ -1,0 +1,161 @@
+import type { Binding } from '../model/binding.js';
+import type { Cluster } from '../model/cluster.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { refLabel } from '../model/object-ref.js';
+import type { ClusterRender, RankedDiagnostic, RenderMemo, UnitRender } from './render-memo.js';
+import type { ClusterOutput } from './render-fleet.js';
+import type { RenderOutcome } from './render-object.js';
+import type { RenderUnit } from './render-units.js';
+
+/**
+ * Returns every cluster's files, sorted by path, and diagnostics, in unit order. An object that
+ * fails to render, or whose dispatching its policy suspends, is `held`: the cluster keeps what
+ * it has for it.
+ *
+ * Given the memo of a render over the same clusters, only clusters a dirty unit (rendered
+ * again, added or gone) is or was placed on are assembled again, and only at that unit's
+ * paths: the others keep last time's output object.
+ */
+export function assembleClusters(opts: {
+  clusters: readonly Cluster[];
+  units: readonly RenderUnit[];
+  rendered: ReadonlyMap<string, UnitRender>;
+  dirty: ReadonlySet<string>;
+  memo: RenderMemo | undefined;
+  /** Whether the memo's render had the same clusters (same objects, same order). */
+  sameClusters: boolean;
+}): Map<string, ClusterRender> {
+  if (opts.memo && opts.sameClusters) return patchClusters(opts, opts.memo);
+  const builders = new Map(opts.clusters.map((c) => [c.name, new ClusterBuilder()]));
+  for (const unit of opts.units) {
+    const { copies } = opts.rendered.get(unit.id)!;
+    for (const [cluster, copy] of copies) builders.get(cluster)!.place(unit, copy.outcome, cluster);
+  }
+  return new Map([...builders].map(([name, builder]) => [name, builder.done()]));
+}
+
+function patchClusters(
+  opts: Parameters<typeof assembleClusters>[0],
+  memo: RenderMemo,
+): Map<string, ClusterRender> {
+  const units = new Map(opts.units.map((u) => [u.id, u]));
+  const touched = new Map<string, Set<string>>();
+  for (const id of opts.dirty) {
+    const before = memo.units.get(id)?.copies.keys() ?? [];
+    const after = opts.rendered.get(id)?.copies.keys() ?? [];
+    for (const cluster of [...before, ...after]) {
+      let ids = touched.get(cluster);
+      if (!ids) touched.set(cluster, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+  const result = new Map<string, ClusterRender>();
+  for (const cluster of opts.clusters) {
+    const last = memo.clusters.get(cluster.name)!;
+    const ids = touched.get(cluster.name);
+    if (!ids) {
+      result.set(cluster.name, last);
+      continue;
+    }
+    const builder = new ClusterBuilder(last, ids);
+    // Removals first: a path can pass from one unit to another (a made-up Namespace to the repo's).
+    for (const id of ids) {
+      const copy = memo.units.get(id)?.copies.get(cluster.name);
+      if (copy) builder.remove(copy.outcome.path);
+    }
+    for (const id of ids) {
+      const copy = opts.rendered.get(id)?.copies.get(cluster.name);
+      if (copy) builder.place(units.get(id)!, copy.outcome, cluster.name);
+    }
+    result.set(cluster.name, builder.done());
+  }
+  return result;
+}
+
+/** One cluster's output being assembled, from nothing or from the last one; files and held paths sorted by path. */
+class ClusterBuilder {
+  private readonly files: Map<string, string>;
+  private readonly held: Map<string, string>;
+  private readonly diagnostics: RankedDiagnostic[];
+  /** Paths whose unit is gone, unless another unit places them again. */
+  private readonly removed = new Set<string>();
+  private readonly paths = new Set<string>();
+  private filesSorted = true;
+  private heldSorted = true;
+
+  constructor(
+    private readonly last?: ClusterRender,
+    dropped?: ReadonlySet<string>,
+  ) {
+    this.files = new Map(last?.output.files);
+    this.held = new Map(last?.output.held);
+    this.diagnostics = last ? last.diagnostics.filter((d) => !dropped?.has(d.unit)) : [];
+  }
+
+  remove(path: string): void {
+    this.removed.add(path);
+    this.paths.add(path);
+  }
+
+  place(unit: RenderUnit, outcome: RenderOutcome, cluster: string): void {
+    const { path } = outcome;
+    this.removed.delete(path);
+    this.paths.add(path);
+    const diagnostic = diagnosticOf(unit.binding, cluster, outcome);
+    if (diagnostic) this.diagnostics.push({ unit: unit.id, rank: unit.rank, diagnostic });
+    if (isDispatchSuspended(unit.binding, cluster)) this.hold(path, 'dispatching suspended by its policy');
+    else if (!outcome.ok) this.hold(path, outcome.error);
+    else {
+      this.held.delete(path);
+      if (!this.files.has(path)) this.filesSorted = false;
+      this.files.set(path, outcome.text);
+    }
+  }
+
+  done(): ClusterRender {
+    for (const path of this.removed) {
+      this.files.delete(path);
+      this.held.delete(path);
+    }
+    const output: ClusterOutput = {
+      files: this.filesSorted ? this.files : sortedByKey(this.files),
+      held: this.heldSorted ? this.held : sortedByKey(this.held),
+    };
+    if (this.last) output.derived = { from: this.last.output, paths: this.paths };
+    const diagnostics = this.diagnostics.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+    return { output, diagnostics };
+  }
+
+  private hold(path: string, reason: string): void {
+    this.files.delete(path);
+    if (!this.held.has(path)) this.heldSorted = false;
+    this.held.set(path, reason);
+  }
+}
+
+function sortedByKey(map: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...map].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+}
+
+function diagnosticOf(binding: Binding, cluster: string, outcome: RenderOutcome): Diagnostic | undefined {
+  const subject = refLabel(binding.resource);
+  if (isDispatchSuspended(binding, cluster)) {
+    return {
+      severity: 'info',
+      code: 'DispatchSuspended',
+      subject,
+      cluster,
+      message: 'dispatching is suspended by its policy: the cluster keeps what it has',
+    };
+  }
+  if (outcome.ok) return undefined;
+  return { severity: 'error', code: 'OverrideFailed', subject, cluster, message: outcome.error };
+}
+
+// Karmada's shouldSuspendDispatching (pkg/controllers/binding/common.go): `dispatching: true`
+// suspends every cluster, `dispatchingOnClusters` the listed ones.
+function isDispatchSuspended(binding: Binding, cluster: string): boolean {
+  const s = binding.suspension;
+  if (!s) return false;
+  return s.dispatching === true || (s.dispatchingOnClusters?.clusterNames.includes(cluster) ?? false);
+}

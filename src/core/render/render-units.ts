@@ -1,0 +1,76 @@
+import type { Binding, TargetCluster } from '../model/binding.js';
+import type { Cluster } from '../model/cluster.js';
+import type { Template } from '../model/fleet.js';
+import type { RenderMemo, UnitRender } from './render-memo.js';
+import type { ObjectRenderer, RenderedCopy } from './render-object.js';
+
+/** One binding to render on its clusters (render-memo.ts UnitRender). */
+export interface RenderUnit {
+  /** The binding's key; `key\0cluster` for a Namespace binding made for one cluster. */
+  id: string;
+  /** Its place in a cluster's diagnostics: bindings by key, then the Namespaces made per cluster. */
+  rank: string;
+  binding: Binding;
+  /** The registered clusters it is scheduled on. */
+  targets: readonly TargetCluster[];
+}
+
+/**
+ * Returns every unit rendered on its clusters, and the ids of the units rendered again or gone
+ * since the memo's render (`dirty`). A unit whose binding, template, referrers and replica
+ * ownership are the same objects as last time keeps its copies when `reusable` (every cluster
+ * and override policy unchanged); otherwise each copy is rendered, reusing by content key what
+ * the same unit rendered last time.
+ */
+export function renderUnits(opts: {
+  units: readonly RenderUnit[];
+  clusters: ReadonlyMap<string, Cluster>;
+  templates: ReadonlyMap<string, Template>;
+  bindings: ReadonlyMap<string, Binding>;
+  renderer: ObjectRenderer;
+  memo: RenderMemo | undefined;
+  reusable: boolean;
+}): { rendered: Map<string, UnitRender>; dirty: Set<string> } {
+  const rendered = new Map<string, UnitRender>();
+  const dirty = new Set<string>();
+  for (const unit of opts.units) {
+    const { binding } = unit;
+    const template = opts.templates.get(binding.key)!;
+    const keepsMemberReplicas = opts.renderer.keepsMemberReplicas(template);
+    const referrers = referrerClusters(binding, opts.bindings);
+    const last = opts.memo?.units.get(unit.id);
+    if (
+      opts.reusable &&
+      last !== undefined &&
+      last.binding === binding &&
+      last.template === template &&
+      last.keepsMemberReplicas === keepsMemberReplicas &&
+      last.referrers === referrers
+    ) {
+      rendered.set(unit.id, last);
+      continue;
+    }
+    // What this unit rendered last time, by content key: a copy whose inputs did not change.
+    const reuse = last ? new Map([...last.copies.values()].map((c) => [c.key, c.outcome])) : undefined;
+    const copies = new Map<string, RenderedCopy>();
+    for (const target of unit.targets) {
+      const cluster = opts.clusters.get(target.name)!;
+      copies.set(target.name, opts.renderer.render(binding, cluster, target.replicas, reuse));
+    }
+    rendered.set(unit.id, { binding, template, keepsMemberReplicas, referrers, copies });
+    dirty.add(unit.id);
+  }
+  for (const id of opts.memo?.units.keys() ?? []) if (!rendered.has(id)) dirty.add(id);
+  return { rendered, dirty };
+}
+
+// Where each referrer of a follower is scheduled: a copy names the referrers placed on its cluster.
+function referrerClusters(binding: Binding, bindings: ReadonlyMap<string, Binding>): string {
+  if (binding.requiredBy.length === 0) return '';
+  return binding.requiredBy
+    .map((key) => {
+      const schedule = bindings.get(key)?.schedule;
+      return schedule?.type === 'Scheduled' ? schedule.clusters.map((c) => c.name).join(',') : '';
+    })
+    .join(';');
+}
