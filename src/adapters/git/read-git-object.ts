@@ -13,6 +13,11 @@ import { parseTree, type TreeEntry } from './tree-object.js';
 export interface ObjectSource {
   gitdir: string;
   cache?: object;
+  /**
+   * Commits the caller has just written (id → parent ids): known to be stored, so their type
+   * and parents are not read back (the hub moves its refs to commits it built a moment ago).
+   */
+  written?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Returns the source with a cache, the caller's or a new one to share across this call's reads. */
@@ -53,11 +58,18 @@ export async function readTreeEntries(source: ObjectSource, oid: string): Promis
 
 /** Returns the parent ids of the commit with the given id. */
 export async function readCommitParents(source: ObjectSource, oid: string): Promise<string[]> {
+  const written = source.written?.get(oid);
+  if (written) return [...written];
   const object = await readGitObject(source, oid);
   if (object.type !== 'commit') {
     throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a commit`);
   }
-  const text = Buffer.from(object.content).toString('utf8');
+  return parseCommitParents(object.content);
+}
+
+/** Returns the parent ids named by a commit object's content. */
+export function parseCommitParents(content: Uint8Array): string[] {
+  const text = Buffer.from(content).toString('utf8');
   const headerEnd = text.indexOf('\n\n');
   const header = headerEnd < 0 ? text : text.slice(0, headerEnd);
   return header

@@ -58,7 +58,11 @@ export async function updateRefs(
   await Promise.all(opts.updates.map((u) => assertCommit(opts, u.newOid)));
   const locks: RefLock[] = [];
   try {
-    for (const u of opts.updates) locks.push(await lockRef(opts.gitdir, u.ref));
+    // Every lock at once: a lock is taken or refused at once (O_EXCL), so the order is free.
+    const taken = await Promise.allSettled(opts.updates.map((u) => lockRef(opts.gitdir, u.ref)));
+    for (const t of taken) if (t.status === 'fulfilled') locks.push(t.value);
+    const refused = taken.find((t) => t.status === 'rejected');
+    if (refused) throw refused.reason;
     // Read under the locks: git's pack-refs takes each loose ref's lock before it packs it.
     const packed = await readPackedRefs(opts.gitdir);
     const outcomes = await Promise.all(opts.updates.map((u) => checkMove(opts, u, packed)));
@@ -66,7 +70,9 @@ export async function updateRefs(
     const moving = opts.updates.map((u, i) => ({ u, lock: locks[i]!, outcome: outcomes[i]! }));
     const toMove = moving.filter((m) => m.outcome !== 'unchanged');
     await Promise.all(toMove.map((m) => m.lock.write(m.u.newOid, sync)));
-    for (const m of toMove) await m.lock.commit();
+    // Every ref but the last moves at once; the last moves after them (the hub's bindings branch).
+    await Promise.all(toMove.slice(0, -1).map((m) => m.lock.commit()));
+    await toMove.at(-1)?.lock.commit();
     if (sync) await Promise.all([...new Set(toMove.map((m) => dirname(m.lock.refPath)))].map(syncDirectory));
     return outcomes;
   } finally {
@@ -85,6 +91,7 @@ function assertDistinctValidNames(updates: readonly RefUpdateRequest[]): void {
 
 async function assertCommit(source: ObjectSource, oid: string): Promise<void> {
   if (!/^[0-9a-f]{40}$/.test(oid)) throw new GitWriteError('InvalidObjectId', `${oid}: not an object id`);
+  if (source.written?.has(oid)) return;
   const { type } = await readGitObject(source, oid);
   if (type !== 'commit') throw new GitWriteError('WrongObjectType', `${oid}: a ${type}, not a commit`);
 }

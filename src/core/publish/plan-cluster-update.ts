@@ -1,4 +1,5 @@
 import type { FleetConfig } from '../model/fleet-config.js';
+import { patchMap } from '../model/patched-map.js';
 
 /** One file of a cluster branch that a pass adds, changes or removes. */
 export interface BranchChange {
@@ -8,7 +9,7 @@ export interface BranchChange {
 
 export type ClusterUpdatePlan =
   | { type: 'unchanged' }
-  | { type: 'update'; changes: BranchChange[]; files: Map<string, string> }
+  | { type: 'update'; changes: BranchChange[]; files: ReadonlyMap<string, string> }
   | { type: 'refused'; reason: string; changes: BranchChange[] };
 
 export interface PlanClusterUpdateInput {
@@ -19,7 +20,8 @@ export interface PlanClusterUpdateInput {
   rendered: ReadonlyMap<string, string>;
   /**
    * When known: the render differs from the current files at most at these paths (the branch
-   * holds the last render, and only these paths were rendered again). Only they are compared.
+   * holds the last render, so no file of the hub's own either, and only these paths were
+   * rendered again). Only they are compared.
    */
   changedPaths?: ReadonlySet<string>;
   /** Paths whose render failed on this cluster: their current content is kept. */
@@ -40,12 +42,10 @@ export interface PlanClusterUpdateInput {
 export function planClusterUpdate(input: PlanClusterUpdateInput): ClusterUpdatePlan {
   const planned = input.changedPaths ? plannedAt(input, input.changedPaths) : plannedWhole(input);
   const { files, changes } = planned;
-  let objectsBefore = 0;
-  for (const path of input.current.keys()) if (!path.startsWith('.gitfleet/')) objectsBefore++;
   if (changes.length === 0) return { type: 'unchanged' };
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const removed = changes.filter((c) => c.change === 'removed').length;
-  const refusal = guardRefusal(objectsBefore, removed, input);
+  const refusal = removed > 0 ? guardRefusal(objectsIn(input.current), removed, input) : undefined;
   if (refusal && !input.deletionsAllowed) return { type: 'refused', reason: refusal, changes };
   return { type: 'update', changes, files };
 }
@@ -77,24 +77,27 @@ function plannedWhole(input: PlanClusterUpdateInput): {
 function plannedAt(
   input: PlanClusterUpdateInput,
   paths: ReadonlySet<string>,
-): { files: Map<string, string>; changes: BranchChange[] } {
-  const files = new Map(input.current);
-  for (const path of input.current.keys()) if (path.startsWith('.gitfleet/')) files.delete(path);
+): { files: ReadonlyMap<string, string>; changes: BranchChange[] } {
+  const edits = new Map<string, string | undefined>();
   const changes: BranchChange[] = [];
   for (const path of paths) {
+    if (path.startsWith('.gitfleet/')) continue;
     const before = input.current.get(path);
     const after = input.held.has(path) ? before : input.rendered.get(path);
-    if (after === undefined) {
-      if (files.delete(path)) changes.push({ path, change: 'removed' });
-    } else if (before === undefined) {
-      files.set(path, after);
-      changes.push({ path, change: 'added' });
-    } else if (before !== after) {
-      files.set(path, after);
-      changes.push({ path, change: 'changed' });
-    }
+    if (after === before) continue;
+    edits.set(path, after);
+    changes.push({
+      path,
+      change: after === undefined ? 'removed' : before === undefined ? 'added' : 'changed',
+    });
   }
-  return { files, changes };
+  return { files: patchMap(input.current, edits), changes };
+}
+
+function objectsIn(files: ReadonlyMap<string, string>): number {
+  let count = 0;
+  for (const path of files.keys()) if (!path.startsWith('.gitfleet/')) count++;
+  return count;
 }
 
 function guardRefusal(before: number, removed: number, input: PlanClusterUpdateInput): string | undefined {

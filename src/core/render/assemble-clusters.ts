@@ -2,6 +2,7 @@ import type { Binding } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
+import { patchMap } from '../model/patched-map.js';
 import type { ClusterRender, RankedDiagnostic, RenderMemo, UnitRender } from './render-memo.js';
 import type { ClusterOutput } from './render-fleet.js';
 import type { RenderOutcome } from './render-object.js';
@@ -72,22 +73,24 @@ function patchClusters(
   return result;
 }
 
-/** One cluster's output being assembled, from nothing or from the last one; files and held paths sorted by path. */
+/**
+ * One cluster's output being assembled: from nothing, or as changes to the last one (its files
+ * are not copied: patchMap). Files and held paths are sorted by path.
+ */
 class ClusterBuilder {
-  private readonly files: Map<string, string>;
+  /** Path → text, or undefined for a path whose file is gone. */
+  private readonly changes = new Map<string, string | undefined>();
   private readonly held: Map<string, string>;
   private readonly diagnostics: RankedDiagnostic[];
   /** Paths whose unit is gone, unless another unit places them again. */
   private readonly removed = new Set<string>();
   private readonly paths = new Set<string>();
-  private filesSorted = true;
   private heldSorted = true;
 
   constructor(
     private readonly last?: ClusterRender,
     dropped?: ReadonlySet<string>,
   ) {
-    this.files = new Map(last?.output.files);
     this.held = new Map(last?.output.held);
     this.diagnostics = last ? last.diagnostics.filter((d) => !dropped?.has(d.unit)) : [];
   }
@@ -107,30 +110,34 @@ class ClusterBuilder {
     else if (!outcome.ok) this.hold(path, outcome.error);
     else {
       this.held.delete(path);
-      if (!this.files.has(path)) this.filesSorted = false;
-      this.files.set(path, outcome.text);
+      this.changes.set(path, outcome.text);
     }
   }
 
   done(): ClusterRender {
     for (const path of this.removed) {
-      this.files.delete(path);
+      this.changes.set(path, undefined);
       this.held.delete(path);
     }
-    const output: ClusterOutput = {
-      files: this.filesSorted ? this.files : sortedByKey(this.files),
-      held: this.heldSorted ? this.held : sortedByKey(this.held),
-    };
+    const base = this.last?.output.files;
+    const files = base ? patchMap(base, this.changes) : sortedByKey(withoutRemovals(this.changes));
+    const output: ClusterOutput = { files, held: this.heldSorted ? this.held : sortedByKey(this.held) };
     if (this.last) output.derived = { from: this.last.output, paths: this.paths };
     const diagnostics = this.diagnostics.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
     return { output, diagnostics };
   }
 
   private hold(path: string, reason: string): void {
-    this.files.delete(path);
+    this.changes.set(path, undefined);
     if (!this.held.has(path)) this.heldSorted = false;
     this.held.set(path, reason);
   }
+}
+
+function withoutRemovals(changes: ReadonlyMap<string, string | undefined>): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [path, text] of changes) if (text !== undefined) files.set(path, text);
+  return files;
 }
 
 function sortedByKey(map: ReadonlyMap<string, string>): Map<string, string> {

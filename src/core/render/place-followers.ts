@@ -15,6 +15,8 @@ export interface FollowInput {
   templates: ReadonlyMap<string, Template>;
   clusters: readonly Cluster[];
   skipRules: SkipRules;
+  /** The dependencies of a template (default findDependencies); a render memo passes a cached one. */
+  dependenciesOf?: (template: Template) => readonly ObjectRef[];
 }
 
 export interface FollowResult {
@@ -39,7 +41,11 @@ export function placeFollowers(input: FollowInput): FollowResult {
   const followers = new Map<string, Follower>();
   for (const binding of input.bindings) {
     if (!binding.propagateDeps) continue;
-    for (const dep of findDependencies(input.templates.get(binding.key)!.object)) {
+    const template = input.templates.get(binding.key)!;
+    const dependencies = input.dependenciesOf
+      ? input.dependenciesOf(template)
+      : findDependencies(template.object);
+    for (const dep of dependencies) {
       addDependency({ dep, binding, claimed, input, followers, diagnostics });
     }
   }

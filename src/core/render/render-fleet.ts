@@ -2,7 +2,8 @@ import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Template } from '../model/fleet.js';
-import { refLabel } from '../model/object-ref.js';
+import { refLabel, type ObjectRef } from '../model/object-ref.js';
+import { findDependencies } from '../follow/find-dependencies.js';
 import type { Snapshot } from '../model/snapshot.js';
 import {
   addDetection,
@@ -15,7 +16,7 @@ import { compileSkipRules, type SkipRules } from '../detect/skip-rules.js';
 import { previousBindingOf } from '../publish/previous-binding-of.js';
 import { assembleClusters } from './assemble-clusters.js';
 import { bindClaim } from './bind-claims.js';
-import { ensureNamespaces } from './ensure-namespaces.js';
+import { ensureNamespaces, type EnsuredNamespaces } from './ensure-namespaces.js';
 import { placeFollowers } from './place-followers.js';
 import { createObjectRenderer } from './render-object.js';
 import {
@@ -23,6 +24,7 @@ import {
   sameItems,
   samePrevious,
   type DetectionMemo,
+  type NamespacesMemo,
   type RenderContext,
   type RenderMemo,
   type ScheduleMemo,
@@ -34,7 +36,7 @@ export type { RenderMemo } from './render-memo.js';
 /** The rendered manifests of one member cluster. */
 export interface ClusterOutput {
   /** Path in the cluster branch (DESIGN.md §3 layout) → canonical YAML, sorted by path. */
-  files: Map<string, string>;
+  files: ReadonlyMap<string, string>;
   /**
    * Paths of objects that failed to render on this cluster (e.g. a failing override), sorted by
    * path. Their previous content must be kept: a failed render is never a deletion.
@@ -82,26 +84,28 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     claims: detected.result.claims,
     memo: same.placement ? memo : undefined,
   });
+  const dependencies = new Map<string, { template: Template; dependencies: readonly ObjectRef[] }>();
   const followed = placeFollowers({
     bindings: bound.bindings,
     templates,
     clusters: fleet.clusters,
     skipRules,
+    dependenciesOf: (template) => dependenciesOf(template, memo, dependencies),
   });
   const followers = new Map<string, { binding: Binding; json: string }>();
   const intern = (id: string, binding: Binding) => internFollower(id, binding, memo, followers);
   const bindings = [...bound.bindings, ...followed.followers.map((f) => intern(f.key, f))].sort((a, b) =>
     a.key < b.key ? -1 : 1,
   );
-  const namespaces = ensureNamespaces({ bindings, templates, clusters: fleet.clusters });
+  const namespaces = ensureNamespacesWithMemo({ bindings, templates, clusters: fleet.clusters }, memo);
   const generated = new Map<string, Template>();
-  for (const made of namespaces.generated) {
+  for (const made of namespaces.result.generated) {
     const template = memo?.generated.get(made.key) ?? made;
     generated.set(made.key, template);
     templates.set(made.key, template);
   }
   const registered = new Map(fleet.clusters.map((c) => [c.name, c]));
-  const units = renderUnitsOf(bindings, namespaces.perCluster, registered, intern);
+  const units = renderUnitsOf(bindings, namespaces.result.perCluster, registered, intern);
   const bindingsByKey = new Map(bindings.map((b) => [b.key, b]));
   const renderer = createObjectRenderer({ fleet, templates, bindings: bindingsByKey });
   const { rendered, dirty } = renderUnits({
@@ -136,6 +140,8 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     memo: {
       context,
       detections: detected.detections,
+      dependencies,
+      namespaces: namespaces.memo,
       schedules: bound.schedules,
       followers,
       generated,
@@ -231,6 +237,55 @@ function sameSchedule(a: { binding: Binding; diagnostic?: Diagnostic }, b: typeo
 
 function ownPlacement(binding: Binding): PreviousBinding | undefined {
   return previousBindingOf(binding) ?? undefined;
+}
+
+function dependenciesOf(
+  template: Template,
+  memo: RenderMemo | undefined,
+  next: Map<string, { template: Template; dependencies: readonly ObjectRef[] }>,
+): readonly ObjectRef[] {
+  const last = memo?.dependencies.get(template.key);
+  const entry =
+    last?.template === template ? last : { template, dependencies: findDependencies(template.object) };
+  next.set(template.key, entry);
+  return entry.dependencies;
+}
+
+/**
+ * The Namespaces each cluster needs depend only on where bindings go and on the repo's own
+ * Namespaces: when every binding has the same namespace, Namespace name and clusters as last
+ * time, over the same clusters and Namespace templates, last time's answer stands.
+ */
+function ensureNamespacesWithMemo(
+  input: Parameters<typeof ensureNamespaces>[0],
+  memo: RenderMemo | undefined,
+): { result: EnsuredNamespaces; memo: NamespacesMemo } {
+  const last = memo?.namespaces;
+  const placements = new Map<string, { binding: Binding; placement: string }>();
+  const namespaceTemplates = [...input.templates.values()].filter(
+    (t) => t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1',
+  );
+  let same =
+    last !== undefined &&
+    sameItems(last.clusters, input.clusters) &&
+    sameItems(last.namespaceTemplates, namespaceTemplates) &&
+    last.placements.size === input.bindings.length;
+  for (const binding of input.bindings) {
+    const previous = last?.placements.get(binding.key);
+    const entry =
+      previous?.binding === binding ? previous : { binding, placement: namespacePlacement(binding) };
+    same &&= previous !== undefined && previous.placement === entry.placement;
+    placements.set(binding.key, entry);
+  }
+  const result = same ? last!.result : ensureNamespaces(input);
+  return { result, memo: { clusters: input.clusters, namespaceTemplates, placements, result } };
+}
+
+function namespacePlacement(binding: Binding): string {
+  const { resource, schedule } = binding;
+  const names = schedule.type === 'Scheduled' ? schedule.clusters.map((c) => c.name).join(',') : '';
+  const namespace = resource.kind === 'Namespace' && resource.apiVersion === 'v1' ? resource.name : '';
+  return `${resource.namespace}\u0000${namespace}\u0000${names}`;
 }
 
 /** Returns last time's binding object for an equal binding (so later stages can reuse), else this one. */

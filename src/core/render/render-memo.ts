@@ -8,7 +8,9 @@
 // |------------|-------------------------|---------------------------------------------------------------|
 // | detect     | template                | the template, every propagation policy, the config, the previous claim |
 // | schedule   | claim                   | the template, the policy, every cluster, cluster status, the previous placement (or the binding's own, when stable) |
+// | follow     | template                | the template (its dependencies)                               |
 // | bindings   | binding (followers too) | an equal binding is replaced by last time's object            |
+// | namespaces | render                  | every binding's namespace and clusters, and every cluster     |
 // | render     | binding                 | the binding, the template, every cluster, every override policy, its referrers, whether replicas stay with the member |
 // | clusters   | cluster                 | no binding placed on it was rendered again: last time's output |
 //
@@ -17,9 +19,11 @@ import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Fleet, Template } from '../model/fleet.js';
+import type { ObjectRef } from '../model/object-ref.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
 import type { Detection } from '../detect/detect-claims.js';
+import type { EnsuredNamespaces } from './ensure-namespaces.js';
 import type { ClusterOutput } from './render-fleet.js';
 import type { RenderOutcome } from './render-object.js';
 
@@ -30,6 +34,10 @@ export interface RenderMemo {
   readonly detections: ReadonlyMap<string, DetectionMemo>;
   /** Template key → its scheduled binding, with the inputs it was made from. */
   readonly schedules: ReadonlyMap<string, ScheduleMemo>;
+  /** Template key → the template and what it depends on (propagateDeps). */
+  readonly dependencies: ReadonlyMap<string, { template: Template; dependencies: readonly ObjectRef[] }>;
+  /** The Namespaces the clusters need, and the bindings they were found from. */
+  readonly namespaces?: NamespacesMemo;
   /** Follower bindings by key, and per-cluster Namespace bindings by unit id. */
   readonly followers: ReadonlyMap<string, { binding: Binding; json: string }>;
   /** Namespace templates made up for namespaces the repo has no Namespace for, by key. */
@@ -38,6 +46,15 @@ export interface RenderMemo {
   readonly units: ReadonlyMap<string, UnitRender>;
   /** Cluster name → its output and diagnostics. */
   readonly clusters: ReadonlyMap<string, ClusterRender>;
+}
+
+export interface NamespacesMemo {
+  clusters: readonly Cluster[];
+  /** The repo's v1 Namespace templates. */
+  namespaceTemplates: readonly Template[];
+  /** Binding key → namespace, Namespace name and clusters, as ensureNamespaces reads them. */
+  placements: ReadonlyMap<string, { binding: Binding; placement: string }>;
+  result: EnsuredNamespaces;
 }
 
 /** The fleet-wide inputs every stage depends on. */

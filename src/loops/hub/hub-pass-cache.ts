@@ -5,13 +5,23 @@
 // dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { LoadMemo } from '../../core/load/load-fleet.js';
-import type { PreviousBinding } from '../../core/model/binding.js';
+import type { Binding, PreviousBinding } from '../../core/model/binding.js';
+import type { ClusterOutput } from '../../core/render/render-fleet.js';
 import type { RenderMemo } from '../../core/render/render-memo.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import { MemoMap } from '../runtime/memo-map.js';
 
 /** A text rendered at a path, and its blob id. */
 export interface RenderedText {
+  text: string;
+  oid: string;
+}
+
+/** A binding as the last pass recorded it. */
+export interface RecordedBinding {
+  binding: Binding;
+  json: string;
+  status: string;
   text: string;
   oid: string;
 }
@@ -31,8 +41,20 @@ export interface HubPassCache {
   treeFiles: MemoMap<string, ReadonlyMap<string, string>>;
   /** Branch (cluster name, or '' for the bindings) → path → what the last pass rendered there. */
   renderedTexts: Map<string, Map<string, RenderedText>>;
-  /** Bindings branch path → the binding (as JSON) the last pass recorded there and its record's text. */
-  recordTexts: Map<string, { binding: string; text: string }>;
+  /** Bindings branch path → the binding (the object, and as JSON) the last pass recorded there, with its status and record. */
+  recordTexts: Map<string, RecordedBinding>;
+  /**
+   * Cluster branch ref → its head after the last pass that left it holding exactly that pass's
+   * render, and that render's output: a branch still at that head, given an output derived
+   * from that one, is planned at the changed paths only.
+   */
+  branches: Map<string, { head: string; output: ClusterOutput }>;
+  /** isomorphic-git's parsed pack indexes (object-store.ts). */
+  packs: object;
+  /** `directory\0tree id` → the fleet files under that source tree (path and blob id). */
+  sourceBlobs: MemoMap<string, readonly { path: string; oid: string }[]>;
+  /** Source blob id → its text. */
+  sourceTexts: MemoMap<string, string>;
   /** Binding record blob id → the previous binding it holds (null: not a claim record). */
   records: MemoMap<string, PreviousBinding | null>;
   /** Status branch commit → the agent report it holds (null: unreadable). */
@@ -51,8 +73,12 @@ export function createHubPassCache(): HubPassCache {
     treeFiles: new MemoMap(),
     renderedTexts: new Map(),
     recordTexts: new Map(),
+    branches: new Map(),
+    packs: {},
     records: new MemoMap(),
     reports: new MemoMap(),
+    sourceBlobs: new MemoMap(),
+    sourceTexts: new MemoMap(),
   };
 }
 
@@ -63,4 +89,6 @@ export function sweepHubPassCache(cache: HubPassCache): void {
   cache.treeFiles.sweep();
   cache.records.sweep();
   cache.reports.sweep();
+  cache.sourceBlobs.sweep();
+  cache.sourceTexts.sweep();
 }

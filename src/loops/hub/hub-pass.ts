@@ -13,8 +13,7 @@
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { readGitSource } from '../../adapters/source/read-git-commit.js';
-import { loadFleet, type SourceFile } from '../../core/load/load-fleet.js';
+import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
 import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
@@ -23,12 +22,12 @@ import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
 import type { HubPassResult, PassTimings, SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from './hub-repo.js';
-import { fullSourceRef } from './hub-refs.js';
 import { openObjectStore } from './object-store.js';
 import type { PassContext } from './pass-context.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { readHubState, readPreviousBindings, type HubState } from './read-hub-state.js';
-import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
+import type { ReadContext } from './read-git-state.js';
+import { readSourceCommit } from './read-source-commit.js';
 import { TextBlobs } from './text-blobs.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
 
@@ -81,7 +80,7 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const timer = new PassTimer(opts.elapsed);
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
-  const read: ReadContext = { store: openObjectStore(opts.repo.gitdir), cache };
+  const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
   const { source, files } = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
   const loaded = loadFleet(files, cache.loadMemo ? { memo: cache.loadMemo } : {});
@@ -122,6 +121,7 @@ async function renderAndWrite(pass: {
     ...read,
     blobs,
     known: new Set(),
+    branches: new Map(),
     author: signature(opts),
     sourceCommit: source,
   };
@@ -133,6 +133,7 @@ async function renderAndWrite(pass: {
   const objects = await writeObjectsOfPass(write);
   timer.mark('writeMs');
   await moveRefsOfPass(write);
+  read.cache.branches = ctx.branches;
   timer.mark('refsMs');
   sweepHubPassCache(read.cache);
   return {
@@ -164,16 +165,6 @@ class PassTimer {
   done(): PassTimings {
     return { ...this.timings, totalMs: this.watch.total() };
   }
-}
-
-async function readSourceCommit(
-  ctx: ReadContext,
-  ref: string,
-): Promise<{ source: SourceCommit; files: SourceFile[] }> {
-  const full = fullSourceRef(ref);
-  const { commit, files } = await readGitSource({ dir: ctx.store.gitdir, ref: full });
-  const { message } = await readCommitInfo(ctx, commit);
-  return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
 }
 
 function signature(opts: HubPassOptions): PassContext['author'] {

@@ -8,11 +8,13 @@ export async function listRefs(gitdir: string, prefix: string): Promise<Map<stri
   const packed = await readPackedRefs(gitdir);
   const names = new Set([...packed.keys()].filter((ref) => ref.startsWith(prefix)));
   for (const loose of await looseRefNames(gitdir, prefix)) names.add(loose);
+  const sorted = [...names].sort();
+  const oids = await Promise.all(sorted.map((ref) => readRef(gitdir, ref, packed)));
   const refs = new Map<string, string>();
-  for (const ref of [...names].sort()) {
-    const oid = await readRef(gitdir, ref, packed);
-    if (oid !== null) refs.set(ref, oid);
-  }
+  sorted.forEach((ref, i) => {
+    const oid = oids[i];
+    if (oid !== null && oid !== undefined) refs.set(ref, oid);
+  });
   return refs;
 }
 

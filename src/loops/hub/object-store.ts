@@ -15,9 +15,13 @@ export interface ObjectStore {
   fs: ReturnType<typeof objectStoreFs>;
 }
 
-/** Returns a store for reading the repository as it is now (make a new one after writing). */
-export function openObjectStore(gitdir: string): ObjectStore {
-  return { gitdir, cache: {}, fs: objectStoreFs(gitdir) };
+/**
+ * Returns a store for reading the repository as it is now (make a new one after writing).
+ * `packCache` may be kept from store to store: a pack's index never changes once written, and
+ * only the packs the directory lists are read, so a long-running hub parses each index once.
+ */
+export function openObjectStore(gitdir: string, packCache: object = {}): ObjectStore {
+  return { gitdir, cache: packCache, fs: objectStoreFs(gitdir) };
 }
 
 /** Returns an object's type and content, or throws MissingObject. */

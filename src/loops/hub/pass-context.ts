@@ -4,6 +4,7 @@ import { buildTreeFromScratch } from '../../adapters/git/build-tree-from-scratch
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { parseTree } from '../../adapters/git/tree-object.js';
 import { editTree } from './edit-tree.js';
+import type { HubPassCache } from './hub-pass-cache.js';
 import type { RefMove } from './hub-repo.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import type { ReadContext } from './read-git-state.js';
@@ -16,6 +17,8 @@ export interface PassContext extends ReadContext {
   /** Author and committer of every commit of the pass. */
   author: GitSignature;
   sourceCommit: SourceCommit;
+  /** The cluster branches this pass leaves holding its render: HubPassCache.branches once the refs moved. */
+  branches: HubPassCache['branches'];
 }
 
 /** One branch a pass moves, and the objects its new commit needs. */

@@ -16,6 +16,7 @@ import { previousBindingOf } from '../../core/publish/previous-binding-of.js';
 import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
+import type { RecordedBinding } from './hub-pass-cache.js';
 
 export interface BindingsBranchInput {
   ref: string;
@@ -80,25 +81,39 @@ export async function planBindingsBranch(
 }
 
 /**
- * Returns each binding's record path and blob id. A record is a pure function of its binding,
- * so a binding equal to the one the last pass recorded at the same path reuses that record's
- * text (comparing JSON costs a tenth of emitting the YAML).
+ * Returns each binding's record path and blob id. A record is a pure function of its binding
+ * and status, so the binding the last pass recorded at the same path (the same object, which
+ * an incremental render keeps for an unchanged binding, or an equal one: comparing JSON costs
+ * a tenth of emitting the YAML) with the same status reuses that record's text and blob id.
  */
 function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, string> {
   const records = new Map<string, string>();
-  const next = new Map<string, { binding: string; text: string }>();
+  const next = new Map<string, RecordedBinding>();
+  ctx.blobs.carry(input.ref);
   for (const binding of input.bindings) {
     const path = objectPath(binding.resource);
     const status =
       input.reports.size > 0 ? aggregateBindingStatus({ binding, reports: input.reports }) : undefined;
-    const json = JSON.stringify([binding, status]);
+    const statusJson = status === undefined ? '' : JSON.stringify(status);
     const last = ctx.cache.recordTexts.get(path);
-    const text = last?.binding === json ? last.text : bindingRecord(binding, status);
-    next.set(path, { binding: json, text });
-    const oid = ctx.blobs.oidAt(input.ref, path, text);
-    records.set(path, oid);
+    // The same binding and status, and the branch holds its record: nothing to do.
+    if (
+      last?.binding === binding &&
+      last.status === statusJson &&
+      input.current.files.get(path) === last.oid
+    ) {
+      next.set(path, last);
+      records.set(path, last.oid);
+      continue;
+    }
+    const json = JSON.stringify(binding);
+    const text =
+      last?.json === json && last.status === statusJson ? last.text : bindingRecord(binding, status);
+    const recorded = ctx.blobs.oidAt(input.ref, path, text);
+    next.set(path, { binding, json, status: statusJson, text, oid: recorded });
+    records.set(path, recorded);
     // What the next pass reads back from this record, known now without parsing it.
-    ctx.cache.records.set(oid, previousBindingOf(binding));
+    ctx.cache.records.set(recorded, previousBindingOf(binding));
   }
   ctx.cache.recordTexts = next;
   return records;

@@ -33,21 +33,47 @@ export async function planClusterBranch(
   ctx: PassContext,
   input: ClusterBranchInput,
 ): Promise<ClusterBranchPlan> {
+  const { output } = input;
+  const last = input.head === null ? undefined : ctx.cache.branches.get(input.ref);
+  const holdsLast = last !== undefined && last.head === input.head;
+  if (holdsLast && last.output === output) {
+    ctx.branches.set(input.ref, last);
+    ctx.blobs.carry(input.ref);
+    return { outcome: { type: 'unchanged', objects: output.files.size } };
+  }
+  // The branch holds the render this output was derived from: only the changed paths can differ.
+  const changedPaths = holdsLast && output.derived?.from === last.output ? output.derived.paths : undefined;
   const rendered = new Map<string, string>();
-  for (const [path, text] of input.output.files) rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
+  if (changedPaths) {
+    ctx.blobs.carry(input.ref);
+    for (const path of changedPaths) {
+      const held = input.current.files.get(path);
+      if (held !== undefined) ctx.known.add(held);
+      const text = output.files.get(path);
+      if (text === undefined) ctx.blobs.forget(input.ref, path);
+      else rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
+    }
+  } else {
+    for (const oid of input.current.files.values()) ctx.known.add(oid);
+    for (const [path, text] of output.files) rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
+  }
   const plan = planClusterUpdate({
     cluster: input.cluster,
     current: input.current.files,
     rendered,
-    held: new Set(input.output.held.keys()),
+    ...(changedPaths ? { changedPaths } : {}),
+    held: new Set(output.held.keys()),
     guards: input.guards,
     deletionsAllowed: input.deletionsAllowed,
   });
   if (plan.type === 'unchanged') {
     // A registered cluster with nothing placed on it still gets its branch (an empty tree),
     // so its agent can tell "run nothing" from "not rendered yet".
-    if (input.head !== null) return { outcome: { type: 'unchanged', objects: rendered.size } };
-    return commitFiles(ctx, input, { files: rendered, changes: [] });
+    if (input.head !== null) {
+      ctx.branches.set(input.ref, { head: input.head, output });
+      return { outcome: { type: 'unchanged', objects: output.files.size } };
+    }
+    return commitFiles(ctx, input, { files: rendered, changes: [], whole: true });
   }
   if (plan.type === 'refused') {
     return {
@@ -55,19 +81,19 @@ export async function planClusterBranch(
       diagnostic: refusal(input, plan.reason),
     };
   }
-  return commitFiles(ctx, input, plan);
+  return commitFiles(ctx, input, { ...plan, whole: !changedPaths });
 }
 
 /** Returns the commit that puts exactly `files` on the branch, on top of its head. */
 async function commitFiles(
   ctx: PassContext,
   input: ClusterBranchInput,
-  plan: { files: ReadonlyMap<string, string>; changes: BranchChange[] },
+  plan: { files: ReadonlyMap<string, string>; changes: BranchChange[]; whole: boolean },
 ): Promise<ClusterBranchPlan> {
   const tree = await treeOfPass(ctx, {
     base: input.current.tree,
     files: plan.files,
-    changes: treeChanges(input.current.files, plan.files, plan.changes),
+    changes: treeChanges(input.current.files, plan),
   });
   const message = renderCommitMessage({
     sourceCommit: ctx.sourceCommit.commit,
@@ -82,6 +108,7 @@ async function commitFiles(
     message: message.replace(/\n{3,}/g, '\n\n'),
   });
   const added = plan.changes.filter((c) => c.change !== 'removed').map((c) => plan.files.get(c.path)!);
+  ctx.branches.set(input.ref, { head: commit.oid, output: input.output });
   return {
     outcome: { type: 'updated', commit: commit.oid, objects: plan.files.size, ...countChanges(plan.changes) },
     write: {
@@ -98,13 +125,15 @@ async function commitFiles(
  */
 function treeChanges(
   current: ReadonlyMap<string, string>,
-  files: ReadonlyMap<string, string>,
-  changes: readonly BranchChange[],
+  plan: { files: ReadonlyMap<string, string>; changes: readonly BranchChange[]; whole: boolean },
 ): { path: string; oid: string | null }[] {
-  const edits = changes.map((c) => ({
+  const { files } = plan;
+  const edits = plan.changes.map((c) => ({
     path: c.path,
     oid: c.change === 'removed' ? null : files.get(c.path)!,
   }));
+  // A branch planned at its changed paths holds the last render: no file of the hub's own.
+  if (!plan.whole) return edits;
   for (const path of current.keys()) {
     if (path.startsWith('.gitfleet/') && !files.has(path)) edits.push({ path, oid: null });
   }

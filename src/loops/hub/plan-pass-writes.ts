@@ -35,10 +35,12 @@ export async function planPassWrites(
   const currents = await Promise.all(
     names.map((name) => readCommitFiles(ctx, state.clusterHeads.get(name) ?? null)),
   );
-  // Every blob the branches hold now is in the repository: never written again.
-  for (const { files } of [...currents, state.bindings.current]) {
-    for (const oid of files.values()) ctx.known.add(oid);
+  // Every blob the branches hold now is in the repository: never written again. A cluster
+  // branch planned at its changed paths only adds the blobs it holds there (plan-cluster-branch.ts).
+  for (const [i, name] of names.entries()) {
+    if (!input.render.clusters.has(name)) for (const oid of currents[i]!.files.values()) ctx.known.add(oid);
   }
+  for (const oid of state.bindings.current.files.values()) ctx.known.add(oid);
   const writes: BranchWrite[] = [];
   const clusters: Record<string, ClusterPassOutcome> = {};
   const diagnostics: Diagnostic[] = [];

@@ -36,6 +36,20 @@ export class TextBlobs {
     return oid;
   }
 
+  /**
+   * Keeps the branch's texts of the last pass for the next one, for a branch this pass
+   * re-renders only in part (then call oidAt for the changed paths, forget for the removed).
+   */
+  carry(branch: string): void {
+    const last = this.cache.renderedTexts.get(branch);
+    if (last && !this.next.has(branch)) this.next.set(branch, last);
+  }
+
+  /** Forgets the text at a path of a branch (the path is no longer rendered). */
+  forget(branch: string, path: string): void {
+    this.next.get(branch)?.delete(path);
+  }
+
   /** Returns the blob of a text this pass hashed, by its id. */
   blob(oid: string): GitObject {
     const text = this.textByOid.get(oid);

@@ -12,6 +12,7 @@
 // another writer that moved a ref since the pass read it makes 2 fail with RefConflict and the
 // pass runs again on what is there now.
 import type { GitObject } from '../../adapters/git/git-object.js';
+import { parseCommitParents } from '../../adapters/git/read-git-object.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
 import type { HubRepo, RefMove } from './hub-repo.js';
@@ -46,8 +47,12 @@ export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
 /** Moves every ref of the pass at once (compare-and-swap) and publishes the moves. */
 export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
   if (write.moves.length === 0) return;
+  const written = new Map(
+    write.objects.filter((o) => o.type === 'commit').map((o) => [o.oid, parseCommitParents(o.content)]),
+  );
   await updateRefs({
     gitdir: write.repo.gitdir,
+    written,
     updates: write.moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
   });
   await write.repo.publish(write.moves);

@@ -10,6 +10,7 @@ import type { PreviousBinding } from '../../../src/core/model/binding.js';
 import { freshSnapshot, type Snapshot } from '../../../src/core/model/snapshot.js';
 import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import { renderFleet, type RenderResult } from '../../../src/core/render/render-fleet.js';
+import { clusterDoc, fileOf, ppWithPlacement } from '../load/documents.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const example = join(here, '../../../../examples/fleet-repo');
@@ -82,6 +83,8 @@ test('every edit of the example fleet, rendered with the memo as a hub does, equ
   next('clusters/aws-eu-prod.yaml', /labels:\n/, 'labels:\n    canary: "true"\n');
   next('overrides/api-log-level.yaml', /value: .*/, 'value: trace');
   next('policies/web.yaml', /replicaDivisionPreference: \w+/, 'replicaDivisionPreference: Aggregated');
+  // The HPA scales web instead of api: both change hands over their replicas, templates unchanged.
+  next('apps/shop/api.yaml', 'kind: Deployment\n    name: api', 'kind: Deployment\n    name: web');
   states.push(states.at(-1)!.filter((f) => f.path !== 'apps/ml/train-recommender.yaml'));
   states.push([
     ...states.at(-1)!,
@@ -92,6 +95,14 @@ test('every edit of the example fleet, rendered with the memo as a hub does, equ
     },
   ]);
   states.push(states.at(-1)!.filter((f) => f.path !== 'clusters/onprem-gpu.yaml'));
+  // The repo's own Namespace for shop: not propagated, then gone (made up), then back.
+  next(
+    'apps/shop/namespace.yaml',
+    'app.kubernetes.io/part-of: shop',
+    'app.kubernetes.io/part-of: shop\n    namespace.karmada.io/skip-auto-propagation: "true"',
+  );
+  states.push(states.at(-1)!.filter((f) => f.path !== 'apps/shop/namespace.yaml'));
+  states.push([...states.at(-1)!, base.find((f) => f.path === 'apps/shop/namespace.yaml')!]);
   states.push(base);
   renderSequence(states);
 });
@@ -138,4 +149,50 @@ test('a fleet whose clusters changed is rendered whole, and still equals a fresh
       !after.clusters.has('gcp-eu-prod') &&
       before.clusters.has('gcp-eu-prod'),
   );
+});
+
+test('a binding that does not keep its own placement when scheduled again is scheduled again', () => {
+  // m1 is NotReady: it passes the filters only while it is in the previous placement. Placed
+  // there with 0 replicas, it drops out of the result, so the next render falls to the second term.
+  const files: SourceFile[] = [
+    fileOf('clusters.yaml', clusterDoc('m1'), clusterDoc('m2')),
+    fileOf(
+      'app.yaml',
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          replicas: 0,
+          template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] } },
+        },
+      },
+      ppWithPlacement({
+        clusterAffinities: [{ affinityName: 'first', clusterNames: ['m1'] }, { affinityName: 'second' }],
+        replicaScheduling: {
+          replicaSchedulingType: 'Divided',
+          replicaDivisionPreference: 'Weighted',
+          weightPreference: { dynamicWeight: 'AvailableReplicas' },
+        },
+      }),
+    ),
+  ];
+  const loaded = loadFleet(files);
+  assert.ok(loaded.ok);
+  const clusterStatus = new Map([
+    ['m1', { conditions: [{ type: 'Ready', status: 'False' as const }] }],
+    ['m2', { resourceSummary: { allocatable: { cpu: '8', pods: '110' } } }],
+  ]);
+  const key = 'apps/Deployment/default/web';
+  const policy = { kind: 'PropagationPolicy' as const, namespace: 'default', name: 'pp' };
+  const placedOnM1 = new Map([[key, { key, policy, clusters: [{ name: 'm1', replicas: 2 }] }]]);
+  const first = renderFleet({ fleet: loaded.fleet, clusterStatus, previous: placedOnM1 });
+  const snapshot = { fleet: loaded.fleet, clusterStatus, previous: previousOf(first) };
+  const memoized = renderFleet(snapshot, { memo: first.memo });
+  assert.deepEqual(outputOf(memoized), outputOf(renderFleet(snapshot)));
+  const affinityOf = (r: RenderResult) => {
+    const s = r.bindings.find((b) => b.key === key)!.schedule;
+    return s.type === 'Scheduled' ? s.affinityName : s.type;
+  };
+  assert.deepEqual([affinityOf(first), affinityOf(memoized)], ['first', 'second']);
 });

@@ -1,0 +1,84 @@
+// Step 1 of a pass: the source commit and its fleet files, through the pass cache. A running
+// hub reads again only what changed since its last pass: trees and blob texts are remembered
+// by id, so an unchanged directory is not listed and an unchanged file is not read or decoded
+// (and, being the same string, the loader sees at once that it did not change).
+import git, { Errors } from 'isomorphic-git';
+import { treeMode } from '../../adapters/git/tree-object.js';
+import { GitSourceError } from '../../adapters/source/read-git-commit.js';
+import { decodeSourceText } from '../../adapters/source/decode-source-text.js';
+import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
+import type { SourceFile } from '../../core/load/load-fleet.js';
+import { memoize } from '../runtime/memo-map.js';
+import { readTreeEntriesCached } from './edit-tree.js';
+import type { SourceCommit } from './hub-pass-result.js';
+import { fullSourceRef } from './hub-refs.js';
+import { readStoredObject } from './object-store.js';
+import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
+
+/** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */
+export async function readSourceCommit(
+  ctx: ReadContext,
+  ref: string,
+): Promise<{ source: SourceCommit; files: SourceFile[] }> {
+  const full = fullSourceRef(ref);
+  const commit = await peelToCommit(ctx, full, await resolveSourceRef(ctx, full));
+  const { tree, message } = await readCommitInfo(ctx, commit);
+  const blobs = await listSourceBlobs(ctx, tree, '');
+  const files = await Promise.all(
+    blobs.map(async ({ path, oid }) => ({ path, content: await readSourceText(ctx, oid) })),
+  );
+  return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
+}
+
+async function resolveSourceRef(ctx: ReadContext, ref: string): Promise<string> {
+  try {
+    return await git.resolveRef({ fs: ctx.store.fs, gitdir: ctx.store.gitdir, ref });
+  } catch (e) {
+    if (!(e instanceof Errors.NotFoundError)) throw e;
+    throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${ctx.store.gitdir}`);
+  }
+}
+
+async function peelToCommit(ctx: ReadContext, ref: string, oid: string): Promise<string> {
+  for (let depth = 0; depth < 10; depth++) {
+    const object = await readStoredObject(ctx.store, oid);
+    if (object.type === 'commit') return oid;
+    const target =
+      object.type === 'tag'
+        ? /^object ([0-9a-f]{40})$/m.exec(Buffer.from(object.content).toString('utf8'))
+        : null;
+    if (!target)
+      throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${ctx.store.gitdir} is not a commit`);
+    oid = target[1]!;
+  }
+  throw new GitSourceError('NotACommit', `ref '${ref}': tags nested too deep in ${ctx.store.gitdir}`);
+}
+
+// The fleet files under a tree, by the same rules as the source adapters: fleet paths only,
+// no symbolic links (mode 120000) and no submodules.
+function listSourceBlobs(
+  ctx: ReadContext,
+  tree: string,
+  prefix: string,
+): Promise<readonly { path: string; oid: string }[]> {
+  return memoize(ctx.cache.sourceBlobs, `${prefix}\u0000${tree}`, async () => {
+    const entries = await readTreeEntriesCached(ctx, tree);
+    const lists = await Promise.all(
+      entries.map(async (entry) => {
+        const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.mode === treeMode)
+          return isFleetSourceDirectory(entry.name) ? listSourceBlobs(ctx, entry.oid, path) : [];
+        const isFile = entry.mode !== '120000' && entry.mode !== '160000';
+        return isFile && isFleetSourcePath(path) ? [{ path, oid: entry.oid }] : [];
+      }),
+    );
+    return lists.flat();
+  });
+}
+
+function readSourceText(ctx: ReadContext, oid: string): Promise<string> {
+  return memoize(ctx.cache.sourceTexts, oid, async () => {
+    const object = await readStoredObject(ctx.store, oid);
+    return decodeSourceText(object.content);
+  });
+}
