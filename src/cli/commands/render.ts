@@ -1,7 +1,7 @@
 import { watch } from 'chokidar';
-import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import { formatLoadError, loadFleet, type LoadMemo } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
-import { renderFleet } from '../../core/render/render-fleet.js';
+import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
 import { readSource } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
@@ -40,11 +40,19 @@ type RenderDirOutcome =
   | { ok: true; summary: ReturnType<typeof summarize>; changes: FileChange[] }
   | { ok: false; errors: string[] };
 
-async function renderToDir(opts: RenderOptions): Promise<RenderDirOutcome> {
+/** What the last render of a watch loaded and rendered: the next one redoes only what changed. */
+interface WatchMemos {
+  load?: LoadMemo;
+  render?: RenderMemo;
+}
+
+async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise<RenderDirOutcome> {
   const source = await readSource(opts.source, opts.ref);
-  const loaded = loadFleet(source.files);
+  const loaded = loadFleet(source.files, memos.load ? { memo: memos.load } : {});
+  memos.load = loaded.memo;
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError) };
-  const result = renderFleet(freshSnapshot(loaded.fleet));
+  const result = renderFleet(freshSnapshot(loaded.fleet), memos.render ? { memo: memos.render } : {});
+  memos.render = result.memo;
   const files = new Map([...result.clusters].map(([name, out]) => [name, out.files] as const));
   const changes = await writeRenderDir(opts.out, files);
   return { ok: true, summary: summarize(result, source.description, source.commit), changes };
@@ -55,10 +63,11 @@ async function renderToDir(opts: RenderOptions): Promise<RenderDirOutcome> {
 async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
   let pending: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
+  const memos: WatchMemos = {};
   const rerender = () =>
     (running = running.then(async () => {
       try {
-        const outcome = await renderToDir(opts);
+        const outcome = await renderToDir(opts, memos);
         if (!outcome.ok) {
           io.err(`render failed; ${opts.out} keeps the last good output:`);
           for (const line of outcome.errors) io.err(`  ${line}`);

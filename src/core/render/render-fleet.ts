@@ -28,6 +28,7 @@ import {
   type RenderContext,
   type RenderMemo,
   type ScheduleMemo,
+  type UnitRender,
 } from './render-memo.js';
 import { renderUnits, type RenderUnit } from './render-units.js';
 
@@ -105,7 +106,13 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     templates.set(made.key, template);
   }
   const registered = new Map(fleet.clusters.map((c) => [c.name, c]));
-  const units = renderUnitsOf(bindings, namespaces.result.perCluster, registered, intern);
+  const units = renderUnitsOf(
+    bindings,
+    namespaces.result.perCluster,
+    registered,
+    intern,
+    same.clusters ? memo?.units : undefined,
+  );
   const bindingsByKey = new Map(bindings.map((b) => [b.key, b]));
   const renderer = createObjectRenderer({ fleet, templates, bindings: bindingsByKey });
   const { rendered, dirty } = renderUnits({
@@ -308,21 +315,28 @@ function renderUnitsOf(
   namespaces: ReadonlyMap<string, Binding[]>,
   registered: ReadonlyMap<string, Cluster>,
   intern: (id: string, binding: Binding) => Binding,
+  /** Last time's units, when the clusters are the same. */
+  last: ReadonlyMap<string, UnitRender> | undefined,
 ): RenderUnit[] {
-  const units: RenderUnit[] = bindings.map((binding) => ({
-    id: binding.key,
-    rank: `0${binding.key}`,
-    binding,
-    targets:
-      binding.schedule.type === 'Scheduled'
-        ? binding.schedule.clusters.filter((c) => registered.has(c.name))
-        : [],
-  }));
+  const units: RenderUnit[] = bindings.map((binding) => {
+    const kept = last?.get(binding.key)?.unit;
+    if (kept?.binding === binding) return kept;
+    const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+    const targets = scheduled.every((c) => registered.has(c.name))
+      ? scheduled
+      : scheduled.filter((c) => registered.has(c.name));
+    return { id: binding.key, rank: `0${binding.key}`, binding, targets };
+  });
   for (const [cluster, list] of namespaces) {
     for (const made of list) {
       const id = `${made.key}\u0000${cluster}`;
       const binding = intern(id, made);
-      units.push({ id, rank: `1${made.key}`, binding, targets: [{ name: cluster, replicas: 0 }] });
+      const kept = last?.get(id)?.unit;
+      units.push(
+        kept?.binding === binding
+          ? kept
+          : { id, rank: `1${made.key}`, binding, targets: [{ name: cluster, replicas: 0 }] },
+      );
     }
   }
   return units;

@@ -26,6 +26,7 @@ import type { Detection } from '../detect/detect-claims.js';
 import type { EnsuredNamespaces } from './ensure-namespaces.js';
 import type { ClusterOutput } from './render-fleet.js';
 import type { RenderOutcome } from './render-object.js';
+import type { RenderUnit } from './render-units.js';
 
 /** The memo of a render: pass it to the next render (RenderOptions.memo). */
 export interface RenderMemo {
@@ -90,6 +91,7 @@ export interface ScheduleMemo {
  * one cluster (ensure-namespaces.ts) by `key\0cluster`.
  */
 export interface UnitRender {
+  unit: RenderUnit;
   binding: Binding;
   template: Template;
   keepsMemberReplicas: boolean;

@@ -42,7 +42,7 @@ export function renderUnits(opts: {
     if (
       opts.reusable &&
       last !== undefined &&
-      last.binding === binding &&
+      last.unit === unit &&
       last.template === template &&
       last.keepsMemberReplicas === keepsMemberReplicas &&
       last.referrers === referrers
@@ -57,7 +57,7 @@ export function renderUnits(opts: {
       const cluster = opts.clusters.get(target.name)!;
       copies.set(target.name, opts.renderer.render(binding, cluster, target.replicas, reuse));
     }
-    rendered.set(unit.id, { binding, template, keepsMemberReplicas, referrers, copies });
+    rendered.set(unit.id, { unit, binding, template, keepsMemberReplicas, referrers, copies });
     dirty.add(unit.id);
   }
   for (const id of opts.memo?.units.keys() ?? []) if (!rendered.has(id)) dirty.add(id);
