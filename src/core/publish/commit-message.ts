@@ -1,5 +1,5 @@
 import type { BranchChange } from './plan-cluster-update.js';
-import { sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
+import { allowDeletionsTrailer, sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
 
 export interface RenderCommitInput {
   sourceCommit: string;
@@ -9,6 +9,11 @@ export interface RenderCommitInput {
   changes: readonly BranchChange[];
   /** Lists longer than this are cut with a count, so huge renders keep readable messages. */
   maxListed?: number;
+  /**
+   * The cluster whose deletions the source commit allowed, when this commit deletes: the
+   * Gitfleet-Allow-Deletions trailer is passed on, so the agent's own guard lets them through.
+   */
+  allowDeletionsOn?: string;
 }
 
 /**
@@ -27,6 +32,7 @@ export function renderCommitMessage(input: RenderCommitInput): string {
     '',
     `${sourceCommitTrailer}: ${input.sourceCommit}`,
     `${sourceRefTrailer}: ${input.sourceRef}`,
+    ...(input.allowDeletionsOn ? [`${allowDeletionsTrailer}: ${input.allowDeletionsOn}`] : []),
     '',
   ].join('\n');
 }

@@ -100,6 +100,9 @@ async function commitFiles(
     sourceRef: ctx.sourceCommit.ref,
     sourceSubject: ctx.sourceCommit.subject,
     changes: plan.changes,
+    ...(input.deletionsAllowed && plan.changes.some((c) => c.change === 'removed')
+      ? { allowDeletionsOn: input.cluster }
+      : {}),
   });
   // An empty change list leaves an empty body: no blank line doubled before the trailers.
   const commit = commitOfPass(ctx, {

@@ -83,6 +83,18 @@ test('the Gitfleet-Allow-Deletions trailer lets the named clusters, or all of th
     git(repo, ['log', '-1', '--format=%B', 'gitfleet/clusters/aws-eu-prod']),
     /^shop\/Deployment.apps\/web: removed$/m,
   );
+  // Passed on to the cluster commits that delete, for the agent's own guard; not to others.
+  for (const cluster of ['aws-eu-prod', 'gcp-eu-prod']) {
+    const trailers = git(repo, [
+      'log',
+      '-1',
+      '--format=%(trailers:key=Gitfleet-Allow-Deletions,valueonly)',
+      `gitfleet/clusters/${cluster}`,
+    ]);
+    assert.equal(trailers.trim(), cluster);
+  }
+  const bindings = git(repo, ['log', '-1', '--format=%B', 'gitfleet/bindings']);
+  assert.doesNotMatch(bindings, /Gitfleet-Allow-Deletions/);
 });
 
 test('a cluster removed from the repo gets one tombstone commit, not a deleted branch', async () => {
