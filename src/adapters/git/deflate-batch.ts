@@ -39,7 +39,7 @@ export function deflateTask(task: DeflateTask): DeflateResult {
   task.lengths.forEach((length, i) => {
     const content = task.data.subarray(at, at + length);
     at += length;
-    parts.push(deflateSync(content));
+    parts.push(deflateSync(content, zlibOptionsFor(length)));
     oids.push(hashObject(task.types[i]!, content));
   });
   // A fresh buffer, never a slice of Node's shared pool, so it can be transferred.
@@ -50,6 +50,22 @@ export function deflateTask(task: DeflateTask): DeflateResult {
     out += p.length;
   }
   return { lengths: parts.map((p) => p.length), data, oids };
+}
+
+// zlib sets up its window and hash table (256 KiB at the defaults) on every call, whatever the
+// input's size: for the small objects of a pass (trees, commits, manifests) that set-up costs
+// more than the compression. A window no larger than the input (plus zlib's lookahead) and a
+// hash table to match give the same output, in a fraction of the time; any inflater reads it.
+const sizedOptions = new Map<number, { windowBits: number; memLevel: number }>();
+
+function zlibOptionsFor(length: number): { windowBits: number; memLevel: number } | undefined {
+  let windowBits = 9;
+  while (windowBits < 15 && 1 << windowBits < length + 262) windowBits++;
+  if (windowBits === 15) return undefined;
+  let options = sizedOptions.get(windowBits);
+  if (!options)
+    sizedOptions.set(windowBits, (options = { windowBits, memLevel: Math.max(1, windowBits - 7) }));
+  return options;
 }
 
 /** Returns the pieces of a buffer cut by consecutive lengths (views, not copies). */
