@@ -18,16 +18,35 @@ export interface TreeChange {
 /** Per directory, what changes under each name: a blob id, a removal, or a nested directory. */
 type ChangeNode = Map<string, string | null | ChangeNode>;
 
+/** Where an edit reads the trees it changes, and learns of the trees it makes. */
+export interface TreeStore {
+  /** Returns the entries of the tree with the given id. */
+  entries(oid: string): Promise<readonly TreeEntry[]>;
+  /** Told of every tree the edit makes (a caller that caches entries by id keeps them). */
+  made?(oid: string, entries: readonly TreeEntry[]): void;
+}
+
 /**
  * Returns the root tree after applying the changes to the tree `base` (null: no tree yet) and
- * the tree objects made for it. Directories left empty disappear; an empty root becomes the
- * empty tree. Changes that change nothing give back `base` and no objects.
+ * the tree objects made for it, reading trees from the repository. Directories left empty
+ * disappear; an empty root becomes the empty tree. Changes that change nothing give back
+ * `base` and no objects.
  */
-export async function buildTree(
+export function buildTree(
   opts: ObjectSource & { base: string | null; changes: readonly TreeChange[] },
 ): Promise<BuiltTree> {
+  const source = withCache(opts);
+  return editTree({ entries: (oid) => readTreeEntries(source, oid) }, opts.base, opts.changes);
+}
+
+/** Returns the root tree after the changes, as buildTree, reading and reporting trees through `store`. */
+export async function editTree(
+  store: TreeStore,
+  base: string | null,
+  changes: readonly TreeChange[],
+): Promise<BuiltTree> {
   const made = new Map<string, GitObject>();
-  const root = await applyChanges(withCache(opts), opts.base, toChangeNode(opts.changes), made);
+  const root = await applyChanges(store, base, toChangeNode(changes), made);
   if (root !== null) return { root, newObjects: [...made.values()] };
   const empty = toGitObject('tree', new Uint8Array(0));
   return { root: emptyTreeOid, newObjects: [...made.values(), empty] };
@@ -60,12 +79,12 @@ function conflict(path: string): GitWriteError {
 
 /** Returns the id of the directory after the changes, or null when nothing is left in it. */
 async function applyChanges(
-  source: ObjectSource,
+  store: TreeStore,
   tree: string | null,
   changes: ChangeNode,
   made: Map<string, GitObject>,
 ): Promise<string | null> {
-  const before = tree === null ? [] : await readTreeEntries(source, tree);
+  const before = tree === null ? [] : await store.entries(tree);
   const entries = new Map(before.map((e) => [e.name, e]));
   const updates = await Promise.all(
     [...changes].map(async ([name, change]) => {
@@ -74,7 +93,7 @@ async function applyChanges(
       }
       const existing = entries.get(name);
       const subtree = existing?.mode === treeMode ? existing.oid : null;
-      const oid = await applyChanges(source, subtree, change, made);
+      const oid = await applyChanges(store, subtree, change, made);
       return { name, entry: oid === null ? null : { mode: treeMode, name, oid } };
     }),
   );
@@ -82,8 +101,10 @@ async function applyChanges(
   for (const { name, entry } of updates) changed = setEntry(entries, name, entry) || changed;
   if (!changed) return tree;
   if (entries.size === 0) return null;
-  const object = toGitObject('tree', encodeTree([...entries.values()]));
+  const list = [...entries.values()];
+  const object = toGitObject('tree', encodeTree(list));
   made.set(object.oid, object);
+  store.made?.(object.oid, list);
   return object.oid;
 }
 
