@@ -8,7 +8,7 @@ import type { BuiltTree } from '../../adapters/git/build-tree-from-scratch.js';
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { parseTree, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { memoize } from '../runtime/memo-map.js';
-import { readStoredObject } from './object-store.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
 import type { ReadContext } from './read-git-state.js';
 
 /**

@@ -22,7 +22,7 @@ import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
 import type { HubPassResult, PassTimings, SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from './hub-repo.js';
-import { openObjectStore } from './object-store.js';
+import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { readHubState, readPreviousBindings, type HubState } from './read-hub-state.js';

@@ -4,7 +4,7 @@ import { treeMode } from '../../adapters/git/tree-object.js';
 import { memoize } from '../runtime/memo-map.js';
 import type { CommitInfo, HubPassCache } from './hub-pass-cache.js';
 import { readTreeEntriesCached } from './edit-tree.js';
-import { readStoredObject, type ObjectStore } from './object-store.js';
+import { readStoredObject, type ObjectStore } from '../../adapters/git/object-store.js';
 
 /** Where the pass reads: the repository as it was when the pass began, and the pass cache. */
 export interface ReadContext {

@@ -7,9 +7,9 @@ import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-tr
 import { readRef } from '../../adapters/git/read-ref.js';
 import { memoize } from '../runtime/memo-map.js';
 import { bindingsRef, clusterRefPrefix } from './hub-refs.js';
-import { listRefs } from './list-refs.js';
+import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
-import { readStoredObject } from './object-store.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
 
 export interface HubState {

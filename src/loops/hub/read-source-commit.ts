@@ -12,7 +12,7 @@ import { memoize } from '../runtime/memo-map.js';
 import { readTreeEntriesCached } from './edit-tree.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from './hub-refs.js';
-import { readStoredObject } from './object-store.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
 
 /** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */

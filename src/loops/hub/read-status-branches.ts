@@ -5,8 +5,8 @@
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { memoize } from '../runtime/memo-map.js';
-import { listRefs } from './list-refs.js';
-import { readStoredObject } from './object-store.js';
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitFiles, type ReadContext } from './read-git-state.js';
 
 /** Returns the ref prefix of the status branches. */

@@ -44,7 +44,10 @@ test('packing the refs (git gc, git pack-refs) fires the trigger too', async () 
   await trigger.start((reason) => reasons.push(reason));
   try {
     git(repo, ['pack-refs', '--all']);
-    await eventually(() => reasons.some((r) => r.endsWith('packed-refs changed')), 'the packed-refs event');
+    await eventually(
+      () => reasons.some((r) => r.endsWith('refs/heads/main changed')),
+      'the packed-refs event',
+    );
   } finally {
     await trigger.stop();
   }

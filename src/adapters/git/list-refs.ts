@@ -1,7 +1,7 @@
 // Lists refs under a prefix the way git sees them: loose ref files (which win) and packed-refs.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readPackedRefs, readRef } from '../../adapters/git/read-ref.js';
+import { readPackedRefs, readRef } from './read-ref.js';
 
 /** Returns every ref whose full name starts with `prefix` (ending in '/'), and its commit id. */
 export async function listRefs(gitdir: string, prefix: string): Promise<Map<string, string>> {

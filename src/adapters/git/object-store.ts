@@ -4,8 +4,8 @@
 // source adapter's object-store view answers those from one listing per directory, which is
 // valid for as long as nothing is written, so a store is made per pass, before its writes.
 import git, { Errors } from 'isomorphic-git';
-import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { objectStoreFs } from '../../adapters/source/object-store-fs.js';
+import { GitWriteError } from './git-write-error.js';
+import { objectStoreFs } from '../source/object-store-fs.js';
 
 /** The git directory of a pass, with isomorphic-git's pack cache and a read-only file system view. */
 export interface ObjectStore {
