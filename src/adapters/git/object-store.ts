@@ -3,8 +3,7 @@
 // then costs a failed open (and its error's stack trace) and a directory listing, ~0.7 ms. The
 // source adapter's object-store view answers those from one listing per directory, which is
 // valid for as long as nothing is written, so a store is made per pass, before its writes.
-import git, { Errors } from 'isomorphic-git';
-import { GitWriteError } from './git-write-error.js';
+import { readGitObject } from './read-git-object.js';
 import { objectStoreFs } from '../source/object-store-fs.js';
 
 /** The git directory of a pass, with isomorphic-git's pack cache and a read-only file system view. */
@@ -25,23 +24,9 @@ export function openObjectStore(gitdir: string, packCache: object = {}): ObjectS
 }
 
 /** Returns an object's type and content, or throws MissingObject. */
-export async function readStoredObject(
+export function readStoredObject(
   store: ObjectStore,
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
-  try {
-    const read = await git.readObject({
-      fs: store.fs,
-      gitdir: store.gitdir,
-      oid,
-      format: 'content',
-      cache: store.cache,
-    });
-    return { type: read.type, content: read.object as Uint8Array };
-  } catch (error) {
-    if (error instanceof Errors.NotFoundError) {
-      throw new GitWriteError('MissingObject', `${oid}: no such object in ${store.gitdir}`);
-    }
-    throw error;
-  }
+  return readGitObject(store, oid);
 }

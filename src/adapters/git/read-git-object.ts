@@ -13,12 +13,16 @@ import { parseTree, type TreeEntry } from './tree-object.js';
 export interface ObjectSource {
   gitdir: string;
   cache?: object;
+  /** The file system isomorphic-git reads through (default node:fs; see object-store.ts). */
+  fs?: GitFs;
   /**
    * Commits the caller has just written (id → parent ids): known to be stored, so their type
    * and parents are not read back (the hub moves its refs to commits it built a moment ago).
    */
   written?: ReadonlyMap<string, readonly string[]>;
 }
+
+export type GitFs = Parameters<typeof git.readObject>[0]['fs'];
 
 /** Returns the source with a cache, the caller's or a new one to share across this call's reads. */
 export function withCache<T extends ObjectSource>(source: T): T & { cache: object } {
@@ -32,7 +36,7 @@ export async function readGitObject(
 ): Promise<{ type: string; content: Uint8Array }> {
   try {
     const read = await git.readObject({
-      fs,
+      fs: source.fs ?? fs,
       gitdir: source.gitdir,
       oid,
       format: 'content',
