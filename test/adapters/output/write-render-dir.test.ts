@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   OutputDirError,
   writeRenderDir,
@@ -25,8 +25,11 @@ function aRender(fleet: Fleet): Map<string, Map<string, string>> {
   return new Map(Object.entries(fleet).map(([cluster, files]) => [cluster, new Map(Object.entries(files))]));
 }
 
+const scratch = mkdtempSync(join(tmpdir(), 'gitfleet-write-render-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
 function anOutDir(): string {
-  return join(mkdtempSync(join(tmpdir(), 'gitfleet-write-render-')), 'out');
+  return join(mkdtempSync(join(scratch, 'case-')), 'out');
 }
 
 /** Every file under dir (relative path → text) and every directory, both sorted. */
