@@ -1,8 +1,16 @@
-import { mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, type Dirent } from 'node:fs';
+import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { mapConcurrent } from '../map-concurrent.js';
 
 const marker = '.gitfleet-render';
+
+// Creating a file waits for the disk, so a render of 100,000 files written one at a time waits
+// 100,000 times; with many in flight the waits overlap. A few clusters at a time, so that only
+// their listings and plans are held, and 16 files at a time in each: at most 64 in flight, well
+// under the usual limit of open files.
+const clustersInFlight = 4;
+const filesInFlight = 16;
 
 /** A change to one file of a rendered cluster directory. */
 export interface FileChange {
@@ -21,41 +29,26 @@ export class OutputDirError extends Error {
  * returns what changed. Only a directory that is empty or was written by gitfleet (it carries a
  * marker file) is touched, so a mistyped --out can never delete someone's files. Files that
  * did not change are not rewritten.
+ *
+ * The changes come cluster by cluster in render order: the cluster's written files in render
+ * order, then its removed files in the order of a walk of its directory (names sorted at each
+ * level); last, the files of cluster directories no longer rendered, by cluster name.
  */
 export async function writeRenderDir(
   dir: string,
   clusters: ReadonlyMap<string, ReadonlyMap<string, string>>,
 ): Promise<FileChange[]> {
   await claimDirectory(dir);
-  const changes: FileChange[] = [];
-  const existingClusters = (await readdir(dir, { withFileTypes: true }))
-    .filter((e) => e.isDirectory())
+  const stale = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && !clusters.has(e.name))
     .map((e) => e.name);
-  for (const [cluster, files] of clusters) {
-    const base = join(dir, cluster);
-    const before = new Set(await listFiles(base));
-    for (const [path, text] of files) {
-      const file = join(base, path);
-      const had = before.delete(path);
-      if (had && (await readFile(file, 'utf8')) === text) continue;
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, text);
-      changes.push({ cluster, path, change: had ? 'changed' : 'added' });
-    }
-    for (const path of before) {
-      if (path.startsWith('.gitfleet/')) continue;
-      await rm(join(base, path));
-      await pruneEmptyDirs(base, dirname(path));
-      changes.push({ cluster, path, change: 'removed' });
-    }
-  }
-  for (const name of existingClusters) {
-    if (clusters.has(name)) continue;
-    for (const path of await listFiles(join(dir, name)))
-      changes.push({ cluster: name, path, change: 'removed' });
-    await rm(join(dir, name), { recursive: true });
-  }
-  return changes;
+  const written = await mapConcurrent([...clusters], clustersInFlight, ([cluster, files]) =>
+    writeClusterDir(join(dir, cluster), cluster, files),
+  );
+  const removed = await mapConcurrent(stale, clustersInFlight, (cluster) =>
+    removeClusterDir(join(dir, cluster), cluster),
+  );
+  return [...written.flat(), ...removed.flat()];
 }
 
 async function claimDirectory(dir: string): Promise<void> {
@@ -75,24 +68,131 @@ async function claimDirectory(dir: string): Promise<void> {
   );
 }
 
-async function listFiles(base: string, prefix = ''): Promise<string[]> {
-  if (!existsSync(join(base, prefix))) return [];
+/** One rendered file to bring onto disk. */
+interface FileWrite {
+  /** Relative to the cluster directory. */
+  path: string;
+  text: string;
+  /** Whether the file is on disk already, so it is compared before it is written. */
+  existed: boolean;
+}
+
+/** Brings one cluster's directory to its rendered files; returns what changed. */
+async function writeClusterDir(
+  base: string,
+  cluster: string,
+  files: ReadonlyMap<string, string>,
+): Promise<FileChange[]> {
+  const listing = await readTree(base);
+  const before = new Set(filesUnder(listing));
+  const writes: FileWrite[] = [...files].map(([path, text]) => ({
+    path,
+    text,
+    existed: before.delete(path),
+  }));
+  // A cluster's .gitfleet/ holds state that is not rendered; it stays.
+  const removals = [...before].filter((path) => !path.startsWith('.gitfleet/'));
+  await createDirs(base, writes, listing);
+  const wrote = await mapConcurrent(writes, filesInFlight, (write) => writeIfChanged(base, write));
+  await removeFiles(base, removals);
+  return [
+    ...writes
+      .filter((_, i) => wrote[i])
+      .map(({ path, existed }): FileChange => ({ cluster, path, change: existed ? 'changed' : 'added' })),
+    ...removals.map((path): FileChange => ({ cluster, path, change: 'removed' })),
+  ];
+}
+
+/** Removes the directory of a cluster that is no longer rendered; returns its files as removed. */
+async function removeClusterDir(base: string, cluster: string): Promise<FileChange[]> {
+  const paths = filesUnder(await readTree(base));
+  await rm(base, { recursive: true });
+  return paths.map((path) => ({ cluster, path, change: 'removed' }));
+}
+
+/** A directory tree as read from disk: each directory's path relative to the root ('.' for the
+ * root itself) → its entries, sorted by name. */
+type Listing = Map<string, Dirent[]>;
+
+/** Returns the entries of every directory under root; an empty listing when root does not exist. */
+async function readTree(root: string): Promise<Listing> {
+  const listing: Listing = new Map();
+  // Level by level, so the directories of one level are read side by side.
+  let level = ['.'];
+  while (level.length > 0) {
+    const entries = await mapConcurrent(level, filesInFlight, (rel) => readDirIfExists(join(root, rel)));
+    const next: string[] = [];
+    level.forEach((rel, i) => {
+      const found = entries[i];
+      if (found === undefined) return;
+      listing.set(rel, found);
+      for (const entry of found) if (entry.isDirectory()) next.push(childPath(rel, entry.name));
+    });
+    level = next;
+  }
+  return listing;
+}
+
+async function readDirIfExists(path: string): Promise<Dirent[] | undefined> {
+  try {
+    return await readdir(path, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function childPath(rel: string, name: string): string {
+  return rel === '.' ? name : `${rel}/${name}`;
+}
+
+/** Returns the files of the listing, depth first with names sorted at each level. */
+function filesUnder(listing: Listing, rel = '.'): string[] {
   const out: string[] = [];
-  for (const entry of await readdir(join(base, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await listFiles(base, rel)));
-    else out.push(rel);
+  for (const entry of listing.get(rel) ?? []) {
+    const path = childPath(rel, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(listing, path));
+    else out.push(path);
   }
   return out;
 }
 
-async function pruneEmptyDirs(base: string, rel: string): Promise<void> {
-  while (rel && rel !== '.') {
-    try {
-      await rmdir(join(base, rel));
-    } catch {
-      return;
+/** Creates, once each, the directories of new files that are not on disk yet. */
+async function createDirs(base: string, writes: readonly FileWrite[], listing: Listing): Promise<void> {
+  const missing = new Set<string>();
+  for (const { path, existed } of writes) {
+    const parent = dirname(path);
+    if (!existed && !listing.has(parent)) missing.add(parent);
+  }
+  await mapConcurrent([...missing], filesInFlight, (rel) => mkdir(join(base, rel), { recursive: true }));
+}
+
+/** Writes the file unless it holds the text already; returns whether it wrote. */
+async function writeIfChanged(base: string, { path, text, existed }: FileWrite): Promise<boolean> {
+  const file = join(base, path);
+  // Read synchronously: a file written by the last render is almost always in the page cache,
+  // where reading it is CPU work, and a read through libuv's thread pool costs several times
+  // more (100,000 files on 2 cores: 1.2-1.7 s synchronously against 8.5 s 64 at a time).
+  if (existed && readFileSync(file, 'utf8') === text) return false;
+  await writeFile(file, text);
+  return true;
+}
+
+/** Deletes the files, then the directories they leave empty, deepest first, up to (not
+ * including) the cluster directory: it stays while the cluster is rendered, even when empty. */
+async function removeFiles(base: string, paths: readonly string[]): Promise<void> {
+  await mapConcurrent(paths, filesInFlight, (path) => rm(join(base, path)));
+  const byDepth = new Map<number, Set<string>>();
+  for (const path of paths) {
+    for (let rel = dirname(path); rel !== '.'; rel = dirname(rel)) {
+      const depth = rel.split('/').length;
+      byDepth.set(depth, (byDepth.get(depth) ?? new Set()).add(rel));
     }
-    rel = dirname(rel);
+  }
+  // Deepest first, so a directory is tried after everything below it; the directories of one
+  // depth are not inside each other, so they can go side by side.
+  for (const depth of [...byDepth.keys()].sort((a, b) => b - a)) {
+    const level = [...(byDepth.get(depth) ?? [])];
+    await mapConcurrent(level, filesInFlight, (rel) => rmdir(join(base, rel)).catch(() => undefined));
   }
 }

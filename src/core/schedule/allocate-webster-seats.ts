@@ -1,3 +1,4 @@
+import { MaxHeap } from './max-heap.js';
 import type { Party, PartyTieBreaker } from './tie-breaker-by-key.js';
 
 export interface AllocateWebsterSeatsOptions {
@@ -26,19 +27,31 @@ export function allocateWebsterSeats(options: AllocateWebsterSeatsOptions): Part
   }
   const list = [...parties.values()];
   if (list.length === 0) return [];
-  // Karmada pops a max-heap; the comparator is a total order (names are unique), so taking
-  // the maximum by a linear scan picks the same party for every seat.
+  // Karmada pops a max-heap too; the order is total (names are unique), so any heap hands
+  // every seat to the same party: O(log parties) a seat instead of a scan of all parties.
+  const heap = new MaxHeap(
+    list.map((party): Bid => ({ party, priority: priorityOf(party) })),
+    (a, b) => goesFirst(a, b, options.tieBreaker),
+  );
   for (let remaining = options.seats; remaining > 0; remaining--) {
-    let best = list[0] as Party;
-    for (const party of list) if (goesFirst(party, best, options.tieBreaker)) best = party;
-    best.seats++;
+    const top = heap.peek() as Bid;
+    top.party.seats++;
+    top.priority = priorityOf(top.party);
+    heap.replaceTop(top);
   }
   return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function goesFirst(a: Party, b: Party, tieBreaker: PartyTieBreaker): boolean {
-  if (a === b) return false;
-  const pa = a.votes / (2 * a.seats + 1);
-  const pb = b.votes / (2 * b.seats + 1);
-  return pa === pb ? tieBreaker(a, b) : pa > pb;
+/** A party in the heap with its Webster priority, kept up to date as it takes seats. */
+interface Bid {
+  party: Party;
+  priority: number;
+}
+
+function priorityOf(party: Party): number {
+  return party.votes / (2 * party.seats + 1);
+}
+
+function goesFirst(a: Bid, b: Bid, tieBreaker: PartyTieBreaker): boolean {
+  return a.priority === b.priority ? tieBreaker(a.party, b.party) : a.priority > b.priority;
 }

@@ -3,8 +3,8 @@
 // Established and read discovery again, so the custom resources that follow are served.
 import { applyBatches, applyStage, isCrd } from '../../core/apply-plan/apply-order.js';
 import { waitForEstablished } from '../../adapters/kube/wait-established.js';
+import { mapConcurrent } from '../../adapters/map-concurrent.js';
 import { applyObject, type ApplyContext, type ObjectResult } from './apply-object.js';
-import { mapConcurrent } from './map-concurrent.js';
 import type { DesiredObject } from './read-cluster-branch.js';
 
 export interface StagedApplyOptions {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { diffLines, splitLines } from '../../../src/core/review/diff-lines.js';
 import { diffSequences } from '../../../src/core/review/diff-sequences.js';
 import { unifiedDiff } from '../../../src/core/review/unified-diff.js';
-import { lcsLength, randomEdit, seededRandom } from './random-edits.js';
+import { seededRandom } from '../seeded-random.js';
+import { lcsLength, randomEdit } from './random-edits.js';
 
 const cases: { name: string; given: { a: string; b: string }; want: string }[] = [
   { name: 'Two empty texts have no edits.', given: { a: '', b: '' }, want: '' },

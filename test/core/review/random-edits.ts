@@ -1,17 +1,5 @@
 // Random texts and edits for diff property tests, reproducible from a seed.
 
-/** Returns a generator of integers in [0, n) from a fixed seed (mulberry32). */
-export function seededRandom(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
-
 /** Returns a text of lines from a small alphabet (so lines repeat) and a random edit of it. */
 export function randomEdit(random: (n: number) => number): { a: string; b: string } {
   const before = Array.from({ length: random(30) }, () => `line ${random(6)}\n`);

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unifiedDiff } from '../../../src/core/review/unified-diff.js';
-import { randomEdit, seededRandom } from './random-edits.js';
+import { seededRandom } from '../seeded-random.js';
+import { randomEdit } from './random-edits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gitfleet-unified-'));
 execFileSync('git', ['init', '-q', dir]);

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allocateWebsterSeats } from '../../../src/core/schedule/allocate-webster-seats.js';
 import { fnv1a32 } from '../../../src/core/schedule/fnv1a32.js';
-import { tieBreakerByKey } from '../../../src/core/schedule/tie-breaker-by-key.js';
+import {
+  tieBreakerByKey,
+  type Party,
+  type PartyTieBreaker,
+} from '../../../src/core/schedule/tie-breaker-by-key.js';
+import { seededRandom } from '../seeded-random.js';
 
 // Two tie-break keys, one per FNV-1a parity (checked below, so the tables cannot lie).
 const EVEN_KEY = 'a';
@@ -109,4 +114,66 @@ test('Initial seats are kept and a party with seats but no votes stays in the re
 
 test('No parties give no result.', () => {
   assert.deepEqual(allocateWebsterSeats({ seats: 3, votes: new Map(), tieBreaker: tieBreakerByKey('') }), []);
+});
+
+// The rule itself, seat by seat: scan every party for the highest votes / (2·seats + 1), equal
+// priorities to the tie-breaker. Returns "name=seats" per party by name, and how many times two
+// priorities were equal.
+function referenceSeats(
+  seats: number,
+  votes: ReadonlyMap<string, number>,
+  initial: ReadonlyMap<string, number>,
+  tieBreaker: PartyTieBreaker,
+): { seats: string[]; ties: number } {
+  const names = [...new Set([...initial.keys(), ...votes.keys()])].sort();
+  const parties: Party[] = names.map((name) => ({
+    name,
+    votes: votes.get(name) ?? 0,
+    seats: initial.get(name) ?? 0,
+  }));
+  const priority = (p: Party) => p.votes / (2 * p.seats + 1);
+  let ties = 0;
+  for (let seat = 0; seat < seats; seat++) {
+    let best = parties[0]!;
+    for (const party of parties.slice(1)) {
+      if (priority(party) === priority(best)) ties++;
+      if (
+        priority(party) > priority(best) ||
+        (priority(party) === priority(best) && tieBreaker(party, best))
+      ) {
+        best = party;
+      }
+    }
+    best.seats++;
+  }
+  return { seats: parties.map((p) => `${p.name}=${p.seats}`), ties };
+}
+
+test('500 random apportionments, ties included, match a seat-by-seat scan of every party.', () => {
+  const random = seededRandom(20_240_611);
+  let roundsWithTies = 0;
+  for (let round = 0; round < 500; round++) {
+    const votes = new Map<string, number>();
+    const initial = new Map<string, number>();
+    // Mostly small integer votes (0 included), so equal priorities are common; now and then
+    // large ones, which rarely tie.
+    const maxVotes = random(5) === 0 ? 100_000 : 6;
+    for (let p = 1 + random(60); p > 0; p--) {
+      const name = `m${random(1000)}`;
+      if (random(8) > 0) votes.set(name, random(maxVotes));
+      if (random(4) === 0) initial.set(name, random(5));
+    }
+    if (votes.size + initial.size === 0) votes.set('m0', 1);
+    const seats = random(2001);
+    const key = random(3) === 0 ? '' : `key-${random(1000)}`;
+    const got = allocateWebsterSeats({ seats, votes, initial, tieBreaker: tieBreakerByKey(key) });
+    const want = referenceSeats(seats, votes, initial, tieBreakerByKey(key));
+    assert.deepEqual(
+      got.map((p) => `${p.name}=${p.seats}`),
+      want.seats,
+      `round ${round}: ${seats} seats, votes ${JSON.stringify([...votes])}, initial ${JSON.stringify([...initial])}`,
+    );
+    if (want.ties > 0) roundsWithTies++;
+  }
+  assert.ok(roundsWithTies > 250, `most rounds break ties (${roundsWithTies} of 500)`);
 });

@@ -1,5 +1,6 @@
 // Runs work on many items with a bounded number in flight: the agent applies the objects of
-// one kind side by side (the API server handles them independently), but not all at once.
+// one kind side by side (the API server handles them independently), and `render --out` reads
+// and writes its files side by side, but neither all at once.
 
 /** Returns fn's results in the order of the items, running at most `limit` at a time. */
 export async function mapConcurrent<T, R>(
