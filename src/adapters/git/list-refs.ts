@@ -1,5 +1,5 @@
 // Lists refs under a prefix the way git sees them: loose ref files (which win) and packed-refs.
-import { readdir } from 'node:fs/promises';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { readPackedRefs, readRef } from './read-ref.js';
 
@@ -21,7 +21,7 @@ export async function listRefs(gitdir: string, prefix: string): Promise<Map<stri
 async function looseRefNames(gitdir: string, prefix: string): Promise<string[]> {
   const names: string[] = [];
   const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(join(gitdir, dir), { withFileTypes: true }).catch(() => []);
+    const entries = listDirectory(join(gitdir, dir));
     for (const entry of entries) {
       const name = `${dir}${entry.name}`;
       if (entry.isDirectory()) await walk(`${name}/`);
@@ -31,4 +31,13 @@ async function looseRefNames(gitdir: string, prefix: string): Promise<string[]> 
   };
   await walk(prefix);
   return names;
+}
+
+// Synchronous: a ref directory listing is small, and the promise form's thread-pool round trip costs more.
+function listDirectory(path: string): Dirent[] {
+  try {
+    return readdirSync(path, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }

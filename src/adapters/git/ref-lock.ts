@@ -1,7 +1,11 @@
 // git's ref lock: `<ref>.lock`, created with O_CREAT|O_EXCL so exactly one writer holds it.
 // The new value is written into the lock and the lock renamed over the ref, so readers see
 // the old value or the new one, never a partial file.
-import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+//
+// The file operations are synchronous: each is a few microseconds on a 41-byte file, while
+// the promise form costs a round trip through libuv's four-thread pool (a batch of 51 refs took
+// ~100 ms that way on the development machine). The functions stay async for their callers.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GitWriteError } from './git-write-error.js';
 
@@ -21,52 +25,56 @@ export interface RefLock {
 /** Takes the lock of a ref and returns it; RefLocked when someone else holds it. */
 export async function lockRef(gitdir: string, ref: string): Promise<RefLock> {
   const refPath = join(gitdir, ref);
-  await makeRefDirectory(ref, refPath);
+  makeRefDirectory(ref, refPath);
   const lockPath = `${refPath}.lock`;
-  const file = await openExclusive(ref, lockPath);
+  const file = openExclusive(ref, lockPath);
   let open = true;
   let committed = false;
-  const close = async (): Promise<void> => {
-    if (open) await file.close();
+  const close = (): void => {
+    if (open) closeSync(file);
     open = false;
   };
   return {
     ref,
     refPath,
     write: async (oid, sync) => {
-      await file.write(`${oid}\n`);
-      if (sync) await file.sync();
-      await close();
+      writeSync(file, `${oid}\n`);
+      if (sync) fsyncSync(file);
+      close();
     },
     commit: async () => {
-      await close();
-      await rename(lockPath, refPath);
+      close();
+      renameSync(lockPath, refPath);
       committed = true;
     },
     release: async () => {
-      await close().catch(() => undefined);
-      if (!committed) await rm(lockPath, { force: true });
+      try {
+        close();
+      } catch {
+        // already closed or gone: nothing to release
+      }
+      if (!committed) rmSync(lockPath, { force: true });
     },
   };
 }
 
 /** Creates the ref's directory; a loose ref where a directory must go is a name clash. */
-async function makeRefDirectory(ref: string, refPath: string): Promise<void> {
+function makeRefDirectory(ref: string, refPath: string): void {
   try {
-    await mkdir(dirname(refPath), { recursive: true });
+    mkdirSync(dirname(refPath), { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOTDIR' && code !== 'EEXIST') throw error;
     throw new GitWriteError('InvalidRefName', `${ref}: an existing ref is a prefix of this name`);
   }
-  if ((await stat(refPath).catch(() => undefined))?.isDirectory()) {
+  if (statSync(refPath, { throwIfNoEntry: false })?.isDirectory()) {
     throw new GitWriteError('InvalidRefName', `${ref}: existing refs live under this name`);
   }
 }
 
-async function openExclusive(ref: string, lockPath: string): Promise<FileHandle> {
+function openExclusive(ref: string, lockPath: string): number {
   try {
-    return await open(lockPath, 'wx');
+    return openSync(lockPath, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     throw new GitWriteError(

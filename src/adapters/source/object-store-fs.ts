@@ -4,7 +4,9 @@
 // costs more than inflating the object. This view lists each directory once per read and answers
 // "no such file" for loose objects that the listing does not have, without touching the disk.
 // isomorphic-git also probes the fs (a readFile without a path) and stats the git directory on
-// every call; both are answered from memory.
+// every call; both are answered from memory. Files are read synchronously behind the promise
+// interface: on this kind of machine a small read through libuv's thread pool costs several
+// times the read itself.
 import fs from 'node:fs';
 import { basename, dirname } from 'node:path';
 
@@ -16,10 +18,7 @@ export function objectStoreFs(gitdir: string): { promises: typeof fs.promises } 
   const readdir: ReaddirFn = (path) => {
     let listing = listings.get(path);
     if (listing === undefined) {
-      listing = fs.promises.readdir(path).catch((e: NodeJS.ErrnoException) => {
-        if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return [];
-        throw e;
-      });
+      listing = readdirOrNothing(path);
       listings.set(path, listing);
     }
     return listing;
@@ -28,7 +27,7 @@ export function objectStoreFs(gitdir: string): { promises: typeof fs.promises } 
   const stats = new Map<string, ReturnType<typeof fs.promises.stat>>();
   const stat = (path: string): ReturnType<typeof fs.promises.stat> => {
     let result = stats.get(path);
-    if (result === undefined) stats.set(path, (result = fs.promises.stat(path)));
+    if (result === undefined) stats.set(path, (result = statNow(path)));
     return result;
   };
   const readFile = async (path: string, options?: unknown): Promise<unknown> => {
@@ -37,9 +36,23 @@ export function objectStoreFs(gitdir: string): { promises: typeof fs.promises } 
       const names = await readdir(dirname(path));
       if (!names.includes(basename(path))) throw NOT_FOUND;
     }
-    return fs.promises.readFile(path, options as Parameters<typeof fs.promises.readFile>[1]);
+    return fs.readFileSync(path, options as Parameters<typeof fs.readFileSync>[1]);
   };
   return { promises: { ...fs.promises, readdir, readFile, stat } as unknown as typeof fs.promises };
+}
+
+async function readdirOrNothing(path: string): Promise<string[]> {
+  try {
+    return fs.readdirSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw e;
+  }
+}
+
+async function statNow(path: string): Promise<fs.Stats> {
+  return fs.statSync(path);
 }
 
 // `<gitdir>/objects/ab/cdef…`: a loose object's file.

@@ -28,6 +28,7 @@ import {
   type RenderContext,
   type RenderMemo,
   type ScheduleMemo,
+  type ScheduledWith,
   type UnitRender,
 } from './render-memo.js';
 import { renderUnits, type RenderUnit } from './render-units.js';
@@ -64,6 +65,12 @@ export interface RenderResult {
   clusters: Map<string, ClusterOutput>;
   /** Claimed templates and their followers, sorted by key. */
   bindings: Binding[];
+  /**
+   * Each claimed binding's placement as the next render reads it back (binding key →
+   * previousBindingOf(binding)). A caller that records bindings and passes these same objects
+   * back as the next snapshot's `previous` lets that render see at once that nothing moved.
+   */
+  placements: ReadonlyMap<string, PreviousBinding>;
   diagnostics: Diagnostic[];
   stats: { templates: number; claimed: number; followers: number; skipped: number; unmatched: number };
 }
@@ -143,6 +150,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   return {
     clusters,
     bindings,
+    placements: bound.placements,
     diagnostics,
     memo: {
       context,
@@ -177,7 +185,11 @@ function compareContexts(last: RenderContext | undefined, now: RenderContext) {
   };
 }
 
-/** Stage 1, per template: reuse the last detection when the template and its previous claim are the same. */
+/**
+ * Stage 1, per template. A detection is kept for the previous claim it was made with and for
+ * its own claim: the next render reads a binding's own claim back as the previous one, so
+ * working that one out now (it costs microseconds) makes the next render find it.
+ */
 function detect(opts: { snapshot: Snapshot; skipRules: SkipRules; memo: RenderMemo | undefined }) {
   const { fleet, previous } = opts.snapshot;
   const index = indexPolicies(fleet.propagationPolicies);
@@ -185,24 +197,38 @@ function detect(opts: { snapshot: Snapshot; skipRules: SkipRules; memo: RenderMe
   const detections = new Map<string, DetectionMemo>();
   for (const template of fleet.templates) {
     const policy = previous.get(template.key)?.policy;
-    const previousPolicy = policy ? `${policy.kind}/${policy.namespace}/${policy.name}` : '';
+    const previousPolicy = policy ? policyKeyOf(policy) : '';
     const last = opts.memo?.detections.get(template.key);
-    const detection =
-      last && last.template === template && last.previousPolicy === previousPolicy
-        ? last.detection
-        : detectTemplate(template, index, policy, opts.skipRules);
-    detections.set(template.key, { template, previousPolicy, detection });
+    const known = last?.template === template ? last.results : [];
+    let detection = known.find((r) => r.previousPolicy === previousPolicy)?.detection;
+    let results = known;
+    if (!detection) {
+      detection = detectTemplate(template, index, policy, opts.skipRules);
+      results = [{ previousPolicy, detection }];
+      const own = detection.type === 'claimed' ? detection.claim.policy : undefined;
+      const ownKey = own ? policyKeyOf(own) : '';
+      if (ownKey !== previousPolicy) {
+        results.push({
+          previousPolicy: ownKey,
+          detection: detectTemplate(template, index, own, opts.skipRules),
+        });
+      }
+    }
+    detections.set(template.key, { template, results });
     addDetection(result, detection);
   }
   return { result, detections };
 }
 
+function policyKeyOf(policy: { kind: string; namespace: string; name: string }): string {
+  return `${policy.kind}/${policy.namespace}/${policy.name}`;
+}
+
 /**
- * Stage 2, per claim: reuse the last binding when the template and policy are the same objects
- * and the previous placement is the one it was scheduled with, or the one it produced when
- * scheduling with that placement was seen to give the same binding (`stable`: the next render
- * reads the binding's own placement back as the previous one; most bindings are stable, but
- * not all, e.g. a NotReady cluster kept only because it was placed before).
+ * Stage 2, per claim. A binding is kept for the previous placement it was scheduled with and
+ * for its own placement, which the next render reads back as the previous one: scheduling
+ * with it usually gives the same binding (then the same object, so later stages reuse their
+ * work), but not always, e.g. a NotReady cluster kept only because it was placed before.
  */
 function schedule(opts: { snapshot: Snapshot; claims: readonly Claim[]; memo: RenderMemo | undefined }) {
   const { fleet, clusterStatus } = opts.snapshot;
@@ -210,40 +236,45 @@ function schedule(opts: { snapshot: Snapshot; claims: readonly Claim[]; memo: Re
   const bindings: Binding[] = [];
   const diagnostics: Diagnostic[] = [];
   const schedules = new Map<string, ScheduleMemo>();
+  const placements = new Map<string, PreviousBinding>();
   for (const claim of opts.claims) {
     const previous = opts.snapshot.previous.get(claim.template.key);
     const last = opts.memo?.schedules.get(claim.template.key);
-    let entry: ScheduleMemo;
-    if (
-      last !== undefined &&
-      last.template === claim.template &&
-      last.policy === claim.policy &&
-      (samePrevious(last.previous, previous) ||
-        (last.stable && samePrevious(ownPlacement(last.binding), previous)))
-    ) {
-      entry = { ...last, previous };
-    } else {
-      const bound = bindClaim(claim, context, previous);
-      const own = ownPlacement(bound.binding);
-      const stable = samePrevious(own, previous) || sameSchedule(bindClaim(claim, context, own), bound);
-      entry = { template: claim.template, policy: claim.policy, previous, stable, ...bound };
+    const known = last?.template === claim.template && last.policy === claim.policy ? last.results : [];
+    let bound = known.find((r) => samePrevious(r.previous, previous));
+    let results = known;
+    if (!bound) {
+      bound = scheduledWith(previous, bindClaim(claim, context, previous));
+      results = [bound];
+      if (!samePrevious(bound.own, previous)) {
+        const again = bindClaim(claim, context, bound.own);
+        results.push(
+          sameSchedule(again, bound) ? { ...bound, previous: bound.own } : scheduledWith(bound.own, again),
+        );
+      }
     }
-    schedules.set(claim.template.key, entry);
-    bindings.push(entry.binding);
-    if (entry.diagnostic) diagnostics.push(entry.diagnostic);
+    schedules.set(claim.template.key, { template: claim.template, policy: claim.policy, results });
+    bindings.push(bound.binding);
+    if (bound.own) placements.set(claim.template.key, bound.own);
+    if (bound.diagnostic) diagnostics.push(bound.diagnostic);
   }
-  return { bindings, diagnostics, schedules };
+  return { bindings, diagnostics, schedules, placements };
+}
+
+function scheduledWith(
+  previous: PreviousBinding | undefined,
+  bound: { binding: Binding; diagnostic?: Diagnostic },
+): ScheduledWith {
+  return { previous, ...bound, own: previousBindingOf(bound.binding) ?? undefined };
 }
 
 function sameSchedule(a: { binding: Binding; diagnostic?: Diagnostic }, b: typeof a): boolean {
-  return (
-    JSON.stringify([a.binding.schedule, a.diagnostic ?? null]) ===
-    JSON.stringify([b.binding.schedule, b.diagnostic ?? null])
-  );
-}
-
-function ownPlacement(binding: Binding): PreviousBinding | undefined {
-  return previousBindingOf(binding) ?? undefined;
+  const x = a.binding.schedule;
+  const y = b.binding.schedule;
+  if (a.diagnostic?.message !== b.diagnostic?.message) return false;
+  if (x.type !== 'Scheduled' || y.type !== 'Scheduled') return JSON.stringify(x) === JSON.stringify(y);
+  if (x.affinityName !== y.affinityName || x.clusters.length !== y.clusters.length) return false;
+  return x.clusters.every((c, i) => c.name === y.clusters[i]!.name && c.replicas === y.clusters[i]!.replicas);
 }
 
 function dependenciesOf(

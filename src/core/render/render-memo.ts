@@ -6,8 +6,8 @@
 //
 // | stage      | reused per              | when these are the same as last time                          |
 // |------------|-------------------------|---------------------------------------------------------------|
-// | detect     | template                | the template, every propagation policy, the config, the previous claim |
-// | schedule   | claim                   | the template, the policy, every cluster, cluster status, the previous placement (or the binding's own, when stable) |
+// | detect     | template                | the template, every propagation policy, the config, the previous claim (its own one is worked out ahead) |
+// | schedule   | claim                   | the template, the policy, every cluster, cluster status, the previous placement (its own one is worked out ahead) |
 // | follow     | template                | the template (its dependencies)                               |
 // | bindings   | binding (followers too) | an equal binding is replaced by last time's object            |
 // | namespaces | render                  | every binding's namespace and clusters, and every cluster     |
@@ -15,7 +15,7 @@
 // | clusters   | cluster                 | no binding placed on it was rendered again: last time's output |
 //
 // Anything else is computed again; the output is the same with or without a memo.
-import type { Binding, PreviousBinding } from '../model/binding.js';
+import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.js';
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Fleet, Template } from '../model/fleet.js';
@@ -69,21 +69,26 @@ export interface RenderContext {
   status: string;
 }
 
+/** A template's detection for each previous claim it was worked out with (at most two). */
 export interface DetectionMemo {
   template: Template;
-  /** The previous claim's policy, as `kind/namespace/name` ('' for none). */
-  previousPolicy: string;
-  detection: Detection;
+  /** previousPolicy: the previous claim's policy as `kind/namespace/name` ('' for none). */
+  results: { previousPolicy: string; detection: Detection }[];
 }
 
+/** A claim's binding for each previous placement it was scheduled with (at most two). */
 export interface ScheduleMemo {
   template: Template;
   policy: PropagationPolicy;
+  results: ScheduledWith[];
+}
+
+export interface ScheduledWith {
   previous: PreviousBinding | undefined;
   binding: Binding;
   diagnostic?: Diagnostic;
-  /** Whether scheduling again with the binding's own placement as the previous one gives it again. */
-  stable: boolean;
+  /** The binding's own placement: what the next render reads back as its previous one. */
+  own: PreviousBinding | undefined;
 }
 
 /**
@@ -96,7 +101,7 @@ export interface UnitRender {
   template: Template;
   keepsMemberReplicas: boolean;
   /** Where its referrers (requiredBy) are scheduled, which decides the referrers each copy names. */
-  referrers: string;
+  referrers: readonly (readonly TargetCluster[])[];
   /** Cluster → the rendered copy and its content key (render-key.ts). */
   copies: ReadonlyMap<string, { key: string; outcome: RenderOutcome }>;
 }

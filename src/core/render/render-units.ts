@@ -45,7 +45,7 @@ export function renderUnits(opts: {
       last.unit === unit &&
       last.template === template &&
       last.keepsMemberReplicas === keepsMemberReplicas &&
-      last.referrers === referrers
+      sameReferrers(last.referrers, referrers)
     ) {
       rendered.set(unit.id, last);
       continue;
@@ -65,12 +65,28 @@ export function renderUnits(opts: {
 }
 
 // Where each referrer of a follower is scheduled: a copy names the referrers placed on its cluster.
-function referrerClusters(binding: Binding, bindings: ReadonlyMap<string, Binding>): string {
-  if (binding.requiredBy.length === 0) return '';
-  return binding.requiredBy
-    .map((key) => {
-      const schedule = bindings.get(key)?.schedule;
-      return schedule?.type === 'Scheduled' ? schedule.clusters.map((c) => c.name).join(',') : '';
-    })
-    .join(';');
+function referrerClusters(
+  binding: Binding,
+  bindings: ReadonlyMap<string, Binding>,
+): readonly (readonly TargetCluster[])[] {
+  if (binding.requiredBy.length === 0) return noReferrers;
+  return binding.requiredBy.map((key) => {
+    const schedule = bindings.get(key)?.schedule;
+    return schedule?.type === 'Scheduled' ? schedule.clusters : noClusters;
+  });
+}
+
+const noReferrers: readonly (readonly TargetCluster[])[] = [];
+const noClusters: readonly TargetCluster[] = [];
+
+function sameReferrers(
+  a: readonly (readonly TargetCluster[])[],
+  b: readonly (readonly TargetCluster[])[],
+): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((x, i) => {
+    const y = b[i]!;
+    return x === y || (x.length === y.length && x.every((c, j) => c.name === y[j]!.name));
+  });
 }

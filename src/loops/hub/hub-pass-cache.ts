@@ -20,6 +20,7 @@ export interface RenderedText {
 /** A binding as the last pass recorded it. */
 export interface RecordedBinding {
   binding: Binding;
+  path: string;
   json: string;
   status: string;
   text: string;
@@ -41,7 +42,7 @@ export interface HubPassCache {
   treeFiles: MemoMap<string, ReadonlyMap<string, string>>;
   /** Branch (cluster name, or '' for the bindings) → path → what the last pass rendered there. */
   renderedTexts: Map<string, Map<string, RenderedText>>;
-  /** Bindings branch path → the binding (the object, and as JSON) the last pass recorded there, with its status and record. */
+  /** Binding key → the binding (the object, and as JSON) the last pass recorded, with its status, record path, text and blob id. */
   recordTexts: Map<string, RecordedBinding>;
   /**
    * Cluster branch ref → its head after the last pass that left it holding exactly that pass's

@@ -5,7 +5,7 @@
 // records did not change (an unchanged tree): that is how "each source commit is rendered
 // once" survives restarts without putting a source id in any tree (DESIGN.md §3). Cluster
 // branches, by contrast, get a commit only when their tree changes.
-import type { Binding } from '../../core/model/binding.js';
+import type { Binding, PreviousBinding } from '../../core/model/binding.js';
 import { bindingRecord } from '../../core/publish/binding-record.js';
 import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
@@ -28,6 +28,8 @@ export interface BindingsBranchInput {
   /** The status heads (`cluster=commit`) the head's trailers name. */
   lastStatus: readonly string[];
   bindings: readonly Binding[];
+  /** The render's placements (RenderResult.placements). */
+  placements: ReadonlyMap<string, PreviousBinding>;
   /** The agents' reports, aggregated into each record's status. */
   reports: ReadonlyMap<string, AgentReport>;
   /** Cluster → status branch head, recorded in the commit's trailers. */
@@ -91,29 +93,30 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
   const next = new Map<string, RecordedBinding>();
   ctx.blobs.carry(input.ref);
   for (const binding of input.bindings) {
-    const path = objectPath(binding.resource);
     const status =
       input.reports.size > 0 ? aggregateBindingStatus({ binding, reports: input.reports }) : undefined;
     const statusJson = status === undefined ? '' : JSON.stringify(status);
-    const last = ctx.cache.recordTexts.get(path);
+    const last = ctx.cache.recordTexts.get(binding.key);
     // The same binding and status, and the branch holds its record: nothing to do.
     if (
       last?.binding === binding &&
       last.status === statusJson &&
-      input.current.files.get(path) === last.oid
+      input.current.files.get(last.path) === last.oid
     ) {
-      next.set(path, last);
-      records.set(path, last.oid);
+      next.set(binding.key, last);
+      records.set(last.path, last.oid);
       continue;
     }
+    const path = objectPath(binding.resource);
     const json = JSON.stringify(binding);
     const text =
       last?.json === json && last.status === statusJson ? last.text : bindingRecord(binding, status);
     const recorded = ctx.blobs.oidAt(input.ref, path, text);
-    next.set(path, { binding, json, status: statusJson, text, oid: recorded });
+    next.set(binding.key, { binding, path, json, status: statusJson, text, oid: recorded });
     records.set(path, recorded);
-    // What the next pass reads back from this record, known now without parsing it.
-    ctx.cache.records.set(recorded, previousBindingOf(binding));
+    // What the next pass reads back from this record, known now without parsing it (the
+    // render's own object, so the next render sees at once that the placement is its own).
+    ctx.cache.records.set(recorded, input.placements.get(binding.key) ?? previousBindingOf(binding));
   }
   ctx.cache.recordTexts = next;
   return records;

@@ -53,6 +53,7 @@ export async function planPassWrites(
   const bindings = await planBindingsBranch(ctx, {
     ...state.bindings,
     bindings: render.bindings,
+    placements: render.placements,
     reports: input.reports,
     statusHeads: state.statusHeads,
   });
