@@ -25,9 +25,18 @@ export interface RefLock {
 /** Takes the lock of a ref and returns it; RefLocked when someone else holds it. */
 export async function lockRef(gitdir: string, ref: string): Promise<RefLock> {
   const refPath = join(gitdir, ref);
-  makeRefDirectory(ref, refPath);
   const lockPath = `${refPath}.lock`;
-  const file = openExclusive(ref, lockPath);
+  // The ref's directory usually exists: make it only when the lock cannot be created without it.
+  let file: number;
+  try {
+    file = openExclusive(ref, lockPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') throw prefixClash(ref);
+    if (code !== 'ENOENT') throw error;
+    makeRefDirectory(ref, refPath);
+    file = openExclusive(ref, lockPath);
+  }
   let open = true;
   let committed = false;
   const close = (): void => {
@@ -65,9 +74,20 @@ function makeRefDirectory(ref: string, refPath: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOTDIR' && code !== 'EEXIST') throw error;
-    throw new GitWriteError('InvalidRefName', `${ref}: an existing ref is a prefix of this name`);
+    throw prefixClash(ref);
   }
-  if (statSync(refPath, { throwIfNoEntry: false })?.isDirectory()) {
+}
+
+function prefixClash(ref: string): GitWriteError {
+  return new GitWriteError('InvalidRefName', `${ref}: an existing ref is a prefix of this name`);
+}
+
+/**
+ * Throws when refs live under the name of a ref (`<gitdir>/<ref>` is a directory), so the
+ * batch fails before any ref moves rather than at the rename.
+ */
+export function assertNoRefsUnder(gitdir: string, ref: string): void {
+  if (statSync(join(gitdir, ref), { throwIfNoEntry: false })?.isDirectory()) {
     throw new GitWriteError('InvalidRefName', `${ref}: existing refs live under this name`);
   }
 }

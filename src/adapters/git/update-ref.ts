@@ -16,7 +16,7 @@ import { GitWriteError } from './git-write-error.js';
 import { isAncestor } from './is-ancestor.js';
 import { readGitObject, withCache, type ObjectSource } from './read-git-object.js';
 import { readPackedRefs, readRef } from './read-ref.js';
-import { lockRef, type RefLock } from './ref-lock.js';
+import { assertNoRefsUnder, lockRef, type RefLock } from './ref-lock.js';
 import { assertValidRefName } from './ref-name.js';
 import { syncDirectory } from './sync-files.js';
 
@@ -102,6 +102,7 @@ async function checkMove(
   u: RefUpdateRequest,
   packed: ReadonlyMap<string, string>,
 ): Promise<RefUpdate> {
+  assertNoRefsUnder(settings.gitdir, u.ref);
   const actual = await readRef(settings.gitdir, u.ref, packed);
   const detail = { ref: u.ref, expected: u.expectedOld, actual };
   if (actual !== u.expectedOld) {
