@@ -3,6 +3,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import { followerBinding } from './follower-binding.js';
+import { sameItems, type NamespacesMemo, type RenderMemo } from './render-memo.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
 const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
@@ -78,4 +79,41 @@ function namespaceBinding(
     });
   }
   return followerBinding({ ref, origin: 'namespace', clusters: [cluster] });
+}
+
+/**
+ * The Namespaces each cluster needs depend only on where bindings go and on the repo's own
+ * Namespaces: when every binding has the same namespace, Namespace name and clusters as last
+ * time, over the same clusters and Namespace templates, last time's answer stands.
+ */
+export function ensureNamespacesReusing(
+  input: EnsureNamespacesInput,
+  memo: RenderMemo | undefined,
+): { result: EnsuredNamespaces; memo: NamespacesMemo } {
+  const last = memo?.namespaces;
+  const placements = new Map<string, { binding: Binding; placement: string }>();
+  const namespaceTemplates = [...input.templates.values()].filter(
+    (t) => t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1',
+  );
+  let same =
+    last !== undefined &&
+    sameItems(last.clusters, input.clusters) &&
+    sameItems(last.namespaceTemplates, namespaceTemplates) &&
+    last.placements.size === input.bindings.length;
+  for (const binding of input.bindings) {
+    const previous = last?.placements.get(binding.key);
+    const entry =
+      previous?.binding === binding ? previous : { binding, placement: namespacePlacement(binding) };
+    same &&= previous !== undefined && previous.placement === entry.placement;
+    placements.set(binding.key, entry);
+  }
+  const result = same ? last!.result : ensureNamespaces(input);
+  return { result, memo: { clusters: input.clusters, namespaceTemplates, placements, result } };
+}
+
+function namespacePlacement(binding: Binding): string {
+  const { resource, schedule } = binding;
+  const names = schedule.type === 'Scheduled' ? schedule.clusters.map((c) => c.name).join(',') : '';
+  const namespace = resource.kind === 'Namespace' && resource.apiVersion === 'v1' ? resource.name : '';
+  return `${resource.namespace}\u0000${namespace}\u0000${names}`;
 }

@@ -90,3 +90,36 @@ function sameReferrers(
     return x === y || (x.length === y.length && x.every((c, j) => c.name === y[j]!.name));
   });
 }
+
+/** The bindings, then per cluster the Namespaces it needs, each with its registered clusters. */
+export function renderUnitsOf(
+  bindings: readonly Binding[],
+  namespaces: ReadonlyMap<string, Binding[]>,
+  registered: ReadonlyMap<string, Cluster>,
+  intern: (id: string, binding: Binding) => Binding,
+  /** Last time's units, when the clusters are the same. */
+  last: ReadonlyMap<string, UnitRender> | undefined,
+): RenderUnit[] {
+  const units: RenderUnit[] = bindings.map((binding) => {
+    const kept = last?.get(binding.key)?.unit;
+    if (kept?.binding === binding) return kept;
+    const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+    const targets = scheduled.every((c) => registered.has(c.name))
+      ? scheduled
+      : scheduled.filter((c) => registered.has(c.name));
+    return { id: binding.key, rank: `0${binding.key}`, binding, targets };
+  });
+  for (const [cluster, list] of namespaces) {
+    for (const made of list) {
+      const id = `${made.key}\u0000${cluster}`;
+      const binding = intern(id, made);
+      const kept = last?.get(id)?.unit;
+      units.push(
+        kept?.binding === binding
+          ? kept
+          : { id, rank: `1${made.key}`, binding, targets: [{ name: cluster, replicas: 0 }] },
+      );
+    }
+  }
+  return units;
+}

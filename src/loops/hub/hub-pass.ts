@@ -113,7 +113,7 @@ async function renderAndWrite(pass: {
   const reports = await readAgentReports(read, state.statusHeads);
   const memo = read.cache.renderMemo;
   const snapshot = { fleet, clusterStatus: clusterStatusOf(reports), previous };
-  const render = renderFleet(snapshot, memo ? { memo } : {});
+  const render = renderFleet(snapshot, { ...(memo ? { memo } : {}), ahead: true });
   read.cache.renderMemo = render.memo;
   timer.mark('renderMs');
   const blobs = new TextBlobs(read.cache);

@@ -45,7 +45,7 @@ function previousOf(result: RenderResult): Map<string, PreviousBinding> {
 }
 
 /** Renders a sequence of repo states as a running hub does (load and render memos, previous bindings), checking each against a fresh render. */
-function renderSequence(states: SourceFile[][]): RenderResult[] {
+function renderSequence(states: SourceFile[][], ahead = true): RenderResult[] {
   let loadMemo: LoadMemo | undefined;
   let last: RenderResult | undefined;
   const results: RenderResult[] = [];
@@ -57,7 +57,7 @@ function renderSequence(states: SourceFile[][]): RenderResult[] {
       ...freshSnapshot(loaded.fleet),
       previous: last ? previousOf(last) : new Map(),
     };
-    const result = renderFleet(snapshot, last ? { memo: last.memo } : {});
+    const result = renderFleet(snapshot, { ...(last ? { memo: last.memo } : {}), ahead });
     const fresh = loadFleet(files);
     assert.ok(fresh.ok);
     const expected = renderFleet({ ...snapshot, fleet: fresh.fleet });
@@ -105,6 +105,7 @@ test('every edit of the example fleet, rendered with the memo as a hub does, equ
   states.push([...states.at(-1)!, base.find((f) => f.path === 'apps/shop/namespace.yaml')!]);
   states.push(base);
   renderSequence(states);
+  renderSequence(states, false);
 });
 
 test('the golden scenarios rendered one after another with the memo equal fresh renders', async () => {
@@ -186,9 +187,9 @@ test('a binding that does not keep its own placement when scheduled again is sch
   const key = 'apps/Deployment/default/web';
   const policy = { kind: 'PropagationPolicy' as const, namespace: 'default', name: 'pp' };
   const placedOnM1 = new Map([[key, { key, policy, clusters: [{ name: 'm1', replicas: 2 }] }]]);
-  const first = renderFleet({ fleet: loaded.fleet, clusterStatus, previous: placedOnM1 });
+  const first = renderFleet({ fleet: loaded.fleet, clusterStatus, previous: placedOnM1 }, { ahead: true });
   const snapshot = { fleet: loaded.fleet, clusterStatus, previous: previousOf(first) };
-  const memoized = renderFleet(snapshot, { memo: first.memo });
+  const memoized = renderFleet(snapshot, { memo: first.memo, ahead: true });
   assert.deepEqual(outputOf(memoized), outputOf(renderFleet(snapshot)));
   const affinityOf = (r: RenderResult) => {
     const s = r.bindings.find((b) => b.key === key)!.schedule;

@@ -1,0 +1,50 @@
+// Stage 1 of a render (DESIGN.md §2), with the render memo: which policy claims each template.
+import type { Snapshot } from '../model/snapshot.js';
+import { addDetection, detectTemplate, indexPolicies, type DetectResult } from '../detect/detect-claims.js';
+import type { SkipRules } from '../detect/skip-rules.js';
+import type { DetectionMemo, RenderMemo } from './render-memo.js';
+
+/**
+ * Stage 1, per template. A detection is kept for the previous claim it was made with and, with
+ * `ahead`, for its own claim: the next render reads a binding's own claim back as the previous
+ * one, so working that one out now (it costs microseconds) makes the next render find it.
+ */
+export function detectTemplates(opts: {
+  snapshot: Snapshot;
+  skipRules: SkipRules;
+  memo: RenderMemo | undefined;
+  /** Work out the detection for the template's own claim too (RenderOptions.ahead). */
+  ahead: boolean;
+}) {
+  const { fleet, previous } = opts.snapshot;
+  const index = indexPolicies(fleet.propagationPolicies);
+  const result: DetectResult = { claims: [], skipped: [], unmatched: [] };
+  const detections = new Map<string, DetectionMemo>();
+  for (const template of fleet.templates) {
+    const policy = previous.get(template.key)?.policy;
+    const previousPolicy = policy ? policyKeyOf(policy) : '';
+    const last = opts.memo?.detections.get(template.key);
+    const known = last?.template === template ? last.results : [];
+    let detection = known.find((r) => r.previousPolicy === previousPolicy)?.detection;
+    let results = known;
+    if (!detection) {
+      detection = detectTemplate(template, index, policy, opts.skipRules);
+      results = [{ previousPolicy, detection }];
+      const own = detection.type === 'claimed' ? detection.claim.policy : undefined;
+      const ownKey = own ? policyKeyOf(own) : '';
+      if (opts.ahead && ownKey !== previousPolicy) {
+        results.push({
+          previousPolicy: ownKey,
+          detection: detectTemplate(template, index, own, opts.skipRules),
+        });
+      }
+    }
+    detections.set(template.key, { template, results });
+    addDetection(result, detection);
+  }
+  return { result, detections };
+}
+
+function policyKeyOf(policy: { kind: string; namespace: string; name: string }): string {
+  return `${policy.kind}/${policy.namespace}/${policy.name}`;
+}
