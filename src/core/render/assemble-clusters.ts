@@ -102,8 +102,10 @@ class ClusterBuilder {
 
   place(unit: RenderUnit, outcome: RenderOutcome, cluster: string): void {
     const { path } = outcome;
-    this.removed.delete(path);
-    this.paths.add(path);
+    if (this.last) {
+      this.removed.delete(path);
+      this.paths.add(path);
+    }
     const diagnostic = diagnosticOf(unit.binding, cluster, outcome);
     if (diagnostic) this.diagnostics.push({ unit: unit.id, rank: unit.rank, diagnostic });
     if (isDispatchSuspended(unit.binding, cluster)) this.hold(path, 'dispatching suspended by its policy');
@@ -120,7 +122,8 @@ class ClusterBuilder {
       this.held.delete(path);
     }
     const base = this.last?.output.files;
-    const files = base ? patchMap(base, this.changes) : sortedByKey(withoutRemovals(this.changes));
+    // Built from nothing, the changes hold no removal (hold deletes): they are the files.
+    const files = base ? patchMap(base, this.changes) : sortedByKey(this.changes as Map<string, string>);
     const output: ClusterOutput = { files, held: this.heldSorted ? this.held : sortedByKey(this.held) };
     if (this.last) output.derived = { from: this.last.output, paths: this.paths };
     const diagnostics = this.diagnostics.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
@@ -128,16 +131,11 @@ class ClusterBuilder {
   }
 
   private hold(path: string, reason: string): void {
-    this.changes.set(path, undefined);
+    if (this.last) this.changes.set(path, undefined);
+    else this.changes.delete(path);
     if (!this.held.has(path)) this.heldSorted = false;
     this.held.set(path, reason);
   }
-}
-
-function withoutRemovals(changes: ReadonlyMap<string, string | undefined>): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const [path, text] of changes) if (text !== undefined) files.set(path, text);
-  return files;
 }
 
 function sortedByKey(map: ReadonlyMap<string, string>): Map<string, string> {

@@ -91,24 +91,24 @@ export function ensureNamespacesReusing(
   memo: RenderMemo | undefined,
 ): { result: EnsuredNamespaces; memo: NamespacesMemo } {
   const last = memo?.namespaces;
-  const placements = new Map<string, { binding: Binding; placement: string }>();
+  const bindings = new Map(input.bindings.map((b) => [b.key, b]));
   const namespaceTemplates = [...input.templates.values()].filter(
     (t) => t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1',
   );
-  let same =
+  const same =
     last !== undefined &&
     sameItems(last.clusters, input.clusters) &&
     sameItems(last.namespaceTemplates, namespaceTemplates) &&
-    last.placements.size === input.bindings.length;
-  for (const binding of input.bindings) {
-    const previous = last?.placements.get(binding.key);
-    const entry =
-      previous?.binding === binding ? previous : { binding, placement: namespacePlacement(binding) };
-    same &&= previous !== undefined && previous.placement === entry.placement;
-    placements.set(binding.key, entry);
-  }
-  const result = same ? last!.result : ensureNamespaces(input);
-  return { result, memo: { clusters: input.clusters, namespaceTemplates, placements, result } };
+    last.bindings.size === bindings.size &&
+    input.bindings.every((binding) => {
+      const before = last.bindings.get(binding.key);
+      return (
+        before === binding ||
+        (before !== undefined && namespacePlacement(before) === namespacePlacement(binding))
+      );
+    });
+  const result = same ? last.result : ensureNamespaces(input);
+  return { result, memo: { clusters: input.clusters, namespaceTemplates, bindings, result } };
 }
 
 function namespacePlacement(binding: Binding): string {

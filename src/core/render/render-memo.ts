@@ -53,8 +53,8 @@ export interface NamespacesMemo {
   clusters: readonly Cluster[];
   /** The repo's v1 Namespace templates. */
   namespaceTemplates: readonly Template[];
-  /** Binding key → namespace, Namespace name and clusters, as ensureNamespaces reads them. */
-  placements: ReadonlyMap<string, { binding: Binding; placement: string }>;
+  /** Every binding by key: one that changed counts only if its namespace or clusters did. */
+  bindings: ReadonlyMap<string, Binding>;
   result: EnsuredNamespaces;
 }
 

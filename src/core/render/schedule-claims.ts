@@ -9,9 +9,10 @@ import { samePrevious, type RenderMemo, type ScheduleMemo, type ScheduledWith } 
 
 /**
  * Stage 2, per claim. A binding is kept for the previous placement it was scheduled with and,
- * with `ahead`, for its own placement, which the next render reads back as the previous one: scheduling
- * with it usually gives the same binding (then the same object, so later stages reuse their
- * work), but not always, e.g. a NotReady cluster kept only because it was placed before.
+ * with `ahead`, for its own placement, which the next render reads back as the previous one.
+ * Scheduling with it usually gives the same binding (then the same object, so later stages
+ * reuse their work), but not always, e.g. a NotReady cluster kept only because it was placed
+ * before.
  */
 export function scheduleClaims(opts: {
   snapshot: Snapshot;

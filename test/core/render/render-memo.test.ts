@@ -101,6 +101,11 @@ test('every edit of the example fleet, rendered with the memo as a hub does, equ
     'app.kubernetes.io/part-of: shop',
     'app.kubernetes.io/part-of: shop\n    namespace.karmada.io/skip-auto-propagation: "true"',
   );
+  // Only web is left in shop, then it moves: the clusters that need shop's Namespace change.
+  states.push(
+    states.at(-1)!.filter((f) => !['apps/shop/api.yaml', 'apps/shop/widget.yaml'].includes(f.path)),
+  );
+  next('policies/web.yaml', 'env: prod', 'env: staging');
   states.push(states.at(-1)!.filter((f) => f.path !== 'apps/shop/namespace.yaml'));
   states.push([...states.at(-1)!, base.find((f) => f.path === 'apps/shop/namespace.yaml')!]);
   states.push(base);
