@@ -10,6 +10,8 @@
 // 4. the same after a restart: another template changed, pass with a cold cache;
 // 5. a pass over the same commit (nothing to do);
 // with each pass's phases and the process's peak RSS.
+// First, as in bin/gitfleet.js: the hub's thread pool size.
+import '../src/cli/size-thread-pool.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
