@@ -16,8 +16,8 @@ export async function writeNewFile(path: string, bytes: Uint8Array, sync: boolea
   }
 }
 
-/** Fsyncs a directory so the renames into it survive a crash. */
-export async function syncDirectory(path: string): Promise<void> {
+/** Fsyncs a file, or a directory so the renames into it survive a crash. */
+export async function syncPath(path: string): Promise<void> {
   const dir = await open(path, 'r');
   try {
     await dir.sync();

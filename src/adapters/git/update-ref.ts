@@ -18,7 +18,7 @@ import { readGitObject, withCache, type ObjectSource } from './read-git-object.j
 import { readPackedRefs, readRef } from './read-ref.js';
 import { assertNoRefsUnder, lockRef, type RefLock } from './ref-lock.js';
 import { assertValidRefName } from './ref-name.js';
-import { syncDirectory } from './sync-files.js';
+import { syncPath } from './sync-files.js';
 
 /** One ref to move. */
 export interface RefUpdateRequest {
@@ -73,7 +73,7 @@ export async function updateRefs(
     // Every ref but the last moves at once; the last moves after them (the hub's bindings branch).
     await Promise.all(toMove.slice(0, -1).map((m) => m.lock.commit()));
     await toMove.at(-1)?.lock.commit();
-    if (sync) await Promise.all([...new Set(toMove.map((m) => dirname(m.lock.refPath)))].map(syncDirectory));
+    if (sync) await Promise.all([...new Set(toMove.map((m) => dirname(m.lock.refPath)))].map(syncPath));
     return outcomes;
   } finally {
     await Promise.all(locks.map((lock) => lock.release()));

@@ -9,7 +9,7 @@ import { deflateSync } from 'node:zlib';
 import type { GitObject, GitObjectInput } from './git-object.js';
 import { hashObject, objectHeader } from './hash-object.js';
 import { assertSameOid, selectNewObjects } from './select-new-objects.js';
-import { syncDirectory, writeNewFile } from './sync-files.js';
+import { syncPath, writeNewFile } from './sync-files.js';
 import { removeStaleTempFiles, tempFileName } from './temp-files.js';
 
 /** Writes each new object as a loose object file and returns how many files were written. */
@@ -31,7 +31,7 @@ export async function writeLooseObjects(opts: {
   }
   // Written side by side: each file's fsync waits on the disk, not on the CPU.
   const written = await Promise.all(objects.map((o) => writeLooseObject(opts.gitdir, o, sync)));
-  if (sync) await Promise.all(dirs.map((dir) => syncDirectory(dir)));
+  if (sync) await Promise.all(dirs.map((dir) => syncPath(dir)));
   return { count: written.filter(Boolean).length };
 }
 

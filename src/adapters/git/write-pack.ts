@@ -16,7 +16,7 @@ import { encodePackEntryHeader, encodePackHeader } from './encode-pack-entry.js'
 import type { GitObject, GitObjectInput } from './git-object.js';
 import { HashingFileWriter } from './hashing-file-writer.js';
 import { assertSameOid, selectNewObjects } from './select-new-objects.js';
-import { objectFileMode, syncDirectory, writeNewFile } from './sync-files.js';
+import { objectFileMode, syncPath, writeNewFile } from './sync-files.js';
 import { removeStaleTempFiles, tempFileName } from './temp-files.js';
 
 export interface WritePackOptions {
@@ -48,8 +48,10 @@ export async function writePack(opts: WritePackOptions): Promise<WriteObjectsRes
   const tmpIdx = join(packDir, tempFileName('idx'));
   try {
     const threads = opts.threads ?? defaultDeflateThreads();
-    const { checksum, entries } = await writePackData({ path: tmpPack, objects, threads, sync });
-    await writeNewFile(tmpIdx, encodePackIndex(entries, checksum), sync);
+    const { checksum, entries } = await writePackData({ path: tmpPack, objects, threads });
+    await writeNewFile(tmpIdx, encodePackIndex(entries, checksum), false);
+    // Both files at once: the file system can commit them together.
+    if (sync) await Promise.all([syncPath(tmpPack), syncPath(tmpIdx)]);
     const base = join(packDir, `pack-${checksum.toString('hex')}`);
     if (existsSync(`${base}.idx`)) {
       // The same objects in the same order were packed before: that pack is this pack.
@@ -57,7 +59,7 @@ export async function writePack(opts: WritePackOptions): Promise<WriteObjectsRes
     } else {
       await rename(tmpPack, `${base}.pack`);
       await rename(tmpIdx, `${base}.idx`);
-      if (sync) await syncDirectory(packDir);
+      if (sync) await syncPath(packDir);
     }
     return { packFile: `${base}.pack`, count: objects.length };
   } catch (error) {
@@ -71,7 +73,6 @@ async function writePackData(opts: {
   path: string;
   objects: readonly GitObject[];
   threads: number;
-  sync: boolean;
 }): Promise<{ checksum: Buffer; entries: PackIndexEntry[] }> {
   const file = await open(opts.path, 'wx', objectFileMode);
   try {
@@ -90,7 +91,6 @@ async function writePackData(opts: {
       }
     }
     const checksum = await writer.finish();
-    if (opts.sync) await file.sync();
     return { checksum, entries };
   } finally {
     await file.close();
