@@ -2,9 +2,7 @@
 // hub reads again only what changed since its last pass: trees and blob texts are remembered
 // by id, so an unchanged directory is not listed and an unchanged file is not read or decoded
 // (and, being the same string, the loader sees at once that it did not change).
-import git, { Errors } from 'isomorphic-git';
 import { treeMode } from '../../adapters/git/tree-object.js';
-import { GitSourceError } from '../../adapters/source/read-git-commit.js';
 import { decodeSourceText } from '../../adapters/source/decode-source-text.js';
 import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
 import type { SourceFile } from '../../core/load/load-fleet.js';
@@ -12,7 +10,7 @@ import { memoize } from '../runtime/memo-map.js';
 import { readTreeEntriesCached } from './edit-tree.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from './hub-refs.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readStoredObject, resolveCommit } from '../../adapters/git/object-store.js';
 import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
 
 /** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */
@@ -21,37 +19,13 @@ export async function readSourceCommit(
   ref: string,
 ): Promise<{ source: SourceCommit; files: SourceFile[] }> {
   const full = fullSourceRef(ref);
-  const commit = await peelToCommit(ctx, full, await resolveSourceRef(ctx, full));
+  const commit = await resolveCommit(ctx.store, full);
   const { tree, message } = await readCommitInfo(ctx, commit);
   const blobs = await listSourceBlobs(ctx, tree, '');
   const files = await Promise.all(
     blobs.map(async ({ path, oid }) => ({ path, content: await readSourceText(ctx, oid) })),
   );
   return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
-}
-
-async function resolveSourceRef(ctx: ReadContext, ref: string): Promise<string> {
-  try {
-    return await git.resolveRef({ fs: ctx.store.fs, gitdir: ctx.store.gitdir, ref });
-  } catch (e) {
-    if (!(e instanceof Errors.NotFoundError)) throw e;
-    throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${ctx.store.gitdir}`);
-  }
-}
-
-async function peelToCommit(ctx: ReadContext, ref: string, oid: string): Promise<string> {
-  for (let depth = 0; depth < 10; depth++) {
-    const object = await readStoredObject(ctx.store, oid);
-    if (object.type === 'commit') return oid;
-    const target =
-      object.type === 'tag'
-        ? /^object ([0-9a-f]{40})$/m.exec(Buffer.from(object.content).toString('utf8'))
-        : null;
-    if (!target)
-      throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${ctx.store.gitdir} is not a commit`);
-    oid = target[1]!;
-  }
-  throw new GitSourceError('NotACommit', `ref '${ref}': tags nested too deep in ${ctx.store.gitdir}`);
 }
 
 // The fleet files under a tree, by the same rules as the source adapters: fleet paths only,
