@@ -25,6 +25,7 @@ import { systemClock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
+import { runSubcommand } from '../run-subcommand.js';
 import { parseInterval } from './hub.js';
 
 export const agentUsage = [
@@ -48,20 +49,8 @@ export interface AgentOptions {
 }
 
 /** Parses `agent` arguments and runs it; returns the exit code (2 on a usage error). */
-export async function runAgentCommand(args: string[], io: Io): Promise<number> {
-  let opts: AgentOptions;
-  try {
-    opts = parseAgentArgs(args);
-  } catch (error) {
-    io.err(`gitfleet agent: ${(error as Error).message}\nusage: ${agentUsage}`);
-    return 2;
-  }
-  try {
-    return await runAgent(opts, io);
-  } catch (error) {
-    io.err(`gitfleet agent: ${(error as Error).message}`);
-    return 1;
-  }
+export function runAgentCommand(args: string[], io: Io): Promise<number> {
+  return runSubcommand({ name: 'agent', usage: agentUsage, args, io, parse: parseAgentArgs, run: runAgent });
 }
 
 function parseAgentArgs(args: string[]): AgentOptions {

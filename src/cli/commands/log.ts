@@ -27,6 +27,7 @@ import {
 } from '../../core/review/parse-object-spec.js';
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
 import type { Io } from '../io.js';
+import { runSubcommand } from '../run-subcommand.js';
 
 export const logUsage = [
   'gitfleet log --repo <path> [--cluster C] [--branch-prefix P] [--output text|json] [OBJECT]',
@@ -43,34 +44,18 @@ export interface LogOptions {
 }
 
 /** Parses `log` arguments and runs it; returns the exit code (2 on a usage error). */
-export async function runLogCommand(args: string[], io: Io): Promise<number> {
-  const parsed = parseLogArgs(args);
-  if (typeof parsed === 'string') {
-    io.err(`gitfleet log: ${parsed}\nusage: ${logUsage}`);
-    return 2;
-  }
-  try {
-    return await runLog(parsed, io);
-  } catch (error) {
-    io.err(`gitfleet log: ${(error as Error).message}`);
-    return 1;
-  }
+export function runLogCommand(args: string[], io: Io): Promise<number> {
+  return runSubcommand({ name: 'log', usage: logUsage, args, io, parse: parseLogArgs, run: runLog });
 }
 
 function parseLogArgs(args: string[]): LogOptions | string {
-  let parsed;
-  try {
-    const options = {
-      repo: { type: 'string' },
-      cluster: { type: 'string' },
-      'branch-prefix': { type: 'string' },
-      output: { type: 'string' },
-    } as const;
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    return (error as Error).message;
-  }
-  const { values, positionals } = parsed;
+  const options = {
+    repo: { type: 'string' },
+    cluster: { type: 'string' },
+    'branch-prefix': { type: 'string' },
+    output: { type: 'string' },
+  } as const;
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
   if (values.repo === undefined) return '--repo <path> is required';
   if (isRepoUrl(values.repo)) return 'log reads a local repository; clone or fetch it first';
   if (positionals.length > 1) return 'expected at most one object';

@@ -24,6 +24,7 @@ import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
 import type { Io } from '../io.js';
+import { runSubcommand } from '../run-subcommand.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
@@ -45,34 +46,26 @@ export interface StatusOptions {
 }
 
 /** Parses `status` arguments and runs it; returns the exit code (2 on a usage error). */
-export async function runStatusCommand(args: string[], io: Io): Promise<number> {
-  const parsed = parseStatusArgs(args);
-  if (typeof parsed === 'string') {
-    io.err(`gitfleet status: ${parsed}\nusage: ${statusUsage}`);
-    return 2;
-  }
-  try {
-    return await runStatus(parsed, io);
-  } catch (error) {
-    io.err(`gitfleet status: ${(error as Error).message}`);
-    return 1;
-  }
+export function runStatusCommand(args: string[], io: Io): Promise<number> {
+  return runSubcommand({
+    name: 'status',
+    usage: statusUsage,
+    args,
+    io,
+    parse: parseStatusArgs,
+    run: runStatus,
+  });
 }
 
 function parseStatusArgs(args: string[]): StatusOptions | string {
-  let values;
-  try {
-    const options = {
-      repo: { type: 'string' },
-      selector: { type: 'string', short: 'l' },
-      'branch-prefix': { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      'token-file': { type: 'string' },
-    } as const;
-    ({ values } = parseArgs({ args, options, allowPositionals: false, strict: true }));
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const options = {
+    repo: { type: 'string' },
+    selector: { type: 'string', short: 'l' },
+    'branch-prefix': { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    'token-file': { type: 'string' },
+  } as const;
+  const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
   if (values.repo === undefined) return '--repo <path|url> is required';
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
