@@ -3,8 +3,6 @@
 // then costs a failed open (and its error's stack trace) and a directory listing, ~0.7 ms. The
 // source adapter's object-store view answers those from one listing per directory, which is
 // valid for as long as nothing is written, so a store is made per pass, before its writes.
-import git, { Errors } from 'isomorphic-git';
-import { GitSourceError } from '../source/read-git-commit.js';
 import { readGitObject } from './read-git-object.js';
 import { objectStoreFs } from '../source/object-store-fs.js';
 
@@ -31,27 +29,4 @@ export function readStoredObject(
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
   return readGitObject(store, oid);
-}
-
-/** Returns the commit a ref names: symbolic refs followed, annotated tags peeled (GitSourceError otherwise). */
-export async function resolveCommit(store: ObjectStore, ref: string): Promise<string> {
-  let oid: string;
-  try {
-    oid = await git.resolveRef({ fs: store.fs, gitdir: store.gitdir, ref });
-  } catch (e) {
-    if (!(e instanceof Errors.NotFoundError)) throw e;
-    throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${store.gitdir}`);
-  }
-  for (let depth = 0; depth < 10; depth++) {
-    const object = await readStoredObject(store, oid);
-    if (object.type === 'commit') return oid;
-    const target =
-      object.type === 'tag'
-        ? /^object ([0-9a-f]{40})$/m.exec(Buffer.from(object.content).toString('utf8'))
-        : null;
-    if (!target)
-      throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${store.gitdir} is not a commit`);
-    oid = target[1]!;
-  }
-  throw new GitSourceError('NotACommit', `ref '${ref}': tags nested too deep in ${store.gitdir}`);
 }

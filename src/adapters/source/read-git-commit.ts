@@ -31,7 +31,8 @@ export class GitSourceError extends Error {
 
 const READ_BATCH = 64;
 
-interface Repo {
+/** A repository being read: `dir` names it in messages. */
+export interface GitSourceRepo {
   dir: string;
   gitdir: string;
   /** The file system as isomorphic-git sees it (object-store-fs.ts). */
@@ -47,9 +48,8 @@ export async function readGitSource(opts: {
 }): Promise<{ commit: string; files: SourceFile[] }> {
   const ref = opts.ref ?? 'HEAD';
   const gitdir = findGitdir(opts.dir);
-  const repo: Repo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
-  const oid = await resolveToOid(repo, ref);
-  const { commit, treeOid } = await readCommitTree(repo, ref, oid);
+  const repo: GitSourceRepo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
+  const { commit, treeOid } = await resolveCommitTree(repo, ref);
   const blobs: { path: string; oid: string }[] = [];
   await listFleetBlobs(repo, treeOid, '', blobs);
   blobs.sort((a, b) => comparePaths(a.path, b.path));
@@ -73,7 +73,7 @@ function findGitdir(dir: string): string {
   );
 }
 
-async function resolveToOid(repo: Repo, ref: string): Promise<string> {
+async function resolveToOid(repo: GitSourceRepo, ref: string): Promise<string> {
   try {
     return await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
   } catch (e) {
@@ -100,8 +100,19 @@ async function resolveToOid(repo: Repo, ref: string): Promise<string> {
   throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir}`);
 }
 
+/**
+ * Returns the commit a ref names and its tree: a branch, a tag (annotated tags peeled), HEAD,
+ * or a full or abbreviated commit id; a GitSourceError when it names no commit.
+ */
+export async function resolveCommitTree(
+  repo: GitSourceRepo,
+  ref: string,
+): Promise<{ commit: string; treeOid: string }> {
+  return readCommitTree(repo, ref, await resolveToOid(repo, ref));
+}
+
 async function readCommitTree(
-  repo: Repo,
+  repo: GitSourceRepo,
   ref: string,
   oid: string,
 ): Promise<{ commit: string; treeOid: string }> {
@@ -121,7 +132,7 @@ async function readCommitTree(
 }
 
 async function listFleetBlobs(
-  repo: Repo,
+  repo: GitSourceRepo,
   treeOid: string,
   prefix: string,
   out: { path: string; oid: string }[],
@@ -132,9 +143,17 @@ async function listFleetBlobs(
     const path = prefix ? `${prefix}/${entry.path}` : entry.path;
     if (entry.type === 'tree') {
       if (isFleetSourceDirectory(entry.path)) subtrees.push(listFleetBlobs(repo, entry.oid, path, out));
-    } else if (entry.type === 'blob' && entry.mode !== '120000' && isFleetSourcePath(path)) {
+    } else if (isFleetSourceFile(path, entry.mode)) {
       out.push({ path, oid: entry.oid });
     }
   }
   await Promise.all(subtrees);
+}
+
+/**
+ * Whether a tree entry that is not a directory is a fleet file to read: the same path filter
+ * as every source, and neither a symbolic link (mode 120000) nor a submodule (160000).
+ */
+export function isFleetSourceFile(path: string, mode: string): boolean {
+  return mode !== '120000' && mode !== '160000' && isFleetSourcePath(path);
 }

@@ -4,13 +4,14 @@
 // (and, being the same string, the loader sees at once that it did not change).
 import { treeMode } from '../../adapters/git/tree-object.js';
 import { decodeSourceText } from '../../adapters/source/decode-source-text.js';
-import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
+import { isFleetSourceDirectory } from '../../core/load/is-fleet-source-path.js';
 import type { SourceFile } from '../../core/load/load-fleet.js';
 import { memoize } from '../runtime/memo-map.js';
 import { readTreeEntriesCached } from './edit-tree.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from './hub-refs.js';
-import { readStoredObject, resolveCommit } from '../../adapters/git/object-store.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
+import { isFleetSourceFile, resolveCommitTree } from '../../adapters/source/read-git-commit.js';
 import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
 
 /** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */
@@ -19,7 +20,8 @@ export async function readSourceCommit(
   ref: string,
 ): Promise<{ source: SourceCommit; files: SourceFile[] }> {
   const full = fullSourceRef(ref);
-  const commit = await resolveCommit(ctx.store, full);
+  const { store } = ctx;
+  const { commit } = await resolveCommitTree({ ...store, dir: store.gitdir }, full);
   const { tree, message } = await readCommitInfo(ctx, commit);
   const blobs = await listSourceBlobs(ctx, tree, '');
   const files = await Promise.all(
@@ -42,8 +44,7 @@ function listSourceBlobs(
         const path = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (entry.mode === treeMode)
           return isFleetSourceDirectory(entry.name) ? listSourceBlobs(ctx, entry.oid, path) : [];
-        const isFile = entry.mode !== '120000' && entry.mode !== '160000';
-        return isFile && isFleetSourcePath(path) ? [{ path, oid: entry.oid }] : [];
+        return isFleetSourceFile(path, entry.mode) ? [{ path, oid: entry.oid }] : [];
       }),
     );
     return lists.flat();
