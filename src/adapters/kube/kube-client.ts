@@ -5,7 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
-import type { ObjectRef } from '../../core/model/object-ref.js';
+import { refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import { collectionPath, Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { KubeApiError, refusalOf } from './kube-error.js';
 import { KubeHttp, type RequestCounts } from './kube-http.js';
@@ -122,7 +122,7 @@ export class KubeClient {
   async get(ref: ObjectRef): Promise<KubeObject | undefined> {
     const info = await this.resourceOf(ref);
     if (!info)
-      throw new KubeApiError(describe(ref), {
+      throw new KubeApiError(refLabel(ref), {
         code: 404,
         message: `no resource serves ${ref.apiVersion} ${ref.kind}`,
       });
@@ -212,8 +212,4 @@ function notServed(ref: Pick<ObjectRef, 'apiVersion' | 'kind'>): { type: 'refuse
       message: `the cluster serves no ${ref.kind} in ${ref.apiVersion}`,
     },
   };
-}
-
-function describe(ref: ObjectRef): string {
-  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
 }

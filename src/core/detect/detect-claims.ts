@@ -1,6 +1,6 @@
 import type { PreviousBinding } from '../model/binding.js';
 import type { Template } from '../model/fleet.js';
-import type { PolicyRef, PropagationPolicy } from '../model/propagation-policy.js';
+import { policyLabel, type PolicyRef, type PropagationPolicy } from '../model/propagation-policy.js';
 import { pickPolicy, policyMatches } from './pick-policy.js';
 import { skipReason, type SkipRules } from './skip-rules.js';
 
@@ -90,7 +90,7 @@ export interface PolicyIndex {
 export function indexPolicies(policies: readonly PropagationPolicy[]): PolicyIndex {
   const index: PolicyIndex = { byNamespace: new Map(), cluster: [], byRef: new Map() };
   for (const policy of policies) {
-    index.byRef.set(policyKey(policy), policy);
+    index.byRef.set(policyLabel(policy), policy);
     if (policy.kind === 'ClusterPropagationPolicy') index.cluster.push(policy);
     else {
       const list = index.byNamespace.get(policy.namespace) ?? [];
@@ -101,10 +101,6 @@ export function indexPolicies(policies: readonly PropagationPolicy[]): PolicyInd
   return index;
 }
 
-function policyKey(ref: PolicyRef): string {
-  return `${ref.kind}/${ref.namespace}/${ref.name}`;
-}
-
 function claimTemplate(
   template: Template,
   namespaced: readonly PropagationPolicy[],
@@ -112,7 +108,7 @@ function claimTemplate(
   previous: PolicyRef | undefined,
 ): Claim | undefined {
   const object = template.object;
-  const held = previous ? index.byRef.get(policyKey(previous)) : undefined;
+  const held = previous ? index.byRef.get(policyLabel(previous)) : undefined;
   if (held && policyMatches(held, object)) {
     const preemptor = findPreemptor(held, object, namespaced, index.cluster);
     return preemptor

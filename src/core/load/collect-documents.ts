@@ -7,7 +7,7 @@
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
-import { refKey, type ObjectRef } from '../model/object-ref.js';
+import { refKey, refLabel, type ObjectRef } from '../model/object-ref.js';
 import { effectiveNamespace } from './default-namespace.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
@@ -190,8 +190,9 @@ function claimIdentity(c: Collection, at: Place, ref: ObjectRef): boolean {
     c.identities.set(key, here);
     return true;
   }
-  const subject = ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
-  c.errors.push(errorAt(at, 'DuplicateIdentity', `${subject}: defined twice, at ${first} and at ${here}`));
+  c.errors.push(
+    errorAt(at, 'DuplicateIdentity', `${refLabel(ref)}: defined twice, at ${first} and at ${here}`),
+  );
   return false;
 }
 

@@ -2,6 +2,7 @@
 import type { Snapshot } from '../model/snapshot.js';
 import { addDetection, detectTemplate, indexPolicies, type DetectResult } from '../detect/detect-claims.js';
 import type { SkipRules } from '../detect/skip-rules.js';
+import { policyLabel } from '../model/propagation-policy.js';
 import type { DetectionMemo, RenderMemo } from './render-memo.js';
 
 /**
@@ -22,7 +23,7 @@ export function detectTemplates(opts: {
   const detections = new Map<string, DetectionMemo>();
   for (const template of fleet.templates) {
     const policy = previous.get(template.key)?.policy;
-    const previousPolicy = policy ? policyKeyOf(policy) : '';
+    const previousPolicy = policy ? policyLabel(policy) : '';
     const last = opts.memo?.detections.get(template.key);
     const known = last?.template === template ? last.results : [];
     let detection = known.find((r) => r.previousPolicy === previousPolicy)?.detection;
@@ -31,7 +32,7 @@ export function detectTemplates(opts: {
       detection = detectTemplate(template, index, policy, opts.skipRules);
       results = [{ previousPolicy, detection }];
       const own = detection.type === 'claimed' ? detection.claim.policy : undefined;
-      const ownKey = own ? policyKeyOf(own) : '';
+      const ownKey = own ? policyLabel(own) : '';
       if (opts.ahead && ownKey !== previousPolicy) {
         results.push({
           previousPolicy: ownKey,
@@ -43,8 +44,4 @@ export function detectTemplates(opts: {
     addDetection(result, detection);
   }
   return { result, detections };
-}
-
-function policyKeyOf(policy: { kind: string; namespace: string; name: string }): string {
-  return `${policy.kind}/${policy.namespace}/${policy.name}`;
 }
