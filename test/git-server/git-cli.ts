@@ -7,17 +7,11 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testGitEnv } from '../git-env.js';
 
+// Never asks for credentials: a test that would hang on a prompt fails instead.
 export const cliEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Test Author',
-  GIT_AUTHOR_EMAIL: 'author@example.com',
-  GIT_AUTHOR_DATE: '1700000000 +0000',
-  GIT_COMMITTER_NAME: 'Test Committer',
-  GIT_COMMITTER_EMAIL: 'committer@example.com',
-  GIT_COMMITTER_DATE: '1700000000 +0000',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
+  ...testGitEnv,
   GIT_TERMINAL_PROMPT: '0',
   GIT_ASKPASS: '',
   SSH_ASKPASS: '',

@@ -5,18 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toGitObject } from '../../../src/adapters/git/hash-object.js';
 import type { GitObject } from '../../../src/adapters/git/git-object.js';
+import { testGitEnv } from '../../git-env.js';
 
-export const gitEnv = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Test Author',
-  GIT_AUTHOR_EMAIL: 'author@example.com',
-  GIT_AUTHOR_DATE: '1700000000 +0000',
-  GIT_COMMITTER_NAME: 'Test Committer',
-  GIT_COMMITTER_EMAIL: 'committer@example.com',
-  GIT_COMMITTER_DATE: '1700000000 +0000',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
+export const gitEnv = testGitEnv;
 
 /** A repository under test: its top directory and its git directory (the same when bare). */
 export interface TestRepo {
