@@ -5,7 +5,7 @@ import { RemoteError } from '../../../src/adapters/remote/remote-error.js';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { git, makeServedRepo, removeTempDirs, tempDir } from '../../git-server/git-cli.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
-import { commitInMirror, commitWorkFile, serveFleet } from './remote-fixture.js';
+import { commitInMirror, commitWorkFile, serveFleet, type ServedFleet } from './remote-fixture.js';
 
 after(removeTempDirs);
 
@@ -17,35 +17,48 @@ async function revParse(gitdir: string, ref: string): Promise<string | null> {
   return git(gitdir, ['rev-parse', '--verify', '--quiet', ref]).catch(() => null);
 }
 
+/** Runs `body` on a fleet served over HTTP and a hub repository of it; the server stops after. */
+async function withServedHub(
+  opts: { branchPrefix: string; branches?: string[] },
+  body: (fleet: ServedFleet, hub: ReturnType<typeof remoteHubRepo>) => Promise<void>,
+): Promise<void> {
+  const fleet = await serveFleet(opts.branches ? { branches: opts.branches } : {});
+  try {
+    const hub = remoteHubRepo({
+      url: fleet.url,
+      cacheDir: fleet.cacheDir,
+      sourceRef: 'main',
+      branchPrefix: opts.branchPrefix,
+    });
+    await body(fleet, hub);
+  } finally {
+    await fleet.server.close();
+  }
+}
+
 test(
   'A refresh mirrors the source branch and the prefixed branches pushed with git, and a second refresh moves nothing.',
   slow,
   async () => {
-    const fleet = await serveFleet({ branches: ['gitfleet/status/a', 'feature'] });
-    try {
-      const hub = remoteHubRepo({
-        url: fleet.url,
-        cacheDir: fleet.cacheDir,
-        sourceRef: 'main',
-        branchPrefix: 'gitfleet/',
-      });
-      const first = await hub.fetchRefs();
-      const head = await git(fleet.work, ['rev-parse', 'HEAD']);
-      assert.deepEqual(first.moved.map((m) => [m.ref, m.to]).sort(), [
-        ['refs/heads/gitfleet/status/a', head],
-        ['refs/heads/main', head],
-      ]);
-      assert.equal(await readRef(hub.gitdir, 'refs/heads/feature'), null);
-      assert.deepEqual((await hub.fetchRefs()).moved, []);
+    await withServedHub(
+      { branches: ['gitfleet/status/a', 'feature'], branchPrefix: 'gitfleet/' },
+      async (fleet, hub) => {
+        const first = await hub.fetchRefs();
+        const head = await git(fleet.work, ['rev-parse', 'HEAD']);
+        assert.deepEqual(first.moved.map((m) => [m.ref, m.to]).sort(), [
+          ['refs/heads/gitfleet/status/a', head],
+          ['refs/heads/main', head],
+        ]);
+        assert.equal(await readRef(hub.gitdir, 'refs/heads/feature'), null);
+        assert.deepEqual((await hub.fetchRefs()).moved, []);
 
-      const next = await commitWorkFile(fleet.work, 'apps/app.yaml', 'kind: Secret\n', 'second');
-      await git(fleet.work, ['push', '-q', fleet.url, 'main']);
-      assert.deepEqual((await hub.fetchRefs()).moved, [{ ref: 'refs/heads/main', from: head, to: next }]);
-      assert.equal(await git(hub.gitdir, ['show', 'refs/heads/main:apps/app.yaml']), 'kind: Secret');
-      await git(hub.gitdir, ['fsck', '--strict', '--no-dangling']);
-    } finally {
-      await fleet.server.close();
-    }
+        const next = await commitWorkFile(fleet.work, 'apps/app.yaml', 'kind: Secret\n', 'second');
+        await git(fleet.work, ['push', '-q', fleet.url, 'main']);
+        assert.deepEqual((await hub.fetchRefs()).moved, [{ ref: 'refs/heads/main', from: head, to: next }]);
+        assert.equal(await git(hub.gitdir, ['show', 'refs/heads/main:apps/app.yaml']), 'kind: Secret');
+        await git(hub.gitdir, ['fsck', '--strict', '--no-dangling']);
+      },
+    );
   },
 );
 
@@ -53,14 +66,7 @@ test(
   'A published cluster branch reaches the server, a clone sees it, and republishing the same update is a no-op.',
   slow,
   async () => {
-    const fleet = await serveFleet();
-    try {
-      const hub = remoteHubRepo({
-        url: fleet.url,
-        cacheDir: fleet.cacheDir,
-        sourceRef: 'main',
-        branchPrefix: 'gitfleet',
-      });
+    await withServedHub({ branchPrefix: 'gitfleet' }, async (fleet, hub) => {
       await hub.refresh();
       const c1 = await commitInMirror({
         gitdir: hub.gitdir,
@@ -87,9 +93,7 @@ test(
       await git(clone, ['clone', '-q', '--no-checkout', fleet.url, '.']);
       assert.equal(await git(clone, ['show', 'origin/gitfleet/clusters/x:default/ConfigMap/b.yaml']), 'b: 1');
       await git(clone, ['fsck', '--strict']);
-    } finally {
-      await fleet.server.close();
-    }
+    });
   },
 );
 
@@ -97,14 +101,7 @@ test(
   'A push that loses the race to another writer is rejected with PushRejected, leaves the server as the other writer left it, and the next refresh adopts their commit.',
   slow,
   async () => {
-    const fleet = await serveFleet();
-    try {
-      const hub = remoteHubRepo({
-        url: fleet.url,
-        cacheDir: fleet.cacheDir,
-        sourceRef: 'main',
-        branchPrefix: 'gitfleet/',
-      });
+    await withServedHub({ branchPrefix: 'gitfleet/' }, async (fleet, hub) => {
       await hub.refresh();
       const c1 = await commitInMirror({
         gitdir: hub.gitdir,
@@ -137,9 +134,7 @@ test(
 
       const moved = await hub.fetchRefs();
       assert.deepEqual(moved.moved, [{ ref: cluster, from: c1, to: theirs }]);
-    } finally {
-      await fleet.server.close();
-    }
+    });
   },
 );
 
@@ -147,14 +142,7 @@ test(
   'A push that is not a fast-forward of the remote branch is rejected and the server keeps its commit.',
   slow,
   async () => {
-    const fleet = await serveFleet();
-    try {
-      const hub = remoteHubRepo({
-        url: fleet.url,
-        cacheDir: fleet.cacheDir,
-        sourceRef: 'main',
-        branchPrefix: 'gitfleet/',
-      });
+    await withServedHub({ branchPrefix: 'gitfleet/' }, async (fleet, hub) => {
       await hub.refresh();
       const c1 = await commitInMirror({
         gitdir: hub.gitdir,
@@ -174,21 +162,12 @@ test(
         .catch((e: unknown) => e);
       assert.ok(rejected instanceof RemoteError && rejected.code === 'PushRejected', String(rejected));
       assert.equal(await revParse(fleet.served, cluster), c1);
-    } finally {
-      await fleet.server.close();
-    }
+    });
   },
 );
 
 test('A cluster branch deleted on the server is recreated by the next publish.', slow, async () => {
-  const fleet = await serveFleet();
-  try {
-    const hub = remoteHubRepo({
-      url: fleet.url,
-      cacheDir: fleet.cacheDir,
-      sourceRef: 'main',
-      branchPrefix: 'gitfleet/',
-    });
+  await withServedHub({ branchPrefix: 'gitfleet/' }, async (fleet, hub) => {
     await hub.refresh();
     const c1 = await commitInMirror({
       gitdir: hub.gitdir,
@@ -209,23 +188,14 @@ test('A cluster branch deleted on the server is recreated by the next publish.',
     });
     await hub.publish([{ ref: cluster, oldOid: c1, newOid: c2 }]);
     assert.equal(await revParse(fleet.served, cluster), c2);
-  } finally {
-    await fleet.server.close();
-  }
+  });
 });
 
 test(
   'Publishing the source branch or a branch outside the prefix is refused before anything is pushed.',
   slow,
   async () => {
-    const fleet = await serveFleet();
-    try {
-      const hub = remoteHubRepo({
-        url: fleet.url,
-        cacheDir: fleet.cacheDir,
-        sourceRef: 'main',
-        branchPrefix: 'gitfleet/',
-      });
+    await withServedHub({ branchPrefix: 'gitfleet/' }, async (fleet, hub) => {
       await hub.refresh();
       const main = await readRef(hub.gitdir, 'refs/heads/main');
       const c1 = await commitInMirror({
@@ -248,9 +218,7 @@ test(
       }
       assert.equal(await revParse(fleet.served, cluster), null);
       assert.equal(await revParse(fleet.served, 'refs/heads/main'), main);
-    } finally {
-      await fleet.server.close();
-    }
+    });
   },
 );
 
