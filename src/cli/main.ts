@@ -1,3 +1,4 @@
+import { escapeText } from '../core/model/quote-text.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseInterval, runHub } from './commands/hub.js';
 import { diffUsage, runDiffCommand } from './commands/diff.js';
@@ -51,7 +52,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         io.out(usage);
         return command === undefined ? 2 : 0;
       default:
-        io.err(`gitfleet: unknown command '${command}'\n${usage}`);
+        io.err(`gitfleet: unknown command '${escapeText(String(command))}'\n${usage}`);
         return 2;
     }
   } catch (error) {
@@ -77,7 +78,7 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>)
 function outputFormat(value: unknown): 'text' | 'json' {
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
-  throw new UsageError(`--output must be text or json, not '${String(value)}'`);
+  throw new UsageError(`--output must be text or json, not '${escapeText(String(value))}'`);
 }
 
 function oneSource(positionals: string[]): string {
@@ -129,17 +130,22 @@ async function hub(args: string[], io: Io): Promise<number> {
     'webhook-port': { type: 'string' },
     'webhook-secret-file': { type: 'string' },
   });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (positionals.length > 0)
+    throw new UsageError(`unexpected argument '${escapeText(String(positionals[0]))}'`);
   if (typeof values.repo !== 'string') throw new UsageError('--repo PATH|URL is required');
   const webhookPort = values['webhook-port'] === undefined ? undefined : Number(values['webhook-port']);
   if (
     webhookPort !== undefined &&
     !(Number.isInteger(webhookPort) && webhookPort >= 0 && webhookPort < 65536)
   )
-    throw new UsageError(`--webhook-port must be a port number, not '${String(values['webhook-port'])}'`);
+    throw new UsageError(
+      `--webhook-port must be a port number, not '${escapeText(String(values['webhook-port']))}'`,
+    );
   const intervalMs = parseInterval(typeof values.interval === 'string' ? values.interval : '30s');
   if (intervalMs === undefined)
-    throw new UsageError(`--interval must be like 30s, 5m or 500ms, not '${String(values.interval)}'`);
+    throw new UsageError(
+      `--interval must be like 30s, 5m or 500ms, not '${escapeText(String(values.interval))}'`,
+    );
   return runHub(
     {
       repo: values.repo,

@@ -3,6 +3,7 @@
 //
 // Exit codes: 0 nothing changes, 1 something does (as `git diff --exit-code`), 2 usage error,
 // 3 a side could not be read or does not load (every error printed, naming the ref).
+import { escapeText } from '../../core/model/quote-text.js';
 import { parseArgs } from 'node:util';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
@@ -52,7 +53,7 @@ export async function runDiffCommand(args: string[], io: Io): Promise<number> {
     return 2;
   }
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    io.err(`gitfleet diff: --format must be text, markdown or json, not '${format}'`);
+    io.err(`gitfleet diff: --format must be text, markdown or json, not '${escapeText(String(format))}'`);
     return 2;
   }
   try {
@@ -114,7 +115,7 @@ async function renderRef(repo: string, side: 'base' | 'head', ref: string): Prom
 function reportFailures(sides: Side[], opts: DiffOptions, io: Io): void {
   const failed = sides.filter((s): s is Extract<Side, { ok: false }> => !s.ok);
   const title = (s: (typeof failed)[number]) =>
-    `${s.side} '${s.ref}'${s.commit ? ` (${s.commit.slice(0, 12)})` : ''} does not load`;
+    `${s.side} '${escapeText(String(s.ref))}'${s.commit ? ` (${s.commit.slice(0, 12)})` : ''} does not load`;
   for (const s of failed) {
     io.err(`gitfleet diff: ${title(s)}:`);
     for (const line of s.errors) io.err(`  ${line}`);

@@ -3,7 +3,7 @@ import { formatLoadError, loadFleet, type LoadMemo } from '../../core/load/load-
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
-import { readSource } from '../read-source.js';
+import { readSource, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 
@@ -48,7 +48,10 @@ interface WatchMemos {
 
 async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise<RenderDirOutcome> {
   const source = await readSource(opts.source, opts.ref);
-  const loaded = loadFleet(source.files, memos.load ? { memo: memos.load } : {});
+  const loaded = loadFleet(source.files, {
+    sourceBranch: sourceBranchOf(opts.ref),
+    ...(memos.load ? { memo: memos.load } : {}),
+  });
   memos.load = loaded.memo;
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError) };
   const result = renderFleet(freshSnapshot(loaded.fleet), memos.render ? { memo: memos.render } : {});

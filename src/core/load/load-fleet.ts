@@ -69,6 +69,11 @@ export interface LoadOptions {
    * file size limit, so only expansion is refused: no API server stores an object that large.
    */
   maxExpandedBytes?: number;
+  /**
+   * The branch the fleet is rendered from (e.g. `main`), when known: a FleetConfig branchPrefix
+   * that would put gitfleet's branches under it (`main/`) is refused, as the hub would fail.
+   */
+  sourceBranch?: string;
   /** The memo of a previous load (its `memo`). */
   memo?: LoadMemo;
 }
@@ -102,7 +107,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     }
     return load;
   };
-  const found = findFleetConfig(sources, (file) => loadOf(file).parsed);
+  const found = findFleetConfig(sources, (file) => loadOf(file).parsed, options.sourceBranch);
   const include = found.config.include.map(compilePathPattern);
   const exclude = found.config.exclude.map(compilePathPattern);
   const configFile = found.config.source?.file;

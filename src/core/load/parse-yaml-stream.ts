@@ -1,5 +1,6 @@
 // One file → its YAML documents. Syntax errors, duplicate keys, oversize files and alias abuse
 // become LoadErrors with the file, the document index and the parser's line and column.
+import { quoteText } from '../model/quote-text.js';
 import { deepCopy } from '../model/kube-object.js';
 import * as jsyaml from 'js-yaml';
 import { KUBE_YAML_SCHEMA } from './kube-yaml-schema.js';
@@ -108,7 +109,9 @@ function syntaxError(file: SourceFile, e: jsyaml.YAMLException, index: number): 
     code: duplicate ? 'DuplicateKey' : 'YamlSyntax',
     file: file.path,
     index,
-    message: duplicate ? `duplicate key${key ? ` "${key}"` : ''} in a mapping` : `invalid YAML: ${e.reason}`,
+    message: duplicate
+      ? `duplicate key${key ? ` ${quoteText(key)}` : ''} in a mapping`
+      : `invalid YAML: ${e.reason}`,
   };
   if (mark?.line !== undefined) error.line = mark.line + 1;
   if (mark?.column !== undefined) error.column = mark.column + 1;

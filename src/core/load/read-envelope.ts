@@ -91,11 +91,11 @@ export function readEnvelope(
   if (role === 'Template' && kind === 'FleetConfig' && groupOf(apiVersion) === 'gitfleet.io') {
     problems.push({
       code: 'InvalidFleetConfig',
-      message: `apiVersion "${apiVersion}" is not supported: use gitfleet.io/v1alpha1`,
+      message: `apiVersion ${quoteText(apiVersion)} is not supported: use gitfleet.io/v1alpha1`,
     });
   }
   const bad = checkName(role, apiVersion, kind, name);
-  if (bad) problems.push({ code: 'InvalidName', message: `metadata.name "${name}": ${bad}` });
+  if (bad) problems.push({ code: 'InvalidName', message: `metadata.name ${quoteText(name)}: ${bad}` });
   if (role === 'Template' && apiVersion === 'v1') problems.push(...dataKeyProblems(kind, value));
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, envelope: { object: value as KubeObject, role, apiVersion, kind, name, namespace } };
@@ -118,7 +118,7 @@ function readNamespace(value: unknown, problems: EnvelopeProblem[]): string {
     return '';
   }
   const bad = checkDns1123Label(value);
-  if (bad) problems.push({ code: 'InvalidName', message: `metadata.namespace "${value}": ${bad}` });
+  if (bad) problems.push({ code: 'InvalidName', message: `metadata.namespace ${quoteText(value)}: ${bad}` });
   return value;
 }
 
