@@ -8,6 +8,7 @@ import { agentUsage, runAgentCommand } from './commands/agent.js';
 import { runStatusCommand, statusUsage } from './commands/status.js';
 import { runValidate } from './commands/validate.js';
 import { processIo, type Io } from './io.js';
+import { printError, reportOfError, wantsJson } from './print-error.js';
 
 const usage = `usage:
   gitfleet render <source> [--ref REF] --out DIR [--output text|json]   render every cluster into DIR/<cluster>/
@@ -29,6 +30,7 @@ hub --once exits 0 when the pass succeeded, 1 when the source does not load (not
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [command, ...rest] = argv;
+  const json = wantsJson(rest);
   try {
     switch (command) {
       case 'render':
@@ -51,16 +53,24 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       case '-h':
         io.out(usage);
         return command === undefined ? 2 : 0;
-      default:
-        io.err(`gitfleet: unknown command '${escapeText(String(command))}'\n${usage}`);
+      default: {
+        const message = `unknown command '${escapeText(String(command))}'`;
+        printError(io, {
+          json,
+          text: `gitfleet: ${message}\n${usage}`,
+          report: { code: 'UsageError', message },
+        });
         return 2;
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`gitfleet ${command}: ${error.message}\n${usage}`);
+      const text = `gitfleet ${command}: ${error.message}\n${usage}`;
+      printError(io, { json, text, report: { code: 'UsageError', message: error.message } });
       return 2;
     }
-    io.err(`gitfleet ${command}: ${(error as Error).message}`);
+    const text = `gitfleet ${command}: ${(error as Error).message}`;
+    printError(io, { json, text, report: reportOfError(error) });
     return 1;
   }
 }
