@@ -6,6 +6,7 @@
 // git trees, where none of these limits exist, so the layout is not changed for the directory:
 // such a render is refused before anything is written, and the branches stay the one truth.
 import { resolve } from 'node:path';
+import { quoteText } from '../../core/model/quote-text.js';
 import { OutputDirError } from './output-dir-error.js';
 
 const MAX_NAME_BYTES = 255;
@@ -47,7 +48,7 @@ function checkLengths(dir: string, file: string, rootBytes: number): void {
     if (bytes > MAX_NAME_BYTES) {
       throw new OutputDirError(
         'UnsafeOutputPath',
-        `${file}: the name ${JSON.stringify(name.slice(0, 40) + '…')} is ${bytes} bytes, longer than the ` +
+        `${file}: the name ${quoteText(name.slice(0, 40) + '…')} is ${bytes} bytes, longer than the ` +
           `${MAX_NAME_BYTES} bytes a file system allows in one name; refusing to write ${dir} ` +
           `(the cluster branches hold it)`,
       );

@@ -110,9 +110,9 @@ const invalid: { name: string; given: unknown; want: RegExp }[] = [
     want: /spec\.branchPrefix: "gitfleet\.lock\/": not a usable git branch prefix/,
   },
   {
-    name: 'A branch prefix ending in "." is refused.',
-    given: { branchPrefix: 'gitfleet.' },
-    want: /spec\.branchPrefix: "gitfleet\.": not a usable git branch prefix/,
+    name: 'A branch prefix with a DEL character is refused, escaped.',
+    given: { branchPrefix: 'fleet\u007f/' },
+    want: /spec\.branchPrefix: "fleet\\u007f\/": not a usable git branch prefix/,
   },
   {
     name: 'Include is a list of strings.',
