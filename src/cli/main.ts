@@ -1,3 +1,4 @@
+import { escapeText } from '../core/model/quote-text.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseInterval, runHub } from './commands/hub.js';
 import { diffUsage, runDiffCommand } from './commands/diff.js';
@@ -7,6 +8,7 @@ import { agentUsage, runAgentCommand } from './commands/agent.js';
 import { runStatusCommand, statusUsage } from './commands/status.js';
 import { runValidate } from './commands/validate.js';
 import { processIo, type Io } from './io.js';
+import { printError, reportOfError, wantsJson } from './print-error.js';
 
 const usage = `usage:
   gitfleet render <source> [--ref REF] --out DIR [--output text|json]   render every cluster into DIR/<cluster>/
@@ -28,6 +30,7 @@ hub --once exits 0 when the pass succeeded, 1 when the source does not load (not
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [command, ...rest] = argv;
+  const json = wantsJson(rest);
   try {
     switch (command) {
       case 'render':
@@ -50,16 +53,24 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       case '-h':
         io.out(usage);
         return command === undefined ? 2 : 0;
-      default:
-        io.err(`gitfleet: unknown command '${command}'\n${usage}`);
+      default: {
+        const message = `unknown command '${escapeText(String(command))}'`;
+        printError(io, {
+          json,
+          text: `gitfleet: ${message}\n${usage}`,
+          report: { code: 'UsageError', message },
+        });
         return 2;
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`gitfleet ${command}: ${error.message}\n${usage}`);
+      const text = `gitfleet ${command}: ${error.message}\n${usage}`;
+      printError(io, { json, text, report: { code: 'UsageError', message: error.message } });
       return 2;
     }
-    io.err(`gitfleet ${command}: ${(error as Error).message}`);
+    const text = `gitfleet ${command}: ${(error as Error).message}`;
+    printError(io, { json, text, report: reportOfError(error) });
     return 1;
   }
 }
@@ -77,7 +88,7 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>)
 function outputFormat(value: unknown): 'text' | 'json' {
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
-  throw new UsageError(`--output must be text or json, not '${String(value)}'`);
+  throw new UsageError(`--output must be text or json, not '${escapeText(String(value))}'`);
 }
 
 function oneSource(positionals: string[]): string {
@@ -129,17 +140,22 @@ async function hub(args: string[], io: Io): Promise<number> {
     'webhook-port': { type: 'string' },
     'webhook-secret-file': { type: 'string' },
   });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (positionals.length > 0)
+    throw new UsageError(`unexpected argument '${escapeText(String(positionals[0]))}'`);
   if (typeof values.repo !== 'string') throw new UsageError('--repo PATH|URL is required');
   const webhookPort = values['webhook-port'] === undefined ? undefined : Number(values['webhook-port']);
   if (
     webhookPort !== undefined &&
     !(Number.isInteger(webhookPort) && webhookPort >= 0 && webhookPort < 65536)
   )
-    throw new UsageError(`--webhook-port must be a port number, not '${String(values['webhook-port'])}'`);
+    throw new UsageError(
+      `--webhook-port must be a port number, not '${escapeText(String(values['webhook-port']))}'`,
+    );
   const intervalMs = parseInterval(typeof values.interval === 'string' ? values.interval : '30s');
   if (intervalMs === undefined)
-    throw new UsageError(`--interval must be like 30s, 5m or 500ms, not '${String(values.interval)}'`);
+    throw new UsageError(
+      `--interval must be like 30s, 5m or 500ms, not '${escapeText(String(values.interval))}'`,
+    );
   return runHub(
     {
       repo: values.repo,

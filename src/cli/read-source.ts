@@ -31,3 +31,13 @@ export async function readSource(source: string, ref: string | undefined): Promi
   }
   return { files: await readDirectorySource(source), description: `directory ${source}` };
 }
+
+/**
+ * Returns the branch a hub would render this source from, for the branch prefix check: the
+ * branch --ref names, or `main` (the hub's default --source-ref) when no branch is named.
+ */
+export function sourceBranchOf(ref: string | undefined): string {
+  if (ref === undefined || ref === 'HEAD' || /^[0-9a-f]{7,40}$/.test(ref)) return 'main';
+  if (ref.startsWith('refs/heads/')) return ref.slice('refs/heads/'.length);
+  return ref.startsWith('refs/') ? 'main' : ref;
+}

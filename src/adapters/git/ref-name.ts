@@ -1,14 +1,10 @@
 // Ref names git accepts (git-check-ref-format(1)), limited to full names under refs/, which is
 // all gitfleet writes.
+import { isValidRefName } from '../../core/model/ref-name.js';
 import { GitWriteError } from './git-write-error.js';
 
-/** Returns whether git would accept the full ref name (`refs/...`). */
-export function isValidRefName(ref: string): boolean {
-  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.')) return false;
-  // No `..`, `@{`, `//`, backslash, space, ~ ^ : ? * [, and no control characters.
-  if (/\.\.|@\{|\/\/|[\\ ~^:?*[]/.test(ref) || [...ref].some((c) => c < ' ' || c === '\x7f')) return false;
-  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
-}
+// The rule itself lives in core, so the loader checks a FleetConfig's branchPrefix with it too.
+export { isValidRefName };
 
 /** Throws InvalidRefName unless git would accept the full ref name. */
 export function assertValidRefName(ref: string): void {

@@ -1,7 +1,11 @@
-import { existsSync, readFileSync, type Dirent } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, type Dirent } from 'node:fs';
 import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mapConcurrent } from '../map-concurrent.js';
+import { checkOutputPaths } from './check-output-paths.js';
+import { OutputDirError } from './output-dir-error.js';
+
+export { OutputDirError, type OutputDirErrorCode } from './output-dir-error.js';
 
 const marker = '.gitfleet-render';
 
@@ -19,16 +23,19 @@ export interface FileChange {
   change: 'added' | 'changed' | 'removed';
 }
 
-/** Raised when an output directory holds something gitfleet did not write. */
-export class OutputDirError extends Error {
-  readonly code = 'OutputDirNotOurs';
-}
+// Files are opened without following a symbolic link in their last component, so a link put in
+// place between the listing and the write fails the write instead of writing through it.
+const writeFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW;
 
 /**
  * Writes every cluster's files under `dir/<cluster>/`, removes files no longer rendered, and
  * returns what changed. Only a directory that is empty or was written by gitfleet (it carries a
  * marker file) is touched, so a mistyped --out can never delete someone's files. Files that
- * did not change are not rewritten.
+ * did not change are not rewritten. Nothing is written when a rendered path cannot be written
+ * faithfully (check-output-paths.ts), or when anything under `dir` is a symbolic link (or neither
+ * a file nor a directory): a link could lead the writes and removals out of `dir`, so it is
+ * refused, naming it, before anything is written.
  *
  * The changes come cluster by cluster in render order: the cluster's written files in render
  * order, then its removed files in the order of a walk of its directory (names sorted at each
@@ -38,34 +45,48 @@ export async function writeRenderDir(
   dir: string,
   clusters: ReadonlyMap<string, ReadonlyMap<string, string>>,
 ): Promise<FileChange[]> {
-  await claimDirectory(dir);
-  const stale = (await readdir(dir, { withFileTypes: true }))
-    .filter((e) => e.isDirectory() && !clusters.has(e.name))
-    .map((e) => e.name);
-  const written = await mapConcurrent([...clusters], clustersInFlight, ([cluster, files]) =>
-    writeClusterDir(join(dir, cluster), cluster, files),
+  checkOutputPaths(dir, clusters);
+  const top = await readDirIfExists(dir);
+  if (top !== undefined) checkEntries(dir, '.', top);
+  if (top !== undefined && top.length > 0 && !top.some((e) => e.name === marker)) {
+    throw new OutputDirError(
+      'OutputDirNotOurs',
+      `${dir}: not empty and not written by gitfleet render (no ${marker}); refusing to write there`,
+    );
+  }
+  const present = new Set((top ?? []).filter((e) => e.isDirectory()).map((e) => e.name));
+  const stale = [...present].filter((name) => !clusters.has(name)).sort();
+  // Every listing is read, and so every link found, before the first write.
+  const listings = await mapConcurrent([...clusters.keys()], clustersInFlight, (cluster) =>
+    present.has(cluster) ? readTree(dir, cluster) : Promise.resolve<Listing>(new Map()),
   );
-  const removed = await mapConcurrent(stale, clustersInFlight, (cluster) =>
-    removeClusterDir(join(dir, cluster), cluster),
+  const staleListings = await mapConcurrent(stale, clustersInFlight, (cluster) => readTree(dir, cluster));
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, marker),
+    'This directory is written by `gitfleet render`; its contents are replaced on every render.\n',
+    { flag: writeFlags },
+  );
+  const written = await mapConcurrent([...clusters], clustersInFlight, ([cluster, files], i) =>
+    writeClusterDir(join(dir, cluster), cluster, files, listings[i]!),
+  );
+  const removed = await mapConcurrent(stale, clustersInFlight, (cluster, i) =>
+    removeClusterDir(join(dir, cluster), cluster, staleListings[i]!),
   );
   return [...written.flat(), ...removed.flat()];
 }
 
-async function claimDirectory(dir: string): Promise<void> {
-  if (!existsSync(dir)) {
-    await mkdir(dir, { recursive: true });
-  } else if (!existsSync(join(dir, marker))) {
-    const entries = await readdir(dir);
-    if (entries.length > 0) {
-      throw new OutputDirError(
-        `${dir}: not empty and not written by gitfleet render (no ${marker}); refusing to write there`,
-      );
-    }
+/** Throws naming the first entry that is a symbolic link or neither a file nor a directory. */
+function checkEntries(root: string, rel: string, entries: readonly Dirent[]): void {
+  for (const entry of entries) {
+    if (entry.isFile() || entry.isDirectory()) continue;
+    const kind = entry.isSymbolicLink() ? 'a symbolic link' : 'neither a file nor a directory';
+    throw new OutputDirError(
+      'NotAFileOrDirectory',
+      `${join(root, rel, entry.name)}: is ${kind}; gitfleet render writes only files and directories ` +
+        `of its own and follows no link out of ${root}: remove it and render again`,
+    );
   }
-  await writeFile(
-    join(dir, marker),
-    'This directory is written by `gitfleet render`; its contents are replaced on every render.\n',
-  );
 }
 
 /** One rendered file to bring onto disk. */
@@ -82,8 +103,8 @@ async function writeClusterDir(
   base: string,
   cluster: string,
   files: ReadonlyMap<string, string>,
+  listing: Listing,
 ): Promise<FileChange[]> {
-  const listing = await readTree(base);
   const before = new Set(filesUnder(listing));
   const writes: FileWrite[] = [...files].map(([path, text]) => ({
     path,
@@ -104,8 +125,8 @@ async function writeClusterDir(
 }
 
 /** Removes the directory of a cluster that is no longer rendered; returns its files as removed. */
-async function removeClusterDir(base: string, cluster: string): Promise<FileChange[]> {
-  const paths = filesUnder(await readTree(base));
+async function removeClusterDir(base: string, cluster: string, listing: Listing): Promise<FileChange[]> {
+  const paths = filesUnder(listing);
   await rm(base, { recursive: true });
   return paths.map((path) => ({ cluster, path, change: 'removed' }));
 }
@@ -114,8 +135,9 @@ async function removeClusterDir(base: string, cluster: string): Promise<FileChan
  * root itself) → its entries, sorted by name. */
 type Listing = Map<string, Dirent[]>;
 
-/** Returns the entries of every directory under root; an empty listing when root does not exist. */
-async function readTree(root: string): Promise<Listing> {
+/** Returns the entries of every directory under dir/cluster, checked by checkEntries. */
+async function readTree(dir: string, cluster: string): Promise<Listing> {
+  const root = join(dir, cluster);
   const listing: Listing = new Map();
   // Level by level, so the directories of one level are read side by side.
   let level = ['.'];
@@ -125,6 +147,7 @@ async function readTree(root: string): Promise<Listing> {
     level.forEach((rel, i) => {
       const found = entries[i];
       if (found === undefined) return;
+      checkEntries(dir, childPath(cluster, rel), found);
       listing.set(rel, found);
       for (const entry of found) if (entry.isDirectory()) next.push(childPath(rel, entry.name));
     });
@@ -143,6 +166,7 @@ async function readDirIfExists(path: string): Promise<Dirent[] | undefined> {
 }
 
 function childPath(rel: string, name: string): string {
+  if (name === '.') return rel;
   return rel === '.' ? name : `${rel}/${name}`;
 }
 
@@ -173,9 +197,18 @@ async function writeIfChanged(base: string, { path, text, existed }: FileWrite):
   // Read synchronously: a file written by the last render is almost always in the page cache,
   // where reading it is CPU work, and a read through libuv's thread pool costs several times
   // more (100,000 files on 2 cores: 1.2-1.7 s synchronously against 8.5 s 64 at a time).
-  if (existed && readFileSync(file, 'utf8') === text) return false;
-  await writeFile(file, text);
+  if (existed && readWithoutFollowing(file) === text) return false;
+  await writeFile(file, text, { flag: writeFlags });
   return true;
+}
+
+function readWithoutFollowing(file: string): string {
+  const fd = openSync(file, readFlags);
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Deletes the files, then the directories they leave empty, deepest first, up to (not

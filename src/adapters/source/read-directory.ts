@@ -21,7 +21,7 @@ export async function readDirectorySource(dir: string): Promise<SourceFile[]> {
   for (let i = 0; i < paths.length; i += READ_BATCH) {
     const batch = paths.slice(i, i + READ_BATCH);
     const contents = await Promise.all(batch.map((p) => readFile(join(dir, ...p.split('/')))));
-    batch.forEach((path, j) => files.push({ path, content: decodeSourceText(contents[j] as Buffer) }));
+    batch.forEach((path, j) => files.push({ path, content: decodeSourceText(contents[j] as Buffer, path) }));
   }
   return files;
 }

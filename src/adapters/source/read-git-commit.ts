@@ -59,7 +59,7 @@ export async function readGitSource(opts: {
     const read = await Promise.all(
       batch.map((b) => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache })),
     );
-    batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!.blob) }));
+    batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!.blob, b.path) }));
   }
   return { commit, files };
 }

@@ -3,6 +3,7 @@
 //
 // Exit codes: 0 nothing changes, 1 something does (as `git diff --exit-code`), 2 usage error,
 // 3 a side could not be read or does not load (every error printed, naming the ref).
+import { escapeText } from '../../core/model/quote-text.js';
 import { parseArgs } from 'node:util';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
@@ -12,6 +13,7 @@ import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import type { Io } from '../io.js';
+import { printError, reportOfError, wantsJson } from '../print-error.js';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
 
@@ -33,6 +35,15 @@ type Side =
 
 /** Parses `diff` arguments and runs it; returns the exit code (2 on a usage error). */
 export async function runDiffCommand(args: string[], io: Io): Promise<number> {
+  const json = wantsJson(args);
+  const usageError = (message: string) => {
+    printError(io, {
+      json,
+      text: `gitfleet diff: ${message}\nusage: ${diffUsage}`,
+      report: { code: 'UsageError', message },
+    });
+    return 2;
+  };
   let parsed;
   try {
     parsed = parseArgs({
@@ -42,24 +53,27 @@ export async function runDiffCommand(args: string[], io: Io): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    io.err(`gitfleet diff: ${(error as Error).message}\nusage: ${diffUsage}`);
-    return 2;
+    return usageError((error as Error).message);
   }
   const format = parsed.values.format ?? 'text';
   const [repo, base, head, ...extra] = parsed.positionals;
   if (repo === undefined || base === undefined || head === undefined || extra.length > 0) {
-    io.err(`gitfleet diff: expected <repo> <base-ref> <head-ref>\nusage: ${diffUsage}`);
-    return 2;
+    return usageError('expected <repo> <base-ref> <head-ref>');
   }
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    io.err(`gitfleet diff: --format must be text, markdown or json, not '${format}'`);
+    const message = `--format must be text, markdown or json, not '${escapeText(String(format))}'`;
+    printError(io, { json, text: `gitfleet diff: ${message}`, report: { code: 'UsageError', message } });
     return 2;
   }
   try {
     return await runDiff({ repo, base, head, format }, io);
   } catch (error) {
     // Not a diff either way: keep 1 for "changes" and report as a side that could not be read.
-    io.err(`gitfleet diff: ${(error as Error).message}`);
+    printError(io, {
+      json,
+      text: `gitfleet diff: ${(error as Error).message}`,
+      report: reportOfError(error),
+    });
     return 3;
   }
 }
@@ -109,16 +123,12 @@ async function renderRef(repo: string, side: 'base' | 'head', ref: string): Prom
   return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(loaded.fleet)) };
 }
 
-// Errors go to stderr; markdown and JSON also say it on stdout, so a pull-request comment or a
-// tool reading the output learns why there is no diff.
+// Errors go to stderr, and markdown also says it on stdout, so a pull-request comment learns
+// why there is no diff; with --format json the failures are one error object on stdout.
 function reportFailures(sides: Side[], opts: DiffOptions, io: Io): void {
   const failed = sides.filter((s): s is Extract<Side, { ok: false }> => !s.ok);
   const title = (s: (typeof failed)[number]) =>
-    `${s.side} '${s.ref}'${s.commit ? ` (${s.commit.slice(0, 12)})` : ''} does not load`;
-  for (const s of failed) {
-    io.err(`gitfleet diff: ${title(s)}:`);
-    for (const line of s.errors) io.err(`  ${line}`);
-  }
+    `${s.side} '${escapeText(String(s.ref))}'${s.commit ? ` (${s.commit.slice(0, 12)})` : ''} does not load`;
   if (opts.format === 'json') {
     const errors = failed.map((s) => ({
       side: s.side,
@@ -126,8 +136,15 @@ function reportFailures(sides: Side[], opts: DiffOptions, io: Io): void {
       commit: s.commit ?? null,
       errors: s.errors,
     }));
-    io.out(JSON.stringify({ ok: false, failures: errors }, null, 2));
-  } else if (opts.format === 'markdown') {
+    const message = failed.map((s) => `${title(s)}: ${s.errors.join('; ')}`).join('; ');
+    printError(io, { json: true, text: message, report: { code: 'LoadFailed', message, errors } });
+    return;
+  }
+  for (const s of failed) {
+    io.err(`gitfleet diff: ${title(s)}:`);
+    for (const line of s.errors) io.err(`  ${line}`);
+  }
+  if (opts.format === 'markdown') {
     const lines = ['### gitfleet diff', '', 'The rendered diff could not be computed:', ''];
     for (const s of failed) {
       lines.push(

@@ -26,6 +26,7 @@ import {
   type ObjectSpec,
 } from '../../core/review/parse-object-spec.js';
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
+import { printError } from '../print-error.js';
 import type { Io } from '../io.js';
 import { runSubcommand } from '../run-subcommand.js';
 
@@ -85,7 +86,12 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   const wanted = opts.cluster === undefined ? branches : branches.filter((b) => b.cluster === opts.cluster);
   if (wanted.length === 0) {
     const which = opts.cluster === undefined ? `${prefix}clusters/*` : `${prefix}clusters/${opts.cluster}`;
-    io.err(`gitfleet log: no cluster branch ${which} in ${opts.repo}`);
+    const message = `no cluster branch ${which} in ${opts.repo}`;
+    printError(io, {
+      json: opts.output === 'json',
+      text: `gitfleet log: ${message}`,
+      report: { code: 'NoClusterBranch', message, subject: opts.repo },
+    });
     return 1;
   }
   const lists = [];

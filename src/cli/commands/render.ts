@@ -1,11 +1,12 @@
 import { watch } from 'chokidar';
-import { formatLoadError, loadFleet, type LoadMemo } from '../../core/load/load-fleet.js';
+import { formatLoadError, loadFleet, type LoadError, type LoadMemo } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
-import { readSource } from '../read-source.js';
+import { readSource, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
+import { printError } from '../print-error.js';
 
 export interface RenderOptions {
   source: string;
@@ -28,7 +29,14 @@ export async function runRender(opts: RenderOptions, io: Io): Promise<number> {
 async function renderOnce(opts: RenderOptions, io: Io): Promise<number> {
   const outcome = await renderToDir(opts);
   if (!outcome.ok) {
-    for (const line of outcome.errors) io.err(line);
+    if (opts.output === 'json') {
+      const message = `${opts.source}: the fleet does not load (${outcome.loadErrors.length} error(s)); nothing was written`;
+      printError(io, {
+        json: true,
+        text: message,
+        report: { code: 'LoadFailed', message, errors: outcome.loadErrors },
+      });
+    } else for (const line of outcome.errors) io.err(line);
     return 1;
   }
   if (opts.output === 'json') io.out(JSON.stringify({ ...outcome.summary, out: opts.out }, null, 2));
@@ -38,7 +46,7 @@ async function renderOnce(opts: RenderOptions, io: Io): Promise<number> {
 
 type RenderDirOutcome =
   | { ok: true; summary: ReturnType<typeof summarize>; changes: FileChange[] }
-  | { ok: false; errors: string[] };
+  | { ok: false; errors: string[]; loadErrors: LoadError[] };
 
 /** What the last render of a watch loaded and rendered: the next one redoes only what changed. */
 interface WatchMemos {
@@ -48,9 +56,12 @@ interface WatchMemos {
 
 async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise<RenderDirOutcome> {
   const source = await readSource(opts.source, opts.ref);
-  const loaded = loadFleet(source.files, memos.load ? { memo: memos.load } : {});
+  const loaded = loadFleet(source.files, {
+    sourceBranch: sourceBranchOf(opts.ref),
+    ...(memos.load ? { memo: memos.load } : {}),
+  });
   memos.load = loaded.memo;
-  if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError) };
+  if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError), loadErrors: loaded.errors };
   const result = renderFleet(freshSnapshot(loaded.fleet), memos.render ? { memo: memos.render } : {});
   memos.render = result.memo;
   const files = new Map([...result.clusters].map(([name, out]) => [name, out.files] as const));

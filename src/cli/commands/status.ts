@@ -23,6 +23,7 @@ import { formatStatusText } from '../../core/status/format-status-text.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
+import { printError } from '../print-error.js';
 import type { Io } from '../io.js';
 import { runSubcommand } from '../run-subcommand.js';
 import { readToken } from '../../adapters/remote/read-token.js';
@@ -84,7 +85,11 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
   if (opts.selector !== undefined) {
     const parsed = parseSelectorText(opts.selector);
     if (!parsed.ok) {
-      io.err(`gitfleet status: ${parsed.message}`);
+      printError(io, {
+        json: opts.output === 'json',
+        text: `gitfleet status: ${parsed.message}`,
+        report: { code: 'UsageError', message: parsed.message },
+      });
       return 2;
     }
     selector = parsed.selector;
@@ -95,7 +100,12 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
   const branches = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
   const bindingsBranch = `${prefix}bindings`;
   if (!branches.includes(bindingsBranch)) {
-    io.err(`gitfleet status: no branch ${bindingsBranch} in ${opts.repo}: has the hub run?`);
+    const message = `no branch ${bindingsBranch} in ${opts.repo}: has the hub run?`;
+    printError(io, {
+      json: opts.output === 'json',
+      text: `gitfleet status: ${message}`,
+      report: { code: 'NoBindingsBranch', message, subject: opts.repo },
+    });
     return 1;
   }
   const bindingsHead = await resolveBranch(repo, bindingsBranch);

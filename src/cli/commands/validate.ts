@@ -1,7 +1,7 @@
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
-import { readSource } from '../read-source.js';
+import { readSource, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 
@@ -17,7 +17,7 @@ export interface ValidateOptions {
  */
 export async function runValidate(opts: ValidateOptions, io: Io): Promise<number> {
   const source = await readSource(opts.source, opts.ref);
-  const loaded = loadFleet(source.files);
+  const loaded = loadFleet(source.files, { sourceBranch: sourceBranchOf(opts.ref) });
   if (!loaded.ok) {
     if (opts.output === 'json') {
       io.out(

@@ -7,6 +7,7 @@
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
+import { identityKey } from '../model/identity-key.js';
 import { refKey, refLabel, type ObjectRef } from '../model/object-ref.js';
 import { effectiveNamespace } from './default-namespace.js';
 import type { OverridePolicy } from '../model/override-policy.js';
@@ -27,8 +28,8 @@ export interface Collection {
   propagationPolicies: PropagationPolicy[];
   overridePolicies: OverridePolicy[];
   errors: LoadError[];
-  /** refKey → where it was first seen. */
-  identities: Map<string, string>;
+  /** identityKey → where it was first seen, and the apiVersion it was written with. */
+  identities: Map<string, { at: string; apiVersion: string }>;
   /** `file#index` of the FleetConfigs findFleetConfig already read and reported on. */
   fleetConfigsSeen: ReadonlySet<string>;
   /** Where the FleetConfig in use is, for messages. */
@@ -181,18 +182,23 @@ function collectPolicy(at: Place, e: Envelope, role: PolicyRole): CollectedItem 
 type PolicyRole =
   'PropagationPolicy' | 'ClusterPropagationPolicy' | 'OverridePolicy' | 'ClusterOverridePolicy';
 
-// Identity is group, kind, namespace and name (the version is not part of it), for every kind.
+// Identity is group, kind, namespace and name (the version is not part of it), for every kind;
+// for the kinds the API server serves under two groups, the group it stores them in
+// (identity-key.ts).
 function claimIdentity(c: Collection, at: Place, ref: ObjectRef): boolean {
-  const key = refKey(ref);
+  const key = identityKey(ref);
   const here = placeLabel(at);
   const first = c.identities.get(key);
   if (first === undefined) {
-    c.identities.set(key, here);
+    c.identities.set(key, { at: here, apiVersion: ref.apiVersion });
     return true;
   }
-  c.errors.push(
-    errorAt(at, 'DuplicateIdentity', `${refLabel(ref)}: defined twice, at ${first} and at ${here}`),
-  );
+  const message =
+    first.apiVersion === ref.apiVersion
+      ? `${refLabel(ref)}: defined twice, at ${first.at} and at ${here}`
+      : `${refLabel(ref)}: defined twice, at ${first.at} as ${first.apiVersion} and at ${here} as ${ref.apiVersion}: ` +
+        'the API server keeps both versions as one object';
+  c.errors.push(errorAt(at, 'DuplicateIdentity', message));
   return false;
 }
 

@@ -2,6 +2,7 @@
 // (`spec.placement.spreadConstraints[0].maxGroups`), so one pass reports all of a document's
 // problems. `null` reads as absent, as Go's JSON decoding treats it. Fields not asked for are
 // ignored: newer Karmada fields must not break an older gitfleet.
+import { quoteText } from '../model/quote-text.js';
 import { isMap } from '../model/kube-object.js';
 
 /** One problem with one field of a document. */
@@ -84,7 +85,10 @@ export function readEnum<T extends string>(
   const text = readString(value, path, issues);
   if (text === undefined || text === '') return undefined;
   if ((allowed as readonly string[]).includes(text)) return text as T;
-  issues.push({ path, message: `unsupported value "${text}": must be one of ${allowed.join(', ')}` });
+  issues.push({
+    path,
+    message: `unsupported value ${quoteText(text)}: must be one of ${allowed.join(', ')}`,
+  });
   return undefined;
 }
 

@@ -23,7 +23,11 @@ export interface FoundFleetConfig {
 }
 
 /** Returns the repo's FleetConfig (defaults when it has none), with errors for invalid or extra ones. */
-export function findFleetConfig(sources: readonly SourceFile[], parse: ParseFile): FoundFleetConfig {
+export function findFleetConfig(
+  sources: readonly SourceFile[],
+  parse: ParseFile,
+  sourceBranch?: string,
+): FoundFleetConfig {
   const found: { file: SourceFile; doc: RawDocument }[] = [];
   for (const file of sources) {
     if (!file.content.includes('FleetConfig')) continue;
@@ -46,7 +50,11 @@ export function findFleetConfig(sources: readonly SourceFile[], parse: ParseFile
     line: doc.line,
     message: `FleetConfig: a repo has at most one FleetConfig; another is at ${locationLabel(source)}`,
   }));
-  const parsed = parseFleetConfig({ object: first.doc.value as Record<string, unknown>, source });
+  const parsed = parseFleetConfig({
+    object: first.doc.value as Record<string, unknown>,
+    source,
+    ...(sourceBranch !== undefined ? { sourceBranch } : {}),
+  });
   if (!parsed.ok) {
     for (const issue of parsed.issues) {
       errors.push({

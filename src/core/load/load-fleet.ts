@@ -63,12 +63,24 @@ export interface LoadOptions {
   maxFileBytes?: number;
   /** Documents expanding through aliases to more nodes than this are refused (AliasExpansion). Default 200,000. */
   maxExpandedNodes?: number;
+  /**
+   * A file whose documents expand through aliases to more bytes than this (keys and strings, as
+   * UTF-8) is refused at the document that passes it (AliasExpansion). Default 16 MiB, twice the
+   * file size limit, so only expansion is refused: no API server stores an object that large.
+   */
+  maxExpandedBytes?: number;
+  /**
+   * The branch the fleet is rendered from (e.g. `main`), when known: a FleetConfig branchPrefix
+   * that would put gitfleet's branches under it (`main/`) is refused, as the hub would fail.
+   */
+  sourceBranch?: string;
   /** The memo of a previous load (its `memo`). */
   memo?: LoadMemo;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const DEFAULT_MAX_EXPANDED_NODES = 200_000;
+const DEFAULT_MAX_EXPANDED_BYTES = 16 * 1024 * 1024;
 
 type Parsed = { ok: true; documents: RawDocument[] } | { ok: false; errors: LoadError[] };
 
@@ -77,8 +89,9 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const limits: StreamLimits = {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     maxExpandedNodes: options.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES,
+    maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_MAX_EXPANDED_BYTES,
   };
-  const limitsKey = `${limits.maxFileBytes}/${limits.maxExpandedNodes}`;
+  const limitsKey = `${limits.maxFileBytes}/${limits.maxExpandedNodes}/${limits.maxExpandedBytes}`;
   const previous = options.memo?.limits === limitsKey ? options.memo.files : undefined;
   const sources = files.filter((f) => isFleetSourcePath(f.path)).sort((a, b) => comparePaths(a.path, b.path));
   const loads = new Map<string, FileLoad>();
@@ -94,7 +107,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     }
     return load;
   };
-  const found = findFleetConfig(sources, (file) => loadOf(file).parsed);
+  const found = findFleetConfig(sources, (file) => loadOf(file).parsed, options.sourceBranch);
   const include = found.config.include.map(compilePathPattern);
   const exclude = found.config.exclude.map(compilePathPattern);
   const configFile = found.config.source?.file;

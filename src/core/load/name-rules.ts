@@ -2,6 +2,8 @@
 // uses for object names, cluster names, label keys and values. Each regex is compiled once.
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
@@ -11,6 +13,25 @@ export function checkDns1123Label(value: string, max = 63): string | undefined {
   if (!DNS1123_LABEL.test(value)) {
     return "must be a lowercase RFC 1123 label: lowercase alphanumerics or '-', starting and ending with an alphanumeric";
   }
+  return undefined;
+}
+
+/** Returns the problem with a DNS-1035 label (≤ 63 chars, lowercase alnum and '-', starting with a letter), or undefined. */
+export function checkDns1035Label(value: string): string | undefined {
+  if (value.length > 63) return 'must be no more than 63 characters';
+  if (!DNS1035_LABEL.test(value)) {
+    return "must be a DNS-1035 label: lowercase alphanumerics or '-', starting with a letter and ending with an alphanumeric";
+  }
+  return undefined;
+}
+
+/** Returns the problem with a ConfigMap or Secret key (Kubernetes' IsConfigMapKey), or undefined. */
+export function checkConfigMapKey(value: string): string | undefined {
+  if (value.length === 0) return 'must be non-empty';
+  if (value.length > 253) return 'must be no more than 253 characters';
+  if (!CONFIG_MAP_KEY.test(value)) return "must consist of alphanumerics, '-', '_' or '.'";
+  if (value === '.' || value === '..') return `may not be '${value}'`;
+  if (value.startsWith('..')) return "may not start with '..'";
   return undefined;
 }
 

@@ -13,6 +13,7 @@
 //
 // Karmada requires `syncMode` and has no default. gitfleet's members are driven by an agent
 // reading its branch, which is Karmada's Pull mode, so an absent `syncMode` reads as Pull.
+import { quoteText } from '../model/quote-text.js';
 import type { Cluster, Taint, TaintEffect } from '../model/cluster.js';
 import type { SourceLocation } from '../model/source-location.js';
 import {
@@ -65,7 +66,7 @@ function readZones(spec: Record<string, unknown>, issues: Issues): string[] {
   const zones = readStringList(spec['zones'], 'spec.zones', issues) ?? [];
   zones.forEach((z, i) => {
     const bad = checkLabelValue(z);
-    if (bad) issues.push({ path: itemPath('spec.zones', i), message: `"${z}": ${bad}` });
+    if (bad) issues.push({ path: itemPath('spec.zones', i), message: `${quoteText(z)}: ${bad}` });
   });
   if (zone !== undefined && zones.length > 0) {
     issues.push({ path: 'spec', message: 'zone and zones cannot co-exist' });
@@ -77,15 +78,15 @@ function readLabelValue(value: unknown, path: string, issues: Issues): string | 
   const text = readString(value, path, issues);
   if (text === undefined || text === '') return undefined;
   const bad = checkLabelValue(text);
-  if (bad) issues.push({ path, message: `"${text}": ${bad}` });
+  if (bad) issues.push({ path, message: `${quoteText(text)}: ${bad}` });
   return text;
 }
 
 function checkLabel(key: string, value: string, path: string, issues: Issues): void {
   const badKey = checkQualifiedName(key);
-  if (badKey) issues.push({ path, message: `key "${key}": ${badKey}` });
+  if (badKey) issues.push({ path, message: `key ${quoteText(key)}: ${badKey}` });
   const badValue = checkLabelValue(value);
-  if (badValue) issues.push({ path, message: `value "${value}": ${badValue}` });
+  if (badValue) issues.push({ path, message: `value ${quoteText(value)}: ${badValue}` });
 }
 
 function parseTaint(value: unknown, path: string, issues: Issues): Taint | undefined {
@@ -93,7 +94,7 @@ function parseTaint(value: unknown, path: string, issues: Issues): Taint | undef
   if (map === undefined) return undefined;
   const key = readRequiredString(map['key'], childPath(path, 'key'), issues);
   const bad = key === undefined ? undefined : checkQualifiedName(key);
-  if (bad) issues.push({ path: childPath(path, 'key'), message: `"${key}": ${bad}` });
+  if (bad) issues.push({ path: childPath(path, 'key'), message: `${quoteText(key ?? '')}: ${bad}` });
   const taintValue = readLabelValue(map['value'], childPath(path, 'value'), issues);
   const effect = readRequiredEnum(map['effect'], CLUSTER_TAINT_EFFECTS, childPath(path, 'effect'), issues);
   if (key === undefined || effect === undefined) return undefined;

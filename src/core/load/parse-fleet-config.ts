@@ -22,6 +22,8 @@
 // The file that holds the FleetConfig is always read in full: its own include/exclude decide
 // which *other* files are read. Files they drop are dropped before parsing, so their YAML errors
 // do not count.
+import { quoteText } from '../model/quote-text.js';
+import { checkBranchPrefix, normalizeBranchPrefix } from '../model/ref-name.js';
 import { defaultFleetConfig, type FleetConfig } from '../model/fleet-config.js';
 import type { SourceLocation } from '../model/source-location.js';
 import {
@@ -38,6 +40,8 @@ import {
 export function parseFleetConfig(doc: {
   object: Record<string, unknown>;
   source: SourceLocation;
+  /** The branch the hub renders from, when known: the prefix may not put branches under it. */
+  sourceBranch?: string;
 }): { ok: true; config: FleetConfig } | { ok: false; issues: Issues } {
   const issues: Issues = [];
   const defaults = defaultFleetConfig();
@@ -51,7 +55,8 @@ export function parseFleetConfig(doc: {
       readRegexes(spec['skippedNamespaces'], 'spec.skippedNamespaces', issues) ?? defaults.skippedNamespaces,
     skippedApis: readSkippedApis(spec['skippedApis'], 'spec.skippedApis', issues) ?? defaults.skippedApis,
     branchPrefix:
-      readBranchPrefix(spec['branchPrefix'], 'spec.branchPrefix', issues) ?? defaults.branchPrefix,
+      readBranchPrefix(spec['branchPrefix'], 'spec.branchPrefix', issues, doc.sourceBranch) ??
+      defaults.branchPrefix,
     guards: {
       maxDeleteFraction:
         readFraction(guards['maxDeleteFraction'], 'spec.guards.maxDeleteFraction', issues) ??
@@ -72,7 +77,7 @@ function readRegexes(value: unknown, path: string, issues: Issues): string[] | u
     } catch (e) {
       issues.push({
         path: itemPath(path, i),
-        message: `"${source}": not a valid regular expression: ${String(e)}`,
+        message: `${quoteText(source)}: not a valid regular expression: ${String(e)}`,
       });
     }
   });
@@ -92,24 +97,31 @@ function readSkippedApis(value: unknown, path: string, issues: Issues): string[]
     ) {
       issues.push({
         path: itemPath(path, i),
-        message: `"${token}": must be group, group/version or group/version/Kind[,Kind…] (one token per item)`,
+        message: `${quoteText(token)}: must be group, group/version or group/version/Kind[,Kind…] (one token per item)`,
       });
     }
   });
   return list;
 }
 
-// Enough of git's check-ref-format to refuse prefixes that cannot start a ref name.
-const BAD_REF_TEXT = /(^\/)|(\.\.)|(\/\/)|[\s~^:?*[\\]|@\{|(^|\/)\.|\.lock(\/|$)/;
-
-function readBranchPrefix(value: unknown, path: string, issues: Issues): string | undefined {
+// The hub's own rule (checkBranchPrefix), so validate passes exactly the prefixes the hub can use.
+function readBranchPrefix(
+  value: unknown,
+  path: string,
+  issues: Issues,
+  sourceBranch: string | undefined,
+): string | undefined {
   const text = readString(value, path, issues);
   if (text === undefined) return undefined;
-  if (text === '' || BAD_REF_TEXT.test(text)) {
-    issues.push({ path, message: `"${text}": must be a non-empty git ref prefix such as gitfleet/` });
+  const bad =
+    text === ''
+      ? `"": must be a non-empty git branch prefix such as gitfleet/`
+      : checkBranchPrefix(text, sourceBranch);
+  if (bad) {
+    issues.push({ path, message: bad });
     return undefined;
   }
-  return text.endsWith('/') ? text : `${text}/`;
+  return normalizeBranchPrefix(text);
 }
 
 function readFraction(value: unknown, path: string, issues: Issues): number | undefined {

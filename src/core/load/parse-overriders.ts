@@ -10,6 +10,7 @@
 // | annotationsOverrider | operator, value               | keys qualified names                                         |
 // | fieldOverrider       | fieldPath                     | exactly one of json/yaml; subPath a JSON pointer; add/replace need a value, remove takes none |
 // | plaintext            | path, operator                | operator add/remove/replace                                  |
+import { quoteText } from '../model/quote-text.js';
 import type { JsonValue } from '../model/kube-object.js';
 import type {
   CommandArgsOverrider,
@@ -82,7 +83,7 @@ function parseImage(value: unknown, path: string, issues: Issues): ImageOverride
     const at = childPath(predicatePath, 'path');
     pointer = readRequiredString(predicate['path'], at, issues);
     if (pointer !== undefined && !pointer.startsWith('/')) {
-      issues.push({ path: at, message: `"${pointer}": must be a JSON pointer starting with '/'` });
+      issues.push({ path: at, message: `${quoteText(pointer)}: must be a JSON pointer starting with '/'` });
     }
   }
   const text = readString(map['value'], childPath(path, 'value'), issues);
@@ -120,9 +121,10 @@ function parseLabelAnnotation(
   for (const [key, v] of Object.entries(entries ?? {})) {
     // apivalidation.ValidateAnnotations checks keys lower-cased; metav1validation.ValidateLabels checks both.
     const badKey = checkQualifiedName(what === 'annotations' ? key.toLowerCase() : key);
-    if (badKey) issues.push({ path: itemPath(valuePath, key), message: `key "${key}": ${badKey}` });
+    if (badKey) issues.push({ path: itemPath(valuePath, key), message: `key ${quoteText(key)}: ${badKey}` });
     const badValue = what === 'labels' ? checkLabelValue(v) : undefined;
-    if (badValue) issues.push({ path: itemPath(valuePath, key), message: `value "${v}": ${badValue}` });
+    if (badValue)
+      issues.push({ path: itemPath(valuePath, key), message: `value ${quoteText(v)}: ${badValue}` });
   }
   if (operator === undefined) return undefined;
   return compact<LabelAnnotationOverrider>({ operator, value: entries });
@@ -187,7 +189,7 @@ function parsePlaintext(value: unknown, path: string, issues: Issues): Plaintext
 // jsonpointer.New (go-openapi): a pointer is empty or starts with '/'.
 function checkPointer(pointer: string, path: string, issues: Issues): void {
   if (pointer !== '' && !pointer.startsWith('/')) {
-    issues.push({ path, message: `"${pointer}": JSON pointer must be empty or start with a "/"` });
+    issues.push({ path, message: `${quoteText(pointer)}: JSON pointer must be empty or start with a "/"` });
   }
 }
 

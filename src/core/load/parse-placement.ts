@@ -4,6 +4,7 @@
 //   qualified name (content.IsLabelKey), unique within the policy;
 // - clusterTolerations may not use the Lt/Gt operators (validateClusterTolerations);
 // - spread constraints and replica scheduling: see their own files.
+import { quoteText } from '../model/quote-text.js';
 import type { TaintEffect, Toleration } from '../model/cluster.js';
 import type { ClusterAffinityTerm, Placement } from '../model/propagation-policy.js';
 import {
@@ -65,11 +66,11 @@ function parseAffinityTerms(value: unknown, path: string, issues: Issues): Clust
     if (affinityName === undefined) return undefined;
     const bad =
       affinityName.length > 32 ? 'must be no more than 32 characters' : checkQualifiedName(affinityName);
-    if (bad) issues.push({ path: namePath, message: `"${affinityName}": ${bad}` });
+    if (bad) issues.push({ path: namePath, message: `${quoteText(affinityName)}: ${bad}` });
     if (seen.has(affinityName)) {
       issues.push({
         path,
-        message: `each affinity term in a policy must have a unique name ("${affinityName}" repeats)`,
+        message: `each affinity term in a policy must have a unique name (${quoteText(affinityName)} repeats)`,
       });
     }
     seen.add(affinityName);

@@ -1,5 +1,6 @@
 // Selectors shared by every policy kind: label selectors, Karmada's field selector, cluster
 // affinities and resource selectors, read and validated with Karmada's rules.
+import { quoteText } from '../model/quote-text.js';
 import type {
   ClusterAffinity,
   FieldSelector,
@@ -137,7 +138,7 @@ export function parseResourceSelectors(
       if (namespace !== policyNamespace) {
         issues.push({
           path: childPath(p, 'namespace'),
-          message: `"${namespace}": namespace of resource selector must be the same as the namespace of the policy`,
+          message: `${quoteText(namespace)}: namespace of resource selector must be the same as the namespace of the policy`,
         });
       }
     }

@@ -1,5 +1,6 @@
 // One file → its YAML documents. Syntax errors, duplicate keys, oversize files and alias abuse
 // become LoadErrors with the file, the document index and the parser's line and column.
+import { quoteText } from '../model/quote-text.js';
 import { deepCopy } from '../model/kube-object.js';
 import * as jsyaml from 'js-yaml';
 import { KUBE_YAML_SCHEMA } from './kube-yaml-schema.js';
@@ -18,7 +19,10 @@ export interface RawDocument {
 
 export interface StreamLimits {
   maxFileBytes: number;
+  /** Per document. */
   maxExpandedNodes: number;
+  /** Per file: the documents of a file share one budget, so many small bombs are no way round it. */
+  maxExpandedBytes: number;
 }
 
 /** Returns the non-empty documents of a file, or every error found in it. */
@@ -47,19 +51,20 @@ export function parseYamlStream(
     if (!(e instanceof jsyaml.YAMLException)) throw e;
     return { ok: false, errors: [syntaxError(file, e, Math.max(0, starts.length - 1))] };
   }
-  return collectDocuments(file, values, starts, limits.maxExpandedNodes);
+  return collectDocuments(file, values, starts, limits);
 }
 
 function collectDocuments(
   file: SourceFile,
   values: unknown[],
   starts: number[],
-  maxExpandedNodes: number,
+  limits: StreamLimits,
 ): { ok: true; documents: RawDocument[] } | { ok: false; errors: LoadError[] } {
   // Aliases need anchors: a file without '&' shares nothing and needs no walk.
   const mayShare = file.content.includes('&');
   const documents: RawDocument[] = [];
   const errors: LoadError[] = [];
+  let bytes = 0;
   values.forEach((value, index) => {
     if (value === null || value === undefined) return;
     const line = (starts[index] ?? 0) + 1;
@@ -67,16 +72,32 @@ function collectDocuments(
       documents.push({ value, index, line });
       return;
     }
-    const expansion = measureExpansion(value, maxExpandedNodes);
+    const expansion = measureExpansion(value, {
+      maxNodes: limits.maxExpandedNodes,
+      maxBytes: limits.maxExpandedBytes - bytes,
+    });
     if (expansion.exceeded) {
-      const message = `document expands to more than ${maxExpandedNodes} nodes through aliases; refusing it`;
-      errors.push({ code: 'AliasExpansion', file: file.path, index, line, message });
+      errors.push({
+        code: 'AliasExpansion',
+        file: file.path,
+        index,
+        line,
+        message: expansionMessage(expansion.exceeded, limits, bytes > 0),
+      });
       return;
     }
+    bytes += expansion.bytes;
     // Shared nodes are copied apart so that changing one place can never change another.
     documents.push({ value: expansion.shared ? deepCopy(value) : value, index, line });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, documents };
+}
+
+function expansionMessage(exceeded: 'nodes' | 'bytes', limits: StreamLimits, after: boolean): string {
+  if (exceeded === 'nodes')
+    return `document expands to more than ${limits.maxExpandedNodes} nodes through aliases; refusing it`;
+  const together = after ? ', together with the documents before it in the file' : '';
+  return `document expands to more than ${limits.maxExpandedBytes} bytes through aliases${together}; refusing it`;
 }
 
 function syntaxError(file: SourceFile, e: jsyaml.YAMLException, index: number): LoadError {
@@ -88,7 +109,9 @@ function syntaxError(file: SourceFile, e: jsyaml.YAMLException, index: number): 
     code: duplicate ? 'DuplicateKey' : 'YamlSyntax',
     file: file.path,
     index,
-    message: duplicate ? `duplicate key${key ? ` "${key}"` : ''} in a mapping` : `invalid YAML: ${e.reason}`,
+    message: duplicate
+      ? `duplicate key${key ? ` ${quoteText(key)}` : ''} in a mapping`
+      : `invalid YAML: ${e.reason}`,
   };
   if (mark?.line !== undefined) error.line = mark.line + 1;
   if (mark?.column !== undefined) error.column = mark.column + 1;

@@ -5,13 +5,25 @@
 // |-----------------------------------------------------------|-----------------------------------------------------|------------------------------------------|
 // | cluster.karmada.io Cluster                                | DNS-1123 label, at most 48 characters               | ValidateClusterName, pkg/apis/cluster/validation/validation.go |
 // | v1 Namespace                                              | DNS-1123 label                                      | Kubernetes ValidateNamespaceName         |
+// | v1 Service                                                | DNS-1035 label (starts with a letter, no dots)      | Kubernetes ValidateServiceName           |
+// | batch CronJob                                             | DNS-1123 subdomain, at most 52 characters (its Jobs' names add 11) | Kubernetes ValidateCronJob  |
 // | rbac.authorization.k8s.io Role, ClusterRole, RoleBinding, ClusterRoleBinding | path segment: not `.`/`..`, no `/` or `%` (so `system:foo` is fine) | Kubernetes ValidateRBACName |
 // | everything else (custom resources included)               | DNS-1123 subdomain                                  | Kubernetes NameIsDNSSubdomain            |
 // metadata.namespace, when given, must be a DNS-1123 label. None of these can hold '/' or be '..'.
+// The keys of a v1 ConfigMap's data and binaryData and a v1 Secret's data and stringData follow
+// Kubernetes' IsConfigMapKey (alphanumerics, '-', '_', '.'; not '.', '..' or '..'-prefixed), and a
+// ConfigMap key may not be in both data and binaryData, as the API server checks.
 import { groupOf } from '../model/object-ref.js';
 import { isMap, type KubeObject } from '../model/kube-object.js';
+import { quoteText } from '../model/quote-text.js';
 import type { LoadErrorCode } from './load-error.js';
-import { checkDns1123Label, checkDns1123Subdomain, checkPathSegmentName } from './name-rules.js';
+import {
+  checkConfigMapKey,
+  checkDns1035Label,
+  checkDns1123Label,
+  checkDns1123Subdomain,
+  checkPathSegmentName,
+} from './name-rules.js';
 
 export type DocumentRole =
   | 'Cluster'
@@ -79,11 +91,12 @@ export function readEnvelope(
   if (role === 'Template' && kind === 'FleetConfig' && groupOf(apiVersion) === 'gitfleet.io') {
     problems.push({
       code: 'InvalidFleetConfig',
-      message: `apiVersion "${apiVersion}" is not supported: use gitfleet.io/v1alpha1`,
+      message: `apiVersion ${quoteText(apiVersion)} is not supported: use gitfleet.io/v1alpha1`,
     });
   }
   const bad = checkName(role, apiVersion, kind, name);
-  if (bad) problems.push({ code: 'InvalidName', message: `metadata.name "${name}": ${bad}` });
+  if (bad) problems.push({ code: 'InvalidName', message: `metadata.name ${quoteText(name)}: ${bad}` });
+  if (role === 'Template' && apiVersion === 'v1') problems.push(...dataKeyProblems(kind, value));
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, envelope: { object: value as KubeObject, role, apiVersion, kind, name, namespace } };
 }
@@ -105,7 +118,7 @@ function readNamespace(value: unknown, problems: EnvelopeProblem[]): string {
     return '';
   }
   const bad = checkDns1123Label(value);
-  if (bad) problems.push({ code: 'InvalidName', message: `metadata.namespace "${value}": ${bad}` });
+  if (bad) problems.push({ code: 'InvalidName', message: `metadata.namespace ${quoteText(value)}: ${bad}` });
   return value;
 }
 
@@ -113,6 +126,37 @@ function checkName(role: DocumentRole, apiVersion: string, kind: string, name: s
   if (role === 'Cluster') return checkDns1123Label(name, 48);
   const group = groupOf(apiVersion);
   if (group === '' && kind === 'Namespace') return checkDns1123Label(name);
+  if (group === '' && kind === 'Service') return checkDns1035Label(name);
+  if (group === 'batch' && kind === 'CronJob' && name.length > 52)
+    return 'must be no more than 52 characters';
   if (group === 'rbac.authorization.k8s.io' && RBAC_KINDS.has(kind)) return checkPathSegmentName(name);
   return checkDns1123Subdomain(name);
+}
+
+const DATA_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  ConfigMap: ['data', 'binaryData'],
+  Secret: ['data', 'stringData'],
+};
+
+function dataKeyProblems(kind: string, value: Record<string, unknown>): EnvelopeProblem[] {
+  const fields = DATA_FIELDS[kind];
+  if (fields === undefined) return [];
+  const problems: EnvelopeProblem[] = [];
+  const problem = (field: string, key: string, message: string) =>
+    problems.push({ code: 'InvalidName', message: `${field} key ${quoteText(key)}: ${message}` });
+  for (const field of fields) {
+    const map = value[field];
+    if (!isMap(map)) continue;
+    for (const key of Object.keys(map)) {
+      const bad = checkConfigMapKey(key);
+      if (bad) problem(field, key, bad);
+    }
+  }
+  const data = value['data'];
+  const binary = value['binaryData'];
+  if (kind === 'ConfigMap' && isMap(data) && isMap(binary)) {
+    for (const key of Object.keys(data))
+      if (Object.hasOwn(binary, key)) problem('data', key, 'is in both data and binaryData');
+  }
+  return problems;
 }

@@ -19,6 +19,8 @@ export type DiagnosticCode =
   | 'WaitingForOverrides'
   | 'Skipped'
   | 'DispatchSuspended'
+  /** A policy names a cluster that no Cluster document registers. */
+  | 'UnregisteredCluster'
   /** The hub's mass-deletion guard refused a cluster branch update (DESIGN.md §3). */
   | 'DeletionRefused';
 

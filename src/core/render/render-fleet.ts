@@ -1,3 +1,4 @@
+import { findUnregisteredClusters } from '../schedule/find-unregistered-clusters.js';
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Template } from '../model/fleet.js';
@@ -131,6 +132,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   });
   const clusters = new Map([...assembled].map(([name, c]) => [name, c.output]));
   const diagnostics = [
+    ...findUnregisteredClusters(fleet),
     ...bound.diagnostics,
     ...followed.diagnostics,
     ...unmatchedDiagnostics(detected.result.unmatched, followed.followers),

@@ -5,6 +5,7 @@ import type { Binding } from '../model/binding.js';
 import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { diffLines } from './diff-lines.js';
 import { diffPlacement, isPlacementUnchanged, type PlacementDiff } from './diff-placement.js';
+import { redactSecretPair } from './redact-secret-pair.js';
 import { formatUnifiedDiff } from './unified-diff.js';
 
 /** The parts of a render (render-fleet.ts RenderResult) a diff reads. */
@@ -105,7 +106,9 @@ function diffFile(input: {
   b: string | undefined;
   context: number;
 }): FileDiff {
-  const { path, a, b } = input;
+  const { path } = input;
+  // Secret values never reach a diff: both sides are compared with their values marked.
+  const { a, b } = redactSecretPair(input.a, input.b);
   const edits = diffLines(a ?? '', b ?? '');
   const change: FileChangeType = a === undefined ? 'added' : b === undefined ? 'removed' : 'changed';
   const diff = formatUnifiedDiff({

@@ -58,6 +58,10 @@ function filterClusters(
     if (verdict.ok) feasible.push(cluster);
     else diagnosis.push({ cluster: cluster.name, reason: verdict.reason });
   }
+  // A name no cluster has is no cluster to filter, but it is why the affinity fits nowhere.
+  const registered = new Set(input.clusters.map((c) => c.name));
+  for (const name of affinity?.clusterNames ?? [])
+    if (!registered.has(name)) diagnosis.push({ cluster: name, reason: 'not a registered cluster' });
   return { feasible, diagnosis };
 }
 

@@ -266,3 +266,70 @@ test('files whose directory was removed by hand are written again and reported a
   ]);
   assert.deepEqual(withoutMarker(readTree(out).files), expectedFiles(fleet));
 });
+
+test('two files whose paths differ only in case are refused before anything is written', async () => {
+  const out = anOutDir();
+  await assert.rejects(
+    writeRenderDir(
+      out,
+      aRender({
+        a: {
+          'n/Role.rbac.authorization.k8s.io/Admin.yaml': 'x\n',
+          'n/Role.rbac.authorization.k8s.io/admin.yaml': 'y\n',
+        },
+      }),
+    ),
+    (error) =>
+      error instanceof OutputDirError &&
+      error.code === 'UnsafeOutputPath' &&
+      /a\/n\/Role\.rbac\.authorization\.k8s\.io\/Admin\.yaml and a\/n\/Role\.rbac\.authorization\.k8s\.io\/admin\.yaml differ only in case/.test(
+        error.message,
+      ),
+  );
+  assert.equal(existsSync(out), false, 'not even the output directory is made');
+});
+
+test('paths that differ only in the case of a directory are refused too', async () => {
+  const out = anOutDir();
+  await assert.rejects(
+    writeRenderDir(
+      out,
+      aRender({
+        a: { 'n/Foo.x.io/a.yaml': 'x\n' },
+        b: { 'n/Foo.x.io/a.yaml': 'x\n', 'n/foo.x.io/b.yaml': 'y\n' },
+      }),
+    ),
+    /b\/n\/Foo\.x\.io\/a\.yaml and b\/n\/foo\.x\.io\/b\.yaml differ only in case/,
+  );
+  assert.equal(existsSync(out), false);
+});
+
+test('a file name longer than 255 bytes is refused before anything is written', async () => {
+  const out = anOutDir();
+  const name = `${'a'.repeat(253)}.yaml`;
+  await assert.rejects(
+    writeRenderDir(out, aRender({ a: { 'n/K/ok.yaml': 'x\n', [`n/K/${name}`]: 'y\n' } })),
+    (error) =>
+      error instanceof OutputDirError &&
+      error.code === 'UnsafeOutputPath' &&
+      error.message.startsWith(`a/n/K/${name}: `) &&
+      /258 bytes/.test(error.message) &&
+      /255/.test(error.message),
+  );
+  assert.equal(existsSync(out), false);
+});
+
+test('the 255-byte limit counts UTF-8 bytes, not characters', async () => {
+  const out = anOutDir();
+  const name = `${'é'.repeat(126)}.yaml`; // 126 characters of 2 bytes each, 257 bytes with the suffix
+  await assert.rejects(writeRenderDir(out, aRender({ a: { [`n/K/${name}`]: 'y\n' } })), /257 bytes/);
+  assert.equal(existsSync(out), false);
+});
+
+test('a file name of exactly 255 bytes is written', async () => {
+  const out = anOutDir();
+  const path = `n/K/${'a'.repeat(250)}.yaml`;
+  assert.deepEqual(await writeRenderDir(out, aRender({ a: { [path]: 'x\n' } })), [
+    { cluster: 'a', path, change: 'added' },
+  ]);
+});

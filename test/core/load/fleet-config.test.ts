@@ -95,6 +95,26 @@ const invalid: { name: string; given: unknown; want: RegExp }[] = [
     want: /spec\.branchPrefix: "git\.\.fleet\/"/,
   },
   {
+    name: 'A branch prefix with a NUL is refused, and the message shows the NUL escaped.',
+    given: { branchPrefix: 'fleet\u0000x/' },
+    want: /spec\.branchPrefix: "fleet\\u0000x\/": not a usable git branch prefix/,
+  },
+  {
+    name: 'A branch prefix with a control character is refused, escaped.',
+    given: { branchPrefix: 'fleet\u001b[31m/' },
+    want: /spec\.branchPrefix: "fleet\\u001b\[31m\/"/,
+  },
+  {
+    name: 'A branch prefix ending a component in ".lock" is refused.',
+    given: { branchPrefix: 'gitfleet.lock/' },
+    want: /spec\.branchPrefix: "gitfleet\.lock\/": not a usable git branch prefix/,
+  },
+  {
+    name: 'A branch prefix with a DEL character is refused, escaped.',
+    given: { branchPrefix: 'fleet\u007f/' },
+    want: /spec\.branchPrefix: "fleet\\u007f\/": not a usable git branch prefix/,
+  },
+  {
     name: 'Include is a list of strings.',
     given: { paths: { include: 'apps/' } },
     want: /spec\.paths\.include: must be a list/,
@@ -110,6 +130,7 @@ for (const row of invalid) {
   test(`An invalid FleetConfig is refused: ${row.name}`, () => {
     const errors = mustFail([fileOf('fleet.yaml', fleetConfig(row.given))]);
     assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.ok(![...(errors[0]?.message ?? '')].some((c) => c < ' '), 'no control character is printed raw');
     assert.equal(errors[0]?.code, 'InvalidFleetConfig');
     assert.match(errors[0]?.message ?? '', row.want);
   });
@@ -208,4 +229,29 @@ test('A path is selected when included (or nothing is included) and not excluded
   assert.equal(isPathSelected('apps/legacy/a.yaml', include, exclude), false);
   assert.equal(isPathSelected('other/a.yaml', include, exclude), false);
   assert.equal(isPathSelected('other/a.yaml', [], exclude), true);
+});
+
+test('A branch prefix that puts the branches under the source branch is refused: git cannot hold both.', () => {
+  const files = [fileOf('fleet.yaml', fleetConfig({ branchPrefix: 'main/' }))];
+  assert.equal(mustLoad(files).config.branchPrefix, 'main/', 'without a source branch it is not checked');
+  const errors = mustFail(files, { sourceBranch: 'main' });
+  assert.deepEqual(
+    errors.map((e) => e.message),
+    [
+      'FleetConfig: spec.branchPrefix: "main/": puts gitfleet\'s branches under the source branch main (refs/heads/main/…), which git cannot hold beside refs/heads/main',
+    ],
+  );
+  assert.equal(mustLoad(files, { sourceBranch: 'develop' }).config.branchPrefix, 'main/');
+  assert.equal(
+    mustLoad(files, { sourceBranch: 'main/next' }).config.branchPrefix,
+    'main/',
+    'beside, not under',
+  );
+  const inside = mustFail([fileOf('fleet.yaml', fleetConfig({ branchPrefix: 'team' }))], {
+    sourceBranch: 'team/clusters/c1',
+  });
+  assert.match(
+    inside[0]?.message ?? '',
+    /the source branch team\/clusters\/c1 is one of gitfleet's own branches/,
+  );
 });

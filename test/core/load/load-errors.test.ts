@@ -283,3 +283,51 @@ test('formatLoadError puts the place first: file#index:line:column: message.', (
   ];
   for (const row of rows) assert.equal(formatLoadError(row.given), row.want);
 });
+
+test('A few hundred bytes that alias one long string a hundred thousand times are refused, naming file, document and line.', () => {
+  const content = aliasBomb({ stringBytes: 700, levels: 5 });
+  assert.ok(content.length < 1200, `the file is small (${content.length} bytes)`);
+  const errors = mustFail([{ path: 'bomb.yaml', content }]);
+  assert.deepEqual(
+    errors.map((e) => [e.code, formatLoadError(e)]),
+    [
+      [
+        'AliasExpansion',
+        'bomb.yaml#0:3: document expands to more than 16777216 bytes through aliases; refusing it',
+      ],
+    ],
+  );
+});
+
+test('maxExpandedBytes is configurable, and the budget is shared by the documents of a file.', () => {
+  const doc =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: NAME}\ns: &s "' +
+    'x'.repeat(100) +
+    '"\nl: [*s,*s,*s]\n';
+  const content = [doc.replace('NAME', 'a'), doc.replace('NAME', 'b')].join('---\n');
+  assert.equal(loadFleet([{ path: 'a.yaml', content }], { maxExpandedBytes: 1000 }).ok, true);
+  const errors = mustFail([{ path: 'a.yaml', content }], { maxExpandedBytes: 600 });
+  assert.deepEqual(
+    errors.map((e) => [e.code, e.index]),
+    [['AliasExpansion', 1]],
+  );
+});
+
+/** A small document whose `bomb` field aliases one string 10^levels times through nested lists. */
+function aliasBomb(opts: { stringBytes: number; levels: number }): string {
+  const lines = [
+    '# an alias bomb',
+    '---',
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata: {name: bomb, namespace: default}',
+    `s: &l0 "${'x'.repeat(opts.stringBytes)}"`,
+  ];
+  for (let i = 1; i <= opts.levels; i++)
+    lines.push(
+      `l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(',')}]`,
+    );
+  return lines.join('\n') + '\n';
+}

@@ -105,6 +105,61 @@ const rows: Row[] = [
     want: 'valid',
   },
   {
+    name: 'A Service name is a DNS-1035 label: no dots, as the API server refuses them.',
+    given: object('v1', 'Service', 'svc.with.dots', 'shop'),
+    want: /metadata\.name "svc\.with\.dots": must be a DNS-1035 label/,
+  },
+  {
+    name: 'A Service name may not start with a digit.',
+    given: object('v1', 'Service', '1starts-digit', 'shop'),
+    want: /must be a DNS-1035 label: lowercase alphanumerics or '-', starting with a letter/,
+  },
+  {
+    name: 'A Service name longer than 63 characters is refused.',
+    given: object('v1', 'Service', 's'.repeat(64), 'shop'),
+    want: /no more than 63/,
+  },
+  {
+    name: 'A Service name starting with a letter is valid.',
+    given: object('v1', 'Service', 'web-2', 'shop'),
+    want: 'valid',
+  },
+  {
+    name: 'A Service of another group keeps the subdomain rule.',
+    given: object('serving.knative.dev/v1', 'Service', 'svc.with.dots', 'shop'),
+    want: 'valid',
+  },
+  {
+    name: 'A CronJob name longer than 52 characters is refused: its Jobs append 11.',
+    given: object('batch/v1', 'CronJob', 'c'.repeat(53), 'shop'),
+    want: /no more than 52/,
+  },
+  {
+    name: 'A ConfigMap data key with a space is refused, naming the key.',
+    given: { ...object('v1', 'ConfigMap', 'web', 'shop'), data: { 'a b': 'x', ok: 'y' } },
+    want: /ConfigMap\/web: data key "a b": must consist of alphanumerics, '-', '_' or '\.'/,
+  },
+  {
+    name: 'A Secret stringData key with a slash is refused.',
+    given: { ...object('v1', 'Secret', 'web', 'shop'), stringData: { 'a/b': 'x' } },
+    want: /stringData key "a\/b"/,
+  },
+  {
+    name: 'A ConfigMap binaryData key ".." is refused.',
+    given: { ...object('v1', 'ConfigMap', 'web', 'shop'), binaryData: { '..': 'eA==' } },
+    want: /binaryData key "\.\.": may not be '\.\.'/,
+  },
+  {
+    name: 'A ConfigMap key in both data and binaryData is refused.',
+    given: { ...object('v1', 'ConfigMap', 'web', 'shop'), data: { k: 'x' }, binaryData: { k: 'eA==' } },
+    want: /data key "k": is in both data and binaryData/,
+  },
+  {
+    name: 'ConfigMap and Secret keys with dots, dashes and underscores are valid.',
+    given: { ...object('v1', 'Secret', 'web', 'shop'), data: { '.dotfile': 'eA==', 'a-b_c.d': 'eA==' } },
+    want: 'valid',
+  },
+  {
     name: 'A policy name follows the subdomain rule too.',
     given: { ...object('policy.karmada.io/v1alpha1', 'PropagationPolicy', '../x', 'shop'), spec: {} },
     want: /metadata\.name "\.\.\/x"/,

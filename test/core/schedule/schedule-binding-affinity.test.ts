@@ -210,7 +210,9 @@ test('When every term fails on the filters, the diagnosis names each term and no
     { cluster: 'member1', reason: '[primary] taint maintenance:NoSchedule not tolerated' },
     { cluster: 'member2', reason: '[primary] not in clusterAffinity.clusterNames' },
   ]);
-  assert.equal(result.diagnosis.length, 6);
+  // Three clusters for each term, and the unregistered name of the backup term.
+  assert.equal(result.diagnosis.length, 7);
+  assert.deepEqual(result.diagnosis[6], { cluster: 'member9', reason: '[backup] not a registered cluster' });
   assert.equal(
     result.message,
     'no clusterAffinities term fits: [primary] 0/3 clusters are available; [backup] 0/3 clusters are available',

@@ -1,0 +1,50 @@
+// How a command reports an error. In text mode: a line on stderr, as always. With
+// `--output json` (diff: `--format json`), stdout holds only JSON, so a script reading it never
+// meets plain text: an error is one object on stdout,
+//   {"error":{"code":"UsageError","message":"…","subject":"…","errors":[…]}}
+// where `code` is the error's own code (OutputDirNotOurs, InvalidUtf8, …), UsageError for bad
+// arguments (exit 2), or Error; `subject` is what the message is about (the path, ref or object
+// it starts with) when it names one; `errors` lists the load errors of a fleet that does not load.
+// Log lines (the hub's and agent's progress) stay text on stderr.
+import type { Io } from './io.js';
+
+/** One error as a command reports it. */
+export interface ErrorReport {
+  code: string;
+  message: string;
+  subject?: string;
+  errors?: readonly unknown[];
+}
+
+/** Returns whether the arguments ask for JSON output (`--output json`, or diff's `--format json`). */
+export function wantsJson(args: readonly string[]): boolean {
+  return args.some(
+    (arg, i) =>
+      arg === '--output=json' ||
+      arg === '--format=json' ||
+      ((arg === '--output' || arg === '--format') && args[i + 1] === 'json'),
+  );
+}
+
+/** Returns the report of a thrown error: its own `code` when it has one, the subject its message starts with. */
+export function reportOfError(error: unknown, code?: string): ErrorReport {
+  const message = error instanceof Error ? error.message : String(error);
+  const own = (error as { code?: unknown } | null)?.code;
+  return withSubject({ code: code ?? (typeof own === 'string' ? own : 'Error'), message });
+}
+
+/** Returns the report with the subject its message starts with (`subject: …`), when it has one. */
+export function withSubject(report: ErrorReport): ErrorReport {
+  if (report.subject !== undefined) return report;
+  const colon = report.message.indexOf(': ');
+  const firstLine = report.message.split('\n', 1)[0] ?? '';
+  return colon > 0 && colon < firstLine.length
+    ? { ...report, subject: report.message.slice(0, colon) }
+    : report;
+}
+
+/** Prints an error: `text` on stderr, or the report as one JSON object on stdout when `json`. */
+export function printError(io: Io, opts: { json: boolean; text: string; report: ErrorReport }): void {
+  if (opts.json) io.out(JSON.stringify({ error: opts.report }));
+  else io.err(opts.text);
+}
