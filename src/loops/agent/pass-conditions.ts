@@ -11,12 +11,22 @@ export interface ConditionsInput {
   prune: PruneOutcome | undefined;
   /** The summary of the last Git outage, once Git is reachable again. */
   lastOutage: string | undefined;
+  /** Set when the stored inventory did not read (nothing was pruned): what was done about it. */
+  inventoryProblem?: string;
 }
 
 /** Returns the Applied, Pruned, DriftCorrected and GitReachable conditions of a pass. */
 export function passConditions(input: ConditionsInput): StatusCondition[] {
   const conditions: StatusCondition[] = [appliedCondition(input)];
   if (input.prune) conditions.push(prunedCondition(input.prune));
+  if (input.inventoryProblem) {
+    conditions.push({
+      type: 'Pruned',
+      status: 'False',
+      reason: 'InventoryUnreadable',
+      message: input.inventoryProblem,
+    });
+  }
   const paused = input.objects.filter((o) => o.action === 'driftPaused');
   if (paused.length > 0) {
     conditions.push({
@@ -94,5 +104,6 @@ export function failureLines(
   for (const u of unparsed) lines.push(`${u.path.replace(/\.yaml$/, '')}: ${u.message}`);
   for (const f of input.prune?.failed ?? []) lines.push(f.message);
   for (const h of input.prune?.plan.held ?? []) lines.push(h.message);
+  if (input.inventoryProblem) lines.push(input.inventoryProblem);
   return [...new Set(lines)];
 }

@@ -36,6 +36,8 @@ export interface ReportInput {
   clock: Clock;
   identity: { name: string; email: string };
   factsMaxAgeMs: number;
+  /** Set when the stored inventory did not read: what was done about it. */
+  inventoryProblem?: string;
   /** Set when the cluster did not answer: why. */
   clusterUnreachable?: string;
 }
@@ -49,6 +51,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     unparsed: unparsed.length,
     prune: input.prune,
     lastOutage: memory.git.lastOutage,
+    ...(input.inventoryProblem ? { inventoryProblem: input.inventoryProblem } : {}),
   };
   const fullyApplied = branch.type === 'objects' && input.gitReachable && isFullyApplied(cond);
   if (!input.gitReachable) return { type: 'skipped', fullyApplied };
