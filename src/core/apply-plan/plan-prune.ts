@@ -47,6 +47,8 @@ export interface PlanPruneInput {
   listedKinds: ReadonlySet<string>;
   guard: PruneGuard;
   allowDeletions: boolean;
+  /** Why the branch head's Gitfleet-Allow-Deletions trailer was not honoured, when it was not. */
+  allowanceIgnored?: string;
 }
 
 export type LeaveReason = 'Gone' | 'NotOwned' | 'Kept' | 'Controlled';
@@ -128,12 +130,16 @@ function guardRefusal(input: PlanPruneInput, deleting: number): string | undefin
   const total = input.inventory.size;
   const { maxDeleteFraction, minObjects } = input.guard;
   const cluster = input.cluster;
+  const how =
+    input.allowanceIgnored === undefined
+      ? 'allow it with a Gitfleet-Allow-Deletions trailer'
+      : `the Gitfleet-Allow-Deletions trailer on the branch's head was not honoured: ${input.allowanceIgnored}; allow it with that trailer on a source commit the hub renders`;
   if (deleting >= total) {
-    return `${cluster}: pruning refused: it would delete all ${total} objects the agent applied (mass-deletion guard); allow it with a Gitfleet-Allow-Deletions trailer`;
+    return `${cluster}: pruning refused: it would delete all ${total} objects the agent applied (mass-deletion guard); ${how}`;
   }
   if (total > minObjects && deleting / total > maxDeleteFraction) {
     const share = Math.round(maxDeleteFraction * 100);
-    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${share}%, mass-deletion guard); allow it with a Gitfleet-Allow-Deletions trailer`;
+    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${share}%, mass-deletion guard); ${how}`;
   }
   return undefined;
 }

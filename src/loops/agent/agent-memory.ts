@@ -25,6 +25,8 @@ export interface AgentMemory {
   terminal: Map<string, { digest: string; resourceVersion: string | undefined; message: string }>;
   /** The object records of the last report, kept when the cluster stops answering. */
   lastObjects?: ObjectStatusRecord[];
+  /** Cluster-branch commits whose deletion allowance was proven to come from the hub. */
+  trustedAllowances: Set<string>;
   /** The last cluster facts read, and when. */
   facts?: { atMs: number; status: ClusterStatus };
 }
@@ -35,6 +37,7 @@ export function createAgentMemory(fight: FightSettings = defaultFightSettings())
     settled: new Map(),
     corrections: new Map(),
     terminal: new Map(),
+    trustedAllowances: new Set(),
     fight,
     parsed: new MemoMap(),
     git: { failures: 0 },

@@ -30,6 +30,7 @@ export interface PruneInput {
   desired: ReadonlySet<string>;
   guard: PruneGuard;
   allowDeletions: boolean;
+  allowanceIgnored?: string;
 }
 
 /** Prunes what left the branch, as far as the plan allows, and returns what happened. */
@@ -50,6 +51,7 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     listedKinds: await ctx.live.listedKinds(),
     guard: input.guard,
     allowDeletions: input.allowDeletions,
+    ...(input.allowanceIgnored === undefined ? {} : { allowanceIgnored: input.allowanceIgnored }),
   });
   const outcome: PruneOutcome = {
     plan,

@@ -17,7 +17,7 @@ import {
 } from '../../core/apply-plan/inventory.js';
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
-import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { refKey } from '../../core/model/object-ref.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
@@ -30,7 +30,8 @@ import { applyStaged } from './apply-staged.js';
 import { readInventory, writeInventory, type InventoryLocation } from './inventory-store.js';
 import { rebuildInventory } from './rebuild-inventory.js';
 import { LiveIndex } from './live-index.js';
-import { pruneObjects, type PruneOutcome } from './prune-objects.js';
+import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
+import { readDeletionAllowance } from './read-deletion-allowance.js';
 import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
 import { refreshRepo } from './refresh-repo.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
@@ -47,7 +48,9 @@ export interface AgentPassOptions {
   clock: Clock;
   identity: { name: string; email: string };
   guard: PruneGuard;
-  /** Allow deletions past the guard (besides a Gitfleet-Allow-Deletions trailer on the branch's commit). */
+  /** Whose commits' deletion allowances are honoured (default: the hub's default identity). */
+  hubIdentity?: { name: string; email: string };
+  /** Allow deletions past the guard (besides a Gitfleet-Allow-Deletions trailer on the branch's commit, proven to come from the hub). */
   allowDeletions: boolean;
   concurrency: number;
   crdTimeoutMs: number;
@@ -162,7 +165,7 @@ async function applyBranch(
   // of an inventory that did not read.
   const prune =
     gitReachable && known.problem === undefined
-      ? await pruneObjects(ctx, pruneInput(opts, branch, before))
+      ? await pruneObjects(ctx, await pruneInput(opts, branch, before))
       : undefined;
   const after = afterPass(before, {
     applied: objects.filter((o) => o.applied).map(appliedEntry),
@@ -236,18 +239,29 @@ function appliedEntry(o: ObjectResult): InventoryEntry {
   return { ref: o.ref, digest: o.digest, ...(typeof rv === 'string' ? { resourceVersion: rv } : {}) };
 }
 
-function pruneInput(
+/** Returns what prune needs; the head's deletion allowance counts only when proven to come from the hub. */
+async function pruneInput(
   opts: AgentPassOptions,
   branch: Extract<BranchRead, { type: 'objects' }>,
   inventory: Inventory,
-) {
+): Promise<PruneInput> {
   const desired = new Set(branch.keys);
   for (const o of branch.objects) desired.add(refKey(o.ref));
+  const allowance = await readDeletionAllowance({
+    gitdir: opts.repo.gitdir,
+    branchPrefix: opts.branchPrefix,
+    cluster: opts.cluster,
+    commit: branch.commit,
+    message: branch.message,
+    hub: opts.hubIdentity ?? defaultHubIdentity,
+    trusted: opts.memory.trustedAllowances,
+  });
   return {
     inventory,
     desired,
     guard: opts.guard,
-    allowDeletions: opts.allowDeletions || deletionsAllowedBy(branch.message)(opts.cluster),
+    allowDeletions: opts.allowDeletions || allowance.type === 'trusted',
+    ...(allowance.type === 'untrusted' ? { allowanceIgnored: allowance.reason } : {}),
   };
 }
 
