@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { clusterLabel } from '../../src/core/apply-plan/agent-keys.js';
 import { managedLabel, preserveAnnotation } from '../../src/core/model/gitfleet-keys.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
+import { decodeInventory } from '../../src/loops/agent/inventory-store.js';
 import { aConfigMap, commitAsHub, commitClusterBranch, kubectl, refOf, testAgent } from './agent-fixture.js';
 import { eventually, inNamespace, testKubeConfig } from './test-clusters.js';
 
@@ -164,9 +165,9 @@ test('a failed deletion stays in the inventory and is retried by the next pass',
       namespace: 'gitfleet-system',
       name: `gitfleet-inventory-${agent.cluster}`,
     });
-    assert.match(
-      String((inventory?.data as Record<string, string>)['objects']),
-      / stuck /,
+    const stored = decodeInventory(inventory!);
+    assert.ok(
+      stored.type === 'ok' && [...stored.inventory.values()].some((e) => e.ref.name === 'stuck'),
       'still in the inventory',
     );
 

@@ -57,10 +57,10 @@ test('an inventory holds any valid name, and one that does not parse never stops
         const packed = (stored['binaryData'] as Record<string, string>)['objects.jsonl.gz']!;
         const bytes = Buffer.from(packed, 'base64');
         const cut = bytes.subarray(0, Math.floor(bytes.length / 2)).toString('base64');
-        kubectl(
-          ['patch', 'configmap', '-n', inventoryNamespace, inventoryRef.name, '--type', 'merge', '-p', '-'],
-          { input: JSON.stringify({ binaryData: { 'objects.jsonl.gz': cut } }) },
-        );
+        kubectl([
+          ...['patch', 'configmap', '-n', inventoryNamespace, inventoryRef.name, '--type', 'merge'],
+          ...['-p', JSON.stringify({ binaryData: { 'objects.jsonl.gz': cut } })],
+        ]);
         assert.equal(decodeInventory((await agent.client.get(inventoryRef))!).type, 'invalid');
 
         // The branch now drops b and adds c: c must be applied, b must not be pruned on a broken inventory's word.
