@@ -84,8 +84,29 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     report,
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
+  }).catch((error: unknown) => {
+    throw lostRace(input, error);
   });
   return { ...written, fullyApplied };
+}
+
+/** Codes of a compare-and-swap lost on the status branch, locally or on the remote. */
+const raceCodes = new Set(['RefConflict', 'PushRejected']);
+
+/**
+ * Returns the error to throw for a failed status write: a lost compare-and-swap means another
+ * writer moved the status branch between this pass's read and its write, and only agents of
+ * this cluster write it, so the message says so (the code and retryability stay the same).
+ */
+function lostRace(input: ReportInput, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || !raceCodes.has(code)) return error;
+  const branch = input.statusRef.replace(/^refs\/heads\//, '');
+  const message = `${input.cluster}: another agent for cluster ${input.cluster} wrote ${branch} first (is a second agent running for ${input.cluster}? only one may): ${error.message}`;
+  return Object.assign(new Error(message, { cause: error }), {
+    code,
+    terminal: (error as { terminal?: unknown }).terminal === true,
+  });
 }
 
 /** The report of a pass whose cluster did not answer: NotReady, and the objects as last seen. */
