@@ -168,7 +168,7 @@ async function applyBranch(
       ? await pruneObjects(ctx, await pruneInput(opts, branch, before))
       : undefined;
   const after = afterPass(before, {
-    applied: objects.filter((o) => o.applied).map(appliedEntry),
+    applied: objects.filter((o) => o.applied).map((o) => appliedEntry(o, before)),
     removed: prune?.removed ?? [],
   });
   if (known.writable && !sameInventory(after, before))
@@ -234,7 +234,21 @@ function seedSettled(memory: AgentMemory, inventory: Inventory): void {
   }
 }
 
-function appliedEntry(o: ObjectResult): InventoryEntry {
+/**
+ * Returns the inventory entry of an object in place. The resourceVersion recorded is the one
+ * the agent's own write returned; an object found unchanged keeps the one recorded before, so
+ * a controller updating its status (a new resourceVersion, checked clean by a dry run) does
+ * not cost an inventory write on every pass.
+ */
+function appliedEntry(o: ObjectResult, before: Inventory): InventoryEntry {
+  if (o.action === 'unchanged') {
+    const known = before.get(refKey(o.ref));
+    return {
+      ref: o.ref,
+      digest: o.digest,
+      ...(known?.resourceVersion ? { resourceVersion: known.resourceVersion } : {}),
+    };
+  }
   const rv = o.live?.metadata.resourceVersion;
   return { ref: o.ref, digest: o.digest, ...(typeof rv === 'string' ? { resourceVersion: rv } : {}) };
 }
