@@ -55,8 +55,13 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   };
   const fullyApplied = branch.type === 'objects' && input.gitReachable && isFullyApplied(cond);
   if (!input.gitReachable) return { type: 'skipped', fullyApplied };
-  memory.appliedCommit ??=
-    parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef))?.appliedCommit ?? null;
+  if (memory.appliedCommit === undefined || memory.lastObjects === undefined) {
+    // An agent without memory (just started, or --once) starts from what it reported last, so
+    // a cluster that does not answer keeps its objects as last seen, not an empty list.
+    const last = parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef));
+    memory.appliedCommit ??= last?.appliedCommit ?? null;
+    memory.lastObjects ??= last?.objects ?? [];
+  }
   if (fullyApplied) memory.appliedCommit = branch.commit;
   const report: AgentReport = input.clusterUnreachable
     ? await unreachableReport(input)
