@@ -81,6 +81,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     objects: input.objects.length + unparsed.length,
     failures: failureLines(cond, unparsed),
     notes: memory.git.lastOutage ? [memory.git.lastOutage] : [],
+    ...(input.clusterUnreachable ? { clusterUnreachable: input.clusterUnreachable } : {}),
   });
   const now = input.clock.now();
   const written = await writeStatusBranch({
