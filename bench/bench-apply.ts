@@ -34,8 +34,8 @@ interface AgentApplyReport {
     agent: {
       firstMs: number;
       noopMs: number;
-      first: { mutating: number };
-      noop: { mutating: number; total: number };
+      first: { mutating: number; dryRun: number };
+      noop: { mutating: number; dryRun: number; total: number };
       fullyApplied: boolean;
     };
   }[];
@@ -119,6 +119,10 @@ async function measureApply(opts: {
           first: rounds.map((r) => r.agent.first.mutating),
           noop: rounds.map((r) => r.agent.noop.mutating),
         },
+        agentDryRun: {
+          first: rounds.map((r) => r.agent.first.dryRun),
+          noop: rounds.map((r) => r.agent.noop.dryRun),
+        },
         kubectl: await kubectlRequests,
       },
       agentFullyApplied: rounds.every((r) => r.agent.fullyApplied),
@@ -152,7 +156,7 @@ async function countKubectlRequests(opts: { env: NodeJS.ProcessEnv; objects: num
       first: mutatingRequestsBetween(before, between, { resources }),
       noop: mutatingRequestsBetween(between, after, { resources }),
       counted:
-        'apiserver_request_total, verbs POST|PUT|PATCH|APPLY|DELETE on namespaces, configmaps, deployments',
+        'apiserver_request_total, verbs POST|PUT|PATCH|APPLY|DELETE on namespaces, configmaps, deployments; dry runs (dry_run label) apart',
     };
   } finally {
     execFileSync(kubectl, ['--kubeconfig', kubeconfig, 'delete', 'namespace', namespace, '--wait=false'], {

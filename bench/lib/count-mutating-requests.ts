@@ -6,7 +6,8 @@
 //   … kubectl apply …
 //   const n = mutatingRequestsBetween(before, await scrapeRequestCounts(target), { resources: ['configmaps'] });
 //
-// Server-side apply is counted under verb APPLY, not PATCH. The counter has no user or
+// Server-side apply is counted under verb APPLY, not PATCH. A dry-run write (label dry_run
+// set, e.g. "All") stores nothing, so it is counted apart from the mutating requests. The counter has no user or
 // namespace label, so other writers on the same server (controllers, leases) are counted too:
 // narrow it by resource, and leave subresources (status, …) out, which is the default.
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,8 @@ export interface RequestCount {
   subresource: string;
   group: string;
   code: string;
+  /** The write was a dry run (label dry_run not empty): nothing was stored. */
+  dryRun: boolean;
   value: number;
 }
 
@@ -64,7 +67,11 @@ export function metricsTargetFromKubeconfig(file: string, context?: string): Met
 
 /** Returns every apiserver_request_total series the server reports now. */
 export async function scrapeRequestCounts(target: MetricsTarget): Promise<RequestCount[]> {
-  const text = await getText(target, '/metrics');
+  return parseRequestCounts(await getText(target, '/metrics'));
+}
+
+/** Returns the apiserver_request_total series of a metrics text. */
+export function parseRequestCounts(text: string): RequestCount[] {
   const counts: RequestCount[] = [];
   for (const line of text.split('\n')) {
     const match = /^apiserver_request_total\{([^}]*)\}\s+(\S+)/.exec(line);
@@ -76,33 +83,42 @@ export async function scrapeRequestCounts(target: MetricsTarget): Promise<Reques
       subresource: labels['subresource'] ?? '',
       group: labels['group'] ?? '',
       code: labels['code'] ?? '',
+      dryRun: (labels['dry_run'] ?? '') !== '',
       value: Number(match[2]),
     });
   }
   return counts;
 }
 
-/** Returns how many mutating requests were served between two scrapes, per verb and in total. */
+/** Writes between two scrapes, per verb and in total. */
+export interface WriteCounts {
+  total: number;
+  byVerb: Record<string, number>;
+}
+
+/** Returns how many mutating requests were served between two scrapes, and apart from them the dry-run writes. */
 export function mutatingRequestsBetween(
   before: readonly RequestCount[],
   after: readonly RequestCount[],
   filter: { resources?: readonly string[]; subresources?: boolean } = {},
-): { total: number; byVerb: Record<string, number> } {
+): WriteCounts & { dryRun: WriteCounts } {
   const keep = (c: RequestCount) =>
     mutatingVerbs.has(c.verb) &&
     (filter.resources === undefined || filter.resources.includes(c.resource)) &&
     (filter.subresources === true || c.subresource === '');
-  const key = (c: RequestCount) => `${c.verb} ${c.group} ${c.resource} ${c.subresource} ${c.code}`;
+  const key = (c: RequestCount) =>
+    `${c.verb} ${c.group} ${c.resource} ${c.subresource} ${c.code} ${c.dryRun ? 'dry' : ''}`;
   const old = new Map(before.filter(keep).map((c) => [key(c), c.value]));
-  const byVerb: Record<string, number> = {};
-  let total = 0;
+  const writes: WriteCounts = { total: 0, byVerb: {} };
+  const dryRun: WriteCounts = { total: 0, byVerb: {} };
   for (const c of after.filter(keep)) {
     const delta = c.value - (old.get(key(c)) ?? 0);
     if (delta <= 0) continue;
-    byVerb[c.verb] = (byVerb[c.verb] ?? 0) + delta;
-    total += delta;
+    const into = c.dryRun ? dryRun : writes;
+    into.byVerb[c.verb] = (into.byVerb[c.verb] ?? 0) + delta;
+    into.total += delta;
   }
-  return { total, byVerb };
+  return { ...writes, dryRun };
 }
 
 function getText(target: MetricsTarget, path: string): Promise<string> {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { isMap, type KubeObject } from '../../src/core/model/kube-object.js';
 import { refKey } from '../../src/core/model/object-ref.js';
 import { clusterLabel } from '../../src/core/apply-plan/agent-keys.js';
-import { parseInventory } from '../../src/core/apply-plan/inventory.js';
+import { decodeInventory } from '../../src/loops/agent/inventory-store.js';
 import { appliedCommitTrailer } from '../../src/core/status/status-branch.js';
 import {
   aConfigMap,
@@ -144,7 +144,7 @@ test('the agent applies, skips, updates and prunes a cluster branch and reports 
       namespace: 'gitfleet-system',
       name: `gitfleet-inventory-${agent.cluster}`,
     });
-    const parsed = parseInventory(inventory?.data as Record<string, string>);
+    const parsed = decodeInventory(inventory!);
     assert.equal(parsed.type, 'ok');
     if (parsed.type === 'ok') {
       assert.deepEqual([...parsed.inventory.keys()].sort(), objects.map((o) => refKey(refOf(o))).sort());

@@ -15,6 +15,9 @@ import { writeObjects } from '../../src/adapters/git/write-objects.js';
 import { KubeClient } from '../../src/adapters/kube/kube-client.js';
 import { clusterLabel, inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
 import { managedLabel } from '../../src/core/model/gitfleet-keys.js';
+import { defaultHubIdentity } from '../../src/core/apply-plan/hub-identity.js';
+import { allowDeletionsTrailer } from '../../src/core/publish/commit-trailers.js';
+import { renderCommitMessage } from '../../src/core/publish/commit-message.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
 import { objectPath } from '../../src/core/render/object-path.js';
 import { emitYaml } from '../../src/core/render/emit-yaml.js';
@@ -51,6 +54,7 @@ export async function commitClusterBranch(
   objects: readonly KubeObject[],
   message = 'render: test\n',
   extraFiles: Record<string, string> = {},
+  author = { name: 'hub', email: 'hub@test.invalid' },
 ): Promise<string> {
   const blobs = [];
   const files = new Map<string, string>();
@@ -63,11 +67,63 @@ export async function commitClusterBranch(
   const tree = buildTreeFromScratch(files);
   const ref = clusterBranchRef(prefix, cluster);
   const head = await readRef(gitdir, ref);
-  const author = { name: 'hub', email: 'hub@test.invalid', time: 1_700_000_000, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: head ? [head] : [], author, message });
+  const signature = { ...author, time: 1_700_000_000, tzOffsetMinutes: 0 };
+  const commit = makeCommit({ tree: tree.root, parents: head ? [head] : [], author: signature, message });
   await writeObjects({ gitdir, objects: [...blobs, ...tree.newObjects, commit], fsync: false });
   await updateRefs({ gitdir, updates: [{ ref, newOid: commit.oid, expectedOld: head }], fsync: false });
   return commit.oid;
+}
+
+/**
+ * Commits as the hub does when a source commit allows deletions on the cluster: a source commit
+ * on main carrying the Gitfleet-Allow-Deletions trailer, the bindings branch recording it, and
+ * the cluster branch's commit by the hub's identity passing the trailer on. Returns its id.
+ */
+export async function commitAsHub(
+  gitdir: string,
+  cluster: string,
+  objects: readonly KubeObject[],
+  subject: string,
+): Promise<string> {
+  const author = { ...defaultHubIdentity, time: 1_700_000_000, tzOffsetMinutes: 0 };
+  const person = { name: 'Ada', email: 'ada@example.com', time: 1_700_000_000, tzOffsetMinutes: 0 };
+  const empty = buildTreeFromScratch(new Map());
+  const mainHead = await readRef(gitdir, 'refs/heads/main');
+  const source = makeCommit({
+    tree: empty.root,
+    parents: mainHead ? [mainHead] : [],
+    author: person,
+    message: `${subject}\n\n${allowDeletionsTrailer}: ${cluster}\n`,
+  });
+  const bindingsHead = await readRef(gitdir, `refs/heads/${prefix}bindings`);
+  const bindings = makeCommit({
+    tree: empty.root,
+    parents: bindingsHead ? [bindingsHead] : [],
+    author,
+    message: renderCommitMessage({
+      sourceCommit: source.oid,
+      sourceRef: 'refs/heads/main',
+      sourceSubject: subject,
+      changes: [],
+    }),
+  });
+  await writeObjects({ gitdir, objects: [...empty.newObjects, source, bindings], fsync: false });
+  await updateRefs({
+    gitdir,
+    updates: [
+      { ref: 'refs/heads/main', newOid: source.oid, expectedOld: mainHead },
+      { ref: `refs/heads/${prefix}bindings`, newOid: bindings.oid, expectedOld: bindingsHead },
+    ],
+    fsync: false,
+  });
+  const message = renderCommitMessage({
+    sourceCommit: source.oid,
+    sourceRef: 'refs/heads/main',
+    sourceSubject: subject,
+    changes: [],
+    allowDeletionsOn: cluster,
+  });
+  return commitClusterBranch(gitdir, cluster, objects, message, {}, defaultHubIdentity);
 }
 
 function decorate(o: KubeObject): KubeObject {

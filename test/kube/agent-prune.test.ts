@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { clusterLabel } from '../../src/core/apply-plan/agent-keys.js';
 import { managedLabel, preserveAnnotation } from '../../src/core/model/gitfleet-keys.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
-import { aConfigMap, commitClusterBranch, kubectl, refOf, testAgent } from './agent-fixture.js';
+import { decodeInventory } from '../../src/loops/agent/inventory-store.js';
+import { aConfigMap, commitAsHub, commitClusterBranch, kubectl, refOf, testAgent } from './agent-fixture.js';
 import { eventually, inNamespace, testKubeConfig } from './test-clusters.js';
 
 test('prune leaves an object without our marker, one annotated prune: disabled and one preserved on deletion', async (t) => {
@@ -82,12 +83,7 @@ test('the mass-deletion guard refuses pruning most objects until the commit allo
     const condition = (await agent.report())?.conditions?.find((c) => c.type === 'Pruned');
     assert.equal(condition?.reason, 'MassDeletionGuard');
 
-    await commitClusterBranch(
-      agent.gitdir,
-      agent.cluster,
-      kept,
-      `render: drop seven\n\nGitfleet-Allow-Deletions: ${agent.cluster}\n`,
-    );
+    await commitAsHub(agent.gitdir, agent.cluster, kept, 'drop seven');
     const allowed = await agent.pass();
     assert.equal(allowed.prune?.deleted.length, 7);
     assert.equal(allowed.fullyApplied, true);
@@ -169,9 +165,9 @@ test('a failed deletion stays in the inventory and is retried by the next pass',
       namespace: 'gitfleet-system',
       name: `gitfleet-inventory-${agent.cluster}`,
     });
-    assert.match(
-      String((inventory?.data as Record<string, string>)['objects']),
-      / stuck /,
+    const stored = decodeInventory(inventory!);
+    assert.ok(
+      stored.type === 'ok' && [...stored.inventory.values()].some((e) => e.ref.name === 'stuck'),
       'still in the inventory',
     );
 

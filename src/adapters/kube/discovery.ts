@@ -68,6 +68,12 @@ export class Discovery {
     return this.byGvk.get(key);
   }
 
+  /** Returns every resource the cluster serves (each version of a group separately). */
+  async served(): Promise<readonly ResourceInfo[]> {
+    if (!this.loaded) await this.refresh();
+    return this.all;
+  }
+
   /** Returns the cluster's API enablements, sorted as Karmada sorts them (by group version, then resource). */
   async enablements(): Promise<ApiEnablement[]> {
     if (!this.loaded) await this.refresh();

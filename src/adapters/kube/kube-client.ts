@@ -100,10 +100,16 @@ export class KubeClient {
     return 'refusal' in answer ? { type: 'refused', refusal: answer.refusal } : writeResult(answer);
   }
 
-  /** Deletes an object with background propagation; returns 'deleted', 'gone' (it was not there) or the refusal. */
+  /**
+   * Deletes an object with background propagation; returns 'deleted' (with the object as the
+   * server answered it when it is still there, e.g. held by a finalizer: deletionTimestamp
+   * set), 'gone' (it was not there) or the refusal.
+   */
   async delete(
     ref: ObjectRef,
-  ): Promise<{ type: 'deleted' | 'gone' } | { type: 'refused'; refusal: ApiRefusal }> {
+  ): Promise<
+    { type: 'deleted'; live?: KubeObject } | { type: 'gone' } | { type: 'refused'; refusal: ApiRefusal }
+  > {
     const info = await this.resourceOf(ref);
     if (!info) return notServed(ref);
     const answer = await this.sendWrite({
@@ -114,7 +120,10 @@ export class KubeClient {
     });
     if ('refusal' in answer) return { type: 'refused', refusal: answer.refusal };
     if (answer.status === 404) return { type: 'gone' };
-    if (answer.status >= 200 && answer.status < 300) return { type: 'deleted' };
+    if (answer.status >= 200 && answer.status < 300) {
+      const body = parseObject(answer.body);
+      return body?.metadata?.deletionTimestamp ? { type: 'deleted', live: body } : { type: 'deleted' };
+    }
     return { type: 'refused', refusal: refusalOf(answer.status, answer.body) };
   }
 
@@ -190,6 +199,16 @@ export class KubeClient {
   /** Closes idle connections. */
   close(): void {
     this.http.close();
+  }
+}
+
+/** Returns the answer's object, undefined when it is a Status or not JSON. */
+function parseObject(body: string): KubeObject | undefined {
+  try {
+    const parsed = JSON.parse(body) as Partial<KubeObject> | null;
+    return parsed && parsed.kind !== 'Status' && parsed.metadata ? (parsed as KubeObject) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -240,5 +240,6 @@ function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {
   for (const f of result.prune?.failed ?? []) lines.push(`  ${f.message}`);
   if (result.prune?.plan.guardRefusal) lines.push(`  ${result.prune.plan.guardRefusal}`);
   for (const h of result.prune?.plan.held ?? []) if (h.reason === 'NotListed') lines.push(`  ${h.message}`);
+  if (result.inventoryProblem) lines.push(`  ${result.inventoryProblem}`);
   (result.fullyApplied ? io.out : io.err)(lines.join('\n'));
 }

@@ -7,6 +7,7 @@
 // diagnostics (a refused mass deletion, a template that fits no cluster, a failing override):
 // what could be rendered was, and what could not kept its last good state.
 // Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
+import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { formatLoadError } from '../../core/load/load-error.js';
 import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
@@ -56,7 +57,7 @@ export interface HubDeps {
   identity: { name: string; email: string };
 }
 
-const defaultIdentity = { name: 'gitfleet', email: 'hub@gitfleet.invalid' };
+const defaultIdentity = defaultHubIdentity;
 
 /**
  * Returns the repository and the triggers for the options: the seam where remote repositories

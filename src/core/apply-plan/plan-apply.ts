@@ -4,6 +4,7 @@
 // | live object                          | manifest vs last applied | drift (server dry-run) | decision                         |
 // |--------------------------------------|--------------------------|------------------------|----------------------------------|
 // | absent                               | any                      | -                      | apply (create)                   |
+// | exists without any marker, applied by us before (inventory digest) | same / changed | - | apply with force (correct drift / update): someone removed the marker by hand |
 // | exists without our marker            | any                      | -                      | refuse, unless conflict resolution is overwrite: apply with force (take over) |
 // | ours                                 | changed                  | -                      | apply with force (update)        |
 // | ours, not written since we saw it clean | same                  | -                      | skip (no request at all)         |
@@ -70,6 +71,12 @@ export function planApply(input: PlanApplyInput): ApplyDecision {
     return { type: 'apply', force: false, reason: again ? 'driftCorrection' : 'create' };
   }
   if (live.type === 'foreign') {
+    // The inventory says the agent applied it, and no other cluster claims it: the marker was
+    // removed by hand, which is drift like any other edit (else it would be "not ours" for good).
+    if (live.owner === undefined && input.lastAppliedDigest !== '') {
+      const same = input.digest === input.lastAppliedDigest;
+      return { type: 'apply', force: true, reason: same ? 'driftCorrection' : 'update' };
+    }
     if (input.conflictResolution === 'overwrite') return { type: 'apply', force: true, reason: 'takeOver' };
     return { type: 'refuse', message: foreignMessage(input.cluster, live.owner) };
   }

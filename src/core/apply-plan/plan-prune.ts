@@ -9,6 +9,9 @@
 // | no marker, or another cluster's marker             | left alone (someone took it over)        | dropped         |
 // | annotated gitfleet.io/prune: disabled              | left alone                               | dropped         |
 // | controlled by another object (ownerReference)      | left alone: its owner's garbage collection decides | dropped |
+// | being deleted already (deletionTimestamp: a finalizer holds it) | hold: reported Terminating, not deleted again | kept until it is gone |
+// | a Namespace holding objects the agent does not own | hold: reported NamespaceNotEmpty (deleting it would delete them) | kept, looked at again |
+// | a Namespace whose contents could not be listed     | hold: nothing is known                   | kept, retried   |
 // | annotated gitfleet.io/preserve-on-deletion: "true" | orphan: our marker is removed, the object stays (Karmada's preserveResourcesOnDeletion) | dropped once done |
 // | otherwise                                          | delete                                   | dropped once confirmed; a failure keeps it |
 //
@@ -29,6 +32,13 @@ export interface PruneLiveFacts {
   annotations?: Readonly<Record<string, string>>;
   /** `Kind/name` of an ownerReference with controller: true. */
   controller?: string;
+  /** Set when the object is being deleted (metadata.deletionTimestamp), with its finalizers. */
+  terminating?: { finalizers: readonly string[] };
+  /**
+   * For a Namespace: the objects in it the agent does not own (`Kind/namespace/name`, sorted),
+   * or why they could not be listed. A Namespace without this is not deleted.
+   */
+  contents?: { foreign: readonly string[] } | { unknown: string };
 }
 
 export interface PruneGuard {
@@ -47,10 +57,21 @@ export interface PlanPruneInput {
   listedKinds: ReadonlySet<string>;
   guard: PruneGuard;
   allowDeletions: boolean;
+  /** Why the branch head's Gitfleet-Allow-Deletions trailer was not honoured, when it was not. */
+  allowanceIgnored?: string;
 }
 
 export type LeaveReason = 'Gone' | 'NotOwned' | 'Kept' | 'Controlled';
-export type HoldReason = 'NotListed' | 'MassDeletionGuard';
+export type HoldReason = 'NotListed' | 'MassDeletionGuard' | 'Terminating' | 'NamespaceNotEmpty';
+
+/** Holds that wait on the cluster, not on the agent: the pass did all it may, so they do not make it incomplete. */
+export const waitingHolds: ReadonlySet<HoldReason> = new Set(['Terminating', 'NamespaceNotEmpty']);
+
+/** Returns the message of an object of ours being deleted, the same on the pass that deleted it and the ones after. */
+export function terminatingMessage(ref: ObjectRef, finalizers: readonly string[]): string {
+  const held = finalizers.length > 0 ? ` (finalizers: ${finalizers.join(', ')})` : '';
+  return `${refLabel(ref)}: deleted, still terminating${held}; kept in the inventory until it is gone`;
+}
 
 export interface PrunePlan {
   /** Objects to delete, in prune order. */
@@ -119,6 +140,27 @@ function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: Prun
       `not pruned: controlled by ${facts.controller}; left to its garbage collection`,
     );
   }
+  const hold = (reason: HoldReason, message: string): void => {
+    plan.held.push({ ref, reason, message });
+  };
+  if (facts.terminating) return hold('Terminating', terminatingMessage(ref, facts.terminating.finalizers));
+  if (ref.kind === 'Namespace' && groupOf(ref.apiVersion) === '') {
+    const contents = facts.contents ?? { unknown: 'not looked at' };
+    if ('unknown' in contents) {
+      return hold(
+        'NotListed',
+        `${subject}: not pruned: what it holds could not be listed (${contents.unknown}); retried next pass`,
+      );
+    }
+    if (contents.foreign.length > 0) {
+      const shown = contents.foreign.slice(0, 5).join(', ');
+      const more = contents.foreign.length > 5 ? `, … ${contents.foreign.length - 5} more` : '';
+      return hold(
+        'NamespaceNotEmpty',
+        `${subject}: not pruned: it holds ${contents.foreign.length} object(s) the agent does not own (${shown}${more}); kept until they are gone`,
+      );
+    }
+  }
   if (facts.annotations?.[preserveAnnotation] === 'true') plan.orphans.push(ref);
   else plan.deletions.push(ref);
 }
@@ -128,12 +170,16 @@ function guardRefusal(input: PlanPruneInput, deleting: number): string | undefin
   const total = input.inventory.size;
   const { maxDeleteFraction, minObjects } = input.guard;
   const cluster = input.cluster;
+  const how =
+    input.allowanceIgnored === undefined
+      ? 'allow it with a Gitfleet-Allow-Deletions trailer'
+      : `the Gitfleet-Allow-Deletions trailer on the branch's head was not honoured: ${input.allowanceIgnored}; allow it with that trailer on a source commit the hub renders`;
   if (deleting >= total) {
-    return `${cluster}: pruning refused: it would delete all ${total} objects the agent applied (mass-deletion guard); allow it with a Gitfleet-Allow-Deletions trailer`;
+    return `${cluster}: pruning refused: it would delete all ${total} objects the agent applied (mass-deletion guard); ${how}`;
   }
   if (total > minObjects && deleting / total > maxDeleteFraction) {
     const share = Math.round(maxDeleteFraction * 100);
-    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${share}%, mass-deletion guard); allow it with a Gitfleet-Allow-Deletions trailer`;
+    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${share}%, mass-deletion guard); ${how}`;
   }
   return undefined;
 }

@@ -19,6 +19,8 @@ export interface StatusCommitInput {
   objects: number;
   /** `Kind/namespace/name: message` of each failure (applies and deletions). */
   failures: readonly string[];
+  /** Set when the cluster did not answer: why (the body's first line). */
+  clusterUnreachable?: string;
   /** Other lines for the body (prune summary, Git outage). */
   notes: readonly string[];
   /** Lists longer than this are cut with a count. */
@@ -33,11 +35,13 @@ export function statusCommitMessage(input: StatusCommitInput): string {
   if (input.failures.length > max) failures.push(`… and ${input.failures.length - max} more`);
   const subject = input.tombstoned
     ? `status ${input.cluster}: branch tombstoned at ${short}; applying stopped, nothing deleted`
-    : input.fullyApplied && input.commit !== null
-      ? `status ${input.cluster}: applied ${short}`
-      : `status ${input.cluster}: ${input.failures.length} failed at ${short} (${input.objects} objects)`;
+    : input.clusterUnreachable !== undefined
+      ? `status ${input.cluster}: the cluster does not answer at ${short}; reported NotReady`
+      : input.fullyApplied && input.commit !== null
+        ? `status ${input.cluster}: applied ${short}`
+        : `status ${input.cluster}: ${input.failures.length} failed at ${short} (${input.objects} objects)`;
   const lines = [subject];
-  const body = [...input.notes, ...failures];
+  const body = [...(input.clusterUnreachable ? [input.clusterUnreachable] : []), ...input.notes, ...failures];
   if (body.length > 0) lines.push('', ...body);
   if (input.fullyApplied && input.commit !== null && !input.tombstoned) {
     lines.push('', `${appliedCommitTrailer}: ${input.commit}`);

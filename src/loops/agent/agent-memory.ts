@@ -1,7 +1,8 @@
 // What an agent remembers between passes, in memory only: nothing here is needed for safety
 // (the inventory in the cluster and the branches in Git are the state); it only saves requests
-// and bounds drift fights. A restarted agent starts empty and checks every object once with a
-// server dry-run instead of trusting a resourceVersion it never saw.
+// and bounds drift fights. A restarted agent (or `agent --once`) starts with the
+// resourceVersions the inventory recorded after its last applies, so it checks with a server
+// dry-run only the objects written since, not every object.
 import type { FightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
@@ -25,6 +26,8 @@ export interface AgentMemory {
   terminal: Map<string, { digest: string; resourceVersion: string | undefined; message: string }>;
   /** The object records of the last report, kept when the cluster stops answering. */
   lastObjects?: ObjectStatusRecord[];
+  /** Cluster-branch commits whose deletion allowance was proven to come from the hub. */
+  trustedAllowances: Set<string>;
   /** The last cluster facts read, and when. */
   facts?: { atMs: number; status: ClusterStatus };
 }
@@ -35,6 +38,7 @@ export function createAgentMemory(fight: FightSettings = defaultFightSettings())
     settled: new Map(),
     corrections: new Map(),
     terminal: new Map(),
+    trustedAllowances: new Set(),
     fight,
     parsed: new MemoMap(),
     git: { failures: 0 },

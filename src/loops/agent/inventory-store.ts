@@ -2,8 +2,23 @@
 // holds and why it is written before anything is applied). It is written with server-side
 // apply under the agent's field manager, only when its content changes, into the
 // gitfleet-system namespace, which is created the first time.
-import { formatInventory, parseInventory, type Inventory } from '../../core/apply-plan/inventory.js';
+//
+// Layout (format version 2): `data.version: "2"` and the JSON lines, gzipped, in
+// `binaryData["objects.jsonl.gz"]`. A ConfigMap holds at most 1 MiB; an entry is about 170
+// bytes of JSON but only 25 to 35 once gzipped (the digest, 20 random bytes, is most of it),
+// so 10,000 objects take about 0.4 MiB even after base64. A ConfigMap without `data.version`
+// is format version 1: space-separated text in `data.objects`, read and then rewritten as
+// version 2 by the next write (server-side apply drops the old key the agent no longer sets).
+import { gunzipSync, gzipSync, constants as zlib } from 'node:zlib';
+import {
+  formatInventory,
+  inventoryVersion,
+  parseInventory,
+  type Inventory,
+  type ParsedInventory,
+} from '../../core/apply-plan/inventory.js';
 import { inventoryLabel, inventoryName, inventoryNamespace } from '../../core/apply-plan/agent-keys.js';
+import type { KubeObject } from '../../core/model/kube-object.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
 
@@ -13,29 +28,82 @@ export interface InventoryLocation {
   name?: string;
 }
 
-const configMapRef = (at: InventoryLocation) => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  namespace: inventoryNamespace,
-  name: at.name ?? inventoryName(at.cluster),
-});
+/** What a read found: the inventory, or why it does not read and the entries that still do. */
+export type InventoryRead =
+  | { type: 'ok'; inventory: Inventory; exists: boolean }
+  | { type: 'unreadable'; message: string; salvaged: Inventory; exists: true };
 
-/** Returns the stored inventory (empty when there is none yet); throws when it cannot be read or parsed. */
-export async function readInventory(
-  client: KubeClient,
-  at: InventoryLocation,
-): Promise<{ inventory: Inventory; exists: boolean }> {
-  const ref = configMapRef(at);
-  const live = await client.get(ref);
-  if (live === undefined) return { inventory: new Map(), exists: false };
-  const parsed = parseInventory(live.data as Record<string, string> | undefined);
-  if (parsed.type === 'invalid') {
-    throw Object.assign(
-      new Error(`ConfigMap/${ref.namespace}/${ref.name}: the inventory does not parse: ${parsed.message}`),
-      { terminal: true },
-    );
+const versionKey = 'version';
+const v1Key = 'objects';
+const v2Key = 'objects.jsonl.gz';
+
+/** Returns the identity of the inventory ConfigMap at a location. */
+export function inventoryRef(at: InventoryLocation) {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    namespace: inventoryNamespace,
+    name: at.name ?? inventoryName(at.cluster),
+  };
+}
+
+/** Returns the ConfigMap fields that hold the inventory in the current format. */
+export function encodeInventory(inventory: Inventory): {
+  data: Record<string, string>;
+  binaryData: Record<string, string>;
+} {
+  const gz = gzipSync(Buffer.from(formatInventory(inventory), 'utf8'), { level: 9 });
+  return { data: { [versionKey]: inventoryVersion }, binaryData: { [v2Key]: gz.toString('base64') } };
+}
+
+/** Returns the inventory a ConfigMap holds, in either format, or why it does not read. */
+export function decodeInventory(configMap: KubeObject): ParsedInventory {
+  const data = (configMap['data'] ?? {}) as Record<string, string>;
+  const version = data[versionKey];
+  if (version === undefined) return parseInventory({ version: undefined, text: data[v1Key] ?? '' });
+  if (version !== inventoryVersion) return parseInventory({ version, text: '' });
+  const packed = ((configMap['binaryData'] ?? {}) as Record<string, string>)[v2Key];
+  if (packed === undefined)
+    return { type: 'invalid', message: `binaryData ${v2Key} is missing`, salvaged: new Map() };
+  const bytes = Buffer.from(packed, 'base64');
+  try {
+    return parseInventory({ version, text: gunzipSync(bytes).toString('utf8') });
+  } catch (error) {
+    // Cut or damaged: what inflates before the damage still names objects that may be ours.
+    const partial = inflatePartly(bytes);
+    const parsed = parseInventory({ version, text: partial.slice(0, partial.lastIndexOf('\n') + 1) });
+    const salvaged = parsed.type === 'ok' ? parsed.inventory : parsed.salvaged;
+    return {
+      type: 'invalid',
+      message: `binaryData ${v2Key}: not a complete gzip stream (${(error as Error).message})`,
+      salvaged,
+    };
   }
-  return { inventory: parsed.inventory, exists: true };
+}
+
+function inflatePartly(bytes: Buffer): string {
+  try {
+    return gunzipSync(bytes, { finishFlush: zlib.Z_SYNC_FLUSH }).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Returns the stored inventory (empty when there is none yet) or why it is unreadable; throws when it cannot be read at all. */
+export async function readInventory(client: KubeClient, at: InventoryLocation): Promise<InventoryRead> {
+  const ref = inventoryRef(at);
+  const live = await client.get(ref);
+  if (live === undefined) return { type: 'ok', inventory: new Map(), exists: false };
+  const parsed = decodeInventory(live);
+  if (parsed.type === 'invalid') {
+    return {
+      type: 'unreadable',
+      message: `ConfigMap/${ref.namespace}/${ref.name}: the inventory does not parse: ${parsed.message}`,
+      salvaged: parsed.salvaged,
+      exists: true,
+    };
+  }
+  return { type: 'ok', inventory: parsed.inventory, exists: true };
 }
 
 /** Stores the inventory, creating the namespace first when the inventory did not exist; throws on failure. */
@@ -45,7 +113,7 @@ export async function writeInventory(
   inventory: Inventory,
   opts: { exists: boolean },
 ): Promise<void> {
-  const ref = configMapRef(at);
+  const ref = inventoryRef(at);
   if (!opts.exists) {
     const ns = await client.apply(
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: inventoryNamespace } },
@@ -58,7 +126,7 @@ export async function writeInventory(
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: ref.name, namespace: ref.namespace, labels: { [inventoryLabel]: at.cluster } },
-      data: formatInventory(inventory),
+      ...encodeInventory(inventory),
     },
     { force: true },
   );

@@ -3,6 +3,7 @@
 // same state writes the same report and no status commit.
 import type { StatusCondition } from '../../core/status/parse-conditions.js';
 import type { ObjectResult } from './apply-object.js';
+import { waitingHolds } from '../../core/apply-plan/plan-prune.js';
 import type { PruneOutcome } from './prune-objects.js';
 
 export interface ConditionsInput {
@@ -11,12 +12,22 @@ export interface ConditionsInput {
   prune: PruneOutcome | undefined;
   /** The summary of the last Git outage, once Git is reachable again. */
   lastOutage: string | undefined;
+  /** Set when the stored inventory did not read (nothing was pruned): what was done about it. */
+  inventoryProblem?: string;
 }
 
 /** Returns the Applied, Pruned, DriftCorrected and GitReachable conditions of a pass. */
 export function passConditions(input: ConditionsInput): StatusCondition[] {
   const conditions: StatusCondition[] = [appliedCondition(input)];
   if (input.prune) conditions.push(prunedCondition(input.prune));
+  if (input.inventoryProblem) {
+    conditions.push({
+      type: 'Pruned',
+      status: 'False',
+      reason: 'InventoryUnreadable',
+      message: input.inventoryProblem,
+    });
+  }
   const paused = input.objects.filter((o) => o.action === 'driftPaused');
   if (paused.length > 0) {
     conditions.push({
@@ -60,12 +71,23 @@ function prunedCondition(prune: PruneOutcome): StatusCondition {
       message: prune.failed.map((f) => f.message).join('; '),
     };
   }
-  if (prune.plan.held.length > 0) {
+  const blocking = prune.plan.held.filter((h) => !waitingHolds.has(h.reason));
+  if (blocking.length > 0) {
     return {
       type: 'Pruned',
       status: 'False',
       reason: 'PruneHeld',
-      message: prune.plan.held.map((h) => h.message).join('; '),
+      message: blocking.map((h) => h.message).join('; '),
+    };
+  }
+  // Waiting on the cluster: deletions held by finalizers, Namespaces kept for what they hold.
+  const kept = prune.plan.held.filter((h) => h.reason === 'NamespaceNotEmpty');
+  if (prune.terminating.length > 0 || kept.length > 0) {
+    return {
+      type: 'Pruned',
+      status: 'False',
+      reason: prune.terminating.length > 0 ? 'Terminating' : 'NamespaceNotEmpty',
+      message: [...prune.terminating, ...kept].map((h) => h.message).join('; '),
     };
   }
   return {
@@ -76,10 +98,16 @@ function prunedCondition(prune: PruneOutcome): StatusCondition {
   };
 }
 
-/** Returns whether the pass ran the branch's commit in full: every object applied and nothing left to prune. */
+/**
+ * Returns whether the pass ran the branch's commit in full: every object applied and nothing
+ * left to prune but what waits on the cluster (an object held by its finalizers, a Namespace
+ * kept for what others put in it), which the Pruned condition reports.
+ */
 export function isFullyApplied(input: ConditionsInput): boolean {
   const pruneDone =
-    input.prune !== undefined && input.prune.failed.length === 0 && input.prune.plan.held.length === 0;
+    input.prune !== undefined &&
+    input.prune.failed.length === 0 &&
+    input.prune.plan.held.every((h) => waitingHolds.has(h.reason));
   return pruneDone && input.unparsed === 0 && input.objects.every((o) => o.applied);
 }
 
@@ -94,5 +122,7 @@ export function failureLines(
   for (const u of unparsed) lines.push(`${u.path.replace(/\.yaml$/, '')}: ${u.message}`);
   for (const f of input.prune?.failed ?? []) lines.push(f.message);
   for (const h of input.prune?.plan.held ?? []) lines.push(h.message);
+  for (const h of input.prune?.terminating ?? []) lines.push(h.message);
+  if (input.inventoryProblem) lines.push(input.inventoryProblem);
   return [...new Set(lines)];
 }

@@ -3,6 +3,7 @@
 // marker from objects preserved on deletion. Entries confirmed gone, left or orphaned leave the
 // inventory; a failed deletion stays and is retried by the next pass.
 import {
+  terminatingMessage,
   planPrune,
   type PruneGuard,
   type PruneLiveFacts,
@@ -14,11 +15,14 @@ import { managedLabel } from '../../core/model/gitfleet-keys.js';
 import { getPath, type KubeObject } from '../../core/model/kube-object.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-object.js';
+import { readNamespaceContents } from './read-namespace-contents.js';
 
 export interface PruneOutcome {
   plan: PrunePlan;
   deleted: ObjectRef[];
   orphaned: ObjectRef[];
+  /** Objects of ours being deleted but still there (finalizers): they stay in the inventory until gone. */
+  terminating: { ref: ObjectRef; message: string }[];
   /** Deletions and marker removals that failed (they stay in the inventory). */
   failed: { ref: ObjectRef; message: string }[];
   /** refKeys that leave the inventory. */
@@ -30,6 +34,7 @@ export interface PruneInput {
   desired: ReadonlySet<string>;
   guard: PruneGuard;
   allowDeletions: boolean;
+  allowanceIgnored?: string;
 }
 
 /** Prunes what left the branch, as far as the plan allows, and returns what happened. */
@@ -50,11 +55,15 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     listedKinds: await ctx.live.listedKinds(),
     guard: input.guard,
     allowDeletions: input.allowDeletions,
+    ...(input.allowanceIgnored === undefined ? {} : { allowanceIgnored: input.allowanceIgnored }),
   });
   const outcome: PruneOutcome = {
     plan,
     deleted: [],
     orphaned: [],
+    terminating: plan.held
+      .filter((h) => h.reason === 'Terminating')
+      .map(({ ref, message }) => ({ ref, message })),
     failed: [],
     removed: plan.left.map((l) => refKey(l.ref)),
   };
@@ -62,7 +71,11 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     const result = await ctx.client.delete(ref);
     if (result.type === 'refused')
       outcome.failed.push({ ref, message: `${refLabel(ref)}: delete failed: ${result.refusal.message}` });
-    else done(ctx, outcome, outcome.deleted, ref);
+    else if (result.type === 'deleted' && result.live) {
+      // Still there, held by finalizers: deleted, but not gone, so it stays in the inventory.
+      outcome.deleted.push(ref);
+      outcome.terminating.push({ ref, message: terminatingMessage(ref, finalizersOf(result.live)) });
+    } else done(ctx, outcome, outcome.deleted, ref);
   }
   for (const ref of plan.orphans) {
     const result = await ctx.client.mergePatch(ref, {
@@ -100,12 +113,33 @@ async function factsOf(ctx: ApplyContext, ref: ObjectRef): Promise<PruneLiveFact
     }
   }
   if (!live) return { exists: false };
-  return {
+  const facts: PruneLiveFacts = {
     exists: true,
     ...(live.metadata.labels ? { labels: live.metadata.labels } : {}),
     ...(live.metadata.annotations ? { annotations: live.metadata.annotations } : {}),
     ...controllerOf(live),
+    ...(live.metadata['deletionTimestamp'] ? { terminating: { finalizers: finalizersOf(live) } } : {}),
   };
+  if (isNamespace(ref) && facts.labels?.[clusterLabel] === ctx.cluster && !facts.terminating) {
+    facts.contents = await readNamespaceContents({
+      client: ctx.client,
+      cluster: ctx.cluster,
+      namespace: ref.name,
+      concurrency: 8,
+    });
+  }
+  return facts;
+}
+
+function isNamespace(ref: ObjectRef): boolean {
+  return ref.kind === 'Namespace' && ref.apiVersion === 'v1';
+}
+
+/** Returns the finalizers holding an object: metadata.finalizers, and a Namespace's spec.finalizers. */
+function finalizersOf(live: KubeObject): string[] {
+  const own = getPath(live, ['metadata', 'finalizers']);
+  const spec = getPath(live, ['spec', 'finalizers']);
+  return [...(Array.isArray(own) ? own : []), ...(Array.isArray(spec) ? spec : [])].map(String);
 }
 
 function controllerOf(live: KubeObject): { controller?: string } {

@@ -36,6 +36,8 @@ export interface ReportInput {
   clock: Clock;
   identity: { name: string; email: string };
   factsMaxAgeMs: number;
+  /** Set when the stored inventory did not read: what was done about it. */
+  inventoryProblem?: string;
   /** Set when the cluster did not answer: why. */
   clusterUnreachable?: string;
 }
@@ -49,11 +51,17 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     unparsed: unparsed.length,
     prune: input.prune,
     lastOutage: memory.git.lastOutage,
+    ...(input.inventoryProblem ? { inventoryProblem: input.inventoryProblem } : {}),
   };
   const fullyApplied = branch.type === 'objects' && input.gitReachable && isFullyApplied(cond);
   if (!input.gitReachable) return { type: 'skipped', fullyApplied };
-  memory.appliedCommit ??=
-    parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef))?.appliedCommit ?? null;
+  if (memory.appliedCommit === undefined || memory.lastObjects === undefined) {
+    // An agent without memory (just started, or --once) starts from what it reported last, so
+    // a cluster that does not answer keeps its objects as last seen, not an empty list.
+    const last = parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef));
+    memory.appliedCommit ??= last?.appliedCommit ?? null;
+    memory.lastObjects ??= last?.objects ?? [];
+  }
   if (fullyApplied) memory.appliedCommit = branch.commit;
   const report: AgentReport = input.clusterUnreachable
     ? await unreachableReport(input)
@@ -73,6 +81,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     objects: input.objects.length + unparsed.length,
     failures: failureLines(cond, unparsed),
     notes: memory.git.lastOutage ? [memory.git.lastOutage] : [],
+    ...(input.clusterUnreachable ? { clusterUnreachable: input.clusterUnreachable } : {}),
   });
   const now = input.clock.now();
   const written = await writeStatusBranch({
@@ -81,8 +90,29 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     report,
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
+  }).catch((error: unknown) => {
+    throw lostRace(input, error);
   });
   return { ...written, fullyApplied };
+}
+
+/** Codes of a compare-and-swap lost on the status branch, locally or on the remote. */
+const raceCodes = new Set(['RefConflict', 'PushRejected']);
+
+/**
+ * Returns the error to throw for a failed status write: a lost compare-and-swap means another
+ * writer moved the status branch between this pass's read and its write, and only agents of
+ * this cluster write it, so the message says so (the code and retryability stay the same).
+ */
+function lostRace(input: ReportInput, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || !raceCodes.has(code)) return error;
+  const branch = input.statusRef.replace(/^refs\/heads\//, '');
+  const message = `${input.cluster}: another agent for cluster ${input.cluster} wrote ${branch} first (is a second agent running for ${input.cluster}? only one may): ${error.message}`;
+  return Object.assign(new Error(message, { cause: error }), {
+    code,
+    terminal: (error as { terminal?: unknown }).terminal === true,
+  });
 }
 
 /** The report of a pass whose cluster did not answer: NotReady, and the objects as last seen. */

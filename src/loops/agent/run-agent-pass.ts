@@ -8,9 +8,16 @@
 //   5. prune what left the branch (prune-objects.ts);
 //   6. record the applied digests and the pruned objects in the inventory;
 //   7. report every object's result and health and the cluster's status on the status branch.
-import { afterPass, sameInventory, withDesired, type Inventory } from '../../core/apply-plan/inventory.js';
+import {
+  afterPass,
+  sameInventory,
+  withDesired,
+  type Inventory,
+  type InventoryEntry,
+} from '../../core/apply-plan/inventory.js';
+import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
-import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { refKey } from '../../core/model/object-ref.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
@@ -20,9 +27,11 @@ import type { AgentMemory } from './agent-memory.js';
 import { clusterBranchRef, statusBranchRef, type AgentRepo } from './agent-repo.js';
 import type { ApplyContext, ObjectResult } from './apply-object.js';
 import { applyStaged } from './apply-staged.js';
-import { readInventory, writeInventory } from './inventory-store.js';
+import { readInventory, writeInventory, type InventoryLocation } from './inventory-store.js';
+import { rebuildInventory } from './rebuild-inventory.js';
 import { LiveIndex } from './live-index.js';
-import { pruneObjects, type PruneOutcome } from './prune-objects.js';
+import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
+import { readDeletionAllowance } from './read-deletion-allowance.js';
 import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
 import { refreshRepo } from './refresh-repo.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
@@ -39,7 +48,9 @@ export interface AgentPassOptions {
   clock: Clock;
   identity: { name: string; email: string };
   guard: PruneGuard;
-  /** Allow deletions past the guard (besides a Gitfleet-Allow-Deletions trailer on the branch's commit). */
+  /** Whose commits' deletion allowances are honoured (default: the hub's default identity). */
+  hubIdentity?: { name: string; email: string };
+  /** Allow deletions past the guard (besides a Gitfleet-Allow-Deletions trailer on the branch's commit, proven to come from the hub). */
   allowDeletions: boolean;
   concurrency: number;
   crdTimeoutMs: number;
@@ -56,6 +67,8 @@ export interface AgentPassResult {
   objects: ObjectResult[];
   unparsed: { path: string; message: string }[];
   prune?: PruneOutcome;
+  /** Set when the stored inventory did not read: what was done about it (nothing was pruned). */
+  inventoryProblem?: string;
   status: StatusOutcome;
   /** Requests this pass made to the API server. */
   requests: RequestCounts;
@@ -81,6 +94,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     gitReachable,
     objects: applied?.objects ?? [],
     prune: applied?.prune,
+    ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     ...(clusterUnreachable ? { clusterUnreachable } : {}),
   });
   return {
@@ -92,6 +106,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     objects: applied?.objects ?? [],
     unparsed: branch.type === 'objects' ? branch.errors : [],
     ...(applied?.prune ? { prune: applied.prune } : {}),
+    ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     status,
     requests: diffCounts(countsBefore, opts.client.requestCounts()),
     totalMs: opts.clock.now() - started,
@@ -124,14 +139,16 @@ async function applyBranch(
   opts: AgentPassOptions,
   branch: Extract<BranchRead, { type: 'objects' }>,
   gitReachable: boolean,
-): Promise<{ objects: ObjectResult[]; prune?: PruneOutcome }> {
+): Promise<{ objects: ObjectResult[]; prune?: PruneOutcome; inventoryProblem?: string }> {
   const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
-  const stored = await readInventory(opts.client, at);
+  const known = await knownInventory(opts, at);
   const before = withDesired(
-    stored.inventory,
+    known.inventory,
     branch.objects.map((o) => o.ref),
   );
-  if (!sameInventory(before, stored.inventory)) await writeInventory(opts.client, at, before, stored);
+  if (known.writable && !sameInventory(before, known.stored))
+    await writeInventory(opts.client, at, before, known);
+  seedSettled(opts.memory, before);
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
@@ -144,28 +161,121 @@ async function applyBranch(
     concurrency: opts.concurrency,
     crdTimeoutMs: opts.crdTimeoutMs,
   });
-  // Git unreachable: the branch may be stale, so nothing is deleted on its word.
-  const prune = gitReachable ? await pruneObjects(ctx, pruneInput(opts, branch, before)) : undefined;
+  // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
+  // of an inventory that did not read.
+  const prune =
+    gitReachable && known.problem === undefined
+      ? await pruneObjects(ctx, await pruneInput(opts, branch, before))
+      : undefined;
   const after = afterPass(before, {
-    applied: objects.filter((o) => o.applied).map((o) => ({ ref: o.ref, digest: o.digest })),
+    applied: objects.filter((o) => o.applied).map((o) => appliedEntry(o, before)),
     removed: prune?.removed ?? [],
   });
-  if (!sameInventory(after, before)) await writeInventory(opts.client, at, after, { exists: true });
-  return { objects, ...(prune ? { prune } : {}) };
+  if (known.writable && !sameInventory(after, before))
+    await writeInventory(opts.client, at, after, { exists: true });
+  return {
+    objects,
+    ...(prune ? { prune } : {}),
+    ...(known.problem === undefined ? {} : { inventoryProblem: known.problem }),
+  };
 }
 
-function pruneInput(
+interface KnownInventory {
+  /** What the pass starts from. */
+  inventory: Inventory;
+  /** What the ConfigMap holds now, as far as it reads (compared with, to write only changes). */
+  stored: Inventory;
+  exists: boolean;
+  /** False when the stored inventory must be left as it is (it does not read and could not be rebuilt). */
+  writable: boolean;
+  /** Why the stored inventory is not to be trusted this pass; nothing is pruned when set. */
+  problem?: string;
+}
+
+/**
+ * Returns the inventory the pass starts from. One that does not parse never stops the pass:
+ * it is rebuilt from what still reads plus every live object carrying the marker
+ * (rebuild-inventory.ts says why that loses nothing prune could act on), or, when some kind
+ * could not be listed for that, left as it is; either way this pass applies but prunes nothing.
+ */
+async function knownInventory(opts: AgentPassOptions, at: InventoryLocation): Promise<KnownInventory> {
+  const stored = await readInventory(opts.client, at);
+  if (stored.type === 'ok')
+    return { inventory: stored.inventory, stored: stored.inventory, exists: stored.exists, writable: true };
+  const rebuilt = await rebuildInventory({
+    client: opts.client,
+    cluster: opts.cluster,
+    salvaged: stored.salvaged,
+    concurrency: opts.concurrency,
+  });
+  if (rebuilt.type === 'incomplete') {
+    return {
+      inventory: stored.salvaged,
+      stored: stored.salvaged,
+      exists: true,
+      writable: false,
+      problem: `${stored.message}; left as it is, since ${rebuilt.failed.length} kind(s) could not be listed to rebuild it (${rebuilt.failed.join('; ')}); applying goes on, nothing is pruned until it reads again`,
+    };
+  }
+  return {
+    inventory: rebuilt.inventory,
+    stored: new Map(),
+    exists: true,
+    writable: true,
+    problem: `${stored.message}; rewritten from the ${stored.salvaged.size} entries that still read and the ${rebuilt.found} live objects carrying ${clusterLabel}=${opts.cluster}; nothing pruned in this pass`,
+  };
+}
+
+/** A restarted agent's memory learns, from the inventory, the versions it last saw match. */
+function seedSettled(memory: AgentMemory, inventory: Inventory): void {
+  for (const [key, entry] of inventory) {
+    if (entry.resourceVersion !== undefined && !memory.settled.has(key))
+      memory.settled.set(key, entry.resourceVersion);
+  }
+}
+
+/**
+ * Returns the inventory entry of an object in place. The resourceVersion recorded is the one
+ * the agent's own write returned; an object found unchanged keeps the one recorded before, so
+ * a controller updating its status (a new resourceVersion, checked clean by a dry run) does
+ * not cost an inventory write on every pass.
+ */
+function appliedEntry(o: ObjectResult, before: Inventory): InventoryEntry {
+  if (o.action === 'unchanged') {
+    const known = before.get(refKey(o.ref));
+    return {
+      ref: o.ref,
+      digest: o.digest,
+      ...(known?.resourceVersion ? { resourceVersion: known.resourceVersion } : {}),
+    };
+  }
+  const rv = o.live?.metadata.resourceVersion;
+  return { ref: o.ref, digest: o.digest, ...(typeof rv === 'string' ? { resourceVersion: rv } : {}) };
+}
+
+/** Returns what prune needs; the head's deletion allowance counts only when proven to come from the hub. */
+async function pruneInput(
   opts: AgentPassOptions,
   branch: Extract<BranchRead, { type: 'objects' }>,
   inventory: Inventory,
-) {
+): Promise<PruneInput> {
   const desired = new Set(branch.keys);
   for (const o of branch.objects) desired.add(refKey(o.ref));
+  const allowance = await readDeletionAllowance({
+    gitdir: opts.repo.gitdir,
+    branchPrefix: opts.branchPrefix,
+    cluster: opts.cluster,
+    commit: branch.commit,
+    message: branch.message,
+    hub: opts.hubIdentity ?? defaultHubIdentity,
+    trusted: opts.memory.trustedAllowances,
+  });
   return {
     inventory,
     desired,
     guard: opts.guard,
-    allowDeletions: opts.allowDeletions || deletionsAllowedBy(branch.message)(opts.cluster),
+    allowDeletions: opts.allowDeletions || allowance.type === 'trusted',
+    ...(allowance.type === 'untrusted' ? { allowanceIgnored: allowance.reason } : {}),
   };
 }
 

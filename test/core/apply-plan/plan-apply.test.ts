@@ -28,10 +28,29 @@ const cases: { name: string; given: Partial<PlanApplyInput>; want: ApplyDecision
     given: { digest: 'd1' },
     want: 'apply driftCorrection force=false',
   },
-  { name: 'an object without our marker is refused', given: { live: { type: 'foreign' } }, want: 'refuse' },
+  {
+    name: 'an object without our marker that the agent never applied is refused',
+    given: { live: { type: 'foreign' }, lastAppliedDigest: '' },
+    want: 'refuse',
+  },
+  {
+    name: 'an object the agent applied whose marker was removed by hand is drift: put back with force',
+    given: { live: { type: 'foreign' }, digest: 'd1', lastAppliedDigest: 'd1' },
+    want: 'apply driftCorrection force=true',
+  },
+  {
+    name: 'an object the agent applied whose marker was removed, with a new manifest, is updated with force',
+    given: { live: { type: 'foreign' } },
+    want: 'apply update force=true',
+  },
+  {
+    name: "an object the agent applied that now carries another cluster's marker is refused",
+    given: { live: { type: 'foreign', owner: 'member2' }, digest: 'd1', lastAppliedDigest: 'd1' },
+    want: 'refuse',
+  },
   {
     name: 'an object without our marker is taken over with force under conflict resolution overwrite',
-    given: { live: { type: 'foreign' }, conflictResolution: 'overwrite' },
+    given: { live: { type: 'foreign' }, lastAppliedDigest: '', conflictResolution: 'overwrite' },
     want: 'apply takeOver force=true',
   },
   {

@@ -108,6 +108,23 @@ const cases: { name: string; given: PlanPruneInput; want: string[] }[] = [
     want: ['hold cm1 NotListed'],
   },
   {
+    name: 'an object of ours still terminating (held by a finalizer) stays in the inventory, not deleted again',
+    given: given({
+      removed: ['cm1'],
+      facts: { cm1: { ...ours, terminating: { finalizers: ['example.com/hold'] } } },
+    }),
+    want: ['hold cm1 Terminating'],
+  },
+  {
+    name: 'a terminating object does not count towards the guard',
+    given: given({
+      total: 2,
+      removed: ['cm0', 'cm1'],
+      facts: { cm0: { ...ours, terminating: { finalizers: [] } } },
+    }),
+    want: ['delete cm1', 'hold cm0 Terminating'],
+  },
+  {
     name: 'deleting 6 of 10 objects is within the guard: an inventory of 10 is not more than minObjects',
     given: given({ removed: ['cm0', 'cm1', 'cm2', 'cm3', 'cm4', 'cm5'] }),
     want: ['delete cm0', 'delete cm1', 'delete cm2', 'delete cm3', 'delete cm4', 'delete cm5'],
@@ -159,7 +176,9 @@ test('deletions come in prune order: custom resources before CRDs, Namespaces la
     cluster: 'member1',
     inventory: inventoryOf(refs),
     desired: new Set(),
-    live: new Map(refs.map((r) => [refKey(r), ours])),
+    live: new Map(
+      refs.map((r) => [refKey(r), r.kind === 'Namespace' ? { ...ours, contents: { foreign: [] } } : ours]),
+    ),
     listedKinds: new Set([
       '/Namespace',
       'apiextensions.k8s.io/CustomResourceDefinition',
@@ -172,6 +191,47 @@ test('deletions come in prune order: custom resources before CRDs, Namespaces la
   assert.deepEqual(
     plan.deletions.map((r) => r.kind),
     ['Widget', 'ConfigMap', 'CustomResourceDefinition', 'Namespace'],
+  );
+});
+
+test('a Namespace holding objects the agent does not own is kept, and says what holds it', () => {
+  const ns: ObjectRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop' };
+  const input = (facts: PruneLiveFacts): PlanPruneInput => ({
+    cluster: 'member1',
+    inventory: inventoryOf([ns, cm('a')]),
+    desired: new Set([refKey(cm('a'))]),
+    live: new Map([[refKey(ns), facts]]),
+    listedKinds: new Set(['/Namespace']),
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: true,
+  });
+  const kept = planPrune(
+    input({ ...ours, contents: { foreign: ['ConfigMap/shop/theirs', 'Secret/shop/x'] } }),
+  );
+  assert.deepEqual(kept.deletions, []);
+  assert.deepEqual(
+    kept.held.map((h) => [h.reason, h.message]),
+    [
+      [
+        'NamespaceNotEmpty',
+        'Namespace/shop: not pruned: it holds 2 object(s) the agent does not own (ConfigMap/shop/theirs, Secret/shop/x); kept until they are gone',
+      ],
+    ],
+  );
+  const unknown = planPrune(input({ ...ours, contents: { unknown: 'Secret: 403 Forbidden' } }));
+  assert.deepEqual(
+    unknown.held.map((h) => [h.reason, h.message]),
+    [
+      [
+        'NotListed',
+        'Namespace/shop: not pruned: what it holds could not be listed (Secret: 403 Forbidden); retried next pass',
+      ],
+    ],
+  );
+  const empty = planPrune(input({ ...ours, contents: { foreign: [] } }));
+  assert.deepEqual(
+    empty.deletions.map((r) => r.name),
+    ['shop'],
   );
 });
 

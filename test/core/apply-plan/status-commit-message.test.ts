@@ -23,6 +23,15 @@ const cases: { name: string; given: Partial<StatusCommitInput>; want: string }[]
     want: `status member1: applied 1a2b3c4\n\nGitfleet-Applied-Commit: ${commit}\n`,
   },
   {
+    name: 'a cluster that does not answer says so, not "0 failed (0 objects)"',
+    given: {
+      fullyApplied: false,
+      objects: 0,
+      clusterUnreachable: 'GET /api: no answer: connect ECONNREFUSED',
+    },
+    want: 'status member1: the cluster does not answer at 1a2b3c4; reported NotReady\n\nGET /api: no answer: connect ECONNREFUSED\n',
+  },
+  {
     name: 'a partial apply lists the failures and has no trailer',
     given: { fullyApplied: false, failures: ['shop/ConfigMap/x: 403 Forbidden'] },
     want: 'status member1: 1 failed at 1a2b3c4 (3 objects)\n\nshop/ConfigMap/x: 403 Forbidden\n',

@@ -1,0 +1,93 @@
+// Reads from git what judgeDeletionAllowance (core/apply-plan/judge-deletion-allowance.ts) needs
+// to decide whether the cluster branch head's Gitfleet-Allow-Deletions trailer comes from the
+// hub: the head's author and committer, the source commit it names, and whether the bindings
+// branch (whose commits carry the Gitfleet-Source-Commit trailer of each source commit the hub
+// rendered) records that source commit. A remote repository's mirror fetches every branch
+// under the prefix, so the bindings branch is there too, and the source commit's objects with
+// the source branch.
+import { readGitObject, withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import {
+  judgeDeletionAllowance,
+  sourceCommitOf,
+  type AllowanceVerdict,
+  type Signature,
+} from '../../core/apply-plan/judge-deletion-allowance.js';
+import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { bindingsRef } from '../hub/hub-refs.js';
+
+/** How far back the bindings branch is searched for the source commit (it gets a commit per source commit and per status change). */
+const maxBindingsWalk = 20_000;
+
+/** Returns whether the head's deletion allowance is proven; `trusted` caches heads proven before (a proof does not expire). */
+export async function readDeletionAllowance(opts: {
+  gitdir: string;
+  branchPrefix: string;
+  cluster: string;
+  commit: string;
+  message: string;
+  hub: Signature;
+  trusted: Set<string>;
+}): Promise<AllowanceVerdict> {
+  if (!deletionsAllowedBy(opts.message)(opts.cluster)) return { type: 'none' };
+  if (opts.trusted.has(opts.commit)) return { type: 'trusted' };
+  const source = withCache({ gitdir: opts.gitdir });
+  const head = await readCommit(source, opts.commit);
+  if (!head) return { type: 'untrusted', reason: `its commit ${opts.commit.slice(0, 12)} cannot be read` };
+  const named = sourceCommitOf(head.message);
+  const sourceCommit = named === undefined ? undefined : await readCommit(source, named);
+  const verdict = judgeDeletionAllowance({
+    cluster: opts.cluster,
+    commit: head,
+    hub: opts.hub,
+    ...(sourceCommit && named ? { source: { oid: named, message: sourceCommit.message } } : {}),
+    bindingsRecordSource:
+      named !== undefined && (await bindingsRecord(source, bindingsRef(opts.branchPrefix), named)),
+  });
+  if (verdict.type === 'trusted') opts.trusted.add(opts.commit);
+  return verdict;
+}
+
+interface CommitFacts {
+  author: Signature;
+  committer: Signature;
+  message: string;
+  parent?: string;
+}
+
+async function readCommit(source: ObjectSource, oid: string): Promise<CommitFacts | undefined> {
+  if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
+  let text: string;
+  try {
+    const object = await readGitObject(source, oid);
+    if (object.type !== 'commit') return undefined;
+    text = Buffer.from(object.content).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  const split = text.indexOf('\n\n');
+  const header = split < 0 ? text : text.slice(0, split);
+  const signature = (role: string): Signature => {
+    const m = new RegExp(`^${role} (.*) <([^>]*)> \\d+ [+-]\\d{4}$`, 'm').exec(header);
+    return { name: m?.[1] ?? '', email: m?.[2] ?? '' };
+  };
+  const parent = /^parent ([0-9a-f]{40})$/m.exec(header)?.[1];
+  return {
+    author: signature('author'),
+    committer: signature('committer'),
+    message: split < 0 ? '' : text.slice(split + 2),
+    ...(parent ? { parent } : {}),
+  };
+}
+
+/** Returns whether a commit on the bindings branch (first parents, newest first) names the source commit. */
+async function bindingsRecord(source: ObjectSource, ref: string, sourceCommit: string): Promise<boolean> {
+  let at = await readRef(source.gitdir, ref);
+  for (let seen = 0; at !== null && seen < maxBindingsWalk; seen++) {
+    const commit = await readCommit(source, at);
+    if (!commit) return false;
+    if (sourceCommitOf(commit.message) === sourceCommit) return true;
+    at = commit.parent ?? null;
+  }
+  return false;
+}
