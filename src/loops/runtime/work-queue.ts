@@ -33,6 +33,8 @@ export interface WorkQueue<K> {
   shutDown(): void;
   /** The number of keys waiting to be handed out. */
   readonly length: number;
+  /** True once shutDown was called. */
+  readonly isShutDown: boolean;
 }
 
 /** Returns an empty work queue driven by the given clock and backoff settings. */
@@ -121,6 +123,9 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
     },
     get length() {
       return queue.length;
+    },
+    get isShutDown() {
+      return stopped;
     },
   };
 }
