@@ -4,6 +4,8 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remoteHubRepo } from '../../src/adapters/remote/remote-hub-repo.js';
 import { isRemoteError } from '../../src/adapters/remote/remote-error.js';
@@ -30,6 +32,8 @@ function hubOf(server: SilentServer, extra: { idleMs: number; signal?: AbortSign
     ...(extra.signal ? { signal: extra.signal } : {}),
   });
 }
+
+const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
 /** Resolves once the server has accepted a connection (the request is in flight). */
 async function untilAccepted(server: SilentServer): Promise<void> {
@@ -84,9 +88,10 @@ test(
 
 /** Runs the CLI as a child process; resolves to its exit code (or signal) and output. */
 function startCli(args: string[], env: NodeJS.ProcessEnv) {
+  const xdg = tempDir('xdg');
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
-    env: { ...process.env, XDG_CACHE_HOME: tempDir('xdg'), ...env },
+    env: { ...process.env, XDG_CACHE_HOME: xdg, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -96,7 +101,7 @@ function startCli(args: string[], env: NodeJS.ProcessEnv) {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
     (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
   );
-  return { child, exited };
+  return { child, exited, mirrors: join(xdg, 'gitfleet', 'mirrors') };
 }
 
 test(
@@ -114,6 +119,11 @@ test(
         stderr,
         /http:\/\/127\.0\.0\.1:\d+\/fleet\.git: fetch failed: ETIMEDOUT: no answer for 300 ms/,
       );
+      // The mirror it made on the way is private: directories 700, files 600.
+      const [mirror = ''] = readdirSync(run.mirrors);
+      assert.equal(modeOf(run.mirrors), '700');
+      assert.equal(modeOf(join(run.mirrors, mirror)), '700');
+      assert.equal(modeOf(join(run.mirrors, mirror, 'config')), '600');
     } finally {
       await server.close();
     }
