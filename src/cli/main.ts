@@ -17,7 +17,7 @@ const usage = `usage:
   ${diffUsage}
   ${logUsage}
   gitfleet hub --repo PATH|URL [--source-ref main] [--once] [--interval 30s] [--output text|json]
-               [--token-file F] [--cache-dir D] [--webhook-port P --webhook-secret-file F]
+               [--token-file F] [--cache-dir D] [--webhook-port P [--webhook-addr A] --webhook-secret-file F]
                                                                          render the source branch into the hub's branches
   ${agentUsage}
   ${statusUsage}
@@ -138,6 +138,7 @@ async function hub(args: string[], io: Io): Promise<number> {
     'token-file': { type: 'string' },
     'cache-dir': { type: 'string' },
     'webhook-port': { type: 'string' },
+    'webhook-addr': { type: 'string' },
     'webhook-secret-file': { type: 'string' },
   });
   if (positionals.length > 0)
@@ -166,6 +167,7 @@ async function hub(args: string[], io: Io): Promise<number> {
       ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
       ...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
       ...(webhookPort !== undefined ? { webhookPort } : {}),
+      ...(typeof values['webhook-addr'] === 'string' ? { webhookAddr: values['webhook-addr'] } : {}),
       ...(typeof values['webhook-secret-file'] === 'string'
         ? { webhookSecretFile: values['webhook-secret-file'] }
         : {}),

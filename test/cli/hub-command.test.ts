@@ -6,6 +6,7 @@ import { parseInterval } from '../../src/cli/commands/hub.js';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/io.js';
 import { runCli } from './run-cli.js';
+import { serveFleet } from '../adapters/remote/remote-fixture.js';
 import { commitChange, exampleFleetRepo, git, hubRefs, removeFleetRepos } from '../loops/hub/hub-fixture.js';
 
 after(removeFleetRepos);
@@ -151,4 +152,44 @@ const intervals = [
 
 for (const { name, given, want } of intervals) {
   test(`--interval: ${name}`, () => assert.equal(parseInterval(given), want));
+}
+
+/** POSTs an unsigned push to the webhook and returns the HTTP status. */
+async function postUnsigned(url: string): Promise<number> {
+  const res = await fetch(url, {
+    method: 'POST',
+    body: '{}',
+    headers: { 'Content-Type': 'application/json' },
+  });
+  return res.status;
+}
+
+for (const { name, addr, host } of [
+  { name: 'listens on loopback by default', addr: undefined, host: '127.0.0.1' },
+  { name: 'listens on the address --webhook-addr names', addr: '127.0.0.2', host: '127.0.0.2' },
+]) {
+  test(`hub's push webhook ${name}`, { timeout: 60_000 }, async () => {
+    const fleet = await serveFleet();
+    const secret = join(fleet.cacheDir, 'secret');
+    writeFileSync(secret, 'webhook-secret\n');
+    const io = liveIo();
+    try {
+      const args = ['hub', '--repo', fleet.url, '--interval', '1h', '--cache-dir', fleet.cacheDir];
+      args.push('--webhook-port', '0', '--webhook-secret-file', secret);
+      if (addr !== undefined) args.push('--webhook-addr', addr);
+      const running = main(args, io);
+      await eventually(() => /webhook listening on http:\/\//.test(io.text()), 'the webhook');
+      const url = /webhook listening on (\S+)/.exec(io.text())?.[1] ?? '';
+      assert.match(url, new RegExp(`^http://${host.replace(/\./g, '\\.')}:\\d+/hooks/push$`));
+      assert.equal(await postUnsigned(url), 401, 'it answers there');
+      const port = new URL(url).port;
+      if (addr !== undefined) {
+        await assert.rejects(postUnsigned(`http://127.0.0.1:${port}/hooks/push`), 'not on 127.0.0.1');
+      }
+      io.interrupt();
+      assert.equal(await running, 0);
+    } finally {
+      await fleet.server.close();
+    }
+  });
 }

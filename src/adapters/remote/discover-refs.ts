@@ -9,6 +9,7 @@
 // before it asks isomorphic-git to fetch.
 import { exchange } from './http-exchange.js';
 import { decodePktLines, packetText } from './pkt-line.js';
+import type { RemoteTimeouts } from './remote-timeouts.js';
 import { httpStatusError, toRemoteError, type ErrorContext } from './to-remote-error.js';
 
 /** Where to send a request and what to send with it. */
@@ -17,6 +18,8 @@ export interface ServiceTarget {
   /** Authorization and other headers sent with every request. */
   headers: Record<string, string>;
   errors: ErrorContext;
+  timeouts: RemoteTimeouts;
+  signal?: AbortSignal | undefined;
 }
 
 /** What the remote advertised. */
@@ -37,6 +40,8 @@ export async function discoverRefs(
     url: `${target.url}/info/refs?service=${target.service}`,
     method: 'GET',
     headers: { ...target.headers, 'User-Agent': 'git/gitfleet' },
+    timeouts: target.timeouts,
+    signal: target.signal,
   }).catch((error: unknown) => Promise.reject(toRemoteError(error, target.errors)));
   if (answer.status !== 200) throw httpStatusError(answer.status, answer.statusText, target.errors);
   if (!answer.headers['content-type']?.startsWith(`application/x-${target.service}-advertisement`)) {

@@ -1,21 +1,40 @@
 // refresh: fetch the remote's branches into the mirror's tracking refs, then move the mirror's
 // source branch and prefixed branches to what the remote holds. The remote is the truth: a
-// local branch the hub moved but failed to push is put back. Nothing is ever deleted, locally
-// or remotely; a branch deleted on the remote keeps its last fetched value here.
+// local branch the hub moved but failed to push is put back. Nothing is deleted remotely.
 //
 // A poll usually finds nothing new, so the remote's ref advertisement (one GET) is compared
 // with the tracking refs first, and isomorphic-git's fetch (a negotiation and a pack, ~0.5 s
 // even when empty) runs only when a branch moved or appeared.
+//
+// isomorphic-git writes the fetched refs before it has stored the pack, so a pack cut off or
+// damaged on the way would leave refs at objects the mirror lacks, and every later fetch
+// would offer those as "haves" and never receive them. So the fetch writes its refs under
+// refs/remotes/incoming/ (verify-fetched-pack.ts checks the pack's checksum and that every
+// object the new tips need is present) and only then are the tracking refs moved, under
+// locks. A failed check deletes the new pack and the incoming refs: the mirror is as before.
 import fs from 'node:fs';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { updateRefs, type RefUpdateRequest } from '../git/update-ref.js';
 import { discoverRefs } from './discover-refs.js';
-import { localRefOf, mirrorRemote, trackingRefOf, type MirrorLayout } from './mirror-layout.js';
+import { gitHttpClient } from './git-http-client.js';
+import {
+  incomingRemote,
+  localRefOf,
+  mirrorRemote,
+  trackingRefOf,
+  type MirrorLayout,
+} from './mirror-layout.js';
 import { RemoteError } from './remote-error.js';
 import type { RemoteAccess } from './remote-access.js';
 import { toRemoteError } from './to-remote-error.js';
+import {
+  clearIncoming,
+  discardNewPacks,
+  listPacks,
+  readIncomingRefs,
+  verifyFetchedPack,
+} from './verify-fetched-pack.js';
 
 /** A local branch the refresh moved (from null: created). */
 export interface MovedRef {
@@ -27,6 +46,8 @@ export interface MovedRef {
 /** What a refresh changed in the mirror; empty when the remote had nothing new. */
 export interface RefreshResult {
   moved: MovedRef[];
+  /** The remote's branches (full names) and their commits, as advertised. */
+  remoteBranches: ReadonlyMap<string, string>;
 }
 
 /** Fetches the mirrored branches and aligns the local ones; returns the local branches it moved. */
@@ -35,12 +56,15 @@ export async function fetchMirror(opts: RemoteAccess & { layout: MirrorLayout })
   const advertised = await discoverRefs({
     url: opts.url,
     headers: opts.authHeaders,
+    timeouts: opts.timeouts,
+    signal: opts.signal,
     errors,
     service: 'git-upload-pack',
   });
   if (!advertised.refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout);
   if (await hasNewBranches(opts.gitdir, advertised.refs)) await fetchBranches(opts);
-  return { moved: await alignLocalRefs(opts.gitdir, opts.layout) };
+  const remoteBranches = new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
+  return { moved: await alignLocalRefs(opts.gitdir, opts.layout), remoteBranches };
 }
 
 /** True when a branch on the remote is not where the mirror's tracking ref says. */
@@ -54,15 +78,17 @@ async function hasNewBranches(gitdir: string, refs: ReadonlyMap<string, string>)
 }
 
 async function fetchBranches(opts: RemoteAccess & { layout: MirrorLayout }): Promise<void> {
-  const cache = {};
+  const { gitdir } = opts;
+  await clearIncoming(gitdir); // what a fetch killed before its check left behind
+  const before = await listPacks(gitdir);
   try {
     await git.fetch({
       fs,
-      http,
-      cache,
-      gitdir: opts.gitdir,
+      http: gitHttpClient({ timeouts: opts.timeouts, signal: opts.signal }),
+      cache: {},
+      gitdir,
       url: opts.url,
-      remote: mirrorRemote,
+      remote: incomingRemote,
       ref: opts.layout.sourceRef,
       remoteRef: opts.layout.sourceRef,
       singleBranch: false,
@@ -70,10 +96,46 @@ async function fetchBranches(opts: RemoteAccess & { layout: MirrorLayout }): Pro
       prune: false,
       headers: { ...opts.authHeaders },
     });
+    await verifyFetchedPack({ gitdir, before, trackingRef: trackingRefOf });
   } catch (error) {
+    await discardNewPacks(gitdir, before);
+    await clearIncoming(gitdir);
     if ((error as { code?: string }).code === 'NotFoundError') throw missingSource(opts.url, opts.layout);
+    if (error instanceof RemoteError) throw error;
+    if (opts.signal?.aborted !== true && isPackDamage(error)) {
+      throw new RemoteError(
+        'DamagedPack',
+        `${opts.url}: fetch failed: the pack was cut off or damaged (${(error as Error).message}); nothing moved, the mirror is rebuilt on the next refresh`,
+      );
+    }
     throw toRemoteError(error, { action: 'fetch', url: opts.url, secrets: opts.secrets });
   }
+  await moveTrackingRefs(gitdir, await readIncomingRefs(gitdir));
+  await clearIncoming(gitdir);
+}
+
+/** An error of the pack's content rather than of the connection. */
+function isPackDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    code === 'DamagedPack' ||
+    code === 'InternalError' ||
+    /pack|pkt-line|inflate|zlib|incorrect header|unexpected end|but received|cut off/i.test(
+      (error as Error).message ?? '',
+    )
+  );
+}
+
+/** Moves each tracking ref to its verified incoming value, in one locked batch. */
+async function moveTrackingRefs(gitdir: string, incoming: ReadonlyMap<string, string>): Promise<void> {
+  const packed = await readPackedRefs(gitdir);
+  const updates: RefUpdateRequest[] = [];
+  for (const [branch, oid] of incoming) {
+    const ref = trackingRefOf(branch);
+    const current = await readRef(gitdir, ref, packed);
+    if (current !== oid) updates.push({ ref, newOid: oid, expectedOld: current });
+  }
+  if (updates.length > 0) await updateRefs({ gitdir, updates, allowNonFastForward: true });
 }
 
 function missingSource(url: string, layout: MirrorLayout): RemoteError {

@@ -1,9 +1,11 @@
 // One HTTP(S) request to a git server, for the push: credentials sent with the request (never
 // in the URL), the request body streamed, the answer read whole (ref advertisements and
 // push reports are small; the cap guards against a server that sends without end). Redirects
-// are not followed, so credentials never travel to another host.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// are not followed, so credentials never travel to another host. Connect and silence limits
+// and the abort signal are open-http-request.ts's.
+import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
+import { openHttpRequest } from './open-http-request.js';
+import type { RemoteTimeouts } from './remote-timeouts.js';
 
 export interface HttpExchange {
   url: string;
@@ -13,6 +15,8 @@ export interface HttpExchange {
   body?: AsyncIterable<Buffer>;
   /** Largest answer accepted (default 64 MiB). */
   maxResponseBytes?: number;
+  timeouts: RemoteTimeouts;
+  signal?: AbortSignal | undefined;
 }
 
 /** The answer: status, headers and the whole body. */
@@ -23,39 +27,44 @@ export interface HttpAnswer {
   body: Buffer;
 }
 
-/** Sends the request, streaming its body, and resolves to the whole answer; rejects on network errors. */
-export function exchange(req: HttpExchange): Promise<HttpAnswer> {
-  const send = req.url.startsWith('https:') ? httpsRequest : httpRequest;
+/** Sends the request, streaming its body, and resolves to the whole answer; rejects on network errors and timeouts. */
+export async function exchange(req: HttpExchange): Promise<HttpAnswer> {
   const limit = req.maxResponseBytes ?? 64 * 1024 * 1024;
-  return new Promise((resolve, reject) => {
-    const outgoing = send(req.url, { method: req.method, headers: req.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limit) res.destroy(new Error(`answer larger than ${limit} bytes`));
-        else chunks.push(chunk);
-      });
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? '',
-          headers: res.headers,
-          body: Buffer.concat(chunks),
-        }),
-      );
-      res.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    if (req.body === undefined) outgoing.end();
-    else void pump(req.body, outgoing).catch((error: unknown) => outgoing.destroy(error as Error));
-  });
+  const open = openHttpRequest(req);
+  if (req.body === undefined) open.request.end();
+  else void pump(req.body, open.request).catch((error: unknown) => open.request.destroy(error as Error));
+  const res = await open.response;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new Error(`answer larger than ${limit} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    res.destroy();
+    throw open.failure() ?? error;
+  }
+  if (!res.complete) throw open.failure() ?? new Error('the answer was cut off');
+  return {
+    status: res.statusCode ?? 0,
+    statusText: res.statusMessage ?? '',
+    headers: res.headers,
+    body: Buffer.concat(chunks),
+  };
 }
 
-/** Writes the body into the request, waiting for drain whenever the socket is full. */
-async function pump(body: AsyncIterable<Buffer>, out: NodeJS.WritableStream): Promise<void> {
+/** Writes the body into the request (stopping if the request ends early), waiting for drain whenever the socket is full. */
+export async function pump(body: AsyncIterable<Uint8Array>, out: ClientRequest): Promise<void> {
   for await (const chunk of body) {
-    if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+    if (out.destroyed) return; // timed out or aborted: the response says why
+    if (!out.write(chunk)) {
+      await new Promise((resolve) => {
+        out.once('drain', resolve);
+        out.once('close', resolve);
+      });
+    }
   }
-  out.end();
+  if (!out.destroyed) out.end();
 }

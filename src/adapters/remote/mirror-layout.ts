@@ -15,6 +15,11 @@ import { RemoteError } from './remote-error.js';
 
 /** The remote name in the mirror's config. */
 export const mirrorRemote = 'origin';
+/**
+ * The remote name a fetch writes its refs under first (`refs/remotes/incoming/*`): they move to
+ * the tracking refs only once the fetched pack is verified complete.
+ */
+export const incomingRemote = 'incoming';
 const heads = 'refs/heads/';
 const tracking = `refs/remotes/${mirrorRemote}/`;
 
@@ -42,9 +47,9 @@ export function mirrorLayout(opts: { sourceRef: string; branchPrefix: string }):
   return { sourceRef, branchPrefix };
 }
 
-/** Returns the fetch refspecs: every branch into its tracking ref. */
-export function fetchRefspecs(): string[] {
-  return [`+${heads}*:${tracking}*`];
+/** Returns the fetch refspecs of a remote name: every branch into its refs/remotes/<remote>/ ref. */
+export function fetchRefspecs(remote: string = mirrorRemote): string[] {
+  return [`+${heads}*:refs/remotes/${remote}/*`];
 }
 
 /** Returns the local branch a tracking ref mirrors, or null when the ref is not a mirrored one. */

@@ -22,6 +22,8 @@ const maxRunBytes = 4 * 1024 * 1024;
 
 /** Reads objects of one repository; close it when done. */
 export interface ObjectReader {
+  /** Returns whether the repository holds the object (in a pack's index, or loose). */
+  has(oid: string): Promise<boolean>;
   /** Returns the object's type and content. */
   read(oid: string): Promise<{ type: GitObjectType; content: Buffer }>;
   /** Yields every object as one whole pack entry (header and zlib stream), packed ones first, pack by pack. */
@@ -53,6 +55,14 @@ class MirrorObjectReader implements ObjectReader {
     private readonly gitdir: string,
     private readonly packs: readonly Pack[],
   ) {}
+
+  async has(oid: string): Promise<boolean> {
+    if (this.locate(oid)) return true;
+    return stat(join(this.gitdir, 'objects', oid.slice(0, 2), oid.slice(2))).then(
+      () => true,
+      () => false,
+    );
+  }
 
   async read(oid: string): Promise<{ type: GitObjectType; content: Buffer }> {
     const found = this.locate(oid);

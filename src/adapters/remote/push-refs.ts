@@ -35,6 +35,8 @@ export async function pushRefs(access: RemoteAccess, updates: readonly PublishUp
   const target = (ref?: string): ServiceTarget => ({
     url: access.url,
     headers: access.authHeaders,
+    timeouts: access.timeouts,
+    signal: access.signal,
     errors: {
       action: 'push',
       url: access.url,
@@ -47,7 +49,8 @@ export async function pushRefs(access: RemoteAccess, updates: readonly PublishUp
   await recordPushed(access.gitdir, done);
   if (commands.length === 0) return;
   const atomic = advertised.capabilities.has('atomic');
-  const capabilities = ['report-status', ...(atomic ? ['atomic'] : [])];
+  const sideBand = advertised.capabilities.has('side-band-64k') ? ['side-band-64k'] : [];
+  const capabilities = ['report-status', ...(atomic ? ['atomic'] : []), ...sideBand];
   const remoteHas = new Set(advertised.refs.values());
   const reader = await openObjectReader(access.gitdir);
   try {
@@ -107,7 +110,7 @@ async function pushBatch(opts: {
 }): Promise<void> {
   const tips = opts.batch.map((c) => c.new);
   const oids = await listObjectsToPush({ reader: opts.reader, tips, remoteHas: opts.remoteHas });
-  const report = await sendReceivePack({
+  const { report, messages } = await sendReceivePack({
     ...opts.target,
     commands: opts.batch,
     capabilities: opts.capabilities,
@@ -121,6 +124,7 @@ async function pushBatch(opts: {
     throw pushReportError(
       failures.map((c) => `${c.ref} ${report.get(c.ref) ?? 'no answer from the remote'}`),
       opts.target.errors,
+      messages,
     );
   }
 }

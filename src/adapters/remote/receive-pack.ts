@@ -7,6 +7,11 @@
 //
 // receive-pack checks each command's old id under the ref's lock, so a command is a
 // compare-and-swap; with `atomic`, all refs move or none.
+//
+// With `side-band-64k` asked for (when advertised), the answer is multiplexed: each pkt-line's
+// first byte is its band, 1 the report-status itself, 2 the remote's messages (what a hook
+// prints: "only agent a may write here"), 3 a fatal error. The messages are kept so that a
+// refusal reaches the user in the server's own words, not just as "pre-receive hook declined".
 import type { ServiceTarget } from './discover-refs.js';
 import { exchange } from './http-exchange.js';
 import { encodePktLine, decodePktLines, flushPacket, packetText } from './pkt-line.js';
@@ -23,6 +28,12 @@ export interface PushCommand {
 /** receive-pack's answer per ref: null when it moved, else its reason. */
 export type PushReport = Map<string, string | null>;
 
+/** The per-ref answer and the remote's messages (side-band 2), one per line. */
+export interface PushAnswer {
+  report: PushReport;
+  messages: string[];
+}
+
 /** Sends the commands and the pack; returns receive-pack's answer per ref, or throws when it could not unpack. */
 export async function sendReceivePack(
   target: ServiceTarget & {
@@ -30,7 +41,7 @@ export async function sendReceivePack(
     capabilities: readonly string[];
     pack: AsyncIterable<Buffer>;
   },
-): Promise<PushReport> {
+): Promise<PushAnswer> {
   const answer = await exchange({
     url: `${target.url}/git-receive-pack`,
     method: 'POST',
@@ -41,9 +52,39 @@ export async function sendReceivePack(
       Accept: 'application/x-git-receive-pack-result',
     },
     body: requestBody(target.commands, target.capabilities, target.pack),
+    timeouts: target.timeouts,
+    signal: target.signal,
   }).catch((error: unknown) => Promise.reject(toRemoteError(error, target.errors)));
   if (answer.status !== 200) throw httpStatusError(answer.status, answer.statusText, target.errors);
-  return parseReport(answer.body, target.errors);
+  if (!target.capabilities.includes('side-band-64k'))
+    return { report: parseReport(answer.body, target.errors), messages: [] };
+  const bands = demuxSideBand(answer.body);
+  if (bands.fatal !== undefined) {
+    throw new RemoteError(
+      'RemoteFailed',
+      `${target.errors.url}: push failed: the remote said: ${bands.fatal}`,
+    );
+  }
+  return { report: parseReport(bands.primary, target.errors), messages: bands.messages };
+}
+
+/** Returns the bands of a side-band answer: band 1's bytes, band 2's lines, band 3's text. */
+export function demuxSideBand(body: Buffer): { primary: Buffer; messages: string[]; fatal?: string } {
+  const primary: Buffer[] = [];
+  let progress = '';
+  let fatal: string | undefined;
+  for (const packet of decodePktLines(body)) {
+    if (packet.type !== 'data' || packet.data.length === 0) continue;
+    const payload = packet.data.subarray(1);
+    if (packet.data[0] === 1) primary.push(payload);
+    else if (packet.data[0] === 2) progress += payload.toString('utf8');
+    else if (packet.data[0] === 3) fatal = (fatal ?? '') + payload.toString('utf8').trim();
+  }
+  const messages = progress
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return { primary: Buffer.concat(primary), messages, ...(fatal === undefined ? {} : { fatal }) };
 }
 
 async function* requestBody(

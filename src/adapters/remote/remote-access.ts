@@ -1,5 +1,7 @@
 // What every exchange with the remote needs: where the mirror is, where the remote is, how to
-// authenticate, and which secrets to keep out of messages.
+// authenticate, which secrets to keep out of messages, and how long a request may take.
+import type { RemoteTimeouts } from './remote-timeouts.js';
+
 export interface RemoteAccess {
   /** The mirror's git directory. */
   gitdir: string;
@@ -9,4 +11,8 @@ export interface RemoteAccess {
   authHeaders: Record<string, string>;
   /** The token and any password, masked in every message. */
   secrets: readonly (string | undefined)[];
+  /** Connect and silence limits of every request. */
+  timeouts: RemoteTimeouts;
+  /** Aborts every request in flight (the process is stopping). */
+  signal?: AbortSignal | undefined;
 }

@@ -13,6 +13,8 @@ export type RemoteErrorCode =
   | 'NotFound'
   /** The remote could not be reached or failed on its side (network, 5xx); may pass. */
   | 'Unreachable'
+  /** A fetched pack was cut off or damaged: nothing moved; the mirror is rebuilt on the next refresh. */
+  | 'DamagedPack'
   /** A ref the hub needs (the source branch) is not on the remote. */
   | 'MissingRef'
   /** The token could not be read, or is not usable in an HTTP header. */
@@ -23,7 +25,7 @@ export type RemoteErrorCode =
   | 'RemoteFailed';
 
 /** Codes a later attempt may fix without anyone changing the configuration. */
-const retryable: ReadonlySet<RemoteErrorCode> = new Set(['PushRejected', 'Unreachable']);
+const retryable: ReadonlySet<RemoteErrorCode> = new Set(['PushRejected', 'Unreachable', 'DamagedPack']);
 
 /** Why a fetch from or a push to a remote repository failed. */
 export class RemoteError extends Error {

@@ -8,9 +8,24 @@
 // supports it, else ref by ref in order; a lost race throws PushRejected and the hub re-reads
 // and runs the pass again. Only branches under the prefix are ever pushed, never the source
 // branch, and never forced. The mirror is the hub's cache: deleting it costs one full fetch.
+//
+// The mirror is rebuilt from scratch (with a warning) when it cannot be trusted:
+//   - at the first refresh of the process, a branch or tracking ref points at a missing object;
+//   - the last fetch brought a pack that was cut off or damaged (DamagedPack);
+//   - the mirror holds a mirrored branch the remote does not advertise: the remote was
+//     recreated at the same URL, or a branch was deleted there, or a branch was made here and
+//     never pushed. Keeping it would make the hub (or agent) take it as published and never
+//     push it. Mirrors are keyed by URL, so this check is what keeps a new repository at an
+//     old URL from inheriting the old one's refs; hub branches are never deleted on purpose,
+//     so the full fetch it costs is rare.
 import { mirrorLayout, isMirrored, type MirrorLayout } from './mirror-layout.js';
 import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
-import { mirrorDirFor, openMirror } from './open-mirror.js';
+import { findBrokenRefs } from './find-broken-refs.js';
+import { mirrorDirFor, openMirror, rebuildMirror, type OpenMirrorOptions } from './open-mirror.js';
+import { defaultRemoteTimeouts, type RemoteTimeouts } from './remote-timeouts.js';
+import { readPackedRefs, readRef } from '../git/read-ref.js';
+import fs from 'node:fs';
+import git from 'isomorphic-git';
 import { parseRemoteUrl } from './parse-remote-url.js';
 import type { PublishUpdate } from './publish-update.js';
 import { pushRefs } from './push-refs.js';
@@ -32,6 +47,14 @@ export interface RemoteHubRepoOptions {
   sourceRef: string;
   /** The prefix of every branch the hub writes, e.g. `gitfleet/`. */
   branchPrefix: string;
+  /** Connect and silence limits of every request (default 10 s and 30 s). */
+  timeouts?: RemoteTimeouts;
+  /** Aborts every request in flight: the process is stopping. */
+  signal?: AbortSignal;
+  /** Mixed into the mirror's directory name, so users of one URL with different layouts (hub, agents) never share a mirror. */
+  mirrorKey?: string;
+  /** Receives warnings: a mirror rebuilt, a directory's mode tightened. */
+  onWarning?: (message: string) => void;
 }
 
 /** The hub's view of a remote repository. */
@@ -64,13 +87,21 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     ...(opts.authScheme === undefined ? {} : { scheme: opts.authScheme }),
     ...(username === undefined ? {} : { username }),
   };
-  const gitdir = mirrorDirFor(opts.cacheDir, remote.url);
+  const gitdir = mirrorDirFor(opts.cacheDir, remote.url, opts.mirrorKey);
+  const warn = opts.onWarning ?? (() => undefined);
+  const mirror: OpenMirrorOptions = {
+    cacheDir: opts.cacheDir,
+    url: remote.url,
+    key: opts.mirrorKey,
+    onWarning: warn,
+  };
   let opened: Promise<string> | undefined;
   const open = (): Promise<string> =>
-    (opened ??= openMirror({ cacheDir: opts.cacheDir, url: remote.url }).catch((error: unknown) => {
+    (opened ??= openChecked(mirror, warn).catch((error: unknown) => {
       opened = undefined; // a later call tries again
       throw error;
     }));
+  let damaged = false;
   const headers = authHeaders(auth);
   // The header's value and its base64 part are secrets too: a message must not quote them.
   const headerSecrets = Object.values(headers).flatMap((v) => [v, v.split(' ')[1]]);
@@ -79,6 +110,8 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     url: remote.url,
     authHeaders: headers,
     secrets: [opts.token, remote.password, ...headerSecrets],
+    timeouts: opts.timeouts ?? defaultRemoteTimeouts(),
+    signal: opts.signal,
   };
   // One exchange at a time: a refresh must not move refs under a publish, nor the reverse.
   let last: Promise<unknown> = Promise.resolve();
@@ -88,7 +121,30 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     last = next.catch(() => undefined);
     return next;
   };
-  const fetchRefs = (): Promise<RefreshResult> => serial(() => fetchMirror({ ...access, layout }));
+  const fetchOnce = async (): Promise<RefreshResult> => {
+    if (damaged) {
+      warn(`${gitdir}: the last fetch from ${remote.url} brought a damaged pack; rebuilding the mirror`);
+      await rebuildMirror(mirror);
+      damaged = false;
+    }
+    try {
+      return await fetchMirror({ ...access, layout });
+    } catch (error) {
+      if (error instanceof RemoteError && error.code === 'DamagedPack') damaged = true;
+      throw error;
+    }
+  };
+  const fetchRefs = (): Promise<RefreshResult> =>
+    serial(async () => {
+      const result = await fetchOnce();
+      const stale = await unpublishedBranches(gitdir, layout, result.remoteBranches);
+      if (stale.length === 0) return result;
+      warn(
+        `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
+      );
+      await rebuildMirror(mirror);
+      return fetchMirror({ ...access, layout });
+    });
   return {
     gitdir,
     url: remote.url,
@@ -115,4 +171,31 @@ async function publishAll(
   }
   const moved = updates.filter((u) => u.oldOid !== u.newOid);
   if (moved.length > 0) await pushRefs(access, moved);
+}
+
+/** Opens the mirror, rebuilding it when a ref points at a missing object. */
+async function openChecked(mirror: OpenMirrorOptions, warn: (message: string) => void): Promise<string> {
+  const gitdir = await openMirror(mirror);
+  const broken = await findBrokenRefs(gitdir);
+  if (broken.length === 0) return gitdir;
+  const list = broken.map((b) => `${b.ref} at ${b.oid}`).join(', ');
+  warn(`${gitdir}: the mirror is damaged (${list}: missing objects); rebuilding it from ${mirror.url}`);
+  return rebuildMirror(mirror);
+}
+
+/** Returns the mirrored local branches the remote does not have. */
+async function unpublishedBranches(
+  gitdir: string,
+  layout: MirrorLayout,
+  remoteBranches: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  const names = await git.listRefs({ fs, gitdir, filepath: 'refs/heads' });
+  const packed = await readPackedRefs(gitdir);
+  const stale: string[] = [];
+  for (const name of names) {
+    const ref = `refs/heads/${name}`;
+    if (!isMirrored(layout, ref) || remoteBranches.has(ref)) continue;
+    if ((await readRef(gitdir, ref, packed)) !== null) stale.push(ref);
+  }
+  return stale;
 }

@@ -33,9 +33,15 @@ export function httpStatusError(status: number, statusText: string, ctx: ErrorCo
   return build(classifyHttp(status, statusText), ctx);
 }
 
-/** Returns the error for receive-pack's per-ref answers (`ng <ref> <reason>`). */
-export function pushReportError(failures: readonly string[], ctx: ErrorContext): RemoteError {
-  return build(classifyFailures(failures), ctx);
+/** Returns the error for receive-pack's per-ref answers (`ng <ref> <reason>`) and the remote's own messages. */
+export function pushReportError(
+  failures: readonly string[],
+  ctx: ErrorContext,
+  remoteMessages: readonly string[] = [],
+): RemoteError {
+  const [code, detail] = classifyFailures(failures);
+  const said = remoteMessages.length === 0 ? '' : `; the remote said: ${remoteMessages.join(' | ')}`;
+  return build([code, `${detail}${said}`], ctx);
 }
 
 function build([code, detail]: [RemoteErrorCode, string], ctx: ErrorContext): RemoteError {
@@ -54,6 +60,7 @@ function classify(e: LibraryError): [RemoteErrorCode, string] {
   if (e.code === 'GitPushError') return classifyPushResult(e.data?.result);
   if (e.code === 'SmartHttpError') return ['NotFound', 'the URL does not serve git smart HTTP'];
   if (typeof e.code === 'string' && networkCodes.has(e.code)) return ['Unreachable', `${e.code}: ${text}`];
+  if (e.code === 'ABORT_ERR') return ['Unreachable', text];
   return ['RemoteFailed', text];
 }
 

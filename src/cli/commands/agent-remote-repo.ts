@@ -2,11 +2,15 @@
 // branch as the branch to follow. The mirror's publish pushes only refs under the prefix, and
 // the agent moves only its status branch, so an agent needs read access to its cluster branch
 // and write access to its status branch only. The token comes from $GITFLEET_GIT_TOKEN or a file.
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// The cache directory defaults to the hub's (~/.cache/gitfleet/mirrors); the agent's mirror is
+// keyed by its cluster as well as the URL, so it never shares a mirror with the hub or another
+// agent on the same machine. Requests have the limits of remote-timeouts-from-env.ts and are
+// aborted by `signal`.
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import type { AgentRepo } from '../../loops/agent/agent-repo.js';
+import { defaultCacheDir, privateFiles } from './hub-remote-setup.js';
+import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
 /** Returns the agent's repository for a URL, backed by a mirror in `cacheDir`. */
 export async function remoteAgentRepo(opts: {
@@ -15,15 +19,20 @@ export async function remoteAgentRepo(opts: {
   branchPrefix: string;
   tokenFile?: string;
   cacheDir?: string;
+  signal?: AbortSignal;
+  onWarning?: (message: string) => void;
 }): Promise<AgentRepo> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  privateFiles();
   return remoteHubRepo({
     url: opts.url,
-    cacheDir:
-      opts.cacheDir ??
-      join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'agent-mirrors'),
+    cacheDir: opts.cacheDir ?? defaultCacheDir(),
+    mirrorKey: `agent ${opts.cluster}`,
     ...(token ? { token } : {}),
     sourceRef: `${opts.branchPrefix}clusters/${opts.cluster}`,
     branchPrefix: opts.branchPrefix,
+    timeouts: remoteTimeoutsFromEnv(process.env),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
   });
 }

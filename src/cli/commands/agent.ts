@@ -2,6 +2,7 @@
 //
 //   gitfleet agent --repo <path> --cluster NAME [--kubeconfig FILE] [--context C] [--once]
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
+//                  [--token-file F] [--cache-dir D]
 //
 // Exit codes of --once: 0 the branch's head is fully applied (every object applied, nothing
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
@@ -30,7 +31,7 @@ import { parseInterval } from './hub.js';
 
 export const agentUsage = [
   'gitfleet agent --repo PATH|URL --cluster NAME [--kubeconfig FILE] [--context C] [--once] [--interval 30s]',
-  `${' '.repeat(16)}[--branch-prefix gitfleet/] [--allow-deletions] [--token-file F] [--output text|json]`,
+  `${' '.repeat(16)}[--branch-prefix gitfleet/] [--allow-deletions] [--token-file F] [--cache-dir D] [--output text|json]`,
   `${' '.repeat(70)}apply the cluster's branch to it and report to gitfleet/status/NAME`,
 ].join('\n  ');
 
@@ -46,6 +47,8 @@ export interface AgentOptions {
   output: 'text' | 'json';
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
+  /** For URLs: where the mirror lives (default ~/.cache/gitfleet/mirrors, as the hub's). */
+  cacheDir?: string;
 }
 
 /** Parses `agent` arguments and runs it; returns the exit code (2 on a usage error). */
@@ -68,6 +71,7 @@ function parseAgentArgs(args: string[]): AgentOptions {
       'branch-prefix': { type: 'string' },
       'allow-deletions': { type: 'boolean' },
       'token-file': { type: 'string' },
+      'cache-dir': { type: 'string' },
       output: { type: 'string' },
     },
   });
@@ -92,18 +96,24 @@ function parseAgentArgs(args: string[]): AgentOptions {
     branchPrefix: values['branch-prefix'] ?? 'gitfleet/',
     allowDeletions: values['allow-deletions'] === true,
     ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
+    ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
     output,
   };
 }
 
 /** Runs one pass (--once) or the agent loop; returns the exit code. */
 export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
+  // Stopping aborts the requests to Git in flight, so a remote that hangs cannot hold the agent.
+  const stopping = new AbortController();
   const repo = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
         cluster: opts.cluster,
         branchPrefix: opts.branchPrefix,
         ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+        ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
+        signal: stopping.signal,
+        onWarning: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
       })
     : localAgentRepo(opts.repo);
   const client = KubeClient.fromKubeConfig(loadKubeConfig(opts));
@@ -129,7 +139,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       print(result, opts.output, io);
       return exitCode(result);
     }
-    return await loop(opts, io, { passOptions, client, clock });
+    return await loop(opts, io, { passOptions, client, clock, stopping });
   } finally {
     client.close();
   }
@@ -138,7 +148,12 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
 async function loop(
   opts: AgentOptions,
   io: Io,
-  deps: { passOptions: AgentPassOptions; client: KubeClient; clock: ReturnType<typeof systemClock> },
+  deps: {
+    passOptions: AgentPassOptions;
+    client: KubeClient;
+    clock: ReturnType<typeof systemClock>;
+    stopping: AbortController;
+  },
 ): Promise<number> {
   const log = ioLogger(io, opts.cluster);
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
@@ -159,7 +174,7 @@ async function loop(
       clock: deps.clock,
       random: Math.random,
       log,
-      stop: io.untilInterrupted(),
+      stop: io.untilInterrupted().then(() => deps.stopping.abort()),
       report: (result) => {
         // A pass that changed nothing, or failed as the one before did, is not worth a line.
         const summary = summarize(result);

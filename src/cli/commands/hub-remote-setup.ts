@@ -1,7 +1,10 @@
 // The hub's setup for a remote repository: a fetched mirror in a cache directory, polling at
 // the resync interval, and optionally the push webhook as a hint to look now. The token comes
 // from $GITFLEET_GIT_TOKEN or --token-file, the webhook secret from --webhook-secret-file or
-// $GITFLEET_WEBHOOK_SECRET; neither is ever taken from the command line.
+// $GITFLEET_WEBHOOK_SECRET; neither is ever taken from the command line. Every request has the
+// connect and silence limits of remote-timeouts-from-env.ts and is aborted when `signal` fires
+// (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
+// (0.0.0.0 in a Pod, behind the Service).
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { startWebhookServer, type WebhookServer } from '../../adapters/watch/sta
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
 import type { HubRepo } from '../../loops/hub/hub-repo.js';
+import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
 export interface RemoteHubOptions {
   repo: string;
@@ -21,7 +25,11 @@ export interface RemoteHubOptions {
   tokenFile?: string;
   cacheDir?: string;
   webhookPort?: number;
+  /** The webhook's bind address (default 127.0.0.1). */
+  webhookAddr?: string;
   webhookSecretFile?: string;
+  /** Aborts the requests in flight: the hub is stopping. */
+  signal?: AbortSignal;
 }
 
 /** Returns the mirror-backed repository and its triggers (polling, webhook) for a remote. */
@@ -30,17 +38,20 @@ export async function remoteHubSetup(
   log: Logger,
 ): Promise<{ repo: HubRepo; triggers: Trigger[] }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  privateFiles();
   const repo = remoteHubRepo({
     url: opts.repo,
-    cacheDir:
-      opts.cacheDir ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'mirrors'),
+    cacheDir: opts.cacheDir ?? defaultCacheDir(),
     ...(token ? { token } : {}),
     sourceRef: opts.sourceRef,
     branchPrefix: 'gitfleet/',
+    timeouts: remoteTimeoutsFromEnv(process.env),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    onWarning: (m) => log.warn(m),
   });
   if (opts.once) return { repo, triggers: [] };
   const triggers: Trigger[] = [pollTrigger(repo, opts.intervalMs, log)];
-  if (opts.webhookPort !== undefined) triggers.push(await webhookTrigger(opts, opts.webhookPort));
+  if (opts.webhookPort !== undefined) triggers.push(await webhookTrigger(opts, opts.webhookPort, log));
   return { repo, triggers };
 }
 
@@ -61,21 +72,37 @@ function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number,
   };
 }
 
-async function webhookTrigger(opts: RemoteHubOptions, port: number): Promise<Trigger> {
+/** Returns the default cache directory of mirrors, shared by the hub and the agent: $XDG_CACHE_HOME/gitfleet/mirrors or ~/.cache/gitfleet/mirrors. */
+export function defaultCacheDir(): string {
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'mirrors');
+}
+
+/**
+ * Makes every file this process creates private to the user (umask 077): a process working on
+ * a remote writes only its mirror, which holds the fleet, Secrets included.
+ */
+export function privateFiles(): void {
+  process.umask(process.umask() | 0o077);
+}
+
+async function webhookTrigger(opts: RemoteHubOptions, port: number, log: Logger): Promise<Trigger> {
   const secret = opts.webhookSecretFile
     ? (await readFile(opts.webhookSecretFile, 'utf8')).trim()
     : (process.env.GITFLEET_WEBHOOK_SECRET ?? '');
   if (!secret)
     throw new Error('the webhook needs a secret: --webhook-secret-file or $GITFLEET_WEBHOOK_SECRET');
   let server: WebhookServer | undefined;
+  const host = opts.webhookAddr ?? '127.0.0.1';
   return {
-    name: `push webhook on port ${port}`,
+    name: `push webhook on ${host} port ${port}`,
     start: async (notify) => {
       server = await startWebhookServer({
+        host,
         port,
         secret,
         onPush: (push) => notify(`${push.provider} push ${push.ref ?? ''}`.trim()),
       });
+      log.info(`webhook listening on ${server.url}`);
     },
     stop: async () => server?.close(),
   };

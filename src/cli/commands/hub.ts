@@ -34,8 +34,10 @@ export interface HubOptions {
   tokenFile?: string;
   /** For URLs: where the mirror lives (default ~/.cache/gitfleet/mirrors). */
   cacheDir?: string;
-  /** For URLs: serve the push webhook on this port (127.0.0.1). */
+  /** For URLs: serve the push webhook on this port. */
   webhookPort?: number;
+  /** For URLs: the webhook's bind address (default 127.0.0.1; 0.0.0.0 in a Pod). */
+  webhookAddr?: string;
   webhookSecretFile?: string;
   sourceRef: string;
   once: boolean;
@@ -65,9 +67,11 @@ const defaultIdentity = defaultHubIdentity;
  */
 export async function buildHubSetup(
   opts: HubOptions,
-  deps: { clock: Clock; log: Logger },
+  deps: { clock: Clock; log: Logger; signal?: AbortSignal },
 ): Promise<HubSetup> {
-  if (isRepoUrl(opts.repo)) return remoteHubSetup(opts, deps.log);
+  if (isRepoUrl(opts.repo)) {
+    return remoteHubSetup({ ...opts, ...(deps.signal ? { signal: deps.signal } : {}) }, deps.log);
+  }
   const repo = localHubRepo(opts.repo);
   if (opts.once) return { repo, triggers: [] };
   return {
@@ -83,7 +87,9 @@ export async function buildHubSetup(
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
   const log = ioLogger(io);
-  const setup = await buildHubSetup(opts, { clock, log });
+  // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
+  const stopping = new AbortController();
+  const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal });
   const cache = createHubPassCache();
   const pass = () =>
     runHubPass({
@@ -107,7 +113,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     clock,
     random: deps.random ?? Math.random,
     log,
-    stop: io.untilInterrupted(),
+    stop: io.untilInterrupted().then(() => {
+      io.err('hub: stopping');
+      stopping.abort();
+    }),
     report: (result) => {
       // A failing or up-to-date source is reported once, not at every resync.
       const key = `${result.type} ${result.source.commit}`;

@@ -1,6 +1,13 @@
 // Writes the status branch: the report's files (statusBranchFiles), a tree built from scratch,
 // and a commit on top of the branch's head only when that tree differs from the head's, then a
-// compare-and-swap move of the ref and a publish. A pass with nothing new writes nothing.
+// publish and, once it succeeded, a compare-and-swap move of the local ref. A pass with nothing
+// new writes nothing.
+//
+// The order matters: the local ref is what the next pass compares with, so it must never run
+// ahead of the remote. Were it moved first, one refused or dropped push would leave it ahead,
+// every later pass would find "unchanged" and the status would never reach the remote. Now a
+// failed publish throws (the pass fails) and leaves the ref where it was, so the next pass
+// writes and pushes again; a crash between the two leaves only an unreferenced commit.
 import { buildTreeFromScratch } from '../../adapters/git/build-tree-from-scratch.js';
 import type { GitObject } from '../../adapters/git/git-object.js';
 import { toGitObject } from '../../adapters/git/hash-object.js';
@@ -43,8 +50,11 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
     message: opts.message,
   });
   await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit] });
-  await updateRefs({ gitdir, updates: [{ ref: opts.ref, newOid: commit.oid, expectedOld: head }] });
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
+  // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
+  if ((await readRef(gitdir, opts.ref)) !== commit.oid) {
+    await updateRefs({ gitdir, updates: [{ ref: opts.ref, newOid: commit.oid, expectedOld: head }] });
+  }
   return { type: 'written', commit: commit.oid };
 }
 

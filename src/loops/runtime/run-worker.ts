@@ -27,7 +27,9 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
       lastTerminal.delete(key);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (isTerminal(error)) {
+      if (opts.queue.isShutDown) {
+        opts.log.error(`${describe(key)}: ${message} (stopping; not retried)`);
+      } else if (isTerminal(error)) {
         if (lastTerminal.get(key) !== message) opts.log.error(`${describe(key)}: ${message}`);
         lastTerminal.set(key, message);
       } else {

@@ -6,14 +6,16 @@
 //   dirty, and it is queued again when the worker calls `done`, so the latest event is never
 //   lost and never handled twice at once.
 // - A failing key is retried after an exponential, capped, jittered delay (backoff.ts); a
-//   success `forget`s its failures.
+//   success `forget`s its failures. Until that delay has passed, adding the key (a periodic
+//   resync, a watch event, a webhook) does not run it early: the event is folded into the
+//   pending retry, so the delay the worker logs is the one that really happens.
 // - After `shutDown` nothing is queued any more, pending timers are cancelled, and `next`
 //   resolves undefined, so workers stop once their current item is done.
 import { backoffDelay, type BackoffSettings } from './backoff.js';
 import type { CancelTimer, Clock } from './clock.js';
 
 export interface WorkQueue<K> {
-  /** Queues the key now, unless it is already queued. */
+  /** Queues the key now (or, for a key in backoff, when its retry is due), unless it is already queued. */
   add(key: K): void;
   /** Queues the key after a delay; of several pending delays for one key, the earliest wins. */
   addAfter(key: K, delayMs: number): void;
@@ -31,6 +33,8 @@ export interface WorkQueue<K> {
   shutDown(): void;
   /** The number of keys waiting to be handed out. */
   readonly length: number;
+  /** True once shutDown was called. */
+  readonly isShutDown: boolean;
 }
 
 /** Returns an empty work queue driven by the given clock and backoff settings. */
@@ -40,6 +44,8 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
   const processing = new Set<K>();
   const failures = new Map<K, number>();
   const timers = new Map<K, { at: number; cancel: CancelTimer }>();
+  /** Keys in backoff: the time before which they are not handed out. */
+  const notBefore = new Map<K, number>();
   const waiters: ((key: K | undefined) => void)[] = [];
   let stopped = false;
 
@@ -51,24 +57,28 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
       waiter(key);
     } else queue.push(key);
   };
-  const add = (key: K): void => {
+  const enqueue = (key: K): void => {
     if (stopped || dirty.has(key)) return;
     dirty.add(key);
     if (!processing.has(key)) push(key);
   };
+  /** How long the key must still wait for its backoff (0: none). */
+  const backoffLeft = (key: K): number => Math.max(0, (notBefore.get(key) ?? 0) - opts.clock.now());
   const addAfter = (key: K, delayMs: number): void => {
     if (stopped) return;
-    if (delayMs <= 0) return add(key);
-    const at = opts.clock.now() + delayMs;
+    const wait = Math.max(delayMs, backoffLeft(key));
+    if (wait <= 0) return enqueue(key);
+    const at = opts.clock.now() + wait;
     const pending = timers.get(key);
     if (pending && pending.at <= at) return;
     pending?.cancel();
     const cancel = opts.clock.setTimer(() => {
       timers.delete(key);
-      add(key);
-    }, delayMs);
+      enqueue(key);
+    }, wait);
     timers.set(key, { at, cancel });
   };
+  const add = (key: K): void => addAfter(key, 0);
   return {
     add,
     addAfter,
@@ -76,10 +86,17 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
       const count = (failures.get(key) ?? 0) + 1;
       failures.set(key, count);
       const delay = backoffDelay(count, opts.backoff);
+      notBefore.set(key, opts.clock.now() + delay);
+      // The retry replaces any earlier timer: an event does not cut the backoff short.
+      timers.get(key)?.cancel();
+      timers.delete(key);
       addAfter(key, delay);
       return delay;
     },
-    forget: (key) => void failures.delete(key),
+    forget: (key) => {
+      failures.delete(key);
+      notBefore.delete(key);
+    },
     failures: (key) => failures.get(key) ?? 0,
     next: () => {
       if (stopped) return Promise.resolve(undefined);
@@ -91,10 +108,14 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
     },
     done: (key) => {
       processing.delete(key);
-      if (dirty.has(key) && !stopped) push(key);
+      if (!dirty.has(key) || stopped) return;
+      // Added while a failing run was in hand: the pending retry runs it, not this event.
+      if (backoffLeft(key) > 0) dirty.delete(key);
+      else push(key);
     },
     shutDown: () => {
       stopped = true;
+      notBefore.clear();
       for (const timer of timers.values()) timer.cancel();
       timers.clear();
       queue.length = 0;
@@ -102,6 +123,9 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
     },
     get length() {
       return queue.length;
+    },
+    get isShutDown() {
+      return stopped;
     },
   };
 }

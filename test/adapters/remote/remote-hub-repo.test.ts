@@ -166,30 +166,50 @@ test(
   },
 );
 
-test('A cluster branch deleted on the server is recreated by the next publish.', slow, async () => {
-  await withServedHub({ branchPrefix: 'gitfleet/' }, async (fleet, hub) => {
-    await hub.refresh();
-    const c1 = await commitInMirror({
-      gitdir: hub.gitdir,
-      files: { 'a.yaml': '1\n' },
-      parents: [],
-      message: 'render 1',
-    });
-    await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
-    await git(fleet.work, ['push', '-q', fleet.url, `:${cluster}`]);
-    assert.equal(await revParse(fleet.served, cluster), null);
-    await hub.refresh();
-    assert.equal(await readRef(hub.gitdir, cluster), c1, 'a refresh never deletes');
-    const c2 = await commitInMirror({
-      gitdir: hub.gitdir,
-      files: { 'a.yaml': '2\n' },
-      parents: [c1],
-      message: 'render 2',
-    });
-    await hub.publish([{ ref: cluster, oldOid: c1, newOid: c2 }]);
-    assert.equal(await revParse(fleet.served, cluster), c2);
-  });
-});
+test(
+  'A cluster branch deleted on the server leaves the mirror at the next refresh, with a warning, and the next publish creates it again.',
+  slow,
+  async () => {
+    const fleet = await serveFleet();
+    const warnings: string[] = [];
+    try {
+      const hub = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        sourceRef: 'main',
+        branchPrefix: 'gitfleet/',
+        onWarning: (m) => warnings.push(m),
+      });
+      await hub.refresh();
+      const c1 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': '1\n' },
+        parents: [],
+        message: 'render 1',
+      });
+      await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
+      await git(fleet.work, ['push', '-q', fleet.url, `:${cluster}`]);
+      assert.equal(await revParse(fleet.served, cluster), null);
+      await hub.refresh();
+      assert.equal(await readRef(hub.gitdir, cluster), null, 'the mirror follows the remote');
+      assert.equal(warnings.length, 1);
+      assert.match(
+        warnings[0] ?? '',
+        /holds refs\/heads\/gitfleet\/clusters\/x, which .* does not .*rebuilding the mirror/,
+      );
+      const c2 = await commitInMirror({
+        gitdir: hub.gitdir,
+        files: { 'a.yaml': '2\n' },
+        parents: [],
+        message: 'render 2',
+      });
+      await hub.publish([{ ref: cluster, oldOid: null, newOid: c2 }]);
+      assert.equal(await revParse(fleet.served, cluster), c2);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
 
 test(
   'Publishing the source branch or a branch outside the prefix is refused before anything is pushed.',

@@ -86,3 +86,61 @@ test('shutting down lets the item in hand finish', async () => {
   await worker;
   assert.equal(finished, true);
 });
+
+test('a failing key is not run again by triggers before its backoff delay has passed', async () => {
+  const clock = fakeClock();
+  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
+  const log = capture();
+  const runs: number[] = [];
+  const start = clock.now();
+  const worker = runWorker({
+    queue,
+    log,
+    handle: async () => {
+      runs.push(clock.now() - start);
+      // A trigger fires while the pass is failing, as a watch event does (bounded, so a
+      // queue that ignored the backoff fails the assertion instead of spinning forever).
+      if (runs.length < 50) queue.add('k');
+      throw new Error('git unreachable');
+    },
+  });
+  queue.add('k');
+  // A periodic trigger every 100 ms for 15 s: the key runs only when its backoff says so.
+  for (let t = 0; t < 15_000; t += 100) {
+    await tick();
+    clock.advance(100);
+    queue.add('k');
+  }
+  await tick();
+  assert.deepEqual(runs, [0, 1000, 3000, 7000, 15_000]);
+  assert.deepEqual(
+    log.errors.map((m) => /retrying in ([\d.]+ s)/.exec(m)?.[1]),
+    ['1.0 s', '2.0 s', '4.0 s', '8.0 s', '16.0 s'],
+  );
+  queue.shutDown();
+  await worker;
+});
+
+test('after a success, a trigger runs the key at once again', async () => {
+  const clock = fakeClock();
+  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
+  let calls = 0;
+  const worker = runWorker({
+    queue,
+    log: capture(),
+    handle: async () => {
+      calls++;
+      if (calls === 1) throw new Error('once');
+    },
+  });
+  queue.add('k');
+  await tick();
+  clock.advance(1000);
+  await tick();
+  assert.equal(calls, 2);
+  queue.add('k');
+  await tick();
+  assert.equal(calls, 3, 'no backoff left after the success');
+  queue.shutDown();
+  await worker;
+});

@@ -1,0 +1,30 @@
+// A mirror whose refs point at objects it does not hold (a disk error, a copy cut short, a
+// fetch of an older gitfleet that moved refs before storing the pack) fails every pass, and a
+// fetch cannot mend it: the client tells the server it has those commits. Finding one means
+// rebuilding the mirror (remote-hub-repo.ts).
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import { readRef } from '../git/read-ref.js';
+import { mirrorRemote } from './mirror-layout.js';
+import { openObjectReader } from './object-reader.js';
+
+/** Returns the branches and tracking refs of the mirror that point at a missing object. */
+export async function findBrokenRefs(gitdir: string): Promise<{ ref: string; oid: string }[]> {
+  const refs = [
+    ...(await git.listRefs({ fs, gitdir, filepath: 'refs/heads' })).map((n) => `refs/heads/${n}`),
+    ...(await git.listRefs({ fs, gitdir, filepath: `refs/remotes/${mirrorRemote}` }))
+      .filter((n) => n !== 'HEAD')
+      .map((n) => `refs/remotes/${mirrorRemote}/${n}`),
+  ];
+  const broken: { ref: string; oid: string }[] = [];
+  const reader = await openObjectReader(gitdir);
+  try {
+    for (const ref of refs) {
+      const oid = await readRef(gitdir, ref);
+      if (oid !== null && !(await reader.has(oid))) broken.push({ ref, oid });
+    }
+  } finally {
+    await reader.close();
+  }
+  return broken;
+}

@@ -1,0 +1,78 @@
+// One HTTP(S) request with the limits every request to a git server has: a connect timeout, a
+// silence timeout (no byte either way for idleMs, while sending, waiting or reading), and an
+// abort signal that ends it at once (the process is stopping). Whatever ends the request, the
+// response's body fails with that reason, never with a bare "aborted".
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { RemoteTimeouts } from './remote-timeouts.js';
+
+export interface HttpRequestSpec {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  timeouts: RemoteTimeouts;
+  /** Aborting it ends the request with an AbortError. */
+  signal?: AbortSignal | undefined;
+}
+
+/** An open request: its response once the head arrives, and why it failed, if it did. */
+export interface OpenRequest {
+  request: ClientRequest;
+  response: Promise<IncomingMessage>;
+  /** The error that ended the request early (timeout, abort, network), if any. */
+  failure(): Error | undefined;
+}
+
+/** Starts the request with its timeouts and abort signal armed; the caller writes and ends the body. */
+export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
+  const send = spec.url.startsWith('https:') ? httpsRequest : httpRequest;
+  const request = send(spec.url, { method: spec.method, headers: spec.headers });
+  let failed: Error | undefined;
+  const fail = (error: Error): void => {
+    failed ??= error;
+    request.destroy(failed);
+  };
+  const connectTimer = setTimeout(
+    () => fail(timeoutError(`no connection within ${seconds(spec.timeouts.connectMs)}`)),
+    spec.timeouts.connectMs,
+  );
+  request.on('socket', (socket) => {
+    const connected = (): void => {
+      clearTimeout(connectTimer);
+      socket.setTimeout(spec.timeouts.idleMs, () =>
+        fail(timeoutError(`no answer for ${seconds(spec.timeouts.idleMs)}`)),
+      );
+    };
+    if (socket.connecting) socket.once('connect', connected);
+    else connected();
+  });
+  const onAbort = (): void => fail(abortError());
+  if (spec.signal?.aborted) queueMicrotask(onAbort);
+  else spec.signal?.addEventListener('abort', onAbort, { once: true });
+  request.once('close', () => {
+    clearTimeout(connectTimer);
+    spec.signal?.removeEventListener('abort', onAbort);
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    request.once('response', resolve);
+    request.once('error', (error) => reject(failed ?? error));
+  });
+  return { request, response, failure: () => failed };
+}
+
+/** Returns an error with code ETIMEDOUT (read as Unreachable). */
+function timeoutError(what: string): Error {
+  return Object.assign(new Error(what), { code: 'ETIMEDOUT' });
+}
+
+/** Returns the error of a request ended because the process is stopping. */
+export function abortError(): Error {
+  return Object.assign(new Error('request aborted: gitfleet is stopping'), {
+    code: 'ABORT_ERR',
+    name: 'AbortError',
+  });
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
