@@ -34,6 +34,11 @@ export interface BindingsBranchInput {
   reports: ReadonlyMap<string, AgentReport>;
   /** Cluster → status branch head, recorded in the commit's trailers. */
   statusHeads: ReadonlyMap<string, string>;
+  /**
+   * Record paths whose current record (or its absence) stays as it is: the objects of a
+   * cluster update the mass-deletion guard refused.
+   */
+  keep?: ReadonlySet<string>;
 }
 
 /** Returns the bindings branch's new commit, or nothing when its records and source are unchanged. */
@@ -41,7 +46,7 @@ export async function planBindingsBranch(
   ctx: PassContext,
   input: BindingsBranchInput,
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
-  const records = recordOids(ctx, input);
+  const records = keepRecords(recordOids(ctx, input), input);
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
   if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen) {
@@ -119,6 +124,16 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
     ctx.cache.records.set(recorded, input.placements.get(binding.key) ?? previousBindingOf(binding));
   }
   ctx.cache.recordTexts = next;
+  return records;
+}
+
+/** Returns the records with the kept paths put back to what the branch holds there now. */
+function keepRecords(records: Map<string, string>, input: BindingsBranchInput): Map<string, string> {
+  for (const path of input.keep ?? []) {
+    const held = input.current.files.get(path);
+    if (held === undefined) records.delete(path);
+    else records.set(path, held);
+  }
   return records;
 }
 

@@ -26,6 +26,8 @@ export interface ClusterBranchPlan {
   outcome: ClusterPassOutcome;
   write?: BranchWrite;
   diagnostic?: Diagnostic;
+  /** A refused update: the paths it would have changed, whose binding records must stay too. */
+  refusedPaths?: readonly string[];
 }
 
 /** Returns what the pass does to one registered cluster's branch, with the objects to write. */
@@ -79,6 +81,7 @@ export async function planClusterBranch(
     return {
       outcome: { type: 'refused', reason: plan.reason, ...countChanges(plan.changes) },
       diagnostic: refusal(input, plan.reason),
+      refusedPaths: plan.changes.map((c) => c.path),
     };
   }
   return commitFiles(ctx, input, { ...plan, whole: !changedPaths });

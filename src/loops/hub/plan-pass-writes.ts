@@ -44,11 +44,15 @@ export async function planPassWrites(
   const writes: BranchWrite[] = [];
   const clusters: Record<string, ClusterPassOutcome> = {};
   const diagnostics: Diagnostic[] = [];
+  // A refused cluster keeps its last good commit, so the records of what it runs stay as well:
+  // the bindings branch must not say a template left a cluster that still runs it.
+  const keep = new Set<string>();
   for (const [i, cluster] of names.entries()) {
     const plan = await planBranchOf(ctx, input, { cluster, current: currents[i]! });
     clusters[cluster] = plan.outcome;
     if (plan.write) writes.push(plan.write);
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
+    for (const path of plan.refusedPaths ?? []) keep.add(path);
   }
   const bindings = await planBindingsBranch(ctx, {
     ...state.bindings,
@@ -56,6 +60,7 @@ export async function planPassWrites(
     placements: render.placements,
     reports: input.reports,
     statusHeads: state.statusHeads,
+    keep,
   });
   if (bindings.write) writes.push(bindings.write);
   return {
