@@ -129,7 +129,14 @@ async function renderAndWrite(pass: {
   blobs.remember();
   timer.mark('planMs');
   const hooks = opts.hooks ? { hooks: opts.hooks } : {};
-  const write = { repo: opts.repo, objects: plan.objects, moves: plan.moves, known: ctx.known, ...hooks };
+  const write = {
+    repo: opts.repo,
+    objects: plan.objects,
+    moves: plan.moves,
+    known: ctx.known,
+    warn: (m: string) => opts.log.warn(m),
+    ...hooks,
+  };
   const objects = await writeObjectsOfPass(write);
   timer.mark('writeMs');
   await moveRefsOfPass(write);
