@@ -29,6 +29,7 @@ import { readHubState, readPreviousBindings, type HubState } from './read-hub-st
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { TextBlobs } from './text-blobs.js';
+import { sameClusterHeads } from './cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
 
 export interface HubPassOptions {
@@ -91,11 +92,22 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const state = await readHubState(read, loaded.fleet.config.branchPrefix);
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
-  if (head !== null && lastSource === source.commit && statusSeen && !opts.force) {
+  const clustersSeen = clustersAsWritten(state);
+  if (head !== null && lastSource === source.commit && statusSeen && clustersSeen && !opts.force) {
     timer.mark('readMs');
     return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
   }
   return renderAndWrite({ opts, read, source, fleet: loaded.fleet, state, timer });
+}
+
+/**
+ * Whether every cluster branch is where the hub last left it (trivially so when the bindings
+ * branch records none, as one written before these records were kept): a branch someone else
+ * moved needs a pass even with no new source commit.
+ */
+function clustersAsWritten(state: HubState): boolean {
+  const recorded = state.bindings.lastClusters;
+  return recorded.size === 0 || sameClusterHeads(recorded, state.clusterHeads);
 }
 
 /** Steps 4 to 6: render with the previous bindings, plan every branch, write. */

@@ -17,6 +17,7 @@ import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import type { RecordedBinding } from './hub-pass-cache.js';
+import { clusterTrailerLines, sameClusterHeads } from './cluster-commit-trailers.js';
 
 export interface BindingsBranchInput {
   ref: string;
@@ -27,6 +28,10 @@ export interface BindingsBranchInput {
   lastSource: string | null;
   /** The status heads (`cluster=commit`) the head's trailers name. */
   lastStatus: readonly string[];
+  /** The cluster branch heads the head's trailers name (what the hub last wrote on each). */
+  lastClusters: ReadonlyMap<string, string>;
+  /** Cluster → its branch's head once this pass's refs have moved, recorded in the commit's trailers. */
+  clusterHeads: ReadonlyMap<string, string>;
   bindings: readonly Binding[];
   /** The render's placements (RenderResult.placements). */
   placements: ReadonlyMap<string, PreviousBinding>;
@@ -49,7 +54,8 @@ export async function planBindingsBranch(
   const records = keepRecords(recordOids(ctx, input), input);
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
-  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen) {
+  const clustersSeen = sameClusterHeads(input.lastClusters, input.clusterHeads);
+  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen && clustersSeen) {
     return { outcome: { type: 'unchanged', commit: input.head } };
   }
   const tree = await treeOfPass(ctx, {
@@ -72,7 +78,7 @@ export async function planBindingsBranch(
     })
       .replace(/\n{3,}/g, '\n\n')
       .concat(
-        statusTrailerLines(input.statusHeads)
+        [...statusTrailerLines(input.statusHeads), ...clusterTrailerLines(input.clusterHeads)]
           .map((l) => `${l}\n`)
           .join(''),
       ),

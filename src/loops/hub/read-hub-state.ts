@@ -7,6 +7,7 @@ import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-tr
 import { readRef } from '../../adapters/git/read-ref.js';
 import { memoize } from '../runtime/memo-map.js';
 import { bindingsRef, clusterRefPrefix } from './hub-refs.js';
+import { clusterCommitTrailer, parseClusterTrailers } from './cluster-commit-trailers.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
@@ -21,6 +22,8 @@ export interface HubState {
     lastSource: string | null;
     /** The status branch heads (`cluster=commit`) its Gitfleet-Status-Commit trailers name. */
     lastStatus: string[];
+    /** Cluster → the commit the hub left on its branch (Gitfleet-Cluster-Commit); empty when none is recorded. */
+    lastClusters: Map<string, string>;
   };
   /** Cluster name → head of its agent's status branch. */
   statusHeads: Map<string, string>;
@@ -38,13 +41,18 @@ export async function readHubState(ctx: ReadContext, prefix: string): Promise<Hu
     : new Map<string, string[]>();
   const lastSource = trailers.get(sourceCommitTrailer)?.at(-1) ?? null;
   const lastStatus = trailers.get(statusCommitTrailer) ?? [];
+  const lastClusters = parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []);
   const clusterPrefix = clusterRefPrefix(prefix);
   const clusterHeads = new Map<string, string>();
   for (const [name, oid] of await listRefs(ctx.store.gitdir, clusterPrefix)) {
     clusterHeads.set(name.slice(clusterPrefix.length), oid);
   }
   const statusHeads = await readStatusHeads(ctx, prefix);
-  return { bindings: { ref, head, current, lastSource, lastStatus }, clusterHeads, statusHeads };
+  return {
+    bindings: { ref, head, current, lastSource, lastStatus, lastClusters },
+    clusterHeads,
+    statusHeads,
+  };
 }
 
 const readBatch = 64;
