@@ -2,7 +2,9 @@
 // line with it. Level-triggered and idempotent: it reads the whole current state, and a second
 // pass over the same source commit writes nothing.
 //
-//   1. refresh the repository; resolve the source ref to commit S; read S's files and message;
+//   1. refresh the repository; resolve the source ref to commit S; when the bindings branch
+//      names S and no hub branch moved since, stop: nothing to do, and no tree was read
+//      (find-rendered-already.ts); otherwise read S's files and message;
 //   2. load the fleet; on load errors stop here: nothing is written, every branch stays;
 //   3. read the hub's branches (prefix from the FleetConfig): the bindings branch names the
 //      last rendered source commit (S already rendered: stop, nothing to do) and holds the
@@ -28,6 +30,7 @@ import { planPassWrites } from './plan-pass-writes.js';
 import { readHubState, readPreviousBindings, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
+import { findRenderedAlready } from './find-rendered-already.js';
 import { TextBlobs } from './text-blobs.js';
 import { sameClusterHeads } from './cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
@@ -82,6 +85,11 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
+  const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef);
+  if (already) {
+    timer.mark('readMs');
+    return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
+  }
   const { source, files } = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
   const loaded = loadFleet(files, cache.loadMemo ? { memo: cache.loadMemo } : {});
