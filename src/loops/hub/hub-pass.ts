@@ -11,7 +11,9 @@
 //      previous bindings; the cluster branches' current trees;
 //   4. render with the previous bindings (stickiness survives restarts);
 //   5. plan every branch: registered clusters (plan-cluster-branch.ts, with the mass-deletion
-//      guard), unregistered clusters with a branch (tombstones), the bindings branch;
+//      guard; a branch someone else moved is judged against the hub's last commit there, which
+//      the bindings branch records, and put back), unregistered clusters with a branch
+//      (tombstones), the bindings branch;
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
