@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitWriteError } from '../../src/adapters/git/git-write-error.js';
 import type { Logger } from '../../src/loops/runtime/logger.js';
@@ -14,7 +14,9 @@ import {
   git,
   hubPass,
   hubRefs,
+  commitChange,
   removeFleetRepos,
+  repoRoot,
   renderedByCli,
   rendered,
   type FleetRepo,
@@ -50,8 +52,10 @@ async function holdHubRefLocks(repo: FleetRepo): Promise<{ child: ChildProcess; 
   return { child, locks: [...hubRefs(repo).keys()].map((ref) => join(repo.gitdir, `${ref}.lock`)) };
 }
 
+/** Kills the child with SIGKILL; resolves once it is gone (at once when it ended already). */
 function killed(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.on('exit', () => resolve());
     child.kill('SIGKILL');
   });
@@ -102,3 +106,45 @@ test("a live writer's locks are never broken: the pass reports them locked and t
   );
   await killed(child);
 });
+
+/** Lists every `*.lock` file under refs/. */
+function refLocks(repo: FleetRepo): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith('.lock')) found.push(join(dir, e.name));
+    }
+  };
+  walk(join(repo.gitdir, 'refs'));
+  return found;
+}
+
+test('hubs killed with SIGKILL at many points of their pass leave a repository the next pass converges', async () => {
+  const repo = await changedFleet();
+  const cli = join(repoRoot, 'bin/gitfleet.js');
+  // Kill points spread over the start of the CLI and its pass (about 0.7 s and 0.5 s here).
+  // Where each lands is up to the machine, so this is a complement to the test above, which
+  // kills inside the ref window for sure: whatever a kill leaves, the next pass completes.
+  for (const [i, delayMs] of Array.from({ length: 12 }, (_, k) => 650 + 50 * k).entries()) {
+    commitChange(repo, `change ${i}`, (work) => writeFileSync(join(work, 'apps/shop/note.yaml'), note(i)));
+    const hub = spawn(process.execPath, [cli, 'hub', '--repo', repo.path, '--once'], { stdio: 'ignore' });
+    children.push(hub);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await killed(hub);
+  }
+  const result = await hubPass(repo, { maxAttempts: 1 });
+  assert.ok(result.type === 'rendered' || result.type === 'upToDate', result.type);
+  assert.deepEqual(refLocks(repo), []);
+  assert.deepEqual(readdirSync(join(repo.gitdir, 'gitfleet-locks')), [], 'no record left');
+  const expected = await renderedByCli(repo);
+  for (const [cluster, files] of expected) {
+    assert.deepEqual(branchFiles(repo, `gitfleet/clusters/${cluster}`), files, cluster);
+  }
+  assert.equal((await hubPass(repo)).type, 'upToDate');
+  git(repo, ['fsck', '--strict']);
+});
+
+function note(i: number): string {
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: note\n  namespace: shop\ndata:\n  n: "${i}"\n`;
+}

@@ -74,6 +74,15 @@ export async function writeLockRecord(opts: {
   return { ...record, remove: () => rmSync(path, { force: true }) };
 }
 
+/** Whether the directory holds any file besides the given record: a batch running, or one that died. */
+export function hasOtherRecords(gitdir: string, token: string): boolean {
+  try {
+    return readdirSync(join(gitdir, lockRecordDirectory)).some((f) => f !== `${token}.json`);
+  } catch {
+    return false;
+  }
+}
+
 /** Returns the records in the directory whose names end with the suffix (`.json`: records of running batches). */
 export function readLockRecords(gitdir: string, matches: (file: string) => boolean): StoredLockRecord[] {
   const dir = join(gitdir, lockRecordDirectory);

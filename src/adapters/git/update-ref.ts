@@ -22,7 +22,7 @@ import { GitWriteError } from './git-write-error.js';
 import { isAncestor } from './is-ancestor.js';
 import { readGitObject, withCache, type ObjectSource } from './read-git-object.js';
 import { readPackedRefs, readRef } from './read-ref.js';
-import { writeLockRecord } from './lock-record.js';
+import { hasOtherRecords, writeLockRecord } from './lock-record.js';
 import { recoverStaleLocks } from './recover-stale-locks.js';
 import { assertNoRefsUnder, lockRef, type RefLock } from './ref-lock.js';
 import { assertValidRefName } from './ref-name.js';
@@ -74,6 +74,16 @@ export async function updateRefs(
   });
   const locks: RefLock[] = [];
   try {
+    // Records other than this batch's: recover what dead writers left (a record a writer killed
+    // outside its lock window leaves lists no lock, and goes too), so records do not pile up.
+    if (hasOtherRecords(opts.gitdir, record.token)) {
+      recoverStaleLocks({
+        gitdir: opts.gitdir,
+        own: record.token,
+        locked: [],
+        warn: opts.warn ?? (() => undefined),
+      });
+    }
     locks.push(...(await lockAll(opts, record.token)));
     // Read under the locks: git's pack-refs takes each loose ref's lock before it packs it.
     const packed = await readPackedRefs(opts.gitdir);
