@@ -12,6 +12,8 @@ export type GitWriteErrorCode =
   | 'InvalidRefName'
   /** An object the write depends on is not in the repository. */
   | 'MissingObject'
+  /** An object's stored bytes are damaged (a truncated loose file, bad pack data). */
+  | 'CorruptObject'
   /** An object is not of the type its use requires (a tree id that names a blob, …). */
   | 'WrongObjectType'
   /** A string that should be an object id is not 40 lowercase hex digits. */

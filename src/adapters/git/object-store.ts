@@ -23,7 +23,7 @@ export function openObjectStore(gitdir: string, packCache: object = {}): ObjectS
   return { gitdir, cache: packCache, fs: objectStoreFs(gitdir) };
 }
 
-/** Returns an object's type and content, or throws MissingObject. */
+/** Returns an object's type and content, or throws MissingObject or CorruptObject. */
 export function readStoredObject(
   store: ObjectStore,
   oid: string,

@@ -2,6 +2,7 @@
 // writers need from it: a tree's entries and a commit's parents.
 import fs from 'node:fs';
 import git from 'isomorphic-git';
+import { corruptObjectMessage } from './corrupt-object.js';
 import { GitWriteError } from './git-write-error.js';
 import { parseTree, type TreeEntry } from './tree-object.js';
 
@@ -29,7 +30,7 @@ export function withCache<T extends ObjectSource>(source: T): T & { cache: objec
   return { ...source, cache: source.cache ?? {} };
 }
 
-/** Returns an object's type and content, or throws MissingObject. */
+/** Returns an object's type and content, or throws MissingObject or CorruptObject. */
 export async function readGitObject(
   source: ObjectSource,
   oid: string,
@@ -47,6 +48,8 @@ export async function readGitObject(
     if ((error as { code?: string }).code === 'NotFoundError') {
       throw new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
     }
+    const corrupt = corruptObjectMessage(source.gitdir, oid, error);
+    if (corrupt) throw new GitWriteError('CorruptObject', corrupt);
     throw error;
   }
 }

@@ -104,8 +104,9 @@ function openExclusive(ref: string, lockPath: string): number {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     throw new GitWriteError(
       'RefLocked',
-      `${ref}: locked: ${lockPath} exists; another writer holds it, or one that crashed left it ` +
-        'behind (remove it once no writer runs)',
+      `${ref}: locked: ${lockPath} exists. If no git or gitfleet process is working on this ` +
+        `repository (check with: fuser ${lockPath}, or ps), one that crashed left it behind: ` +
+        `remove it with: rm ${lockPath}`,
     );
   }
 }

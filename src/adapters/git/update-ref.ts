@@ -9,13 +9,21 @@
 //
 // A batch takes every lock and passes every check before any ref moves, as
 // `git update-ref --stdin` with `--atomic` does; only a crash during the final renames can
-// leave some refs moved and others not, each at its old or its new commit. A lock that is
-// already there is reported (RefLocked), never broken. Reflogs are not written.
+// leave some refs moved and others not, each at its old or its new commit. Reflogs are not
+// written.
+//
+// Before its locks, a batch writes a record of who it is and which locks it takes
+// (lock-record.ts), removed after the batch. A lock that is already there is left alone, unless
+// a record shows that a gitfleet writer of this host made it and is gone (killed inside its
+// batch): then it is removed and the batch goes on (recover-stale-locks.ts). Any other lock is
+// reported (RefLocked), never broken.
 import { dirname } from 'node:path';
 import { GitWriteError } from './git-write-error.js';
 import { isAncestor } from './is-ancestor.js';
 import { readGitObject, withCache, type ObjectSource } from './read-git-object.js';
 import { readPackedRefs, readRef } from './read-ref.js';
+import { hasOtherRecords, writeLockRecord } from './lock-record.js';
+import { recoverStaleLocks } from './recover-stale-locks.js';
 import { assertNoRefsUnder, lockRef, type RefLock } from './ref-lock.js';
 import { assertValidRefName } from './ref-name.js';
 import { syncPath } from './sync-files.js';
@@ -35,6 +43,8 @@ export interface RefUpdateSettings extends ObjectSource {
   allowNonFastForward?: boolean;
   /** Fsync the ref files and their directories (default true). */
   fsync?: boolean;
+  /** Told when the batch removed the stale locks of a dead gitfleet writer (default: nobody). */
+  warn?: (message: string) => void;
 }
 
 export type UpdateRefOptions = RefUpdateSettings & RefUpdateRequest;
@@ -56,17 +66,28 @@ export async function updateRefs(
   const opts = withCache(batch);
   assertDistinctValidNames(opts.updates);
   await Promise.all(opts.updates.map((u) => assertCommit(opts, u.newOid)));
+  const sync = opts.fsync ?? true;
+  const record = await writeLockRecord({
+    gitdir: opts.gitdir,
+    locks: opts.updates.map((u) => ({ path: `${u.ref}.lock`, newOid: u.newOid })),
+    sync,
+  });
   const locks: RefLock[] = [];
   try {
-    // Every lock at once: a lock is taken or refused at once (O_EXCL), so the order is free.
-    const taken = await Promise.allSettled(opts.updates.map((u) => lockRef(opts.gitdir, u.ref)));
-    for (const t of taken) if (t.status === 'fulfilled') locks.push(t.value);
-    const refused = taken.find((t) => t.status === 'rejected');
-    if (refused) throw refused.reason;
+    // Records other than this batch's: recover what dead writers left (a record a writer killed
+    // outside its lock window leaves lists no lock, and goes too), so records do not pile up.
+    if (hasOtherRecords(opts.gitdir, record.token)) {
+      recoverStaleLocks({
+        gitdir: opts.gitdir,
+        own: record.token,
+        locked: [],
+        warn: opts.warn ?? (() => undefined),
+      });
+    }
+    locks.push(...(await lockAll(opts, record.token)));
     // Read under the locks: git's pack-refs takes each loose ref's lock before it packs it.
     const packed = await readPackedRefs(opts.gitdir);
     const outcomes = await Promise.all(opts.updates.map((u) => checkMove(opts, u, packed)));
-    const sync = opts.fsync ?? true;
     const moving = opts.updates.map((u, i) => ({ u, lock: locks[i]!, outcome: outcomes[i]! }));
     const toMove = moving.filter((m) => m.outcome !== 'unchanged');
     await Promise.all(toMove.map((m) => m.lock.write(m.u.newOid, sync)));
@@ -77,7 +98,54 @@ export async function updateRefs(
     return outcomes;
   } finally {
     await Promise.all(locks.map((lock) => lock.release()));
+    record.remove();
   }
+}
+
+/**
+ * Takes every lock of the batch, all at once (a lock is taken or refused at once, O_EXCL, so
+ * the order is free). When some are taken already, the stale ones of dead gitfleet writers are
+ * recovered and the batch tries once more; otherwise nothing is held and RefLocked says who
+ * holds them.
+ */
+async function lockAll(opts: RefUpdateSettings & { updates: readonly RefUpdateRequest[] }, own: string) {
+  const first = await tryLocks(opts);
+  if (!first.refused) return first.locks;
+  const locked = first.refused.map((e) => `${e.ref}.lock`);
+  const recovery = recoverStaleLocks({
+    gitdir: opts.gitdir,
+    own,
+    locked,
+    warn: opts.warn ?? (() => undefined),
+  });
+  const held = first.refused.find((e) => recovery.heldBy.has(`${e.ref}.lock`));
+  if (held) {
+    const writer = recovery.heldBy.get(`${held.ref}.lock`)!;
+    throw new GitWriteError(
+      'RefLocked',
+      `${held.ref}: locked by gitfleet process ${writer.pid}, which is running; try again once its update is done`,
+    );
+  }
+  if (recovery.removed.length === 0) throw first.refused[0]!.error;
+  const second = await tryLocks(opts);
+  if (second.refused) throw second.refused[0]!.error;
+  return second.locks;
+}
+
+/** Takes the batch's locks; when any is refused, releases those taken and returns the refusals. */
+async function tryLocks(
+  opts: RefUpdateSettings & { updates: readonly RefUpdateRequest[] },
+): Promise<{ locks: RefLock[]; refused?: { ref: string; error: unknown }[] }> {
+  const taken = await Promise.allSettled(opts.updates.map((u) => lockRef(opts.gitdir, u.ref)));
+  const locks = taken.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
+  const rejected = taken.flatMap((t, i) =>
+    t.status === 'rejected' ? [{ ref: opts.updates[i]!.ref, error: t.reason }] : [],
+  );
+  if (rejected.length === 0) return { locks };
+  await Promise.all(locks.map((lock) => lock.release()));
+  const other = rejected.find((r) => !(r.error instanceof GitWriteError && r.error.code === 'RefLocked'));
+  if (other) throw other.error;
+  return { locks: [], refused: rejected };
 }
 
 function assertDistinctValidNames(updates: readonly RefUpdateRequest[]): void {

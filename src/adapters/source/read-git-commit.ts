@@ -14,8 +14,10 @@ import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fl
 import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
 import { objectStoreFs } from './object-store-fs.js';
+import { corruptObjectMessage } from '../git/corrupt-object.js';
 
-export type GitSourceErrorCode = 'NotAGitRepository' | 'RefNotFound' | 'AmbiguousRef' | 'NotACommit';
+export type GitSourceErrorCode =
+  'NotAGitRepository' | 'RefNotFound' | 'AmbiguousRef' | 'NotACommit' | 'CorruptObject';
 
 /** Why a commit could not be read; retrying cannot fix any of these. */
 export class GitSourceError extends Error {
@@ -57,7 +59,11 @@ export async function readGitSource(opts: {
   for (let i = 0; i < blobs.length; i += READ_BATCH) {
     const batch = blobs.slice(i, i + READ_BATCH);
     const read = await Promise.all(
-      batch.map((b) => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache })),
+      batch.map((b) =>
+        readingObject(repo, b.oid, () =>
+          git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache }),
+        ),
+      ),
     );
     batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!.blob, b.path) }));
   }
@@ -118,7 +124,9 @@ async function readCommitTree(
 ): Promise<{ commit: string; treeOid: string }> {
   try {
     // readCommit peels annotated tags down to the commit they point at.
-    const read = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    const read = await readingObject(repo, oid, () =>
+      git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+    );
     return { commit: read.oid, treeOid: read.commit.tree };
   } catch (e) {
     if (e instanceof Errors.NotFoundError) {
@@ -137,7 +145,9 @@ async function listFleetBlobs(
   prefix: string,
   out: { path: string; oid: string }[],
 ): Promise<void> {
-  const { tree } = await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
+  const { tree } = await readingObject(repo, treeOid, () =>
+    git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache }),
+  );
   const subtrees: Promise<void>[] = [];
   for (const entry of tree) {
     const path = prefix ? `${prefix}/${entry.path}` : entry.path;
@@ -148,6 +158,17 @@ async function listFleetBlobs(
     }
   }
   await Promise.all(subtrees);
+}
+
+/** Returns what the read returns; a corrupt object becomes a GitSourceError naming it and the repository. */
+async function readingObject<T>(repo: GitSourceRepo, oid: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    const corrupt = corruptObjectMessage(repo.gitdir, oid, e);
+    if (corrupt) throw new GitSourceError('CorruptObject', corrupt);
+    throw e;
+  }
 }
 
 /**

@@ -1,5 +1,10 @@
 import type { BranchChange } from './plan-cluster-update.js';
-import { allowDeletionsTrailer, sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
+import {
+  allowDeletionsTrailer,
+  restoredFromTrailer,
+  sourceCommitTrailer,
+  sourceRefTrailer,
+} from './commit-trailers.js';
 
 export interface RenderCommitInput {
   sourceCommit: string;
@@ -14,6 +19,11 @@ export interface RenderCommitInput {
    * Gitfleet-Allow-Deletions trailer is passed on, so the agent's own guard lets them through.
    */
   allowDeletionsOn?: string;
+  /**
+   * The branch was found at `found` (null: deleted), not at `lastWritten`, the hub's own last
+   * commit there: someone else moved it, and this commit puts the render back.
+   */
+  restoredFrom?: { found: string | null; lastWritten: string };
 }
 
 /**
@@ -25,14 +35,22 @@ export function renderCommitMessage(input: RenderCommitInput): string {
   const max = input.maxListed ?? 200;
   const lines = input.changes.slice(0, max).map((c) => `${c.path.replace(/\.yaml$/, '')}: ${c.change}`);
   if (input.changes.length > max) lines.push(`… and ${input.changes.length - max} more`);
+  const restored = input.restoredFrom;
   return [
     `render ${input.sourceCommit.slice(0, 7)}: ${input.sourceSubject}`,
     '',
+    ...(restored
+      ? [
+          `restored: the branch was found at ${restored.found ?? 'no commit (deleted)'}, not at ${restored.lastWritten}, the hub's last write; another writer moved it, and this commit puts the render back. The changes below are from the hub's last write.`,
+          '',
+        ]
+      : []),
     ...lines,
     '',
     `${sourceCommitTrailer}: ${input.sourceCommit}`,
     `${sourceRefTrailer}: ${input.sourceRef}`,
     ...(input.allowDeletionsOn ? [`${allowDeletionsTrailer}: ${input.allowDeletionsOn}`] : []),
+    ...(restored?.found ? [`${restoredFromTrailer}: ${restored.found}`] : []),
     '',
   ].join('\n');
 }

@@ -5,6 +5,8 @@
 export const allowDeletionsTrailer = 'Gitfleet-Allow-Deletions';
 export const sourceCommitTrailer = 'Gitfleet-Source-Commit';
 export const sourceRefTrailer = 'Gitfleet-Source-Ref';
+/** On a cluster commit that puts the render back: the commit another writer had moved the branch to. */
+export const restoredFromTrailer = 'Gitfleet-Restored-From';
 
 /** Returns the trailers of a commit message (the last paragraph of `Key: value` lines), key → values. */
 export function parseTrailers(message: string): Map<string, string[]> {

@@ -2,14 +2,18 @@
 // line with it. Level-triggered and idempotent: it reads the whole current state, and a second
 // pass over the same source commit writes nothing.
 //
-//   1. refresh the repository; resolve the source ref to commit S; read S's files and message;
+//   1. refresh the repository; resolve the source ref to commit S; when the bindings branch
+//      names S and no hub branch moved since, stop: nothing to do, and no tree was read
+//      (find-rendered-already.ts); otherwise read S's files and message;
 //   2. load the fleet; on load errors stop here: nothing is written, every branch stays;
 //   3. read the hub's branches (prefix from the FleetConfig): the bindings branch names the
 //      last rendered source commit (S already rendered: stop, nothing to do) and holds the
 //      previous bindings; the cluster branches' current trees;
 //   4. render with the previous bindings (stickiness survives restarts);
 //   5. plan every branch: registered clusters (plan-cluster-branch.ts, with the mass-deletion
-//      guard), unregistered clusters with a branch (tombstones), the bindings branch;
+//      guard; a branch someone else moved is judged against the hub's last commit there, which
+//      the bindings branch records, and put back), unregistered clusters with a branch
+//      (tombstones), the bindings branch;
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
@@ -28,7 +32,9 @@ import { planPassWrites } from './plan-pass-writes.js';
 import { readHubState, readPreviousBindings, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
+import { findRenderedAlready } from './find-rendered-already.js';
 import { TextBlobs } from './text-blobs.js';
+import { sameClusterHeads } from './cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
 
 export interface HubPassOptions {
@@ -81,6 +87,11 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
+  const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef);
+  if (already) {
+    timer.mark('readMs');
+    return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
+  }
   const { source, files } = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
   const loaded = loadFleet(files, cache.loadMemo ? { memo: cache.loadMemo } : {});
@@ -91,11 +102,22 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const state = await readHubState(read, loaded.fleet.config.branchPrefix);
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
-  if (head !== null && lastSource === source.commit && statusSeen && !opts.force) {
+  const clustersSeen = clustersAsWritten(state);
+  if (head !== null && lastSource === source.commit && statusSeen && clustersSeen && !opts.force) {
     timer.mark('readMs');
     return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
   }
   return renderAndWrite({ opts, read, source, fleet: loaded.fleet, state, timer });
+}
+
+/**
+ * Whether every cluster branch is where the hub last left it (trivially so when the bindings
+ * branch records none, as one written before these records were kept): a branch someone else
+ * moved needs a pass even with no new source commit.
+ */
+function clustersAsWritten(state: HubState): boolean {
+  const recorded = state.bindings.lastClusters;
+  return recorded.size === 0 || sameClusterHeads(recorded, state.clusterHeads);
 }
 
 /** Steps 4 to 6: render with the previous bindings, plan every branch, write. */
@@ -129,7 +151,14 @@ async function renderAndWrite(pass: {
   blobs.remember();
   timer.mark('planMs');
   const hooks = opts.hooks ? { hooks: opts.hooks } : {};
-  const write = { repo: opts.repo, objects: plan.objects, moves: plan.moves, known: ctx.known, ...hooks };
+  const write = {
+    repo: opts.repo,
+    objects: plan.objects,
+    moves: plan.moves,
+    known: ctx.known,
+    warn: (m: string) => opts.log.warn(m),
+    ...hooks,
+  };
   const objects = await writeObjectsOfPass(write);
   timer.mark('writeMs');
   await moveRefsOfPass(write);

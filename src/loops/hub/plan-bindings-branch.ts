@@ -17,6 +17,7 @@ import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import type { RecordedBinding } from './hub-pass-cache.js';
+import { clusterTrailerLines, sameClusterHeads } from './cluster-commit-trailers.js';
 
 export interface BindingsBranchInput {
   ref: string;
@@ -27,6 +28,10 @@ export interface BindingsBranchInput {
   lastSource: string | null;
   /** The status heads (`cluster=commit`) the head's trailers name. */
   lastStatus: readonly string[];
+  /** The cluster branch heads the head's trailers name (what the hub last wrote on each). */
+  lastClusters: ReadonlyMap<string, string>;
+  /** Cluster → its branch's head once this pass's refs have moved, recorded in the commit's trailers. */
+  clusterHeads: ReadonlyMap<string, string>;
   bindings: readonly Binding[];
   /** The render's placements (RenderResult.placements). */
   placements: ReadonlyMap<string, PreviousBinding>;
@@ -34,6 +39,11 @@ export interface BindingsBranchInput {
   reports: ReadonlyMap<string, AgentReport>;
   /** Cluster → status branch head, recorded in the commit's trailers. */
   statusHeads: ReadonlyMap<string, string>;
+  /**
+   * Record paths whose current record (or its absence) stays as it is: the objects of a
+   * cluster update the mass-deletion guard refused.
+   */
+  keep?: ReadonlySet<string>;
 }
 
 /** Returns the bindings branch's new commit, or nothing when its records and source are unchanged. */
@@ -41,10 +51,11 @@ export async function planBindingsBranch(
   ctx: PassContext,
   input: BindingsBranchInput,
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
-  const records = recordOids(ctx, input);
+  const records = keepRecords(recordOids(ctx, input), input);
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
-  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen) {
+  const clustersSeen = sameClusterHeads(input.lastClusters, input.clusterHeads);
+  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen && clustersSeen) {
     return { outcome: { type: 'unchanged', commit: input.head } };
   }
   const tree = await treeOfPass(ctx, {
@@ -67,7 +78,7 @@ export async function planBindingsBranch(
     })
       .replace(/\n{3,}/g, '\n\n')
       .concat(
-        statusTrailerLines(input.statusHeads)
+        [...statusTrailerLines(input.statusHeads), ...clusterTrailerLines(input.clusterHeads)]
           .map((l) => `${l}\n`)
           .join(''),
       ),
@@ -119,6 +130,16 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
     ctx.cache.records.set(recorded, input.placements.get(binding.key) ?? previousBindingOf(binding));
   }
   ctx.cache.recordTexts = next;
+  return records;
+}
+
+/** Returns the records with the kept paths put back to what the branch holds there now. */
+function keepRecords(records: Map<string, string>, input: BindingsBranchInput): Map<string, string> {
+  for (const path of input.keep ?? []) {
+    const held = input.current.files.get(path);
+    if (held === undefined) records.delete(path);
+    else records.set(path, held);
+  }
   return records;
 }
 

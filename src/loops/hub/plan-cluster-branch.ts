@@ -15,8 +15,13 @@ export interface ClusterBranchInput {
   ref: string;
   /** The branch's commit now; null when the branch does not exist yet. */
   head: string | null;
-  /** The head's tree and files (none for a new branch). */
+  /**
+   * What the render is compared with and edited from: the tree and files of the hub's last
+   * commit on the branch (the head's, unless someone else moved it; none for a new branch).
+   */
   current: { tree: string | null; files: ReadonlyMap<string, string> };
+  /** Someone else moved the branch from the hub's last commit: this pass puts the render back. */
+  restore?: { lastWritten: string };
   output: ClusterOutput;
   guards: FleetConfig['guards'];
   deletionsAllowed: boolean;
@@ -26,6 +31,8 @@ export interface ClusterBranchPlan {
   outcome: ClusterPassOutcome;
   write?: BranchWrite;
   diagnostic?: Diagnostic;
+  /** A refused update: the paths it would have changed, whose binding records must stay too. */
+  refusedPaths?: readonly string[];
 }
 
 /** Returns what the pass does to one registered cluster's branch, with the objects to write. */
@@ -66,6 +73,9 @@ export async function planClusterBranch(
     guards: input.guards,
     deletionsAllowed: input.deletionsAllowed,
   });
+  if (plan.type === 'unchanged' && input.restore) {
+    return commitFiles(ctx, input, { files: rendered, changes: [], whole: true });
+  }
   if (plan.type === 'unchanged') {
     // A registered cluster with nothing placed on it still gets its branch (an empty tree),
     // so its agent can tell "run nothing" from "not rendered yet".
@@ -79,6 +89,7 @@ export async function planClusterBranch(
     return {
       outcome: { type: 'refused', reason: plan.reason, ...countChanges(plan.changes) },
       diagnostic: refusal(input, plan.reason),
+      refusedPaths: plan.changes.map((c) => c.path),
     };
   }
   return commitFiles(ctx, input, { ...plan, whole: !changedPaths });
@@ -103,11 +114,13 @@ async function commitFiles(
     ...(input.deletionsAllowed && plan.changes.some((c) => c.change === 'removed')
       ? { allowDeletionsOn: input.cluster }
       : {}),
+    ...(input.restore ? { restoredFrom: { found: input.head, lastWritten: input.restore.lastWritten } } : {}),
   });
   // An empty change list leaves an empty body: no blank line doubled before the trailers.
+  // On top of the head, even one someone else put there: a rendered branch only fast-forwards.
   const commit = commitOfPass(ctx, {
     tree: tree.root,
-    parent: input.head,
+    parent: input.head ?? input.restore?.lastWritten ?? null,
     message: message.replace(/\n{3,}/g, '\n\n'),
   });
   const added = plan.changes.filter((c) => c.change !== 'removed').map((c) => plan.files.get(c.path)!);

@@ -6,14 +6,18 @@ import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
 import type { RefMove } from './hub-repo.js';
-import { clusterRef } from './hub-refs.js';
+import { clusterRef, clusterRefPrefix } from './hub-refs.js';
+import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
+import { parseCommitParents } from '../../adapters/git/read-git-object.js';
+import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import type { BranchWrite, PassContext } from './pass-context.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import { planBindingsBranch } from './plan-bindings-branch.js';
 import { planClusterBranch, type ClusterBranchInput, type ClusterBranchPlan } from './plan-cluster-branch.js';
 import { planTombstone } from './plan-tombstone.js';
 import type { HubState } from './read-hub-state.js';
-import { readCommitFiles } from './read-git-state.js';
+import { readCommitFiles, readCommitInfo } from './read-git-state.js';
 
 export interface PassWrites {
   clusters: Record<string, ClusterPassOutcome>;
@@ -32,9 +36,8 @@ export async function planPassWrites(
 ): Promise<PassWrites> {
   const { render, state } = input;
   const names = [...new Set([...render.clusters.keys(), ...state.clusterHeads.keys()])].sort();
-  const currents = await Promise.all(
-    names.map((name) => readCommitFiles(ctx, state.clusterHeads.get(name) ?? null)),
-  );
+  const bases = await Promise.all(names.map((name) => baseOf(ctx, state, name, render.clusters.has(name))));
+  const currents = bases.map((b) => b.current);
   // Every blob the branches hold now is in the repository: never written again. A cluster
   // branch planned at its changed paths only adds the blobs it holds there (plan-cluster-branch.ts).
   for (const [i, name] of names.entries()) {
@@ -44,18 +47,27 @@ export async function planPassWrites(
   const writes: BranchWrite[] = [];
   const clusters: Record<string, ClusterPassOutcome> = {};
   const diagnostics: Diagnostic[] = [];
+  // A refused cluster keeps its last good commit, so the records of what it runs stay as well:
+  // the bindings branch must not say a template left a cluster that still runs it.
+  const keep = new Set<string>();
   for (const [i, cluster] of names.entries()) {
-    const plan = await planBranchOf(ctx, input, { cluster, current: currents[i]! });
+    const plan = await planBranchOf(ctx, input, { cluster, ...bases[i]! });
     clusters[cluster] = plan.outcome;
     if (plan.write) writes.push(plan.write);
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
+    for (const path of plan.refusedPaths ?? []) keep.add(path);
   }
+  const heads = new Map(state.clusterHeads);
+  for (const w of writes)
+    heads.set(w.move.ref.slice(clusterRefPrefix(input.fleet.config.branchPrefix).length), w.move.newOid);
   const bindings = await planBindingsBranch(ctx, {
     ...state.bindings,
+    clusterHeads: heads,
     bindings: render.bindings,
     placements: render.placements,
     reports: input.reports,
     statusHeads: state.statusHeads,
+    keep,
   });
   if (bindings.write) writes.push(bindings.write);
   return {
@@ -67,11 +79,48 @@ export async function planPassWrites(
   };
 }
 
+/**
+ * Returns what a registered cluster's render is compared with: the branch's head, or, when the
+ * head is not the commit the hub last wrote there (someone else moved or deleted the branch),
+ * that commit, which the pass restores. A branch whose head is the hub's own next commit on top
+ * of its last one (a pass that moved the cluster branches and was killed before the bindings
+ * branch) is the hub's. Without a record, or when the last commit is gone (garbage collected),
+ * the head is all there is.
+ */
+async function baseOf(
+  ctx: PassContext,
+  state: HubState,
+  cluster: string,
+  registered: boolean,
+): Promise<{ current: ClusterBranchInput['current']; restore?: { lastWritten: string } }> {
+  const head = state.clusterHeads.get(cluster) ?? null;
+  // An unregistered cluster's branch gets its tombstone on top of whatever it holds.
+  const lastWritten = registered ? state.bindings.lastClusters.get(cluster) : undefined;
+  const atHead = async () => ({ current: await readCommitFiles(ctx, head) });
+  if (lastWritten === undefined || lastWritten === head) return atHead();
+  if (head !== null && (await isNextHubCommit(ctx, head, lastWritten))) return atHead();
+  try {
+    return { current: await readCommitFiles(ctx, lastWritten), restore: { lastWritten } };
+  } catch (error) {
+    if (error instanceof GitWriteError && error.code === 'MissingObject') return atHead();
+    throw error;
+  }
+}
+
+/** Whether a commit is one the hub makes (a render or tombstone commit, with the source trailer) on top of `parent`. */
+async function isNextHubCommit(ctx: PassContext, commit: string, parent: string): Promise<boolean> {
+  const object = await readStoredObject(ctx.store, commit);
+  if (object.type !== 'commit') return false;
+  const parents = parseCommitParents(object.content);
+  if (parents.length !== 1 || parents[0] !== parent) return false;
+  return parseTrailers((await readCommitInfo(ctx, commit)).message).has(sourceCommitTrailer);
+}
+
 /** A registered cluster's branch follows its render; an unregistered one's gets its tombstone. */
 function planBranchOf(
   ctx: PassContext,
   input: { fleet: Fleet; render: RenderResult; state: HubState; reports: ReadonlyMap<string, AgentReport> },
-  branch: { cluster: string; current: ClusterBranchInput['current'] },
+  branch: { cluster: string; current: ClusterBranchInput['current']; restore?: { lastWritten: string } },
 ): Promise<ClusterBranchPlan> {
   const { cluster, current } = branch;
   const { config } = input.fleet;
@@ -87,5 +136,6 @@ function planBranchOf(
     output,
     guards: config.guards,
     deletionsAllowed: deletionsAllowedBy(ctx.sourceCommit.message)(cluster),
+    ...(branch.restore ? { restore: branch.restore } : {}),
   });
 }

@@ -7,6 +7,7 @@ import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-tr
 import { readRef } from '../../adapters/git/read-ref.js';
 import { memoize } from '../runtime/memo-map.js';
 import { bindingsRef, clusterRefPrefix } from './hub-refs.js';
+import { clusterCommitTrailer, parseClusterTrailers } from './cluster-commit-trailers.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
@@ -21,6 +22,8 @@ export interface HubState {
     lastSource: string | null;
     /** The status branch heads (`cluster=commit`) its Gitfleet-Status-Commit trailers name. */
     lastStatus: string[];
+    /** Cluster → the commit the hub left on its branch (Gitfleet-Cluster-Commit); empty when none is recorded. */
+    lastClusters: Map<string, string>;
   };
   /** Cluster name → head of its agent's status branch. */
   statusHeads: Map<string, string>;
@@ -28,23 +31,48 @@ export interface HubState {
   clusterHeads: Map<string, string>;
 }
 
-/** Returns the state of the hub's branches under the prefix. */
-export async function readHubState(ctx: ReadContext, prefix: string): Promise<HubState> {
+/** What the head of a bindings branch says, read from the ref and the head commit only (no tree). */
+export interface BindingsHead {
+  ref: string;
+  head: string | null;
+  lastSource: string | null;
+  lastStatus: string[];
+  lastClusters: Map<string, string>;
+}
+
+/** Returns what the bindings branch under the prefix says of the last pass. */
+export async function readBindingsHead(ctx: ReadContext, prefix: string): Promise<BindingsHead> {
   const ref = bindingsRef(prefix);
   const head = await readRef(ctx.store.gitdir, ref);
-  const current = await readCommitFiles(ctx, head);
   const trailers = head
     ? parseTrailers((await readCommitInfo(ctx, head)).message)
     : new Map<string, string[]>();
-  const lastSource = trailers.get(sourceCommitTrailer)?.at(-1) ?? null;
-  const lastStatus = trailers.get(statusCommitTrailer) ?? [];
+  return {
+    ref,
+    head,
+    lastSource: trailers.get(sourceCommitTrailer)?.at(-1) ?? null,
+    lastStatus: trailers.get(statusCommitTrailer) ?? [],
+    lastClusters: parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []),
+  };
+}
+
+/** Returns cluster name → branch head for every cluster branch under the prefix. */
+export async function readClusterHeads(ctx: ReadContext, prefix: string): Promise<Map<string, string>> {
   const clusterPrefix = clusterRefPrefix(prefix);
   const clusterHeads = new Map<string, string>();
   for (const [name, oid] of await listRefs(ctx.store.gitdir, clusterPrefix)) {
     clusterHeads.set(name.slice(clusterPrefix.length), oid);
   }
+  return clusterHeads;
+}
+
+/** Returns the state of the hub's branches under the prefix. */
+export async function readHubState(ctx: ReadContext, prefix: string): Promise<HubState> {
+  const bindings = await readBindingsHead(ctx, prefix);
+  const current = await readCommitFiles(ctx, bindings.head);
+  const clusterHeads = await readClusterHeads(ctx, prefix);
   const statusHeads = await readStatusHeads(ctx, prefix);
-  return { bindings: { ref, head, current, lastSource, lastStatus }, clusterHeads, statusHeads };
+  return { bindings: { ...bindings, current }, clusterHeads, statusHeads };
 }
 
 const readBatch = 64;

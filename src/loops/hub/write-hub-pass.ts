@@ -31,6 +31,8 @@ export interface HubPassWrite {
   /** Ids the repository holds already: not written again. */
   known: ReadonlySet<string>;
   hooks?: HubPassHooks;
+  /** Told when the ref update recovered the stale locks of a dead gitfleet writer. */
+  warn?: (message: string) => void;
 }
 
 /** Stores the objects, then moves the refs, then publishes; returns how many objects were written. */
@@ -53,6 +55,7 @@ export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
   await updateRefs({
     gitdir: write.repo.gitdir,
     written,
+    ...(write.warn ? { warn: write.warn } : {}),
     updates: write.moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
   });
   await write.repo.publish(write.moves);

@@ -59,3 +59,28 @@ test('a render commit names the source commit in its subject, lists changes and 
   );
   assert.deepEqual(parseTrailers(message).get('Gitfleet-Source-Commit'), ['1a2b3c4d5e6f']);
 });
+
+test('a restore commit says where the branch was found and names that commit in a trailer', () => {
+  const found = 'f'.repeat(40);
+  const last = 'a'.repeat(40);
+  const message = renderCommitMessage({
+    sourceCommit: '1'.repeat(40),
+    sourceRef: 'refs/heads/main',
+    sourceSubject: 'bump',
+    changes: [{ path: 'default/Deployment.apps/web.yaml', change: 'changed' }],
+    restoredFrom: { found, lastWritten: last },
+  });
+  assert.match(message, new RegExp(`^restored: the branch was found at ${found}, not at ${last}`, 'm'));
+  assert.deepEqual(parseTrailers(message).get('Gitfleet-Restored-From'), [found]);
+  assert.deepEqual(parseTrailers(message).get('Gitfleet-Source-Ref'), ['refs/heads/main']);
+  // A branch someone deleted has no commit to name.
+  const deleted = renderCommitMessage({
+    sourceCommit: '1'.repeat(40),
+    sourceRef: 'refs/heads/main',
+    sourceSubject: 'bump',
+    changes: [],
+    restoredFrom: { found: null, lastWritten: last },
+  });
+  assert.match(deleted, /found at no commit \(deleted\)/);
+  assert.equal(parseTrailers(deleted).has('Gitfleet-Restored-From'), false);
+});

@@ -88,15 +88,28 @@ export function removeFleetRepos(): void {
 }
 
 /** Runs git in a directory and returns its output, trailing newline trimmed. */
-export function run(cwd: string, args: readonly string[]): string {
-  return execFileSync('git', args, { cwd, env: gitEnv, maxBuffer: 64 << 20 })
+export function run(
+  cwd: string,
+  args: readonly string[],
+  opts: { input?: string; env?: Record<string, string> } = {},
+): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...gitEnv, ...opts.env },
+    maxBuffer: 64 << 20,
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+  })
     .toString('utf8')
     .replace(/\n$/, '');
 }
 
-/** Runs git on the hub's git directory. */
-export function git(repo: FleetRepo, args: readonly string[]): string {
-  return run(repo.path, ['--git-dir', repo.gitdir, ...args]);
+/** Runs git on the hub's git directory (stdin from `input`, extra environment from `env`). */
+export function git(
+  repo: FleetRepo,
+  args: readonly string[],
+  opts: { input?: string; env?: Record<string, string> } = {},
+): string {
+  return run(repo.path, ['--git-dir', repo.gitdir, ...args], opts);
 }
 
 /** Edits the work tree, commits every change on main with the message, pushes when bare, and returns the commit. */

@@ -148,9 +148,17 @@ test('a new source commit that changes no output moves only the bindings branch,
     git(repo, ['rev-parse', 'gitfleet/bindings~1^{tree}']),
   );
   const message = git(repo, ['log', '-1', '--format=%B', 'gitfleet/bindings']).trimEnd();
+  // The trailers also name the commit each cluster branch is at: what the hub last wrote there.
+  const clusters = [...after]
+    .filter(([ref]) => ref.includes('/clusters/'))
+    .map(
+      ([ref, oid]) =>
+        `\nGitfleet-Cluster-Commit: ${ref.slice('refs/heads/gitfleet/clusters/'.length)}=${oid}`,
+    )
+    .join('');
   assert.equal(
     message,
-    `render ${source.slice(0, 7)}: docs only\n\nGitfleet-Source-Commit: ${source}\nGitfleet-Source-Ref: refs/heads/main`,
+    `render ${source.slice(0, 7)}: docs only\n\nGitfleet-Source-Commit: ${source}\nGitfleet-Source-Ref: refs/heads/main${clusters}`,
   );
   assert.equal((await hubPass(repo)).type, 'upToDate');
 });

@@ -9,6 +9,7 @@ import {
   branchFiles,
   commitChange,
   exampleFleetRepo,
+  fleetRepoWith,
   git,
   hubPass,
   hubRefs,
@@ -251,4 +252,70 @@ test('a publish that loses a race (a remote that moved first) makes the pass ref
   const result = await hubPass(repo, { repo: remoteLike });
   assert.equal(result.attempts, 2);
   assert.equal(refreshes, 2);
+});
+
+/** Two clusters, each with its team's twelve ConfigMaps, placed by the team's policy. */
+function twoTeamFleet(): FleetRepo {
+  const files: Record<string, string> = {};
+  for (const team of ['a', 'b']) {
+    files[`clusters/${team}.yaml`] =
+      `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: cluster-${team}\n`;
+    files[`apps/team-${team}/namespace.yaml`] =
+      `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-${team}\n`;
+    files[`apps/team-${team}/policy.yaml`] = [
+      'apiVersion: policy.karmada.io/v1alpha1',
+      'kind: PropagationPolicy',
+      'metadata:',
+      `  name: team-${team}`,
+      `  namespace: team-${team}`,
+      'spec:',
+      '  resourceSelectors:',
+      '    - apiVersion: v1',
+      '      kind: ConfigMap',
+      '  placement:',
+      '    clusterAffinity:',
+      `      clusterNames: [cluster-${team}]`,
+      '',
+    ].join('\n');
+    for (let n = 1; n <= 12; n++) {
+      files[`apps/team-${team}/config-${n}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-${n}\n  namespace: team-${team}\ndata:\n  n: "${n}"\n`;
+    }
+  }
+  return fleetRepoWith(files, { bare: false });
+}
+
+test('a refused deletion leaves the bindings records of the refused cluster, and its branch, as they were', async () => {
+  const repo = twoTeamFleet();
+  rendered(await hubPass(repo));
+  const ref = 'refs/heads/gitfleet/clusters/cluster-b';
+  const head = hubRefs(repo).get(ref);
+  const onCluster = [...branchFiles(repo, ref).keys()];
+  const records = branchFiles(repo, 'gitfleet/bindings');
+  // Team b's policy and ConfigMaps leave the repo: a deletion of all it runs on cluster-b,
+  // where only the Namespaces every cluster gets would stay.
+  const source = commitChange(repo, 'retire team b', (work) => {
+    rmSync(join(work, 'apps/team-b/policy.yaml'));
+    for (let n = 1; n <= 12; n++) rmSync(join(work, `apps/team-b/config-${n}.yaml`));
+  });
+  const result = rendered(await hubPass(repo));
+  assert.equal(result.clusters['cluster-b']?.type, 'refused');
+  assert.equal(result.clusters['cluster-a']?.type, 'unchanged');
+  assert.equal(hubRefs(repo).get(ref), head);
+  const after = branchFiles(repo, 'gitfleet/bindings');
+  const kept = onCluster.filter((path) => records.has(path));
+  assert.ok(kept.length >= 12, `records of the cluster's templates: ${kept.join(', ')}`);
+  for (const path of onCluster) assert.equal(after.get(path), records.get(path), path);
+  // The rest of the bindings branch follows the render, and the source commit is recorded.
+  for (const [path, record] of records)
+    if (path.startsWith('team-a/')) assert.equal(after.get(path), record, path);
+  assert.match(git(repo, ['log', '-1', '--format=%B', 'gitfleet/bindings']), new RegExp(source));
+  // Once allowed, the deletion goes through on the branch and in the records together.
+  commitChange(repo, 'allow it\n\nGitfleet-Allow-Deletions: cluster-b', () => undefined);
+  assert.equal(rendered(await hubPass(repo)).clusters['cluster-b']?.type, 'updated');
+  const allowed = branchFiles(repo, 'gitfleet/bindings');
+  assert.deepEqual(
+    [...allowed.keys()].filter((path) => path.startsWith('team-b/')),
+    [],
+  );
 });
