@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, test } from 'node:test';
 import { aFleetDir } from '../faults/fleet-dir.js';
 import { runCli } from './run-cli.js';
+import { testGitEnv } from '../git-env.js';
 
 const dir = aFleetDir();
 after(() => dir.remove());
@@ -31,4 +33,19 @@ test('validate accepts a usable branchPrefix.', async () => {
   dir.write('fleet.yaml', fleetConfig('fleet'));
   const run = await runCli(['validate', dir.fleet]);
   assert.equal(run.code, 0, run.stderr);
+});
+
+test('hub --once refuses the same branchPrefix with the same message, before writing anything.', async () => {
+  dir.write('fleet.yaml', fleetConfig('main/'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir.fleet, env: testGitEnv });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'fleet');
+  const run = await runCli(['hub', '--repo', dir.fleet, '--once']);
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /spec\.branchPrefix: "main\/": puts gitfleet's branches under the source branch main/,
+  );
+  assert.equal(git('for-each-ref', 'refs/heads/main/').toString(), '');
 });

@@ -40,3 +40,14 @@ test('validate of a commit refuses the same file the same way.', async () => {
   assert.equal(run.code, 1);
   assert.match(run.stderr, /latin1\.yaml: not valid UTF-8 at byte 90 \(line 4\)/);
 });
+
+test('hub --once refuses the same file the same way, naming it, and writes no branch.', async () => {
+  const run = await runCli(['hub', '--repo', dir.fleet, '--once']);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /latin1\.yaml: not valid UTF-8 at byte 90 \(line 4\)/);
+  const refs = execFileSync('git', ['for-each-ref', 'refs/heads/gitfleet/'], {
+    cwd: dir.fleet,
+    env: testGitEnv,
+  });
+  assert.equal(refs.toString(), '');
+});

@@ -94,7 +94,10 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   }
   const { source, files } = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
-  const loaded = loadFleet(files, cache.loadMemo ? { memo: cache.loadMemo } : {});
+  const loaded = loadFleet(files, {
+    sourceBranch: opts.sourceRef,
+    ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+  });
   cache.loadMemo = loaded.memo;
   timer.mark('loadMs');
   if (!loaded.ok)

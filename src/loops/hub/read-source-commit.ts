@@ -25,7 +25,7 @@ export async function readSourceCommit(
   const { tree, message } = await readCommitInfo(ctx, commit);
   const blobs = await listSourceBlobs(ctx, tree, '');
   const files = await Promise.all(
-    blobs.map(async ({ path, oid }) => ({ path, content: await readSourceText(ctx, oid) })),
+    blobs.map(async ({ path, oid }) => ({ path, content: await readSourceText(ctx, oid, path) })),
   );
   return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
 }
@@ -51,9 +51,10 @@ function listSourceBlobs(
   });
 }
 
-function readSourceText(ctx: ReadContext, oid: string): Promise<string> {
+// A blob at several paths is decoded once; a decoding error names the first path it was read at.
+function readSourceText(ctx: ReadContext, oid: string, path: string): Promise<string> {
   return memoize(ctx.cache.sourceTexts, oid, async () => {
     const object = await readStoredObject(ctx.store, oid);
-    return decodeSourceText(object.content);
+    return decodeSourceText(object.content, path);
   });
 }
