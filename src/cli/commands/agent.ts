@@ -254,7 +254,11 @@ function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {
   for (const u of result.unparsed) lines.push(`  ${u.path}: ${u.message}`);
   for (const f of result.prune?.failed ?? []) lines.push(`  ${f.message}`);
   if (result.prune?.plan.guardRefusal) lines.push(`  ${result.prune.plan.guardRefusal}`);
-  for (const h of result.prune?.plan.held ?? []) if (h.reason === 'NotListed') lines.push(`  ${h.message}`);
+  // What prune is waiting on or could not list (the guard's refusal is printed once above;
+  // `terminating` holds both the objects found terminating and those the pass's DELETE left so).
+  for (const h of result.prune?.plan.held ?? [])
+    if (h.reason === 'NotListed' || h.reason === 'NamespaceNotEmpty') lines.push(`  ${h.message}`);
+  for (const t of result.prune?.terminating ?? []) lines.push(`  ${t.message}`);
   if (result.inventoryProblem) lines.push(`  ${result.inventoryProblem}`);
   (result.fullyApplied ? io.out : io.err)(lines.join('\n'));
 }
