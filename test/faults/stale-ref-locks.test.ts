@@ -8,6 +8,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitWriteError } from '../../src/adapters/git/git-write-error.js';
 import type { Logger } from '../../src/loops/runtime/logger.js';
+import { localAgentRepo } from '../../src/loops/agent/agent-repo.js';
+import { writeStatusBranch } from '../../src/loops/agent/write-status-branch.js';
 import {
   branchFiles,
   changedFleet,
@@ -148,3 +150,56 @@ test('hubs killed with SIGKILL at many points of their pass leave a repository t
 function note(i: number): string {
   return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: note\n  namespace: shop\ndata:\n  n: "${i}"\n`;
 }
+
+test("an agent's status write recovers the lock a killed writer left on its status branch, and says so", async () => {
+  const repo = await changedFleet();
+  const statusRef = 'refs/heads/gitfleet/status/aws-eu-prod';
+  const author = {
+    name: 'gitfleet agent aws-eu-prod',
+    email: 'a@gitfleet.invalid',
+    time: 1700000000,
+    tzOffsetMinutes: 0,
+  };
+  const report = (n: number) => ({
+    cluster: 'aws-eu-prod',
+    appliedCommit: null,
+    objects: [],
+    conditions: [{ type: 'Ready', status: 'True' as const, reason: `Pass${n}`, message: '' }],
+  });
+  const agentRepo = localAgentRepo(repo.gitdir);
+  await writeStatusBranch({
+    repo: agentRepo,
+    ref: statusRef,
+    report: report(1),
+    message: 'status 1',
+    author,
+  });
+  const old = git(repo, ['rev-parse', statusRef]);
+  const next = git(repo, ['commit-tree', `${statusRef}^{tree}`, '-p', statusRef, '-m', 'held']);
+  const child = spawn(process.execPath, [holder, repo.gitdir, `${statusRef}=${old}:${next}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+    child.on('exit', (code, signal) => reject(new Error(`holder exited early: ${code ?? signal}`)));
+  });
+  const pid = child.pid!;
+  await killed(child);
+  assert.ok(existsSync(join(repo.gitdir, `${statusRef}.lock`)), 'the lock was left behind');
+  const warnings: string[] = [];
+  const written = await writeStatusBranch({
+    repo: agentRepo,
+    ref: statusRef,
+    report: report(2),
+    message: 'status 2',
+    author,
+    warn: (m) => warnings.push(m),
+  });
+  assert.equal(written.type, 'written');
+  assert.equal(git(repo, ['rev-parse', statusRef]), written.commit);
+  assert.ok(
+    warnings.some((w) => w.includes(`process ${pid}`)),
+    warnings.join('\n'),
+  );
+});

@@ -132,6 +132,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     concurrency: 16,
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : 30_000,
+    warn: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
   };
   try {
     if (opts.once) {

@@ -40,6 +40,8 @@ export interface ReportInput {
   inventoryProblem?: string;
   /** Set when the cluster did not answer: why. */
   clusterUnreachable?: string;
+  /** Told when writing the status branch recovered stale ref locks. */
+  warn?: (message: string) => void;
 }
 
 /** Builds the pass's report and writes it to the status branch when it changed; returns what happened. */
@@ -90,6 +92,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     report,
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
+    ...(input.warn ? { warn: input.warn } : {}),
   }).catch((error: unknown) => {
     throw lostRace(input, error);
   });

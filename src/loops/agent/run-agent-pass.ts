@@ -56,6 +56,8 @@ export interface AgentPassOptions {
   crdTimeoutMs: number;
   /** Cluster facts older than this are read again. */
   factsMaxAgeMs: number;
+  /** Told when writing the status branch recovered the ref locks a killed writer left (default: nobody). */
+  warn?: (message: string) => void;
 }
 
 export interface AgentPassResult {

@@ -28,6 +28,8 @@ export interface WriteStatusOptions {
   report: AgentReport;
   message: string;
   author: GitSignature;
+  /** Told when moving the ref recovered the locks a killed gitfleet writer left. */
+  warn?: (message: string) => void;
 }
 
 /** Commits the report when it differs from the branch's head and moves the ref; returns the head afterwards. */
@@ -53,7 +55,11 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
   // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
   if ((await readRef(gitdir, opts.ref)) !== commit.oid) {
-    await updateRefs({ gitdir, updates: [{ ref: opts.ref, newOid: commit.oid, expectedOld: head }] });
+    await updateRefs({
+      gitdir,
+      updates: [{ ref: opts.ref, newOid: commit.oid, expectedOld: head }],
+      ...(opts.warn ? { warn: opts.warn } : {}),
+    });
   }
   return { type: 'written', commit: commit.oid };
 }
