@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remoteHubRepo } from '../../src/adapters/remote/remote-hub-repo.js';
@@ -146,6 +146,51 @@ test(
       assert.match(stderr, /hub: stopping/);
       assert.match(stderr, /request aborted: gitfleet is stopping \(stopping; not retried\)/);
       assert.match(stderr, /hub: stopped/);
+    } finally {
+      await server.close();
+    }
+  },
+);
+
+test(
+  'A running agent whose request to Git hangs stops on SIGTERM without waiting for the silence limit.',
+  { timeout: 30_000 },
+  async () => {
+    const server = await startSilentServer();
+    // The agent reaches Git first; its cluster (an address nothing listens on) is never asked.
+    const kubeconfig = join(tempDir('kube'), 'config');
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]',
+        'users: [{name: u, user: {token: t}}]',
+        'contexts: [{name: c, context: {cluster: c, user: u}}]',
+        'current-context: c',
+      ].join('\n'),
+    );
+    try {
+      const run = startCli(
+        [
+          'agent',
+          '--repo',
+          server.url('fleet.git'),
+          '--cluster',
+          'member1',
+          '--kubeconfig',
+          kubeconfig,
+          '--interval',
+          '1h',
+        ],
+        {},
+      );
+      await untilAccepted(server);
+      run.child.kill('SIGTERM');
+      const { code, signal, stderr } = await run.exited;
+      assert.equal(signal, null, stderr);
+      assert.equal(code, 0, stderr);
+      assert.match(stderr, /agent member1: stopped/);
     } finally {
       await server.close();
     }
