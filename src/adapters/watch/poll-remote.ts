@@ -2,16 +2,35 @@
 // next one is scheduled when the last has finished, so a slow remote stretches the period
 // instead of piling up requests. `trigger()` asks for a check now (a webhook arrived); asked
 // during a check, it runs one more right after, never two.
+//
+// A remote that keeps failing is asked less often: after k failed checks in a row the next one
+// waits the interval times 2^k, up to `maxBackoffMs` (default five minutes, or the interval when
+// that is longer), so an outage of the Git host costs it a handful of requests, not one per
+// interval. The first success goes back to the interval. A webhook still asks at once: it says
+// the host is answering again.
+//
+//   failed checks in a row   0     1      2      3      4      5+
+//   next check after (30 s)  30 s  60 s   120 s  240 s  300 s  300 s
+
+/** One-shot timers; the loops' Clock fits (adapters do not import the loops). */
+export interface PollTimer {
+  /** Calls `callback` once after `delayMs`; returns how to cancel it. */
+  setTimer(callback: () => void, delayMs: number): () => void;
+}
 
 export interface PollRemoteOptions {
   /** Milliseconds between the end of one check and the start of the next. */
   intervalMs: number;
   /** The check, e.g. a refresh that tells the loop to look again when refs moved. */
   check: () => Promise<void>;
-  /** Receives a failed check's error; polling goes on. */
-  onError: (error: unknown) => void;
+  /** Receives a failed check's error and when the next check runs; polling goes on. */
+  onError: (error: unknown, nextCheckMs: number) => void;
   /** Check once right away (default false: first check after one interval). */
   immediately?: boolean;
+  /** The longest wait after failed checks (default max(interval, 5 min)). */
+  maxBackoffMs?: number;
+  /** The timers (default: the process's). */
+  timer?: PollTimer;
 }
 
 /** A running poller. */
@@ -22,20 +41,36 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
+const processTimer: PollTimer = {
+  setTimer: (callback, delayMs) => {
+    const handle = setTimeout(callback, Math.max(0, delayMs));
+    return () => clearTimeout(handle);
+  },
+};
+
+/** Returns the wait before the next check after `failures` failed checks in a row. */
+export function nextCheckDelay(intervalMs: number, failures: number, maxBackoffMs: number): number {
+  const cap = Math.max(intervalMs, maxBackoffMs);
+  return Math.min(cap, intervalMs * 2 ** Math.min(failures, 30));
+}
+
 /** Starts polling and returns how to trigger a check and how to stop. */
 export function pollRemote(opts: PollRemoteOptions): Poller {
   if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs: ${opts.intervalMs}: must be positive`);
-  let timer: NodeJS.Timeout | undefined;
+  const timer = opts.timer ?? processTimer;
+  const maxBackoffMs = opts.maxBackoffMs ?? 5 * 60_000;
+  let cancel: (() => void) | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let failures = 0;
 
   const schedule = (delayMs: number): void => {
-    clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, delayMs);
+    cancel?.();
+    cancel = stopped ? undefined : timer.setTimer(run, delayMs);
   };
   const run = (): void => {
-    timer = undefined;
+    cancel = undefined;
     if (stopped) return;
     if (running) {
       again = true;
@@ -43,10 +78,16 @@ export function pollRemote(opts: PollRemoteOptions): Poller {
     }
     running = opts
       .check()
-      .catch((error: unknown) => opts.onError(error))
+      .then(
+        () => void (failures = 0),
+        (error: unknown) => {
+          failures++;
+          opts.onError(error, again ? 0 : nextCheckDelay(opts.intervalMs, failures, maxBackoffMs));
+        },
+      )
       .finally(() => {
         running = undefined;
-        schedule(again ? 0 : opts.intervalMs);
+        schedule(again ? 0 : nextCheckDelay(opts.intervalMs, failures, maxBackoffMs));
         again = false;
       });
   };
@@ -56,7 +97,7 @@ export function pollRemote(opts: PollRemoteOptions): Poller {
     trigger: () => schedule(0),
     stop: async () => {
       stopped = true;
-      clearTimeout(timer);
+      cancel?.();
       await running;
     },
   };

@@ -62,7 +62,10 @@ function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number,
     start: (notify) => {
       poller = pollRemote({
         intervalMs,
-        onError: (error) => log.warn(`poll ${repo.url}: ${(error as Error).message}`),
+        onError: (error, nextMs) =>
+          log.warn(
+            `poll ${repo.url}: ${(error as Error).message}; next check in ${(nextMs / 1000).toFixed(1)} s`,
+          ),
         check: async () => {
           if ((await repo.fetchRefs()).moved.length > 0) notify('remote refs moved');
         },
