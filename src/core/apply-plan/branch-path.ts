@@ -1,7 +1,8 @@
-// Reading an object's identity from its path in a cluster branch (DESIGN.md §3):
-// `<namespace>/<Kind>[.<group>]/<name>.yaml` or `_cluster/<Kind>[.<group>]/<name>.yaml`. A
-// kind has no dot, so the first dot of the middle part starts the group. The agent uses it to
-// hold back pruning of an object whose file is there but does not parse.
+// Reading an object's identity from its path in a cluster branch
+// (docs/architecture.md#cluster-branches): `<namespace>/<Kind>[.<group>]/<name>.yaml` or
+// `_cluster/<Kind>[.<group>]/<name>.yaml`. A kind has no dot, so the first dot of the middle part
+// starts the group. The agent uses it to hold back pruning of an object whose file is there but
+// does not parse.
 
 /** Returns the refKey (`group/Kind/namespace/name`) an object path names, or undefined for other paths. */
 export function refKeyOfPath(path: string): string | undefined {

@@ -1,4 +1,4 @@
-// Bounded drift correction (reliability.md §3.3: controllers fighting each other; Argo CD's
+// Bounded drift correction (test/faults/README.md: drift, and controllers fighting; Argo CD's
 // self-heal counter). When something keeps changing an object back, re-applying it on every
 // change is an apply storm that never converges. So: at most `limit` drift corrections of one
 // object within `windowMs`; past that, the agent stops correcting it for `backoffMs` after the

@@ -1,6 +1,7 @@
 // Which objects the agent deletes after an apply: only what it provably owns, right now
-// (reliability.md §2.1, Flux ssa/manager_delete.go, Argo CD's tracking rules). A candidate is an
-// inventory entry whose object left the cluster branch. For each candidate:
+// (test/faults/README.md: prune only what is provably ours; Flux ssa/manager_delete.go, Argo CD's
+// tracking rules). A candidate is an inventory entry whose object left the cluster branch. For each
+// candidate:
 //
 // | live object                                        | action                                   | inventory entry |
 // |----------------------------------------------------|------------------------------------------|-----------------|
@@ -15,10 +16,11 @@
 // | annotated gitfleet.io/preserve-on-deletion: "true" | orphan: our marker is removed, the object stays (Karmada's preserveResourcesOnDeletion) | dropped once done |
 // | otherwise                                          | delete                                   | dropped once confirmed; a failure keeps it |
 //
-// The mass-deletion guard (the hub's rule, DESIGN.md §3) then looks at the deletions: deleting
-// every object of a non-empty inventory, or more than `maxDeleteFraction` of one holding more
-// than `minObjects`, is refused as a whole (every deletion held) unless deletions are allowed.
-// Deletions come in prune order (apply-order.ts): custom resources before CRDs, Namespaces last.
+// The mass-deletion guard (the hub's rule, docs/architecture.md#mass-deletion-guard) then looks at
+// the deletions: deleting every object of a non-empty inventory, or more than `maxDeleteFraction`
+// of one holding more than `minObjects`, is refused as a whole (every deletion held) unless
+// deletions are allowed. Deletions come in prune order (apply-order.ts): custom resources before
+// CRDs, Namespaces last.
 import { groupOf, refLabel, type ObjectRef } from '../model/object-ref.js';
 import { preserveAnnotation } from '../model/gitfleet-keys.js';
 import { clusterLabel, pruneAnnotation } from './agent-keys.js';

@@ -2,11 +2,12 @@
 // cluster runs in full; a commit that did not fully apply carries no trailer and lists what
 // failed instead, so `git log --grep` on the trailer finds exactly the complete applies.
 //
-//   status member1: applied 1a2b3c4                 status member1: 2 of 40 objects failed at 1a2b3c4
+//   status member1: applied 1a2b3c4                 status member1: 2 failed at 1a2b3c4 (40
+// objects)
 //
-//   40 objects applied, 0 pruned                    Deployment/shop/web: immutable field changed: spec.selector; …
+//   Gitfleet-Applied-Commit: 1a2b3c4d…              Deployment/shop/web: immutable field changed:
+// spec.selector; …
 //                                                   ConfigMap/shop/x: 403 Forbidden: …
-//   Gitfleet-Applied-Commit: 1a2b3c4d…
 import { appliedCommitTrailer } from '../status/status-branch.js';
 
 export interface StatusCommitInput {

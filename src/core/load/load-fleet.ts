@@ -1,5 +1,5 @@
-// Loading a fleet repo (DESIGN.md §1): every YAML document of every fleet file, typed, defaulted
-// and validated, or every error found — never part of a fleet.
+// Loading a fleet repo (docs/architecture.md#load): every YAML document of every fleet file, typed,
+// defaulted and validated, or every error found — never part of a fleet.
 //
 // Steps:
 // 1. keep the files that can hold fleet documents (is-fleet-source-path.ts), sorted by path;

@@ -21,7 +21,10 @@ export type DiagnosticCode =
   | 'DispatchSuspended'
   /** A policy names a cluster that no Cluster document registers. */
   | 'UnregisteredCluster'
-  /** The hub's mass-deletion guard refused a cluster branch update (DESIGN.md §3). */
+  /**
+   * The hub's mass-deletion guard refused a cluster branch update
+   * (docs/architecture.md#mass-deletion-guard).
+   */
   | 'DeletionRefused';
 
 /** Returns `subject[@cluster]: message`. */

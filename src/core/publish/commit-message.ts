@@ -27,9 +27,9 @@ export interface RenderCommitInput {
 }
 
 /**
- * Returns the message of a render commit (DESIGN.md §3): `render <short sha>: <subject>`, a
- * body listing what was added, changed and removed (`<ns>/<Kind>[.<group>]/<name>: changed`),
- * and the provenance trailers.
+ * Returns the message of a render commit (docs/architecture.md#cluster-branches): `render <short
+ * sha>: <subject>`, a body listing what was added, changed and removed
+ * (`<ns>/<Kind>[.<group>]/<name>: changed`), and the provenance trailers.
  */
 export function renderCommitMessage(input: RenderCommitInput): string {
   const max = input.maxListed ?? 200;

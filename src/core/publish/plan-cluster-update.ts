@@ -32,12 +32,12 @@ export interface PlanClusterUpdateInput {
 }
 
 /**
- * Returns what a pass does to one cluster branch: nothing, an update (the new path → blob id
- * map and the per-file changes), or a refusal by the mass-deletion guard (DESIGN.md §3): a
- * render that would delete every object of a non-empty branch, or more than
- * `maxDeleteFraction` of them when it holds more than `minObjects`, is refused unless the
- * source commit allows it. Objects whose render failed keep their current content, so a
- * failed override is never a deletion. Files under `.gitfleet/` are the hub's own.
+ * Returns what a pass does to one cluster branch: nothing, an update (the new path → blob id map
+ * and the per-file changes), or a refusal by the mass-deletion guard
+ * (docs/architecture.md#mass-deletion-guard): a render that would delete every object of a
+ * non-empty branch, or more than `maxDeleteFraction` of them when it holds more than `minObjects`,
+ * is refused unless the source commit allows it. Objects whose render failed keep their current
+ * content, so a failed override is never a deletion. Files under `.gitfleet/` are the hub's own.
  */
 export function planClusterUpdate(input: PlanClusterUpdateInput): ClusterUpdatePlan {
   const planned = input.changedPaths ? plannedAt(input, input.changedPaths) : plannedWhole(input);

@@ -1,4 +1,5 @@
-// Stage 1 of a render (DESIGN.md §2), with the render memo: which policy claims each template.
+// Stage 1 of a render (docs/architecture.md#detect), with the render memo: which policy claims each
+// template.
 import type { Snapshot } from '../model/snapshot.js';
 import { addDetection, detectTemplate, indexPolicies, type DetectResult } from '../detect/detect-claims.js';
 import type { SkipRules } from '../detect/skip-rules.js';

@@ -1,7 +1,7 @@
 import { groupOf, type ObjectRef } from '../model/object-ref.js';
 
 /**
- * Returns the file of an object in a cluster branch (DESIGN.md §3):
+ * Returns the file of an object in a cluster branch (docs/architecture.md#cluster-branches):
  * `<namespace>/<Kind>[.<group>]/<name>.yaml`, or `_cluster/...` for cluster-scoped objects.
  */
 export function objectPath(ref: ObjectRef): string {

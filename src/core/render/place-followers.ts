@@ -25,7 +25,7 @@ export interface FollowResult {
 }
 
 /**
- * Returns bindings for templates that go where others go (DESIGN.md §2 stage 3):
+ * Returns bindings for templates that go where others go (docs/architecture.md#follow):
  *
  * | follower                                  | lands on                                   | source in Karmada |
  * |-------------------------------------------|--------------------------------------------|-------------------|

@@ -19,7 +19,10 @@ export type { RenderMemo } from './render-memo.js';
 
 /** The rendered manifests of one member cluster. */
 export interface ClusterOutput {
-  /** Path in the cluster branch (DESIGN.md §3 layout) → canonical YAML, sorted by path. */
+  /**
+   * Path in the cluster branch (docs/architecture.md#cluster-branches layout) → canonical YAML,
+   * sorted by path.
+   */
   files: ReadonlyMap<string, string>;
   /**
    * Paths of objects that failed to render on this cluster (e.g. a failing override), sorted by
@@ -66,7 +69,8 @@ export interface RenderResult {
 
 /**
  * Returns, for every registered cluster, exactly the manifests it must run: detect, schedule,
- * follow, override and render (DESIGN.md §2). Pure: the same snapshot gives byte-identical output.
+ * follow, override and render (docs/architecture.md#the-pipeline). Pure: the same snapshot gives
+ * byte-identical output.
  */
 export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): RenderResult {
   const { fleet } = snapshot;

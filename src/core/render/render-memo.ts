@@ -1,8 +1,8 @@
-// What a render keeps for the next one, so a render costs what changed (DESIGN.md §4: "a pass
-// costs what changed"). Reuse is decided by identity: a load given its previous memo returns the
-// same template, policy and cluster objects for unchanged files (load-fleet.ts), so "the same
-// object as last time" means "the same input". Each stage reuses its last result for an input
-// whose every dependency is the same:
+// What a render keeps for the next one, so a render costs what changed
+// (docs/architecture.md#the-render-memo). Reuse is decided by identity: a load given its previous
+// memo returns the same template, policy and cluster objects for unchanged files (load-fleet.ts),
+// so "the same object as last time" means "the same input". Each stage reuses its last result for
+// an input whose every dependency is the same:
 //
 // | stage      | reused per              | when these are the same as last time                          |
 // |------------|-------------------------|---------------------------------------------------------------|

@@ -1,4 +1,5 @@
-// Stage 2 of a render (DESIGN.md §2), with the render memo: every claim scheduled into a binding.
+// Stage 2 of a render (docs/architecture.md#schedule), with the render memo: every claim scheduled
+// into a binding.
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Snapshot } from '../model/snapshot.js';

@@ -1,6 +1,6 @@
 // The object `gitfleet log` follows, as a user types it, and how it maps onto the cluster branch
-// layout (DESIGN.md §3: `<namespace>/<Kind>[.<group>]/<name>.yaml`, `_cluster/` for
-// cluster-scoped objects):
+// layout (docs/architecture.md#cluster-branches: `<namespace>/<Kind>[.<group>]/<name>.yaml`,
+// `_cluster/` for cluster-scoped objects):
 //
 //   Deployment/shop/web          namespaced; any group
 //   Deployment.apps/shop/web     namespaced; only that group

@@ -1,7 +1,7 @@
-// The agent loop (DESIGN.md §4), the hub loop's twin: triggers (the cluster branch moving, a
-// periodic resync, drift watches) only say "look again"; a work queue with one key coalesces
-// them, so there is at most one pass running and one queued; a failing pass is retried with
-// backoff. A pass that could not reach Git counts as failing: the retries back off while the
+// The agent loop (docs/architecture.md#the-agent-loop), the hub loop's twin: triggers (the cluster
+// branch moving, a periodic resync, drift watches) only say "look again"; a work queue with one key
+// coalesces them, so there is at most one pass running and one queued; a failing pass is retried
+// with backoff. A pass that could not reach Git counts as failing: the retries back off while the
 // agent keeps correcting drift from the branch as it last read it, and deletes nothing.
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';

@@ -1,6 +1,6 @@
 // Refreshing the repository, and what the agent remembers when it cannot: since when Git is
 // unreachable and how many refreshes failed, so that once Git answers again the report says
-// how long the agent ran on its last known state (reliability.md: a lost control plane never
+// how long the agent ran on its last known state (test/faults/README.md: a lost control plane never
 // deletes workloads; the agent keeps the last applied state and deletes nothing meanwhile).
 import type { Clock } from '../runtime/clock.js';
 import type { AgentMemory } from './agent-memory.js';

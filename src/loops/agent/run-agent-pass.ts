@@ -1,4 +1,5 @@
-// One pass of the agent (DESIGN.md §4), a list of steps that is safe to stop at any point:
+// One pass of the agent (docs/architecture.md#one-agent-pass), a list of steps that is safe to stop
+// at any point:
 //
 //   1. refresh the repository; when Git cannot be reached, keep going on the branch as last
 //      fetched (drift still gets corrected) but prune nothing and write no status;

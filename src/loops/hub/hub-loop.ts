@@ -1,7 +1,8 @@
-// The hub loop (DESIGN.md §4): triggers (a ref watcher, polling, a webhook, a periodic resync)
-// only say "look again"; a work queue with one key coalesces them, so a burst of pushes gives
-// at most one pass running and one queued; the worker runs a pass, reports its result, and on
-// failure logs the error once and retries with backoff. Stopping lets the pass in hand finish.
+// The hub loop (docs/architecture.md#the-hub-loop): triggers (a ref watcher, polling, a webhook, a
+// periodic resync) only say "look again"; a work queue with one key coalesces them, so a burst of
+// pushes gives at most one pass running and one queued; the worker runs a pass, reports its result,
+// and on failure logs the error once and retries with backoff. Stopping lets the pass in hand
+// finish.
 import { defaultBackoff } from '../runtime/backoff.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';

@@ -1,6 +1,6 @@
-// One hub pass (DESIGN.md §3–4): render the source commit and bring every branch of the hub in
-// line with it. Level-triggered and idempotent: it reads the whole current state, and a second
-// pass over the same source commit writes nothing.
+// One hub pass (docs/architecture.md#one-hub-pass): render the source commit and bring every branch
+// of the hub in line with it. Level-triggered and idempotent: it reads the whole current state, and
+// a second pass over the same source commit writes nothing.
 //
 //   1. refresh the repository; resolve the source ref to commit S; when the bindings branch
 //      names S and no hub branch moved since, stop: nothing to do, and no tree was read

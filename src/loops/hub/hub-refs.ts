@@ -1,5 +1,5 @@
-// The refs a hub reads and writes (DESIGN.md §3). Every ref gitfleet writes is a branch under
-// the FleetConfig's prefix (default `gitfleet/`):
+// The refs a hub reads and writes (docs/architecture.md#branches-and-commits). Every ref gitfleet
+// writes is a branch under the FleetConfig's prefix (default `gitfleet/`):
 //
 //   refs/heads/<prefix>clusters/<cluster>   the rendered manifests of one member cluster
 //   refs/heads/<prefix>bindings             one ResourceBinding record per template

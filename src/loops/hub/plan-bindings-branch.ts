@@ -1,9 +1,9 @@
 // The bindings branch: one ResourceBinding record per binding, at the object's path
 // (`<namespace>/<Kind>[.<group>]/<name>.yaml`, `_cluster/...`), as cluster branches lay out
-// objects. Its head commit's Gitfleet-Source-Commit trailer is the source commit the hub
-// rendered last, so every newly rendered source commit gets a commit here, even one whose
-// records did not change (an unchanged tree): that is how "each source commit is rendered
-// once" survives restarts without putting a source id in any tree (DESIGN.md §3). Cluster
+// objects. Its head commit's Gitfleet-Source-Commit trailer is the source commit the hub rendered
+// last, so every newly rendered source commit gets a commit here, even one whose records did not
+// change (an unchanged tree): that is how "each source commit is rendered once" survives restarts
+// without putting a source id in any tree (docs/architecture.md#the-bindings-branch). Cluster
 // branches, by contrast, get a commit only when their tree changes.
 import type { Binding, PreviousBinding } from '../../core/model/binding.js';
 import { bindingRecord } from '../../core/publish/binding-record.js';

@@ -1,4 +1,4 @@
-// The agents' status branches, as the hub reads them (DESIGN.md §3): each
+// The agents' status branches, as the hub reads them (docs/architecture.md#status-branches): each
 // `<prefix>status/<cluster>` holds one agent's report. Cluster status feeds scheduling (API
 // enablement, available replicas, the not-ready taint); per-object status is aggregated into
 // the binding records (aggregatedStatus, FullyApplied).

@@ -9,9 +9,10 @@
 // mass-deletion guard, or delete them by hand).
 //
 // The tombstone's tree depends only on the cluster's name (no source commit, no time, per
-// DESIGN.md §3), so a branch whose tree is the tombstone tree is known to be tombstoned and
-// later passes write nothing for it. The commit's trailers name the source commit that removed
-// the cluster. If the cluster is registered again, the next render replaces the tombstone.
+// docs/architecture.md#tombstones), so a branch whose tree is the tombstone tree is known to be
+// tombstoned and later passes write nothing for it. The commit's trailers name the source commit
+// that removed the cluster. If the cluster is registered again, the next render replaces the
+// tombstone.
 import type { GitObject } from '../../adapters/git/git-object.js';
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { encodeTree, fileMode, treeMode } from '../../adapters/git/tree-object.js';
