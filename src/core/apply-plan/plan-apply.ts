@@ -17,7 +17,7 @@
 // drift could never be corrected. Force only takes the fields our manifest sets; fields it
 // does not set (an HPA's spec.replicas, which the hub drops from HPA targets) stay with their
 // managers. Force on an object we do not own is a takeover and needs Karmada's conflict
-// resolution Overwrite (karmada-semantics: conflictResolution defaults to Abort).
+// resolution Overwrite (Karmada: conflictResolution defaults to Abort, pkg/apis/policy/v1alpha1/propagation_types.go).
 import { getPath } from '../model/kube-object.js';
 import { conflictResolutionAnnotation } from '../model/gitfleet-keys.js';
 import type { KubeObject } from '../model/kube-object.js';

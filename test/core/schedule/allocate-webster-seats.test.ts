@@ -33,7 +33,7 @@ function seats(total: number, votes: Record<string, number>, key: string): strin
   return parties.map((p) => `${p.name}${p.seats}`).join(' ');
 }
 
-// karmada-semantics.md §1.10: Karmada's examples, each with both tie-break parities.
+// Karmada's examples (pkg/util/helper/webstermethod.go), each with both tie-break parities.
 const karmadaExamples: {
   name: string;
   given: { total: number; votes: Record<string, number> };

@@ -145,6 +145,6 @@ test('malformed cluster status fields are dropped, the rest kept', () => {
 });
 
 // The name is the one docs/architecture.md#trailers gives (the test's name predates that page).
-test('the applied-commit trailer has the name DESIGN.md gives it', () => {
+test('the applied-commit trailer has the name docs/architecture.md gives it', () => {
   assert.equal(appliedCommitTrailer, 'Gitfleet-Applied-Commit');
 });
