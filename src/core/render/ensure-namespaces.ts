@@ -3,6 +3,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import { followerBinding } from './follower-binding.js';
+import type { EnsuredNamespaces } from './ensured-namespaces.js';
 import { sameItems, type NamespacesMemo, type RenderMemo } from './render-memo.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
@@ -12,13 +13,6 @@ export interface EnsureNamespacesInput {
   bindings: readonly Binding[];
   templates: ReadonlyMap<string, Template>;
   clusters: readonly Cluster[];
-}
-
-export interface EnsuredNamespaces {
-  /** Extra Namespace bindings per cluster. */
-  perCluster: Map<string, Binding[]>;
-  /** Namespace templates made up because the fleet repo has none for a namespace in use. */
-  generated: Template[];
 }
 
 /**

@@ -7,6 +7,7 @@ import { findDependencies } from '../follow/find-dependencies.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { compileSkipRules } from '../detect/skip-rules.js';
 import { assembleClusters } from './assemble-clusters.js';
+import type { ClusterOutput } from './cluster-output.js';
 import { detectTemplates } from './detect-templates.js';
 import { ensureNamespacesReusing } from './ensure-namespaces.js';
 import { placeFollowers } from './place-followers.js';
@@ -16,22 +17,7 @@ import { renderUnits, renderUnitsOf } from './render-units.js';
 import { scheduleClaims } from './schedule-claims.js';
 
 export type { RenderMemo } from './render-memo.js';
-
-/** The rendered manifests of one member cluster. */
-export interface ClusterOutput {
-  /** Path in the cluster branch (DESIGN.md §3 layout) → canonical YAML, sorted by path. */
-  files: ReadonlyMap<string, string>;
-  /**
-   * Paths of objects that failed to render on this cluster (e.g. a failing override), sorted by
-   * path. Their previous content must be kept: a failed render is never a deletion.
-   */
-  held: Map<string, string>;
-  /**
-   * Set when this output was made from the output of the memo's render by changing only
-   * `paths` (files and held alike): a consumer that has handled `from` need only look there.
-   */
-  derived?: { from: ClusterOutput; paths: ReadonlySet<string> };
-}
+export type { ClusterOutput } from './cluster-output.js';
 
 export interface RenderOptions {
   /**

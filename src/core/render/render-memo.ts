@@ -23,10 +23,10 @@ import type { ObjectRef } from '../model/object-ref.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
 import type { Detection } from '../detect/detect-claims.js';
-import type { EnsuredNamespaces } from './ensure-namespaces.js';
-import type { ClusterOutput } from './render-fleet.js';
+import type { EnsuredNamespaces } from './ensured-namespaces.js';
+import type { ClusterOutput } from './cluster-output.js';
 import type { RenderOutcome } from './render-object.js';
-import type { RenderUnit } from './render-units.js';
+import type { RenderUnit } from './render-unit.js';
 
 /** The memo of a render: pass it to the next render (RenderOptions.memo). */
 export interface RenderMemo {
