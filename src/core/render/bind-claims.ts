@@ -6,7 +6,7 @@ import type { Claim } from '../detect/detect-claims.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
 import { replicaRequestOf } from '../schedule/replica-request-of.js';
 import { scheduleBinding } from '../schedule/schedule-binding.js';
-import { bindingName } from './object-path.js';
+import { bindingName } from '../format/object-path.js';
 
 export interface BindInput {
   claims: readonly Claim[];

@@ -16,7 +16,7 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { encodeTree, fileMode, treeMode } from '../../adapters/git/tree-object.js';
 import { sourceCommitTrailer, sourceRefTrailer } from '../../core/publish/commit-trailers.js';
-import { emitYaml } from '../../core/render/emit-yaml.js';
+import { emitYaml } from '../../core/format/emit-yaml.js';
 
 /** The file that marks a tombstoned cluster branch. */
 export const tombstonePath = '.gitfleet/tombstone.yaml';
