@@ -21,7 +21,7 @@ import {
   type ClusterPassOutcome,
   type HubPassResult,
 } from '../../loops/hub/hub-pass-result.js';
-import { localHubRepo, type HubRepo } from '../../loops/hub/hub-repo.js';
+import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
