@@ -2,7 +2,7 @@ import type { Binding } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
-import { followerBinding } from './follower-binding.js';
+import { followerBinding } from '../follow/follower-binding.js';
 import type { EnsuredNamespaces } from './ensured-namespaces.js';
 import { sameItems, type NamespacesMemo, type RenderMemo } from './render-memo.js';
 

@@ -10,7 +10,7 @@ import { assembleClusters } from './assemble-clusters.js';
 import type { ClusterOutput } from './cluster-output.js';
 import { detectTemplates } from './detect-templates.js';
 import { ensureNamespacesReusing } from './ensure-namespaces.js';
-import { placeFollowers } from './place-followers.js';
+import { placeFollowers } from '../follow/place-followers.js';
 import { createObjectRenderer } from './render-object.js';
 import { renderContextOf, sameItems, type RenderContext, type RenderMemo } from './render-memo.js';
 import { renderUnits, renderUnitsOf } from './render-units.js';

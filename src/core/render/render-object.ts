@@ -8,7 +8,7 @@ import { scaleTargetOf } from '../follow/scale-target.js';
 import { applyOverriders } from '../override/apply-overriders.js';
 import { hasReplicas } from '../override/template-replicas.js';
 import { reviseReplicas } from '../override/revise-replicas.js';
-import { divideJobCompletions } from './divide-job-completions.js';
+import { divideJobCompletions } from '../schedule/divide-job-completions.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
 import { emitYaml } from '../format/emit-yaml.js';

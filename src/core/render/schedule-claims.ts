@@ -4,7 +4,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Snapshot } from '../model/snapshot.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { previousBindingOf } from '../publish/previous-binding-of.js';
-import { bindClaim } from './bind-claims.js';
+import { bindClaim } from '../schedule/bind-claims.js';
 import { samePrevious, type RenderMemo, type ScheduleMemo, type ScheduledWith } from './render-memo.js';
 
 /**
