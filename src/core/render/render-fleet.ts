@@ -8,13 +8,14 @@ import type { Snapshot } from '../model/snapshot.js';
 import { compileSkipRules } from '../detect/skip-rules.js';
 import { assembleClusters } from './assemble-clusters.js';
 import type { ClusterOutput } from './cluster-output.js';
-import { detectTemplates } from './detect-templates.js';
-import { ensureNamespacesReusing } from './ensure-namespaces.js';
+import { detectTemplates } from '../detect/detect-templates.js';
+import { ensureNamespacesReusing } from '../follow/ensure-namespaces.js';
 import { placeFollowers } from '../follow/place-followers.js';
 import { createObjectRenderer } from './render-object.js';
-import { renderContextOf, sameItems, type RenderContext, type RenderMemo } from './render-memo.js';
+import { sameItems } from '../model/same-items.js';
+import { renderContextOf, type RenderContext, type RenderMemo } from './render-memo.js';
 import { renderUnits, renderUnitsOf } from './render-units.js';
-import { scheduleClaims } from './schedule-claims.js';
+import { scheduleClaims } from '../schedule/schedule-claims.js';
 
 export type { RenderMemo } from './render-memo.js';
 export type { ClusterOutput } from './cluster-output.js';
@@ -62,11 +63,16 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   const skipRules = compileSkipRules(fleet.config);
   const templates = new Map<string, Template>(fleet.templates.map((t) => [t.key, t]));
   const ahead = options.ahead ?? false;
-  const detected = detectTemplates({ snapshot, skipRules, memo: same.policies ? memo : undefined, ahead });
+  const detected = detectTemplates({
+    snapshot,
+    skipRules,
+    memo: same.policies ? memo?.detections : undefined,
+    ahead,
+  });
   const bound = scheduleClaims({
     snapshot,
     claims: detected.result.claims,
-    memo: same.placement ? memo : undefined,
+    memo: same.placement ? memo?.schedules : undefined,
     ahead,
   });
   const dependencies = new Map<string, { template: Template; dependencies: readonly ObjectRef[] }>();
@@ -82,7 +88,10 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   const bindings = [...bound.bindings, ...followed.followers.map((f) => intern(f.key, f))].sort((a, b) =>
     a.key < b.key ? -1 : 1,
   );
-  const namespaces = ensureNamespacesReusing({ bindings, templates, clusters: fleet.clusters }, memo);
+  const namespaces = ensureNamespacesReusing(
+    { bindings, templates, clusters: fleet.clusters },
+    memo?.namespaces,
+  );
   const generated = new Map<string, Template>();
   for (const made of namespaces.result.generated) {
     const template = memo?.generated.get(made.key) ?? made;
