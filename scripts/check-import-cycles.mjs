@@ -5,8 +5,12 @@
 //
 //   node scripts/check-import-cycles.mjs [dir]     dir defaults to src
 //
-// Each cycle is printed as a chain of paths that starts and ends on the same file; the exit
-// code is 1 when there is one, 0 otherwise.
+// Folders are held to the same rule: when a file of folder A imports one of folder B, no file
+// of B may import one of A (a folder and its own subfolders aside, such as cli/main.ts and
+// cli/commands), so that the stages of src/core and the adapters stay layered as folders too.
+//
+// Each cycle is printed as a chain of paths that starts and ends on the same file or folder;
+// the exit code is 1 when there is one, 0 otherwise.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,12 +139,39 @@ export function findImportCycles(dir) {
   );
 }
 
+/** Returns whether one folder (relative path, '' for the root) is the other or holds it. */
+function isNested(a, b) {
+  return a === b || a === '' || b === '' || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
+}
+
+/** Returns every import cycle among the folders under dir (each folder's own files), as chains of folders relative to dir. */
+export function findFolderCycles(dir) {
+  const root = resolve(dir);
+  const graph = readImportGraph(listSourceFiles(root));
+  const folders = new Map();
+  for (const [file, targets] of graph) {
+    const from = relative(root, dirname(file));
+    const edges = folders.get(from) ?? new Set();
+    folders.set(from, edges);
+    for (const target of targets) {
+      const to = relative(root, dirname(target));
+      if (!isNested(from, to)) edges.add(to);
+    }
+  }
+  const folderGraph = new Map([...folders].map(([folder, edges]) => [folder, [...edges].sort()]));
+  return findStrongComponents(folderGraph).map((component) => traceCycle(folderGraph, component));
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = process.argv[2] ?? 'src';
   const cycles = findImportCycles(dir);
+  const folderCycles = findFolderCycles(dir);
   for (const cycle of cycles) console.error(`import cycle in ${dir}: ${cycle.join(' -> ')}`);
-  if (cycles.length > 0) {
-    console.error(`${cycles.length} import cycle(s); move what both sides use below both.`);
+  for (const cycle of folderCycles) console.error(`folder import cycle in ${dir}: ${cycle.join(' -> ')}`);
+  if (cycles.length + folderCycles.length > 0) {
+    console.error(
+      `${cycles.length + folderCycles.length} import cycle(s); move what both sides use below both.`,
+    );
     process.exit(1);
   }
 }

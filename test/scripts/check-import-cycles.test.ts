@@ -25,7 +25,8 @@ function checkTree(files: Record<string, string>): { status: number | null; stde
   }
 }
 
-const cases: { name: string; files: Record<string, string>; want: string[] }[] = [
+// `want` holds the file cycles, `wantFolders` the folder cycles (none when left out).
+const cases: { name: string; files: Record<string, string>; want: string[]; wantFolders?: string[] }[] = [
   {
     name: 'a cycle of three files across folders, closed by a type-only import, is found',
     files: {
@@ -35,6 +36,7 @@ const cases: { name: string; files: Record<string, string>; want: string[] }[] =
         "import type { A } from '../core/a.js';\nexport const c = 1;\nexport type A = typeof c;\n",
     },
     want: ['core/a.ts -> core/b.ts -> loops/c.ts -> core/a.ts'],
+    wantFolders: ['core -> loops -> core'],
   },
   {
     name: 'a cycle closed by a re-export is found',
@@ -63,6 +65,25 @@ const cases: { name: string; files: Record<string, string>; want: string[] }[] =
     want: ['a.ts -> b.ts -> a.ts', 'c/d.ts -> c/e.ts -> c/d.ts'],
   },
   {
+    name: 'two folders whose files import each other without a file cycle are a folder cycle',
+    files: {
+      'render/emit.ts': 'export const emit = 1;\n',
+      'render/render.ts': "import { record } from '../publish/record.js';\nexport const render = record;\n",
+      'publish/record.ts': "import { emit } from '../render/emit.js';\nexport const record = emit;\n",
+    },
+    want: [],
+    wantFolders: ['publish -> render -> publish'],
+  },
+  {
+    name: 'a folder and its own subfolder may import each other',
+    files: {
+      'cli/main.ts': "import { run } from './commands/run.js';\nexport const main = run;\n",
+      'cli/io.ts': 'export const io = 1;\n',
+      'cli/commands/run.ts': "import { io } from '../io.js';\nexport const run = io;\n",
+    },
+    want: [],
+  },
+  {
     name: 'a tree whose imports go one way passes, imports in comments and strings and of packages aside',
     files: {
       'a.ts': "import { b } from './b.js';\nimport yaml from 'js-yaml';\nexport const a = [b, yaml];\n",
@@ -73,15 +94,20 @@ const cases: { name: string; files: Record<string, string>; want: string[] }[] =
   },
 ];
 
-for (const { name, files, want } of cases) {
+/** Returns the chains of the lines of stderr that start with the prefix, sorted. */
+function chainsAfter(stderr: string, prefix: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => line.slice(line.indexOf(': ') + 2))
+    .sort();
+}
+
+for (const { name, files, want, wantFolders = [] } of cases) {
   test(name, () => {
     const { status, stderr } = checkTree(files);
-    const found = stderr
-      .split('\n')
-      .filter((line) => line.startsWith('import cycle in '))
-      .map((line) => line.slice(line.indexOf(': ') + 2))
-      .sort();
-    assert.deepEqual(found, want);
-    assert.equal(status, want.length > 0 ? 1 : 0, stderr);
+    assert.deepEqual(chainsAfter(stderr, 'import cycle in '), want);
+    assert.deepEqual(chainsAfter(stderr, 'folder import cycle in '), wantFolders);
+    assert.equal(status, want.length + wantFolders.length > 0 ? 1 : 0, stderr);
   });
 }
