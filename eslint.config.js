@@ -1,5 +1,8 @@
-// ESLint flat config. The import-boundary rule keeps src/core pure: no adapters, loops or
-// CLI, and no Node I/O (fs, net, child_process, …), clocks or environment.
+// ESLint flat config. The import-boundary rules keep the layers of src/ apart: src/core is
+// pure (no adapters, loops or CLI, no Node I/O such as fs, net or child_process, no clocks,
+// timers, randomness or environment); src/adapters imports nothing from src/loops or src/cli;
+// src/loops imports nothing from src/cli. Import cycles are checked apart, by
+// scripts/check-import-cycles.mjs in `npm run lint`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -36,7 +39,28 @@ const nodeIo = [
   'node:readline',
   'stream',
   'node:stream',
+  'perf_hooks',
+  'node:perf_hooks',
+  'timers',
+  'node:timers',
+  'timers/promises',
+  'node:timers/promises',
 ];
+
+/** Returns the no-restricted-imports rule that keeps a layer from importing the layers named. */
+function importsNothingFrom(layer, above) {
+  return [
+    'error',
+    {
+      patterns: [
+        {
+          group: above.map((name) => `**/${name}/**`),
+          message: `${layer} imports nothing from ${above.map((name) => `src/${name}`).join(' or ')}: pass what it needs in.`,
+        },
+      ],
+    },
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['build/**', 'node_modules/**', 'out/**', 'coverage/**', 'test/clusters/go/**'] },
@@ -78,11 +102,39 @@ export default tseslint.config(
         { name: 'console', message: 'src/core logs nothing: return diagnostics.' },
         { name: 'fetch', message: 'src/core does no network I/O.' },
         { name: 'setTimeout', message: 'src/core has no timers.' },
+        { name: 'setInterval', message: 'src/core has no timers.' },
+        { name: 'setImmediate', message: 'src/core has no timers.' },
+        { name: 'clearTimeout', message: 'src/core has no timers.' },
+        { name: 'clearInterval', message: 'src/core has no timers.' },
+        { name: 'clearImmediate', message: 'src/core has no timers.' },
+        { name: 'performance', message: 'src/core reads no clock: pass time in.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'src/core is deterministic: pass a seed or a choice in.',
+        },
+        { object: 'globalThis', property: 'performance', message: 'src/core reads no clock: pass time in.' },
+        { object: 'globalThis', property: 'setTimeout', message: 'src/core has no timers.' },
+        { object: 'globalThis', property: 'setInterval', message: 'src/core has no timers.' },
+        { object: 'globalThis', property: 'setImmediate', message: 'src/core has no timers.' },
+        { object: 'globalThis', property: 'Date', message: 'src/core reads no clock: pass time in.' },
+        { object: 'globalThis', property: 'process', message: 'src/core reads no environment: pass it in.' },
       ],
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['src/adapters/**/*.ts'],
+    rules: { 'no-restricted-imports': importsNothingFrom('src/adapters', ['loops', 'cli']) },
+  },
+  {
+    files: ['src/loops/**/*.ts'],
+    rules: { 'no-restricted-imports': importsNothingFrom('src/loops', ['cli']) },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

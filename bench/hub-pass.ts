@@ -21,7 +21,7 @@ import type { SourceFile } from '../src/core/load/load-fleet.js';
 import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
 import { runHubPass } from '../src/loops/hub/hub-pass.js';
 import type { HubPassResult } from '../src/loops/hub/hub-pass-result.js';
-import { localHubRepo } from '../src/loops/hub/hub-repo.js';
+import { localHubRepo } from '../src/loops/shared/hub-repo.js';
 import { silentLogger } from '../src/loops/runtime/logger.js';
 import { generateFleet } from './generate-fleet.js';
 

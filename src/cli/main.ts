@@ -1,6 +1,7 @@
 import { escapeText } from '../core/model/quote-text.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseInterval, runHub } from './commands/hub.js';
+import { runHub } from './commands/hub.js';
+import { parseInterval } from './parse-interval.js';
 import { diffUsage, runDiffCommand } from './commands/diff.js';
 import { logUsage, runLogCommand } from './commands/log.js';
 import { runRender } from './commands/render.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Binding } from '../../src/core/model/binding.js';
 import type { ObjectRef } from '../../src/core/model/object-ref.js';
 import { bindingRecord } from '../../src/core/publish/binding-record.js';
-import { objectPath } from '../../src/core/render/object-path.js';
+import { objectPath } from '../../src/core/format/object-path.js';
 import { statusBranchFiles, type AgentReport } from '../../src/core/status/status-branch.js';
 import type { StatusRow } from '../../src/core/status/status-table.js';
 import { cleanup, git, initRepo, tempDir, writeFiles } from '../adapters/source/git-fixture.js';

@@ -19,8 +19,8 @@ import { defaultHubIdentity } from '../../src/core/apply-plan/hub-identity.js';
 import { allowDeletionsTrailer } from '../../src/core/publish/commit-trailers.js';
 import { renderCommitMessage } from '../../src/core/publish/commit-message.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
-import { objectPath } from '../../src/core/render/object-path.js';
-import { emitYaml } from '../../src/core/render/emit-yaml.js';
+import { objectPath } from '../../src/core/format/object-path.js';
+import { emitYaml } from '../../src/core/format/emit-yaml.js';
 import { createAgentMemory, type AgentMemory } from '../../src/loops/agent/agent-memory.js';
 import {
   clusterBranchRef,

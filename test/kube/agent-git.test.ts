@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { localAgentRepo, type AgentRepo } from '../../src/loops/agent/agent-repo.js';
-import { tombstoneText } from '../../src/loops/hub/tombstone.js';
+import { tombstoneText } from '../../src/core/publish/tombstone.js';
 import { aConfigMap, commitClusterBranch, kubectl, makeBareRepo, refOf, testAgent } from './agent-fixture.js';
 import { inNamespace, testKubeConfig } from './test-clusters.js';
 

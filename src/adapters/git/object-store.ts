@@ -4,7 +4,7 @@
 // source adapter's object-store view answers those from one listing per directory, which is
 // valid for as long as nothing is written, so a store is made per pass, before its writes.
 import { readGitObject } from './read-git-object.js';
-import { objectStoreFs } from '../source/object-store-fs.js';
+import { objectStoreFs } from './object-store-fs.js';
 
 /** The git directory of a pass, with isomorphic-git's pack cache and a read-only file system view. */
 export interface ObjectStore {

@@ -13,7 +13,7 @@ import { comparePaths } from '../../core/load/compare-paths.js';
 import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
 import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
-import { objectStoreFs } from './object-store-fs.js';
+import { objectStoreFs } from '../git/object-store-fs.js';
 import { corruptObjectMessage } from '../git/corrupt-object.js';
 
 export type GitSourceErrorCode =

@@ -27,7 +27,7 @@ import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { runSubcommand } from '../run-subcommand.js';
-import { parseInterval } from './hub.js';
+import { parseInterval } from '../parse-interval.js';
 
 export const agentUsage = [
   'gitfleet agent --repo PATH|URL --cluster NAME [--kubeconfig FILE] [--context C] [--once] [--interval 30s]',

@@ -14,7 +14,7 @@ import { pollRemote, type Poller } from '../../adapters/watch/poll-remote.js';
 import { startWebhookServer, type WebhookServer } from '../../adapters/watch/start-webhook-server.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
-import type { HubRepo } from '../../loops/hub/hub-repo.js';
+import type { HubRepo } from '../../loops/shared/hub-repo.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
 export interface RemoteHubOptions {

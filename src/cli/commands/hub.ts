@@ -21,7 +21,7 @@ import {
   type ClusterPassOutcome,
   type HubPassResult,
 } from '../../loops/hub/hub-pass-result.js';
-import { localHubRepo, type HubRepo } from '../../loops/hub/hub-repo.js';
+import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
@@ -198,13 +198,4 @@ function describeOutcome(o: ClusterPassOutcome): [string, string, string] {
     case 'retired':
       return ['retired', '', 'no longer registered (tombstoned earlier)'];
   }
-}
-
-/** Returns milliseconds for `500ms`, `30s`, `5m`, `1h` or a plain number of seconds. */
-export function parseInterval(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) return undefined;
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  const ms = Number(m[1]) * factor;
-  return ms >= 1 ? Math.round(ms) : undefined;
 }

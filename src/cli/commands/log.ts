@@ -12,7 +12,7 @@ import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 import { parseArgs } from 'node:util';
 import git, { type CommitObject } from 'isomorphic-git';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
-import { objectStoreFs } from '../../adapters/source/object-store-fs.js';
+import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import { defaultFleetConfig } from '../../core/model/fleet-config.js';
 import { formatLogText } from '../../core/review/format-log-text.js';

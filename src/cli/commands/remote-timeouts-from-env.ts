@@ -6,7 +6,7 @@
 //
 // Values are durations like 30s, 500ms or 2m (a plain number is seconds).
 import { defaultRemoteTimeouts, type RemoteTimeouts } from '../../adapters/remote/remote-timeouts.js';
-import { parseInterval } from './hub.js';
+import { parseInterval } from '../parse-interval.js';
 
 /** Returns the request limits from the environment, or throws naming the variable with a bad value. */
 export function remoteTimeoutsFromEnv(env: Readonly<Record<string, string | undefined>>): RemoteTimeouts {

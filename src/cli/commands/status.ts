@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import git from 'isomorphic-git';
-import { objectStoreFs } from '../../adapters/source/object-store-fs.js';
+import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import { defaultFleetConfig } from '../../core/model/fleet-config.js';

@@ -3,13 +3,9 @@ import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.j
 import { isMap, type KubeObject } from '../model/kube-object.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import type { PolicyRef, PropagationPolicyKind } from '../model/propagation-policy.js';
-import { emitYaml } from '../render/emit-yaml.js';
+import { emitYaml } from '../format/emit-yaml.js';
 import { healthStatuses } from '../health/health.js';
-import type {
-  AggregatedStatusItem,
-  BindingStatus,
-  FullyAppliedCondition,
-} from '../status/aggregate-status.js';
+import type { AggregatedStatusItem, BindingStatus, FullyAppliedCondition } from './binding-status.js';
 
 // Karmada's claim annotations, kept on the binding record (Git cannot hold them on the template).
 const ppNamespace = 'propagationpolicy.karmada.io/namespace';

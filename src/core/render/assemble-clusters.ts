@@ -4,9 +4,9 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
 import { patchMap } from '../model/patched-map.js';
 import type { ClusterRender, RankedDiagnostic, RenderMemo, UnitRender } from './render-memo.js';
-import type { ClusterOutput } from './render-fleet.js';
+import type { ClusterOutput } from './cluster-output.js';
 import type { RenderOutcome } from './render-object.js';
-import type { RenderUnit } from './render-units.js';
+import type { RenderUnit } from './render-unit.js';
 
 /**
  * Returns every cluster's files, sorted by path, and diagnostics, in unit order. An object that

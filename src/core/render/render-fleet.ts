@@ -7,34 +7,18 @@ import { findDependencies } from '../follow/find-dependencies.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { compileSkipRules } from '../detect/skip-rules.js';
 import { assembleClusters } from './assemble-clusters.js';
-import { detectTemplates } from './detect-templates.js';
-import { ensureNamespacesReusing } from './ensure-namespaces.js';
-import { placeFollowers } from './place-followers.js';
+import type { ClusterOutput } from './cluster-output.js';
+import { detectTemplates } from '../detect/detect-templates.js';
+import { ensureNamespacesReusing } from '../follow/ensure-namespaces.js';
+import { placeFollowers } from '../follow/place-followers.js';
 import { createObjectRenderer } from './render-object.js';
-import { renderContextOf, sameItems, type RenderContext, type RenderMemo } from './render-memo.js';
+import { sameItems } from '../model/same-items.js';
+import { renderContextOf, type RenderContext, type RenderMemo } from './render-memo.js';
 import { renderUnits, renderUnitsOf } from './render-units.js';
-import { scheduleClaims } from './schedule-claims.js';
+import { scheduleClaims } from '../schedule/schedule-claims.js';
 
 export type { RenderMemo } from './render-memo.js';
-
-/** The rendered manifests of one member cluster. */
-export interface ClusterOutput {
-  /**
-   * Path in the cluster branch (docs/architecture.md#cluster-branches layout) → canonical YAML,
-   * sorted by path.
-   */
-  files: ReadonlyMap<string, string>;
-  /**
-   * Paths of objects that failed to render on this cluster (e.g. a failing override), sorted by
-   * path. Their previous content must be kept: a failed render is never a deletion.
-   */
-  held: Map<string, string>;
-  /**
-   * Set when this output was made from the output of the memo's render by changing only
-   * `paths` (files and held alike): a consumer that has handled `from` need only look there.
-   */
-  derived?: { from: ClusterOutput; paths: ReadonlySet<string> };
-}
+export type { ClusterOutput } from './cluster-output.js';
 
 export interface RenderOptions {
   /**
@@ -80,11 +64,16 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   const skipRules = compileSkipRules(fleet.config);
   const templates = new Map<string, Template>(fleet.templates.map((t) => [t.key, t]));
   const ahead = options.ahead ?? false;
-  const detected = detectTemplates({ snapshot, skipRules, memo: same.policies ? memo : undefined, ahead });
+  const detected = detectTemplates({
+    snapshot,
+    skipRules,
+    memo: same.policies ? memo?.detections : undefined,
+    ahead,
+  });
   const bound = scheduleClaims({
     snapshot,
     claims: detected.result.claims,
-    memo: same.placement ? memo : undefined,
+    memo: same.placement ? memo?.schedules : undefined,
     ahead,
   });
   const dependencies = new Map<string, { template: Template; dependencies: readonly ObjectRef[] }>();
@@ -100,7 +89,10 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   const bindings = [...bound.bindings, ...followed.followers.map((f) => intern(f.key, f))].sort((a, b) =>
     a.key < b.key ? -1 : 1,
   );
-  const namespaces = ensureNamespacesReusing({ bindings, templates, clusters: fleet.clusters }, memo);
+  const namespaces = ensureNamespacesReusing(
+    { bindings, templates, clusters: fleet.clusters },
+    memo?.namespaces,
+  );
   const generated = new Map<string, Template>();
   for (const made of namespaces.result.generated) {
     const template = memo?.generated.get(made.key) ?? made;

@@ -15,18 +15,19 @@
 // | clusters   | cluster                 | no binding placed on it was rendered again: last time's output |
 //
 // Anything else is computed again; the output is the same with or without a memo.
-import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.js';
+import type { Binding, TargetCluster } from '../model/binding.js';
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Fleet, Template } from '../model/fleet.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
-import type { Detection } from '../detect/detect-claims.js';
-import type { EnsuredNamespaces } from './ensure-namespaces.js';
-import type { ClusterOutput } from './render-fleet.js';
+import type { DetectionMemo } from '../detect/detect-templates.js';
+import type { NamespacesMemo } from '../follow/ensure-namespaces.js';
+import type { ScheduleMemo } from '../schedule/schedule-claims.js';
+import type { ClusterOutput } from './cluster-output.js';
 import type { RenderOutcome } from './render-object.js';
-import type { RenderUnit } from './render-units.js';
+import type { RenderUnit } from './render-unit.js';
 
 /** The memo of a render: pass it to the next render (RenderOptions.memo). */
 export interface RenderMemo {
@@ -49,15 +50,6 @@ export interface RenderMemo {
   readonly clusters: ReadonlyMap<string, ClusterRender>;
 }
 
-export interface NamespacesMemo {
-  clusters: readonly Cluster[];
-  /** The repo's v1 Namespace templates. */
-  namespaceTemplates: readonly Template[];
-  /** Every binding by key: one that changed counts only if its namespace or clusters did. */
-  bindings: ReadonlyMap<string, Binding>;
-  result: EnsuredNamespaces;
-}
-
 /** The fleet-wide inputs every stage depends on. */
 export interface RenderContext {
   clusters: readonly Cluster[];
@@ -67,28 +59,6 @@ export interface RenderContext {
   config: string;
   /** The cluster status, as JSON. */
   status: string;
-}
-
-/** A template's detection for each previous claim it was worked out with (at most two). */
-export interface DetectionMemo {
-  template: Template;
-  /** previousPolicy: the previous claim's policy as `kind/namespace/name` ('' for none). */
-  results: { previousPolicy: string; detection: Detection }[];
-}
-
-/** A claim's binding for each previous placement it was scheduled with (at most two). */
-export interface ScheduleMemo {
-  template: Template;
-  policy: PropagationPolicy;
-  results: ScheduledWith[];
-}
-
-export interface ScheduledWith {
-  previous: PreviousBinding | undefined;
-  binding: Binding;
-  diagnostic?: Diagnostic;
-  /** The binding's own placement: what the next render reads back as its previous one. */
-  own: PreviousBinding | undefined;
 }
 
 /**
@@ -127,22 +97,4 @@ export function renderContextOf(fleet: Fleet, status: ReadonlyMap<string, Cluste
     config: JSON.stringify(fleet.config),
     status: JSON.stringify([...status].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))),
   };
-}
-
-/** Returns whether two lists hold the same objects in the same order. */
-export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Returns whether two previous placements are equal (they are read back from records every pass). */
-export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  if (a.key !== b.key || a.affinityName !== b.affinityName) return false;
-  if (a.policy.kind !== b.policy.kind || a.policy.namespace !== b.policy.namespace) return false;
-  if (a.policy.name !== b.policy.name || a.clusters.length !== b.clusters.length) return false;
-  return a.clusters.every((c, i) => c.name === b.clusters[i]!.name && c.replicas === b.clusters[i]!.replicas);
 }

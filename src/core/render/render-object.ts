@@ -8,11 +8,11 @@ import { scaleTargetOf } from '../follow/scale-target.js';
 import { applyOverriders } from '../override/apply-overriders.js';
 import { hasReplicas } from '../override/template-replicas.js';
 import { reviseReplicas } from '../override/revise-replicas.js';
-import { divideJobCompletions } from './divide-job-completions.js';
+import { divideJobCompletions } from '../schedule/divide-job-completions.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
-import { emitYaml } from './emit-yaml.js';
-import { objectPath } from './object-path.js';
+import { emitYaml } from '../format/emit-yaml.js';
+import { objectPath } from '../format/object-path.js';
 import { RenderKeys } from './render-key.js';
 import { stripServerFields } from './strip-server-fields.js';
 

@@ -2,18 +2,8 @@ import type { Binding, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import type { RenderMemo, UnitRender } from './render-memo.js';
+import type { RenderUnit } from './render-unit.js';
 import type { ObjectRenderer, RenderedCopy } from './render-object.js';
-
-/** One binding to render on its clusters (render-memo.ts UnitRender). */
-export interface RenderUnit {
-  /** The binding's key; `key\0cluster` for a Namespace binding made for one cluster. */
-  id: string;
-  /** Its place in a cluster's diagnostics: bindings by key, then the Namespaces made per cluster. */
-  rank: string;
-  binding: Binding;
-  /** The registered clusters it is scheduled on. */
-  targets: readonly TargetCluster[];
-}
 
 /**
  * Returns every unit rendered on its clusters, and the ids of the units rendered again or gone

@@ -8,7 +8,7 @@
 import * as jsyaml from 'js-yaml';
 import { KUBE_YAML_SCHEMA } from '../load/kube-yaml-schema.js';
 import { isMap } from '../model/kube-object.js';
-import { emitYaml } from '../render/emit-yaml.js';
+import { emitYaml } from '../format/emit-yaml.js';
 
 const SECRET_FIELDS = ['data', 'stringData'] as const;
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -1,27 +1,9 @@
-import type { Cluster, ClusterStatus } from '../model/cluster.js';
-import type { ObjectRef } from '../model/object-ref.js';
-import type { Placement } from '../model/propagation-policy.js';
-import type { ClusterAffinity } from '../model/selectors.js';
+import type { Cluster } from '../model/cluster.js';
 import { filterApiEnablement } from './filter-api-enablement.js';
 import { filterClusterAffinity } from './filter-cluster-affinity.js';
 import { filterSpreadConstraint } from './filter-spread-constraint.js';
 import { filterTaintToleration } from './filter-taint-toleration.js';
-
-/** A filter plugin's verdict on one cluster; `reason` is shown to users as `<cluster>: <reason>`. */
-export type FilterResult = { ok: true } | { ok: false; reason: string };
-
-/** What every filter may look at besides the cluster itself. */
-export interface FilterContext {
-  resource: ObjectRef;
-  placement: Placement;
-  /** The affinity in force: `clusterAffinity`, or the current `clusterAffinities` term. */
-  affinity: ClusterAffinity | undefined;
-  clusterStatus: ReadonlyMap<string, ClusterStatus>;
-  /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
-  previousClusters: ReadonlySet<string>;
-}
-
-export type ClusterFilter = (cluster: Cluster, context: FilterContext) => FilterResult;
+import type { ClusterFilter, FilterContext, FilterResult } from './filter-plugin.js';
 
 // Karmada's in-tree filters (pkg/scheduler/framework/plugins/registry.go): APIEnablement,
 // TaintToleration, ClusterAffinity, SpreadConstraint, ClusterEviction. Karmada builds the list

@@ -1,5 +1,5 @@
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
-import type { FilterContext, FilterResult } from './cluster-filter.js';
+import type { FilterContext, FilterResult } from './filter-plugin.js';
 
 /**
  * Returns whether the cluster serves the template's API (Karmada's APIEnablement filter,

@@ -1,6 +1,6 @@
 import type { Cluster } from '../model/cluster.js';
 import { explainAffinityMismatch } from '../select/cluster-matches.js';
-import type { FilterContext, FilterResult } from './cluster-filter.js';
+import type { FilterContext, FilterResult } from './filter-plugin.js';
 
 /**
  * Returns whether the cluster satisfies the affinity in force (Karmada's ClusterAffinity filter,

@@ -1,5 +1,5 @@
 import type { Cluster } from '../model/cluster.js';
-import type { FilterContext, FilterResult } from './cluster-filter.js';
+import type { FilterContext, FilterResult } from './filter-plugin.js';
 
 /**
  * Returns whether the cluster has every property the placement spreads by (Karmada's

@@ -1,5 +1,5 @@
 import type { Cluster } from '../model/cluster.js';
-import type { FilterContext, FilterResult } from './cluster-filter.js';
+import type { FilterContext, FilterResult } from './filter-plugin.js';
 import { effectiveTaints } from './effective-taints.js';
 import { findUntoleratedTaint, formatTaint } from './find-untolerated-taint.js';
 

@@ -1,32 +1,9 @@
-import type { ClusterDiagnosis, PreviousBinding, ScheduleResult } from '../model/binding.js';
-import type { Cluster, ClusterStatus } from '../model/cluster.js';
-import type { ObjectRef } from '../model/object-ref.js';
-import type { ClusterAffinityTerm, Placement } from '../model/propagation-policy.js';
-import type { ReplicaRequest } from './replica-request-of.js';
+import type { ClusterDiagnosis, ScheduleResult } from '../model/binding.js';
+import type { ClusterAffinityTerm } from '../model/propagation-policy.js';
 import { scheduleForAffinity, type AffinityOutcome } from './schedule-for-affinity.js';
+import type { ScheduleInput } from './schedule-input.js';
 
 export type { ReplicaRequest } from './replica-request-of.js';
-
-/** Everything the scheduler needs for one binding. */
-export interface ScheduleInput {
-  /** The template. */
-  resource: ObjectRef;
-  /** refKey(resource): the stable tie-break key used where Karmada uses the object UID. */
-  key: string;
-  /** Desired replicas of the template (0 for objects without replicas). */
-  replicas: number;
-  replicaRequest?: ReplicaRequest;
-  /** With Karmada's defaults already applied. */
-  placement: Placement;
-  /** All registered clusters, sorted by name. */
-  clusters: readonly Cluster[];
-  /** Absent entry = unknown status. */
-  clusterStatus: ReadonlyMap<string, ClusterStatus>;
-  /** The last scheduling result (stickiness). */
-  previous?: PreviousBinding;
-  /** Karmada's --enable-empty-workload-propagation (default false): see assignReplicas. */
-  emptyWorkloadPropagation?: boolean;
-}
 
 /**
  * Returns where the template goes and with how many replicas, or why it goes nowhere

@@ -2,10 +2,11 @@ import type { ClusterDiagnosis, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { ClusterAffinity } from '../model/selectors.js';
 import { assignReplicas } from './assign-replicas.js';
-import { runClusterFilters, type FilterContext } from './cluster-filter.js';
+import { runClusterFilters } from './cluster-filter.js';
+import type { FilterContext } from './filter-plugin.js';
 import { sortClusterDetails, type ClusterDetail } from './cluster-detail.js';
 import { estimateAvailableReplicas } from './estimate-available-replicas.js';
-import type { ScheduleInput } from './schedule-binding.js';
+import type { ScheduleInput } from './schedule-input.js';
 import { scoreClusterLocality } from './score-cluster-locality.js';
 import { selectClusters } from './select-clusters.js';
 

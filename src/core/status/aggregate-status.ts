@@ -1,32 +1,11 @@
 import type { Binding } from '../model/binding.js';
 import { refKey, refLabel } from '../model/object-ref.js';
-import type { HealthStatus } from '../health/health.js';
+import type {
+  AggregatedStatusItem,
+  BindingStatus,
+  FullyAppliedCondition,
+} from '../publish/binding-status.js';
 import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
-
-/**
- * One member cluster's view of a template (Karmada's AggregatedStatusItem). `health` keeps
- * gitfleet's four values where Karmada has Healthy / Unhealthy / Unknown.
- */
-export interface AggregatedStatusItem {
-  clusterName: string;
-  applied: boolean;
-  appliedMessage?: string;
-  health: HealthStatus;
-  status?: Record<string, unknown>;
-}
-
-/** Karmada's FullyApplied condition of a ResourceBinding. */
-export interface FullyAppliedCondition {
-  status: 'True' | 'False';
-  reason: 'FullyAppliedSuccess' | 'FullyAppliedFailed';
-  message: string;
-}
-
-/** What the hub writes into a binding record's status. */
-export interface BindingStatus {
-  aggregatedStatus: AggregatedStatusItem[];
-  fullyApplied: FullyAppliedCondition;
-}
 
 export interface AggregateInput {
   /** The binding; its target clusters are the scheduled ones (none when it did not fit). */

@@ -3,8 +3,8 @@ import type { ClusterStatus } from '../model/cluster.js';
 import { isMap } from '../model/kube-object.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import { healthStatuses, type HealthStatus } from '../health/health.js';
-import { emitYaml } from '../render/emit-yaml.js';
-import { objectPath } from '../render/object-path.js';
+import { emitYaml } from '../format/emit-yaml.js';
+import { objectPath } from '../format/object-path.js';
 import { parseClusterStatus } from './parse-cluster-status.js';
 import { parseConditions, type StatusCondition } from './parse-conditions.js';
 

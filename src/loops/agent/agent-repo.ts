@@ -3,7 +3,7 @@
 // shape as the hub's HubRepo). For a local repository both hooks do nothing; for a remote one,
 // `refresh` fetches the cluster branch and the status branch into a local mirror and throws
 // when the remote cannot be reached, and `publish` pushes the status branch back.
-import { localHubRepo, type HubRepo, type RefMove } from '../hub/hub-repo.js';
+import { localHubRepo, type HubRepo, type RefMove } from '../shared/hub-repo.js';
 
 export type { RefMove };
 

@@ -4,7 +4,6 @@
 // refusal of this one object.
 import { markOwned } from '../../core/apply-plan/mark-owned.js';
 import { hasDrifted } from '../../core/apply-plan/has-drifted.js';
-import type { Inventory } from '../../core/apply-plan/inventory.js';
 import {
   conflictResolutionOf,
   liveStateOf,
@@ -14,47 +13,11 @@ import {
 } from '../../core/apply-plan/plan-apply.js';
 import { planDriftCorrection, recordCorrection } from '../../core/apply-plan/plan-drift-correction.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
-import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
-import type { AgentMemory } from './agent-memory.js';
+import { refKey } from '../../core/model/object-ref.js';
+import type { ApplyContext } from './apply-context.js';
 import { handleRefusal } from './handle-refusal.js';
-import type { LiveIndex } from './live-index.js';
+import type { ObjectAction, ObjectResult } from './object-result.js';
 import type { DesiredObject } from './read-cluster-branch.js';
-
-/** What happened to one object in a pass. */
-export type ObjectAction =
-  | 'created'
-  | 'updated'
-  | 'driftCorrected'
-  | 'takenOver'
-  | 'recreated'
-  | 'unchanged'
-  | 'refused'
-  | 'driftPaused'
-  | 'failed';
-
-export interface ObjectResult {
-  ref: ObjectRef;
-  path: string;
-  digest: string;
-  action: ObjectAction;
-  /** The manifest is in place: applied now, or found unchanged. */
-  applied: boolean;
-  message?: string;
-  /** The live object after the pass, when known. */
-  live?: KubeObject;
-  /** The same manifest may succeed on a later pass. */
-  retryable?: boolean;
-}
-
-export interface ApplyContext {
-  client: KubeClient;
-  cluster: string;
-  live: LiveIndex;
-  memory: AgentMemory;
-  inventory: Inventory;
-  nowMs: () => number;
-}
 
 const actionOf: Record<ApplyReason, ObjectAction> = {
   create: 'created',

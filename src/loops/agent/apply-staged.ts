@@ -4,7 +4,9 @@
 import { applyBatches, applyStage, isCrd } from '../../core/apply-plan/apply-order.js';
 import { waitForEstablished } from '../../adapters/kube/wait-established.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';
-import { applyObject, type ApplyContext, type ObjectResult } from './apply-object.js';
+import { applyObject } from './apply-object.js';
+import type { ApplyContext } from './apply-context.js';
+import type { ObjectResult } from './object-result.js';
 import type { DesiredObject } from './read-cluster-branch.js';
 
 export interface StagedApplyOptions {

@@ -9,7 +9,8 @@ import {
 } from '../../core/apply-plan/classify-apply-error.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import { refKey } from '../../core/model/object-ref.js';
-import type { ApplyContext, ObjectResult } from './apply-object.js';
+import type { ApplyContext } from './apply-context.js';
+import type { ObjectResult } from './object-result.js';
 import type { DesiredObject } from './read-cluster-branch.js';
 
 type Outcome = Omit<ObjectResult, 'ref' | 'path' | 'digest'>;

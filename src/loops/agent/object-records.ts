@@ -4,7 +4,7 @@ import { healthOf } from '../../core/health/health-of.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { reflectStatus } from '../../core/status/reflect-status.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
-import type { ObjectResult } from './apply-object.js';
+import type { ObjectResult } from './object-result.js';
 
 /** Returns the status record of every object the pass handled, and one per file that did not parse. */
 export function objectRecords(

@@ -2,7 +2,7 @@
 // on what this pass happened to do (created, corrected, pruned now), so a pass that reaches the
 // same state writes the same report and no status commit.
 import type { StatusCondition } from '../../core/status/parse-conditions.js';
-import type { ObjectResult } from './apply-object.js';
+import type { ObjectResult } from './object-result.js';
 import { waitingHolds } from '../../core/apply-plan/plan-prune.js';
 import type { PruneOutcome } from './prune-objects.js';
 

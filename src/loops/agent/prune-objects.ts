@@ -14,7 +14,7 @@ import type { Inventory } from '../../core/apply-plan/inventory.js';
 import { managedLabel } from '../../core/model/gitfleet-keys.js';
 import { getPath, type KubeObject } from '../../core/model/kube-object.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
-import type { ApplyContext } from './apply-object.js';
+import type { ApplyContext } from './apply-context.js';
 import { readNamespaceContents } from './read-namespace-contents.js';
 
 export interface PruneOutcome {

@@ -15,7 +15,7 @@ import { KUBE_YAML_SCHEMA } from '../../core/load/kube-yaml-schema.js';
 import { isMap, type KubeObject } from '../../core/model/kube-object.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { MemoMap } from '../runtime/memo-map.js';
-import { tombstonePath } from '../hub/tombstone.js';
+import { tombstonePath } from '../../core/publish/tombstone.js';
 
 /** One object of the branch. */
 export interface DesiredObject {

@@ -14,7 +14,7 @@ import {
   type Signature,
 } from '../../core/apply-plan/judge-deletion-allowance.js';
 import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
-import { bindingsRef } from '../hub/hub-refs.js';
+import { bindingsRef } from '../../core/publish/hub-refs.js';
 
 /** How far back the bindings branch is searched for the source commit (it gets a commit per source commit and per status change). */
 const maxBindingsWalk = 20_000;

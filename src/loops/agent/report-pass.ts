@@ -9,7 +9,7 @@ import { readClusterFacts } from '../../adapters/kube/read-cluster-facts.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AgentMemory } from './agent-memory.js';
 import type { AgentRepo } from './agent-repo.js';
-import type { ObjectResult } from './apply-object.js';
+import type { ObjectResult } from './object-result.js';
 import { objectRecords } from './object-records.js';
 import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
 import type { PruneOutcome } from './prune-objects.js';

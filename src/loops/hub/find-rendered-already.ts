@@ -10,7 +10,7 @@ import { listRefs } from '../../adapters/git/list-refs.js';
 import { resolveCommitTree } from '../../adapters/source/read-git-commit.js';
 import { sameClusterHeads } from './cluster-commit-trailers.js';
 import type { SourceCommit } from './hub-pass-result.js';
-import { fullSourceRef } from './hub-refs.js';
+import { fullSourceRef } from '../../core/publish/hub-refs.js';
 import { readBindingsHead, readClusterHeads } from './read-hub-state.js';
 import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
 import { readStatusHeads, sameStatusHeads } from './read-status-branches.js';

@@ -6,7 +6,7 @@
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { LoadMemo } from '../../core/load/load-fleet.js';
 import type { Binding, PreviousBinding } from '../../core/model/binding.js';
-import type { ClusterOutput } from '../../core/render/render-fleet.js';
+import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { RenderMemo } from '../../core/render/render-memo.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import { MemoMap } from '../runtime/memo-map.js';

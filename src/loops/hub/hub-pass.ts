@@ -25,7 +25,7 @@ import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
 import type { HubPassResult, PassTimings, SourceCommit } from './hub-pass-result.js';
-import type { HubRepo } from './hub-repo.js';
+import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
 import { planPassWrites } from './plan-pass-writes.js';

@@ -9,7 +9,7 @@ import type { Binding, PreviousBinding } from '../../core/model/binding.js';
 import { bindingRecord } from '../../core/publish/binding-record.js';
 import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
-import { objectPath } from '../../core/render/object-path.js';
+import { objectPath } from '../../core/format/object-path.js';
 import type { BindingsOutcome } from './hub-pass-result.js';
 import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
 import { previousBindingOf } from '../../core/publish/previous-binding-of.js';

@@ -6,7 +6,7 @@ import type { FleetConfig } from '../../core/model/fleet-config.js';
 import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import { planClusterUpdate, type BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
-import type { ClusterOutput } from '../../core/render/render-fleet.js';
+import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
 

@@ -3,7 +3,8 @@
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 import { commitOfPass, type BranchWrite, type PassContext } from './pass-context.js';
 import { readCommitInfo } from './read-git-state.js';
-import { tombstoneMessage, tombstoneTree } from './tombstone.js';
+import { tombstoneMessage } from '../../core/publish/tombstone.js';
+import { tombstoneTree } from './tombstone-tree.js';
 
 /** Returns the tombstone commit to write on an unregistered cluster's branch, or nothing when it has one. */
 export async function planTombstone(

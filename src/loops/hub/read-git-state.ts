@@ -1,9 +1,9 @@
 // Reads what the hub needs from its own branches: a commit's tree and message, and every file
 // of a tree (path → blob id), through the pass cache.
-import { treeMode } from '../../adapters/git/tree-object.js';
+import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { memoize } from '../runtime/memo-map.js';
 import type { CommitInfo, HubPassCache } from './hub-pass-cache.js';
-import { readTreeEntriesCached } from './edit-tree.js';
 import { readStoredObject, type ObjectStore } from '../../adapters/git/object-store.js';
 
 /** Where the pass reads: the repository as it was when the pass began, and the pass cache. */
@@ -33,6 +33,16 @@ export function parseCommit(text: string): CommitInfo {
 /** Returns the first line of a commit message. */
 export function subjectOf(message: string): string {
   return message.split('\n', 1)[0]!.trim();
+}
+
+/** Returns the entries of a tree, read once per id. */
+export function readTreeEntriesCached(ctx: ReadContext, oid: string): Promise<readonly TreeEntry[]> {
+  return memoize(ctx.cache.treeEntries, oid, async () => {
+    const object = await readStoredObject(ctx.store, oid);
+    if (object.type !== 'tree')
+      throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a tree`);
+    return parseTree(object.content, oid);
+  });
 }
 
 /** Returns every file under a tree (path → blob id), submodules and subtrees left out. */

@@ -6,7 +6,7 @@ import { parseBindingRecord } from '../../core/publish/binding-record.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { memoize } from '../runtime/memo-map.js';
-import { bindingsRef, clusterRefPrefix } from './hub-refs.js';
+import { bindingsRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import { clusterCommitTrailer, parseClusterTrailers } from './cluster-commit-trailers.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';

@@ -7,12 +7,11 @@ import { decodeSourceText } from '../../adapters/source/decode-source-text.js';
 import { isFleetSourceDirectory } from '../../core/load/is-fleet-source-path.js';
 import type { SourceFile } from '../../core/load/load-fleet.js';
 import { memoize } from '../runtime/memo-map.js';
-import { readTreeEntriesCached } from './edit-tree.js';
 import type { SourceCommit } from './hub-pass-result.js';
-import { fullSourceRef } from './hub-refs.js';
+import { fullSourceRef } from '../../core/publish/hub-refs.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { isFleetSourceFile, resolveCommitTree } from '../../adapters/source/read-git-commit.js';
-import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
+import { readCommitInfo, readTreeEntriesCached, subjectOf, type ReadContext } from './read-git-state.js';
 
 /** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */
 export async function readSourceCommit(

@@ -4,7 +4,7 @@
 // its writes do not fire it.
 import { watchLocalRefs as watchRefs, type RefWatcher } from '../../adapters/watch/watch-local-refs.js';
 import type { Trigger } from '../runtime/trigger.js';
-import { fullSourceRef } from './hub-refs.js';
+import { fullSourceRef } from '../../core/publish/hub-refs.js';
 
 /** Returns a trigger that fires when the source branch of a local repository moves. */
 export function watchLocalRefs(opts: { gitdir: string; sourceRef: string }): Trigger {

@@ -15,7 +15,7 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import { parseCommitParents } from '../../adapters/git/read-git-object.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
-import type { HubRepo, RefMove } from './hub-repo.js';
+import type { HubRepo, RefMove } from '../shared/hub-repo.js';
 
 /** Test seams between the steps (a crash or a competing writer is simulated here). */
 export interface HubPassHooks {

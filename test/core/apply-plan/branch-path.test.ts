@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { refKeyOfPath } from '../../../src/core/apply-plan/branch-path.js';
 import { markOwned } from '../../../src/core/apply-plan/mark-owned.js';
 import { refKey } from '../../../src/core/model/object-ref.js';
-import { objectPath } from '../../../src/core/render/object-path.js';
+import { objectPath } from '../../../src/core/format/object-path.js';
 import { aConfigMap } from '../builders.js';
 
 test('refKeyOfPath reads the identity back from every kind of object path', () => {

@@ -7,7 +7,7 @@ import {
   parseBindingRecord,
   parseBindingView,
 } from '../../../src/core/publish/binding-record.js';
-import type { BindingStatus } from '../../../src/core/status/aggregate-status.js';
+import type { BindingStatus } from '../../../src/core/publish/binding-status.js';
 import { aPlacement } from '../builders.js';
 
 const binding: Binding = {

@@ -2,7 +2,7 @@
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import { refKey, type ObjectRef } from '../../../src/core/model/object-ref.js';
 import type { ScheduleResult } from '../../../src/core/model/binding.js';
-import type { ScheduleInput } from '../../../src/core/schedule/schedule-binding.js';
+import type { ScheduleInput } from '../../../src/core/schedule/schedule-input.js';
 import { aCluster, aPlacement } from '../builders.js';
 
 export const NGINX: ObjectRef = {

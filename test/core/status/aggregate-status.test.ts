@@ -2,11 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScheduleResult } from '../../../src/core/model/binding.js';
 import type { ObjectRef } from '../../../src/core/model/object-ref.js';
-import {
-  aggregateBindingStatus,
-  type AggregateInput,
-  type BindingStatus,
-} from '../../../src/core/status/aggregate-status.js';
+import { aggregateBindingStatus, type AggregateInput } from '../../../src/core/status/aggregate-status.js';
+import type { BindingStatus } from '../../../src/core/publish/binding-status.js';
 import type { AgentReport, ObjectStatusRecord } from '../../../src/core/status/status-branch.js';
 
 const web: ObjectRef = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };

@@ -3,7 +3,8 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import { followerBinding } from './follower-binding.js';
-import { sameItems, type NamespacesMemo, type RenderMemo } from './render-memo.js';
+import type { EnsuredNamespaces } from './ensured-namespaces.js';
+import { sameItems } from '../model/same-items.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
 const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
@@ -12,13 +13,6 @@ export interface EnsureNamespacesInput {
   bindings: readonly Binding[];
   templates: ReadonlyMap<string, Template>;
   clusters: readonly Cluster[];
-}
-
-export interface EnsuredNamespaces {
-  /** Extra Namespace bindings per cluster. */
-  perCluster: Map<string, Binding[]>;
-  /** Namespace templates made up because the fleet repo has none for a namespace in use. */
-  generated: Template[];
 }
 
 /**
@@ -81,6 +75,16 @@ function namespaceBinding(
   return followerBinding({ ref, origin: 'namespace', clusters: [cluster] });
 }
 
+/** What the Namespaces a render added were found from, for the next render. */
+export interface NamespacesMemo {
+  clusters: readonly Cluster[];
+  /** The repo's v1 Namespace templates. */
+  namespaceTemplates: readonly Template[];
+  /** Every binding by key: one that changed counts only if its namespace or clusters did. */
+  bindings: ReadonlyMap<string, Binding>;
+  result: EnsuredNamespaces;
+}
+
 /**
  * The Namespaces each cluster needs depend only on where bindings go and on the repo's own
  * Namespaces: when every binding has the same namespace, Namespace name and clusters as last
@@ -88,9 +92,9 @@ function namespaceBinding(
  */
 export function ensureNamespacesReusing(
   input: EnsureNamespacesInput,
-  memo: RenderMemo | undefined,
+  /** The last render's (RenderMemo.namespaces). */
+  last: NamespacesMemo | undefined,
 ): { result: EnsuredNamespaces; memo: NamespacesMemo } {
-  const last = memo?.namespaces;
   const bindings = new Map(input.bindings.map((b) => [b.key, b]));
   const namespaceTemplates = [...input.templates.values()].filter(
     (t) => t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1',

@@ -4,9 +4,9 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
-import { replicaRequestOf } from '../schedule/replica-request-of.js';
-import { scheduleBinding } from '../schedule/schedule-binding.js';
-import { bindingName } from './object-path.js';
+import { replicaRequestOf } from './replica-request-of.js';
+import { scheduleBinding } from './schedule-binding.js';
+import { bindingName } from '../format/object-path.js';
 
 export interface BindInput {
   claims: readonly Claim[];

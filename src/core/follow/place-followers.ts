@@ -4,8 +4,8 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Template } from '../model/fleet.js';
 import { skipAutoPropagationLabel } from '../model/gitfleet-keys.js';
 import { refKey, refLabel, type ObjectRef } from '../model/object-ref.js';
-import { findDependencies } from '../follow/find-dependencies.js';
-import { scaleTargetOf } from '../follow/scale-target.js';
+import { findDependencies } from './find-dependencies.js';
+import { scaleTargetOf } from './scale-target.js';
 import { isReservedNamespace, isSkippedNamespace, skipReason, type SkipRules } from '../detect/skip-rules.js';
 import { followerBinding } from './follower-binding.js';
 

@@ -5,8 +5,25 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Snapshot } from '../model/snapshot.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { previousBindingOf } from '../publish/previous-binding-of.js';
+import type { PropagationPolicy } from '../model/propagation-policy.js';
+import type { Template } from '../model/fleet.js';
 import { bindClaim } from './bind-claims.js';
-import { samePrevious, type RenderMemo, type ScheduleMemo, type ScheduledWith } from './render-memo.js';
+
+/** A claim's binding for each previous placement it was scheduled with (at most two). */
+export interface ScheduleMemo {
+  template: Template;
+  policy: PropagationPolicy;
+  results: ScheduledWith[];
+}
+
+/** One scheduling of a claim: the previous placement it was given, and the binding it gave. */
+export interface ScheduledWith {
+  previous: PreviousBinding | undefined;
+  binding: Binding;
+  diagnostic?: Diagnostic;
+  /** The binding's own placement: what the next render reads back as its previous one. */
+  own: PreviousBinding | undefined;
+}
 
 /**
  * Stage 2, per claim. A binding is kept for the previous placement it was scheduled with and,
@@ -18,7 +35,8 @@ import { samePrevious, type RenderMemo, type ScheduleMemo, type ScheduledWith } 
 export function scheduleClaims(opts: {
   snapshot: Snapshot;
   claims: readonly Claim[];
-  memo: RenderMemo | undefined;
+  /** The last render's bindings (RenderMemo.schedules), by template key. */
+  memo: ReadonlyMap<string, ScheduleMemo> | undefined;
   /** Schedule with the binding's own placement too (RenderOptions.ahead). */
   ahead: boolean;
 }) {
@@ -30,7 +48,7 @@ export function scheduleClaims(opts: {
   const placements = new Map<string, PreviousBinding>();
   for (const claim of opts.claims) {
     const previous = opts.snapshot.previous.get(claim.template.key);
-    const last = opts.memo?.schedules.get(claim.template.key);
+    const last = opts.memo?.get(claim.template.key);
     const known = last?.template === claim.template && last.policy === claim.policy ? last.results : [];
     let bound = known.find((r) => samePrevious(r.previous, previous));
     let results = known;
@@ -66,4 +84,14 @@ function sameSchedule(a: { binding: Binding; diagnostic?: Diagnostic }, b: typeo
   if (x.type !== 'Scheduled' || y.type !== 'Scheduled') return JSON.stringify(x) === JSON.stringify(y);
   if (x.affinityName !== y.affinityName || x.clusters.length !== y.clusters.length) return false;
   return x.clusters.every((c, i) => c.name === y.clusters[i]!.name && c.replicas === y.clusters[i]!.replicas);
+}
+
+/** Returns whether two previous placements are equal (they are read back from records every pass). */
+export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  if (a.key !== b.key || a.affinityName !== b.affinityName) return false;
+  if (a.policy.kind !== b.policy.kind || a.policy.namespace !== b.policy.namespace) return false;
+  if (a.policy.name !== b.policy.name || a.clusters.length !== b.clusters.length) return false;
+  return a.clusters.every((c, i) => c.name === b.clusters[i]!.name && c.replicas === b.clusters[i]!.replicas);
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
-import { emitYaml } from '../../../src/core/render/emit-yaml.js';
+import { emitYaml } from '../../../src/core/format/emit-yaml.js';
 
 const tricky = [
   '',

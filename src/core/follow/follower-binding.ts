@@ -1,6 +1,6 @@
 import type { Binding } from '../model/binding.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
-import { bindingName } from './object-path.js';
+import { bindingName } from '../format/object-path.js';
 
 /**
  * Returns the binding of an object that no policy places but that follows others (a

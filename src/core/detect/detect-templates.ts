@@ -1,10 +1,23 @@
 // Stage 1 of a render (docs/architecture.md#detect), with the render memo: which policy claims each
 // template.
+import type { Template } from '../model/fleet.js';
 import type { Snapshot } from '../model/snapshot.js';
-import { addDetection, detectTemplate, indexPolicies, type DetectResult } from '../detect/detect-claims.js';
-import type { SkipRules } from '../detect/skip-rules.js';
+import {
+  addDetection,
+  detectTemplate,
+  indexPolicies,
+  type Detection,
+  type DetectResult,
+} from './detect-claims.js';
+import type { SkipRules } from './skip-rules.js';
 import { policyLabel } from '../model/propagation-policy.js';
-import type { DetectionMemo, RenderMemo } from './render-memo.js';
+
+/** A template's detection for each previous claim it was worked out with (at most two). */
+export interface DetectionMemo {
+  template: Template;
+  /** previousPolicy: the previous claim's policy as `kind/namespace/name` ('' for none). */
+  results: { previousPolicy: string; detection: Detection }[];
+}
 
 /**
  * Stage 1, per template. A detection is kept for the previous claim it was made with and, with
@@ -14,7 +27,8 @@ import type { DetectionMemo, RenderMemo } from './render-memo.js';
 export function detectTemplates(opts: {
   snapshot: Snapshot;
   skipRules: SkipRules;
-  memo: RenderMemo | undefined;
+  /** The last render's detections (RenderMemo.detections), by template key. */
+  memo: ReadonlyMap<string, DetectionMemo> | undefined;
   /** Work out the detection for the template's own claim too (RenderOptions.ahead). */
   ahead: boolean;
 }) {
@@ -25,7 +39,7 @@ export function detectTemplates(opts: {
   for (const template of fleet.templates) {
     const policy = previous.get(template.key)?.policy;
     const previousPolicy = policy ? policyLabel(policy) : '';
-    const last = opts.memo?.detections.get(template.key);
+    const last = opts.memo?.get(template.key);
     const known = last?.template === template ? last.results : [];
     let detection = known.find((r) => r.previousPolicy === previousPolicy)?.detection;
     let results = known;

@@ -1,8 +1,8 @@
 import type { Binding } from '../model/binding.js';
 import type { KubeObject } from '../model/kube-object.js';
 import { replicaKindOf, templateJobCompletions } from '../override/template-replicas.js';
-import { allocateWebsterSeats } from '../schedule/allocate-webster-seats.js';
-import { tieBreakerByKey } from '../schedule/tie-breaker-by-key.js';
+import { allocateWebsterSeats } from './allocate-webster-seats.js';
+import { tieBreakerByKey } from './tie-breaker-by-key.js';
 
 /**
  * Returns each cluster's share of a Job's `spec.completions`, or undefined when they are not

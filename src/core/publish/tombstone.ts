@@ -13,11 +13,8 @@
 // tombstoned and later passes write nothing for it. The commit's trailers name the source commit
 // that removed the cluster. If the cluster is registered again, the next render replaces the
 // tombstone.
-import type { GitObject } from '../../adapters/git/git-object.js';
-import { toGitObject } from '../../adapters/git/hash-object.js';
-import { encodeTree, fileMode, treeMode } from '../../adapters/git/tree-object.js';
-import { sourceCommitTrailer, sourceRefTrailer } from '../../core/publish/commit-trailers.js';
-import { emitYaml } from '../../core/render/emit-yaml.js';
+import { emitYaml } from '../format/emit-yaml.js';
+import { sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
 
 /** The file that marks a tombstoned cluster branch. */
 export const tombstonePath = '.gitfleet/tombstone.yaml';
@@ -34,14 +31,6 @@ export function tombstoneText(cluster: string): string {
         'The cluster is no longer registered in the fleet repo. Agents stop applying this branch and delete nothing.',
     },
   });
-}
-
-/** Returns the root tree of a tombstoned branch and the objects that make it up. */
-export function tombstoneTree(cluster: string): { root: string; objects: GitObject[] } {
-  const blob = toGitObject('blob', Buffer.from(tombstoneText(cluster), 'utf8'));
-  const dir = toGitObject('tree', encodeTree([{ mode: fileMode, name: 'tombstone.yaml', oid: blob.oid }]));
-  const root = toGitObject('tree', encodeTree([{ mode: treeMode, name: '.gitfleet', oid: dir.oid }]));
-  return { root: root.oid, objects: [blob, dir, root] };
 }
 
 /** Returns the message of a tombstone commit: `tombstone: cluster <name> removed in <sha7>`, a body and the trailers. */

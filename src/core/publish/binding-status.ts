@@ -1,0 +1,28 @@
+// The status part of a binding record, Karmada's ResourceBinding status: written by the hub
+// (binding-record.ts), worked out from the agents' reports by core/status/aggregate-status.ts.
+import type { HealthStatus } from '../health/health.js';
+
+/**
+ * One member cluster's view of a template (Karmada's AggregatedStatusItem). `health` keeps
+ * gitfleet's four values where Karmada has Healthy / Unhealthy / Unknown.
+ */
+export interface AggregatedStatusItem {
+  clusterName: string;
+  applied: boolean;
+  appliedMessage?: string;
+  health: HealthStatus;
+  status?: Record<string, unknown>;
+}
+
+/** Karmada's FullyApplied condition of a ResourceBinding. */
+export interface FullyAppliedCondition {
+  status: 'True' | 'False';
+  reason: 'FullyAppliedSuccess' | 'FullyAppliedFailed';
+  message: string;
+}
+
+/** What the hub writes into a binding record's status. */
+export interface BindingStatus {
+  aggregatedStatus: AggregatedStatusItem[];
+  fullyApplied: FullyAppliedCondition;
+}

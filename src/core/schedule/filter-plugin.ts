@@ -1,0 +1,24 @@
+import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { ObjectRef } from '../model/object-ref.js';
+import type { Placement } from '../model/propagation-policy.js';
+import type { ClusterAffinity } from '../model/selectors.js';
+
+// The shape every filter plugin has, apart from the list that runs them (cluster-filter.ts),
+// so each plugin depends on this shape and the list depends on the plugins, not both ways.
+
+/** A filter plugin's verdict on one cluster; `reason` is shown to users as `<cluster>: <reason>`. */
+export type FilterResult = { ok: true } | { ok: false; reason: string };
+
+/** What every filter may look at besides the cluster itself. */
+export interface FilterContext {
+  resource: ObjectRef;
+  placement: Placement;
+  /** The affinity in force: `clusterAffinity`, or the current `clusterAffinities` term. */
+  affinity: ClusterAffinity | undefined;
+  clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
+  previousClusters: ReadonlySet<string>;
+}
+
+/** A filter plugin: its verdict on one cluster, given what the scheduler knows. */
+export type ClusterFilter = (cluster: Cluster, context: FilterContext) => FilterResult;

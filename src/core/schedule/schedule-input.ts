@@ -1,0 +1,29 @@
+import type { PreviousBinding } from '../model/binding.js';
+import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { ObjectRef } from '../model/object-ref.js';
+import type { Placement } from '../model/propagation-policy.js';
+import type { ReplicaRequest } from './replica-request-of.js';
+
+// The scheduler's input on its own, so the steps scheduleBinding calls (scheduleForAffinity)
+// can take it without importing scheduleBinding back.
+
+/** Everything the scheduler needs for one binding. */
+export interface ScheduleInput {
+  /** The template. */
+  resource: ObjectRef;
+  /** refKey(resource): the stable tie-break key used where Karmada uses the object UID. */
+  key: string;
+  /** Desired replicas of the template (0 for objects without replicas). */
+  replicas: number;
+  replicaRequest?: ReplicaRequest;
+  /** With Karmada's defaults already applied. */
+  placement: Placement;
+  /** All registered clusters, sorted by name. */
+  clusters: readonly Cluster[];
+  /** Absent entry = unknown status. */
+  clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** The last scheduling result (stickiness). */
+  previous?: PreviousBinding;
+  /** Karmada's --enable-empty-workload-propagation (default false): see assignReplicas. */
+  emptyWorkloadPropagation?: boolean;
+}
