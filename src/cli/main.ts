@@ -19,7 +19,7 @@ const usage = `usage:
   ${logUsage}
   gitfleet hub --repo PATH|URL [--source-ref main] [--once] [--interval 30s] [--output text|json]
                [--token-file F] [--cache-dir D] [--webhook-port P [--webhook-addr A] --webhook-secret-file F]
-                                                                         render the source branch into the hub's branches
+               [--branch-prefix gitfleet/]                                render the source branch into the hub's branches
   ${agentUsage}
   ${statusUsage}
 
@@ -141,6 +141,7 @@ async function hub(args: string[], io: Io): Promise<number> {
     'webhook-port': { type: 'string' },
     'webhook-addr': { type: 'string' },
     'webhook-secret-file': { type: 'string' },
+    'branch-prefix': { type: 'string' },
   });
   if (positionals.length > 0)
     throw new UsageError(`unexpected argument '${escapeText(String(positionals[0]))}'`);
@@ -169,6 +170,7 @@ async function hub(args: string[], io: Io): Promise<number> {
       ...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
       ...(webhookPort !== undefined ? { webhookPort } : {}),
       ...(typeof values['webhook-addr'] === 'string' ? { webhookAddr: values['webhook-addr'] } : {}),
+      ...(typeof values['branch-prefix'] === 'string' ? { branchPrefix: values['branch-prefix'] } : {}),
       ...(typeof values['webhook-secret-file'] === 'string'
         ? { webhookSecretFile: values['webhook-secret-file'] }
         : {}),

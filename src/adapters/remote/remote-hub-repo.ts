@@ -65,6 +65,8 @@ export interface RemoteHubRepo {
   readonly url: string;
   /** The same, for messages (the hub's HubRepo names it so). */
   readonly description: string;
+  /** The prefix of the only branches (besides the source) the mirror fetches and pushes, ending in `/`. */
+  readonly branchPrefix: string;
   /** Fetches the source branch and the prefixed branches into the mirror. */
   refresh(): Promise<void>;
   /** The same as refresh, and returns the mirror's branches it moved (for a poller: anything new?). */
@@ -149,6 +151,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     gitdir,
     url: remote.url,
     description: remote.url,
+    branchPrefix: layout.branchPrefix,
     refresh: () => fetchRefs().then(() => undefined),
     fetchRefs,
     publish: (updates) => serial(() => publishAll(access, layout, updates)),

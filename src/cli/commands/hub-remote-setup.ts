@@ -28,6 +28,8 @@ export interface RemoteHubOptions {
   /** The webhook's bind address (default 127.0.0.1). */
   webhookAddr?: string;
   webhookSecretFile?: string;
+  /** The prefix of the hub's branches (default gitfleet/): the mirror fetches and pushes only these. */
+  branchPrefix?: string;
   /** Aborts the requests in flight: the hub is stopping. */
   signal?: AbortSignal;
 }
@@ -44,7 +46,7 @@ export async function remoteHubSetup(
     cacheDir: opts.cacheDir ?? defaultCacheDir(),
     ...(token ? { token } : {}),
     sourceRef: opts.sourceRef,
-    branchPrefix: 'gitfleet/',
+    branchPrefix: opts.branchPrefix ?? 'gitfleet/',
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onWarning: (m) => log.warn(m),

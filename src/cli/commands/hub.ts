@@ -39,6 +39,8 @@ export interface HubOptions {
   /** For URLs: the webhook's bind address (default 127.0.0.1; 0.0.0.0 in a Pod). */
   webhookAddr?: string;
   webhookSecretFile?: string;
+  /** For URLs: the prefix of the hub's branches, which the mirror holds (the FleetConfig's branchPrefix). */
+  branchPrefix?: string;
   sourceRef: string;
   once: boolean;
   /** Resync period of the loop. */

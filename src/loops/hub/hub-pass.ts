@@ -102,6 +102,7 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   timer.mark('loadMs');
   if (!loaded.ok)
     return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
+  assertMirroredPrefix(opts.repo, loaded.fleet.config.branchPrefix);
   const state = await readHubState(read, loaded.fleet.config.branchPrefix);
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
@@ -201,4 +202,21 @@ class PassTimer {
 
 function signature(opts: HubPassOptions): PassContext['author'] {
   return { ...opts.identity, time: Math.floor(opts.now().getTime() / 1000), tzOffsetMinutes: 0 };
+}
+
+/**
+ * Throws a terminal error when the repository mirrors another prefix than the FleetConfig's
+ * branchPrefix: a remote's mirror fetches and pushes only the branches under the prefix it was
+ * opened with (`hub --branch-prefix`), so the hub could neither read nor publish the branches.
+ */
+function assertMirroredPrefix(repo: HubRepo, branchPrefix: string): void {
+  if (repo.branchPrefix === undefined || repo.branchPrefix === branchPrefix) return;
+  throw Object.assign(
+    new Error(
+      `${repo.description}: the FleetConfig's branchPrefix is ${JSON.stringify(branchPrefix)}, but this ` +
+        `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
+        `--branch-prefix ${branchPrefix}`,
+    ),
+    { code: 'BranchPrefixMismatch', terminal: true },
+  );
 }

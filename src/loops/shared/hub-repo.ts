@@ -18,6 +18,12 @@ export interface HubRepo {
   readonly gitdir: string;
   /** What the repository is, for messages (a path or a URL without credentials). */
   readonly description: string;
+  /**
+   * Set when the repository holds only the hub's branches under this prefix (a remote's
+   * mirror, which fetches and pushes nothing else): a fleet whose FleetConfig names another
+   * branchPrefix cannot be rendered into it.
+   */
+  readonly branchPrefix?: string;
   /** Brings `gitdir` up to date with the repository's current refs and objects. */
   refresh(): Promise<void>;
   /**
