@@ -8,6 +8,7 @@
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
 // mass deletion, Git or the cluster unreachable); 2 usage; 3 nothing to apply (the branch does
 // not exist yet, or is tombstoned). Without --once the agent runs until SIGINT or SIGTERM (exit 0).
+import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
@@ -127,7 +128,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     memory,
     clock,
     identity: { name: `gitfleet agent ${opts.cluster}`, email: `agent-${opts.cluster}@gitfleet.invalid` },
-    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    guard: { ...defaultDeletionGuard },
     allowDeletions: opts.allowDeletions,
     concurrency: 16,
     crdTimeoutMs: 60_000,

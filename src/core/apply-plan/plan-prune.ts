@@ -26,6 +26,7 @@ import { preserveAnnotation } from '../model/gitfleet-keys.js';
 import { clusterLabel, pruneAnnotation } from './agent-keys.js';
 import { comparePruneOrder } from './apply-order.js';
 import type { Inventory } from './inventory.js';
+import { judgeMassDeletion, type DeletionGuard } from '../model/mass-deletion-guard.js';
 
 /** What the agent read of a candidate's live object. */
 export interface PruneLiveFacts {
@@ -43,10 +44,8 @@ export interface PruneLiveFacts {
   contents?: { foreign: readonly string[] } | { unknown: string };
 }
 
-export interface PruneGuard {
-  maxDeleteFraction: number;
-  minObjects: number;
-}
+/** The agent's thresholds: the same guard as the hub's. */
+export type PruneGuard = DeletionGuard;
 
 export interface PlanPruneInput {
   cluster: string;
@@ -170,18 +169,17 @@ function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: Prun
 function guardRefusal(input: PlanPruneInput, deleting: number): string | undefined {
   if (deleting === 0 || input.allowDeletions) return undefined;
   const total = input.inventory.size;
-  const { maxDeleteFraction, minObjects } = input.guard;
   const cluster = input.cluster;
   const how =
     input.allowanceIgnored === undefined
       ? 'allow it with a Gitfleet-Allow-Deletions trailer'
       : `the Gitfleet-Allow-Deletions trailer on the branch's head was not honoured: ${input.allowanceIgnored}; allow it with that trailer on a source commit the hub renders`;
-  if (deleting >= total) {
+  const verdict = judgeMassDeletion(total, deleting, input.guard);
+  if (verdict.type === 'all') {
     return `${cluster}: pruning refused: it would delete all ${total} objects the agent applied (mass-deletion guard); ${how}`;
   }
-  if (total > minObjects && deleting / total > maxDeleteFraction) {
-    const share = Math.round(maxDeleteFraction * 100);
-    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${share}%, mass-deletion guard); ${how}`;
+  if (verdict.type === 'share') {
+    return `${cluster}: pruning refused: it would delete ${deleting} of ${total} objects the agent applied (more than ${verdict.percent}%, mass-deletion guard); ${how}`;
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { defaultDeletionGuard, type DeletionGuard } from './mass-deletion-guard.js';
 import type { SourceLocation } from './source-location.js';
 
 /** Repo-level settings (gitfleet.io/v1alpha1 FleetConfig), with defaults filled in. */
@@ -12,11 +13,8 @@ export interface FleetConfig {
   skippedApis: string[];
   /** Prefix of every ref gitfleet writes. */
   branchPrefix: string;
-  guards: {
-    /** Refuse a render that deletes more than this share of a cluster's objects (when it has more than `minObjects`). */
-    maxDeleteFraction: number;
-    minObjects: number;
-  };
+  /** The mass-deletion guard's thresholds, for the hub's render and the agents' prune alike. */
+  guards: DeletionGuard;
   source?: SourceLocation;
 }
 
@@ -28,6 +26,6 @@ export function defaultFleetConfig(): FleetConfig {
     skippedNamespaces: ['kube-.*'],
     skippedApis: [],
     branchPrefix: 'gitfleet/',
-    guards: { maxDeleteFraction: 0.5, minObjects: 10 },
+    guards: { ...defaultDeletionGuard },
   };
 }

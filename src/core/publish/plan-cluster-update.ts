@@ -1,3 +1,4 @@
+import { judgeMassDeletion } from '../model/mass-deletion-guard.js';
 import type { FleetConfig } from '../model/fleet-config.js';
 import { patchMap } from '../model/patched-map.js';
 
@@ -101,13 +102,10 @@ function objectsIn(files: ReadonlyMap<string, string>): number {
 }
 
 function guardRefusal(before: number, removed: number, input: PlanClusterUpdateInput): string | undefined {
-  if (removed === 0 || before === 0) return undefined;
-  const { maxDeleteFraction, minObjects } = input.guards;
-  if (removed === before) {
+  const verdict = judgeMassDeletion(before, removed, input.guards);
+  if (verdict.type === 'all')
     return `${input.cluster}: the render deletes all ${before} objects of the cluster`;
-  }
-  if (before > minObjects && removed / before > maxDeleteFraction) {
-    return `${input.cluster}: the render deletes ${removed} of ${before} objects (more than ${Math.round(maxDeleteFraction * 100)}%)`;
-  }
+  if (verdict.type === 'share')
+    return `${input.cluster}: the render deletes ${removed} of ${before} objects (more than ${verdict.percent}%)`;
   return undefined;
 }
