@@ -8,6 +8,7 @@
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
 // mass deletion, Git or the cluster unreachable); 2 usage; 3 nothing to apply (the branch does
 // not exist yet, or is tombstoned). Without --once the agent runs until SIGINT or SIGTERM (exit 0).
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -94,7 +95,7 @@ function parseAgentArgs(args: string[]): AgentOptions {
     ...(values.context ? { context: values.context } : {}),
     once: values.once === true,
     intervalMs,
-    branchPrefix: values['branch-prefix'] ?? 'gitfleet/',
+    branchPrefix: values['branch-prefix'] ?? defaultBranchPrefix,
     allowDeletions: values['allow-deletions'] === true,
     ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
     ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),

@@ -5,6 +5,7 @@
 // connect and silence limits of remote-timeouts-from-env.ts and is aborted when `signal` fires
 // (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
 // (0.0.0.0 in a Pod, behind the Service).
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +47,7 @@ export async function remoteHubSetup(
     cacheDir: opts.cacheDir ?? defaultCacheDir(),
     ...(token ? { token } : {}),
     sourceRef: opts.sourceRef,
-    branchPrefix: opts.branchPrefix ?? 'gitfleet/',
+    branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onWarning: (m) => log.warn(m),

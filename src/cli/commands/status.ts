@@ -7,6 +7,7 @@
 // that has not caught up with its latest rendering). A label selector applies to the templates'
 // labels, which only the source holds: the templates are loaded from the source commit the
 // bindings branch names in its Gitfleet-Source-Commit trailer.
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -142,7 +143,7 @@ async function fetchMirror(opts: StatusOptions): Promise<string> {
     cacheDir: join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'status-mirrors'),
     ...(token ? { token } : {}),
     sourceRef: 'main',
-    branchPrefix: opts.branchPrefix ?? 'gitfleet/',
+    branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
   });
   await mirror.refresh();
   return mirror.gitdir;

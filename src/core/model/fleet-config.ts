@@ -18,6 +18,9 @@ export interface FleetConfig {
   source?: SourceLocation;
 }
 
+/** The prefix of every ref gitfleet writes when the FleetConfig names none. */
+export const defaultBranchPrefix = 'gitfleet/';
+
 /** Returns the configuration used when the repo has no FleetConfig. */
 export function defaultFleetConfig(): FleetConfig {
   return {
@@ -25,7 +28,7 @@ export function defaultFleetConfig(): FleetConfig {
     exclude: [],
     skippedNamespaces: ['kube-.*'],
     skippedApis: [],
-    branchPrefix: 'gitfleet/',
+    branchPrefix: defaultBranchPrefix,
     guards: { ...defaultDeletionGuard },
   };
 }
