@@ -8,6 +8,7 @@ import type { Io } from '../../src/cli/io.js';
 import { runCli } from './run-cli.js';
 import { serveFleet } from '../adapters/remote/remote-fixture.js';
 import { commitChange, exampleFleetRepo, git, hubRefs, removeFleetRepos } from '../loops/hub/hub-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 after(removeFleetRepos);
 
@@ -112,14 +113,6 @@ function liveIo(): Io & { text: () => string; interrupt: () => void } {
     text: () => lines.join('\n'),
     interrupt: () => interrupt(),
   };
-}
-
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 test('hub without --once renders at start, again on every push, and stops cleanly when interrupted', async () => {

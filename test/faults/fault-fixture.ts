@@ -2,28 +2,22 @@
 // `git fast-import` (large enough that a hub pass takes a while, so a kill lands inside it), the
 // real CLI run as a child process, and readers of what the hub wrote.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateFleet, type FleetShape } from '../../bench/generate-fleet.js';
 import type { SourceFile } from '../../src/core/load/load-fleet.js';
 import { testGitEnv } from '../git-env.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 export const repoRoot = join(new URL('.', import.meta.url).pathname, '../../..');
 const cli = join(repoRoot, 'bin/gitfleet.js');
-const made: string[] = [];
-
 /** Returns a new scratch directory, removed by removeScratch. */
 export function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `gitfleet-fault-${prefix}-`));
-  made.push(dir);
-  return dir;
+  return tempDir(`fault-${prefix}`);
 }
 
-/** Removes every scratch directory made by this module. */
-export function removeScratch(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+/** Removes every scratch directory made so far. */
+export const removeScratch = removeTempDirs;
 
 /** Runs git on a git directory and returns its output, trailing newline trimmed. */
 export function gitAt(gitdir: string, args: readonly string[], input?: string): string {

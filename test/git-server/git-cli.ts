@@ -4,8 +4,6 @@
 // Asynchronous on purpose: the test's git server runs in the test's own process, so a
 // synchronous exec would block the event loop the server needs and hang both.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testGitEnv } from '../git-env.js';
 
@@ -17,19 +15,7 @@ export const cliEnv: NodeJS.ProcessEnv = {
   SSH_ASKPASS: '',
 };
 
-const made: string[] = [];
-
-/** Returns a new empty temp directory; `removeTempDirs` removes every one made. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `gitfleet-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
-
-/** Removes every temp directory made by this module. */
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 /** What a git run that failed said. */
 export interface GitFailure {

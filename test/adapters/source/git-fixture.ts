@@ -1,8 +1,8 @@
 // Real git repositories in temp dirs, made with the git command line.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 
 const env = {
   ...process.env,
@@ -21,19 +21,7 @@ export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' }).trim();
 }
 
-/** Returns a new empty temp directory; `cleanup` removes every one made. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `gitfleet-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
-
-const made: string[] = [];
-
-/** Removes every temp directory made by this module. */
-export function cleanup(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { tempDir, removeTempDirs as cleanup };
 
 /** Writes files (path → text) under `dir`, making directories as needed. */
 export function writeFiles(dir: string, files: Record<string, string | Uint8Array>): void {

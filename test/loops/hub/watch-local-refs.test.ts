@@ -4,17 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { watchLocalRefs } from '../../../src/loops/hub/watch-local-refs.js';
 import { commitChange, exampleFleetRepo, git, hubPass, removeFleetRepos } from './hub-fixture.js';
+import { eventually } from '../../support/eventually.js';
 
 after(removeFleetRepos);
-
-/** Resolves once the condition holds; rejects after a generous deadline (not a timing assertion). */
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
