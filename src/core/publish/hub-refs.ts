@@ -1,8 +1,10 @@
-// The refs a hub reads and writes (docs/architecture.md#branches-and-commits). Every ref gitfleet
-// writes is a branch under the FleetConfig's prefix (default `gitfleet/`):
+// The refs gitfleet reads and writes (docs/architecture.md#branches-and-commits), named once for
+// the hub, the agent and the commands that read them. Every ref gitfleet writes is a branch under
+// the FleetConfig's prefix (default `gitfleet/`):
 //
-//   refs/heads/<prefix>clusters/<cluster>   the rendered manifests of one member cluster
-//   refs/heads/<prefix>bindings             one ResourceBinding record per template
+//   refs/heads/<prefix>clusters/<cluster>   the rendered manifests of one member cluster (hub)
+//   refs/heads/<prefix>bindings             one ResourceBinding record per template (hub)
+//   refs/heads/<prefix>status/<cluster>     what the cluster's agent applied and saw (agent)
 
 /** The full name of the source branch: `main` → `refs/heads/main`; full names stay as they are. */
 export function fullSourceRef(ref: string): string {
@@ -22,4 +24,14 @@ export function clusterRefPrefix(prefix: string): string {
 /** Returns the ref of the bindings branch. */
 export function bindingsRef(prefix: string): string {
   return `refs/heads/${prefix}bindings`;
+}
+
+/** Returns the ref of a cluster's status branch, the only ref its agent writes. */
+export function statusRef(prefix: string, cluster: string): string {
+  return `${statusRefPrefix(prefix)}${cluster}`;
+}
+
+/** Returns the prefix shared by every status branch ref. */
+export function statusRefPrefix(prefix: string): string {
+  return `refs/heads/${prefix}status/`;
 }

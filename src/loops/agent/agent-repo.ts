@@ -16,12 +16,5 @@ export type AgentRepo = HubRepo;
 /** Returns the agent repository of a local path (bare or not): refresh and publish do nothing. */
 export const localAgentRepo: (path: string) => AgentRepo = localHubRepo;
 
-/** Returns the ref of a cluster's rendered branch, which the agent reads. */
-export function clusterBranchRef(prefix: string, cluster: string): string {
-  return `refs/heads/${prefix}clusters/${cluster}`;
-}
-
-/** Returns the ref of a cluster's status branch, the only ref the agent writes. */
-export function statusBranchRef(prefix: string, cluster: string): string {
-  return `refs/heads/${prefix}status/${cluster}`;
-}
+// The agent reads its cluster branch and writes its status branch; the names are the hub's.
+export { clusterRef as clusterBranchRef, statusRef as statusBranchRef } from '../../core/publish/hub-refs.js';

@@ -6,13 +6,9 @@ import type { ClusterStatus } from '../../core/model/cluster.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { memoize } from '../runtime/memo-map.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
+import { statusRefPrefix } from '../../core/publish/hub-refs.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitFiles, type ReadContext } from './read-git-state.js';
-
-/** Returns the ref prefix of the status branches. */
-export function statusRefPrefix(prefix: string): string {
-  return `refs/heads/${prefix}status/`;
-}
 
 /** Returns cluster name → head commit of its status branch. */
 export async function readStatusHeads(ctx: ReadContext, prefix: string): Promise<Map<string, string>> {
