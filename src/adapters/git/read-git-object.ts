@@ -1,5 +1,6 @@
 // Reads one object, loose or packed, through isomorphic-git, and reads the two shapes the
 // writers need from it: a tree's entries and a commit's parents.
+import { parseCommit } from './parse-commit.js';
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { corruptObjectMessage } from './corrupt-object.js';
@@ -76,11 +77,5 @@ export async function readCommitParents(source: ObjectSource, oid: string): Prom
 
 /** Returns the parent ids named by a commit object's content. */
 export function parseCommitParents(content: Uint8Array): string[] {
-  const text = Buffer.from(content).toString('utf8');
-  const headerEnd = text.indexOf('\n\n');
-  const header = headerEnd < 0 ? text : text.slice(0, headerEnd);
-  return header
-    .split('\n')
-    .filter((line) => line.startsWith('parent '))
-    .map((line) => line.slice('parent '.length));
+  return parseCommit(content).parents;
 }

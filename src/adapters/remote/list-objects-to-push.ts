@@ -8,6 +8,7 @@
 // down to a root commit, whose whole tree is sent. A tree already walked is complete, so a
 // tree met twice is walked once. Objects the remote holds at other paths may be sent again;
 // the remote ignores duplicates. Gitlinks (submodule commits) are never sent.
+import { parseCommit } from '../git/parse-commit.js';
 import { parseTree, treeMode, type TreeEntry } from '../git/tree-object.js';
 import type { ObjectReader } from './object-reader.js';
 
@@ -56,11 +57,9 @@ async function commitsToSend(input: ObjectsToPushInput): Promise<CommitFacts[]> 
 async function readCommit(reader: ObjectReader, oid: string): Promise<CommitFacts> {
   const { type, content } = await reader.read(oid);
   if (type !== 'commit') throw new Error(`${oid}: a ${type}, not a commit`);
-  const header = content.toString('utf8', 0, Math.max(0, content.indexOf('\n\n')));
-  const lines = header.split('\n');
-  const tree = lines.find((l) => l.startsWith('tree '))?.slice(5);
+  const { tree, parents } = parseCommit(content);
   if (tree === undefined) throw new Error(`${oid}: a commit without a tree`);
-  return { oid, tree, parents: lines.filter((l) => l.startsWith('parent ')).map((l) => l.slice(7)) };
+  return { oid, tree, parents };
 }
 
 /** The first parent's tree, or null for a root commit or a parent this repository lacks. */

@@ -1,6 +1,7 @@
 // Reads the head of a cluster branch straight from git objects: every object file, parsed, with
 // its blob id as the digest of its manifest. A file that does not parse is reported, and its
 // path still names the object, so the agent never prunes an object just because its file broke.
+import { parseCommit } from '../../adapters/git/parse-commit.js';
 import yaml from 'js-yaml';
 import { readRef } from '../../adapters/git/read-ref.js';
 import {
@@ -75,11 +76,9 @@ export async function readClusterBranch(opts: {
 }
 
 async function readCommit(source: ObjectSource, oid: string): Promise<{ tree: string; message: string }> {
-  const text = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
-  const split = text.indexOf('\n\n');
-  const tree = /^tree ([0-9a-f]{40})$/m.exec(split < 0 ? text : text.slice(0, split))?.[1];
+  const { tree, message } = parseCommit((await readGitObject(source, oid)).content);
   if (!tree) throw new Error(`${oid}: not a commit with a tree`);
-  return { tree, message: split < 0 ? '' : text.slice(split + 2) };
+  return { tree, message };
 }
 
 async function listFiles(source: ObjectSource, tree: string, prefix: string): Promise<Map<string, string>> {

@@ -5,6 +5,7 @@
 // rendered) records that source commit. A remote repository's mirror fetches every branch
 // under the prefix, so the bindings branch is there too, and the source commit's objects with
 // the source branch.
+import { parseCommit, type ParsedCommit } from '../../adapters/git/parse-commit.js';
 import { readGitObject, withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import {
@@ -57,25 +58,20 @@ interface CommitFacts {
 
 async function readCommit(source: ObjectSource, oid: string): Promise<CommitFacts | undefined> {
   if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
-  let text: string;
+  let commit: ParsedCommit;
   try {
     const object = await readGitObject(source, oid);
     if (object.type !== 'commit') return undefined;
-    text = Buffer.from(object.content).toString('utf8');
+    commit = parseCommit(object.content);
   } catch {
     return undefined;
   }
-  const split = text.indexOf('\n\n');
-  const header = split < 0 ? text : text.slice(0, split);
-  const signature = (role: string): Signature => {
-    const m = new RegExp(`^${role} (.*) <([^>]*)> \\d+ [+-]\\d{4}$`, 'm').exec(header);
-    return { name: m?.[1] ?? '', email: m?.[2] ?? '' };
-  };
-  const parent = /^parent ([0-9a-f]{40})$/m.exec(header)?.[1];
+  const nobody: Signature = { name: '', email: '' };
+  const parent = commit.parents[0];
   return {
-    author: signature('author'),
-    committer: signature('committer'),
-    message: split < 0 ? '' : text.slice(split + 2),
+    author: commit.author ?? nobody,
+    committer: commit.committer ?? nobody,
+    message: commit.message,
     ...(parent ? { parent } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // Reads what the hub needs from its own branches: a commit's tree and message, and every file
 // of a tree (path → blob id), through the pass cache.
+import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { memoize } from '../runtime/memo-map.js';
@@ -17,17 +18,15 @@ export function readCommitInfo(ctx: ReadContext, oid: string): Promise<CommitInf
   return memoize(ctx.cache.commits, oid, async () => {
     const object = await readStoredObject(ctx.store, oid);
     if (object.type !== 'commit') throw new Error(`${oid}: a ${object.type}, not a commit`);
-    return parseCommit(Buffer.from(object.content).toString('utf8'));
+    return parseCommitInfo(Buffer.from(object.content).toString('utf8'));
   });
 }
 
 /** Returns the tree id and message of a commit object's text. */
-export function parseCommit(text: string): CommitInfo {
-  const headerEnd = text.indexOf('\n\n');
-  const header = headerEnd < 0 ? text : text.slice(0, headerEnd);
-  const tree = /^tree ([0-9a-f]{40})$/m.exec(header)?.[1];
+export function parseCommitInfo(text: string): CommitInfo {
+  const { tree, message } = parseCommit(text);
   if (!tree) throw new Error('commit without a tree line');
-  return { tree, message: headerEnd < 0 ? '' : text.slice(headerEnd + 2) };
+  return { tree, message };
 }
 
 /** Returns the first line of a commit message. */
