@@ -12,7 +12,9 @@ export type LoadErrorCode =
   | 'InvalidFleetConfig'
   | 'AliasExpansion'
   | 'FileTooLarge'
-  | 'TooManyFleetConfigs';
+  | 'TooManyFleetConfigs'
+  /** A field the kind's schema does not have (an error for Karmada's kinds, a warning for built-in ones). */
+  | 'UnknownField';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {

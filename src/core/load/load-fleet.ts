@@ -5,7 +5,9 @@
 // 1. keep the files that can hold fleet documents (is-fleet-source-path.ts), sorted by path;
 // 2. find the FleetConfig (find-fleet-config.ts) and drop the files its paths exclude, unparsed;
 // 3. parse each remaining file as a YAML stream (parse-yaml-stream.ts);
-// 4. turn each document into a template, cluster or policy (collect-documents.ts).
+// 4. turn each document into a template, cluster or policy (collect-documents.ts);
+// 5. check each document's fields against its kind's schema (schema/check-document-fields.ts):
+//    unknown fields of Karmada's kinds and the FleetConfig are errors, of built-in kinds warnings.
 // The same files in any order give the same fleet.
 //
 // A load given the memo of the previous one reuses what an unchanged file (same path, same
@@ -21,6 +23,7 @@ import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
+import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
 import type { SourceFile } from './source-file.js';
 
 export type { LoadError, LoadErrorCode } from './load-error.js';
@@ -30,6 +33,8 @@ export type { SourceFile } from './source-file.js';
 export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }) & {
   /** What each file gave, for the next load. */
   memo: LoadMemo;
+  /** Unknown fields of built-in kinds (code UnknownField): worth a word, not a failed load. */
+  warnings: LoadError[];
 };
 
 /** What each file gave a load, by path: reused by the next load for a file whose text is the same. */
@@ -43,6 +48,8 @@ interface FileLoad {
   parsed: Parsed;
   /** The file's items, once collected (a file the FleetConfig excludes is parsed only). */
   items?: CollectedItem[];
+  /** The file's unknown fields, once checked. */
+  fields?: FieldFindings;
   /** What the file gave the previous load, when its text changed since. */
   last?: FileLoad;
 }
@@ -113,19 +120,27 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const configFile = found.config.source?.file;
   const c = newCollection(found.seen, found.config.source && locationLabel(found.config.source));
   c.errors.push(...found.errors);
+  const warnings: LoadError[] = [];
   for (const file of sources) {
     if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
     const load = loadOf(file);
-    if (!load.parsed.ok) c.errors.push(...load.parsed.errors);
-    else mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
+    if (!load.parsed.ok) {
+      c.errors.push(...load.parsed.errors);
+      continue;
+    }
+    mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
+    const fields = (load.fields ??= checkDocumentFields(file, load.parsed.documents));
+    c.errors.push(...fields.errors);
+    warnings.push(...fields.warnings);
   }
   const memo: LoadMemo = { limits: limitsKey, files: loads };
-  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo };
+  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
   const { templates, clusters, propagationPolicies, overridePolicies } = c;
   return {
     ok: true,
     fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },
     memo,
+    warnings,
   };
 }
 

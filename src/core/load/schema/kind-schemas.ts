@@ -1,0 +1,42 @@
+// Which kinds are checked for unknown fields, and how strictly:
+//
+// | kinds                                                            | unknown field | why |
+// |------------------------------------------------------------------|---------------|-----|
+// | Cluster, (Cluster)PropagationPolicy, (Cluster)OverridePolicy,    | error         | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
+// | ResourceInterpreterCustomization, gitfleet's FleetConfig         |               |     |
+// | built-in kinds of builtin-field-data.ts (Deployment, Service, …) | warning       | as the API server's default field validation (Warn) does on apply: it drops the field and warns; the data is from one Kubernetes version, and a member cluster may be newer |
+// | anything else (custom resources, other versions)                 | not checked   | their schema is in CRDs the fleet may not hold |
+import { builtinSchema } from './builtin-schemas.js';
+import { clusterSchema } from './cluster.js';
+import type { FieldSchema } from './field-schema.js';
+import { fleetConfigSchema } from './fleet-config.js';
+import { overridePolicySchema } from './override-policy.js';
+import { propagationPolicySchema } from './propagation-policy.js';
+import { resourceInterpreterCustomizationSchema } from './resource-interpreter-customization.js';
+
+/** How a kind's unknown fields are reported. */
+export type Strictness = 'error' | 'warning';
+
+/** A kind's schema and how its unknown fields are reported. */
+export interface KindSchema {
+  schema: FieldSchema;
+  strictness: Strictness;
+}
+
+const STRICT_KINDS: ReadonlyMap<string, FieldSchema> = new Map<string, FieldSchema>([
+  ['cluster.karmada.io/v1alpha1 Cluster', clusterSchema],
+  ['policy.karmada.io/v1alpha1 PropagationPolicy', propagationPolicySchema],
+  ['policy.karmada.io/v1alpha1 ClusterPropagationPolicy', propagationPolicySchema],
+  ['policy.karmada.io/v1alpha1 OverridePolicy', overridePolicySchema],
+  ['policy.karmada.io/v1alpha1 ClusterOverridePolicy', overridePolicySchema],
+  ['config.karmada.io/v1alpha1 ResourceInterpreterCustomization', resourceInterpreterCustomizationSchema],
+  ['gitfleet.io/v1alpha1 FleetConfig', fleetConfigSchema],
+]);
+
+/** Returns the schema a document of this apiVersion and kind is checked against, if any. */
+export function kindSchema(apiVersion: string, kind: string): KindSchema | undefined {
+  const strict = STRICT_KINDS.get(`${apiVersion} ${kind}`);
+  if (strict !== undefined) return { schema: strict, strictness: 'error' };
+  const builtin = builtinSchema(apiVersion, kind);
+  return builtin === undefined ? undefined : { schema: builtin, strictness: 'warning' };
+}
