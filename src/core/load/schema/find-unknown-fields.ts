@@ -21,33 +21,43 @@ export interface UnknownField {
 /** Returns the fields of the value that its schema does not have, in document order. */
 export function findUnknownFields(value: unknown, schema: FieldSchema): UnknownField[] {
   const found: UnknownField[] = [];
-  walk(value, schema, [], '', found);
+  walk(value, schema, [], found);
   return found;
 }
 
-function walk(
-  value: unknown,
-  schema: FieldSchema,
-  steps: PathStep[],
-  path: string,
-  found: UnknownField[],
-): void {
+/** Returns the path of the steps as users write it: `spec.placement.clusterAffinities[0].labelSelector`. */
+export function formatFieldPath(steps: readonly PathStep[]): string {
+  let path = '';
+  for (const step of steps) {
+    if ('field' in step) path += path ? `.${step.field}` : step.field;
+    else path += `[${'index' in step ? step.index : step.key}]`;
+  }
+  return path;
+}
+
+// `steps` is the path so far, pushed and popped in place; it is copied only for a finding.
+function walk(value: unknown, schema: FieldSchema, steps: PathStep[], found: UnknownField[]): void {
   switch (schema.type) {
     case 'any':
       return;
     case 'object':
-      if (isMap(value)) walkObject(value, schema, steps, path, found);
+      if (isMap(value)) walkObject(value, schema, steps, found);
       return;
     case 'map':
-      if (!isMap(value)) return;
-      for (const [key, v] of Object.entries(value))
-        walk(v, schema.values, [...steps, { key }], `${path}[${key}]`, found);
+      if (!isMap(value) || schema.values.type === 'any') return;
+      for (const [key, v] of Object.entries(value)) {
+        steps.push({ key });
+        walk(v, schema.values, steps, found);
+        steps.pop();
+      }
       return;
     case 'list':
-      if (!Array.isArray(value)) return;
-      value.forEach((item: unknown, index) =>
-        walk(item, schema.items, [...steps, { index }], `${path}[${index}]`, found),
-      );
+      if (!Array.isArray(value) || schema.items.type === 'any') return;
+      value.forEach((item: unknown, index) => {
+        steps.push({ index });
+        walk(item, schema.items, steps, found);
+        steps.pop();
+      });
   }
 }
 
@@ -55,18 +65,21 @@ function walkObject(
   value: Record<string, unknown>,
   schema: ObjectSchema,
   steps: PathStep[],
-  path: string,
   found: UnknownField[],
 ): void {
-  for (const [field, v] of Object.entries(value)) {
-    const here = [...steps, { field }];
-    const fieldPath = path ? `${path}.${field}` : field;
+  for (const field of Object.keys(value)) {
     const child = schema.fields.get(field);
-    if (child !== undefined) {
-      walk(v, child, here, fieldPath, found);
-      continue;
+    steps.push({ field });
+    if (child !== undefined) walk(value[field], child, steps, found);
+    else {
+      const suggestion = suggestField(field, schema.fields.keys());
+      const here = [...steps];
+      found.push({
+        steps: here,
+        path: formatFieldPath(here),
+        ...(suggestion !== undefined ? { suggestion } : {}),
+      });
     }
-    const suggestion = suggestField(field, schema.fields.keys());
-    found.push({ steps: here, path: fieldPath, ...(suggestion !== undefined ? { suggestion } : {}) });
+    steps.pop();
   }
 }
