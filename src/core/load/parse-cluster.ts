@@ -13,6 +13,10 @@
 //
 // Karmada requires `syncMode` and has no default. gitfleet's members are driven by an agent
 // reading its branch, which is Karmada's Pull mode, so an absent `syncMode` reads as Pull.
+//
+// This reads only the fields gitfleet acts on. Every other field Karmada's Cluster has (apiEndpoint,
+// secretRef, resourceModels, status, …) is accepted and ignored; a field Karmada does not have is
+// refused by the strict-field pass (schema/cluster.ts, schema/check-document-fields.ts).
 import { quoteText } from '../model/quote-text.js';
 import type { Cluster, Taint, TaintEffect } from '../model/cluster.js';
 import type { SourceLocation } from '../model/source-location.js';

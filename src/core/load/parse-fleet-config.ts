@@ -17,6 +17,8 @@
 //       minObjects: 10                    # …when the cluster has more than this many
 //
 // Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
+// A field not listed above is refused, with the field it most likely meant, by the strict-field
+// pass (schema/fleet-config.ts): a field read here must be added there too.
 // Setting `skippedNamespaces` replaces the default list, as Karmada's flag does.
 //
 // The file that holds the FleetConfig is always read in full: its own include/exclude decide
