@@ -234,3 +234,24 @@ test('The data covers the common kinds of apps/v1, batch/v1, v1, networking, rba
   ])
     assert.ok(kinds.has(kind), kind);
 });
+
+test('A load reusing the memo of the last one reports the same unknown fields, errors and warnings, for unchanged files.', () => {
+  const files = [
+    { path: 'apps/a.yaml', content: deployment('          imagePullPolice: Always') },
+    {
+      path: 'pp.yaml',
+      content: lines(
+        'apiVersion: policy.karmada.io/v1alpha1',
+        'kind: PropagationPolicy',
+        'metadata: {name: web}',
+        'spec: {resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}], placemnt: {}}',
+      ),
+    },
+  ];
+  const first = loadFleet(files);
+  const again = loadFleet(files, { memo: first.memo });
+  assert.deepEqual(again.warnings, first.warnings);
+  assert.equal(again.warnings.length, 1);
+  assert.deepEqual(again.ok ? [] : again.errors, first.ok ? [] : first.errors);
+  assert.equal(again.ok, false);
+});

@@ -49,11 +49,6 @@ export function listOf(items: FieldSchema): ListSchema {
   return { type: 'list', items };
 }
 
-/** Returns the object schema with more fields (a Go struct embedding another). */
-export function extend(base: ObjectSchema, fields: Readonly<Record<string, FieldSchema>>): ObjectSchema {
-  return { type: 'object', fields: new Map([...base.fields, ...Object.entries(fields)]) };
-}
-
 /** A list of strings. */
 export const stringList: ListSchema = listOf(anyValue);
 

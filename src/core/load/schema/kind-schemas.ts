@@ -1,11 +1,10 @@
 // Which kinds are checked for unknown fields, and how strictly:
 //
-// | kinds                                                            | unknown field | why |
-// |------------------------------------------------------------------|---------------|-----|
-// | Cluster, (Cluster)PropagationPolicy, (Cluster)OverridePolicy,    | error         | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
-// | ResourceInterpreterCustomization, gitfleet's FleetConfig         |               |     |
-// | built-in kinds of builtin-field-data.ts (Deployment, Service, …) | warning       | as the API server's default field validation (Warn) does on apply: it drops the field and warns; the data is from one Kubernetes version, and a member cluster may be newer |
-// | anything else (custom resources, other versions)                 | not checked   | their schema is in CRDs the fleet may not hold |
+// | kinds                                                   | unknown field | why |
+// |---------------------------------------------------------|---------------|-----|
+// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ResourceInterpreterCustomization, gitfleet's FleetConfig | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
+// | built-in kinds of builtin-field-data.ts (Deployment, …)  | warning       | as the API server's default field validation (Warn) does on apply: it drops the field and warns; the data is from one Kubernetes version, and a member cluster may be newer |
+// | anything else (custom resources, other versions)         | not checked   | their schema is in CRDs the fleet may not hold |
 import { builtinSchema } from './builtin-schemas.js';
 import { clusterSchema } from './cluster.js';
 import type { FieldSchema } from './field-schema.js';
