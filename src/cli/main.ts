@@ -1,4 +1,5 @@
 import { escapeText } from '../core/model/quote-text.js';
+import { UsageError } from './usage-error.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runHub } from './commands/hub.js';
 import { parseInterval } from './parse-interval.js';
@@ -75,8 +76,6 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 1;
   }
 }
-
-class UsageError extends Error {}
 
 function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
   try {

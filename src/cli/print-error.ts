@@ -7,12 +7,15 @@
 // it starts with) when it names one; `errors` lists the load errors of a fleet that does not load.
 // Log lines (the hub's and agent's progress) stay text on stderr.
 import type { Io } from './io.js';
+import { GitfleetError } from '../core/model/gitfleet-error.js';
 
 /** One error as a command reports it. */
 export interface ErrorReport {
   code: string;
   message: string;
   subject?: string;
+  /** Retrying cannot help (a gitfleet error's own flag). */
+  terminal?: boolean;
   errors?: readonly unknown[];
 }
 
@@ -26,11 +29,10 @@ export function wantsJson(args: readonly string[]): boolean {
   );
 }
 
-/** Returns the report of a thrown error: its own `code` when it has one, the subject its message starts with. */
-export function reportOfError(error: unknown, code?: string): ErrorReport {
-  const message = error instanceof Error ? error.message : String(error);
-  const own = (error as { code?: unknown } | null)?.code;
-  return withSubject({ code: code ?? (typeof own === 'string' ? own : 'Error'), message });
+/** Returns the report of a thrown error: a gitfleet error's own (toJSON), else code `Error` and the subject its message starts with. */
+export function reportOfError(error: unknown): ErrorReport {
+  if (error instanceof GitfleetError) return error.toJSON();
+  return withSubject({ code: 'Error', message: error instanceof Error ? error.message : String(error) });
 }
 
 /** Returns the report with the subject its message starts with (`subject: …`), when it has one. */

@@ -4,6 +4,7 @@
 // what the tracking refs already hold, and those commits' trees and blobs (the same walk a
 // push makes, list-objects-to-push.ts).
 import { createHash } from 'node:crypto';
+import { ProtocolError } from './protocol-error.js';
 import { createReadStream } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -103,6 +104,6 @@ async function checkPackFile(path: string): Promise<void> {
   if (!fs.existsSync(path.replace(/\.pack$/, '.idx'))) throw damaged(`${path}: no index`);
 }
 
-function damaged(message: string): Error {
-  return Object.assign(new Error(message), { code: 'DamagedPack' });
+function damaged(message: string): ProtocolError {
+  return new ProtocolError('DamagedPack', message);
 }

@@ -9,6 +9,8 @@
 // mass deletion, Git or the cluster unreachable); 2 usage; 3 nothing to apply (the branch does
 // not exist yet, or is tombstoned). Without --once the agent runs until SIGINT or SIGTERM (exit 0).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { UsageError } from '../usage-error.js';
+import { ConfigError } from '../../core/model/config-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -77,17 +79,17 @@ function parseAgentArgs(args: string[]): AgentOptions {
       output: { type: 'string' },
     },
   });
-  if (positionals.length > 0) throw new Error(`unexpected argument '${positionals[0]}'`);
-  if (!values.repo) throw new Error('--repo PATH is required');
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!values.repo) throw new UsageError('--repo PATH is required');
   if (!values.cluster || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(values.cluster)) {
-    throw new Error('--cluster NAME is required (a DNS label, as cluster names are)');
+    throw new UsageError('--cluster NAME is required (a DNS label, as cluster names are)');
   }
   const intervalMs = parseInterval(values.interval ?? '30s');
   if (intervalMs === undefined)
-    throw new Error(`--interval must be like 30s, 5m or 500ms, not '${values.interval}'`);
+    throw new UsageError(`--interval must be like 30s, 5m or 500ms, not '${values.interval}'`);
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json')
-    throw new Error(`--output must be text or json, not '${output}'`);
+    throw new UsageError(`--output must be text or json, not '${output}'`);
   return {
     repo: values.repo,
     cluster: values.cluster,
@@ -204,7 +206,8 @@ function loadKubeConfig(opts: AgentOptions): KubeConfig {
   if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
   else kc.loadFromDefault();
   if (opts.context) {
-    if (!kc.getContextObject(opts.context)) throw new Error(`kubeconfig: no context '${opts.context}'`);
+    if (!kc.getContextObject(opts.context))
+      throw new ConfigError('InvalidKubeconfig', `kubeconfig: no context '${opts.context}'`);
     kc.setCurrentContext(opts.context);
   }
   return kc;

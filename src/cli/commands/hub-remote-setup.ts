@@ -6,6 +6,7 @@
 // (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
 // (0.0.0.0 in a Pod, behind the Service).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { ConfigError } from '../../core/model/config-error.js';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -96,7 +97,10 @@ async function webhookTrigger(opts: RemoteHubOptions, port: number, log: Logger)
     ? (await readFile(opts.webhookSecretFile, 'utf8')).trim()
     : (process.env.GITFLEET_WEBHOOK_SECRET ?? '');
   if (!secret)
-    throw new Error('the webhook needs a secret: --webhook-secret-file or $GITFLEET_WEBHOOK_SECRET');
+    throw new ConfigError(
+      'MissingSecret',
+      'webhook: needs a secret: --webhook-secret-file or $GITFLEET_WEBHOOK_SECRET',
+    );
   let server: WebhookServer | undefined;
   const host = opts.webhookAddr ?? '127.0.0.1';
   return {

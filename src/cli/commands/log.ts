@@ -8,6 +8,7 @@
 // Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
 // (history rewritten) is reported as missing, not as an error.
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { GitReadError } from '../../adapters/git/git-read-error.js';
 import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 import { parseArgs } from 'node:util';
 import git, { type CommitObject } from 'isomorphic-git';
@@ -134,7 +135,7 @@ interface Repo {
 // A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
 function findGitdir(dir: string): string {
   const gitdir = findLocalGitdir(dir);
-  if (!gitdir) throw new Error(`${dir}: not a git repository`);
+  if (!gitdir) throw new GitReadError('NotAGitRepository', `${dir}: not a git repository`);
   return gitdir;
 }
 

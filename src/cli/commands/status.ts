@@ -8,6 +8,8 @@
 // labels, which only the source holds: the templates are loaded from the source commit the
 // bindings branch names in its Gitfleet-Source-Commit trailer.
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { CommandError } from '../command-error.js';
+import { GitReadError } from '../../adapters/git/git-read-error.js';
 import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -157,7 +159,7 @@ async function openRepo(dir: string): Promise<Repo> {
 // A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
 function findGitdir(dir: string): string {
   const gitdir = findLocalGitdir(dir);
-  if (!gitdir) throw new Error(`${dir}: not a git repository`);
+  if (!gitdir) throw new GitReadError('NotAGitRepository', `${dir}: not a git repository`);
   return gitdir;
 }
 
@@ -256,9 +258,15 @@ async function templateLabels(
   });
   const source = parseTrailers(commit.message).get(sourceCommitTrailer)?.[0];
   if (!source)
-    throw new Error(`the bindings branch does not name its source commit (${sourceCommitTrailer})`);
+    throw new CommandError(
+      'BindingsWithoutSource',
+      `${bindingsHead}: the bindings branch's head does not name its source commit (${sourceCommitTrailer})`,
+    );
   const loaded = loadFleet((await readGitSource({ dir, ref: source })).files);
   if (!loaded.ok)
-    throw new Error(`source commit ${source.slice(0, 7)} does not load, so -l cannot read template labels`);
+    throw new CommandError(
+      'SourceDoesNotLoad',
+      `${source.slice(0, 7)}: the source commit does not load, so -l cannot read template labels`,
+    );
   return new Map(loaded.fleet.templates.map((t) => [t.key, t.object.metadata.labels ?? {}]));
 }
