@@ -6,10 +6,9 @@
 // (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
 // (0.0.0.0 in a Pod, behind the Service).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { pollRemote, type Poller } from '../../adapters/watch/poll-remote.js';
@@ -45,7 +44,7 @@ export async function remoteHubSetup(
   privateFiles();
   const repo = remoteHubRepo({
     url: opts.repo,
-    cacheDir: opts.cacheDir ?? defaultCacheDir(),
+    cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
     ...(token ? { token } : {}),
     sourceRef: opts.sourceRef,
     branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
@@ -77,11 +76,6 @@ function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number,
     },
     stop: async () => poller?.stop(),
   };
-}
-
-/** Returns the default cache directory of mirrors, shared by the hub and the agent: $XDG_CACHE_HOME/gitfleet/mirrors or ~/.cache/gitfleet/mirrors. */
-export function defaultCacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'mirrors');
 }
 
 /**
