@@ -13,7 +13,7 @@ import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { UsageError } from '../usage-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
@@ -156,7 +156,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         onWarning: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
       })
     : localAgentRepo(opts.repo);
-  const client = KubeClient.fromKubeConfig(loadKubeConfig(opts));
+  const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
   const clock = systemClock();
   const memory = createAgentMemory();
   const passOptions: AgentPassOptions = {
@@ -237,7 +237,9 @@ function isQuiet(result: AgentPassResult): boolean {
   return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }
 
-function loadKubeConfig(opts: AgentOptions): KubeConfig {
+// @kubernetes/client-node takes a second to load: only the agent pays for it.
+async function loadKubeConfig(opts: AgentOptions): Promise<KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
   else kc.loadFromDefault();
