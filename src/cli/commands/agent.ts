@@ -10,6 +10,7 @@
 // 4 the branch is tombstoned (exit-codes.ts). Without --once the agent runs until SIGINT or
 // SIGTERM (exit 0).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { ioLogger } from '../io-logger.js';
 import { UsageError } from '../usage-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
@@ -145,6 +146,7 @@ export interface AgentOptions {
 export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   // Stopping aborts the requests to Git in flight, so a remote that hangs cannot hold the agent.
   const stopping = new AbortController();
+  const log = agentLogger(io, opts.cluster);
   const repo = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
@@ -153,7 +155,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
         ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
         signal: stopping.signal,
-        onWarning: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
+        onWarning: (m) => log.warn(m),
       })
     : localAgentRepo(opts.repo);
   const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
@@ -172,7 +174,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     concurrency: 16,
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : 30_000,
-    warn: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
+    warn: (m) => log.warn(m),
   };
   try {
     if (opts.once) {
@@ -196,7 +198,7 @@ async function loop(
     stopping: AbortController;
   },
 ): Promise<number> {
-  const log = ioLogger(io, opts.cluster);
+  const log = agentLogger(io, opts.cluster);
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -231,6 +233,11 @@ async function loop(
   return exitCodes.ok;
 }
 
+/** Returns the agent's logger: its lines start with `agent <cluster>:`. */
+function agentLogger(io: Io, cluster: string): Logger {
+  return ioLogger(io, `agent ${cluster}`);
+}
+
 /** Returns whether a pass found everything in place and did nothing. */
 function isQuiet(result: AgentPassResult): boolean {
   const pruned = (result.prune?.deleted.length ?? 0) + (result.prune?.orphaned.length ?? 0);
@@ -256,14 +263,6 @@ export function exitCode(result: AgentPassResult): number {
   if (result.type === 'noBranch') return exitCodes.noClusterBranch;
   if (result.type === 'tombstoned') return exitCodes.tombstoned;
   return result.fullyApplied && result.gitReachable ? exitCodes.ok : exitCodes.failed;
-}
-
-function ioLogger(io: Io, cluster: string): Logger {
-  return {
-    info: (m) => io.err(`agent ${cluster}: ${m}`),
-    warn: (m) => io.err(`agent ${cluster}: warning: ${m}`),
-    error: (m) => io.err(`agent ${cluster}: error: ${m}`),
-  };
 }
 
 function summarize(result: AgentPassResult): string {

@@ -8,6 +8,7 @@
 // what could be rendered was, and what could not kept its last good state.
 // Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
+import { ioLogger } from '../io-logger.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -167,7 +168,7 @@ export async function buildHubSetup(
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const log = ioLogger(io);
+  const log = ioLogger(io, 'hub');
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal });
@@ -209,14 +210,6 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   });
   io.err('hub: stopped');
   return exitCodes.ok;
-}
-
-function ioLogger(io: Io): Logger {
-  return {
-    info: (m) => io.err(`hub: ${m}`),
-    warn: (m) => io.err(`hub: warning: ${m}`),
-    error: (m) => io.err(`hub: error: ${m}`),
-  };
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */

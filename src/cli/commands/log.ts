@@ -8,13 +8,10 @@
 // Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
 // (history rewritten) is reported as missing, not as an error.
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
-import { GitReadError } from '../../adapters/git/git-read-error.js';
-import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
+import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import git, { type CommitObject } from 'isomorphic-git';
-import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
-import { defaultFleetConfig } from '../../core/model/fleet-config.js';
 import { formatLogText } from '../../core/review/format-log-text.js';
 import { compareFiles, type LogEntry, type LogSource } from '../../core/review/log-entry.js';
 import { mergeNewestFirst } from '../../core/review/merge-newest-first.js';
@@ -96,7 +93,7 @@ export interface LogOptions {
 
 /** Prints the history of an object (or of every render) on the cluster branches; returns the exit code. */
 export async function runLog(opts: LogOptions, io: Io): Promise<number> {
-  const gitdir = findGitdir(opts.repo);
+  const gitdir = localGitdir(opts.repo);
   const repo: Repo = { fs: objectStoreFs(gitdir), gitdir, cache: {} };
   const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
   const branches = await clusterBranches(repo, prefix);
@@ -115,17 +112,6 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   return exitCodes.ok;
 }
 
-// The prefix the FleetConfig of HEAD sets; the default when HEAD has none or does not load.
-async function fleetBranchPrefix(dir: string): Promise<string> {
-  try {
-    const loaded = loadFleet((await readGitSource({ dir, ref: 'HEAD' })).files);
-    if (loaded.ok) return loaded.fleet.config.branchPrefix;
-  } catch {
-    // An unborn HEAD or a repository holding only gitfleet's branches.
-  }
-  return defaultFleetConfig().branchPrefix;
-}
-
 async function clusterBranches(repo: Repo, prefix: string): Promise<{ cluster: string; branch: string }[]> {
   const names = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
   const start = `${prefix}clusters/`;
@@ -140,13 +126,6 @@ interface Repo {
   gitdir: string;
   /** isomorphic-git's pack cache, shared by every read of one command. */
   cache: object;
-}
-
-// A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
-function findGitdir(dir: string): string {
-  const gitdir = findLocalGitdir(dir);
-  if (!gitdir) throw new GitReadError('NotAGitRepository', `${dir}: not a git repository`);
-  return gitdir;
 }
 
 type ObjectFiles = { nsTree: string | null; files: Map<string, string> };

@@ -10,13 +10,12 @@
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { CommandError } from '../command-error.js';
-import { GitReadError } from '../../adapters/git/git-read-error.js';
-import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
+import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import git from 'isomorphic-git';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
-import { defaultFleetConfig } from '../../core/model/fleet-config.js';
 import type { LabelSelector } from '../../core/model/selectors.js';
 import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
@@ -157,26 +156,8 @@ async function fetchMirror(opts: StatusOptions): Promise<string> {
 }
 
 async function openRepo(dir: string): Promise<Repo> {
-  const gitdir = findGitdir(dir);
+  const gitdir = localGitdir(dir);
   return { fs: objectStoreFs(gitdir), gitdir, cache: {} };
-}
-
-// A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
-function findGitdir(dir: string): string {
-  const gitdir = findLocalGitdir(dir);
-  if (!gitdir) throw new GitReadError('NotAGitRepository', `${dir}: not a git repository`);
-  return gitdir;
-}
-
-// The prefix the FleetConfig of HEAD sets; the default when HEAD has none or does not load.
-async function fleetBranchPrefix(dir: string): Promise<string> {
-  try {
-    const loaded = loadFleet((await readGitSource({ dir, ref: 'HEAD' })).files);
-    if (loaded.ok) return loaded.fleet.config.branchPrefix;
-  } catch {
-    // An unborn HEAD, or a repository holding only gitfleet's branches.
-  }
-  return defaultFleetConfig().branchPrefix;
 }
 
 /** Returns cluster → branch for the branches directly under a prefix. */
