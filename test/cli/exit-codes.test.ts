@@ -7,7 +7,13 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { exitCodeRows, exitCodes, type CommandName, type ExitCodeName } from '../../src/cli/exit-codes.js';
+import {
+  exitCodeRows,
+  exitCodes,
+  formatExitCodes,
+  type CommandName,
+  type ExitCodeName,
+} from '../../src/cli/exit-codes.js';
 import { tempDir } from '../support/temp-dirs.js';
 import {
   commitChange,
@@ -329,4 +335,8 @@ test('--help prints the exit codes of the table and exits 0; with no command the
   assert.match(agent.stdout, /^ {2}4 {2}agent --once: the cluster branch is tombstoned/m);
   assert.doesNotMatch(agent.stdout, /^ {2}3 {2}hub/m);
   assert.equal((await gitfleet([])).code, exitCodes.usage);
+});
+
+test('docs/errors.md shows the exit-code table as --help prints it.', () => {
+  assert.ok(readFileSync(join(repoRoot, 'docs/errors.md'), 'utf8').includes(`\n${formatExitCodes()}\n`));
 });

@@ -2,7 +2,7 @@
 //
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
 //
-// Exit codes of --once: 0 the pass succeeded with no error diagnostics; 1 the source does not
+// Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
 // diagnostics (a refused mass deletion, a template that fits no cluster, a failing override):
 // what could be rendered was, and what could not kept its last good state.
