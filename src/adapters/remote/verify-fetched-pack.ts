@@ -56,9 +56,10 @@ export async function verifyFetchedPack(opts: {
   const reader = await openObjectReader(opts.gitdir);
   try {
     const needed = await listObjectsToPush({ reader, tips, remoteHas: held }).catch((error: unknown) => {
-      throw damaged(`an object the new commits need is missing: ${(error as Error).message}`);
+      throw damaged(`${(error as Error).message} (an object the fetched commits need)`);
     });
-    for (const oid of needed) if (!(await reader.has(oid))) throw damaged(`object ${oid} is missing`);
+    for (const oid of needed)
+      if (!(await reader.has(oid))) throw damaged(`${oid}: missing, though the fetched commits need it`);
   } finally {
     await reader.close();
   }
