@@ -1,10 +1,12 @@
 // How a command reports an error. In text mode: a line on stderr, as always. With
 // `--output json` (diff: `--format json`), stdout holds only JSON, so a script reading it never
 // meets plain text: an error is one object on stdout,
-//   {"error":{"code":"UsageError","message":"…","subject":"…","errors":[…]}}
-// where `code` is the error's own code (OutputDirNotOurs, InvalidUtf8, …), UsageError for bad
-// arguments (exit 2), or Error; `subject` is what the message is about (the path, ref or object
-// it starts with) when it names one; `errors` lists the load errors of a fleet that does not load.
+//   {"error":{"code":"UsageError","message":"…","subject":"…","terminal":true,"errors":[…]}}
+// which is a gitfleet error's own toJSON (core/model/gitfleet-error.ts): `code` is its code
+// (OutputDirNotOurs, InvalidUtf8, …; UsageError for bad arguments, exit 2; Error for an error
+// that is not gitfleet's), `subject` what the message is about (the path, ref or object it
+// starts with) when it names one, `terminal` whether retrying cannot help; `errors` lists the
+// load errors of a fleet that does not load (LoadFailed).
 // Log lines (the hub's and agent's progress) stay text on stderr.
 import type { Io } from './io.js';
 import { GitfleetError } from '../core/model/gitfleet-error.js';
@@ -19,13 +21,14 @@ export interface ErrorReport {
   errors?: readonly unknown[];
 }
 
-/** Returns whether the arguments ask for JSON output (`--output json`, or diff's `--format json`). */
+/** Returns whether the arguments ask for JSON output (`--output json` or `-o json`, or diff's `--format json`). */
 export function wantsJson(args: readonly string[]): boolean {
   return args.some(
     (arg, i) =>
       arg === '--output=json' ||
       arg === '--format=json' ||
-      ((arg === '--output' || arg === '--format') && args[i + 1] === 'json'),
+      arg === '-ojson' ||
+      ((arg === '--output' || arg === '--format' || arg === '-o') && args[i + 1] === 'json'),
   );
 }
 
