@@ -91,6 +91,13 @@ const rows: { name: string; args: string[]; exit: number; code: string | RegExp;
     message: /no branch gitfleet\/bindings/,
   },
   {
+    name: 'status with -o json and a bad selector (a usage error)',
+    args: ['status', '--repo', empty, '-o', 'json', '-l', '=nope'],
+    exit: 2,
+    code: 'UsageError',
+    message: /selector/,
+  },
+  {
     name: 'hub with a missing --repo (a usage error)',
     args: ['hub', '--once', '--output', 'json'],
     exit: 2,

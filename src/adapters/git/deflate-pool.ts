@@ -4,6 +4,7 @@
 // per-call round trip. So objects go to worker threads in batches of ~512 KB, each worker runs
 // deflateSync back to back, and the results come back in input order.
 import { availableParallelism } from 'node:os';
+import { InternalError } from '../../core/model/gitfleet-error.js';
 import { Worker } from 'node:worker_threads';
 import { deflateTask, splitByLengths, toDeflateTask, type DeflateResult } from './deflate-batch.js';
 import type { GitObjectType } from './git-object.js';
@@ -107,7 +108,9 @@ function startWorkers(
       feed();
     });
     worker.on('error', (error) => slots[current]?.reject(error));
-    worker.on('exit', (code) => slots[current]?.reject(new Error(`deflate worker exited with code ${code}`)));
+    worker.on('exit', (code) =>
+      slots[current]?.reject(new InternalError(`deflate worker: exited with code ${code}`)),
+    );
     feed();
     return worker;
   });

@@ -1,5 +1,6 @@
 // One error class for everything that can go wrong while writing objects and moving refs, with a
 // literal `code` callers switch on and the subject (ref, path, object id) first in the message.
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 
 export type GitWriteErrorCode =
   /** The ref's current value is not the one the caller expected: re-read and retry. */
@@ -40,15 +41,12 @@ export interface RefUpdateDetail {
 }
 
 /** Why an object or ref could not be written. */
-export class GitWriteError extends Error {
-  readonly terminal: boolean;
+export class GitWriteError extends GitfleetError<GitWriteErrorCode> {
   constructor(
-    readonly code: GitWriteErrorCode,
+    code: GitWriteErrorCode,
     message: string,
     readonly detail?: RefUpdateDetail,
   ) {
-    super(message);
-    this.name = 'GitWriteError';
-    this.terminal = !retryable.has(code);
+    super(message, { code, terminal: !retryable.has(code), ...(detail ? { subject: detail.ref } : {}) });
   }
 }

@@ -1,20 +1,24 @@
 // One error class for the kube adapter: the API server's refusal (its Status, as data the
 // agent classifies) or no answer at all, subject first in the message.
 import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 
 /** An API request that failed: `refusal.code` is the HTTP status, 0 when the server did not answer. */
-export class KubeApiError extends Error {
-  /** Retrying cannot help (400, 422): the request itself is wrong. */
-  readonly terminal: boolean;
+// `terminal`: retrying cannot help (400, 422), the request itself is wrong.
+export class KubeApiError extends GitfleetError<'KubeApiFailed' | 'KubeNoAnswer'> {
+  declare readonly subject: string;
   constructor(
-    readonly subject: string,
+    subject: string,
     readonly refusal: ApiRefusal,
   ) {
     super(
       `${subject}: ${refusal.code === 0 ? 'no answer' : `${refusal.code} ${refusal.reason ?? ''}`.trim()}: ${refusal.message}`,
+      {
+        code: refusal.code === 0 ? 'KubeNoAnswer' : 'KubeApiFailed',
+        subject,
+        terminal: refusal.code === 400 || refusal.code === 422,
+      },
     );
-    this.name = 'KubeApiError';
-    this.terminal = refusal.code === 400 || refusal.code === 422;
   }
 }
 

@@ -5,6 +5,7 @@
 // Every request is counted; a mutating request is a POST, PUT, PATCH or DELETE without
 // `dryRun`, so a pass that changes nothing can prove it made none.
 import http from 'node:http';
+import { ConfigError } from '../../core/model/config-error.js';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError, refusalOf } from './kube-error.js';
@@ -49,7 +50,11 @@ export class KubeHttp {
     opts: { maxSockets?: number } = {},
   ) {
     const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error(`kubeconfig: context ${kc.getCurrentContext()} has no cluster`);
+    if (!cluster)
+      throw new ConfigError(
+        'InvalidKubeconfig',
+        `kubeconfig: context ${kc.getCurrentContext()} has no cluster`,
+      );
     this.server = new URL(cluster.server);
     const secure = this.server.protocol === 'https:';
     const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32 };

@@ -1,3 +1,5 @@
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
+
 /** Why a render output directory was not written. */
 export type OutputDirErrorCode =
   /** The directory holds files gitfleet did not write. */
@@ -8,11 +10,8 @@ export type OutputDirErrorCode =
   | 'UnsafeOutputPath';
 
 /** Raised when a render output directory is not written; the message starts with the path. */
-export class OutputDirError extends Error {
-  constructor(
-    readonly code: OutputDirErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class OutputDirError extends GitfleetError<OutputDirErrorCode> {
+  constructor(code: OutputDirErrorCode, message: string) {
+    super(message, { code, terminal: true });
   }
 }

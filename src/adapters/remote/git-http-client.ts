@@ -3,6 +3,7 @@
 // to the remote (open-http-request.ts). The answer's body is streamed as it arrives, and a
 // body cut off by a timeout or an abort fails with that reason.
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import { ProtocolError } from './protocol-error.js';
 import { pump } from './http-exchange.js';
 import { openHttpRequest } from './open-http-request.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
@@ -35,7 +36,8 @@ export function gitHttpClient(opts: {
         } catch (error) {
           throw open.failure() ?? error;
         }
-        if (!res.complete) throw open.failure() ?? new Error(`${req.url}: the answer was cut off`);
+        if (!res.complete)
+          throw open.failure() ?? new ProtocolError('BadAnswer', `${req.url}: the answer was cut off`);
       }
       return {
         url: req.url,

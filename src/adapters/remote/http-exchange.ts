@@ -4,6 +4,7 @@
 // are not followed, so credentials never travel to another host. Connect and silence limits
 // and the abort signal are open-http-request.ts's.
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
+import { ProtocolError } from './protocol-error.js';
 import { openHttpRequest } from './open-http-request.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 
@@ -39,14 +40,15 @@ export async function exchange(req: HttpExchange): Promise<HttpAnswer> {
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > limit) throw new Error(`answer larger than ${limit} bytes`);
+      if (size > limit) throw new ProtocolError('BadAnswer', `${req.url}: answer larger than ${limit} bytes`);
       chunks.push(chunk);
     }
   } catch (error) {
     res.destroy();
     throw open.failure() ?? error;
   }
-  if (!res.complete) throw open.failure() ?? new Error('the answer was cut off');
+  if (!res.complete)
+    throw open.failure() ?? new ProtocolError('BadAnswer', `${req.url}: the answer was cut off`);
   return {
     status: res.statusCode ?? 0,
     statusText: res.statusMessage ?? '',

@@ -9,6 +9,7 @@
 // tree met twice is walked once. Objects the remote holds at other paths may be sent again;
 // the remote ignores duplicates. Gitlinks (submodule commits) are never sent.
 import { parseCommit } from '../git/parse-commit.js';
+import { GitReadError } from '../git/git-read-error.js';
 import { parseTree, treeMode, type TreeEntry } from '../git/tree-object.js';
 import type { ObjectReader } from './object-reader.js';
 
@@ -56,9 +57,9 @@ async function commitsToSend(input: ObjectsToPushInput): Promise<CommitFacts[]> 
 
 async function readCommit(reader: ObjectReader, oid: string): Promise<CommitFacts> {
   const { type, content } = await reader.read(oid);
-  if (type !== 'commit') throw new Error(`${oid}: a ${type}, not a commit`);
+  if (type !== 'commit') throw new GitReadError('WrongObjectType', `${oid}: a ${type}, not a commit`);
   const { tree, parents } = parseCommit(content);
-  if (tree === undefined) throw new Error(`${oid}: a commit without a tree`);
+  if (tree === undefined) throw new GitReadError('CorruptObject', `${oid}: a commit without a tree`);
   return { oid, tree, parents };
 }
 
@@ -95,6 +96,6 @@ async function addTreeDifference(
 
 async function readTreeEntries(reader: ObjectReader, oid: string): Promise<TreeEntry[]> {
   const { type, content } = await reader.read(oid);
-  if (type !== 'tree') throw new Error(`${oid}: a ${type}, not a tree`);
+  if (type !== 'tree') throw new GitReadError('WrongObjectType', `${oid}: a ${type}, not a tree`);
   return parseTree(content, oid);
 }

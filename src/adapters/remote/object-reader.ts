@@ -6,6 +6,7 @@
 // deflated. Each copied entry's CRC-32 is checked against the index, so a damaged pack is
 // noticed here and not sent.
 import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { GitReadError } from '../git/git-read-error.js';
 import { join } from 'node:path';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { encodePackEntryHeader } from '../git/encode-pack-entry.js';
@@ -76,7 +77,10 @@ class MirrorObjectReader implements ObjectReader {
     if (loose) return loose;
     const other = await readGitObject({ gitdir: this.gitdir }, oid); // a delta: isomorphic-git resolves it
     if (!pushedTypes.has(other.type))
-      throw new Error(`${oid}: a ${other.type}; gitfleet pushes commits, trees and blobs`);
+      throw new GitReadError(
+        'WrongObjectType',
+        `${oid}: a ${other.type}; gitfleet pushes commits, trees and blobs`,
+      );
     return { type: other.type as GitObjectType, content: Buffer.from(other.content) };
   }
 
@@ -136,11 +140,15 @@ async function* readEntries(pack: Pack, run: readonly Located[]): AsyncGenerator
   const start = run[0]!.at.offset;
   const bytes = Buffer.alloc(run[run.length - 1]!.at.end - start);
   const { bytesRead } = await pack.file.read(bytes, 0, bytes.length, start);
-  if (bytesRead !== bytes.length) throw new Error(`${pack.path}: short read at ${start}`);
+  if (bytesRead !== bytes.length)
+    throw new GitReadError('CorruptObject', `${pack.path}: short read at ${start}`);
   for (const entry of run) {
     const raw = bytes.subarray(entry.at.offset - start, entry.at.end - start);
     if (crc32(raw) !== entry.at.crc32)
-      throw new Error(`${entry.oid}: damaged entry in ${pack.path} (CRC-32 mismatch)`);
+      throw new GitReadError(
+        'CorruptObject',
+        `${entry.oid}: damaged entry in ${pack.path} (CRC-32 mismatch)`,
+      );
     yield raw;
   }
 }
@@ -185,6 +193,9 @@ async function readLoose(
   const nul = data.indexOf(0);
   const [type = ''] = data.toString('latin1', 0, nul).split(' ');
   if (!pushedTypes.has(type))
-    throw new Error(`${oid}: a loose ${type}; gitfleet pushes commits, trees and blobs`);
+    throw new GitReadError(
+      'WrongObjectType',
+      `${oid}: a loose ${type}; gitfleet pushes commits, trees and blobs`,
+    );
   return { type: type as GitObjectType, content: data.subarray(nul + 1) };
 }

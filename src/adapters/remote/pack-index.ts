@@ -7,6 +7,7 @@
 // An entry's length is not stored: it runs to the next entry's offset, or to the pack's
 // trailing checksum for the last one.
 import { readFile } from 'node:fs/promises';
+import { ProtocolError } from './protocol-error.js';
 
 /** Where an object sits in its pack. */
 export interface PackLocation {
@@ -28,7 +29,7 @@ const magic = Buffer.from([0xff, 0x74, 0x4f, 0x63]);
 export async function readPackIndex(idxPath: string, packSize: number): Promise<PackIndex> {
   const idx = await readFile(idxPath);
   if (idx.length < 8 + 1024 || !idx.subarray(0, 4).equals(magic) || idx.readUInt32BE(4) !== 2) {
-    throw new Error(`${idxPath}: not a version 2 pack index`);
+    throw new ProtocolError('DamagedPack', `${idxPath}: not a version 2 pack index`);
   }
   const count = idx.readUInt32BE(8 + 255 * 4);
   const names = 8 + 1024;

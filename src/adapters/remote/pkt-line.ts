@@ -1,6 +1,7 @@
 // git's pkt-line framing (gitprotocol-common(5)): four hex digits giving the line's length
 // including themselves, then the payload; `0000` is a flush packet. Used for the receive-pack
 // exchange (ref advertisement, commands, report-status) and its side-band.
+import { ProtocolError } from './protocol-error.js';
 
 /** A flush packet: the end of a section. */
 export const flushPacket = Buffer.from('0000', 'latin1');
@@ -25,14 +26,18 @@ export function decodePktLines(buffer: Buffer): Packet[] {
   while (at < buffer.length) {
     const head = buffer.toString('latin1', at, at + 4);
     if (!/^[0-9a-f]{4}$/.test(head))
-      throw new Error(`malformed pkt-line at byte ${at}: ${JSON.stringify(head)}`);
+      throw new ProtocolError(
+        'MalformedPktLine',
+        `pkt-line at byte ${at}: malformed length ${JSON.stringify(head)}`,
+      );
     const length = parseInt(head, 16);
     if (length === 0 || length === 1) {
       packets.push({ type: length === 0 ? 'flush' : 'delim' });
       at += 4;
       continue;
     }
-    if (length < 4 || at + length > buffer.length) throw new Error(`truncated pkt-line at byte ${at}`);
+    if (length < 4 || at + length > buffer.length)
+      throw new ProtocolError('MalformedPktLine', `pkt-line at byte ${at}: truncated`);
     packets.push({ type: 'data', data: buffer.subarray(at + 4, at + length) });
     at += length;
   }

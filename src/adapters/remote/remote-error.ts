@@ -1,6 +1,7 @@
 // One error class for talking to a remote repository, with a literal `code` the hub switches
 // on. Messages name the subject first (the ref, or the remote's URL with credentials
 // redacted) and never carry a token.
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 
 export type RemoteErrorCode =
   /** The push lost a race: the remote ref is not where the hub expected it. Re-read and retry. */
@@ -28,17 +29,14 @@ export type RemoteErrorCode =
 const retryable: ReadonlySet<RemoteErrorCode> = new Set(['PushRejected', 'Unreachable', 'DamagedPack']);
 
 /** Why a fetch from or a push to a remote repository failed. */
-export class RemoteError extends Error {
-  readonly terminal: boolean;
+export class RemoteError extends GitfleetError<RemoteErrorCode> {
   constructor(
-    readonly code: RemoteErrorCode,
+    code: RemoteErrorCode,
     message: string,
     /** The ref concerned, when there is one. */
     readonly ref?: string,
   ) {
-    super(message);
-    this.name = 'RemoteError';
-    this.terminal = !retryable.has(code);
+    super(message, { code, terminal: !retryable.has(code) });
   }
 }
 

@@ -4,6 +4,7 @@
 // what the tracking refs already hold, and those commits' trees and blobs (the same walk a
 // push makes, list-objects-to-push.ts).
 import { createHash } from 'node:crypto';
+import { ProtocolError } from './protocol-error.js';
 import { createReadStream } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,9 +56,10 @@ export async function verifyFetchedPack(opts: {
   const reader = await openObjectReader(opts.gitdir);
   try {
     const needed = await listObjectsToPush({ reader, tips, remoteHas: held }).catch((error: unknown) => {
-      throw damaged(`an object the new commits need is missing: ${(error as Error).message}`);
+      throw damaged(`${(error as Error).message} (an object the fetched commits need)`);
     });
-    for (const oid of needed) if (!(await reader.has(oid))) throw damaged(`object ${oid} is missing`);
+    for (const oid of needed)
+      if (!(await reader.has(oid))) throw damaged(`${oid}: missing, though the fetched commits need it`);
   } finally {
     await reader.close();
   }
@@ -103,6 +105,6 @@ async function checkPackFile(path: string): Promise<void> {
   if (!fs.existsSync(path.replace(/\.pack$/, '.idx'))) throw damaged(`${path}: no index`);
 }
 
-function damaged(message: string): Error {
-  return Object.assign(new Error(message), { code: 'DamagedPack' });
+function damaged(message: string): ProtocolError {
+  return new ProtocolError('DamagedPack', message);
 }

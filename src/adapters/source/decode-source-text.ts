@@ -1,8 +1,9 @@
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Raised when a fleet file is not UTF-8 text; the message names the file and the first bad byte. */
-export class SourceTextError extends Error {
-  readonly code = 'InvalidUtf8';
+export class SourceTextError extends GitfleetError<'InvalidUtf8'> {
   constructor(
     readonly path: string | undefined,
     readonly offset: number,
@@ -11,6 +12,7 @@ export class SourceTextError extends Error {
     super(
       `${path ?? 'a fleet file'}: not valid UTF-8 at byte ${offset} (line ${line}); ` +
         'fleet files must be UTF-8 text: re-encode the file (e.g. iconv -f latin1 -t utf-8)',
+      { code: 'InvalidUtf8', terminal: true, ...(path !== undefined ? { subject: path } : {}) },
     );
   }
 }

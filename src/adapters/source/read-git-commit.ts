@@ -15,19 +15,15 @@ import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
 import { objectStoreFs } from '../git/object-store-fs.js';
 import { corruptObjectMessage } from '../git/corrupt-object.js';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 
 export type GitSourceErrorCode =
   'NotAGitRepository' | 'RefNotFound' | 'AmbiguousRef' | 'NotACommit' | 'CorruptObject';
 
 /** Why a commit could not be read; retrying cannot fix any of these. */
-export class GitSourceError extends Error {
-  readonly terminal = true;
-  constructor(
-    readonly code: GitSourceErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GitSourceError';
+export class GitSourceError extends GitfleetError<GitSourceErrorCode> {
+  constructor(code: GitSourceErrorCode, message: string) {
+    super(message, { code, terminal: true });
   }
 }
 

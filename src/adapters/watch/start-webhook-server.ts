@@ -11,6 +11,7 @@
 //   a verified push                                 202, onPush called
 //   a verified ping or other event                  204, nothing triggered
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ConfigError } from '../../core/model/config-error.js';
 import type { AddressInfo } from 'node:net';
 import { claimedRef, verifyWebhook, type WebhookProvider } from './verify-webhook.js';
 
@@ -43,7 +44,10 @@ export interface WebhookServer {
 /** Starts the server and returns its URL and how to close it; throws on an empty secret. */
 export async function startWebhookServer(opts: WebhookServerOptions): Promise<WebhookServer> {
   if (opts.secret === '')
-    throw new Error('webhook: the secret is empty; set one, and the same on the git host');
+    throw new ConfigError(
+      'MissingSecret',
+      'webhook: the secret is empty; set one, and the same on the git host',
+    );
   const settings: HookSettings = {
     path: opts.path ?? '/hooks/push',
     limit: opts.maxBodyBytes ?? 1024 * 1024,

@@ -2,14 +2,15 @@
 // branch as the branch to follow. The mirror's publish pushes only refs under the prefix, and
 // the agent moves only its status branch, so an agent needs read access to its cluster branch
 // and write access to its status branch only. The token comes from $GITFLEET_GIT_TOKEN or a file.
-// The cache directory defaults to the hub's (~/.cache/gitfleet/mirrors); the agent's mirror is
+// The cache directory defaults to the hub's (mirror-cache-dir.ts); the agent's mirror is
 // keyed by its cluster as well as the URL, so it never shares a mirror with the hub or another
 // agent on the same machine. Requests have the limits of remote-timeouts-from-env.ts and are
 // aborted by `signal`.
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import type { AgentRepo } from '../../loops/agent/agent-repo.js';
-import { defaultCacheDir, privateFiles } from './hub-remote-setup.js';
+import { privateFiles } from './hub-remote-setup.js';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
 /** Returns the agent's repository for a URL, backed by a mirror in `cacheDir`. */
@@ -26,7 +27,7 @@ export async function remoteAgentRepo(opts: {
   privateFiles();
   return remoteHubRepo({
     url: opts.url,
-    cacheDir: opts.cacheDir ?? defaultCacheDir(),
+    cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
     mirrorKey: `agent ${opts.cluster}`,
     ...(token ? { token } : {}),
     sourceRef: `${opts.branchPrefix}clusters/${opts.cluster}`,

@@ -6,12 +6,15 @@
 //
 // Exit codes of --once: 0 the branch's head is fully applied (every object applied, nothing
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
-// mass deletion, Git or the cluster unreachable); 2 usage; 3 nothing to apply (the branch does
-// not exist yet, or is tombstoned). Without --once the agent runs until SIGINT or SIGTERM (exit 0).
+// mass deletion, Git or the cluster unreachable); 2 usage; 3 the branch does not exist yet;
+// 4 the branch is tombstoned (exit-codes.ts). Without --once the agent runs until SIGINT or
+// SIGTERM (exit 0).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { ioLogger } from '../io-logger.js';
+import { UsageError } from '../usage-error.js';
+import { ConfigError } from '../../core/model/config-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
-import { parseArgs } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
@@ -28,14 +31,100 @@ import { systemClock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
-import { runSubcommand } from '../run-subcommand.js';
-import { parseInterval } from '../parse-interval.js';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { defaultMirrorCacheDirText } from '../mirror-cache-dir.js';
+import { escapeText } from '../../core/model/quote-text.js';
 
-export const agentUsage = [
-  'gitfleet agent --repo PATH|URL --cluster NAME [--kubeconfig FILE] [--context C] [--once] [--interval 30s]',
-  `${' '.repeat(16)}[--branch-prefix gitfleet/] [--allow-deletions] [--token-file F] [--cache-dir D] [--output text|json]`,
-  `${' '.repeat(70)}apply the cluster's branch to it and report to gitfleet/status/NAME`,
-].join('\n  ');
+/** `gitfleet agent`: its command line. */
+export const agentSpec = {
+  name: 'agent',
+  summary:
+    "apply the cluster's branch to the cluster and report to the status branch, once or on every change",
+  positionals: [],
+  flags: {
+    repo: {
+      type: 'string',
+      value: 'PATH|URL',
+      required: true,
+      help: 'the fleet repository: a local path (bare or not) or an http(s) URL',
+    },
+    cluster: {
+      type: 'string',
+      value: 'NAME',
+      required: true,
+      help: 'the member cluster this agent applies (a DNS label)',
+    },
+    kubeconfig: {
+      type: 'string',
+      value: 'FILE',
+      help: 'the kubeconfig to use (default: $KUBECONFIG, ~/.kube/config or in-cluster)',
+    },
+    context: {
+      type: 'string',
+      value: 'C',
+      help: 'the kubeconfig context to use (default: its current context)',
+    },
+    once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
+    interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    'branch-prefix': {
+      type: 'string',
+      value: 'PREFIX',
+      default: defaultBranchPrefix,
+      help: "the prefix of the hub's branches",
+    },
+    'allow-deletions': { type: 'boolean', help: 'prune past the mass-deletion guard in this run' },
+    'token-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
+    },
+    'cache-dir': {
+      type: 'string',
+      value: 'DIR',
+      help: `for a URL: where the mirror lives (default ${defaultMirrorCacheDirText})`,
+    },
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print pass results as text or JSON',
+    },
+  },
+} as const satisfies CommandSpec;
+
+/** `gitfleet agent`: parses its command line and runs the agent. */
+export const agentCommand = defineCommand({
+  spec: agentSpec,
+  run: ({ values }, io) => {
+    if (!isClusterName(values.cluster)) {
+      throw new UsageError(
+        `--cluster NAME must be a DNS label, as cluster names are, not '${escapeText(values.cluster)}'`,
+      );
+    }
+    return runAgent(
+      {
+        repo: values.repo,
+        cluster: values.cluster,
+        ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
+        ...(values.context ? { context: values.context } : {}),
+        once: values.once,
+        intervalMs: values.interval,
+        branchPrefix: values['branch-prefix'],
+        allowDeletions: values['allow-deletions'],
+        ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
+        ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
+        output: values.output,
+      },
+      io,
+    );
+  },
+});
+
+function isClusterName(name: string): boolean {
+  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
+}
 
 export interface AgentOptions {
   repo: string;
@@ -49,64 +138,15 @@ export interface AgentOptions {
   output: 'text' | 'json';
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
-  /** For URLs: where the mirror lives (default ~/.cache/gitfleet/mirrors, as the hub's). */
+  /** For URLs: where the mirror lives (default: mirror-cache-dir.ts, as the hub's). */
   cacheDir?: string;
-}
-
-/** Parses `agent` arguments and runs it; returns the exit code (2 on a usage error). */
-export function runAgentCommand(args: string[], io: Io): Promise<number> {
-  return runSubcommand({ name: 'agent', usage: agentUsage, args, io, parse: parseAgentArgs, run: runAgent });
-}
-
-function parseAgentArgs(args: string[]): AgentOptions {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      repo: { type: 'string' },
-      cluster: { type: 'string' },
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
-      once: { type: 'boolean' },
-      interval: { type: 'string' },
-      'branch-prefix': { type: 'string' },
-      'allow-deletions': { type: 'boolean' },
-      'token-file': { type: 'string' },
-      'cache-dir': { type: 'string' },
-      output: { type: 'string' },
-    },
-  });
-  if (positionals.length > 0) throw new Error(`unexpected argument '${positionals[0]}'`);
-  if (!values.repo) throw new Error('--repo PATH is required');
-  if (!values.cluster || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(values.cluster)) {
-    throw new Error('--cluster NAME is required (a DNS label, as cluster names are)');
-  }
-  const intervalMs = parseInterval(values.interval ?? '30s');
-  if (intervalMs === undefined)
-    throw new Error(`--interval must be like 30s, 5m or 500ms, not '${values.interval}'`);
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json')
-    throw new Error(`--output must be text or json, not '${output}'`);
-  return {
-    repo: values.repo,
-    cluster: values.cluster,
-    ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
-    ...(values.context ? { context: values.context } : {}),
-    once: values.once === true,
-    intervalMs,
-    branchPrefix: values['branch-prefix'] ?? defaultBranchPrefix,
-    allowDeletions: values['allow-deletions'] === true,
-    ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
-    ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
-    output,
-  };
 }
 
 /** Runs one pass (--once) or the agent loop; returns the exit code. */
 export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   // Stopping aborts the requests to Git in flight, so a remote that hangs cannot hold the agent.
   const stopping = new AbortController();
+  const log = agentLogger(io, opts.cluster);
   const repo = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
@@ -115,10 +155,10 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
         ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
         signal: stopping.signal,
-        onWarning: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
+        onWarning: (m) => log.warn(m),
       })
     : localAgentRepo(opts.repo);
-  const client = KubeClient.fromKubeConfig(loadKubeConfig(opts));
+  const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
   const clock = systemClock();
   const memory = createAgentMemory();
   const passOptions: AgentPassOptions = {
@@ -134,7 +174,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     concurrency: 16,
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : 30_000,
-    warn: (m) => io.err(`agent ${opts.cluster}: warning: ${m}`),
+    warn: (m) => log.warn(m),
   };
   try {
     if (opts.once) {
@@ -158,7 +198,7 @@ async function loop(
     stopping: AbortController;
   },
 ): Promise<number> {
-  const log = ioLogger(io, opts.cluster);
+  const log = agentLogger(io, opts.cluster);
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -190,7 +230,12 @@ async function loop(
     clearInterval(keepAlive);
   }
   io.err(`agent ${opts.cluster}: stopped`);
-  return 0;
+  return exitCodes.ok;
+}
+
+/** Returns the agent's logger: its lines start with `agent <cluster>:`. */
+function agentLogger(io: Io, cluster: string): Logger {
+  return ioLogger(io, `agent ${cluster}`);
 }
 
 /** Returns whether a pass found everything in place and did nothing. */
@@ -199,12 +244,15 @@ function isQuiet(result: AgentPassResult): boolean {
   return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }
 
-function loadKubeConfig(opts: AgentOptions): KubeConfig {
+// @kubernetes/client-node takes a second to load: only the agent pays for it.
+async function loadKubeConfig(opts: AgentOptions): Promise<KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
   else kc.loadFromDefault();
   if (opts.context) {
-    if (!kc.getContextObject(opts.context)) throw new Error(`kubeconfig: no context '${opts.context}'`);
+    if (!kc.getContextObject(opts.context))
+      throw new ConfigError('InvalidKubeconfig', `kubeconfig: no context '${opts.context}'`);
     kc.setCurrentContext(opts.context);
   }
   return kc;
@@ -212,16 +260,9 @@ function loadKubeConfig(opts: AgentOptions): KubeConfig {
 
 /** Returns the exit code of a --once pass (see the header). */
 export function exitCode(result: AgentPassResult): number {
-  if (result.type === 'tombstoned' || result.type === 'noBranch') return 3;
-  return result.fullyApplied && result.gitReachable ? 0 : 1;
-}
-
-function ioLogger(io: Io, cluster: string): Logger {
-  return {
-    info: (m) => io.err(`agent ${cluster}: ${m}`),
-    warn: (m) => io.err(`agent ${cluster}: warning: ${m}`),
-    error: (m) => io.err(`agent ${cluster}: error: ${m}`),
-  };
+  if (result.type === 'noBranch') return exitCodes.noClusterBranch;
+  if (result.type === 'tombstoned') return exitCodes.tombstoned;
+  return result.fullyApplied && result.gitReachable ? exitCodes.ok : exitCodes.failed;
 }
 
 function summarize(result: AgentPassResult): string {

@@ -1,10 +1,12 @@
 // `gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]`: renders both refs
 // straight from git objects and prints what changes on each cluster.
 //
-// Exit codes: 0 nothing changes, 1 something does (as `git diff --exit-code`), 2 usage error,
-// 3 a side could not be read or does not load (every error printed, naming the ref).
+// Exit codes (exit-codes.ts): 0 nothing changes, 1 something does (as `git diff --exit-code`),
+// 2 usage error, 3 a side could not be read or does not load (every error printed, naming the ref).
 import { escapeText } from '../../core/model/quote-text.js';
-import { parseArgs } from 'node:util';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
@@ -13,7 +15,7 @@ import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import type { Io } from '../io.js';
-import { printError, reportOfError, wantsJson } from '../print-error.js';
+import { printError } from '../print-error.js';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
 
@@ -24,67 +26,47 @@ export interface DiffOptions {
   format: DiffFormat;
 }
 
-export const diffUsage = [
-  'gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]',
-  `${' '.repeat(70)}per-cluster diff of the rendered output (exit 1: it changes, 3: a side does not load)`,
-].join('\n  ');
+/** `gitfleet diff`: its command line. */
+export const diffSpec = {
+  name: 'diff',
+  summary: 'per-cluster diff of the rendered output of two refs, read straight from git objects',
+  positionals: [
+    { name: '<repo>', help: 'a local git repository holding both refs (bare or not)' },
+    { name: '<base-ref>', help: 'the ref to compare from (a branch, tag or commit id)' },
+    { name: '<head-ref>', help: 'the ref to compare to' },
+  ],
+  flags: {
+    format: {
+      type: 'string',
+      choices: ['text', 'markdown', 'json'],
+      default: 'text',
+      help: 'a unified diff, a pull-request comment, or the whole structure as JSON',
+    },
+  },
+} as const satisfies CommandSpec;
+
+/** `gitfleet diff`: parses its command line and prints the diff; an error is a side that cannot be read. */
+export const diffCommand = defineCommand({
+  spec: diffSpec,
+  errorExit: 'sideDoesNotLoad',
+  run: ({ values, positionals }, io) =>
+    runDiff(
+      { repo: positionals[0]!, base: positionals[1]!, head: positionals[2]!, format: values.format },
+      io,
+    ),
+});
 
 type Side =
   | { side: 'base' | 'head'; ref: string; ok: true; commit: string; result: RenderResult }
   | { side: 'base' | 'head'; ref: string; ok: false; commit?: string; errors: string[] };
 
-/** Parses `diff` arguments and runs it; returns the exit code (2 on a usage error). */
-export async function runDiffCommand(args: string[], io: Io): Promise<number> {
-  const json = wantsJson(args);
-  const usageError = (message: string) => {
-    printError(io, {
-      json,
-      text: `gitfleet diff: ${message}\nusage: ${diffUsage}`,
-      report: { code: 'UsageError', message },
-    });
-    return 2;
-  };
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: { format: { type: 'string' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  const format = parsed.values.format ?? 'text';
-  const [repo, base, head, ...extra] = parsed.positionals;
-  if (repo === undefined || base === undefined || head === undefined || extra.length > 0) {
-    return usageError('expected <repo> <base-ref> <head-ref>');
-  }
-  if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    const message = `--format must be text, markdown or json, not '${escapeText(String(format))}'`;
-    printError(io, { json, text: `gitfleet diff: ${message}`, report: { code: 'UsageError', message } });
-    return 2;
-  }
-  try {
-    return await runDiff({ repo, base, head, format }, io);
-  } catch (error) {
-    // Not a diff either way: keep 1 for "changes" and report as a side that could not be read.
-    printError(io, {
-      json,
-      text: `gitfleet diff: ${(error as Error).message}`,
-      report: reportOfError(error),
-    });
-    return 3;
-  }
-}
-
-/** Renders both refs and prints their per-cluster diff; returns 0 (no change), 1 (changes) or 3 (a side failed). */
+/** Renders both refs and prints their per-cluster diff; returns `ok`, `changed` or `sideDoesNotLoad`. */
 export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
   const base = await renderRef(opts.repo, 'base', opts.base);
   const head = await renderRef(opts.repo, 'head', opts.head);
   if (!base.ok || !head.ok) {
     reportFailures([base, head], opts, io);
-    return 3;
+    return exitCodes.sideDoesNotLoad;
   }
   const diff = diffRenders({ base: base.result, head: head.result });
   if (opts.format === 'json') {
@@ -100,7 +82,7 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     const text = formatDiffText(diff);
     if (text !== '') io.out(text.replace(/\n$/, ''));
   }
-  return diff.changed ? 1 : 0;
+  return diff.changed ? exitCodes.changed : exitCodes.ok;
 }
 
 // `main` (1a2b3c4), or only the short id when the ref is a commit id.

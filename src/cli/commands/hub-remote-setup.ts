@@ -6,9 +6,9 @@
 // (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
 // (0.0.0.0 in a Pod, behind the Service).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
+import { ConfigError } from '../../core/model/config-error.js';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { pollRemote, type Poller } from '../../adapters/watch/poll-remote.js';
@@ -44,7 +44,7 @@ export async function remoteHubSetup(
   privateFiles();
   const repo = remoteHubRepo({
     url: opts.repo,
-    cacheDir: opts.cacheDir ?? defaultCacheDir(),
+    cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
     ...(token ? { token } : {}),
     sourceRef: opts.sourceRef,
     branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
@@ -78,11 +78,6 @@ function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number,
   };
 }
 
-/** Returns the default cache directory of mirrors, shared by the hub and the agent: $XDG_CACHE_HOME/gitfleet/mirrors or ~/.cache/gitfleet/mirrors. */
-export function defaultCacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'mirrors');
-}
-
 /**
  * Makes every file this process creates private to the user (umask 077): a process working on
  * a remote writes only its mirror, which holds the fleet, Secrets included.
@@ -96,7 +91,10 @@ async function webhookTrigger(opts: RemoteHubOptions, port: number, log: Logger)
     ? (await readFile(opts.webhookSecretFile, 'utf8')).trim()
     : (process.env.GITFLEET_WEBHOOK_SECRET ?? '');
   if (!secret)
-    throw new Error('the webhook needs a secret: --webhook-secret-file or $GITFLEET_WEBHOOK_SECRET');
+    throw new ConfigError(
+      'MissingSecret',
+      'webhook: needs a secret: --webhook-secret-file or $GITFLEET_WEBHOOK_SECRET',
+    );
   let server: WebhookServer | undefined;
   const host = opts.webhookAddr ?? '127.0.0.1';
   return {

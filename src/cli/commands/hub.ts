@@ -2,12 +2,18 @@
 //
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
 //
-// Exit codes of --once: 0 the pass succeeded with no error diagnostics; 1 the source does not
+// Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
 // diagnostics (a refused mass deletion, a template that fits no cluster, a failing override):
 // what could be rendered was, and what could not kept its last good state.
 // Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
+import { ioLogger } from '../io-logger.js';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { defaultMirrorCacheDirText } from '../mirror-cache-dir.js';
 import { formatLoadError } from '../../core/load/load-error.js';
 import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
@@ -26,6 +32,80 @@ import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
+
+/** `gitfleet hub`: its command line. */
+export const hubSpec = {
+  name: 'hub',
+  summary: "render the source branch into the hub's branches, once or on every change",
+  positionals: [],
+  flags: {
+    repo: {
+      type: 'string',
+      value: 'PATH|URL',
+      required: true,
+      help: 'the fleet repository: a local path (bare or not) or an http(s) URL',
+    },
+    'source-ref': { type: 'string', value: 'BRANCH', default: 'main', help: 'the branch to render' },
+    once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
+    interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print pass results as text or JSON',
+    },
+    'token-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
+    },
+    'cache-dir': {
+      type: 'string',
+      value: 'DIR',
+      help: `for a URL: where the mirror lives (default ${defaultMirrorCacheDirText})`,
+    },
+    'webhook-port': { type: 'port', value: 'PORT', help: 'for a URL: serve the push webhook on this port' },
+    'webhook-addr': {
+      type: 'string',
+      value: 'ADDR',
+      help: "for a URL: the webhook's bind address (default 127.0.0.1)",
+    },
+    'webhook-secret-file': {
+      type: 'string',
+      value: 'FILE',
+      help: "for a URL: a file holding the webhook's secret (else $GITFLEET_WEBHOOK_SECRET)",
+    },
+    'branch-prefix': {
+      type: 'string',
+      value: 'PREFIX',
+      help: `for a URL: the prefix of the hub's branches, which its mirror holds (default ${defaultBranchPrefix})`,
+    },
+  },
+} as const satisfies CommandSpec;
+
+/** `gitfleet hub`: parses its command line and runs the hub. */
+export const hubCommand = defineCommand({
+  spec: hubSpec,
+  run: ({ values }, io) =>
+    runHub(
+      {
+        repo: values.repo,
+        sourceRef: values['source-ref'],
+        once: values.once,
+        intervalMs: values.interval,
+        output: values.output,
+        ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+        ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+        ...(values['webhook-port'] !== undefined ? { webhookPort: values['webhook-port'] } : {}),
+        ...(values['webhook-addr'] !== undefined ? { webhookAddr: values['webhook-addr'] } : {}),
+        ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+        ...(values['webhook-secret-file'] !== undefined
+          ? { webhookSecretFile: values['webhook-secret-file'] }
+          : {}),
+      },
+      io,
+    ),
+});
 
 export interface HubOptions {
   /** A local path (bare or not) or an http(s) URL. */
@@ -88,7 +168,7 @@ export async function buildHubSetup(
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const log = ioLogger(io);
+  const log = ioLogger(io, 'hub');
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal });
@@ -105,7 +185,8 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   if (opts.once) {
     const result = await pass();
     printResult(result, opts.output, io);
-    return result.type === 'loadFailed' ? 1 : hasErrorDiagnostics(result) ? 3 : 0;
+    if (result.type === 'loadFailed') return exitCodes.failed;
+    return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   let last = '';
   io.err(`hub: watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
@@ -128,15 +209,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     },
   });
   io.err('hub: stopped');
-  return 0;
-}
-
-function ioLogger(io: Io): Logger {
-  return {
-    info: (m) => io.err(`hub: ${m}`),
-    warn: (m) => io.err(`hub: warning: ${m}`),
-    error: (m) => io.err(`hub: error: ${m}`),
-  };
+  return exitCodes.ok;
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */

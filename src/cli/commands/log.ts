@@ -8,13 +8,10 @@
 // Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
 // (history rewritten) is reported as missing, not as an error.
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
-import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
-import { parseArgs } from 'node:util';
+import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import git, { type CommitObject } from 'isomorphic-git';
-import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
-import { defaultFleetConfig } from '../../core/model/fleet-config.js';
 import { formatLogText } from '../../core/review/format-log-text.js';
 import { compareFiles, type LogEntry, type LogSource } from '../../core/review/log-entry.js';
 import { mergeNewestFirst } from '../../core/review/merge-newest-first.js';
@@ -26,14 +23,64 @@ import {
   type ObjectSpec,
 } from '../../core/review/parse-object-spec.js';
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
-import { printError } from '../print-error.js';
 import type { Io } from '../io.js';
-import { runSubcommand } from '../run-subcommand.js';
+import type { CommandSpec } from '../command-line.js';
+import { CommandError } from '../command-error.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
 
-export const logUsage = [
-  'gitfleet log --repo <path> [--cluster C] [--branch-prefix P] [--output text|json] [OBJECT]',
-  `${' '.repeat(70)}history of OBJECT (<Kind>[.<group>]/<namespace>/<name> or <Kind>/<name>) on the cluster branches`,
-].join('\n  ');
+/** `gitfleet log`: its command line. */
+export const logSpec = {
+  name: 'log',
+  summary: 'the history of an object (or of every render) on the cluster branches, newest first',
+  positionals: [
+    {
+      name: 'OBJECT',
+      optional: true,
+      help: 'the object to follow: <Kind>[.<group>]/<namespace>/<name>, or <Kind>/<name> when cluster-scoped',
+    },
+  ],
+  flags: {
+    repo: { type: 'string', value: '<path>', required: true, help: 'a local fleet repository (bare or not)' },
+    cluster: { type: 'string', value: 'C', help: "only this cluster's branch" },
+    'branch-prefix': {
+      type: 'string',
+      value: 'P',
+      help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
+    },
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print the history as text or JSON',
+    },
+  },
+} as const satisfies CommandSpec;
+
+/** `gitfleet log`: parses its command line and prints the history. */
+export const logCommand = defineCommand({
+  spec: logSpec,
+  run: ({ values, positionals }, io) => {
+    if (isRepoUrl(values.repo)) throw new UsageError('log reads a local repository; clone or fetch it first');
+    let object: ObjectSpec | undefined;
+    if (positionals[0] !== undefined) {
+      const spec = parseObjectSpec(positionals[0]);
+      if (!spec.ok) throw new UsageError(spec.message);
+      object = spec.spec;
+    }
+    return runLog(
+      {
+        repo: values.repo,
+        output: values.output,
+        ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+        ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+        ...(object ? { object } : {}),
+      },
+      io,
+    );
+  },
+});
 
 export interface LogOptions {
   repo: string;
@@ -44,55 +91,16 @@ export interface LogOptions {
   output: 'text' | 'json';
 }
 
-/** Parses `log` arguments and runs it; returns the exit code (2 on a usage error). */
-export function runLogCommand(args: string[], io: Io): Promise<number> {
-  return runSubcommand({ name: 'log', usage: logUsage, args, io, parse: parseLogArgs, run: runLog });
-}
-
-function parseLogArgs(args: string[]): LogOptions | string {
-  const options = {
-    repo: { type: 'string' },
-    cluster: { type: 'string' },
-    'branch-prefix': { type: 'string' },
-    output: { type: 'string' },
-  } as const;
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-  if (values.repo === undefined) return '--repo <path> is required';
-  if (isRepoUrl(values.repo)) return 'log reads a local repository; clone or fetch it first';
-  if (positionals.length > 1) return 'expected at most one object';
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
-  let object: ObjectSpec | undefined;
-  if (positionals[0] !== undefined) {
-    const spec = parseObjectSpec(positionals[0]);
-    if (!spec.ok) return spec.message;
-    object = spec.spec;
-  }
-  return {
-    repo: values.repo,
-    output,
-    ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
-    ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
-    ...(object ? { object } : {}),
-  };
-}
-
 /** Prints the history of an object (or of every render) on the cluster branches; returns the exit code. */
 export async function runLog(opts: LogOptions, io: Io): Promise<number> {
-  const gitdir = findGitdir(opts.repo);
+  const gitdir = localGitdir(opts.repo);
   const repo: Repo = { fs: objectStoreFs(gitdir), gitdir, cache: {} };
   const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
   const branches = await clusterBranches(repo, prefix);
   const wanted = opts.cluster === undefined ? branches : branches.filter((b) => b.cluster === opts.cluster);
   if (wanted.length === 0) {
     const which = opts.cluster === undefined ? `${prefix}clusters/*` : `${prefix}clusters/${opts.cluster}`;
-    const message = `no cluster branch ${which} in ${opts.repo}`;
-    printError(io, {
-      json: opts.output === 'json',
-      text: `gitfleet log: ${message}`,
-      report: { code: 'NoClusterBranch', message, subject: opts.repo },
-    });
-    return 1;
+    throw new CommandError('NoClusterBranch', `no cluster branch ${which} in ${opts.repo}`, opts.repo);
   }
   const lists = [];
   for (const branch of wanted) lists.push(await walkBranch({ repo, ...branch, object: opts.object }));
@@ -101,18 +109,7 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
   else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
   else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
-  return 0;
-}
-
-// The prefix the FleetConfig of HEAD sets; the default when HEAD has none or does not load.
-async function fleetBranchPrefix(dir: string): Promise<string> {
-  try {
-    const loaded = loadFleet((await readGitSource({ dir, ref: 'HEAD' })).files);
-    if (loaded.ok) return loaded.fleet.config.branchPrefix;
-  } catch {
-    // An unborn HEAD or a repository holding only gitfleet's branches.
-  }
-  return defaultFleetConfig().branchPrefix;
+  return exitCodes.ok;
 }
 
 async function clusterBranches(repo: Repo, prefix: string): Promise<{ cluster: string; branch: string }[]> {
@@ -129,13 +126,6 @@ interface Repo {
   gitdir: string;
   /** isomorphic-git's pack cache, shared by every read of one command. */
   cache: object;
-}
-
-// A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
-function findGitdir(dir: string): string {
-  const gitdir = findLocalGitdir(dir);
-  if (!gitdir) throw new Error(`${dir}: not a git repository`);
-  return gitdir;
 }
 
 type ObjectFiles = { nsTree: string | null; files: Map<string, string> };

@@ -6,6 +6,7 @@
 //
 // Values are durations like 30s, 500ms or 2m (a plain number is seconds).
 import { defaultRemoteTimeouts, type RemoteTimeouts } from '../../adapters/remote/remote-timeouts.js';
+import { ConfigError } from '../../core/model/config-error.js';
 import { parseInterval } from '../parse-interval.js';
 
 /** Returns the request limits from the environment, or throws naming the variable with a bad value. */
@@ -25,6 +26,10 @@ function readDuration(
   const text = env[name];
   if (text === undefined || text.trim() === '') return fallback;
   const ms = parseInterval(text);
-  if (ms === undefined) throw new Error(`$${name}: must be a duration like 30s, 5m or 500ms, not '${text}'`);
+  if (ms === undefined)
+    throw new ConfigError(
+      'InvalidEnvironment',
+      `$${name}: must be a duration like 30s, 5m or 500ms, not '${text}'`,
+    );
   return ms;
 }

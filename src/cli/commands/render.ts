@@ -1,12 +1,60 @@
 import { watch } from 'chokidar';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
 import { formatLoadError, loadFleet, type LoadError, type LoadMemo } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
-import { readSource, sourceBranchOf } from '../read-source.js';
+import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
+
+/** `gitfleet render`: its command line. */
+export const renderSpec = {
+  name: 'render',
+  summary: 'render every cluster into DIR/<cluster>/; with --watch, again on every save',
+  positionals: [{ name: '<source>', help: 'the fleet repo: a directory, a work tree or a bare repository' }],
+  flags: {
+    ref: {
+      type: 'string',
+      value: 'REF',
+      help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      required: true,
+      help: 'the directory to write; one gitfleet did not create is refused',
+    },
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print the summary as text or JSON',
+    },
+    watch: { type: 'boolean', help: 're-render on every save of the files on disk (not with --ref)' },
+  },
+  notes: [sourceArgumentNote],
+} as const satisfies CommandSpec;
+
+/** `gitfleet render`: parses its command line and renders. */
+export const renderCommand = defineCommand({
+  spec: renderSpec,
+  run: ({ values, positionals }, io) =>
+    runRender(
+      {
+        source: positionals[0]!,
+        ...(values.ref !== undefined ? { ref: values.ref } : {}),
+        out: values.out,
+        output: values.output,
+        watch: values.watch,
+      },
+      io,
+    ),
+});
 
 export interface RenderOptions {
   source: string;
@@ -19,10 +67,8 @@ export interface RenderOptions {
 /** Renders a fleet repo into a directory; returns the exit code (1 on load errors). */
 export async function runRender(opts: RenderOptions, io: Io): Promise<number> {
   if (!opts.watch) return renderOnce(opts, io);
-  if (opts.ref !== undefined) {
-    io.err('render --watch reads the working tree; it cannot be combined with --ref');
-    return 2;
-  }
+  if (opts.ref !== undefined)
+    throw new UsageError('--watch reads the working tree; it cannot be combined with --ref');
   return renderOnWatch(opts, io);
 }
 
@@ -37,11 +83,11 @@ async function renderOnce(opts: RenderOptions, io: Io): Promise<number> {
         report: { code: 'LoadFailed', message, errors: outcome.loadErrors },
       });
     } else for (const line of outcome.errors) io.err(line);
-    return 1;
+    return exitCodes.failed;
   }
   if (opts.output === 'json') io.out(JSON.stringify({ ...outcome.summary, out: opts.out }, null, 2));
   else io.out(`${formatSummary(outcome.summary)}\nwrote ${opts.out}`);
-  return 0;
+  return exitCodes.ok;
 }
 
 type RenderDirOutcome =
@@ -107,7 +153,7 @@ async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
   io.out(`watching ${opts.source}; press Ctrl-C to stop`);
   await io.untilInterrupted();
   await watcher.close();
-  return 0;
+  return exitCodes.ok;
 }
 
 function describeChanges(changes: FileChange[]): string {

@@ -8,15 +8,14 @@
 // labels, which only the source holds: the templates are loaded from the source commit the
 // bindings branch names in its Gitfleet-Source-Commit trailer.
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
+import { CommandError } from '../command-error.js';
+import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import git from 'isomorphic-git';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
-import { defaultFleetConfig } from '../../core/model/fleet-config.js';
 import type { LabelSelector } from '../../core/model/selectors.js';
 import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
@@ -24,17 +23,68 @@ import { formatStatusText } from '../../core/status/format-status-text.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
-import { printError } from '../print-error.js';
 import type { Io } from '../io.js';
-import { runSubcommand } from '../run-subcommand.js';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 
-export const statusUsage = [
-  'gitfleet status --repo <path|url> [-l SELECTOR] [--branch-prefix P] [--output text|json]',
-  `${' '.repeat(70)}templates x clusters: placement, replicas, applied commit, health`,
-].join('\n  ');
+/** `gitfleet status`: its command line. */
+export const statusSpec = {
+  name: 'status',
+  summary: 'templates x clusters: placement, replicas, the commit each cluster applied, health',
+  positionals: [],
+  flags: {
+    repo: {
+      type: 'string',
+      value: '<path|url>',
+      required: true,
+      help: 'the fleet repository: a local path or an http(s) URL',
+    },
+    selector: {
+      type: 'string',
+      value: 'SELECTOR',
+      short: 'l',
+      help: "only templates whose labels match (kubectl's selector syntax)",
+    },
+    'branch-prefix': {
+      type: 'string',
+      value: 'P',
+      help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
+    },
+    output: {
+      type: 'string',
+      short: 'o',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print the table as text or JSON',
+    },
+    'token-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
+    },
+  },
+} as const satisfies CommandSpec;
+
+/** `gitfleet status`: parses its command line and prints the table. */
+export const statusCommand = defineCommand({
+  spec: statusSpec,
+  run: ({ values }, io) =>
+    runStatus(
+      {
+        repo: values.repo,
+        output: values.output,
+        ...(values.selector !== undefined ? { selector: values.selector } : {}),
+        ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+        ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+      },
+      io,
+    ),
+});
 
 export interface StatusOptions {
   repo: string;
@@ -47,52 +97,12 @@ export interface StatusOptions {
   tokenFile?: string;
 }
 
-/** Parses `status` arguments and runs it; returns the exit code (2 on a usage error). */
-export function runStatusCommand(args: string[], io: Io): Promise<number> {
-  return runSubcommand({
-    name: 'status',
-    usage: statusUsage,
-    args,
-    io,
-    parse: parseStatusArgs,
-    run: runStatus,
-  });
-}
-
-function parseStatusArgs(args: string[]): StatusOptions | string {
-  const options = {
-    repo: { type: 'string' },
-    selector: { type: 'string', short: 'l' },
-    'branch-prefix': { type: 'string' },
-    output: { type: 'string', short: 'o' },
-    'token-file': { type: 'string' },
-  } as const;
-  const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
-  if (values.repo === undefined) return '--repo <path|url> is required';
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') return `--output must be text or json, not '${output}'`;
-  return {
-    repo: values.repo,
-    output,
-    ...(values.selector !== undefined ? { selector: values.selector } : {}),
-    ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
-    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
-  };
-}
-
 /** Prints the status table of a local fleet repository; returns the exit code. */
 export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
   let selector: LabelSelector | undefined;
   if (opts.selector !== undefined) {
     const parsed = parseSelectorText(opts.selector);
-    if (!parsed.ok) {
-      printError(io, {
-        json: opts.output === 'json',
-        text: `gitfleet status: ${parsed.message}`,
-        report: { code: 'UsageError', message: parsed.message },
-      });
-      return 2;
-    }
+    if (!parsed.ok) throw new UsageError(parsed.message);
     selector = parsed.selector;
   }
   const local = isRepoUrl(opts.repo) ? await fetchMirror(opts) : opts.repo;
@@ -102,12 +112,7 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
   const bindingsBranch = `${prefix}bindings`;
   if (!branches.includes(bindingsBranch)) {
     const message = `no branch ${bindingsBranch} in ${opts.repo}: has the hub run?`;
-    printError(io, {
-      json: opts.output === 'json',
-      text: `gitfleet status: ${message}`,
-      report: { code: 'NoBindingsBranch', message, subject: opts.repo },
-    });
-    return 1;
+    throw new CommandError('NoBindingsBranch', message, opts.repo);
   }
   const bindingsHead = await resolveBranch(repo, bindingsBranch);
   const bindings = [...(await readBranchFiles(repo, bindingsHead)).values()]
@@ -126,7 +131,7 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
     ...(selector ? { selector, templateLabels: await templateLabels(opts.repo, repo, bindingsHead) } : {}),
   });
   io.out(opts.output === 'json' ? JSON.stringify({ rows }, null, 2) : formatStatusText(rows));
-  return 0;
+  return exitCodes.ok;
 }
 
 interface Repo {
@@ -140,7 +145,8 @@ async function fetchMirror(opts: StatusOptions): Promise<string> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   const mirror = remoteHubRepo({
     url: opts.repo,
-    cacheDir: join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gitfleet', 'status-mirrors'),
+    cacheDir: defaultMirrorCacheDir(),
+    mirrorKey: 'status',
     ...(token ? { token } : {}),
     sourceRef: 'main',
     branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
@@ -150,26 +156,8 @@ async function fetchMirror(opts: StatusOptions): Promise<string> {
 }
 
 async function openRepo(dir: string): Promise<Repo> {
-  const gitdir = findGitdir(dir);
+  const gitdir = localGitdir(dir);
   return { fs: objectStoreFs(gitdir), gitdir, cache: {} };
-}
-
-// A worktree's `.git` (a directory, or a `gitdir:` file), else the directory itself (bare).
-function findGitdir(dir: string): string {
-  const gitdir = findLocalGitdir(dir);
-  if (!gitdir) throw new Error(`${dir}: not a git repository`);
-  return gitdir;
-}
-
-// The prefix the FleetConfig of HEAD sets; the default when HEAD has none or does not load.
-async function fleetBranchPrefix(dir: string): Promise<string> {
-  try {
-    const loaded = loadFleet((await readGitSource({ dir, ref: 'HEAD' })).files);
-    if (loaded.ok) return loaded.fleet.config.branchPrefix;
-  } catch {
-    // An unborn HEAD, or a repository holding only gitfleet's branches.
-  }
-  return defaultFleetConfig().branchPrefix;
 }
 
 /** Returns cluster → branch for the branches directly under a prefix. */
@@ -256,9 +244,15 @@ async function templateLabels(
   });
   const source = parseTrailers(commit.message).get(sourceCommitTrailer)?.[0];
   if (!source)
-    throw new Error(`the bindings branch does not name its source commit (${sourceCommitTrailer})`);
+    throw new CommandError(
+      'BindingsWithoutSource',
+      `${bindingsHead}: the bindings branch's head does not name its source commit (${sourceCommitTrailer})`,
+    );
   const loaded = loadFleet((await readGitSource({ dir, ref: source })).files);
   if (!loaded.ok)
-    throw new Error(`source commit ${source.slice(0, 7)} does not load, so -l cannot read template labels`);
+    throw new CommandError(
+      'SourceDoesNotLoad',
+      `${source.slice(0, 7)}: the source commit does not load, so -l cannot read template labels`,
+    );
   return new Map(loaded.fleet.templates.map((t) => [t.key, t.object.metadata.labels ?? {}]));
 }

@@ -1,9 +1,47 @@
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
-import { readSource, sourceBranchOf } from '../read-source.js';
+import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
+
+/** `gitfleet validate`: its command line. */
+export const validateSpec = {
+  name: 'validate',
+  summary: "check a fleet repo: load and render it, write nothing (for the fleet repo's CI)",
+  positionals: [{ name: '<source>', help: 'the fleet repo: a directory, a work tree or a bare repository' }],
+  flags: {
+    ref: {
+      type: 'string',
+      value: 'REF',
+      help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
+    },
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print the result as text or JSON',
+    },
+  },
+  notes: [sourceArgumentNote],
+} as const satisfies CommandSpec;
+
+/** `gitfleet validate`: parses its command line and validates. */
+export const validateCommand = defineCommand({
+  spec: validateSpec,
+  run: ({ values, positionals }, io) =>
+    runValidate(
+      {
+        source: positionals[0]!,
+        ...(values.ref !== undefined ? { ref: values.ref } : {}),
+        output: values.output,
+      },
+      io,
+    ),
+});
 
 export interface ValidateOptions {
   source: string;
@@ -31,12 +69,12 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
         ),
       );
     } else for (const e of loaded.errors) io.err(formatLoadError(e));
-    return 1;
+    return exitCodes.failed;
   }
   const result = renderFleet(freshSnapshot(loaded.fleet));
   const summary = summarize(result, source.description, source.commit);
   const valid = !result.diagnostics.some((d) => d.severity === 'error');
   if (opts.output === 'json') io.out(JSON.stringify({ ...summary, valid, ...warnings }, null, 2));
   else io.out(`${formatSummary(summary)}\n${valid ? 'valid' : 'invalid: see the errors above'}`);
-  return valid ? 0 : 1;
+  return valid ? exitCodes.ok : exitCodes.failed;
 }

@@ -1,3 +1,4 @@
+import { InternalError } from '../model/gitfleet-error.js';
 /**
  * The canonical YAML form of a Kubernetes object: keys sorted (as `kubectl get -o yaml` and Go's
  * YAML marshalling of maps do), two-space indentation, list items at their parent's indentation,
@@ -104,7 +105,7 @@ function scalar(value: unknown, level: number): string {
       return value.toString();
     default:
       if (value === null || value === undefined) return 'null';
-      throw new Error(`cannot emit a ${typeof value} as YAML`);
+      throw new InternalError(`YAML: cannot emit a ${typeof value}`);
   }
 }
 

@@ -4,6 +4,7 @@
 // with backoff. A pass that could not reach Git counts as failing: the retries back off while the
 // agent keeps correcting drift from the branch as it last read it, and deletes nothing.
 import type { ObjectRef } from '../../core/model/object-ref.js';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
 import { defaultBackoff } from '../runtime/backoff.js';
 import type { Clock } from '../runtime/clock.js';
@@ -37,8 +38,10 @@ export interface AgentLoopOptions {
 }
 
 /** A pass that could not reach Git or the cluster: retried with backoff by the worker. */
-class Unreachable extends Error {
-  readonly terminal = false;
+class Unreachable extends GitfleetError<'Unreachable'> {
+  constructor(message: string) {
+    super(message, { code: 'Unreachable' });
+  }
 }
 
 /** Runs passes on every trigger until `stop` resolves; returns once the pass in hand is done. */

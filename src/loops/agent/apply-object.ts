@@ -3,6 +3,7 @@
 // saw it match, and carries the decision out. The outcome is data; nothing is thrown for a
 // refusal of this one object.
 import { markOwned } from '../../core/apply-plan/mark-owned.js';
+import { InternalError } from '../../core/model/gitfleet-error.js';
 import { hasDrifted } from '../../core/apply-plan/has-drifted.js';
 import {
   conflictResolutionOf,
@@ -89,7 +90,7 @@ async function carryOut(
   const decision = decided.decision;
   if (decision.type === 'skip') return { action: 'unchanged', applied: true };
   if (decision.type === 'refuse') return { action: 'refused', applied: false, message: decision.message };
-  if (decision.type !== 'apply') throw new Error(`${key}: undecided after the drift check`);
+  if (decision.type !== 'apply') throw new InternalError(`${key}: undecided after the drift check`);
   if (decision.reason === 'driftCorrection') {
     const fight = planDriftCorrection({
       history: ctx.memory.corrections.get(key) ?? [],

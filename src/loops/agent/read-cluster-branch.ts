@@ -2,6 +2,7 @@
 // its blob id as the digest of its manifest. A file that does not parse is reported, and its
 // path still names the object, so the agent never prunes an object just because its file broke.
 import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { GitReadError } from '../../adapters/git/git-read-error.js';
 import yaml from 'js-yaml';
 import { readRef } from '../../adapters/git/read-ref.js';
 import {
@@ -77,7 +78,7 @@ export async function readClusterBranch(opts: {
 
 async function readCommit(source: ObjectSource, oid: string): Promise<{ tree: string; message: string }> {
   const { tree, message } = parseCommit((await readGitObject(source, oid)).content);
-  if (!tree) throw new Error(`${oid}: not a commit with a tree`);
+  if (!tree) throw new GitReadError('CorruptObject', `${oid}: not a commit with a tree`);
   return { tree, message };
 }
 

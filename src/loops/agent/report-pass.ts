@@ -1,6 +1,7 @@
 // Step 7 of a pass: the report (objects, conditions, cluster facts, the commit fully applied)
 // and its status commit, written only when Git is reachable and the report changed.
 import { statusCommitMessage } from '../../core/apply-plan/status-commit-message.js';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { StatusCondition } from '../../core/status/parse-conditions.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
@@ -108,14 +109,10 @@ const raceCodes = new Set(['RefConflict', 'PushRejected']);
  * this cluster write it, so the message says so (the code and retryability stay the same).
  */
 function lostRace(input: ReportInput, error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (!(error instanceof Error) || typeof code !== 'string' || !raceCodes.has(code)) return error;
+  if (!(error instanceof GitfleetError) || !raceCodes.has(error.code)) return error;
   const branch = input.statusRef.replace(/^refs\/heads\//, '');
   const message = `${input.cluster}: another agent for cluster ${input.cluster} wrote ${branch} first (is a second agent running for ${input.cluster}? only one may): ${error.message}`;
-  return Object.assign(new Error(message, { cause: error }), {
-    code,
-    terminal: (error as { terminal?: unknown }).terminal === true,
-  });
+  return new GitfleetError(message, { code: error.code, terminal: error.terminal, cause: error });
 }
 
 /** The report of a pass whose cluster did not answer: NotReady, and the objects as last seen. */

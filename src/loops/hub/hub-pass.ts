@@ -17,6 +17,8 @@
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { ConfigError } from '../../core/model/config-error.js';
+import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
@@ -79,7 +81,7 @@ export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
  */
 function isLostRace(error: unknown): boolean {
   if (error instanceof GitWriteError) return error.code === 'RefConflict' || error.code === 'RefLocked';
-  return (error as { code?: unknown } | null)?.code === 'PushRejected';
+  return isGitfleetError(error, 'PushRejected');
 }
 
 async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
@@ -211,12 +213,10 @@ function signature(opts: HubPassOptions): PassContext['author'] {
  */
 function assertMirroredPrefix(repo: HubRepo, branchPrefix: string): void {
   if (repo.branchPrefix === undefined || repo.branchPrefix === branchPrefix) return;
-  throw Object.assign(
-    new Error(
-      `${repo.description}: the FleetConfig's branchPrefix is ${JSON.stringify(branchPrefix)}, but this ` +
-        `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
-        `--branch-prefix ${branchPrefix}`,
-    ),
-    { code: 'BranchPrefixMismatch', terminal: true },
+  throw new ConfigError(
+    'BranchPrefixMismatch',
+    `${repo.description}: the FleetConfig's branchPrefix is ${JSON.stringify(branchPrefix)}, but this ` +
+      `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
+      `--branch-prefix ${branchPrefix}`,
   );
 }

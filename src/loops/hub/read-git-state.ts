@@ -1,6 +1,7 @@
 // Reads what the hub needs from its own branches: a commit's tree and message, and every file
 // of a tree (path → blob id), through the pass cache.
 import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { GitReadError } from '../../adapters/git/git-read-error.js';
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { memoize } from '../runtime/memo-map.js';
@@ -17,15 +18,16 @@ export interface ReadContext {
 export function readCommitInfo(ctx: ReadContext, oid: string): Promise<CommitInfo> {
   return memoize(ctx.cache.commits, oid, async () => {
     const object = await readStoredObject(ctx.store, oid);
-    if (object.type !== 'commit') throw new Error(`${oid}: a ${object.type}, not a commit`);
-    return parseCommitInfo(Buffer.from(object.content).toString('utf8'));
+    if (object.type !== 'commit')
+      throw new GitReadError('WrongObjectType', `${oid}: a ${object.type}, not a commit`);
+    return parseCommitInfo(Buffer.from(object.content).toString('utf8'), oid);
   });
 }
 
-/** Returns the tree id and message of a commit object's text. */
-export function parseCommitInfo(text: string): CommitInfo {
+/** Returns the tree id and message of a commit object's text (`oid` names it in errors). */
+export function parseCommitInfo(text: string, oid: string): CommitInfo {
   const { tree, message } = parseCommit(text);
-  if (!tree) throw new Error('commit without a tree line');
+  if (!tree) throw new GitReadError('CorruptObject', `${oid}: a commit without a tree line`);
   return { tree, message };
 }
 

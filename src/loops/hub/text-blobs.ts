@@ -8,6 +8,7 @@
 // The previous pass's texts are kept per branch in the pass cache; a text's blob id is a pure
 // function of it, so they cannot be stale.
 import type { GitObject } from '../../adapters/git/git-object.js';
+import { InternalError } from '../../core/model/gitfleet-error.js';
 import { hashObject } from '../../adapters/git/hash-object.js';
 import type { HubPassCache, RenderedText } from './hub-pass-cache.js';
 
@@ -53,7 +54,7 @@ export class TextBlobs {
   /** Returns the blob of a text this pass hashed, by its id. */
   blob(oid: string): GitObject {
     const text = this.textByOid.get(oid);
-    if (text === undefined) throw new Error(`${oid}: no text hashed in this pass has this id`);
+    if (text === undefined) throw new InternalError(`${oid}: no text hashed in this pass has this id`);
     return { type: 'blob', content: Buffer.from(text, 'utf8'), oid };
   }
 

@@ -1,9 +1,10 @@
 // A worker of a work queue: takes a key, handles it, and on failure logs the error once (here,
-// and nowhere below) and requeues the key with backoff. An error marked `terminal` (retrying
+// and nowhere below) and requeues the key with backoff. A GitfleetError marked `terminal` (retrying
 // cannot fix it, e.g. a source ref that does not exist) is logged and not retried: the next
 // event or resync looks again, and the same terminal error is not logged again until the key
 // succeeds or fails differently.
 import type { Logger } from './logger.js';
+import { isTerminal } from '../../core/model/gitfleet-error.js';
 import type { WorkQueue } from './work-queue.js';
 
 export interface RunWorkerOptions<K> {
@@ -44,11 +45,6 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
       opts.queue.done(key);
     }
   }
-}
-
-/** Returns whether an error says retrying cannot fix it (a `terminal: true` property). */
-export function isTerminal(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { terminal?: unknown }).terminal === true;
 }
 
 function formatDelay(ms: number): string {

@@ -4,6 +4,7 @@
 // `refresh` fetches the remote's refs and objects into the local mirror and `publish` pushes
 // the moved refs back (src/adapters/remote).
 import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
+import { GitReadError } from '../../adapters/git/git-read-error.js';
 
 /** One ref a pass moved: from `oldOid` (null: created) to `newOid`. */
 export interface RefMove {
@@ -54,7 +55,8 @@ export function localHubRepo(path: string): HubRepo {
 export function localGitdir(path: string): string {
   const gitdir = findLocalGitdir(path);
   if (gitdir) return gitdir;
-  throw Object.assign(new Error(`${path}: not a git repository (no .git, and not a bare repository)`), {
-    terminal: true,
-  });
+  throw new GitReadError(
+    'NotAGitRepository',
+    `${path}: not a git repository (no .git, and not a bare repository)`,
+  );
 }

@@ -1,3 +1,4 @@
+import { RemoteError } from '../../../src/adapters/remote/remote-error.js';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -244,8 +245,7 @@ test('a publish that loses a race (a remote that moved first) makes the pass ref
     },
     publish: () => {
       publishes++;
-      if (publishes === 1)
-        throw Object.assign(new Error('refs/heads/gitfleet/bindings: rejected'), { code: 'PushRejected' });
+      if (publishes === 1) throw new RemoteError('PushRejected', 'refs/heads/gitfleet/bindings: rejected');
       return Promise.resolve();
     },
   };

@@ -1,3 +1,4 @@
+import { GitfleetError } from '../../../src/core/model/gitfleet-error.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultBackoff } from '../../../src/loops/runtime/backoff.js';
@@ -50,7 +51,8 @@ test('a terminal error is not retried, and the same one is not logged again', as
   const worker = runWorker({
     queue,
     log,
-    handle: () => Promise.reject(Object.assign(new Error('no such branch'), { terminal: true })),
+    handle: () =>
+      Promise.reject(new GitfleetError('no such branch', { code: 'RefNotFound', terminal: true })),
   });
   queue.add('k');
   await tick();

@@ -1,0 +1,20 @@
+// Why a reading command (log, status) found nothing to show, or not what it needs; the message
+// names the repository or branch first.
+import { GitfleetError } from '../core/model/gitfleet-error.js';
+
+export type CommandErrorCode =
+  /** No cluster branch under the prefix (log). */
+  | 'NoClusterBranch'
+  /** No bindings branch: the hub has not run (status). */
+  | 'NoBindingsBranch'
+  /** The bindings branch's head does not name the source commit it was rendered from (status -l). */
+  | 'BindingsWithoutSource'
+  /** The source commit of the bindings does not load (status -l). */
+  | 'SourceDoesNotLoad';
+
+/** A command that cannot show what was asked of it. */
+export class CommandError extends GitfleetError<CommandErrorCode> {
+  constructor(code: CommandErrorCode, message: string, subject?: string) {
+    super(message, { code, terminal: true, ...(subject !== undefined ? { subject } : {}) });
+  }
+}

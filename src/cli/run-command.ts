@@ -1,0 +1,58 @@
+// Runs one command: parses its command line by its spec (command-line.ts), prints its help, and
+// turns what it throws into the exit codes of the table (exit-codes.ts): a UsageError, thrown by
+// the parser or by the command, prints the message and the usage line and exits `usage`; any
+// other error prints its message (subject first) and exits the command's `errorExit` (`failed`
+// unless it says otherwise). With --output json either is one JSON error object on stdout
+// (print-error.ts).
+import {
+  formatCommandHelp,
+  formatUsageHint,
+  parseCommandLine,
+  type CommandSpec,
+  type FlagValues,
+} from './command-line.js';
+import { exitCodes, type ExitCodeName } from './exit-codes.js';
+import type { Io } from './io.js';
+import { printError, reportOfError, wantsJson } from './print-error.js';
+import { UsageError } from './usage-error.js';
+
+/** A command: its command line and what it does with the parsed values. */
+export interface Command<S extends CommandSpec = CommandSpec> {
+  spec: S;
+  /** The exit code of an error the command throws (default `failed`). */
+  errorExit?: ExitCodeName;
+  /** Runs the command and returns its exit code (a number of the table). */
+  run(line: { values: FlagValues<S['flags']>; positionals: string[] }, io: Io): Promise<number>;
+}
+
+/** Returns a command, typed by its spec. */
+export function defineCommand<S extends CommandSpec>(command: Command<S>): Command<S> {
+  return command;
+}
+
+/** Parses the arguments and runs the command; returns the exit code. */
+export async function runCommand<S extends CommandSpec>(
+  command: Command<S>,
+  args: readonly string[],
+  io: Io,
+): Promise<number> {
+  const { spec } = command;
+  const json = wantsJson(args);
+  try {
+    const line = parseCommandLine(spec, args);
+    if (line.help) {
+      io.out(formatCommandHelp(spec));
+      return exitCodes.ok;
+    }
+    return await command.run(line, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const text = `gitfleet ${spec.name}: ${error.message}\n${formatUsageHint(spec)}`;
+      printError(io, { json, text, report: { code: error.code, message: error.message } });
+      return exitCodes.usage;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    printError(io, { json, text: `gitfleet ${spec.name}: ${message}`, report: reportOfError(error) });
+    return exitCodes[command.errorExit ?? 'failed'];
+  }
+}
