@@ -13,6 +13,7 @@ import { readRef } from '../../src/adapters/git/read-ref.js';
 import { updateRefs } from '../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../src/adapters/git/write-objects.js';
 import { KubeClient } from '../../src/adapters/kube/kube-client.js';
+import { kubeClusterApi } from '../../src/loops/agent/kube-cluster-api.js';
 import { clusterLabel, inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
 import { managedLabel } from '../../src/core/model/gitfleet-keys.js';
 import { defaultHubIdentity } from '../../src/core/apply-plan/hub-identity.js';
@@ -163,7 +164,7 @@ export function testAgent(
   const memory = createAgentMemory();
   const base: AgentPassOptions = {
     repo,
-    client,
+    client: kubeClusterApi(client),
     cluster,
     branchPrefix: prefix,
     memory,

@@ -15,6 +15,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
+import type { ClusterApi } from '../../loops/agent/cluster-api.js';
+import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
 import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
@@ -119,11 +121,12 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       })
     : localAgentRepo(opts.repo);
   const client = KubeClient.fromKubeConfig(loadKubeConfig(opts));
+  const clusterApi = kubeClusterApi(client);
   const clock = systemClock();
   const memory = createAgentMemory();
   const passOptions: AgentPassOptions = {
     repo,
-    client,
+    client: clusterApi,
     cluster: opts.cluster,
     branchPrefix: opts.branchPrefix,
     memory,
@@ -142,7 +145,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       print(result, opts.output, io);
       return exitCode(result);
     }
-    return await loop(opts, io, { passOptions, client, clock, stopping });
+    return await loop(opts, io, { passOptions, client: clusterApi, clock, stopping });
   } finally {
     client.close();
   }
@@ -153,7 +156,7 @@ async function loop(
   io: Io,
   deps: {
     passOptions: AgentPassOptions;
-    client: KubeClient;
+    client: ClusterApi;
     clock: ReturnType<typeof systemClock>;
     stopping: AbortController;
   },
