@@ -9,7 +9,7 @@
 // | server-side apply merges into what is live | maps merge key by key, lists are replaced; another writer's fields stay |
 // | an unchanged write changes nothing         | the resourceVersion moves only when the content changed |
 // | a dry run stores nothing                   | it returns the merge, counted as a dry run              |
-// | finalizers hold a deletion                 | delete sets deletionTimestamp and answers with the object |
+// | finalizers hold a deletion                 | delete sets deletionTimestamp and answers with the object; removing the last finalizer removes it |
 // | deleting a Namespace takes what is in it   | its objects go with it                                  |
 // | a cluster that does not answer             | `down`: reads throw KubeApiError with code 0, writes return a code-0 refusal |
 //
@@ -303,6 +303,12 @@ export class FakeCluster implements ClusterApi {
   /** Stores `after` (with a new resourceVersion when its content changed) and tells the watchers. */
   private store(ref: ObjectRef, after: KubeObject, before: KubeObject | undefined): KubeObject {
     if (before && sameContent(before, after)) return before;
+    const finalizers = after.metadata['finalizers'];
+    if (after.metadata['deletionTimestamp'] && !(Array.isArray(finalizers) && finalizers.length > 0)) {
+      // Being deleted and no longer held: the server removes it.
+      this.remove(after);
+      return after;
+    }
     this.version++;
     after.metadata.resourceVersion = String(this.version);
     this.objects.set(storeKey(ref), after);
