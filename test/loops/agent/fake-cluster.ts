@@ -11,6 +11,7 @@
 // | a dry run stores nothing                   | it returns the merge, counted as a dry run              |
 // | finalizers hold a deletion                 | delete sets deletionTimestamp and answers with the object; removing the last finalizer removes it |
 // | deleting a Namespace takes what is in it   | its objects go with it                                  |
+// | watch events arrive on their own         | after the write that caused them has answered (on the next turn of the event loop) |
 // | a cluster that does not answer             | `down`: reads throw KubeApiError with code 0, writes return a code-0 refusal |
 //
 // Not modelled: field-manager conflicts (the agent forces its own objects' fields), admission,
@@ -199,6 +200,11 @@ export class FakeCluster implements ClusterApi {
     });
   }
 
+  /** Resolves once every watch event of the writes so far has been delivered. */
+  deliverEvents(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
   /** Returns how many watches are open now. */
   openWatches(): number {
     return this.watchers.size;
@@ -326,7 +332,11 @@ export class FakeCluster implements ClusterApi {
     for (const w of this.watchers) {
       if (w.kind.apiVersion !== object.apiVersion || w.kind.kind !== object.kind) continue;
       if (!matches(object, w.labelSelector)) continue;
-      w.onEvent({ type, object: deepCopy(object) });
+      // After the write's own answer, as events come over their own connection.
+      const event = { type, object: deepCopy(object) };
+      setImmediate(() => {
+        if (this.watchers.has(w)) w.onEvent(event);
+      });
     }
   }
 }
