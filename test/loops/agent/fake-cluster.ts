@@ -70,6 +70,8 @@ export class FakeCluster implements ClusterApi {
   readonly calls: FakeCall[] = [];
   /** While true, nothing answers. */
   down = false;
+  /** The next this many watch requests fail as if the connection broke. */
+  failingWatches = 0;
   private readonly objects = new Map<string, KubeObject>();
   private readonly watchers = new Set<Watcher>();
   private version = 100;
@@ -188,6 +190,10 @@ export class FakeCluster implements ClusterApi {
   watch(kind: KindRef, opts: WatchOptions): Promise<WatchEnd> {
     this.record({ verb: 'watch', key: `${kind.apiVersion}/${kind.kind}` });
     this.answerOrThrow(kind.kind);
+    if (this.failingWatches > 0) {
+      this.failingWatches--;
+      return Promise.reject(new KubeApiError(`watch ${kind.kind}`, noAnswer));
+    }
     const watcher: Watcher = { kind, labelSelector: opts.labelSelector, onEvent: opts.onEvent };
     this.watchers.add(watcher);
     return new Promise((resolve) => {
