@@ -13,6 +13,9 @@ export async function pollUntil(opts: {
   for (;;) {
     if (await opts.check()) return true;
     if (opts.clock.now() >= deadline) return false;
-    await new Promise<void>((resolve) => opts.clock.setTimer(resolve, opts.intervalMs));
+    // The pass is waiting on this: the process must not end meanwhile (agent --once).
+    await new Promise<void>((resolve) =>
+      opts.clock.setTimer(resolve, opts.intervalMs, { holdProcess: true }),
+    );
   }
 }
