@@ -28,6 +28,7 @@ import { emitYaml } from '../src/core/format/emit-yaml.js';
 import { objectPath } from '../src/core/format/object-path.js';
 import { createAgentMemory } from '../src/loops/agent/agent-memory.js';
 import { clusterBranchRef, localAgentRepo } from '../src/loops/agent/agent-repo.js';
+import { kubeClusterApi } from '../src/loops/agent/kube-cluster-api.js';
 import { runAgentPass, type AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
 import { systemClock } from '../src/loops/runtime/clock.js';
 
@@ -165,7 +166,7 @@ async function round(index: number): Promise<Round> {
     await commitBranch(gitdir, cluster, manifests(agentNs));
     const options = {
       repo: localAgentRepo(gitdir),
-      client,
+      client: kubeClusterApi(client),
       cluster,
       branchPrefix: 'gitfleet/',
       memory: createAgentMemory(),

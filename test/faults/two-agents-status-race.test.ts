@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../src/adapters/kube/kube-client.js';
+import { kubeClusterApi } from '../../src/loops/agent/kube-cluster-api.js';
 import { createAgentMemory } from '../../src/loops/agent/agent-memory.js';
 import { runAgentPass, type AgentPassOptions } from '../../src/loops/agent/run-agent-pass.js';
 import { remoteAgentRepo } from '../../src/cli/commands/agent-remote-repo.js';
@@ -45,7 +46,7 @@ test('the agent that loses the race for the status branch says another agent for
   t.after(() => client.close());
   const agentOn = async (cacheDir: string, startMs: number): Promise<AgentPassOptions> => ({
     repo: await remoteAgentRepo({ url: fleet.url, cluster: 'm1', branchPrefix: 'gitfleet/', cacheDir }),
-    client,
+    client: kubeClusterApi(client),
     cluster: 'm1',
     branchPrefix: 'gitfleet/',
     memory: createAgentMemory(),

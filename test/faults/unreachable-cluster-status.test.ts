@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../src/adapters/kube/kube-client.js';
+import { kubeClusterApi } from '../../src/loops/agent/kube-cluster-api.js';
 import { createAgentMemory } from '../../src/loops/agent/agent-memory.js';
 import { localAgentRepo, statusBranchRef } from '../../src/loops/agent/agent-repo.js';
 import { runAgentPass, type AgentPassOptions } from '../../src/loops/agent/run-agent-pass.js';
@@ -48,7 +49,7 @@ function deadClient(port: number): KubeClient {
 function passOptions(gitdir: string, client: KubeClient, clock = fakeClock()): AgentPassOptions {
   return {
     repo: localAgentRepo(gitdir),
-    client,
+    client: kubeClusterApi(client),
     cluster: 'm1',
     branchPrefix: prefix,
     memory: createAgentMemory(),

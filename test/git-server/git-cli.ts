@@ -3,9 +3,9 @@
 //
 // Asynchronous on purpose: the test's git server runs in the test's own process, so a
 // synchronous exec would block the event loop the server needs and hang both.
-import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { testGitEnv } from '../git-env.js';
+import { runGit, runGitAsync } from '../support/run-git.js';
 
 // Never asks for credentials: a test that would hang on a prompt fails instead.
 export const cliEnv: NodeJS.ProcessEnv = {
@@ -25,19 +25,7 @@ export interface GitFailure {
 
 /** Runs git in `cwd` and resolves to its output with the trailing newline trimmed; rejects on failure. */
 export function git(cwd: string, args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      { cwd, env: { ...cliEnv, ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        if (error) {
-          const status = typeof error.code === 'number' ? error.code : -1;
-          reject(Object.assign(new Error(`git ${args.join(' ')}: ${stderr}`), { status, stderr }));
-        } else resolve(stdout.replace(/\n$/, ''));
-      },
-    );
-  });
+  return runGitAsync(args, { cwd, env: { ...cliEnv, ...extraEnv } });
 }
 
 /** Runs git expecting it to fail; resolves to its exit status and stderr (status 0 when it succeeded). */
@@ -53,9 +41,7 @@ export async function gitFails(cwd: string, args: readonly string[]): Promise<Gi
 
 /** Runs git synchronously, for repositories no server in this process is involved with. */
 export function gitSync(cwd: string, args: readonly string[]): string {
-  return execFileSync('git', args, { cwd, env: cliEnv, stdio: 'pipe', maxBuffer: 256 * 1024 * 1024 })
-    .toString('utf8')
-    .replace(/\n$/, '');
+  return runGit(args, { cwd, env: cliEnv });
 }
 
 /** Creates `<root>/<name>` as a bare repository on branch main that accepts pushes over HTTP; returns its path. */

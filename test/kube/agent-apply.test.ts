@@ -14,12 +14,12 @@ import {
   aDeployment,
   aNamespace,
   aWidget,
-  aWidgetCrd,
   commitClusterBranch,
   refOf,
   testAgent,
   uniqueGroup,
 } from './agent-fixture.js';
+import { aWidgetCrd } from '../support/kube-objects.js';
 import { clustersHaveKwok, eventually, uniqueName } from './test-clusters.js';
 
 /** Returns the paths (a.b.c) of `sent` whose value differs in `live`, or is missing there. */

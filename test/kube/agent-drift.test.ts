@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
 import { runAgentLoop } from '../../src/loops/agent/agent-loop.js';
+import { kubeClusterApi } from '../../src/loops/agent/kube-cluster-api.js';
 import type { AgentPassResult } from '../../src/loops/agent/run-agent-pass.js';
 import { systemClock } from '../../src/loops/runtime/clock.js';
 import { silentLogger } from '../../src/loops/runtime/logger.js';
@@ -36,7 +37,7 @@ test('the agent loop puts back what is deleted or changed by hand, leaves fields
     await commitClusterBranch(agent.gitdir, agent.cluster, objects);
     loop = runAgentLoop({
       pass: () => agent.pass(),
-      client: agent.client,
+      client: kubeClusterApi(agent.client),
       cluster: agent.cluster,
       memory: agent.memory,
       // No resync and no ref watch: only the drift watches can start a pass after the first.

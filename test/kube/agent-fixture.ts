@@ -3,31 +3,21 @@
 // test (so its inventory, ownership marker and status branch are its own on the shared test
 // clusters), and kubectl for what a person does by hand.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTreeFromScratch } from '../../src/adapters/git/build-tree-from-scratch.js';
-import { toGitObject } from '../../src/adapters/git/hash-object.js';
 import { makeCommit } from '../../src/adapters/git/make-commit.js';
 import { readRef } from '../../src/adapters/git/read-ref.js';
 import { updateRefs } from '../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../src/adapters/git/write-objects.js';
 import { KubeClient } from '../../src/adapters/kube/kube-client.js';
+import { kubeClusterApi } from '../../src/loops/agent/kube-cluster-api.js';
 import { clusterLabel, inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
-import { managedLabel } from '../../src/core/model/gitfleet-keys.js';
 import { defaultHubIdentity } from '../../src/core/apply-plan/hub-identity.js';
 import { allowDeletionsTrailer } from '../../src/core/publish/commit-trailers.js';
 import { renderCommitMessage } from '../../src/core/publish/commit-message.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
-import { objectPath } from '../../src/core/format/object-path.js';
-import { emitYaml } from '../../src/core/format/emit-yaml.js';
 import { createAgentMemory, type AgentMemory } from '../../src/loops/agent/agent-memory.js';
-import {
-  clusterBranchRef,
-  localAgentRepo,
-  statusBranchRef,
-  type AgentRepo,
-} from '../../src/loops/agent/agent-repo.js';
+import { localAgentRepo, statusBranchRef, type AgentRepo } from '../../src/loops/agent/agent-repo.js';
 import {
   runAgentPass,
   type AgentPassOptions,
@@ -37,42 +27,11 @@ import { readStatusFiles } from '../../src/loops/agent/write-status-branch.js';
 import { parseStatusBranch, type AgentReport } from '../../src/core/status/status-branch.js';
 import { systemClock } from '../../src/loops/runtime/clock.js';
 import { testKubeConfig, uniqueName } from './test-clusters.js';
+import { commitClusterBranch, makeBareRepo, prefix, refOf } from '../support/cluster-branch.js';
 
-export const prefix = 'gitfleet/';
-
-/** A bare repository in a temporary directory, removed by `dispose`. */
-export function makeBareRepo(): { dir: string; dispose: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-agent-'));
-  execFileSync('git', ['init', '-q', '--bare', dir]);
-  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** Commits the objects as the cluster branch's next commit (hub layout, canonical YAML, gitfleet's managed label); returns its id. */
-export async function commitClusterBranch(
-  gitdir: string,
-  cluster: string,
-  objects: readonly KubeObject[],
-  message = 'render: test\n',
-  extraFiles: Record<string, string> = {},
-  author = { name: 'hub', email: 'hub@test.invalid' },
-): Promise<string> {
-  const blobs = [];
-  const files = new Map<string, string>();
-  const texts: [string, string][] = objects.map((o) => [objectPath(refOf(o)), emitYaml(decorate(o))]);
-  for (const [path, text] of [...texts, ...Object.entries(extraFiles)]) {
-    const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
-    blobs.push(blob);
-    files.set(path, blob.oid);
-  }
-  const tree = buildTreeFromScratch(files);
-  const ref = clusterBranchRef(prefix, cluster);
-  const head = await readRef(gitdir, ref);
-  const signature = { ...author, time: 1_700_000_000, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: head ? [head] : [], author: signature, message });
-  await writeObjects({ gitdir, objects: [...blobs, ...tree.newObjects, commit], fsync: false });
-  await updateRefs({ gitdir, updates: [{ ref, newOid: commit.oid, expectedOld: head }], fsync: false });
-  return commit.oid;
-}
+// Shared with the agent's unit tests on the fake cluster (test/support).
+export { commitClusterBranch, makeBareRepo, prefix, refOf } from '../support/cluster-branch.js';
+export { aConfigMap, aDeployment, aNamespace, aWidget } from '../support/kube-objects.js';
 
 /**
  * Commits as the hub does when a source commit allows deletions on the cluster: a source commit
@@ -126,20 +85,6 @@ export async function commitAsHub(
   return commitClusterBranch(gitdir, cluster, objects, message, {}, defaultHubIdentity);
 }
 
-function decorate(o: KubeObject): KubeObject {
-  return { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [managedLabel]: 'true' } } };
-}
-
-/** Returns an object's identity. */
-export function refOf(o: KubeObject) {
-  return {
-    apiVersion: o.apiVersion,
-    kind: o.kind,
-    namespace: o.metadata.namespace ?? '',
-    name: o.metadata.name,
-  };
-}
-
 /** An agent for one test: its own cluster name, repository, client and memory. */
 export interface TestAgent {
   cluster: string;
@@ -163,7 +108,7 @@ export function testAgent(
   const memory = createAgentMemory();
   const base: AgentPassOptions = {
     repo,
-    client,
+    client: kubeClusterApi(client),
     cluster,
     branchPrefix: prefix,
     memory,
@@ -225,70 +170,6 @@ export function kubectl(args: readonly string[], opts: { context?: string; input
       stdio: 'pipe',
     },
   ).toString('utf8');
-}
-
-/** Returns a Namespace. */
-export function aNamespace(name: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-}
-
-/** Returns a ConfigMap. */
-export function aConfigMap(namespace: string, name: string, data: Record<string, string>): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
-}
-
-/** Returns a Deployment of one replica of a pause-like image. */
-export function aDeployment(namespace: string, name: string, replicas = 1): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image: 'registry.invalid/pause:1' }] },
-      },
-    },
-  };
-}
-
-/** Returns a CRD `widgets.<group>` (kind Widget, namespaced) whose schema keeps unknown fields under spec. */
-export function aWidgetCrd(group: string): KubeObject {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `widgets.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
-
-/** Returns a Widget custom resource. */
-export function aWidget(
-  group: string,
-  namespace: string,
-  name: string,
-  spec: Record<string, unknown>,
-): KubeObject {
-  return { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name, namespace }, spec };
 }
 
 /** Returns a group name unique to a test. */

@@ -10,40 +10,18 @@ import {
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
+import { aWidgetCrd } from '../support/kube-objects.js';
 
+/** The Widget CRD with a schema the server checks (size at least 1) and defaults (color). */
 function widgetCrd(group: string): V1CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `widgets.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  // The client's typed model spells `default` as `_default` and renames it on the wire.
-                  properties: {
-                    size: { type: 'integer', minimum: 1 },
-                    color: { type: 'string', _default: 'blue' },
-                  },
-                },
-              },
-            },
-          },
-        },
-      ],
+  return aWidgetCrd(group, {
+    type: 'object',
+    // The client's typed model spells `default` as `_default` and renames it on the wire.
+    properties: {
+      size: { type: 'integer', minimum: 1 },
+      color: { type: 'string', _default: 'blue' },
     },
-  };
+  }) as unknown as V1CustomResourceDefinition;
 }
 
 function isEstablished(crd: V1CustomResourceDefinition): boolean {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { KubeClient } from '../../src/adapters/kube/kube-client.js';
+import { kubeClusterApi } from '../../src/loops/agent/kube-cluster-api.js';
 import { aConfigMap, commitClusterBranch, testAgent } from './agent-fixture.js';
 import { inNamespace, testKubeConfig } from './test-clusters.js';
 
@@ -28,6 +29,7 @@ test('a cluster that stops answering gets one NotReady status commit, then none 
   const cluster = kc.getCurrentCluster()!;
   kc.clusters = kc.clusters.map((c) => (c.name === cluster.name ? { ...c, server: proxied } : c));
   const client = KubeClient.fromKubeConfig(kc);
+  const proxiedCluster = kubeClusterApi(client);
   const agent = testAgent();
   t.after(async () => {
     proxy.kill('SIGKILL');
@@ -36,16 +38,16 @@ test('a cluster that stops answering gets one NotReady status commit, then none 
   });
   await inNamespace(testKubeConfig(), 'faults-down', async (ns) => {
     await commitClusterBranch(agent.gitdir, agent.cluster, [aConfigMap(ns, 'web', { a: '1' })]);
-    assert.equal((await agent.pass({ client })).fullyApplied, true);
+    assert.equal((await agent.pass({ client: proxiedCluster })).fullyApplied, true);
     proxy.kill('SIGKILL');
     await once(proxy, 'exit');
 
-    const down = await agent.pass({ client });
+    const down = await agent.pass({ client: proxiedCluster });
     assert.equal(down.type, 'clusterUnreachable');
     assert.equal(down.status.type, 'written');
     const head = await agent.statusHead();
     for (let i = 0; i < 3; i++) {
-      const again = await agent.pass({ client });
+      const again = await agent.pass({ client: proxiedCluster });
       assert.equal(again.type, 'clusterUnreachable');
       assert.equal(again.status.type, 'unchanged', `failing pass ${i + 2}`);
     }

@@ -18,6 +18,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
+import type { ClusterApi } from '../../loops/agent/cluster-api.js';
+import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
 import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
@@ -159,11 +161,12 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       })
     : localAgentRepo(opts.repo);
   const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
+  const clusterApi = kubeClusterApi(client);
   const clock = systemClock();
   const memory = createAgentMemory();
   const passOptions: AgentPassOptions = {
     repo,
-    client,
+    client: clusterApi,
     cluster: opts.cluster,
     branchPrefix: opts.branchPrefix,
     memory,
@@ -182,7 +185,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       print(result, opts.output, io);
       return exitCode(result);
     }
-    return await loop(opts, io, { passOptions, client, clock, stopping });
+    return await loop(opts, io, { passOptions, client: clusterApi, clock, stopping });
   } finally {
     client.close();
   }
@@ -193,7 +196,7 @@ async function loop(
   io: Io,
   deps: {
     passOptions: AgentPassOptions;
-    client: KubeClient;
+    client: ClusterApi;
     clock: ReturnType<typeof systemClock>;
     stopping: AbortController;
   },

@@ -5,7 +5,7 @@
 // agent keeps correcting drift from the branch as it last read it, and deletes nothing.
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
 import { defaultBackoff } from '../runtime/backoff.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
@@ -19,7 +19,7 @@ import type { AgentPassResult } from './run-agent-pass.js';
 
 export interface AgentLoopOptions {
   pass: () => Promise<AgentPassResult>;
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   memory: AgentMemory;
   triggers: readonly Trigger[];
@@ -51,6 +51,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     client: opts.client,
     cluster: opts.cluster,
     clock: opts.clock,
+    random: opts.random,
     log: opts.log,
     onChange: () => queue.addAfter('pass', opts.debounceMs ?? 500),
     isOwnWrite: (kind, object) =>

@@ -1,14 +1,16 @@
 import type { Inventory } from '../../core/apply-plan/inventory.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
+import type { Clock } from '../runtime/clock.js';
 import type { AgentMemory } from './agent-memory.js';
 import type { LiveIndex } from './live-index.js';
 
 /** What applying and pruning objects in one pass work with: the cluster, what is live, what the agent remembers. */
 export interface ApplyContext {
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   live: LiveIndex;
   memory: AgentMemory;
   inventory: Inventory;
-  nowMs: () => number;
+  /** The loop's clock: drift-fight times and the waits on the cluster. */
+  clock: Clock;
 }

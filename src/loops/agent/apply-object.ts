@@ -94,7 +94,7 @@ async function carryOut(
   if (decision.reason === 'driftCorrection') {
     const fight = planDriftCorrection({
       history: ctx.memory.corrections.get(key) ?? [],
-      nowMs: ctx.nowMs(),
+      nowMs: ctx.clock.now(),
       settings: ctx.memory.fight,
     });
     if (fight.type === 'backOff') return { action: 'driftPaused', applied: false, message: fight.message };
@@ -105,7 +105,7 @@ async function carryOut(
   if (decision.reason === 'driftCorrection') {
     ctx.memory.corrections.set(
       key,
-      recordCorrection(ctx.memory.corrections.get(key) ?? [], ctx.nowMs(), ctx.memory.fight),
+      recordCorrection(ctx.memory.corrections.get(key) ?? [], ctx.clock.now(), ctx.memory.fight),
     );
   }
   return { action: actionOf[decision.reason], applied: true, live: result.live };

@@ -2,12 +2,12 @@
 // kind side by side; after the CRDs, wait until the ones this pass created or changed are
 // Established and read discovery again, so the custom resources that follow are served.
 import { applyBatches, applyStage, isCrd } from '../../core/apply-plan/apply-order.js';
-import { waitForEstablished } from '../../adapters/kube/wait-established.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';
 import { applyObject } from './apply-object.js';
 import type { ApplyContext } from './apply-context.js';
 import type { ObjectResult } from './object-result.js';
 import type { DesiredObject } from './read-cluster-branch.js';
+import { waitForEstablished } from './wait-established.js';
 
 export interface StagedApplyOptions {
   /** Objects of one kind applied at once. */
@@ -40,11 +40,12 @@ async function settleCrds(ctx: ApplyContext, results: ObjectResult[], timeoutMs:
   const written = results.filter((r) => isCrd(r.ref) && r.applied && r.action !== 'unchanged');
   if (written.length === 0) return;
   const late = new Set(
-    await waitForEstablished(
-      ctx.client,
-      written.map((r) => r.ref.name),
-      { timeoutMs },
-    ),
+    await waitForEstablished({
+      client: ctx.client,
+      clock: ctx.clock,
+      names: written.map((r) => r.ref.name),
+      timeoutMs,
+    }),
   );
   for (const r of written) {
     if (late.has(r.ref.name)) {
@@ -53,5 +54,5 @@ async function settleCrds(ctx: ApplyContext, results: ObjectResult[], timeoutMs:
       r.message = `applied, but not Established after ${Math.round(timeoutMs / 1000)}s`;
     }
   }
-  await ctx.client.discovery.refresh();
+  await ctx.client.refreshDiscovery();
 }

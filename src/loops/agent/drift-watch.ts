@@ -8,8 +8,7 @@ import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
-import { collectionVersion, watchObjects } from '../../adapters/kube/watch-objects.js';
+import type { ClusterApi } from './cluster-api.js';
 import { backoffDelay, defaultBackoff } from '../runtime/backoff.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
@@ -17,9 +16,11 @@ import type { Logger } from '../runtime/logger.js';
 type KindRef = Pick<ObjectRef, 'apiVersion' | 'kind'>;
 
 export interface DriftWatchOptions {
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   clock: Clock;
+  /** Uniform in [0, 1), for the restart backoff's jitter. */
+  random: () => number;
   log: Logger;
   /** Called when something the agent owns changed. */
   onChange: (reason: string) => void;
@@ -63,10 +64,10 @@ export class DriftWatcher {
     while (!signal.aborted) {
       try {
         if (resourceVersion === undefined) {
-          resourceVersion = await collectionVersion(this.opts.client, kind, labelSelector);
+          resourceVersion = await this.opts.client.collectionVersion(kind, { labelSelector });
           if (failures > 0) this.opts.onChange(`the watch on ${kind.kind} restarted`);
         }
-        const end = await watchObjects(this.opts.client, kind, {
+        const end = await this.opts.client.watch(kind, {
           labelSelector,
           resourceVersion,
           signal,
@@ -83,7 +84,7 @@ export class DriftWatcher {
         if (signal.aborted) return;
         failures++;
         resourceVersion = undefined;
-        const delay = backoffDelay(failures, defaultBackoff(Math.random));
+        const delay = backoffDelay(failures, defaultBackoff(this.opts.random));
         if (failures === 1)
           this.opts.log.warn(`watch on ${kind.kind}: ${(error as Error).message}; retrying`);
         await new Promise<void>((resolve) => this.opts.clock.setTimer(resolve, delay));

@@ -11,6 +11,7 @@ import type { KubeObject } from '../../core/model/kube-object.js';
 import { refKey } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';
 import type { ObjectResult } from './object-result.js';
+import { pollUntil } from './poll-until.js';
 import type { DesiredObject } from './read-cluster-branch.js';
 
 type Outcome = Omit<ObjectResult, 'ref' | 'path' | 'digest'>;
@@ -61,17 +62,19 @@ async function recreate(ctx: ApplyContext, desired: DesiredObject, manifest: Kub
       message: `recreate: delete failed: ${deleted.refusal.message}`,
     };
   }
-  const deadline = Date.now() + goneTimeoutMs;
-  while ((await ctx.client.get(desired.ref).catch(() => null)) !== undefined) {
-    if (Date.now() > deadline) {
-      return {
-        action: 'failed',
-        applied: false,
-        retryable: true,
-        message: `recreate: still there ${goneTimeoutMs / 1000}s after its deletion`,
-      };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  const gone = await pollUntil({
+    clock: ctx.clock,
+    timeoutMs: goneTimeoutMs,
+    intervalMs: 250,
+    check: async () => (await ctx.client.get(desired.ref).catch(() => null)) === undefined,
+  });
+  if (!gone) {
+    return {
+      action: 'failed',
+      applied: false,
+      retryable: true,
+      message: `recreate: still there ${goneTimeoutMs / 1000}s after its deletion`,
+    };
   }
   const result = await ctx.client.apply(manifest, { force: false });
   if (result.type === 'refused') {

@@ -19,7 +19,7 @@ import {
 } from '../../core/apply-plan/inventory.js';
 import { inventoryLabel, inventoryName, inventoryNamespace } from '../../core/apply-plan/agent-keys.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
 
 /** Where an agent keeps its inventory; `name` defaults to gitfleet-inventory-<cluster>. */
@@ -90,7 +90,7 @@ function inflatePartly(bytes: Buffer): string {
 }
 
 /** Returns the stored inventory (empty when there is none yet) or why it is unreadable; throws when it cannot be read at all. */
-export async function readInventory(client: KubeClient, at: InventoryLocation): Promise<InventoryRead> {
+export async function readInventory(client: ClusterApi, at: InventoryLocation): Promise<InventoryRead> {
   const ref = inventoryRef(at);
   const live = await client.get(ref);
   if (live === undefined) return { type: 'ok', inventory: new Map(), exists: false };
@@ -108,7 +108,7 @@ export async function readInventory(client: KubeClient, at: InventoryLocation): 
 
 /** Stores the inventory, creating the namespace first when the inventory did not exist; throws on failure. */
 export async function writeInventory(
-  client: KubeClient,
+  client: ClusterApi,
   at: InventoryLocation,
   inventory: Inventory,
   opts: { exists: boolean },

@@ -7,7 +7,7 @@ import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
 
 type KindRef = Pick<ObjectRef, 'apiVersion' | 'kind'>;
 type Listing = { type: 'ok'; byKey: Map<string, KubeObject> } | { type: 'error'; message: string };
@@ -29,7 +29,7 @@ export class LiveIndex {
   private readonly kinds = new Map<string, KindRef>();
 
   constructor(
-    private readonly client: KubeClient,
+    private readonly client: ClusterApi,
     private readonly cluster: string,
   ) {}
 

@@ -11,7 +11,7 @@
 import { clusterLabel, pruneAnnotation } from '../../core/apply-plan/agent-keys.js';
 import { preserveAnnotation } from '../../core/model/gitfleet-keys.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';
 
 const bookkeeping = new Set(['ConfigMap/kube-root-ca.crt', 'ServiceAccount/default']);
@@ -19,13 +19,13 @@ const bookkeepingKinds = new Set(['Event', 'Endpoints']);
 
 /** Returns the objects in the Namespace the agent does not own (`Kind/namespace/name`, sorted), or why they could not be listed. */
 export async function readNamespaceContents(opts: {
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   namespace: string;
   concurrency: number;
 }): Promise<{ foreign: string[] } | { unknown: string }> {
   const kinds = new Map<string, { apiVersion: string; kind: string }>();
-  for (const r of await opts.client.discovery.served()) {
+  for (const r of await opts.client.served()) {
     if (!r.namespaced || !r.verbs.includes('list') || bookkeepingKinds.has(r.kind)) continue;
     if (!kinds.has(`${r.group}/${r.kind}`))
       kinds.set(`${r.group}/${r.kind}`, {

@@ -10,7 +10,7 @@
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import type { Inventory, InventoryEntry } from '../../core/apply-plan/inventory.js';
 import { refKey } from '../../core/model/object-ref.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';
 
 export type RebuiltInventory =
@@ -20,13 +20,13 @@ export type RebuiltInventory =
 
 /** Returns the salvaged entries plus every live object carrying the agent's marker, or which kinds could not be listed. */
 export async function rebuildInventory(opts: {
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   salvaged: Inventory;
   concurrency: number;
 }): Promise<RebuiltInventory> {
   const kinds = new Map<string, { apiVersion: string; kind: string }>();
-  for (const r of await opts.client.discovery.served()) {
+  for (const r of await opts.client.served()) {
     if (!r.verbs.includes('list') || kinds.has(`${r.group}/${r.kind}`)) continue;
     kinds.set(`${r.group}/${r.kind}`, {
       apiVersion: r.group ? `${r.group}/${r.version}` : r.version,

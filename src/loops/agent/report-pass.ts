@@ -5,8 +5,7 @@ import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { StatusCondition } from '../../core/status/parse-conditions.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
-import { readClusterFacts } from '../../adapters/kube/read-cluster-facts.js';
+import type { ClusterApi } from './cluster-api.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AgentMemory } from './agent-memory.js';
 import type { AgentRepo } from './agent-repo.js';
@@ -26,7 +25,7 @@ export interface StatusOutcome {
 
 export interface ReportInput {
   repo: AgentRepo;
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   statusRef: string;
   branch: BranchRead;
@@ -117,7 +116,7 @@ function lostRace(input: ReportInput, error: unknown): unknown {
 
 /** The report of a pass whose cluster did not answer: NotReady, and the objects as last seen. */
 async function unreachableReport(input: ReportInput): Promise<AgentReport> {
-  const clusterStatus = await readClusterFacts(input.client);
+  const clusterStatus = await input.client.readFacts();
   input.memory.facts = { atMs: input.clock.now(), status: clusterStatus };
   return {
     cluster: input.cluster,
@@ -157,7 +156,7 @@ async function clusterFacts(input: ReportInput): Promise<ClusterStatus> {
   const now = input.clock.now();
   const cached = input.memory.facts;
   if (cached && now - cached.atMs < input.factsMaxAgeMs) return cached.status;
-  const status = await readClusterFacts(input.client);
+  const status = await input.client.readFacts();
   input.memory.facts = { atMs: now, status };
   return status;
 }

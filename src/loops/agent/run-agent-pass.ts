@@ -20,7 +20,7 @@ import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { refKey } from '../../core/model/object-ref.js';
-import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import type { ClusterApi } from './cluster-api.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
 import type { RequestCounts } from '../../adapters/kube/kube-http.js';
 import type { Clock } from '../runtime/clock.js';
@@ -40,7 +40,7 @@ import { reportPass, type StatusOutcome } from './report-pass.js';
 
 export interface AgentPassOptions {
   repo: AgentRepo;
-  client: KubeClient;
+  client: ClusterApi;
   cluster: string;
   /** Prefix of gitfleet's branches (the FleetConfig's branchPrefix), e.g. `gitfleet/`. */
   branchPrefix: string;
@@ -159,7 +159,7 @@ async function applyBranch(
     live: new LiveIndex(opts.client, opts.cluster),
     memory: opts.memory,
     inventory: before,
-    nowMs: () => opts.clock.now(),
+    clock: opts.clock,
   };
   const objects = await applyStaged(ctx, branch.objects, {
     concurrency: opts.concurrency,

@@ -1,11 +1,11 @@
 // Real repositories for the git writer tests, made and checked with the git command line.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toGitObject } from '../../../src/adapters/git/hash-object.js';
 import type { GitObject } from '../../../src/adapters/git/git-object.js';
 import { testGitEnv } from '../../git-env.js';
+import { runGit, type GitRunError } from '../../support/run-git.js';
 
 export const gitEnv = testGitEnv;
 
@@ -21,13 +21,9 @@ const made: string[] = [];
 export function makeRepo(opts: { bare: boolean }): TestRepo {
   const dir = mkdtempSync(join(tmpdir(), 'gitfleet-git-'));
   made.push(dir);
-  execFileSync(
-    'git',
-    ['-c', 'init.defaultBranch=main', 'init', '-q', ...(opts.bare ? ['--bare'] : []), dir],
-    {
-      env: gitEnv,
-    },
-  );
+  runGit(['-c', 'init.defaultBranch=main', 'init', '-q', ...(opts.bare ? ['--bare'] : []), dir], {
+    env: gitEnv,
+  });
   return { dir, gitdir: opts.bare ? dir : join(dir, '.git') };
 }
 
@@ -38,23 +34,16 @@ export function removeRepos(): void {
 
 /** Runs git on the repository (stdin from `input`) and returns its output, trailing newline trimmed. */
 export function git(repo: TestRepo, args: readonly string[], input?: string | Uint8Array): string {
-  return execFileSync('git', ['--git-dir', repo.gitdir, ...args], {
-    env: gitEnv,
-    input: input ?? '',
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: 'pipe',
-  })
-    .toString('utf8')
-    .replace(/\n$/, '');
+  return runGit(args, { gitdir: repo.gitdir, env: gitEnv, ...(input === undefined ? {} : { input }) });
 }
 
 /** Runs git expecting failure; returns its exit status and stderr. */
 export function gitFails(repo: TestRepo, args: readonly string[]): { status: number; stderr: string } {
   try {
-    execFileSync('git', ['--git-dir', repo.gitdir, ...args], { env: gitEnv, stdio: 'pipe' });
+    runGit(args, { gitdir: repo.gitdir, env: gitEnv });
   } catch (error) {
-    const e = error as { status: number; stderr: Buffer };
-    return { status: e.status, stderr: e.stderr.toString() };
+    const e = error as GitRunError;
+    return { status: e.status, stderr: e.stderr };
   }
   return { status: 0, stderr: '' };
 }

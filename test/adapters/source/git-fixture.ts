@@ -1,7 +1,7 @@
 // Real git repositories in temp dirs, made with the git command line.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { runGit } from '../../support/run-git.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 
 const env = {
@@ -18,7 +18,7 @@ const env = {
 
 /** Runs git in `dir` and returns its trimmed output. */
 export function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' }).trim();
+  return runGit(['-C', dir, ...args], { env }).trim();
 }
 
 export { tempDir, removeTempDirs as cleanup };
@@ -42,7 +42,7 @@ export function link(dir: string, path: string, target: string): void {
 /** Returns a new non-bare repository on branch main. */
 export function initRepo(): string {
   const dir = tempDir('repo');
-  execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q', dir], { env });
+  runGit(['-c', 'init.defaultBranch=main', 'init', '-q', dir], { env });
   return dir;
 }
 

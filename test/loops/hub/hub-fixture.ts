@@ -20,6 +20,7 @@ import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
 import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { runCli } from '../../cli/run-cli.js';
+import { runGit } from '../../support/run-git.js';
 
 export const repoRoot = join(new URL('.', import.meta.url).pathname, '../../../..');
 export const exampleDir = join(repoRoot, 'examples/fleet-repo');
@@ -93,14 +94,11 @@ export function run(
   args: readonly string[],
   opts: { input?: string; env?: Record<string, string> } = {},
 ): string {
-  return execFileSync('git', args, {
+  return runGit(args, {
     cwd,
     env: { ...gitEnv, ...opts.env },
-    maxBuffer: 64 << 20,
     ...(opts.input !== undefined ? { input: opts.input } : {}),
-  })
-    .toString('utf8')
-    .replace(/\n$/, '');
+  });
 }
 
 /** Runs git on the hub's git directory (stdin from `input`, extra environment from `env`). */

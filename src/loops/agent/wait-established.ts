@@ -2,7 +2,9 @@
 // is Established is refused ("no matches for kind"), so the agent waits between stage 0 and
 // the stages that may hold custom resources (Flux's ApplyAllStaged does the same).
 import { getPath } from '../../core/model/kube-object.js';
-import type { KubeClient } from './kube-client.js';
+import type { Clock } from '../runtime/clock.js';
+import type { ClusterApi } from './cluster-api.js';
+import { pollUntil } from './poll-until.js';
 
 const crdRef = (name: string) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -19,22 +21,28 @@ function isEstablished(crd: unknown): boolean {
 }
 
 /** Waits until every named CRD is Established; returns the names still not Established at the timeout. */
-export async function waitForEstablished(
-  client: KubeClient,
-  names: readonly string[],
-  opts: { timeoutMs: number; pollMs?: number },
-): Promise<string[]> {
-  const deadline = Date.now() + opts.timeoutMs;
-  let pending = [...names];
-  for (;;) {
-    const states = await Promise.all(
-      pending.map(async (name) => ({
-        name,
-        ok: isEstablished(await client.get(crdRef(name)).catch(() => undefined)),
-      })),
-    );
-    pending = states.filter((s) => !s.ok).map((s) => s.name);
-    if (pending.length === 0 || Date.now() >= deadline) return pending;
-    await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
-  }
+export async function waitForEstablished(opts: {
+  client: ClusterApi;
+  clock: Clock;
+  names: readonly string[];
+  timeoutMs: number;
+  pollMs?: number;
+}): Promise<string[]> {
+  let pending = [...opts.names];
+  await pollUntil({
+    clock: opts.clock,
+    timeoutMs: opts.timeoutMs,
+    intervalMs: opts.pollMs ?? 200,
+    check: async () => {
+      const states = await Promise.all(
+        pending.map(async (name) => ({
+          name,
+          ok: isEstablished(await opts.client.get(crdRef(name)).catch(() => undefined)),
+        })),
+      );
+      pending = states.filter((s) => !s.ok).map((s) => s.name);
+      return pending.length === 0;
+    },
+  });
+  return pending;
 }

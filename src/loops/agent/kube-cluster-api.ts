@@ -1,0 +1,23 @@
+// The agent's cluster interface (cluster-api.ts) over the kube adapter: the client's own verbs,
+// its discovery, the watch and the cluster facts, each passed straight through.
+import type { KubeClient } from '../../adapters/kube/kube-client.js';
+import { readClusterFacts } from '../../adapters/kube/read-cluster-facts.js';
+import { collectionVersion, watchObjects } from '../../adapters/kube/watch-objects.js';
+import type { ClusterApi } from './cluster-api.js';
+
+/** Returns the cluster interface of a kube client; closing the client stays the caller's. */
+export function kubeClusterApi(client: KubeClient): ClusterApi {
+  return {
+    get: (ref) => client.get(ref),
+    list: (kind, opts) => client.list(kind, opts),
+    apply: (manifest, opts) => client.apply(manifest, opts),
+    mergePatch: (ref, patch) => client.mergePatch(ref, patch),
+    delete: (ref) => client.delete(ref),
+    collectionVersion: (kind, opts) => collectionVersion(client, kind, opts.labelSelector),
+    watch: (kind, opts) => watchObjects(client, kind, opts),
+    served: () => client.discovery.served(),
+    refreshDiscovery: () => client.discovery.refresh(),
+    readFacts: () => readClusterFacts(client),
+    requestCounts: () => client.requestCounts(),
+  };
+}
