@@ -20,7 +20,8 @@ import { findDependencies } from '../follow/find-dependencies.js';
 import type { ScheduledClaim, ScheduleInput } from '../schedule/schedule-claims.js';
 import { patchClusters, type AssembleInput, type ClusterRender } from './assemble-clusters.js';
 import type { DetectionMemo, NamespacesMemo, RenderMemo, ScheduleMemo } from './render-memo.js';
-import type { UnitRender, UnitRenderInput } from './render-unit.js';
+import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
+import type { UnitInput } from './render-units.js';
 import {
   compareContexts,
   namespaceTemplatesOf,
@@ -66,8 +67,8 @@ export const renderMemoTable = {
   units: {
     per: 'unit (a binding, or a Namespace binding made for one cluster)',
     keyedOn:
-      'the binding; the template; its referrers’ clusters; whether replicas stay with the member (rendered again, a copy whose content key is last time’s keeps its text)',
-    invalidatedBy: 'any cluster; any override policy',
+      'the binding (the unit and its targets); for its copies also the template, its referrers’ clusters and whether replicas stay with the member (rendered again, a copy whose content key is last time’s keeps its text)',
+    invalidatedBy: 'any cluster; for its copies, also any override policy',
   },
   clusters: {
     per: 'cluster',
@@ -91,6 +92,9 @@ export interface IncrementalRender {
   /** Returns last time's object for a follower binding equal to it, else the binding. */
   follower: (binding: Binding) => Binding;
   namespaces: ReuseHook<EnsureNamespacesInput, EnsuredNamespaces>;
+  /** A unit (its rank and targets); kept in `units`, with its copies. */
+  unit: ReuseHook<UnitInput, RenderUnit>;
+  /** A unit's rendered copies. */
   units: ReuseHook<UnitRenderInput, UnitRender>;
   clusters: ReuseHook<AssembleInput, Map<string, ClusterRender>>;
   /** Returns what this render kept, for the next one (RenderResult.memo). */
@@ -194,6 +198,11 @@ export function incrementalRender(
       return result;
     },
 
+    unit(input, compute) {
+      const kept = same.clusters ? last?.units.get(input.id)?.unit : undefined;
+      return kept?.binding === input.binding ? kept : compute(input);
+    },
+
     units(input, compute) {
       const { unit } = input;
       const kept = last?.units.get(unit.id);
@@ -201,7 +210,7 @@ export function incrementalRender(
         same.clusters &&
         same.overrides &&
         kept !== undefined &&
-        kept.unit.binding === unit.binding &&
+        kept.unit === unit &&
         kept.template === input.template &&
         kept.keepsMemberReplicas === input.keepsMemberReplicas &&
         sameReferrers(kept.referrers, input.referrers);

@@ -75,7 +75,12 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   const namespaces = reuse.namespaces({ bindings, templates, clusters: fleet.clusters }, ensureNamespaces);
   for (const made of namespaces.generated) templates.set(made.key, made);
   const registered = new Map(fleet.clusters.map((c) => [c.name, c]));
-  const units = unitsOf({ bindings, namespaces: namespaces.perCluster, clusters: registered });
+  const units = unitsOf({
+    bindings,
+    namespaces: namespaces.perCluster,
+    clusters: registered,
+    reuse: reuse.unit,
+  });
   const bindingsByKey = new Map(bindings.map((b) => [b.key, b]));
   const renderer = createObjectRenderer({ fleet, templates, bindings: bindingsByKey });
   const rendered = renderUnits({

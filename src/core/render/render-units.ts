@@ -5,8 +5,13 @@ import type { ReuseHook } from '../model/reuse-hook.js';
 import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 
-/** A unit before its targets are worked out. */
-export type UnitInput = Omit<RenderUnit, 'targets'>;
+/** What a unit is made from: its id and binding, and the cluster of a Namespace made for one. */
+export interface UnitInput {
+  id: string;
+  binding: Binding;
+  /** Set for a Namespace binding made for this one cluster (ensureNamespaces). */
+  cluster?: string;
+}
 
 /**
  * Returns the units to render: the bindings, then per cluster the Namespaces it needs, each
@@ -19,19 +24,20 @@ export function unitsOf(opts: {
   clusters: ReadonlyMap<string, Cluster>;
   reuse?: ReuseHook<UnitInput, RenderUnit>;
 }): RenderUnit[] {
-  const unitOf = ({ id, rank, binding }: UnitInput): RenderUnit => {
+  const unitOf = ({ id, binding, cluster }: UnitInput): RenderUnit => {
+    if (cluster !== undefined) {
+      return { id, rank: `1${binding.key}`, binding, targets: [{ name: cluster, replicas: 0 }] };
+    }
     const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
     const targets = scheduled.every((c) => opts.clusters.has(c.name))
       ? scheduled
       : scheduled.filter((c) => opts.clusters.has(c.name));
-    return { id, rank, binding, targets };
+    return { id, rank: `0${binding.key}`, binding, targets };
   };
   const make = (input: UnitInput) => (opts.reuse ? opts.reuse(input, unitOf) : unitOf(input));
-  const units = opts.bindings.map((binding) => make({ id: binding.key, rank: `0${binding.key}`, binding }));
+  const units = opts.bindings.map((binding) => make({ id: binding.key, binding }));
   for (const [cluster, list] of opts.namespaces) {
-    for (const binding of list) {
-      units.push(make({ id: `${binding.key}\u0000${cluster}`, rank: `1${binding.key}`, binding }));
-    }
+    for (const binding of list) units.push(make({ id: `${binding.key}\u0000${cluster}`, binding, cluster }));
   }
   return units;
 }
