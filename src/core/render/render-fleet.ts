@@ -1,15 +1,16 @@
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { Template } from '../model/fleet.js';
+import type { Fleet, Template } from '../model/fleet.js';
 import { refLabel } from '../model/object-ref.js';
 import type { Snapshot } from '../model/snapshot.js';
+import type { DetectResult } from '../detect/detect-claims.js';
 import { compileSkipRules } from '../detect/skip-rules.js';
 import { detectTemplates } from '../detect/detect-templates.js';
 import { findUnregisteredClusters } from '../schedule/find-unregistered-clusters.js';
 import { scheduleClaims } from '../schedule/schedule-claims.js';
 import { ensureNamespaces } from '../follow/ensure-namespaces.js';
-import { placeFollowers } from '../follow/place-followers.js';
-import { assembleClusters } from './assemble-clusters.js';
+import { placeFollowers, type FollowResult } from '../follow/place-followers.js';
+import { assembleClusters, type ClusterRender } from './assemble-clusters.js';
 import type { ClusterOutput } from './cluster-output.js';
 import { incrementalRender } from './incremental-render.js';
 import { createObjectRenderer } from './render-object.js';
@@ -59,43 +60,61 @@ export interface RenderResult {
  */
 export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): RenderResult {
   const { fleet } = snapshot;
+  const { clusters } = fleet;
   const reuse = incrementalRender(snapshot, options);
   const skipRules = compileSkipRules(fleet.config);
-  const templates = new Map<string, Template>(fleet.templates.map((t) => [t.key, t]));
+  const templates = new Map(fleet.templates.map((t) => [t.key, t]));
+  // Detect: which policy claims each template. Schedule: each claim's clusters and replicas.
   const detected = detectTemplates({ snapshot, skipRules, reuse: reuse.detections });
   const bound = scheduleClaims({ snapshot, claims: detected.claims, reuse: reuse.schedules });
+  // Follow: dependencies, HPAs and Namespaces go where others go; each cluster gets its Namespaces.
   const followed = placeFollowers({
     bindings: bound.bindings,
     templates,
-    clusters: fleet.clusters,
+    clusters,
     skipRules,
     dependenciesOf: reuse.dependenciesOf,
   });
   const bindings = [...bound.bindings, ...followed.followers.map(reuse.follower)].sort(byKey);
-  const namespaces = reuse.namespaces({ bindings, templates, clusters: fleet.clusters }, ensureNamespaces);
+  const namespaces = reuse.namespaces({ bindings, templates, clusters }, ensureNamespaces);
   for (const made of namespaces.generated) templates.set(made.key, made);
-  const registered = new Map(fleet.clusters.map((c) => [c.name, c]));
+  // Override and render: every binding's copy on each of its clusters, then each cluster's files.
+  const registered = new Map(clusters.map((c) => [c.name, c]));
   const units = unitsOf({
     bindings,
     namespaces: namespaces.perCluster,
     clusters: registered,
     reuse: reuse.unit,
   });
-  const bindingsByKey = new Map(bindings.map((b) => [b.key, b]));
-  const renderer = createObjectRenderer({ fleet, templates, bindings: bindingsByKey });
+  const keyed = new Map(bindings.map((b) => [b.key, b]));
+  const renderer = createObjectRenderer({ fleet, templates, bindings: keyed });
   const rendered = renderUnits({
     units,
     clusters: registered,
     templates,
-    bindings: bindingsByKey,
+    bindings: keyed,
     renderer,
     reuse: reuse.units,
   });
-  const assembled = reuse.clusters({ clusters: fleet.clusters, units, rendered }, assembleClusters);
+  const assembled = reuse.clusters({ clusters, units, rendered }, assembleClusters);
+  return resultOf({ fleet, detected, bound, followed, bindings, assembled, memo: reuse.memo() });
+}
+
+/** The render's result, from what its stages returned. */
+function resultOf(stages: {
+  fleet: Fleet;
+  detected: DetectResult;
+  bound: ReturnType<typeof scheduleClaims>;
+  followed: FollowResult;
+  bindings: Binding[];
+  assembled: ReadonlyMap<string, ClusterRender>;
+  memo: RenderMemo;
+}): RenderResult {
+  const { fleet, detected, bound, followed, assembled } = stages;
   const following = new Set(followed.followers.map((f) => f.key));
   return {
     clusters: new Map([...assembled].map(([name, c]) => [name, c.output])),
-    bindings,
+    bindings: stages.bindings,
     placements: bound.placements,
     diagnostics: [
       ...findUnregisteredClusters(fleet),
@@ -104,7 +123,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
       ...unmatchedDiagnostics(detected.unmatched, following),
       ...[...assembled.values()].flatMap((c) => c.diagnostics.map((d) => d.diagnostic)),
     ],
-    memo: reuse.memo(),
+    memo: stages.memo,
     stats: {
       templates: fleet.templates.length,
       claimed: bound.bindings.length,
