@@ -4,7 +4,6 @@ import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import { followerBinding } from './follower-binding.js';
 import type { EnsuredNamespaces } from './ensured-namespaces.js';
-import { sameItems } from '../model/same-items.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
 const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
@@ -73,51 +72,4 @@ function namespaceBinding(
     });
   }
   return followerBinding({ ref, origin: 'namespace', clusters: [cluster] });
-}
-
-/** What the Namespaces a render added were found from, for the next render. */
-export interface NamespacesMemo {
-  clusters: readonly Cluster[];
-  /** The repo's v1 Namespace templates. */
-  namespaceTemplates: readonly Template[];
-  /** Every binding by key: one that changed counts only if its namespace or clusters did. */
-  bindings: ReadonlyMap<string, Binding>;
-  result: EnsuredNamespaces;
-}
-
-/**
- * The Namespaces each cluster needs depend only on where bindings go and on the repo's own
- * Namespaces: when every binding has the same namespace, Namespace name and clusters as last
- * time, over the same clusters and Namespace templates, last time's answer stands.
- */
-export function ensureNamespacesReusing(
-  input: EnsureNamespacesInput,
-  /** The last render's (RenderMemo.namespaces). */
-  last: NamespacesMemo | undefined,
-): { result: EnsuredNamespaces; memo: NamespacesMemo } {
-  const bindings = new Map(input.bindings.map((b) => [b.key, b]));
-  const namespaceTemplates = [...input.templates.values()].filter(
-    (t) => t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1',
-  );
-  const same =
-    last !== undefined &&
-    sameItems(last.clusters, input.clusters) &&
-    sameItems(last.namespaceTemplates, namespaceTemplates) &&
-    last.bindings.size === bindings.size &&
-    input.bindings.every((binding) => {
-      const before = last.bindings.get(binding.key);
-      return (
-        before === binding ||
-        (before !== undefined && namespacePlacement(before) === namespacePlacement(binding))
-      );
-    });
-  const result = same ? last.result : ensureNamespaces(input);
-  return { result, memo: { clusters: input.clusters, namespaceTemplates, bindings, result } };
-}
-
-function namespacePlacement(binding: Binding): string {
-  const { resource, schedule } = binding;
-  const names = schedule.type === 'Scheduled' ? schedule.clusters.map((c) => c.name).join(',') : '';
-  const namespace = resource.kind === 'Namespace' && resource.apiVersion === 'v1' ? resource.name : '';
-  return `${resource.namespace}\u0000${namespace}\u0000${names}`;
 }

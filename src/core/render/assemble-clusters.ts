@@ -3,47 +3,65 @@ import type { Cluster } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
 import { patchMap } from '../model/patched-map.js';
-import type { ClusterRender, RankedDiagnostic, RenderMemo, UnitRender } from './render-memo.js';
 import type { ClusterOutput } from './cluster-output.js';
 import type { RenderOutcome } from './render-object.js';
-import type { RenderUnit } from './render-unit.js';
+import type { RenderUnit, UnitRender } from './render-unit.js';
+
+/** One cluster's output and diagnostics. */
+export interface ClusterRender {
+  output: ClusterOutput;
+  /** The cluster's diagnostics, each with the unit it came from and its place in the order. */
+  diagnostics: readonly RankedDiagnostic[];
+}
+
+export interface RankedDiagnostic {
+  unit: string;
+  rank: string;
+  diagnostic: Diagnostic;
+}
+
+export interface AssembleInput {
+  clusters: readonly Cluster[];
+  units: readonly RenderUnit[];
+  /** Unit id → its rendered copies. */
+  rendered: ReadonlyMap<string, UnitRender>;
+}
 
 /**
  * Returns every cluster's files, sorted by path, and diagnostics, in unit order. An object that
  * fails to render, or whose dispatching its policy suspends, is `held`: the cluster keeps what
  * it has for it.
- *
- * Given the memo of a render over the same clusters, only clusters a dirty unit (rendered
- * again, added or gone) is or was placed on are assembled again, and only at that unit's
- * paths: the others keep last time's output object.
  */
-export function assembleClusters(opts: {
-  clusters: readonly Cluster[];
-  units: readonly RenderUnit[];
-  rendered: ReadonlyMap<string, UnitRender>;
-  dirty: ReadonlySet<string>;
-  memo: RenderMemo | undefined;
-  /** Whether the memo's render had the same clusters (same objects, same order). */
-  sameClusters: boolean;
-}): Map<string, ClusterRender> {
-  if (opts.memo && opts.sameClusters) return patchClusters(opts, opts.memo);
-  const builders = new Map(opts.clusters.map((c) => [c.name, new ClusterBuilder()]));
-  for (const unit of opts.units) {
-    const { copies } = opts.rendered.get(unit.id)!;
+export function assembleClusters(input: AssembleInput): Map<string, ClusterRender> {
+  const builders = new Map(input.clusters.map((c) => [c.name, new ClusterBuilder()]));
+  for (const unit of input.units) {
+    const { copies } = input.rendered.get(unit.id)!;
     for (const [cluster, copy] of copies) builders.get(cluster)!.place(unit, copy.outcome, cluster);
   }
   return new Map([...builders].map(([name, builder]) => [name, builder.done()]));
 }
 
-function patchClusters(
-  opts: Parameters<typeof assembleClusters>[0],
-  memo: RenderMemo,
+/**
+ * Returns what assembleClusters returns, made from an earlier assembly over the same clusters
+ * (same objects, same order) by assembling again only the clusters a dirty unit (rendered
+ * again, added or gone since) is or was placed on, and only at that unit's paths: the other
+ * clusters keep the earlier output object.
+ */
+export function patchClusters(
+  input: AssembleInput,
+  earlier: {
+    /** The earlier assembly's units, by id. */
+    rendered: ReadonlyMap<string, UnitRender>;
+    clusters: ReadonlyMap<string, ClusterRender>;
+    /** Ids of the units rendered again, added or gone since. */
+    dirty: Iterable<string>;
+  },
 ): Map<string, ClusterRender> {
-  const units = new Map(opts.units.map((u) => [u.id, u]));
+  const units = new Map(input.units.map((u) => [u.id, u]));
   const touched = new Map<string, Set<string>>();
-  for (const id of opts.dirty) {
-    const before = memo.units.get(id)?.copies.keys() ?? [];
-    const after = opts.rendered.get(id)?.copies.keys() ?? [];
+  for (const id of earlier.dirty) {
+    const before = earlier.rendered.get(id)?.copies.keys() ?? [];
+    const after = input.rendered.get(id)?.copies.keys() ?? [];
     for (const cluster of [...before, ...after]) {
       let ids = touched.get(cluster);
       if (!ids) touched.set(cluster, (ids = new Set()));
@@ -51,8 +69,8 @@ function patchClusters(
     }
   }
   const result = new Map<string, ClusterRender>();
-  for (const cluster of opts.clusters) {
-    const last = memo.clusters.get(cluster.name)!;
+  for (const cluster of input.clusters) {
+    const last = earlier.clusters.get(cluster.name)!;
     const ids = touched.get(cluster.name);
     if (!ids) {
       result.set(cluster.name, last);
@@ -61,11 +79,11 @@ function patchClusters(
     const builder = new ClusterBuilder(last, ids);
     // Removals first: a path can pass from one unit to another (a made-up Namespace to the repo's).
     for (const id of ids) {
-      const copy = memo.units.get(id)?.copies.get(cluster.name);
+      const copy = earlier.rendered.get(id)?.copies.get(cluster.name);
       if (copy) builder.remove(copy.outcome.path);
     }
     for (const id of ids) {
-      const copy = opts.rendered.get(id)?.copies.get(cluster.name);
+      const copy = input.rendered.get(id)?.copies.get(cluster.name);
       if (copy) builder.place(units.get(id)!, copy.outcome, cluster.name);
     }
     result.set(cluster.name, builder.done());

@@ -1,21 +1,21 @@
-import { findUnregisteredClusters } from '../schedule/find-unregistered-clusters.js';
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { Template } from '../model/fleet.js';
-import { refLabel, type ObjectRef } from '../model/object-ref.js';
-import { findDependencies } from '../follow/find-dependencies.js';
+import type { Fleet, Template } from '../model/fleet.js';
+import { refLabel } from '../model/object-ref.js';
 import type { Snapshot } from '../model/snapshot.js';
+import type { DetectResult } from '../detect/detect-claims.js';
 import { compileSkipRules } from '../detect/skip-rules.js';
-import { assembleClusters } from './assemble-clusters.js';
-import type { ClusterOutput } from './cluster-output.js';
 import { detectTemplates } from '../detect/detect-templates.js';
-import { ensureNamespacesReusing } from '../follow/ensure-namespaces.js';
-import { placeFollowers } from '../follow/place-followers.js';
-import { createObjectRenderer } from './render-object.js';
-import { sameItems } from '../model/same-items.js';
-import { renderContextOf, type RenderContext, type RenderMemo } from './render-memo.js';
-import { renderUnits, renderUnitsOf } from './render-units.js';
+import { findUnregisteredClusters } from '../schedule/find-unregistered-clusters.js';
 import { scheduleClaims } from '../schedule/schedule-claims.js';
+import { ensureNamespaces } from '../follow/ensure-namespaces.js';
+import { placeFollowers, type FollowResult } from '../follow/place-followers.js';
+import { assembleClusters, type ClusterRender } from './assemble-clusters.js';
+import type { ClusterOutput } from './cluster-output.js';
+import { incrementalRender } from './incremental-render.js';
+import { createObjectRenderer } from './render-object.js';
+import type { RenderMemo } from './render-memo.js';
+import { renderUnits, unitsOf } from './render-units.js';
 
 export type { RenderMemo } from './render-memo.js';
 export type { ClusterOutput } from './cluster-output.js';
@@ -23,7 +23,8 @@ export type { ClusterOutput } from './cluster-output.js';
 export interface RenderOptions {
   /**
    * The memo of a previous render (its `memo`): what did not change is not computed again
-   * (render-memo.ts), so a render costs what changed. The output is the same with or without it.
+   * (the memo table in incremental-render.ts), so a render costs what changed. The output is
+   * the same with or without it.
    */
   memo?: RenderMemo;
   /**
@@ -54,153 +55,90 @@ export interface RenderResult {
 /**
  * Returns, for every registered cluster, exactly the manifests it must run: detect, schedule,
  * follow, override and render (docs/architecture.md#the-pipeline). Pure: the same snapshot gives
- * byte-identical output.
+ * byte-identical output. Each stage is handed the memo's hook for its results
+ * (incremental-render.ts), which reuses the last render's where their inputs are the same.
  */
 export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): RenderResult {
   const { fleet } = snapshot;
-  const { memo } = options;
-  const context = renderContextOf(fleet, snapshot.clusterStatus);
-  const same = compareContexts(memo?.context, context);
+  const { clusters } = fleet;
+  const reuse = incrementalRender(snapshot, options);
   const skipRules = compileSkipRules(fleet.config);
-  const templates = new Map<string, Template>(fleet.templates.map((t) => [t.key, t]));
-  const ahead = options.ahead ?? false;
-  const detected = detectTemplates({
-    snapshot,
-    skipRules,
-    memo: same.policies ? memo?.detections : undefined,
-    ahead,
-  });
-  const bound = scheduleClaims({
-    snapshot,
-    claims: detected.result.claims,
-    memo: same.placement ? memo?.schedules : undefined,
-    ahead,
-  });
-  const dependencies = new Map<string, { template: Template; dependencies: readonly ObjectRef[] }>();
+  const templates = new Map(fleet.templates.map((t) => [t.key, t]));
+  // Detect: which policy claims each template. Schedule: each claim's clusters and replicas.
+  const detected = detectTemplates({ snapshot, skipRules, reuse: reuse.detections });
+  const bound = scheduleClaims({ snapshot, claims: detected.claims, reuse: reuse.schedules });
+  // Follow: dependencies, HPAs and Namespaces go where others go; each cluster gets its Namespaces.
   const followed = placeFollowers({
     bindings: bound.bindings,
     templates,
-    clusters: fleet.clusters,
+    clusters,
     skipRules,
-    dependenciesOf: (template) => dependenciesOf(template, memo, dependencies),
+    dependenciesOf: reuse.dependenciesOf,
   });
-  const followers = new Map<string, { binding: Binding; json: string }>();
-  const intern = (id: string, binding: Binding) => internFollower(id, binding, memo, followers);
-  const bindings = [...bound.bindings, ...followed.followers.map((f) => intern(f.key, f))].sort((a, b) =>
-    a.key < b.key ? -1 : 1,
-  );
-  const namespaces = ensureNamespacesReusing(
-    { bindings, templates, clusters: fleet.clusters },
-    memo?.namespaces,
-  );
-  const generated = new Map<string, Template>();
-  for (const made of namespaces.result.generated) {
-    const template = memo?.generated.get(made.key) ?? made;
-    generated.set(made.key, template);
-    templates.set(made.key, template);
-  }
-  const registered = new Map(fleet.clusters.map((c) => [c.name, c]));
-  const units = renderUnitsOf(
+  const bindings = [...bound.bindings, ...followed.followers.map(reuse.follower)].sort(byKey);
+  const namespaces = reuse.namespaces({ bindings, templates, clusters }, ensureNamespaces);
+  for (const made of namespaces.generated) templates.set(made.key, made);
+  // Override and render: every binding's copy on each of its clusters, then each cluster's files.
+  const registered = new Map(clusters.map((c) => [c.name, c]));
+  const units = unitsOf({
     bindings,
-    namespaces.result.perCluster,
-    registered,
-    intern,
-    same.clusters ? memo?.units : undefined,
-  );
-  const bindingsByKey = new Map(bindings.map((b) => [b.key, b]));
-  const renderer = createObjectRenderer({ fleet, templates, bindings: bindingsByKey });
-  const { rendered, dirty } = renderUnits({
+    namespaces: namespaces.perCluster,
+    clusters: registered,
+    reuse: reuse.unit,
+  });
+  const keyed = new Map(bindings.map((b) => [b.key, b]));
+  const renderer = createObjectRenderer({ fleet, templates, bindings: keyed });
+  const rendered = renderUnits({
     units,
     clusters: registered,
     templates,
-    bindings: bindingsByKey,
+    bindings: keyed,
     renderer,
-    memo,
-    reusable: same.clusters && same.overrides,
+    reuse: reuse.units,
   });
-  const assembled = assembleClusters({
-    clusters: fleet.clusters,
-    units,
-    rendered,
-    dirty,
-    memo,
-    sameClusters: same.clusters,
-  });
-  const clusters = new Map([...assembled].map(([name, c]) => [name, c.output]));
-  const diagnostics = [
-    ...findUnregisteredClusters(fleet),
-    ...bound.diagnostics,
-    ...followed.diagnostics,
-    ...unmatchedDiagnostics(detected.result.unmatched, followed.followers),
-    ...[...assembled.values()].flatMap((c) => c.diagnostics.map((d) => d.diagnostic)),
-  ];
+  const assembled = reuse.clusters({ clusters, units, rendered }, assembleClusters);
+  return resultOf({ fleet, detected, bound, followed, bindings, assembled, memo: reuse.memo() });
+}
+
+/** The render's result, from what its stages returned. */
+function resultOf(stages: {
+  fleet: Fleet;
+  detected: DetectResult;
+  bound: ReturnType<typeof scheduleClaims>;
+  followed: FollowResult;
+  bindings: Binding[];
+  assembled: ReadonlyMap<string, ClusterRender>;
+  memo: RenderMemo;
+}): RenderResult {
+  const { fleet, detected, bound, followed, assembled } = stages;
   const following = new Set(followed.followers.map((f) => f.key));
   return {
-    clusters,
-    bindings,
+    clusters: new Map([...assembled].map(([name, c]) => [name, c.output])),
+    bindings: stages.bindings,
     placements: bound.placements,
-    diagnostics,
-    memo: {
-      context,
-      detections: detected.detections,
-      dependencies,
-      namespaces: namespaces.memo,
-      schedules: bound.schedules,
-      followers,
-      generated,
-      units: rendered,
-      clusters: assembled,
-    },
+    diagnostics: [
+      ...findUnregisteredClusters(fleet),
+      ...bound.diagnostics,
+      ...followed.diagnostics,
+      ...unmatchedDiagnostics(detected.unmatched, following),
+      ...[...assembled.values()].flatMap((c) => c.diagnostics.map((d) => d.diagnostic)),
+    ],
+    memo: stages.memo,
     stats: {
       templates: fleet.templates.length,
       claimed: bound.bindings.length,
       followers: followed.followers.length,
-      skipped: detected.result.skipped.length,
-      unmatched: detected.result.unmatched.filter((t) => !following.has(t.key)).length,
+      skipped: detected.skipped.length,
+      unmatched: detected.unmatched.filter((t) => !following.has(t.key)).length,
     },
   };
 }
 
-/** Which fleet-wide inputs are the same as the memo's: what each stage may reuse. */
-function compareContexts(last: RenderContext | undefined, now: RenderContext) {
-  if (!last) return { policies: false, placement: false, clusters: false, overrides: false };
-  const clusters = sameItems(last.clusters, now.clusters);
-  return {
-    policies: sameItems(last.propagationPolicies, now.propagationPolicies) && last.config === now.config,
-    placement: clusters && last.status === now.status,
-    clusters,
-    overrides: sameItems(last.overridePolicies, now.overridePolicies),
-  };
+function byKey(a: Binding, b: Binding): number {
+  return a.key < b.key ? -1 : 1;
 }
 
-function dependenciesOf(
-  template: Template,
-  memo: RenderMemo | undefined,
-  next: Map<string, { template: Template; dependencies: readonly ObjectRef[] }>,
-): readonly ObjectRef[] {
-  const last = memo?.dependencies.get(template.key);
-  const entry =
-    last?.template === template ? last : { template, dependencies: findDependencies(template.object) };
-  next.set(template.key, entry);
-  return entry.dependencies;
-}
-
-/** Returns last time's binding object for an equal binding (so later stages can reuse), else this one. */
-function internFollower(
-  id: string,
-  binding: Binding,
-  memo: RenderMemo | undefined,
-  next: Map<string, { binding: Binding; json: string }>,
-): Binding {
-  const json = JSON.stringify(binding);
-  const last = memo?.followers.get(id);
-  const kept = last && last.json === json ? last : { binding, json };
-  next.set(id, kept);
-  return kept.binding;
-}
-
-function unmatchedDiagnostics(unmatched: readonly Template[], followers: readonly Binding[]): Diagnostic[] {
-  const following = new Set(followers.map((f) => f.key));
+function unmatchedDiagnostics(unmatched: readonly Template[], following: ReadonlySet<string>): Diagnostic[] {
   return unmatched
     .filter((t) => t.ref.kind !== 'Namespace' && !following.has(t.key))
     .map((t) => ({

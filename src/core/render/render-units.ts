@@ -1,16 +1,51 @@
 import type { Binding, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
-import type { RenderMemo, UnitRender } from './render-memo.js';
-import type { RenderUnit } from './render-unit.js';
-import type { ObjectRenderer, RenderedCopy } from './render-object.js';
+import type { ReuseHook } from '../model/reuse-hook.js';
+import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
+import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
+
+/** What a unit is made from: its id and binding, and the cluster of a Namespace made for one. */
+export interface UnitInput {
+  id: string;
+  binding: Binding;
+  /** Set for a Namespace binding made for this one cluster (ensureNamespaces). */
+  cluster?: string;
+}
 
 /**
- * Returns every unit rendered on its clusters, and the ids of the units rendered again or gone
- * since the memo's render (`dirty`). A unit whose binding, template, referrers and replica
- * ownership are the same objects as last time keeps its copies when `reusable` (every cluster
- * and override policy unchanged); otherwise each copy is rendered, reusing by content key what
- * the same unit rendered last time.
+ * Returns the units to render: the bindings, then per cluster the Namespaces it needs, each
+ * with the registered clusters it goes to. `reuse` may give a unit kept from an earlier render.
+ */
+export function unitsOf(opts: {
+  bindings: readonly Binding[];
+  /** Cluster → the Namespace bindings it needs besides those placed (ensureNamespaces). */
+  namespaces: ReadonlyMap<string, readonly Binding[]>;
+  clusters: ReadonlyMap<string, Cluster>;
+  reuse?: ReuseHook<UnitInput, RenderUnit>;
+}): RenderUnit[] {
+  const unitOf = ({ id, binding, cluster }: UnitInput): RenderUnit => {
+    if (cluster !== undefined) {
+      return { id, rank: `1${binding.key}`, binding, targets: [{ name: cluster, replicas: 0 }] };
+    }
+    const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+    const targets = scheduled.every((c) => opts.clusters.has(c.name))
+      ? scheduled
+      : scheduled.filter((c) => opts.clusters.has(c.name));
+    return { id, rank: `0${binding.key}`, binding, targets };
+  };
+  const make = (input: UnitInput) => (opts.reuse ? opts.reuse(input, unitOf) : unitOf(input));
+  const units = opts.bindings.map((binding) => make({ id: binding.key, binding }));
+  for (const [cluster, list] of opts.namespaces) {
+    for (const binding of list) units.push(make({ id: `${binding.key}\u0000${cluster}`, binding, cluster }));
+  }
+  return units;
+}
+
+/**
+ * Returns every unit rendered on its clusters, by unit id. `reuse` may give a unit's copies
+ * kept from an earlier render for the same input; a unit rendered again reuses, by content
+ * key, the copies the same unit rendered last time (the renderer's `reuse`).
  */
 export function renderUnits(opts: {
   units: readonly RenderUnit[];
@@ -18,40 +53,33 @@ export function renderUnits(opts: {
   templates: ReadonlyMap<string, Template>;
   bindings: ReadonlyMap<string, Binding>;
   renderer: ObjectRenderer;
-  memo: RenderMemo | undefined;
-  reusable: boolean;
-}): { rendered: Map<string, UnitRender>; dirty: Set<string> } {
-  const rendered = new Map<string, UnitRender>();
-  const dirty = new Set<string>();
-  for (const unit of opts.units) {
-    const { binding } = unit;
-    const template = opts.templates.get(binding.key)!;
-    const keepsMemberReplicas = opts.renderer.keepsMemberReplicas(template);
-    const referrers = referrerClusters(binding, opts.bindings);
-    const last = opts.memo?.units.get(unit.id);
-    if (
-      opts.reusable &&
-      last !== undefined &&
-      last.unit === unit &&
-      last.template === template &&
-      last.keepsMemberReplicas === keepsMemberReplicas &&
-      sameReferrers(last.referrers, referrers)
-    ) {
-      rendered.set(unit.id, last);
-      continue;
-    }
+  reuse?: ReuseHook<UnitRenderInput, UnitRender>;
+}): Map<string, UnitRender> {
+  const render = (input: UnitRenderInput, last?: UnitRender): UnitRender => {
+    const { unit } = input;
     // What this unit rendered last time, by content key: a copy whose inputs did not change.
-    const reuse = last ? new Map([...last.copies.values()].map((c) => [c.key, c.outcome])) : undefined;
+    const earlier: ReadonlyMap<string, RenderOutcome> | undefined = last
+      ? new Map([...last.copies.values()].map((c) => [c.key, c.outcome]))
+      : undefined;
     const copies = new Map<string, RenderedCopy>();
     for (const target of unit.targets) {
       const cluster = opts.clusters.get(target.name)!;
-      copies.set(target.name, opts.renderer.render(binding, cluster, target.replicas, reuse));
+      copies.set(target.name, opts.renderer.render(unit.binding, cluster, target.replicas, earlier));
     }
-    rendered.set(unit.id, { unit, binding, template, keepsMemberReplicas, referrers, copies });
-    dirty.add(unit.id);
+    return { ...input, copies };
+  };
+  const rendered = new Map<string, UnitRender>();
+  for (const unit of opts.units) {
+    const template = opts.templates.get(unit.binding.key)!;
+    const input: UnitRenderInput = {
+      unit,
+      template,
+      keepsMemberReplicas: opts.renderer.keepsMemberReplicas(template),
+      referrers: referrerClusters(unit.binding, opts.bindings),
+    };
+    rendered.set(unit.id, opts.reuse ? opts.reuse(input, render) : render(input));
   }
-  for (const id of opts.memo?.units.keys() ?? []) if (!rendered.has(id)) dirty.add(id);
-  return { rendered, dirty };
+  return rendered;
 }
 
 // Where each referrer of a follower is scheduled: a copy names the referrers placed on its cluster.
@@ -68,48 +96,3 @@ function referrerClusters(
 
 const noReferrers: readonly (readonly TargetCluster[])[] = [];
 const noClusters: readonly TargetCluster[] = [];
-
-function sameReferrers(
-  a: readonly (readonly TargetCluster[])[],
-  b: readonly (readonly TargetCluster[])[],
-): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  return a.every((x, i) => {
-    const y = b[i]!;
-    return x === y || (x.length === y.length && x.every((c, j) => c.name === y[j]!.name));
-  });
-}
-
-/** The bindings, then per cluster the Namespaces it needs, each with its registered clusters. */
-export function renderUnitsOf(
-  bindings: readonly Binding[],
-  namespaces: ReadonlyMap<string, Binding[]>,
-  registered: ReadonlyMap<string, Cluster>,
-  intern: (id: string, binding: Binding) => Binding,
-  /** Last time's units, when the clusters are the same. */
-  last: ReadonlyMap<string, UnitRender> | undefined,
-): RenderUnit[] {
-  const units: RenderUnit[] = bindings.map((binding) => {
-    const kept = last?.get(binding.key)?.unit;
-    if (kept?.binding === binding) return kept;
-    const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
-    const targets = scheduled.every((c) => registered.has(c.name))
-      ? scheduled
-      : scheduled.filter((c) => registered.has(c.name));
-    return { id: binding.key, rank: `0${binding.key}`, binding, targets };
-  });
-  for (const [cluster, list] of namespaces) {
-    for (const made of list) {
-      const id = `${made.key}\u0000${cluster}`;
-      const binding = intern(id, made);
-      const kept = last?.get(id)?.unit;
-      units.push(
-        kept?.binding === binding
-          ? kept
-          : { id, rank: `1${made.key}`, binding, targets: [{ name: cluster, replicas: 0 }] },
-      );
-    }
-  }
-  return units;
-}

@@ -1,0 +1,330 @@
+// The memo table (core/render/incremental-render.ts) as a test: a small fleet is rendered, then
+// one input changes and the fleet is rendered again with the memo, as a running hub does. Each
+// row names the input and, for every entry of the table, what is computed again: the ids whose
+// memo entry is a new object (reused entries are last time's object). The output must still
+// equal a fresh render.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadFleet, type LoadMemo, type SourceFile } from '../../../src/core/load/load-fleet.js';
+import type { PreviousBinding } from '../../../src/core/model/binding.js';
+import type { ClusterStatus } from '../../../src/core/model/cluster.js';
+import type { Snapshot } from '../../../src/core/model/snapshot.js';
+import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
+import { renderMemoTable } from '../../../src/core/render/incremental-render.js';
+import { renderFleet, type RenderMemo, type RenderResult } from '../../../src/core/render/render-fleet.js';
+
+const web = 'apps/Deployment/shop/web';
+const webConfig = '/ConfigMap/shop/web-config';
+const api = 'apps/Deployment/billing/api';
+const shop = '/Namespace//shop';
+const hpa = 'autoscaling/HorizontalPodAutoscaler/shop/web';
+/** The Namespace the repo has no template for, made up for the one cluster api runs on. */
+const billingOnStaging = `/Namespace//billing\u0000staging`;
+
+const base: SourceFile[] = [
+  {
+    path: 'fleet.yaml',
+    content: `apiVersion: gitfleet.io/v1alpha1
+kind: FleetConfig
+metadata: {name: fleet}
+spec:
+  guards: {maxDeleteFraction: 0.5, minObjects: 10}
+`,
+  },
+  {
+    path: 'clusters.yaml',
+    content: ['prod-a', 'prod-b', 'staging']
+      .map(
+        (name) => `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: ${name}
+  labels: {env: ${name.startsWith('prod') ? 'prod' : 'staging'}}
+spec: {}
+`,
+      )
+      .join('---\n'),
+  },
+  {
+    path: 'shop.yaml',
+    content: `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  labels: {team: shop}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 4
+  template:
+    spec:
+      containers:
+        - name: web
+          image: web:1
+          envFrom: [{configMapRef: {name: web-config}}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-config, namespace: shop}
+data: {greeting: hello}
+`,
+  },
+  {
+    path: 'billing.yaml',
+    content: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: billing}
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers: [{name: api, image: api:1}]
+`,
+  },
+  {
+    path: 'policies.yaml',
+    content: `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  propagateDeps: true
+  placement:
+    clusterAffinity:
+      labelSelector: {matchLabels: {env: prod}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: api, namespace: billing}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    clusterAffinity: {clusterNames: [staging]}
+`,
+  },
+  {
+    path: 'overrides.yaml',
+    content: `apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: web-image, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  overrideRules:
+    - targetCluster: {clusterNames: [prod-a]}
+      overriders:
+        imageOverrider: [{component: Tag, operator: replace, value: "2"}]
+`,
+  },
+];
+
+type Entry = keyof typeof renderMemoTable;
+type Recomputed = Record<Entry, string[]>;
+
+interface Row {
+  name: string;
+  /** The change, to the files, the cluster status or the previous placements. */
+  files?: (files: SourceFile[]) => SourceFile[];
+  status?: ReadonlyMap<string, ClusterStatus>;
+  previous?: (previous: Map<string, PreviousBinding>) => Map<string, PreviousBinding>;
+  /** Per entry, the ids computed again (a missing entry: nothing). */
+  want: Partial<Recomputed>;
+}
+
+function edit(path: string, from: string, to: string): (files: SourceFile[]) => SourceFile[] {
+  return (files) =>
+    files.map((f) => {
+      if (f.path !== path) return f;
+      assert.ok(f.content.includes(from), `${path} holds ${JSON.stringify(from)}`);
+      return { ...f, content: f.content.replace(from, to) };
+    });
+}
+
+const everyTemplate = [web, webConfig, api, shop].sort();
+const everyUnit = [web, webConfig, api, shop, billingOnStaging].sort();
+const everyCluster = ['prod-a', 'prod-b', 'staging'];
+
+const rows: Row[] = [
+  { name: 'nothing changes: everything is reused', want: {} },
+  {
+    name: 'a template changes: its detection, schedule, dependencies, unit and its clusters',
+    files: edit('shop.yaml', 'replicas: 4', 'replicas: 6'),
+    want: {
+      detections: [web],
+      schedules: [web],
+      dependencies: [web],
+      units: [web],
+      clusters: ['prod-a', 'prod-b'],
+    },
+  },
+  {
+    name: 'a follower’s template changes: its detection, unit and clusters; its binding is equal',
+    files: edit('shop.yaml', 'greeting: hello', 'greeting: hi'),
+    want: { detections: [webConfig], units: [webConfig], clusters: ['prod-a', 'prod-b'] },
+  },
+  {
+    name: 'a propagation policy changes: every detection, the schedules it claims, and what moves',
+    files: edit('policies.yaml', 'matchLabels: {env: prod}', 'matchLabels: {}'),
+    want: {
+      detections: everyTemplate,
+      schedules: [web],
+      followers: [webConfig],
+      namespaces: ['render'],
+      units: [web, webConfig],
+      clusters: everyCluster,
+    },
+  },
+  {
+    name: 'the FleetConfig changes: every detection, and nothing else',
+    files: edit('fleet.yaml', 'minObjects: 10', 'minObjects: 11'),
+    want: { detections: everyTemplate },
+  },
+  {
+    name: 'a cluster changes: every schedule, the Namespaces, every unit and every cluster',
+    files: edit('clusters.yaml', 'labels: {env: staging}', 'labels: {env: staging, tier: small}'),
+    want: {
+      schedules: [web, api],
+      namespaces: ['render'],
+      units: everyUnit,
+      clusters: everyCluster,
+    },
+  },
+  {
+    name: 'the cluster status changes: every schedule, and the units of the bindings it made again',
+    status: new Map([['staging', { conditions: [{ type: 'Ready', status: 'True' }] }]]),
+    want: { schedules: [web, api], units: [web, api], clusters: everyCluster },
+  },
+  {
+    name: 'a previous placement changes: that template’s detection (its claim) and schedule',
+    previous: (previous) => {
+      const placed = previous.get(api)!;
+      const policy = { kind: 'PropagationPolicy' as const, namespace: 'billing', name: 'gone' };
+      return new Map([
+        ...previous,
+        [api, { ...placed, policy, clusters: [{ name: 'prod-a', replicas: 1 }] }],
+      ]);
+    },
+    want: { detections: [api], schedules: [api], units: [api], clusters: ['staging'] },
+  },
+  {
+    name: 'an override policy changes: every unit is rendered again, and every cluster patched',
+    files: edit('overrides.yaml', 'value: "2"', 'value: "3"'),
+    want: { units: everyUnit, clusters: everyCluster },
+  },
+  {
+    name: 'the repo’s Namespace changes: its detection, the Namespaces, its unit and clusters',
+    files: edit('shop.yaml', 'labels: {team: shop}', 'labels: {team: storefront}'),
+    want: { detections: [shop], namespaces: ['render'], units: [shop], clusters: everyCluster },
+  },
+  {
+    name: 'an HPA comes to scale a template: a new follower, so the Namespaces again, and the template’s unit (its replicas now stay with the member)',
+    files: (files) => [
+      ...files,
+      {
+        path: 'hpa.yaml',
+        content: `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 10
+`,
+      },
+    ],
+    want: {
+      detections: [hpa],
+      followers: [hpa],
+      namespaces: ['render'],
+      units: [hpa, web],
+      clusters: ['prod-a', 'prod-b'],
+    },
+  },
+  {
+    name: 'a template is removed: one binding fewer, so the Namespaces again, and its clusters are patched',
+    files: (files) => files.filter((f) => f.path !== 'billing.yaml'),
+    want: { namespaces: ['render'], clusters: ['staging'] },
+  },
+];
+
+function previousOf(result: RenderResult): Map<string, PreviousBinding> {
+  const previous = new Map<string, PreviousBinding>();
+  for (const b of result.bindings) {
+    const p = previousBindingOf(b);
+    if (p) previous.set(b.key, p);
+  }
+  return previous;
+}
+
+/** Per entry, the ids whose memo entry in `now` is not the object `last` kept. */
+function recomputed(last: RenderMemo, now: RenderMemo): Recomputed {
+  const changed = <T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>) =>
+    [...b].filter(([id, v]) => a.get(id) !== v).map(([id]) => id);
+  return {
+    detections: changed(last.detections, now.detections),
+    schedules: changed(last.schedules, now.schedules),
+    dependencies: changed(last.dependencies, now.dependencies),
+    followers: changed(last.followers, now.followers),
+    namespaces: last.namespaces?.result === now.namespaces?.result ? [] : ['render'],
+    units: changed(last.units, now.units),
+    clusters: changed(last.clusters, now.clusters),
+  };
+}
+
+function outputOf(result: RenderResult) {
+  return {
+    clusters: [...result.clusters].map(([name, out]) => [name, [...out.files], [...out.held]]),
+    bindings: result.bindings,
+    diagnostics: result.diagnostics,
+    stats: result.stats,
+  };
+}
+
+function load(files: SourceFile[], memo?: LoadMemo) {
+  const loaded = loadFleet(files, memo ? { memo } : {});
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+  return loaded;
+}
+
+test('the memo table names every entry of the render memo', () => {
+  const result = renderFleet({ fleet: load(base).fleet, clusterStatus: new Map(), previous: new Map() });
+  const entries = Object.keys(result.memo).filter((k) => k !== 'context');
+  assert.deepEqual(entries.sort(), Object.keys(renderMemoTable).sort());
+  for (const row of Object.values(renderMemoTable)) assert.ok(row.per && row.keyedOn && row.invalidatedBy);
+});
+
+for (const row of rows) {
+  test(`memo table: ${row.name}`, () => {
+    const first = load(base);
+    const clusterStatus = new Map<string, ClusterStatus>();
+    const before = renderFleet({ fleet: first.fleet, clusterStatus, previous: new Map() }, { ahead: true });
+    // As a hub does: the next pass reads the placements back, and renders with the memo.
+    const settled: Snapshot = { fleet: first.fleet, clusterStatus, previous: previousOf(before) };
+    const last = renderFleet(settled, { memo: before.memo, ahead: true });
+    const files = row.files ? row.files(base) : base;
+    const snapshot: Snapshot = {
+      fleet: load(files, first.memo).fleet,
+      clusterStatus: row.status ?? clusterStatus,
+      previous: row.previous ? row.previous(previousOf(last)) : previousOf(last),
+    };
+    const now = renderFleet(snapshot, { memo: last.memo, ahead: true });
+    const want: Recomputed = {
+      detections: [],
+      schedules: [],
+      dependencies: [],
+      followers: [],
+      namespaces: [],
+      units: [],
+      clusters: [],
+      ...row.want,
+    };
+    const got = recomputed(last.memo, now.memo);
+    for (const list of [...Object.values(got), ...Object.values(want)]) list.sort();
+    assert.deepEqual(got, want);
+    assert.deepEqual(
+      outputOf(now),
+      outputOf(renderFleet({ ...snapshot, fleet: load(files).fleet })),
+      'the memoized render equals a fresh one',
+    );
+  });
+}
