@@ -2,22 +2,21 @@
 // top-level `--help` and each command's `--help` print the rows that apply, and
 // test/cli/exit-codes.test.ts runs each command to each code it can produce.
 //
-// Within one command every code has one meaning. Across commands, 1 is `failed` everywhere but
-// diff, where it is `changed` (as `git diff --exit-code`, which pull-request workflows test), and
-// 3 is the one outcome each of hub, diff and agent reports short of success and of failure; the
-// rows say which. 4 and above are the agent's states with nothing to apply.
+// Every code has one meaning across all commands, so a script can act on the number alone: 0
+// success, 1 failed, 2 usage error, and from 3 on the outcomes that are neither (as terraform's
+// -detailed-exitcode gives a change its own code rather than reusing 1).
 import { wrapText } from './wrap-text.js';
 
 /** The names commands use; their numbers are the process's exit status. */
 export const exitCodes = {
   ok: 0,
   failed: 1,
-  changed: 1,
   usage: 2,
   writtenWithErrors: 3,
-  sideDoesNotLoad: 3,
-  noClusterBranch: 3,
   tombstoned: 4,
+  noClusterBranch: 5,
+  changed: 6,
+  sideDoesNotLoad: 7,
 } as const;
 
 export type ExitCodeName = keyof typeof exitCodes;
@@ -49,13 +48,7 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
     code: exitCodes.failed,
     commands: ['render', 'validate', 'log', 'hub', 'agent', 'status'],
     meaning:
-      'failed (every command but diff): the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster), or another error, printed subject first',
-  },
-  {
-    name: 'changed',
-    code: exitCodes.changed,
-    commands: ['diff'],
-    meaning: 'diff: the rendered output changes (as git diff --exit-code)',
+      'failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster), or another error, printed subject first',
   },
   {
     name: 'usage',
@@ -71,11 +64,11 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
       'hub --once: the pass was written but carries error diagnostics (a refused deletion, a template no cluster fits, a failing override); what they concern kept its last good state',
   },
   {
-    name: 'sideDoesNotLoad',
-    code: exitCodes.sideDoesNotLoad,
-    commands: ['diff'],
+    name: 'tombstoned',
+    code: exitCodes.tombstoned,
+    commands: ['agent'],
     meaning:
-      'diff: no diff: a side does not load or cannot be read (its errors printed with ref, file and line)',
+      'agent --once: the cluster branch is tombstoned (the cluster left the fleet); nothing applied, nothing deleted',
   },
   {
     name: 'noClusterBranch',
@@ -84,11 +77,17 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
     meaning: 'agent --once: the cluster branch does not exist yet; nothing applied',
   },
   {
-    name: 'tombstoned',
-    code: exitCodes.tombstoned,
-    commands: ['agent'],
+    name: 'changed',
+    code: exitCodes.changed,
+    commands: ['diff'],
+    meaning: 'diff: the rendered output changes',
+  },
+  {
+    name: 'sideDoesNotLoad',
+    code: exitCodes.sideDoesNotLoad,
+    commands: ['diff'],
     meaning:
-      'agent --once: the cluster branch is tombstoned (the cluster left the fleet); nothing applied, nothing deleted',
+      'diff: no diff: a side does not load or cannot be read (its errors printed with ref, file and line)',
   },
 ];
 

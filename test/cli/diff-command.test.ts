@@ -58,10 +58,10 @@ async function renderAt(repo: string, ref: string): Promise<string> {
   return out;
 }
 
-test('a change exits 1 and names exactly the clusters and files whose rendered output differs', async () => {
+test('a change exits 6 and names exactly the clusters and files whose rendered output differs', async () => {
   const { repo, base, head } = changedExample();
   const run = await runCli(['diff', repo, base, head]);
-  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.code, 6, run.stderr);
   const before = readTree(await renderAt(repo, base));
   const after = readTree(await renderAt(repo, head));
   const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
@@ -103,7 +103,7 @@ test('the same ref twice exits 0 and prints nothing', async () => {
 test('markdown has the summary table with a row per changed cluster and a collapsed diff per cluster', async () => {
   const { repo, base, head } = changedExample();
   const run = await runCli(['diff', repo, base, head, '--format', 'markdown']);
-  assert.equal(run.code, 1);
+  assert.equal(run.code, 6);
   assert.match(run.stdout, /^\| cluster \| added \| changed \| removed \|$/m);
   const rows = run.stdout.split('\n').filter((l) => /^\| `[a-z0-9-]+` /.test(l));
   const sections = [...run.stdout.matchAll(/<details><summary>([a-z0-9-]+) /g)].map((m) => m[1]);
@@ -119,7 +119,7 @@ test('markdown has the summary table with a row per changed cluster and a collap
 test('json holds both commits, the clusters with their file diffs and the replica changes', async () => {
   const { repo, base, head } = changedExample();
   const run = await runCli(['diff', repo, base, head, '--format', 'json']);
-  assert.equal(run.code, 1);
+  assert.equal(run.code, 6);
   const diff = JSON.parse(run.stdout);
   assert.equal(diff.base.commit, base);
   assert.equal(diff.head.commit, head);
@@ -147,13 +147,13 @@ test('a base from before the fleet existed loads as an empty fleet: every cluste
   cpSync(example, repo, { recursive: true });
   const head = commit(repo, 'fleet');
   const run = await runCli(['diff', repo, base, head, '--format', 'json']);
-  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.code, 6, run.stderr);
   const diff = JSON.parse(run.stdout);
   assert.ok(diff.clusters.length >= 5);
   for (const c of diff.clusters) assert.equal(c.presence, 'added');
 });
 
-test('a base that does not load exits 3 and names the side, the ref and the file with its line', async () => {
+test('a base that does not load exits 7 and names the side, the ref and the file with its line', async () => {
   const repo = initRepo();
   cpSync(example, repo, { recursive: true });
   writeFiles(repo, {
@@ -163,20 +163,20 @@ test('a base that does not load exits 3 and names the side, the ref and the file
   git(repo, 'rm', '-q', 'apps/broken.yaml');
   const head = commit(repo, 'fixed');
   const run = await runCli(['diff', repo, base, head]);
-  assert.equal(run.code, 3);
+  assert.equal(run.code, 7);
   assert.match(run.stderr, new RegExp(`base '${base}' \\(${base.slice(0, 12)}\\) does not load`));
   assert.match(run.stderr, /apps\/broken\.yaml#0:5:\d+/);
   assert.doesNotMatch(run.stderr, /head '/);
   const md = await runCli(['diff', repo, base, head, '--format', 'markdown']);
-  assert.equal(md.code, 3);
+  assert.equal(md.code, 7);
   assert.match(md.stdout, /could not be computed/);
   assert.match(md.stdout, /apps\/broken\.yaml#0:5/);
 });
 
-test('an unknown ref exits 3 naming it; missing arguments and a bad format are usage errors', async () => {
+test('an unknown ref exits 7 naming it; missing arguments and a bad format are usage errors', async () => {
   const { repo, base } = changedExample();
   const missing = await runCli(['diff', repo, base, 'no-such-branch']);
-  assert.equal(missing.code, 3);
+  assert.equal(missing.code, 7);
   assert.match(missing.stderr, /head 'no-such-branch' does not load/);
   assert.equal((await runCli(['diff', repo, base])).code, 2);
   assert.equal((await runCli(['diff', repo, base, 'main', '--format', 'html'])).code, 2);

@@ -33,7 +33,7 @@ test('diff shows that Secret keys changed and never their values, in text, markd
   const head = git(repo, 'rev-parse', 'HEAD');
   for (const format of ['text', 'markdown', 'json']) {
     const run = await runCli(['diff', repo, base, head, '--format', format]);
-    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.code, 6, run.stderr);
     const output = run.stdout + run.stderr;
     for (const value of [
       'b2xkLXRva2Vu',

@@ -314,7 +314,9 @@ for (const row of rows) {
   });
 }
 
-test('Within each command every exit code has one meaning, and each is tested here but the agent success.', () => {
+test('Every exit code has one meaning across all commands, and each is tested here but the agent success.', () => {
+  const all = exitCodeRows().map((r) => r.code);
+  assert.equal(new Set(all).size, all.length, `codes: ${all.join(', ')}`);
   for (const command of ['render', 'validate', 'diff', 'log', 'hub', 'agent', 'status'] as const) {
     const codes = exitCodeRows(command).map((r) => r.code);
     assert.equal(new Set(codes).size, codes.length, `${command}: ${codes.join(', ')}`);

@@ -65,7 +65,7 @@ const rows: { name: string; args: string[]; exit: number; code: string | RegExp;
   {
     name: 'diff of a directory that is not a repository',
     args: ['diff', missing, 'a', 'b', '--format', 'json'],
-    exit: 3,
+    exit: 7,
     code: /.+/,
     message: /no-such-dir/,
   },

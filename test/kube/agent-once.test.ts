@@ -1,5 +1,5 @@
 // `gitfleet agent --once` as a person or a CI job runs it: exit 0 when the branch's head is
-// fully applied, 1 when something failed, 2 on a usage error, 3 when there is nothing to apply.
+// fully applied, 1 when something failed, 2 on a usage error, 5 when there is no branch to apply.
 import { runCli, type CliRun } from '../cli/run-cli.js';
 import { test } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ function agentCli(args: string[]): Promise<CliRun> {
   return runCli(['agent', ...args]);
 }
 
-test('agent --once exits 0 when the head is fully applied, 1 when an object fails, 3 without a branch, 2 on a usage error', async (t) => {
+test('agent --once exits 0 when the head is fully applied, 1 when an object fails, 5 without a branch, 2 on a usage error', async (t) => {
   const repo = makeBareRepo();
   const cluster = uniqueName('t');
   // The same cluster name and repository as the CLI uses, for clean-up only.
@@ -39,7 +39,7 @@ test('agent --once exits 0 when the head is fully applied, 1 when an object fail
   ];
   await inNamespace(testKubeConfig('member2'), 'agent-once', async (ns) => {
     const none = await agentCli(args);
-    assert.equal(none.code, 3, none.stderr);
+    assert.equal(none.code, 5, none.stderr);
     assert.match(none.stdout + none.stderr, /no cluster branch yet/);
 
     await commitClusterBranch(repo.dir, cluster, [aConfigMap(ns, 'good', { a: '1' })]);
