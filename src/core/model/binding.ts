@@ -13,10 +13,29 @@ export interface ClusterDiagnosis {
   reason: string;
 }
 
+/**
+ * Why a schedule failed, as the reason of Karmada's Scheduled condition (pkg/scheduler/helper.go
+ * getConditionByError): no cluster passed the filters (FitError), the clusters cannot take the
+ * replicas (UnschedulableError), or any other failure (spread constraints, no candidates).
+ */
+export type ScheduleFailureReason = 'NoClusterFit' | 'Unschedulable' | 'SchedulerError';
+
 export type ScheduleResult =
-  | { type: 'Scheduled'; clusters: TargetCluster[]; affinityName?: string }
+  | {
+      type: 'Scheduled';
+      clusters: TargetCluster[];
+      affinityName?: string;
+      /**
+       * Set when this schedule failed and Karmada leaves the binding's previous clusters in
+       * place (a failure after filtering): `clusters` are the previous ones, and the record
+       * says Scheduled=False with this reason and message.
+       */
+      failed?: { reason: ScheduleFailureReason; message: string };
+    }
   | {
       type: 'NoFit';
+      /** The failure's kind; absent: NoClusterFit (a filter failure, which clears the clusters). */
+      reason?: ScheduleFailureReason;
       diagnosis: ClusterDiagnosis[];
       message: string;
       /**

@@ -62,19 +62,22 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
   return emitYaml(record);
 }
 
+// Karmada's Scheduled condition as its getConditionByError writes it (pkg/scheduler/helper.go):
+// True/Success after a schedule, False with the failure's reason after a failed one, also when
+// the previous clusters were kept. Followers are not scheduled: they say True/Success.
 function scheduledCondition(binding: Binding): Record<string, string> {
-  return binding.schedule.type === 'Scheduled'
-    ? {
+  const schedule = binding.schedule;
+  const failure =
+    schedule.type === 'NoFit'
+      ? { reason: schedule.reason ?? 'NoClusterFit', message: schedule.message }
+      : schedule.failed;
+  return failure
+    ? { type: 'Scheduled', status: 'False', reason: failure.reason, message: failure.message }
+    : {
         type: 'Scheduled',
         status: 'True',
         reason: 'Success',
         message: 'Binding has been scheduled successfully.',
-      }
-    : {
-        type: 'Scheduled',
-        status: 'False',
-        reason: 'NoClusterFit',
-        message: binding.schedule.type === 'NoFit' ? binding.schedule.message : '',
       };
 }
 

@@ -16,9 +16,17 @@ export interface BindInput {
 }
 
 /**
- * Returns one scheduled binding per claim. When nothing fits, the binding keeps its previous
- * clusters, as Karmada's scheduler leaves `spec.clusters` untouched on failure: a failed
- * schedule never withdraws a running workload.
+ * Returns one scheduled binding per claim. A failed schedule does what Karmada's scheduler does
+ * to `spec.clusters` (pkg/scheduler/scheduler.go):
+ *
+ * | failure                                             | clusters     | Scheduled condition    |
+ * |-----------------------------------------------------|--------------|------------------------|
+ * | no cluster passes the filters (FitError)            | cleared      | False, NoClusterFit    |
+ * | the clusters cannot take the replicas               | the previous | False, Unschedulable   |
+ * | spread constraints, no candidates, other errors     | the previous | False, SchedulerError  |
+ *
+ * With clusterAffinities, the first term tried decides. A cleared binding withdraws its
+ * template, subject to the mass-deletion guard downstream.
  */
 export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -53,9 +61,9 @@ export function bindClaim(
   });
   let diagnostic: Diagnostic | undefined;
   if (schedule.type === 'NoFit') {
-    diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, previous);
-    if (previous && previous.clusters.length > 0)
-      schedule = { type: 'Scheduled', clusters: previous.clusters };
+    const keep = schedule.keepPrevious === true && previous !== undefined && previous.clusters.length > 0;
+    diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, keep);
+    if (keep) schedule = keptPrevious(schedule, previous);
   }
   const binding: Binding = {
     name: bindingName(template.ref),
@@ -76,13 +84,26 @@ export function bindClaim(
   return diagnostic ? { binding, diagnostic } : { binding };
 }
 
+// The previous clusters and observed term stay; the failure is recorded with them.
+function keptPrevious(
+  failed: Extract<ScheduleResult, { type: 'NoFit' }>,
+  previous: PreviousBinding,
+): ScheduleResult {
+  return {
+    type: 'Scheduled',
+    clusters: previous.clusters,
+    ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
+    failed: { reason: failed.reason ?? 'SchedulerError', message: failed.message },
+  };
+}
+
 function noFitDiagnostic(
   subject: string,
   result: Extract<ScheduleResult, { type: 'NoFit' }>,
-  previous: PreviousBinding | undefined,
+  keep: boolean,
 ): Diagnostic {
   const reasons = result.diagnosis.map((d) => `${d.cluster}: ${d.reason}`).join('; ');
-  const kept = previous && previous.clusters.length > 0 ? ' (kept on its previous clusters)' : '';
+  const kept = keep ? ' (kept on its previous clusters)' : '';
   return {
     severity: 'error',
     code: 'NoClusterFit',

@@ -1,4 +1,4 @@
-import type { ClusterDiagnosis, TargetCluster } from '../model/binding.js';
+import type { ClusterDiagnosis, ScheduleFailureReason, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { ClusterAffinity } from '../model/selectors.js';
 import { assignReplicas } from './assign-replicas.js';
@@ -13,11 +13,18 @@ import { selectClusters } from './select-clusters.js';
 /**
  * One scheduling attempt. `fitError` tells a filter failure (no cluster passed the filters,
  * Karmada's FitError, after which Karmada clears the binding's clusters) from a later failure
- * (spread constraints or replicas, after which Karmada leaves the previous clusters in place).
+ * (spread constraints or replicas, after which Karmada leaves the previous clusters in place);
+ * `reason` is the Scheduled condition's reason Karmada writes for it.
  */
 export type AffinityOutcome =
   | { ok: true; clusters: TargetCluster[] }
-  | { ok: false; fitError: boolean; message: string; diagnosis: ClusterDiagnosis[] };
+  | {
+      ok: false;
+      fitError: boolean;
+      reason: ScheduleFailureReason;
+      message: string;
+      diagnosis: ClusterDiagnosis[];
+    };
 
 /**
  * Returns the result of scheduling under one affinity (Karmada's genericScheduler.Schedule,
@@ -32,7 +39,7 @@ export function scheduleForAffinity(
   const { feasible, diagnosis } = filterClusters(input, affinity, previousClusters);
   if (feasible.length === 0) {
     const message = fitErrorMessage(input.clusters.length);
-    return { ok: false, fitError: true, message, diagnosis };
+    return { ok: false, fitError: true, reason: 'NoClusterFit', message, diagnosis };
   }
   const details = detailsOf(input, feasible, previousClusters);
   const selected = selectClusters({
@@ -40,7 +47,10 @@ export function scheduleForAffinity(
     placement: input.placement,
     replicas: input.replicas,
   });
-  if (!selected.ok) return { ok: false, fitError: false, message: selected.message, diagnosis: [] };
+  // Karmada's selectClusters returns a plain error: the condition's reason is SchedulerError.
+  if (!selected.ok) {
+    return { ok: false, fitError: false, reason: 'SchedulerError', message: selected.message, diagnosis: [] };
+  }
   return assignTo(input, selected.clusters);
 }
 
@@ -83,7 +93,10 @@ function assignTo(input: ScheduleInput, candidates: readonly ClusterDetail[]): A
     cluster: c.name,
     reason: `can take ${c.allocatableReplicas} more replica(s)`,
   }));
-  return { ok: false, fitError: false, message: assigned.message, diagnosis };
+  // Not enough room is Karmada's UnschedulableError (division_algorithm.go, common.go); no
+  // candidate at all is a plain error there.
+  const reason = candidates.length === 0 ? 'SchedulerError' : 'Unschedulable';
+  return { ok: false, fitError: false, reason, message: assigned.message, diagnosis };
 }
 
 // Karmada's GroupClustersWithScore + generateClustersInfo: available replicas are the
