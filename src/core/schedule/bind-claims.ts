@@ -2,6 +2,7 @@ import type { Binding, PreviousBinding, ScheduleResult } from '../model/binding.
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
+import { policyLabel } from '../model/propagation-policy.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
 import { replicaRequestOf } from './replica-request-of.js';
@@ -49,6 +50,12 @@ export function bindClaim(
   // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
   // resource requests must not turn it into a workload that a 0-replica rule drops.
   const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
+  if (claim.missingOverrides) {
+    return {
+      binding: bindingOf(claim, replicas, waitingSchedule(previous)),
+      diagnostic: waitingDiagnostic(claim),
+    };
+  }
   let schedule: ScheduleResult = scheduleBinding({
     resource: template.ref,
     key: template.key,
@@ -65,7 +72,13 @@ export function bindClaim(
     diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, keep);
     if (keep) schedule = keptPrevious(schedule, previous);
   }
-  const binding: Binding = {
+  const binding = bindingOf(claim, replicas, schedule);
+  return diagnostic ? { binding, diagnostic } : { binding };
+}
+
+function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult): Binding {
+  const { template, policy } = claim;
+  return {
     name: bindingName(template.ref),
     resource: template.ref,
     key: template.key,
@@ -81,7 +94,34 @@ export function bindClaim(
     overrides: 'all',
     ...(policy.suspension ? { suspension: policy.suspension } : {}),
   };
-  return diagnostic ? { binding, diagnostic } : { binding };
+}
+
+// Karmada's detector leaves the binding as it was while a dependent override is missing
+// (pkg/detector/policy.go): the previous clusters stay; without a previous binding, nothing.
+function waitingSchedule(previous: PreviousBinding | undefined): ScheduleResult {
+  if (previous && previous.clusters.length > 0) {
+    return {
+      type: 'Scheduled',
+      clusters: previous.clusters,
+      ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
+    };
+  }
+  return {
+    type: 'NoFit',
+    reason: 'SchedulerError',
+    diagnosis: [],
+    message: 'waiting for dependent overrides',
+  };
+}
+
+function waitingDiagnostic(claim: Claim): Diagnostic {
+  const missing = claim.missingOverrides ?? [];
+  return {
+    severity: 'warning',
+    code: 'WaitingForOverrides',
+    subject: refLabel(claim.template.ref),
+    message: `${policyLabel(claim.policy)} waits for its dependentOverrides: ${missing.join(', ')} not in the fleet (${claim.policy.source.file}); the template keeps its previous placement, if any, until they are`,
+  };
 }
 
 // The previous clusters and observed term stay; the failure is recorded with them.
