@@ -1,6 +1,8 @@
 import type { ClusterDiagnosis, ScheduleFailureReason, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
+import type { ClusterAffinityTerm } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
+import { clusterMatches } from '../select/cluster-matches.js';
 import { assignReplicas } from './assign-replicas.js';
 import { runClusterFilters } from './cluster-filter.js';
 import type { FilterContext } from './filter-plugin.js';
@@ -33,10 +35,12 @@ export type AffinityOutcome =
  */
 export function scheduleForAffinity(
   input: ScheduleInput,
-  affinity: ClusterAffinity | undefined,
+  affinity: ClusterAffinity | ClusterAffinityTerm | undefined,
 ): AffinityOutcome {
   const previousClusters = new Set((input.previous?.clusters ?? []).map((c) => c.name));
-  const { feasible, diagnosis } = filterClusters(input, affinity, previousClusters);
+  const overflow = affinity && 'overflowAffinities' in affinity ? affinity.overflowAffinities : undefined;
+  const groups = [affinity, ...(overflow && isWorkload(input) ? overflow : [])];
+  const { feasible, diagnosis } = filterClusters(input, groups, previousClusters);
   if (feasible.length === 0) {
     const message = fitErrorMessage(input.clusters.length);
     return { ok: false, fitError: true, reason: 'NoClusterFit', message, diagnosis };
@@ -51,22 +55,47 @@ export function scheduleForAffinity(
   if (!selected.ok) {
     return { ok: false, fitError: false, reason: 'SchedulerError', message: selected.message, diagnosis: [] };
   }
-  return assignTo(input, selected.clusters);
+  return assignTo(input, selected.clusters, overflow !== undefined);
 }
 
-// Karmada's findClustersThatFit: every registered cluster through the filter plugins.
+// Karmada's ResourceBindingSpec.IsWorkload: replicas or a resource request per replica.
+function isWorkload(input: ScheduleInput): boolean {
+  const request = input.replicaRequest;
+  return input.replicas > 0 || (request !== undefined && (request.cpuMilli > 0 || request.memoryBytes > 0));
+}
+
+/** A feasible cluster and its overflow order (the index of the affinity group it matched first). */
+interface Feasible {
+  cluster: Cluster;
+  overflowOrder: number;
+}
+
+// Karmada's findClustersThatFit: every registered cluster through the filter plugins. The
+// affinity filter passes a cluster of any group (the inline affinity, then a workload's
+// overflowAffinities); its overflow order is the first group it matches (getClusterOverflowOrder).
 function filterClusters(
   input: ScheduleInput,
-  affinity: ClusterAffinity | undefined,
+  groups: readonly (ClusterAffinity | undefined)[],
   previousClusters: ReadonlySet<string>,
-): { feasible: Cluster[]; diagnosis: ClusterDiagnosis[] } {
+): { feasible: Feasible[]; diagnosis: ClusterDiagnosis[] } {
   const { resource, placement, clusterStatus } = input;
-  const context: FilterContext = { resource, placement, affinity, clusterStatus, previousClusters };
-  const feasible: Cluster[] = [];
+  const affinity = groups[0];
+  const feasible: Feasible[] = [];
   const diagnosis: ClusterDiagnosis[] = [];
   for (const cluster of input.clusters) {
+    const matched =
+      groups.length === 1 ? 0 : groups.findIndex((g) => g !== undefined && clusterMatches(cluster, g));
+    const overflowOrder = Math.max(0, matched);
+    const inForce = groups[overflowOrder];
+    const context: FilterContext = {
+      resource,
+      placement,
+      affinity: inForce,
+      clusterStatus,
+      previousClusters,
+    };
     const verdict = runClusterFilters(cluster, context);
-    if (verdict.ok) feasible.push(cluster);
+    if (verdict.ok) feasible.push({ cluster, overflowOrder });
     else diagnosis.push({ cluster: cluster.name, reason: verdict.reason });
   }
   // A name no cluster has is no cluster to filter, but it is why the affinity fits nowhere.
@@ -77,7 +106,11 @@ function filterClusters(
 }
 
 // Karmada's assignReplicas step; on failure, each candidate's room is the diagnosis.
-function assignTo(input: ScheduleInput, candidates: readonly ClusterDetail[]): AffinityOutcome {
+function assignTo(
+  input: ScheduleInput,
+  candidates: readonly ClusterDetail[],
+  overflow: boolean,
+): AffinityOutcome {
   const request = input.replicaRequest;
   const assigned = assignReplicas({
     candidates,
@@ -87,6 +120,7 @@ function assignTo(input: ScheduleInput, candidates: readonly ClusterDetail[]): A
     previous: input.previous?.clusters ?? [],
     key: input.key,
     emptyWorkloadPropagation: input.emptyWorkloadPropagation ?? false,
+    overflow,
   });
   if (assigned.ok) return { ok: true, clusters: assigned.clusters };
   const diagnosis = candidates.map((c) => ({
@@ -103,21 +137,22 @@ function assignTo(input: ScheduleInput, candidates: readonly ClusterDetail[]): A
 // estimate plus what the previous result already placed there.
 function detailsOf(
   input: ScheduleInput,
-  feasible: Cluster[],
+  feasible: Feasible[],
   previousClusters: Set<string>,
 ): ClusterDetail[] {
   const estimates = estimateAvailableReplicas({
-    clusters: feasible,
+    clusters: feasible.map((f) => f.cluster),
     clusterStatus: input.clusterStatus,
     replicas: input.replicas,
     replicaRequest: input.replicaRequest,
   });
   const assignedHere = new Map((input.previous?.clusters ?? []).map((c) => [c.name, c.replicas]));
-  const details = feasible.map((cluster) => {
+  const details = feasible.map(({ cluster, overflowOrder }) => {
     const allocatable = estimates.get(cluster.name) ?? 0;
     return {
       name: cluster.name,
       cluster,
+      ...(overflowOrder > 0 ? { overflowOrder } : {}),
       score: scoreClusterLocality(cluster.name, previousClusters),
       availableReplicas: allocatable + (assignedHere.get(cluster.name) ?? 0),
       allocatableReplicas: allocatable,
