@@ -18,7 +18,7 @@
 // Checks (ValidatePropagationSpec, pkg/util/validation/validation.go): resourceSelectors required
 // and non-empty (CRD minItems 1); a namespaced policy selects only its own namespace; with
 // `preemption: Always` every selector names its resource; suspension.dispatching excludes
-// dispatchingOnClusters; application failover requires propagateDeps.
+// dispatchingOnClusters; failover as in parse-failover.ts.
 import type { PropagationPolicy, PropagationPolicyKind } from '../model/propagation-policy.js';
 import type { ResourceSelector } from '../model/selectors.js';
 import type { SourceLocation } from '../model/source-location.js';
@@ -35,6 +35,7 @@ import {
   readStringList,
   type Issues,
 } from './field-reader.js';
+import { checkFailover } from './parse-failover.js';
 import { parsePlacement } from './parse-placement.js';
 import { parseResourceSelectors } from './parse-selectors.js';
 
@@ -63,7 +64,7 @@ export function parsePropagationPolicy(
   const propagateDeps =
     (readBool(spec['propagateDeps'], 'spec.propagateDeps', issues) ?? false) ||
     selectsServiceImport(selectors);
-  checkFailover(spec, propagateDeps, issues);
+  checkFailover(spec['failover'], propagateDeps, 'spec.failover', issues);
   const policy = compact<PropagationPolicy>({
     kind: doc.kind,
     name: doc.name,
@@ -120,16 +121,6 @@ function selectsServiceImport(selectors: ResourceSelector[]): boolean {
   return selectors.some(
     (s) => s.kind === 'ServiceImport' && s.apiVersion === 'multicluster.x-k8s.io/v1alpha1',
   );
-}
-
-function checkFailover(spec: Record<string, unknown>, propagateDeps: boolean, issues: Issues): void {
-  const failover = readMap(spec['failover'], 'spec.failover', issues);
-  if (failover && !isAbsent(failover['application']) && !propagateDeps) {
-    issues.push({
-      path: 'spec.propagateDeps',
-      message: 'application failover is set, propagateDeps must be true',
-    });
-  }
 }
 
 function parseSuspension(value: unknown, path: string, issues: Issues): PropagationPolicy['suspension'] {
