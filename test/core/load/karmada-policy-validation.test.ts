@@ -180,6 +180,27 @@ const rows: { name: string; given: unknown; path: string; message: RegExp }[] = 
     path: 'spec.placement.workloadAffinity.antiAffinity.groupByLabelKey',
     message: /is required/,
   },
+  // ValidateOverrideRules: apivalidation.ValidateAnnotations' total size
+  {
+    name: 'An annotations overrider may not add more than 256 KiB of annotations.',
+    given: policyDoc(
+      'OverridePolicy',
+      'op',
+      {
+        resourceSelectors: deployments,
+        overrideRules: [
+          {
+            overriders: {
+              annotationsOverrider: [{ operator: 'add', value: { big: 'x'.repeat(256 * 1024) } }],
+            },
+          },
+        ],
+      },
+      'default',
+    ),
+    path: 'spec.overrideRules[0].overriders.annotationsOverrider[0].value',
+    message: /may not be more than 262144 bytes/,
+  },
   {
     name: 'A ClusterPropagationPolicy is checked the same way.',
     given: cpp({ failover: { cluster: { purgeMode: 'Sometimes' } } }),
@@ -202,7 +223,7 @@ for (const row of rows) {
     assert.equal(error?.code, 'InvalidPolicy');
     assert.equal(error?.file, 'policies/doc.yaml');
     assert.equal(error?.index, 1);
-    assert.match(error?.message ?? '', /^(Cluster)?PropagationPolicy\//);
+    assert.match(error?.message ?? '', /^(Cluster)?(Propagation|Override)Policy\//);
     assert.ok(
       error?.message.includes(`${row.path}: `) || error?.message.includes(`${row.path} "`),
       error?.message,
