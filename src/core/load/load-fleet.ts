@@ -16,6 +16,7 @@ import type { Fleet } from '../model/fleet.js';
 import { locationLabel } from '../model/source-location.js';
 import { collectFile, mergeItems, newCollection, type CollectedItem } from './collect-documents.js';
 import { comparePaths } from './compare-paths.js';
+import { defaultCustomResourceNamespaces } from './default-namespace.js';
 import { findFleetConfig } from './find-fleet-config.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
@@ -120,8 +121,11 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     else mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
   }
   const memo: LoadMemo = { limits: limitsKey, files: loads };
+  const scoped = defaultCustomResourceNamespaces(c.templates);
+  c.errors.push(...scoped.errors);
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo };
-  const { templates, clusters, propagationPolicies, overridePolicies } = c;
+  const { clusters, propagationPolicies, overridePolicies } = c;
+  const templates = scoped.templates;
   return {
     ok: true,
     fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },

@@ -17,6 +17,7 @@
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { withClusterScopes } from '../../core/load/default-namespace.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
@@ -138,7 +139,8 @@ async function renderAndWrite(pass: {
   timer.mark('readMs');
   const reports = await readAgentReports(read, state.statusHeads);
   const memo = read.cache.renderMemo;
-  const snapshot = { fleet, clusterStatus: clusterStatusOf(reports), previous };
+  const clusterStatus = clusterStatusOf(reports);
+  const snapshot = { fleet: withClusterScopes(fleet, clusterStatus), clusterStatus, previous };
   const render = renderFleet(snapshot, { ...(memo ? { memo } : {}), ahead: true });
   read.cache.renderMemo = render.memo;
   timer.mark('renderMs');
