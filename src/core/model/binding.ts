@@ -70,6 +70,21 @@ export interface Binding {
   suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
   /** Overrides to apply: all matching policies, or only ClusterOverridePolicies (auto-propagated Namespaces). */
   overrides: 'all' | 'clusterOnly';
+  /**
+   * For a binding of a policy with `activationPreference: Lazy`: the hash of the template it
+   * was built from (templateHashOf). Recorded, it tells a later render whether the template
+   * changed since, which Lazy needs: only a template change applies a changed policy.
+   */
+  templateHash?: string;
+}
+
+/** What a Lazy policy's binding was built with, read back from its record: what it keeps until its template changes. */
+export interface HeldSpec {
+  templateHash: string;
+  placement: Placement;
+  propagateDeps: boolean;
+  conflictResolution: 'Abort' | 'Overwrite';
+  preserveResourcesOnDeletion: boolean;
 }
 
 /** What a render remembers from the previous one (read back from the bindings branch). */
@@ -78,4 +93,6 @@ export interface PreviousBinding {
   policy: PolicyRef;
   clusters: TargetCluster[];
   affinityName?: string;
+  /** Set when the binding was built for a Lazy policy (a record carrying the template hash). */
+  held?: HeldSpec;
 }

@@ -8,6 +8,7 @@ import { replicaKindOf, templateReplicas } from '../override/template-replicas.j
 import { replicaRequestOf } from './replica-request-of.js';
 import { scheduleBinding } from './schedule-binding.js';
 import { bindingName } from '../format/object-path.js';
+import { bindingSpecOf, type BindingSpec } from './lazy-activation.js';
 
 export interface BindInput {
   claims: readonly Claim[];
@@ -50,9 +51,10 @@ export function bindClaim(
   // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
   // resource requests must not turn it into a workload that a 0-replica rule drops.
   const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
+  const spec = bindingSpecOf(template, policy, previous);
   if (claim.missingOverrides) {
     return {
-      binding: bindingOf(claim, replicas, waitingSchedule(previous)),
+      binding: bindingOf(claim, replicas, waitingSchedule(previous), spec),
       diagnostic: waitingDiagnostic(claim),
     };
   }
@@ -61,7 +63,7 @@ export function bindClaim(
     key: template.key,
     replicas,
     ...(request ? { replicaRequest: request } : {}),
-    placement: policy.placement,
+    placement: spec.placement,
     clusters: input.clusters,
     clusterStatus: input.clusterStatus,
     ...(previous ? { previous } : {}),
@@ -72,11 +74,11 @@ export function bindClaim(
     diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, keep);
     if (keep) schedule = keptPrevious(schedule, previous);
   }
-  const binding = bindingOf(claim, replicas, schedule);
+  const binding = bindingOf(claim, replicas, schedule, spec);
   return diagnostic ? { binding, diagnostic } : { binding };
 }
 
-function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult): Binding {
+function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult, spec: BindingSpec): Binding {
   const { template, policy } = claim;
   return {
     name: bindingName(template.ref),
@@ -85,14 +87,15 @@ function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult): Bi
     policy: { kind: policy.kind, namespace: policy.namespace, name: policy.name },
     origin: 'policy',
     replicas,
-    placement: policy.placement,
-    propagateDeps: policy.propagateDeps,
-    conflictResolution: policy.conflictResolution,
-    preserveResourcesOnDeletion: policy.preserveResourcesOnDeletion,
+    placement: spec.placement,
+    propagateDeps: spec.propagateDeps,
+    conflictResolution: spec.conflictResolution,
+    preserveResourcesOnDeletion: spec.preserveResourcesOnDeletion,
     schedule,
     requiredBy: [],
     overrides: 'all',
     ...(policy.suspension ? { suspension: policy.suspension } : {}),
+    ...(spec.templateHash !== undefined ? { templateHash: spec.templateHash } : {}),
   };
 }
 
