@@ -18,7 +18,8 @@
 // Checks (ValidatePropagationSpec, pkg/util/validation/validation.go): resourceSelectors required
 // and non-empty (CRD minItems 1); a namespaced policy selects only its own namespace; with
 // `preemption: Always` every selector names its resource; suspension.dispatching excludes
-// dispatchingOnClusters; failover as in parse-failover.ts.
+// dispatchingOnClusters; failover as in parse-failover.ts; schedulePriority's required fields
+// and source enum (CRD).
 import type { PropagationPolicy, PropagationPolicyKind } from '../model/propagation-policy.js';
 import type { ResourceSelector } from '../model/selectors.js';
 import type { SourceLocation } from '../model/source-location.js';
@@ -31,6 +32,8 @@ import {
   readEnum,
   readInt,
   readMap,
+  readRequiredEnum,
+  readRequiredString,
   readString,
   readStringList,
   type Issues,
@@ -65,6 +68,7 @@ export function parsePropagationPolicy(
     (readBool(spec['propagateDeps'], 'spec.propagateDeps', issues) ?? false) ||
     selectsServiceImport(selectors);
   checkFailover(spec['failover'], propagateDeps, 'spec.failover', issues);
+  checkSchedulePriority(spec['schedulePriority'], 'spec.schedulePriority', issues);
   const policy = compact<PropagationPolicy>({
     kind: doc.kind,
     name: doc.name,
@@ -121,6 +125,20 @@ function selectsServiceImport(selectors: ResourceSelector[]): boolean {
   return selectors.some(
     (s) => s.kind === 'ServiceImport' && s.apiVersion === 'multicluster.x-k8s.io/v1alpha1',
   );
+}
+
+// The CRD's SchedulePriority: both fields required, KubePriorityClass the only source. gitfleet
+// checks it and does not act on it (it has no scheduling queue to order).
+function checkSchedulePriority(value: unknown, path: string, issues: Issues): void {
+  const map = readMap(value, path, issues);
+  if (map === undefined) return;
+  readRequiredEnum(
+    map['priorityClassSource'],
+    ['KubePriorityClass'],
+    childPath(path, 'priorityClassSource'),
+    issues,
+  );
+  readRequiredString(map['priorityClassName'], childPath(path, 'priorityClassName'), issues);
 }
 
 function parseSuspension(value: unknown, path: string, issues: Issues): PropagationPolicy['suspension'] {

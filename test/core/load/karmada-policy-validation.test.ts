@@ -180,6 +180,19 @@ const rows: { name: string; given: unknown; path: string; message: RegExp }[] = 
     path: 'spec.placement.workloadAffinity.antiAffinity.groupByLabelKey',
     message: /is required/,
   },
+  // The CRD's SchedulePriority (propagation_types.go): source enum, both fields required
+  {
+    name: 'A schedulePriority source other than KubePriorityClass is refused.',
+    given: pp({ schedulePriority: { priorityClassSource: 'PodPriorityClass', priorityClassName: 'high' } }),
+    path: 'spec.schedulePriority.priorityClassSource',
+    message: /KubePriorityClass/,
+  },
+  {
+    name: 'A schedulePriority needs a priorityClassName.',
+    given: pp({ schedulePriority: { priorityClassSource: 'KubePriorityClass' } }),
+    path: 'spec.schedulePriority.priorityClassName',
+    message: /is required/,
+  },
   // ValidateOverrideRules: apivalidation.ValidateAnnotations' total size
   {
     name: 'An annotations overrider may not add more than 256 KiB of annotations.',
