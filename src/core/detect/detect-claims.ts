@@ -1,10 +1,8 @@
 import type { PreviousBinding } from '../model/binding.js';
 import type { Template } from '../model/fleet.js';
-import type { OverridePolicy } from '../model/override-policy.js';
 import { policyLabel, type PolicyRef, type PropagationPolicy } from '../model/propagation-policy.js';
 import { pickPolicy, policyMatches } from './pick-policy.js';
 import { skipReason, type SkipRules } from './skip-rules.js';
-import { findMissingOverrides, overrideNamesOf, type OverrideNames } from './find-missing-overrides.js';
 
 /** A template claimed by the policy that propagates it. */
 export interface Claim {
@@ -12,18 +10,11 @@ export interface Claim {
   policy: PropagationPolicy;
   /** `sticky`: kept from the previous render; `matched`: newly matched; `preempted`: taken over. */
   how: 'sticky' | 'matched' | 'preempted';
-  /**
-   * The policy's dependentOverrides the fleet does not hold (labels). While any is missing,
-   * Karmada's detector does not apply the policy: the binding is neither created nor updated.
-   */
-  missingOverrides?: string[];
 }
 
 export interface DetectInput {
   templates: readonly Template[];
   policies: readonly PropagationPolicy[];
-  /** The fleet's override policies, for the policies' dependentOverrides. */
-  overridePolicies?: readonly OverridePolicy[];
   previous: ReadonlyMap<string, PreviousBinding>;
   skipRules: SkipRules;
 }
@@ -47,7 +38,7 @@ export interface DetectResult {
  *    the best ClusterPropagationPolicy (see pickPolicy for "best").
  */
 export function detectClaims(input: DetectInput): DetectResult {
-  const index = indexPolicies(input.policies, input.overridePolicies);
+  const index = indexPolicies(input.policies);
   const result: DetectResult = { claims: [], skipped: [], unmatched: [] };
   for (const template of input.templates) {
     const detection = detectTemplate(
@@ -86,30 +77,18 @@ export function detectTemplate(
   if (reason) return { type: 'skipped', template, reason };
   const namespaced = template.ref.namespace ? (index.byNamespace.get(template.ref.namespace) ?? []) : [];
   const claim = claimTemplate(template, namespaced, index, previous);
-  if (!claim) return { type: 'unmatched', template };
-  const missing = findMissingOverrides(claim.policy, index.overrides);
-  return { type: 'claimed', claim: missing.length > 0 ? { ...claim, missingOverrides: missing } : claim };
+  return claim ? { type: 'claimed', claim } : { type: 'unmatched', template };
 }
 
-/** The policies by namespace and by reference, and the override policies' names, built once per render. */
+/** The policies by namespace and by reference, built once per render. */
 export interface PolicyIndex {
   byNamespace: Map<string, PropagationPolicy[]>;
   cluster: PropagationPolicy[];
   byRef: Map<string, PropagationPolicy>;
-  overrides: OverrideNames;
 }
 
-/** Returns the index of a fleet's policies (override policies: for dependentOverrides). */
-export function indexPolicies(
-  policies: readonly PropagationPolicy[],
-  overridePolicies: readonly OverridePolicy[] = [],
-): PolicyIndex {
-  const index: PolicyIndex = {
-    byNamespace: new Map(),
-    cluster: [],
-    byRef: new Map(),
-    overrides: overrideNamesOf(overridePolicies),
-  };
+export function indexPolicies(policies: readonly PropagationPolicy[]): PolicyIndex {
+  const index: PolicyIndex = { byNamespace: new Map(), cluster: [], byRef: new Map() };
   for (const policy of policies) {
     index.byRef.set(policyLabel(policy), policy);
     if (policy.kind === 'ClusterPropagationPolicy') index.cluster.push(policy);

@@ -33,7 +33,7 @@ export function detectTemplates(opts: {
   ahead: boolean;
 }) {
   const { fleet, previous } = opts.snapshot;
-  const index = indexPolicies(fleet.propagationPolicies, fleet.overridePolicies);
+  const index = indexPolicies(fleet.propagationPolicies);
   const result: DetectResult = { claims: [], skipped: [], unmatched: [] };
   const detections = new Map<string, DetectionMemo>();
   for (const template of fleet.templates) {

@@ -64,6 +64,11 @@ export interface PropagationPolicy {
   conflictResolution: 'Abort' | 'Overwrite';
   preserveResourcesOnDeletion: boolean;
   dependentOverrides: string[];
+  /**
+   * Set by the loader when some dependentOverrides are not in the fleet (labels such as
+   * `OverridePolicy/ns/name`): Karmada's detector does not apply such a policy until they are.
+   */
+  missingOverrides?: string[];
   activationPreference?: 'Lazy';
   suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
   schedulerName: string;

@@ -52,7 +52,7 @@ export function bindClaim(
   // resource requests must not turn it into a workload that a 0-replica rule drops.
   const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
   const spec = bindingSpecOf(template, policy, previous);
-  if (claim.missingOverrides) {
+  if (policy.missingOverrides) {
     return {
       binding: bindingOf(claim, replicas, waitingSchedule(previous), spec),
       diagnostic: waitingDiagnostic(claim),
@@ -118,7 +118,7 @@ function waitingSchedule(previous: PreviousBinding | undefined): ScheduleResult 
 }
 
 function waitingDiagnostic(claim: Claim): Diagnostic {
-  const missing = claim.missingOverrides ?? [];
+  const missing = claim.policy.missingOverrides ?? [];
   return {
     severity: 'warning',
     code: 'WaitingForOverrides',
