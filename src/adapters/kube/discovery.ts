@@ -77,11 +77,11 @@ export class Discovery {
   /** Returns the cluster's API enablements, sorted as Karmada sorts them (by group version, then resource). */
   async enablements(): Promise<ApiEnablement[]> {
     if (!this.loaded) await this.refresh();
-    const byGv = new Map<string, { name: string; kind: string }[]>();
+    const byGv = new Map<string, { name: string; kind: string; namespaced: boolean }[]>();
     for (const r of this.all) {
       const gv = r.group ? `${r.group}/${r.version}` : r.version;
       if (!byGv.has(gv)) byGv.set(gv, []);
-      byGv.get(gv)!.push({ name: r.resource, kind: r.kind });
+      byGv.get(gv)!.push({ name: r.resource, kind: r.kind, namespaced: r.namespaced });
     }
     return [...byGv.keys()].sort().map((groupVersion) => ({
       groupVersion,

@@ -127,7 +127,8 @@ export function isAutoPropagatedNamespace(template: Template, rules: SkipRules):
   const { apiVersion, kind, name } = template.ref;
   if (apiVersion !== 'v1' || kind !== 'Namespace') return false;
   if (name === 'default' || isReservedNamespace(name) || isSkippedNamespace(name, rules)) return false;
-  return template.object.metadata.labels?.[skipAutoPropagationLabel] !== 'true';
+  // Karmada lowercases the value first (namespace_sync_controller.go): "TRUE" skips too.
+  return template.object.metadata.labels?.[skipAutoPropagationLabel]?.toLowerCase() !== 'true';
 }
 
 function scheduledClusters(binding: Binding): string[] {

@@ -18,6 +18,8 @@ import type { Fleet } from '../model/fleet.js';
 import { locationLabel } from '../model/source-location.js';
 import { collectFile, mergeItems, newCollection, type CollectedItem } from './collect-documents.js';
 import { comparePaths } from './compare-paths.js';
+import { defaultCustomResourceNamespaces } from './default-namespace.js';
+import { resolveDependentOverrides, type WaitingPolicies } from './resolve-dependent-overrides.js';
 import { findFleetConfig } from './find-fleet-config.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
@@ -41,6 +43,8 @@ export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: Load
 export interface LoadMemo {
   readonly limits: string;
   readonly files: ReadonlyMap<string, FileLoad>;
+  /** The policies that waited for dependent overrides (resolveDependentOverrides). */
+  readonly waiting?: WaitingPolicies;
 }
 
 interface FileLoad {
@@ -133,9 +137,18 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     c.errors.push(...fields.errors);
     warnings.push(...fields.warnings);
   }
-  const memo: LoadMemo = { limits: limitsKey, files: loads };
+  const scoped = defaultCustomResourceNamespaces(c.templates);
+  c.errors.push(...scoped.errors);
+  const { clusters, overridePolicies } = c;
+  const dependents = resolveDependentOverrides(
+    c.propagationPolicies,
+    overridePolicies,
+    options.memo?.waiting,
+  );
+  const memo: LoadMemo = { limits: limitsKey, files: loads, waiting: dependents.waiting };
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
-  const { templates, clusters, propagationPolicies, overridePolicies } = c;
+  const { templates } = scoped;
+  const propagationPolicies = dependents.policies;
   return {
     ok: true,
     fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },

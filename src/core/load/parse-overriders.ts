@@ -106,6 +106,8 @@ function parseCommandArgs(value: unknown, path: string, issues: Issues): Command
   return compact<CommandArgsOverrider>({ containerName, operator, value: values });
 }
 
+const ANNOTATIONS_SIZE_LIMIT = 256 * 1024;
+
 function parseLabelAnnotation(
   value: unknown,
   path: string,
@@ -125,6 +127,14 @@ function parseLabelAnnotation(
     const badValue = what === 'labels' ? checkLabelValue(v) : undefined;
     if (badValue)
       issues.push({ path: itemPath(valuePath, key), message: `value ${quoteText(v)}: ${badValue}` });
+  }
+  // apivalidation.ValidateAnnotations: keys and values together at most 256 KiB.
+  const size = Object.entries(entries ?? {}).reduce((n, [k, v]) => n + k.length + v.length, 0);
+  if (what === 'annotations' && size > ANNOTATIONS_SIZE_LIMIT) {
+    issues.push({
+      path: valuePath,
+      message: `may not be more than ${ANNOTATIONS_SIZE_LIMIT} bytes (${size})`,
+    });
   }
   if (operator === undefined) return undefined;
   return compact<LabelAnnotationOverrider>({ operator, value: entries });

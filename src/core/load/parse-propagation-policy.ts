@@ -18,7 +18,8 @@
 // Checks (ValidatePropagationSpec, pkg/util/validation/validation.go): resourceSelectors required
 // and non-empty (CRD minItems 1); a namespaced policy selects only its own namespace; with
 // `preemption: Always` every selector names its resource; suspension.dispatching excludes
-// dispatchingOnClusters; application failover requires propagateDeps.
+// dispatchingOnClusters; failover as in parse-failover.ts; schedulePriority's required fields
+// and source enum (CRD).
 import type { PropagationPolicy, PropagationPolicyKind } from '../model/propagation-policy.js';
 import type { ResourceSelector } from '../model/selectors.js';
 import type { SourceLocation } from '../model/source-location.js';
@@ -31,10 +32,13 @@ import {
   readEnum,
   readInt,
   readMap,
+  readRequiredEnum,
+  readRequiredString,
   readString,
   readStringList,
   type Issues,
 } from './field-reader.js';
+import { checkFailover } from './parse-failover.js';
 import { parsePlacement } from './parse-placement.js';
 import { parseResourceSelectors } from './parse-selectors.js';
 
@@ -63,7 +67,8 @@ export function parsePropagationPolicy(
   const propagateDeps =
     (readBool(spec['propagateDeps'], 'spec.propagateDeps', issues) ?? false) ||
     selectsServiceImport(selectors);
-  checkFailover(spec, propagateDeps, issues);
+  checkFailover(spec['failover'], propagateDeps, 'spec.failover', issues);
+  checkSchedulePriority(spec['schedulePriority'], 'spec.schedulePriority', issues);
   const policy = compact<PropagationPolicy>({
     kind: doc.kind,
     name: doc.name,
@@ -122,14 +127,18 @@ function selectsServiceImport(selectors: ResourceSelector[]): boolean {
   );
 }
 
-function checkFailover(spec: Record<string, unknown>, propagateDeps: boolean, issues: Issues): void {
-  const failover = readMap(spec['failover'], 'spec.failover', issues);
-  if (failover && !isAbsent(failover['application']) && !propagateDeps) {
-    issues.push({
-      path: 'spec.propagateDeps',
-      message: 'application failover is set, propagateDeps must be true',
-    });
-  }
+// The CRD's SchedulePriority: both fields required, KubePriorityClass the only source. gitfleet
+// checks it and does not act on it (it has no scheduling queue to order).
+function checkSchedulePriority(value: unknown, path: string, issues: Issues): void {
+  const map = readMap(value, path, issues);
+  if (map === undefined) return;
+  readRequiredEnum(
+    map['priorityClassSource'],
+    ['KubePriorityClass'],
+    childPath(path, 'priorityClassSource'),
+    issues,
+  );
+  readRequiredString(map['priorityClassName'], childPath(path, 'priorityClassName'), issues);
 }
 
 function parseSuspension(value: unknown, path: string, issues: Issues): PropagationPolicy['suspension'] {

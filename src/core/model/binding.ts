@@ -13,10 +13,29 @@ export interface ClusterDiagnosis {
   reason: string;
 }
 
+/**
+ * Why a schedule failed, as the reason of Karmada's Scheduled condition (pkg/scheduler/helper.go
+ * getConditionByError): no cluster passed the filters (FitError), the clusters cannot take the
+ * replicas (UnschedulableError), or any other failure (spread constraints, no candidates).
+ */
+export type ScheduleFailureReason = 'NoClusterFit' | 'Unschedulable' | 'SchedulerError';
+
 export type ScheduleResult =
-  | { type: 'Scheduled'; clusters: TargetCluster[]; affinityName?: string }
+  | {
+      type: 'Scheduled';
+      clusters: TargetCluster[];
+      affinityName?: string;
+      /**
+       * Set when this schedule failed and Karmada leaves the binding's previous clusters in
+       * place (a failure after filtering): `clusters` are the previous ones, and the record
+       * says Scheduled=False with this reason and message.
+       */
+      failed?: { reason: ScheduleFailureReason; message: string };
+    }
   | {
       type: 'NoFit';
+      /** The failure's kind; absent: NoClusterFit (a filter failure, which clears the clusters). */
+      reason?: ScheduleFailureReason;
       diagnosis: ClusterDiagnosis[];
       message: string;
       /**
@@ -51,6 +70,21 @@ export interface Binding {
   suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
   /** Overrides to apply: all matching policies, or only ClusterOverridePolicies (auto-propagated Namespaces). */
   overrides: 'all' | 'clusterOnly';
+  /**
+   * For a binding of a policy with `activationPreference: Lazy`: the hash of the template it
+   * was built from (templateHashOf). Recorded, it tells a later render whether the template
+   * changed since, which Lazy needs: only a template change applies a changed policy.
+   */
+  templateHash?: string;
+}
+
+/** What a Lazy policy's binding was built with, read back from its record: what it keeps until its template changes. */
+export interface HeldSpec {
+  templateHash: string;
+  placement: Placement;
+  propagateDeps: boolean;
+  conflictResolution: 'Abort' | 'Overwrite';
+  preserveResourcesOnDeletion: boolean;
 }
 
 /** What a render remembers from the previous one (read back from the bindings branch). */
@@ -59,4 +93,6 @@ export interface PreviousBinding {
   policy: PolicyRef;
   clusters: TargetCluster[];
   affinityName?: string;
+  /** Set when the binding was built for a Lazy policy (a record carrying the template hash). */
+  held?: HeldSpec;
 }

@@ -31,7 +31,11 @@ export interface Cluster {
 
 export interface ApiEnablement {
   groupVersion: string;
-  resources: { name: string; kind: string }[];
+  /**
+   * `namespaced` is gitfleet's addition to Karmada's APIResource (name, kind): the scope of a
+   * kind whose CRD is not in the fleet. Absent in older reports.
+   */
+  resources: { name: string; kind: string; namespaced?: boolean }[];
 }
 
 /** What an agent reports about its cluster (Karmada's ClusterStatus), an input of the render. */

@@ -2,9 +2,16 @@ import type { Toleration } from './cluster.js';
 import type { ClusterAffinity, ResourceSelector } from './selectors.js';
 import type { SourceLocation } from './source-location.js';
 
+/** Karmada's OverflowClusterAffinity: a named group a term's workload may overflow to. */
+export interface OverflowAffinity extends ClusterAffinity {
+  affinityName: string;
+}
+
 /** Karmada's ClusterAffinityTerm: one named group of `clusterAffinities`. */
 export interface ClusterAffinityTerm extends ClusterAffinity {
   affinityName: string;
+  /** Groups tried in order when the inline affinity's clusters cannot take the replicas (v1.18). */
+  overflowAffinities?: OverflowAffinity[];
 }
 
 export type SpreadByField = 'cluster' | 'region' | 'zone' | 'provider';
@@ -57,6 +64,11 @@ export interface PropagationPolicy {
   conflictResolution: 'Abort' | 'Overwrite';
   preserveResourcesOnDeletion: boolean;
   dependentOverrides: string[];
+  /**
+   * Set by the loader when some dependentOverrides are not in the fleet (labels such as
+   * `OverridePolicy/ns/name`): Karmada's detector does not apply such a policy until they are.
+   */
+  missingOverrides?: string[];
   activationPreference?: 'Lazy';
   suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
   schedulerName: string;

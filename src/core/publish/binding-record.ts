@@ -1,5 +1,7 @@
 import yaml from 'js-yaml';
-import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.js';
+import type { Binding, HeldSpec, PreviousBinding, TargetCluster } from '../model/binding.js';
+import type { Issues } from '../load/field-reader.js';
+import { parsePlacement } from '../load/parse-placement.js';
 import { isMap, type KubeObject } from '../model/kube-object.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import type { PolicyRef, PropagationPolicyKind } from '../model/propagation-policy.js';
@@ -12,6 +14,8 @@ const ppNamespace = 'propagationpolicy.karmada.io/namespace';
 const ppName = 'propagationpolicy.karmada.io/name';
 const cppName = 'clusterpropagationpolicy.karmada.io/name';
 const originAnnotation = 'gitfleet.io/origin';
+// The hash of the template a Lazy policy's binding was built from (see lazy-activation.ts).
+const templateHashAnnotation = 'gitfleet.io/template-hash';
 
 /**
  * Returns the ResourceBinding-shaped record of a binding for the bindings branch: Karmada's
@@ -29,6 +33,7 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
     annotations[ppNamespace] = binding.policy.namespace;
     annotations[ppName] = binding.policy.name;
   } else if (binding.policy) annotations[cppName] = binding.policy.name;
+  if (binding.templateHash !== undefined) annotations[templateHashAnnotation] = binding.templateHash;
   const record: KubeObject = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: r.namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
@@ -62,19 +67,22 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
   return emitYaml(record);
 }
 
+// Karmada's Scheduled condition as its getConditionByError writes it (pkg/scheduler/helper.go):
+// True/Success after a schedule, False with the failure's reason after a failed one, also when
+// the previous clusters were kept. Followers are not scheduled: they say True/Success.
 function scheduledCondition(binding: Binding): Record<string, string> {
-  return binding.schedule.type === 'Scheduled'
-    ? {
+  const schedule = binding.schedule;
+  const failure =
+    schedule.type === 'NoFit'
+      ? { reason: schedule.reason ?? 'NoClusterFit', message: schedule.message }
+      : schedule.failed;
+  return failure
+    ? { type: 'Scheduled', status: 'False', reason: failure.reason, message: failure.message }
+    : {
         type: 'Scheduled',
         status: 'True',
         reason: 'Success',
         message: 'Binding has been scheduled successfully.',
-      }
-    : {
-        type: 'Scheduled',
-        status: 'False',
-        reason: 'NoClusterFit',
-        message: binding.schedule.type === 'NoFit' ? binding.schedule.message : '',
       };
 }
 
@@ -96,6 +104,8 @@ export interface BindingView {
   /** The status the hub aggregated when it wrote the record (empty when it had none). */
   aggregatedStatus: AggregatedStatusItem[];
   fullyApplied?: FullyAppliedCondition;
+  /** For a Lazy policy's binding: what it was built with (see HeldSpec). */
+  held?: HeldSpec;
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -109,6 +119,28 @@ export function parseBindingRecord(text: string): PreviousBinding | undefined {
     policy: view.policy,
     clusters: view.clusters,
     ...(view.affinityName !== undefined ? { affinityName: view.affinityName } : {}),
+    ...(view.held ? { held: view.held } : {}),
+  };
+}
+
+// A Lazy policy's binding: its template hash and the spec it was built with, when the record
+// holds them readably (records written before Lazy was honoured have no hash: nothing is held).
+function heldSpecOf(
+  annotations: Record<string, unknown>,
+  spec: Record<string, unknown>,
+): HeldSpec | undefined {
+  const templateHash = annotations[templateHashAnnotation];
+  if (typeof templateHash !== 'string') return undefined;
+  const issues: Issues = [];
+  const placement = parsePlacement(spec.placement, 'spec.placement', issues);
+  const conflictResolution = spec.conflictResolution === 'Overwrite' ? 'Overwrite' : 'Abort';
+  if (issues.length > 0) return undefined;
+  return {
+    templateHash,
+    placement,
+    propagateDeps: spec.propagateDeps === true,
+    conflictResolution,
+    preserveResourcesOnDeletion: spec.preserveResourcesOnDeletion === true,
   };
 }
 
@@ -134,6 +166,7 @@ export function parseBindingView(text: string): BindingView | undefined {
     origins.find((o) => o === annotations[originAnnotation]) ?? (policy ? 'policy' : 'dependency');
   const status = isMap(doc.status) ? doc.status : {};
   const fullyApplied = fullyAppliedOf(status.conditions);
+  const held = heldSpecOf(annotations, doc.spec);
   return {
     name: typeof doc.metadata.name === 'string' ? doc.metadata.name : '',
     resource: ref,
@@ -147,6 +180,7 @@ export function parseBindingView(text: string): BindingView | undefined {
       : {}),
     aggregatedStatus: aggregatedStatusOf(status.aggregatedStatus),
     ...(fullyApplied ? { fullyApplied } : {}),
+    ...(held ? { held } : {}),
   };
 }
 

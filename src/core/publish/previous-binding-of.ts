@@ -17,5 +17,16 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
     ...(schedule.type === 'Scheduled' && schedule.affinityName
       ? { affinityName: schedule.affinityName }
       : {}),
+    ...(binding.templateHash !== undefined
+      ? {
+          held: {
+            templateHash: binding.templateHash,
+            placement: binding.placement,
+            propagateDeps: binding.propagateDeps,
+            conflictResolution: binding.conflictResolution,
+            preserveResourcesOnDeletion: binding.preserveResourcesOnDeletion,
+          },
+        }
+      : {}),
   };
 }

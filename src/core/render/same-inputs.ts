@@ -14,6 +14,7 @@ export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding 
   if (a.key !== b.key || a.affinityName !== b.affinityName) return false;
   if (a.policy.kind !== b.policy.kind || a.policy.namespace !== b.policy.namespace) return false;
   if (a.policy.name !== b.policy.name || a.clusters.length !== b.clusters.length) return false;
+  if ((a.held || b.held) && JSON.stringify(a.held) !== JSON.stringify(b.held)) return false;
   return a.clusters.every((c, i) => c.name === b.clusters[i]!.name && c.replicas === b.clusters[i]!.replicas);
 }
 

@@ -15,6 +15,8 @@ export interface AssignReplicasOptions {
   key: string;
   /** Karmada's --enable-empty-workload-propagation: keep selected clusters that get 0 replicas. */
   emptyWorkloadPropagation: boolean;
+  /** The term in force has overflowAffinities: fill the candidates' overflow tiers in order. */
+  overflow?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function assignReplicas(options: AssignReplicasOptions): DivideResult {
   if (replicas === 0 && !options.hasReplicaRequirements) {
     return { ok: true, clusters: byName(candidates.map((c) => ({ name: c.name, replicas: 0 }))) };
   }
-  const assigned = assignWorkload(options);
+  const assigned = options.overflow ? assignByOverflowTier(options) : assignWorkload(options);
   if (!assigned.ok) return assigned;
   const kept = assigned.clusters.filter((c) => c.replicas > 0);
   if (options.emptyWorkloadPropagation) {
@@ -67,6 +69,35 @@ function assignWorkload(options: AssignReplicasOptions): DivideResult {
     staticWeightList: strategy.weightPreference?.staticWeightList,
     key,
   });
+  return { ok: true, clusters };
+}
+
+/**
+ * Karmada's assignWorkloadReplicas with overflow (pkg/scheduler/core/common.go): the tiers
+ * (overflow order 0, 1, …) in order, each given min(remaining, its clusters' available
+ * replicas) to divide among its own clusters by the usual strategy, until none remain. So a
+ * scale-up spills into the overflow groups only when the primary one is full, and a scale-down
+ * empties the last groups first.
+ */
+function assignByOverflowTier(options: AssignReplicasOptions): DivideResult {
+  const tiers = new Map<number, ClusterDetail[]>();
+  for (const c of options.candidates) {
+    const order = c.overflowOrder ?? 0;
+    tiers.set(order, [...(tiers.get(order) ?? []), c]);
+  }
+  const clusters: TargetCluster[] = [];
+  let remaining = options.replicas;
+  for (const order of [...tiers.keys()].sort((a, b) => a - b)) {
+    const tier = tiers.get(order)!;
+    const available = tier.reduce((sum, c) => sum + c.availableReplicas, 0);
+    const replicas = Math.min(remaining, available);
+    const assigned = assignWorkload({ ...options, candidates: tier, replicas });
+    if (!assigned.ok) return assigned;
+    clusters.push(...assigned.clusters.filter((c) => c.replicas > 0));
+    remaining -= replicas;
+    if (remaining <= 0) break;
+  }
+  if (remaining > 0) return { ok: false, message: 'Clusters available replicas are not enough to schedule.' };
   return { ok: true, clusters };
 }
 

@@ -2,11 +2,13 @@ import type { Binding, PreviousBinding, ScheduleResult } from '../model/binding.
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
+import { policyLabel } from '../model/propagation-policy.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
 import { replicaRequestOf } from './replica-request-of.js';
 import { scheduleBinding } from './schedule-binding.js';
 import { bindingName } from '../format/object-path.js';
+import { bindingSpecOf, type BindingSpec } from './lazy-activation.js';
 
 export interface BindInput {
   claims: readonly Claim[];
@@ -16,9 +18,17 @@ export interface BindInput {
 }
 
 /**
- * Returns one scheduled binding per claim. When nothing fits, the binding keeps its previous
- * clusters, as Karmada's scheduler leaves `spec.clusters` untouched on failure: a failed
- * schedule never withdraws a running workload.
+ * Returns one scheduled binding per claim. A failed schedule does what Karmada's scheduler does
+ * to `spec.clusters` (pkg/scheduler/scheduler.go):
+ *
+ * | failure                                             | clusters     | Scheduled condition    |
+ * |-----------------------------------------------------|--------------|------------------------|
+ * | no cluster passes the filters (FitError)            | cleared      | False, NoClusterFit    |
+ * | the clusters cannot take the replicas               | the previous | False, Unschedulable   |
+ * | spread constraints, no candidates, other errors     | the previous | False, SchedulerError  |
+ *
+ * With clusterAffinities, the first term tried decides. A cleared binding withdraws its
+ * template, subject to the mass-deletion guard downstream.
  */
 export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -41,48 +51,102 @@ export function bindClaim(
   // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
   // resource requests must not turn it into a workload that a 0-replica rule drops.
   const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
+  const spec = bindingSpecOf(template, policy, previous);
+  if (policy.missingOverrides) {
+    return {
+      binding: bindingOf(claim, replicas, waitingSchedule(previous), spec),
+      diagnostic: waitingDiagnostic(claim),
+    };
+  }
   let schedule: ScheduleResult = scheduleBinding({
     resource: template.ref,
     key: template.key,
     replicas,
     ...(request ? { replicaRequest: request } : {}),
-    placement: policy.placement,
+    placement: spec.placement,
     clusters: input.clusters,
     clusterStatus: input.clusterStatus,
     ...(previous ? { previous } : {}),
   });
   let diagnostic: Diagnostic | undefined;
   if (schedule.type === 'NoFit') {
-    diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, previous);
-    if (previous && previous.clusters.length > 0)
-      schedule = { type: 'Scheduled', clusters: previous.clusters };
+    const keep = schedule.keepPrevious === true && previous !== undefined && previous.clusters.length > 0;
+    diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, keep);
+    if (keep) schedule = keptPrevious(schedule, previous);
   }
-  const binding: Binding = {
+  const binding = bindingOf(claim, replicas, schedule, spec);
+  return diagnostic ? { binding, diagnostic } : { binding };
+}
+
+function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult, spec: BindingSpec): Binding {
+  const { template, policy } = claim;
+  return {
     name: bindingName(template.ref),
     resource: template.ref,
     key: template.key,
     policy: { kind: policy.kind, namespace: policy.namespace, name: policy.name },
     origin: 'policy',
     replicas,
-    placement: policy.placement,
-    propagateDeps: policy.propagateDeps,
-    conflictResolution: policy.conflictResolution,
-    preserveResourcesOnDeletion: policy.preserveResourcesOnDeletion,
+    placement: spec.placement,
+    propagateDeps: spec.propagateDeps,
+    conflictResolution: spec.conflictResolution,
+    preserveResourcesOnDeletion: spec.preserveResourcesOnDeletion,
     schedule,
     requiredBy: [],
     overrides: 'all',
     ...(policy.suspension ? { suspension: policy.suspension } : {}),
+    ...(spec.templateHash !== undefined ? { templateHash: spec.templateHash } : {}),
   };
-  return diagnostic ? { binding, diagnostic } : { binding };
+}
+
+// Karmada's detector leaves the binding as it was while a dependent override is missing
+// (pkg/detector/policy.go): the previous clusters stay; without a previous binding, nothing.
+function waitingSchedule(previous: PreviousBinding | undefined): ScheduleResult {
+  if (previous && previous.clusters.length > 0) {
+    return {
+      type: 'Scheduled',
+      clusters: previous.clusters,
+      ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
+    };
+  }
+  return {
+    type: 'NoFit',
+    reason: 'SchedulerError',
+    diagnosis: [],
+    message: 'waiting for dependent overrides',
+  };
+}
+
+function waitingDiagnostic(claim: Claim): Diagnostic {
+  const missing = claim.policy.missingOverrides ?? [];
+  return {
+    severity: 'warning',
+    code: 'WaitingForOverrides',
+    subject: refLabel(claim.template.ref),
+    message: `${policyLabel(claim.policy)} waits for its dependentOverrides: ${missing.join(', ')} not in the fleet (${claim.policy.source.file}); the template keeps its previous placement, if any, until they are`,
+  };
+}
+
+// The previous clusters and observed term stay; the failure is recorded with them.
+function keptPrevious(
+  failed: Extract<ScheduleResult, { type: 'NoFit' }>,
+  previous: PreviousBinding,
+): ScheduleResult {
+  return {
+    type: 'Scheduled',
+    clusters: previous.clusters,
+    ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
+    failed: { reason: failed.reason ?? 'SchedulerError', message: failed.message },
+  };
 }
 
 function noFitDiagnostic(
   subject: string,
   result: Extract<ScheduleResult, { type: 'NoFit' }>,
-  previous: PreviousBinding | undefined,
+  keep: boolean,
 ): Diagnostic {
   const reasons = result.diagnosis.map((d) => `${d.cluster}: ${d.reason}`).join('; ');
-  const kept = previous && previous.clusters.length > 0 ? ' (kept on its previous clusters)' : '';
+  const kept = keep ? ' (kept on its previous clusters)' : '';
   return {
     severity: 'error',
     code: 'NoClusterFit',

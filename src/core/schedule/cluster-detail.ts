@@ -9,6 +9,8 @@ export interface ClusterDetail {
   availableReplicas: number;
   /** Replicas it can still take, by the estimator (Karmada's AllocatableReplicas). */
   allocatableReplicas: number;
+  /** 0: the inline affinity's group; i+1: the term's overflowAffinities[i] (Karmada's OverflowOrder). */
+  overflowOrder?: number;
 }
 
 /**
@@ -17,13 +19,15 @@ export interface ClusterDetail {
  *
  *   | key                | order      |
  *   |--------------------|------------|
- *   | overflow order     | ascending (always 0: gitfleet has no overflowAffinities) |
+ *   | overflow order     | ascending (0 without overflowAffinities)  |
  *   | score              | descending |
  *   | available replicas | descending |
  *   | name               | ascending  |
  */
 export function sortClusterDetails(details: readonly ClusterDetail[]): ClusterDetail[] {
   return [...details].sort((a, b) => {
+    const overflow = (a.overflowOrder ?? 0) - (b.overflowOrder ?? 0);
+    if (overflow !== 0) return overflow;
     if (a.score !== b.score) return b.score - a.score;
     if (a.availableReplicas !== b.availableReplicas) return b.availableReplicas - a.availableReplicas;
     return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

@@ -25,7 +25,7 @@ export function scheduleBinding(input: ScheduleInput): ScheduleResult {
  *     earlier terms are not tried again, so a binding that fell back stays there;
  *   - try each term in turn; the first that schedules wins and is recorded as affinityName;
  *   - when every term fails, the first failure decides: a filter failure clears the
- *     clusters, any other failure keeps the previous ones (`keepPrevious`).
+ *     clusters, any other failure keeps the previous ones (`keepPrevious`) and its reason.
  */
 function scheduleWithAffinityTerms(
   input: ScheduleInput,
@@ -47,11 +47,13 @@ function scheduleWithAffinityTerms(
   const message = `no clusterAffinities term fits: ${failures
     .map(({ term, outcome }) => `[${term.affinityName}] ${outcome.message}`)
     .join('; ')}`;
-  const first = failures[0]?.outcome;
-  return { type: 'NoFit', diagnosis, message, ...(first && !first.fitError ? { keepPrevious: true } : {}) };
+  const first = failures[0]!.outcome;
+  const result: ScheduleResult = { type: 'NoFit', diagnosis, message };
+  return first.fitError ? result : { ...result, reason: first.reason, keepPrevious: true };
 }
 
+// A filter failure is NoClusterFit, left unsaid; any other failure names its reason.
 function noFit(outcome: Extract<AffinityOutcome, { ok: false }>): ScheduleResult {
   const result: ScheduleResult = { type: 'NoFit', diagnosis: outcome.diagnosis, message: outcome.message };
-  return outcome.fitError ? result : { ...result, keepPrevious: true };
+  return outcome.fitError ? result : { ...result, reason: outcome.reason, keepPrevious: true };
 }

@@ -1,6 +1,8 @@
-import type { ClusterDiagnosis, TargetCluster } from '../model/binding.js';
+import type { ClusterDiagnosis, ScheduleFailureReason, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
+import type { ClusterAffinityTerm } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
+import { clusterMatches } from '../select/cluster-matches.js';
 import { assignReplicas } from './assign-replicas.js';
 import { runClusterFilters } from './cluster-filter.js';
 import type { FilterContext } from './filter-plugin.js';
@@ -13,11 +15,18 @@ import { selectClusters } from './select-clusters.js';
 /**
  * One scheduling attempt. `fitError` tells a filter failure (no cluster passed the filters,
  * Karmada's FitError, after which Karmada clears the binding's clusters) from a later failure
- * (spread constraints or replicas, after which Karmada leaves the previous clusters in place).
+ * (spread constraints or replicas, after which Karmada leaves the previous clusters in place);
+ * `reason` is the Scheduled condition's reason Karmada writes for it.
  */
 export type AffinityOutcome =
   | { ok: true; clusters: TargetCluster[] }
-  | { ok: false; fitError: boolean; message: string; diagnosis: ClusterDiagnosis[] };
+  | {
+      ok: false;
+      fitError: boolean;
+      reason: ScheduleFailureReason;
+      message: string;
+      diagnosis: ClusterDiagnosis[];
+    };
 
 /**
  * Returns the result of scheduling under one affinity (Karmada's genericScheduler.Schedule,
@@ -26,13 +35,15 @@ export type AffinityOutcome =
  */
 export function scheduleForAffinity(
   input: ScheduleInput,
-  affinity: ClusterAffinity | undefined,
+  affinity: ClusterAffinity | ClusterAffinityTerm | undefined,
 ): AffinityOutcome {
   const previousClusters = new Set((input.previous?.clusters ?? []).map((c) => c.name));
-  const { feasible, diagnosis } = filterClusters(input, affinity, previousClusters);
+  const overflow = affinity && 'overflowAffinities' in affinity ? affinity.overflowAffinities : undefined;
+  const groups = [affinity, ...(overflow && isWorkload(input) ? overflow : [])];
+  const { feasible, diagnosis } = filterClusters(input, groups, previousClusters);
   if (feasible.length === 0) {
     const message = fitErrorMessage(input.clusters.length);
-    return { ok: false, fitError: true, message, diagnosis };
+    return { ok: false, fitError: true, reason: 'NoClusterFit', message, diagnosis };
   }
   const details = detailsOf(input, feasible, previousClusters);
   const selected = selectClusters({
@@ -40,23 +51,51 @@ export function scheduleForAffinity(
     placement: input.placement,
     replicas: input.replicas,
   });
-  if (!selected.ok) return { ok: false, fitError: false, message: selected.message, diagnosis: [] };
-  return assignTo(input, selected.clusters);
+  // Karmada's selectClusters returns a plain error: the condition's reason is SchedulerError.
+  if (!selected.ok) {
+    return { ok: false, fitError: false, reason: 'SchedulerError', message: selected.message, diagnosis: [] };
+  }
+  return assignTo(input, selected.clusters, overflow !== undefined);
 }
 
-// Karmada's findClustersThatFit: every registered cluster through the filter plugins.
+// Karmada's ResourceBindingSpec.IsWorkload: replicas or a resource request per replica.
+function isWorkload(input: ScheduleInput): boolean {
+  const request = input.replicaRequest;
+  return input.replicas > 0 || (request !== undefined && (request.cpuMilli > 0 || request.memoryBytes > 0));
+}
+
+/** A feasible cluster and its overflow order (the index of the affinity group it matched first). */
+interface Feasible {
+  cluster: Cluster;
+  overflowOrder: number;
+}
+
+// Karmada's findClustersThatFit: every registered cluster through the filter plugins. The
+// affinity filter passes a cluster of any group (the inline affinity, then a workload's
+// overflowAffinities); its overflow order is the first group it matches (getClusterOverflowOrder).
 function filterClusters(
   input: ScheduleInput,
-  affinity: ClusterAffinity | undefined,
+  groups: readonly (ClusterAffinity | undefined)[],
   previousClusters: ReadonlySet<string>,
-): { feasible: Cluster[]; diagnosis: ClusterDiagnosis[] } {
+): { feasible: Feasible[]; diagnosis: ClusterDiagnosis[] } {
   const { resource, placement, clusterStatus } = input;
-  const context: FilterContext = { resource, placement, affinity, clusterStatus, previousClusters };
-  const feasible: Cluster[] = [];
+  const affinity = groups[0];
+  const feasible: Feasible[] = [];
   const diagnosis: ClusterDiagnosis[] = [];
   for (const cluster of input.clusters) {
+    const matched =
+      groups.length === 1 ? 0 : groups.findIndex((g) => g !== undefined && clusterMatches(cluster, g));
+    const overflowOrder = Math.max(0, matched);
+    const inForce = groups[overflowOrder];
+    const context: FilterContext = {
+      resource,
+      placement,
+      affinity: inForce,
+      clusterStatus,
+      previousClusters,
+    };
     const verdict = runClusterFilters(cluster, context);
-    if (verdict.ok) feasible.push(cluster);
+    if (verdict.ok) feasible.push({ cluster, overflowOrder });
     else diagnosis.push({ cluster: cluster.name, reason: verdict.reason });
   }
   // A name no cluster has is no cluster to filter, but it is why the affinity fits nowhere.
@@ -67,7 +106,11 @@ function filterClusters(
 }
 
 // Karmada's assignReplicas step; on failure, each candidate's room is the diagnosis.
-function assignTo(input: ScheduleInput, candidates: readonly ClusterDetail[]): AffinityOutcome {
+function assignTo(
+  input: ScheduleInput,
+  candidates: readonly ClusterDetail[],
+  overflow: boolean,
+): AffinityOutcome {
   const request = input.replicaRequest;
   const assigned = assignReplicas({
     candidates,
@@ -77,34 +120,39 @@ function assignTo(input: ScheduleInput, candidates: readonly ClusterDetail[]): A
     previous: input.previous?.clusters ?? [],
     key: input.key,
     emptyWorkloadPropagation: input.emptyWorkloadPropagation ?? false,
+    overflow,
   });
   if (assigned.ok) return { ok: true, clusters: assigned.clusters };
   const diagnosis = candidates.map((c) => ({
     cluster: c.name,
     reason: `can take ${c.allocatableReplicas} more replica(s)`,
   }));
-  return { ok: false, fitError: false, message: assigned.message, diagnosis };
+  // Not enough room is Karmada's UnschedulableError (division_algorithm.go, common.go); no
+  // candidate at all is a plain error there.
+  const reason = candidates.length === 0 ? 'SchedulerError' : 'Unschedulable';
+  return { ok: false, fitError: false, reason, message: assigned.message, diagnosis };
 }
 
 // Karmada's GroupClustersWithScore + generateClustersInfo: available replicas are the
 // estimate plus what the previous result already placed there.
 function detailsOf(
   input: ScheduleInput,
-  feasible: Cluster[],
+  feasible: Feasible[],
   previousClusters: Set<string>,
 ): ClusterDetail[] {
   const estimates = estimateAvailableReplicas({
-    clusters: feasible,
+    clusters: feasible.map((f) => f.cluster),
     clusterStatus: input.clusterStatus,
     replicas: input.replicas,
     replicaRequest: input.replicaRequest,
   });
   const assignedHere = new Map((input.previous?.clusters ?? []).map((c) => [c.name, c.replicas]));
-  const details = feasible.map((cluster) => {
+  const details = feasible.map(({ cluster, overflowOrder }) => {
     const allocatable = estimates.get(cluster.name) ?? 0;
     return {
       name: cluster.name,
       cluster,
+      ...(overflowOrder > 0 ? { overflowOrder } : {}),
       score: scoreClusterLocality(cluster.name, previousClusters),
       availableReplicas: allocatable + (assignedHere.get(cluster.name) ?? 0),
       allocatableReplicas: allocatable,

@@ -28,7 +28,15 @@ function apiEnablement(value: unknown): ApiEnablement[] {
     {
       groupVersion: value.groupVersion,
       resources: resources.flatMap((r) =>
-        typeof r.name === 'string' && typeof r.kind === 'string' ? [{ name: r.name, kind: r.kind }] : [],
+        typeof r.name === 'string' && typeof r.kind === 'string'
+          ? [
+              {
+                name: r.name,
+                kind: r.kind,
+                ...(typeof r.namespaced === 'boolean' ? { namespaced: r.namespaced } : {}),
+              },
+            ]
+          : [],
       ),
     },
   ];

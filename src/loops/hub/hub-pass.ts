@@ -19,6 +19,7 @@
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
+import { withClusterScopes } from '../../core/load/default-namespace.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
@@ -140,7 +141,8 @@ async function renderAndWrite(pass: {
   timer.mark('readMs');
   const reports = await readAgentReports(read, state.statusHeads);
   const memo = read.cache.renderMemo;
-  const snapshot = { fleet, clusterStatus: clusterStatusOf(reports), previous };
+  const clusterStatus = clusterStatusOf(reports);
+  const snapshot = { fleet: withClusterScopes(fleet, clusterStatus), clusterStatus, previous };
   const render = renderFleet(snapshot, { ...(memo ? { memo } : {}), ahead: true });
   read.cache.renderMemo = render.memo;
   timer.mark('renderMs');
