@@ -1,4 +1,4 @@
-// Why a reading command (log, status) found nothing to show, or not what it needs; the message
+// Why a command (render, validate, log, status) found nothing to show, or not what it needs; the message
 // names the repository or branch first.
 import { GitfleetError } from '../core/model/gitfleet-error.js';
 
@@ -10,7 +10,9 @@ export type CommandErrorCode =
   /** The bindings branch's head does not name the source commit it was rendered from (status -l). */
   | 'BindingsWithoutSource'
   /** The source commit of the bindings does not load (status -l). */
-  | 'SourceDoesNotLoad';
+  | 'SourceDoesNotLoad'
+  /** The fleet source given is not a directory (render, validate). */
+  | 'NotADirectory';
 
 /** A command that cannot show what was asked of it. */
 export class CommandError extends GitfleetError<CommandErrorCode> {

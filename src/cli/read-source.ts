@@ -1,3 +1,4 @@
+import { CommandError } from './command-error.js';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDirectorySource } from '../adapters/source/read-directory.js';
@@ -28,7 +29,7 @@ export function isBareRepo(dir: string): boolean {
  */
 export async function readSource(source: string, ref: string | undefined): Promise<ReadSource> {
   if (!existsSync(source) || !statSync(source).isDirectory()) {
-    throw new Error(`${source}: not a directory`);
+    throw new CommandError('NotADirectory', `${source}: not a directory`, source);
   }
   if (ref !== undefined || isBareRepo(source)) {
     const { commit, files } = await readGitSource({ dir: source, ref: ref ?? 'HEAD' });

@@ -38,7 +38,7 @@ const rows: { name: string; args: string[]; exit: number; code: string | RegExp;
     name: 'render of a missing directory',
     args: ['render', missing, '--out', join(dir.root, 'o1'), '--output', 'json'],
     exit: 1,
-    code: 'Error',
+    code: 'NotADirectory',
     message: /no-such-dir: not a directory/,
   },
   {
@@ -59,7 +59,7 @@ const rows: { name: string; args: string[]; exit: number; code: string | RegExp;
     name: 'validate of a missing directory',
     args: ['validate', missing, '--output', 'json'],
     exit: 1,
-    code: 'Error',
+    code: 'NotADirectory',
     message: /not a directory/,
   },
   {
