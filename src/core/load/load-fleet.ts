@@ -19,6 +19,7 @@ import { comparePaths } from './compare-paths.js';
 import { findFleetConfig } from './find-fleet-config.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
+import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
 import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
 import type { SourceFile } from './source-file.js';
@@ -119,12 +120,24 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     if (!load.parsed.ok) c.errors.push(...load.parsed.errors);
     else mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
   }
+  for (const conflict of checkCustomizationConflicts(c.interpreterCustomizations)) {
+    const { customization } = conflict;
+    const message = `ResourceInterpreterCustomization/${customization.name}: ${conflict.message}`;
+    c.errors.push({ code: 'InvalidPolicy', ...customization.source, message });
+  }
   const memo: LoadMemo = { limits: limitsKey, files: loads };
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo };
-  const { templates, clusters, propagationPolicies, overridePolicies } = c;
+  const { templates, clusters, propagationPolicies, overridePolicies, interpreterCustomizations } = c;
   return {
     ok: true,
-    fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },
+    fleet: {
+      templates,
+      clusters,
+      propagationPolicies,
+      overridePolicies,
+      ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
+      config: found.config,
+    },
     memo,
   };
 }
