@@ -125,8 +125,8 @@ class LuaInterpreter implements ResourceInterpreter {
     );
   }
 
-  aggregateStatus(object: KubeObject, items: readonly AggregatedStatusItem[]) {
-    const args = [object, items.map(goStatusItem)];
+  aggregateStatus(object: KubeObject, items: readonly AggregatedStatusItem[] | null) {
+    const args = [object, items === null ? null : items.map(goStatusItem)];
     return this.run(object, 'AggregateStatus', args, 1, ([result]) => readObject(result, []));
   }
 

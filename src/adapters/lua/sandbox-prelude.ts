@@ -13,6 +13,12 @@
  * way past its time or memory budget. For scripts written against gopher-lua (Lua 5.1), the 5.1
  * names Lua 5.4 dropped are put back: unpack, table.getn, math.pow, math.mod, math.log10,
  * string.gfind.
+ *
+ * `pairs` walks a table in a fixed order: numbers ascending, then strings ascending, then the
+ * rest. Lua 5.4 seeds its string hashes per state (from the clock), so its own pairs order
+ * changes from run to run, and a render must not; gopher-lua walks in insertion order, which
+ * Lua 5.4 does not record, so a script whose output depends on pairs order (rather than on
+ * ipairs or sorting) can order lists differently than in Karmada.
  */
 export const SANDBOX_PRELUDE = String.raw`
 local kube, overBudget = ...
@@ -46,6 +52,27 @@ math.mod = math.fmod
 math.log10 = function(x) return math.log(x, 10) end
 unpack = table.unpack
 table.getn = function(t) return #t end
+local rawNext, sortList, typeOf = next, table.sort, type
+local typeRank = { number = 1, string = 2, boolean = 3 }
+local function before(a, b)
+  local ta, tb = typeOf(a), typeOf(b)
+  if ta ~= tb then return (typeRank[ta] or 4) < (typeRank[tb] or 4) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return (not a) and b end
+  return false
+end
+pairs = function(t)
+  local keys, n = {}, 0
+  for k in rawNext, t do n = n + 1; keys[n] = k end
+  sortList(keys, before)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k == nil then return nil end
+    return k, t[k]
+  end, t, nil
+end
 local loaded = { kube = kube }
 require = function(name)
   local module = loaded[name]

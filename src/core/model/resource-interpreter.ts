@@ -55,10 +55,13 @@ export interface ResourceInterpreter {
   reflectStatus(object: KubeObject): InterpretOutcome<Record<string, unknown>> | undefined;
   /** Returns InterpretHealth's verdict on a live object. */
   interpretHealth(object: KubeObject): InterpretOutcome<boolean> | undefined;
-  /** Returns AggregateStatus' copy of the template with the members' statuses aggregated. */
+  /**
+   * Returns AggregateStatus' copy of the template with the members' statuses aggregated. A
+   * binding without status items passes null, as Karmada passes a nil slice (Lua sees nil).
+   */
   aggregateStatus(
     object: KubeObject,
-    items: readonly AggregatedStatusItem[],
+    items: readonly AggregatedStatusItem[] | null,
   ): InterpretOutcome<KubeObject> | undefined;
   /** Returns GetDependencies' references (every dependency script's, deduplicated and sorted). */
   getDependencies(object: KubeObject): InterpretOutcome<DependentObjectReference[]> | undefined;
