@@ -3,6 +3,7 @@
 //
 // Exit codes: 0 nothing changes, 1 something does (as `git diff --exit-code`), 2 usage error,
 // 3 a side could not be read or does not load (every error printed, naming the ref).
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { parseArgs } from 'node:util';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
@@ -120,7 +121,9 @@ async function renderRef(repo: string, side: 'base' | 'head', ref: string): Prom
   const loaded = loadFleet(read.files);
   if (!loaded.ok)
     return { side, ref, ok: false, commit: read.commit, errors: loaded.errors.map(formatLoadError) };
-  return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(loaded.fleet)) };
+  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
+  if (problems.length > 0) return { side, ref, ok: false, commit: read.commit, errors: problems };
+  return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(fleet)) };
 }
 
 // Errors go to stderr, and markdown also says it on stdout, so a pull-request comment learns

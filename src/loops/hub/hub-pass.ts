@@ -17,6 +17,7 @@
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
@@ -102,8 +103,11 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   timer.mark('loadMs');
   if (!loaded.ok)
     return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
-  assertMirroredPrefix(opts.repo, loaded.fleet.config.branchPrefix);
-  const state = await readHubState(read, loaded.fleet.config.branchPrefix);
+  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  for (const problem of interpreted.problems) opts.log.warn(problem);
+  const fleet = interpreted.fleet;
+  assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
+  const state = await readHubState(read, fleet.config.branchPrefix);
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
   const clustersSeen = clustersAsWritten(state);
@@ -111,7 +115,7 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
     timer.mark('readMs');
     return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
   }
-  return renderAndWrite({ opts, read, source, fleet: loaded.fleet, state, timer });
+  return renderAndWrite({ opts, read, source, fleet, state, timer });
 }
 
 /**
