@@ -1,3 +1,4 @@
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { Inventory } from '../../core/apply-plan/inventory.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
 import type { AgentMemory } from './agent-memory.js';
@@ -11,4 +12,6 @@ export interface ApplyContext {
   memory: AgentMemory;
   inventory: Inventory;
   nowMs: () => number;
+  /** Runs the branch's customizations (Retain before each apply). */
+  interpreter?: ResourceInterpreter;
 }
