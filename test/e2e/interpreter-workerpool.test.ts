@@ -10,6 +10,8 @@
 // - GetDependencies: the ConfigMap its pod template names follows it (propagateDeps);
 // - InterpretHealth + InterpretStatus: the member object's health and reflected status
 //   (pkg/resourceinterpreter/customized/declarative/configurable.go), on the status branch;
+// - AggregateStatus: the template's status summed over the clusters, in the binding record
+//   (Karmada writes it into the template's .status, pkg/controllers/status/common.go);
 // - Retain: a field the member cluster's controller writes survives the agent's next pass
 //   (pkg/util/objectwatcher/objectwatcher.go retainClusterFields), while a field gitfleet owns
 //   is corrected.
@@ -140,7 +142,7 @@ test(
 );
 
 test(
-  'the pool health and reflected status come from its InterpretHealth and InterpretStatus scripts',
+  'the pool health and reflected status come from its InterpretHealth and InterpretStatus scripts, and the hub aggregates them with AggregateStatus',
   slow,
   async () => {
     const unready = await eventually('member1 reports the pool', async () => {
@@ -167,6 +169,22 @@ test(
       return /health: Healthy/.test(entry) ? entry : undefined;
     });
     assert.match(ready, /readyWorkers: 3/, ready);
+    let seen = '';
+    const record = await eventually('the hub aggregates the pool status', async () => {
+      try {
+        const text = await git(repo, [
+          'show',
+          `refs/heads/gitfleet/bindings:${ns}/WorkerPool.example.com/order-workers.yaml`,
+        ]);
+        seen = text;
+        return /templateStatus:\n\s+readyWorkers: 3$/m.test(text) ? text : undefined;
+      } catch {
+        return undefined;
+      }
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the record says:\n${seen}`);
+    });
+    assert.doesNotMatch(record, /templateStatusError/, record);
   },
 );
 

@@ -69,6 +69,12 @@ export async function planPassWrites(
     reports: input.reports,
     statusHeads: state.statusHeads,
     keep,
+    ...(input.fleet.interpreter
+      ? {
+          interpreter: input.fleet.interpreter,
+          templates: new Map(input.fleet.templates.map((t) => [t.key, t])),
+        }
+      : {}),
   });
   if (bindings.write) writes.push(bindings.write);
   return {
