@@ -1,8 +1,9 @@
 // `gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]`: renders both refs
 // straight from git objects and prints what changes on each cluster.
 //
-// Exit codes (exit-codes.ts): 0 nothing changes, 1 something does (as `git diff --exit-code`),
-// 2 usage error, 3 a side could not be read or does not load (every error printed, naming the ref).
+// Exit codes (exit-codes.ts): 0 nothing changes, 6 something does, 2 usage error, 7 a side could
+// not be read or does not load (every error printed, naming the ref).
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
@@ -102,7 +103,9 @@ async function renderRef(repo: string, side: 'base' | 'head', ref: string): Prom
   const loaded = loadFleet(read.files);
   if (!loaded.ok)
     return { side, ref, ok: false, commit: read.commit, errors: loaded.errors.map(formatLoadError) };
-  return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(loaded.fleet)) };
+  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
+  if (problems.length > 0) return { side, ref, ok: false, commit: read.commit, errors: problems };
+  return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(fleet)) };
 }
 
 // Errors go to stderr, and markdown also says it on stdout, so a pull-request comment learns

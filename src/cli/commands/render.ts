@@ -1,3 +1,4 @@
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { watch } from 'chokidar';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
@@ -98,6 +99,7 @@ type RenderDirOutcome =
 interface WatchMemos {
   load?: LoadMemo;
   render?: RenderMemo;
+  interpreter?: InterpreterSession;
 }
 
 async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise<RenderDirOutcome> {
@@ -108,7 +110,9 @@ async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise
   });
   memos.load = loaded.memo;
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError), loadErrors: loaded.errors };
-  const result = renderFleet(freshSnapshot(loaded.fleet), memos.render ? { memo: memos.render } : {});
+  const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  if (problems.length > 0) return { ok: false, errors: problems, loadErrors: [] };
+  const result = renderFleet(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
   memos.render = result.memo;
   const files = new Map([...result.clusters].map(([name, out]) => [name, out.files] as const));
   const changes = await writeRenderDir(opts.out, files);

@@ -4,6 +4,7 @@ import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
@@ -71,9 +72,11 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
     } else for (const e of loaded.errors) io.err(formatLoadError(e));
     return exitCodes.failed;
   }
-  const result = renderFleet(freshSnapshot(loaded.fleet));
+  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
+  for (const problem of problems) io.err(problem);
+  const result = renderFleet(freshSnapshot(fleet));
   const summary = summarize(result, source.description, source.commit);
-  const valid = !result.diagnostics.some((d) => d.severity === 'error');
+  const valid = problems.length === 0 && !result.diagnostics.some((d) => d.severity === 'error');
   if (opts.output === 'json') io.out(JSON.stringify({ ...summary, valid, ...warnings }, null, 2));
   else io.out(`${formatSummary(summary)}\n${valid ? 'valid' : 'invalid: see the errors above'}`);
   return valid ? exitCodes.ok : exitCodes.failed;

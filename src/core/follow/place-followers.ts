@@ -42,9 +42,10 @@ export function placeFollowers(input: FollowInput): FollowResult {
   for (const binding of input.bindings) {
     if (!binding.propagateDeps) continue;
     const template = input.templates.get(binding.key)!;
-    const dependencies = input.dependenciesOf
-      ? input.dependenciesOf(template)
-      : findDependencies(template.object);
+    // A GetDependencies script replaces the built-in interpreter (core/interpret).
+    const dependencies =
+      template.interpreted?.dependencies ??
+      (input.dependenciesOf ? input.dependenciesOf(template) : findDependencies(template.object));
     for (const dep of dependencies) {
       addDependency({ dep, binding, claimed, input, followers, diagnostics });
     }

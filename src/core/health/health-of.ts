@@ -1,5 +1,6 @@
 import { groupOf } from '../model/object-ref.js';
 import type { KubeObject } from '../model/kube-object.js';
+import type { InterpretOutcome, ResourceInterpreter } from '../model/resource-interpreter.js';
 import { customResourceDefinitionHealth } from './custom-resource-definition-health.js';
 import { daemonSetHealth } from './daemon-set-health.js';
 import { deploymentHealth } from './deployment-health.js';
@@ -42,10 +43,19 @@ const rules: ReadonlyMap<string, HealthRule> = new Map([
 /**
  * Returns the health of a live object read from a member cluster: Progressing while it is being
  * deleted (as gitops-engine's GetResourceHealth does first), else its kind's rule, else the
- * generic condition rule.
+ * generic condition rule. An InterpretHealth script for the object's kind replaces the rule
+ * (Karmada asks the customized interpreter first, pkg/resourceinterpreter/interpreter.go):
+ * true is Healthy, false Degraded, a failed script Unknown with its error.
  */
-export function healthOf(live: KubeObject): Health {
+export function healthOf(live: KubeObject, interpreter?: ResourceInterpreter): Health {
   if (live.metadata.deletionTimestamp) return health('Progressing', 'Pending deletion');
+  const custom = interpreter?.interpretHealth(live);
+  if (custom !== undefined) return customHealth(custom);
   const rule = rules.get(`${groupOf(live.apiVersion)}/${live.kind}`) ?? genericHealth;
   return rule(live);
+}
+
+function customHealth(outcome: InterpretOutcome<boolean>): Health {
+  if (!outcome.ok) return health('Unknown', outcome.error);
+  return outcome.value ? health('Healthy') : health('Degraded', 'unhealthy by its InterpretHealth script');
 }

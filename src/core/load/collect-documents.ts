@@ -5,6 +5,7 @@
 // 2. mergeItems: the items of every file, in file order → the fleet's lists, with identities
 //    checked across files (the first definition wins; later ones are DuplicateIdentity).
 import type { Cluster } from '../model/cluster.js';
+import type { InterpreterCustomization } from '../model/interpreter-customization.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
 import { identityKey } from '../model/identity-key.js';
@@ -16,6 +17,7 @@ import { locationLabel, type SourceLocation } from '../model/source-location.js'
 import type { Issues } from './field-reader.js';
 import type { LoadError, LoadErrorCode } from './load-error.js';
 import { parseCluster } from './parse-cluster.js';
+import { parseInterpreterCustomization } from './parse-interpreter-customization.js';
 import { parseOverridePolicy } from './parse-override-policy.js';
 import { parsePropagationPolicy } from './parse-propagation-policy.js';
 import type { RawDocument } from './parse-yaml-stream.js';
@@ -27,6 +29,7 @@ export interface Collection {
   clusters: Cluster[];
   propagationPolicies: PropagationPolicy[];
   overridePolicies: OverridePolicy[];
+  interpreterCustomizations: InterpreterCustomization[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -48,6 +51,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'cluster'; ref: ObjectRef; cluster: Cluster }
   | { type: 'propagationPolicy'; ref: ObjectRef; policy: PropagationPolicy }
   | { type: 'overridePolicy'; ref: ObjectRef; policy: OverridePolicy }
+  | { type: 'interpreterCustomization'; ref: ObjectRef; customization: InterpreterCustomization }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -59,6 +63,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     clusters: [],
     propagationPolicies: [],
     overridePolicies: [],
+    interpreterCustomizations: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -103,6 +108,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'overridePolicy':
         if (claimIdentity(c, item.place, item.ref)) c.overridePolicies.push(item.policy);
+        break;
+      case 'interpreterCustomization':
+        if (claimIdentity(c, item.place, item.ref)) c.interpreterCustomizations.push(item.customization);
     }
   }
 }
@@ -128,6 +136,8 @@ function collectObject(at: Place, value: unknown): CollectedItem {
     case 'OverridePolicy':
     case 'ClusterOverridePolicy':
       return collectPolicy(at, e, e.role);
+    case 'ResourceInterpreterCustomization':
+      return collectInterpreterCustomization(at, e);
     case 'Template': {
       const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
@@ -177,6 +187,15 @@ function collectPolicy(at: Place, e: Envelope, role: PolicyRole): CollectedItem 
   const parsed = parseOverridePolicy({ ...doc, kind: role });
   if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
   return { place: at, type: 'overridePolicy', ref, policy: parsed.policy };
+}
+
+// A customization configures the interpreter; like a policy it is never propagated.
+function collectInterpreterCustomization(at: Place, e: Envelope): CollectedItem {
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
+  const parsed = parseInterpreterCustomization({ object: e.object, name: e.name, source: at.source });
+  const subject = `ResourceInterpreterCustomization/${e.name}`;
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
+  return { place: at, type: 'interpreterCustomization', ref, customization: parsed.customization };
 }
 
 type PolicyRole =

@@ -23,6 +23,7 @@ import { resolveDependentOverrides, type WaitingPolicies } from './resolve-depen
 import { findFleetConfig } from './find-fleet-config.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
+import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
 import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
 import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
@@ -139,7 +140,12 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   }
   const scoped = defaultCustomResourceNamespaces(c.templates);
   c.errors.push(...scoped.errors);
-  const { clusters, overridePolicies } = c;
+  for (const conflict of checkCustomizationConflicts(c.interpreterCustomizations)) {
+    const { customization } = conflict;
+    const message = `ResourceInterpreterCustomization/${customization.name}: ${conflict.message}`;
+    c.errors.push({ code: 'InvalidPolicy', ...customization.source, message });
+  }
+  const { clusters, overridePolicies, interpreterCustomizations } = c;
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
@@ -151,7 +157,14 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const propagationPolicies = dependents.policies;
   return {
     ok: true,
-    fleet: { templates, clusters, propagationPolicies, overridePolicies, config: found.config },
+    fleet: {
+      templates,
+      clusters,
+      propagationPolicies,
+      overridePolicies,
+      ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
+      config: found.config,
+    },
     memo,
     warnings,
   };

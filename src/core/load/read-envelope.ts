@@ -32,6 +32,7 @@ export type DocumentRole =
   | 'OverridePolicy'
   | 'ClusterOverridePolicy'
   | 'FleetConfig'
+  | 'ResourceInterpreterCustomization'
   | 'Template';
 
 /** A document whose envelope is valid. */
@@ -59,6 +60,7 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['policy.karmada.io/v1alpha1 OverridePolicy', 'OverridePolicy'],
   ['policy.karmada.io/v1alpha1 ClusterOverridePolicy', 'ClusterOverridePolicy'],
   ['gitfleet.io/v1alpha1 FleetConfig', 'FleetConfig'],
+  ['config.karmada.io/v1alpha1 ResourceInterpreterCustomization', 'ResourceInterpreterCustomization'],
 ]);
 
 /** Returns what a document is by its apiVersion and kind; anything not listed is a resource template. */

@@ -1,5 +1,7 @@
 import type { Cluster } from './cluster.js';
 import type { FleetConfig } from './fleet-config.js';
+import type { InterpreterCustomization } from './interpreter-customization.js';
+import type { ResourceInterpreter } from './resource-interpreter.js';
 import type { KubeObject } from './kube-object.js';
 import type { ObjectRef } from './object-ref.js';
 import type { OverridePolicy } from './override-policy.js';
@@ -13,6 +15,25 @@ export interface Template {
   key: string;
   object: KubeObject;
   source: SourceLocation;
+  /**
+   * What the fleet's customizations say of this template (core/interpret/interpret-templates.ts),
+   * when one targets its apiVersion and kind; built-in interpretation applies where absent.
+   */
+  interpreted?: TemplateInterpretation;
+}
+
+/** What the customized interpreter read from a template before the render. */
+export interface TemplateInterpretation {
+  /** A content key of the scripts that apply to the template's kind (the render memo keys on it). */
+  scriptsKey: string;
+  /** GetReplicas: the replicas and one replica's resource request. */
+  replicas?: { replicas: number; request?: { cpuMilli: number; memoryBytes: number; pods: 1 } };
+  /** GetDependencies: what the template depends on for propagateDeps. */
+  dependencies?: ObjectRef[];
+  /** Whether a ReviseReplica script revises its replicas per cluster. */
+  revisesReplicas: boolean;
+  /** Why a script failed: the template is not rendered (the message names customization and operation). */
+  error?: string;
 }
 
 /** Everything loaded from one commit (or directory) of a fleet repo, validated and defaulted. */
@@ -23,5 +44,12 @@ export interface Fleet {
   propagationPolicies: PropagationPolicy[];
   /** OverridePolicies and ClusterOverridePolicies. */
   overridePolicies: OverridePolicy[];
+  /** ResourceInterpreterCustomizations, in file order (never templates); absent when there are none. */
+  interpreterCustomizations?: InterpreterCustomization[];
+  /**
+   * Runs the customizations' scripts: set by the loader's caller once per loaded fleet
+   * (core/interpret/attach-interpreter.ts); absent, every kind is interpreted the built-in way.
+   */
+  interpreter?: ResourceInterpreter;
   config: FleetConfig;
 }

@@ -62,6 +62,8 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
         ...(status ? [{ type: 'FullyApplied', ...status.fullyApplied }] : []),
       ],
       ...(status ? { aggregatedStatus: status.aggregatedStatus } : {}),
+      ...(status?.templateStatus ? { templateStatus: status.templateStatus } : {}),
+      ...(status?.templateStatusError ? { templateStatusError: status.templateStatusError } : {}),
     },
   };
   return emitYaml(record);

@@ -25,4 +25,8 @@ export interface FullyAppliedCondition {
 export interface BindingStatus {
   aggregatedStatus: AggregatedStatusItem[];
   fullyApplied: FullyAppliedCondition;
+  /** The template's status as its AggregateStatus script aggregates it (core/interpret/aggregate-template-status.ts). */
+  templateStatus?: Record<string, unknown>;
+  /** Why the AggregateStatus script failed. */
+  templateStatusError?: string;
 }

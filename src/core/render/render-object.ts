@@ -8,6 +8,8 @@ import { scaleTargetOf } from '../follow/scale-target.js';
 import { applyOverriders } from '../override/apply-overriders.js';
 import { hasReplicas } from '../override/template-replicas.js';
 import { reviseReplicas } from '../override/revise-replicas.js';
+import { reviseTemplateReplicas } from '../interpret/revise-template-replicas.js';
+import type { ResourceInterpreter } from '../model/resource-interpreter.js';
 import { divideJobCompletions } from '../schedule/divide-job-completions.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
@@ -87,7 +89,9 @@ export function createObjectRenderer(opts: {
         clusterPoliciesOnly: binding.overrides === 'clusterOnly',
       });
       const requiredBy = binding.requiredBy.filter((k) => isScheduledOn(k, cluster.name));
-      const revise = binding.origin === 'policy' && hasReplicas(template.object);
+      const revise =
+        binding.origin === 'policy' &&
+        (hasReplicas(template.object) || !!template.interpreted?.revisesReplicas);
       const jobCompletions = revise ? completionsOf(binding, template)?.get(cluster.name) : undefined;
       // Replicas are left to the member cluster when the template asks for it (Karmada's
       // retain-replicas label) or an HPA scales it: rendering them would fight the autoscaler.
@@ -109,6 +113,7 @@ export function createObjectRenderer(opts: {
           selected,
           requiredBy,
           keep,
+          interpreter: opts.fleet.interpreter,
           ...(revise ? { replicas: target } : {}),
           ...(jobCompletions !== undefined ? { completions: jobCompletions } : {}),
         });
@@ -127,11 +132,19 @@ function renderCopy(opts: {
   selected: readonly SelectedOverriders[];
   requiredBy: string[];
   keep: boolean;
+  interpreter: ResourceInterpreter | undefined;
 }): RenderOutcome {
   const { template } = opts;
   const path = objectPath(template.ref);
-  let object: KubeObject =
+  if (template.interpreted?.error) return { ok: false, path, error: template.interpreted.error };
+  const custom =
     opts.replicas === undefined
+      ? undefined
+      : reviseTemplateReplicas(template, opts.replicas, opts.interpreter);
+  if (custom && !custom.ok) return { ok: false, path, error: custom.error };
+  let object: KubeObject = custom
+    ? custom.object
+    : opts.replicas === undefined
       ? deepCopy(template.object)
       : reviseReplicas(
           template.object,

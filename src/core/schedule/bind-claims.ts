@@ -47,10 +47,16 @@ export function bindClaim(
   previous: PreviousBinding | undefined,
 ): { binding: Binding; diagnostic?: Diagnostic } {
   const { template, policy } = claim;
-  const replicas = templateReplicas(template.object);
+  // A GetReplicas script replaces the built-in replica interpreter (core/interpret).
+  const custom = template.interpreted?.replicas;
+  const replicas = custom ? custom.replicas : templateReplicas(template.object);
   // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
   // resource requests must not turn it into a workload that a 0-replica rule drops.
-  const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
+  const request = custom
+    ? custom.request
+    : replicaKindOf(template.object)
+      ? replicaRequestOf(template.object)
+      : undefined;
   const spec = bindingSpecOf(template, policy, previous);
   if (policy.missingOverrides) {
     return {

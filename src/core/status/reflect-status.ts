@@ -1,3 +1,4 @@
+import type { ResourceInterpreter } from '../model/resource-interpreter.js';
 import { getPath, isMap, deepCopy, type KubeObject } from '../model/kube-object.js';
 import { groupOf } from '../model/object-ref.js';
 
@@ -104,8 +105,16 @@ const reflectors: ReadonlyMap<string, Reflector> = new Map<string, Reflector>([
  * binding's aggregatedStatus): hand-picked fields for the kinds above, the whole `.status` for
  * the rest; undefined when the object has no status or nothing is left to reflect (Karmada
  * takes an empty Deployment status as "not collected yet"; gitfleet does so for every kind).
+ * An InterpretStatus script for the object's kind replaces the built-in reflection (a failed
+ * one reflects nothing).
  */
-export function reflectStatus(live: KubeObject): Record<string, unknown> | undefined {
+export function reflectStatus(
+  live: KubeObject,
+  interpreter?: ResourceInterpreter,
+): Record<string, unknown> | undefined {
+  const custom = interpreter?.reflectStatus(live);
+  if (custom !== undefined)
+    return custom.ok && Object.keys(custom.value).length > 0 ? custom.value : undefined;
   const status = live.status;
   if (!isMap(status)) return undefined;
   const reflector = reflectors.get(`${groupOf(live.apiVersion)}/${live.kind}`);

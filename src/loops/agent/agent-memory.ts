@@ -3,6 +3,7 @@
 // and bounds drift fights. A restarted agent (or `agent --once`) starts with the
 // resourceVersions the inventory recorded after its last applies, so it checks with a server
 // dry-run only the objects written since, not every object.
+import type { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
 import type { FightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
@@ -30,6 +31,8 @@ export interface AgentMemory {
   trustedAllowances: Set<string>;
   /** The last cluster facts read, and when. */
   facts?: { atMs: number; status: ClusterStatus };
+  /** The interpreter of the branch's customizations, made again only when the file changes. */
+  interpreter?: BranchInterpreter;
 }
 
 /** Returns an empty memory with the default fight settings. */

@@ -1,3 +1,4 @@
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { Inventory } from '../../core/apply-plan/inventory.js';
 import type { ClusterApi } from './cluster-api.js';
 import type { Clock } from '../runtime/clock.js';
@@ -13,4 +14,6 @@ export interface ApplyContext {
   inventory: Inventory;
   /** The loop's clock: drift-fight times and the waits on the cluster. */
   clock: Clock;
+  /** Runs the branch's customizations (Retain before each apply). */
+  interpreter?: ResourceInterpreter;
 }

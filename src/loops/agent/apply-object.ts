@@ -2,6 +2,7 @@
 // to do, checks drift with a server dry-run when the object was written since the agent last
 // saw it match, and carries the decision out. The outcome is data; nothing is thrown for a
 // refusal of this one object.
+import { retainMemberFields } from '../../core/interpret/retain-member-fields.js';
 import { markOwned } from '../../core/apply-plan/mark-owned.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
 import { hasDrifted } from '../../core/apply-plan/has-drifted.js';
@@ -59,7 +60,18 @@ export async function applyObject(ctx: ApplyContext, desired: DesiredObject): Pr
       ...(live ? { live } : {}),
     };
   }
-  const manifest = markOwned(desired.manifest, ctx.cluster);
+  // A Retain script keeps the fields the member cluster owns, so the agent does not fight them.
+  const retained = retainMemberFields(ctx.interpreter, desired.manifest, live);
+  if (!retained.ok)
+    return {
+      ...base,
+      action: 'failed',
+      applied: false,
+      retryable: false,
+      message: retained.error,
+      ...(live ? { live } : {}),
+    };
+  const manifest = markOwned(retained.object, ctx.cluster);
   const result = await carryOut(ctx, desired, manifest, live);
   if (result.action === 'failed' && result.retryable === false) {
     ctx.memory.terminal.set(key, {

@@ -5,13 +5,15 @@ import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { reflectStatus } from '../../core/status/reflect-status.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { ObjectResult } from './object-result.js';
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 
 /** Returns the status record of every object the pass handled, and one per file that did not parse. */
 export function objectRecords(
   results: readonly ObjectResult[],
   unparsed: readonly { path: string; key: string | undefined; message: string }[],
+  interpreter?: ResourceInterpreter,
 ): ObjectStatusRecord[] {
-  const records = results.map(recordOf);
+  const records = results.map((result) => recordOf(result, interpreter));
   for (const file of unparsed) {
     const ref = refOfKey(file.key);
     if (ref)
@@ -20,11 +22,13 @@ export function objectRecords(
   return records;
 }
 
-function recordOf(result: ObjectResult): ObjectStatusRecord {
+function recordOf(result: ObjectResult, interpreter: ResourceInterpreter | undefined): ObjectStatusRecord {
   // A foreign object (refused) is not ours to judge; anything else is judged on what is live.
   const live = result.action === 'refused' ? undefined : result.live;
-  const health = live ? healthOf(live) : { status: 'Unknown' as const, message: 'not found in the cluster' };
-  const status = live ? reflectStatus(live) : undefined;
+  const health = live
+    ? healthOf(live, interpreter)
+    : { status: 'Unknown' as const, message: 'not found in the cluster' };
+  const status = live ? reflectStatus(live, interpreter) : undefined;
   return {
     ref: result.ref,
     applied: result.applied,

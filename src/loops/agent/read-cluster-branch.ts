@@ -1,6 +1,7 @@
 // Reads the head of a cluster branch straight from git objects: every object file, parsed, with
 // its blob id as the digest of its manifest. A file that does not parse is reported, and its
 // path still names the object, so the agent never prunes an object just because its file broke.
+import { branchCustomizationsPath } from '../../core/interpret/branch-customizations.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { GitReadError } from '../../adapters/git/git-read-error.js';
 import yaml from 'js-yaml';
@@ -38,6 +39,8 @@ export type BranchRead =
       objects: DesiredObject[];
       /** refKeys of every object file, parsed or not. */
       keys: Set<string>;
+      /** The text of the hub's customizations file (core/interpret/branch-customizations.ts), when there is one. */
+      customizations?: string;
       errors: { path: string; key: string | undefined; message: string }[];
     };
 
@@ -62,6 +65,8 @@ export async function readClusterBranch(opts: {
     errors: [],
   };
   for (const [path, oid] of files) {
+    if (path === branchCustomizationsPath)
+      read.customizations = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
     if (path.startsWith('.gitfleet/')) continue;
     const key = refKeyOfPath(path);
     if (key !== undefined) read.keys.add(key);

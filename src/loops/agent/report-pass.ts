@@ -1,5 +1,6 @@
 // Step 7 of a pass: the report (objects, conditions, cluster facts, the commit fully applied)
 // and its status commit, written only when Git is reachable and the report changed.
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import { statusCommitMessage } from '../../core/apply-plan/status-commit-message.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
@@ -42,6 +43,8 @@ export interface ReportInput {
   clusterUnreachable?: string;
   /** Told when writing the status branch recovered stale ref locks. */
   warn?: (message: string) => void;
+  /** Runs the branch's customizations (InterpretHealth, InterpretStatus). */
+  interpreter?: ResourceInterpreter;
 }
 
 /** Builds the pass's report and writes it to the status branch when it changed; returns what happened. */
@@ -71,7 +74,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
         cluster: input.cluster,
         appliedCommit: memory.appliedCommit,
         clusterStatus: await clusterFacts(input),
-        objects: branch.type === 'objects' ? objectRecords(input.objects, unparsed) : [],
+        objects: branch.type === 'objects' ? objectRecords(input.objects, unparsed, input.interpreter) : [],
         conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
       };
   memory.lastObjects = report.objects;

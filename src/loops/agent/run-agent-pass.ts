@@ -9,6 +9,8 @@
 //   5. prune what left the branch (prune-objects.ts);
 //   6. record the applied digests and the pruned objects in the inventory;
 //   7. report every object's result and health and the cluster's status on the status branch.
+import { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import {
   afterPass,
   sameInventory,
@@ -90,9 +92,14 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
     parsed: opts.memory.parsed,
   });
-  const { applied, clusterUnreachable } = await applyIfAnswering(opts, branch, gitReachable);
+  const interpreter =
+    branch.type === 'objects'
+      ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
+      : undefined;
+  const { applied, clusterUnreachable } = await applyIfAnswering(opts, branch, gitReachable, interpreter);
   const status = await reportPass({
     ...opts,
+    ...(interpreter ? { interpreter } : {}),
     statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
     branch,
     gitReachable,
@@ -128,10 +135,11 @@ async function applyIfAnswering(
   opts: AgentPassOptions,
   branch: BranchRead,
   gitReachable: boolean,
+  interpreter?: ResourceInterpreter,
 ): Promise<{ applied?: Awaited<ReturnType<typeof applyBranch>>; clusterUnreachable?: string }> {
   if (branch.type !== 'objects') return {};
   try {
-    return { applied: await applyBranch(opts, branch, gitReachable) };
+    return { applied: await applyBranch(opts, branch, gitReachable, interpreter) };
   } catch (error) {
     if (!(error instanceof KubeApiError) || error.refusal.code !== 0) throw error;
     return { clusterUnreachable: error.message };
@@ -143,6 +151,7 @@ async function applyBranch(
   opts: AgentPassOptions,
   branch: Extract<BranchRead, { type: 'objects' }>,
   gitReachable: boolean,
+  interpreter: ResourceInterpreter | undefined,
 ): Promise<{ objects: ObjectResult[]; prune?: PruneOutcome; inventoryProblem?: string }> {
   const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
   const known = await knownInventory(opts, at);
@@ -160,6 +169,7 @@ async function applyBranch(
     memory: opts.memory,
     inventory: before,
     clock: opts.clock,
+    ...(interpreter ? { interpreter } : {}),
   };
   const objects = await applyStaged(ctx, branch.objects, {
     concurrency: opts.concurrency,

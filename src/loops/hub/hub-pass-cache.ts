@@ -3,6 +3,7 @@
 // (a commit's tree, a tree's files, a text's blob id), so it can never be stale: a pass with a
 // cold cache computes the same result, only slower. Entries the last pass did not use are
 // dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
+import type { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { LoadMemo } from '../../core/load/load-fleet.js';
 import type { Binding, PreviousBinding } from '../../core/model/binding.js';
@@ -64,6 +65,8 @@ export interface HubPassCache {
   loadMemo?: LoadMemo;
   /** The last render's rendered objects by content key: an incremental render reuses them. */
   renderMemo?: RenderMemo;
+  /** The resource interpreter of the fleets loaded so far (adapters/lua/interpreter-session.ts). */
+  interpreter?: InterpreterSession;
 }
 
 /** Returns an empty cache. */

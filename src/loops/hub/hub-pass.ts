@@ -20,6 +20,7 @@ import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { withClusterScopes } from '../../core/load/default-namespace.js';
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
@@ -105,8 +106,11 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   timer.mark('loadMs');
   if (!loaded.ok)
     return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
-  assertMirroredPrefix(opts.repo, loaded.fleet.config.branchPrefix);
-  const state = await readHubState(read, loaded.fleet.config.branchPrefix);
+  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  for (const problem of interpreted.problems) opts.log.warn(problem);
+  const fleet = interpreted.fleet;
+  assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
+  const state = await readHubState(read, fleet.config.branchPrefix);
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
   const clustersSeen = clustersAsWritten(state);
@@ -114,7 +118,7 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
     timer.mark('readMs');
     return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
   }
-  return renderAndWrite({ opts, read, source, fleet: loaded.fleet, state, timer });
+  return renderAndWrite({ opts, read, source, fleet, state, timer });
 }
 
 /**

@@ -5,6 +5,9 @@
 // change (an unchanged tree): that is how "each source commit is rendered once" survives restarts
 // without putting a source id in any tree (docs/architecture.md#the-bindings-branch). Cluster
 // branches, by contrast, get a commit only when their tree changes.
+import { withTemplateStatus } from '../../core/interpret/aggregate-template-status.js';
+import type { Template } from '../../core/model/fleet.js';
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { Binding, PreviousBinding } from '../../core/model/binding.js';
 import { bindingRecord } from '../../core/publish/binding-record.js';
 import { renderCommitMessage } from '../../core/publish/commit-message.js';
@@ -44,6 +47,9 @@ export interface BindingsBranchInput {
    * cluster update the mass-deletion guard refused.
    */
   keep?: ReadonlySet<string>;
+  /** The fleet's interpreter and templates, for AggregateStatus scripts. */
+  interpreter?: ResourceInterpreter;
+  templates?: ReadonlyMap<string, Template>;
 }
 
 /** Returns the bindings branch's new commit, or nothing when its records and source are unchanged. */
@@ -104,8 +110,10 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
   const next = new Map<string, RecordedBinding>();
   ctx.blobs.carry(input.ref);
   for (const binding of input.bindings) {
-    const status =
+    const aggregated =
       input.reports.size > 0 ? aggregateBindingStatus({ binding, reports: input.reports }) : undefined;
+    const status =
+      aggregated && withTemplateStatus(aggregated, input.interpreter, input.templates?.get(binding.key));
     const statusJson = status === undefined ? '' : JSON.stringify(status);
     const last = ctx.cache.recordTexts.get(binding.key);
     // The same binding and status, and the branch holds its record: nothing to do.

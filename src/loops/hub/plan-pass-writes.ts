@@ -1,4 +1,5 @@
 // Step 5 of a pass: what to write on every branch, as objects and ref moves.
+import { withCustomizationsFile } from './with-customizations-file.js';
 import type { GitObject } from '../../adapters/git/git-object.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
@@ -68,6 +69,12 @@ export async function planPassWrites(
     reports: input.reports,
     statusHeads: state.statusHeads,
     keep,
+    ...(input.fleet.interpreter
+      ? {
+          interpreter: input.fleet.interpreter,
+          templates: new Map(input.fleet.templates.map((t) => [t.key, t])),
+        }
+      : {}),
   });
   if (bindings.write) writes.push(bindings.write);
   return {
@@ -126,8 +133,9 @@ function planBranchOf(
   const { config } = input.fleet;
   const head = input.state.clusterHeads.get(cluster) ?? null;
   const ref = clusterRef(config.branchPrefix, cluster);
-  const output = input.render.clusters.get(cluster);
-  if (!output) return planTombstone(ctx, { cluster, ref, head: head! });
+  const rendered = input.render.clusters.get(cluster);
+  if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
+  const output = withCustomizationsFile(rendered, input.fleet.interpreterCustomizations ?? [], current.files);
   return planClusterBranch(ctx, {
     cluster,
     ref,

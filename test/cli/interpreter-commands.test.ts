@@ -1,0 +1,51 @@
+// The commands with ResourceInterpreterCustomizations: render divides a custom workload by its
+// scripts; validate fails on a script that does not compile, as Karmada's admission webhook
+// refuses it (pkg/webhook/resourceinterpretercustomization/helper.go checkCustomizationsRule).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { runCli } from './run-cli.js';
+
+const repoRoot = join(new URL('.', import.meta.url).pathname, '../../..');
+const example = join(repoRoot, 'examples/interpreter-fleet');
+
+test.after(removeTempDirs);
+
+function exampleCopy(): string {
+  const dir = join(tempDir('interp-cli'), 'fleet');
+  cpSync(example, dir, { recursive: true });
+  return dir;
+}
+
+test('render divides the example WorkerPool 3:2 with its ConfigMap on both clusters.', async () => {
+  const fleet = exampleCopy();
+  const out = join(fleet, '..', 'out');
+  const run = await runCli(['render', fleet, '--out', out]);
+  assert.equal(run.code, 0, run.stderr);
+  const pool = (cluster: string) =>
+    readFileSync(join(out, cluster, 'shop/WorkerPool.example.com/order-workers.yaml'), 'utf8');
+  assert.match(pool('us-workers'), /^ {2}workers: 3$/m);
+  assert.match(pool('eu-workers'), /^ {2}workers: 2$/m);
+  for (const cluster of ['us-workers', 'eu-workers'])
+    assert.match(
+      readFileSync(join(out, cluster, 'shop/ConfigMap/order-workers.yaml'), 'utf8'),
+      /QUEUE: orders/,
+    );
+});
+
+test('validate fails on a script that does not compile, naming the customization and the operation.', async () => {
+  const fleet = exampleCopy();
+  const path = join(fleet, 'interpreter/workerpool.yaml');
+  writeFileSync(
+    path,
+    readFileSync(path, 'utf8').replace('function InterpretHealth(pool)', 'function InterpretHealth(pool'),
+  );
+  const run = await runCli(['validate', fleet]);
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /ResourceInterpreterCustomization\/workerpool: InterpretHealth: the script does not compile: workerpool\/healthInterpretation:2: '\)' expected/,
+  );
+});
