@@ -48,7 +48,11 @@ export class RenderKeys {
   private templateDigest(template: Template): string {
     let digest = this.templates.get(template.key);
     if (digest === undefined) {
-      digest = contentDigest(`${template.source.file}\u0000${JSON.stringify(template.object)}`);
+      // A customization's scripts (ReviseReplica) shape the rendered text too.
+      const scripts = template.interpreted?.scriptsKey ?? '';
+      digest = contentDigest(
+        `${template.source.file}\u0000${JSON.stringify(template.object)}\u0000${scripts}`,
+      );
       this.templates.set(template.key, digest);
     }
     return digest;

@@ -194,3 +194,25 @@ test('Scripts are chosen in name order, the first non-empty one per operation; d
   );
   assert.deepEqual(kinds.get('example.com/v2 WorkerPool')!.single.InterpretHealth?.script, 'v2');
 });
+
+test('A changed ReviseReplica script alone re-renders through the memo: the output equals a fresh render.', () => {
+  const fleet = fleetWith();
+  const first = interpretTemplates({ ...fleet, interpreter: fakeInterpreter() }).fleet;
+  const memo = renderFleet(freshSnapshot(first)).memo;
+  const base = fakeInterpreter();
+  const changed: ResourceInterpreter = {
+    ...base,
+    scriptsKey: (_v, kind) => (kind === 'WorkerPool' ? 'k2' : ''),
+    reviseReplica: (o, replicas) =>
+      o.kind === 'WorkerPool'
+        ? { ok: true, value: { ...o, spec: { ...(o.spec as object), workers: replicas, revisedBy: 'k2' } } }
+        : undefined,
+  };
+  const second = interpretTemplates({ ...fleet, interpreter: changed }).fleet;
+  const reused = renderFleet(freshSnapshot(second), { memo });
+  const fresh = renderFleet(freshSnapshot(second));
+  const path = 'shop/WorkerPool.example.com/orders.yaml';
+  assert.match(fresh.clusters.get('m1')!.files.get(path)!, /revisedBy: k2/);
+  for (const name of ['m1', 'm2'])
+    assert.deepEqual([...reused.clusters.get(name)!.files], [...fresh.clusters.get(name)!.files], name);
+});
