@@ -136,6 +136,8 @@ export function incrementalRender(
         const detection = compute(input);
         entry = { template, results: [{ previousPolicy, detection }] };
         const own = detection.type === 'claimed' ? detection.claim.policy : undefined;
+        // The next render reads the template's own claim back as the previous one: working
+        // that detection out now (it costs microseconds) lets the next render find it.
         if (ahead && labelOf(own) !== previousPolicy) {
           entry.results.push({
             previousPolicy: labelOf(own),
@@ -158,6 +160,9 @@ export function incrementalRender(
         entry = { template: claim.template, policy: claim.policy, results: [found] };
         const own = found.scheduled.placement;
         if (ahead && !samePrevious(own, previous)) {
+          // Scheduled with its own placement, a claim usually gets the same binding (then the
+          // same object, so later stages reuse their work), but not always: e.g. a NotReady
+          // cluster passes the filters only while it is in the previous placement.
           const again = compute({ claim, previous: own });
           const scheduled = sameSchedule(again, found.scheduled) ? found.scheduled : again;
           entry.results.push({ previous: own, scheduled });
