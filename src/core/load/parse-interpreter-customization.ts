@@ -1,8 +1,8 @@
 // A ResourceInterpreterCustomization (config.karmada.io/v1alpha1, cluster-scoped): Lua scripts
 // that tell Karmada how to read a custom kind (replicas, health, status, dependencies) and how
 // to write it (revised replicas, retained fields). Its fields are checked as its CRD's
-// structural schema would check them under kubectl's strict field validation: every field
-// below is known, everything else is an error.
+// structural schema would check them under kubectl's strict field validation: this parser
+// checks the values below, and the strict-field pass (schema/) refuses every other field.
 //
 // | field                                      | rule                                               |
 // |--------------------------------------------|----------------------------------------------------|
@@ -35,14 +35,12 @@ export function parseInterpreterCustomization(doc: {
   const metadata = doc.object['metadata'];
   if (isMap(metadata) && typeof metadata['namespace'] === 'string' && metadata['namespace'] !== '')
     issues.push({ path: 'metadata.namespace', message: 'must be empty: the kind is cluster-scoped' });
-  rejectUnknown(doc.object, '', ['apiVersion', 'kind', 'metadata', 'spec', 'status'], issues);
   const spec = readMap(doc.object['spec'], 'spec', issues);
   if (spec === undefined) {
     if (doc.object['spec'] === undefined || doc.object['spec'] === null)
       issues.push({ path: 'spec', message: 'is required' });
     return { ok: false, issues };
   }
-  rejectUnknown(spec, 'spec', ['target', 'customizations'], issues);
   const target = readTarget(spec['target'], issues);
   const scripts = readScripts(spec['customizations'], issues);
   if (issues.length > 0 || target === undefined) return { ok: false, issues };
@@ -55,7 +53,6 @@ function readTarget(value: unknown, issues: Issues): InterpreterCustomization['t
     if (value === undefined || value === null) issues.push({ path: 'spec.target', message: 'is required' });
     return undefined;
   }
-  rejectUnknown(target, 'spec.target', ['apiVersion', 'kind'], issues);
   const apiVersion = readRequiredString(target['apiVersion'], 'spec.target.apiVersion', issues);
   const kind = readRequiredString(target['kind'], 'spec.target.kind', issues);
   return apiVersion === undefined || kind === undefined ? undefined : { apiVersion, kind };
@@ -72,14 +69,11 @@ function readScripts(value: unknown, issues: Issues): InterpreterCustomization['
   for (const [field, rule] of Object.entries(rules)) {
     const path = childPath('spec.customizations', field);
     const operation = RULE_OPERATION.get(field);
-    if (operation === undefined) {
-      issues.push({ path, message: unknownFieldMessage(field, [...RULE_OPERATION.keys()]) });
-      continue;
-    }
+    // An unknown rule is the strict-field pass's error (schema/), not this parser's.
+    if (operation === undefined) continue;
     if (rule === undefined || rule === null) continue;
     const body = readMap(rule, path, issues);
     if (body === undefined) continue;
-    rejectUnknown(body, path, ['luaScript'], issues);
     const script = body['luaScript'];
     if (typeof script !== 'string') {
       issues.push({ path: childPath(path, 'luaScript'), message: 'is required and must be a string' });
@@ -88,43 +82,6 @@ function readScripts(value: unknown, issues: Issues): InterpreterCustomization['
     scripts[operation] = script;
   }
   return scripts;
-}
-
-function rejectUnknown(map: Record<string, unknown>, path: string, known: readonly string[], issues: Issues) {
-  for (const field of Object.keys(map)) {
-    if (!known.includes(field))
-      issues.push({ path: childPath(path, field), message: unknownFieldMessage(field, known) });
-  }
-}
-
-function unknownFieldMessage(field: string, known: readonly string[]): string {
-  const nearest = nearestField(field, known);
-  return nearest === undefined
-    ? `unknown field (known fields: ${known.join(', ')})`
-    : `unknown field (did you mean ${nearest}?)`;
-}
-
-// The known field closest in edit distance, when it is close enough to be a typo.
-function nearestField(field: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(field.toLowerCase(), name.toLowerCase());
-    if (best === undefined || distance < best.distance) best = { name, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(best.name.length / 4)) ? best.name : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost));
-    }
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /**
