@@ -33,10 +33,10 @@ import { systemClock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
+import { tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
-import { defaultMirrorCacheDirText } from '../mirror-cache-dir.js';
 import { escapeText } from '../../core/model/quote-text.js';
 
 /** `gitfleet agent`: its command line. */
@@ -77,16 +77,8 @@ export const agentSpec = {
       help: "the prefix of the hub's branches",
     },
     'allow-deletions': { type: 'boolean', help: 'prune past the mass-deletion guard in this run' },
-    'token-file': {
-      type: 'string',
-      value: 'FILE',
-      help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
-    },
-    'cache-dir': {
-      type: 'string',
-      value: 'DIR',
-      help: `for a URL: where the mirror lives (default ${defaultMirrorCacheDirText})`,
-    },
+    'token-file': tokenFileFlag,
+    'cache-dir': cacheDirFlag,
     output: {
       type: 'string',
       choices: ['text', 'json'],

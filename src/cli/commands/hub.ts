@@ -9,11 +9,11 @@
 // Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { ioLogger } from '../io-logger.js';
+import { tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { defaultMirrorCacheDirText } from '../mirror-cache-dir.js';
 import { formatLoadError } from '../../core/load/load-error.js';
 import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
@@ -54,16 +54,8 @@ export const hubSpec = {
       default: 'text',
       help: 'print pass results as text or JSON',
     },
-    'token-file': {
-      type: 'string',
-      value: 'FILE',
-      help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
-    },
-    'cache-dir': {
-      type: 'string',
-      value: 'DIR',
-      help: `for a URL: where the mirror lives (default ${defaultMirrorCacheDirText})`,
-    },
+    'token-file': tokenFileFlag,
+    'cache-dir': cacheDirFlag,
     'webhook-port': { type: 'port', value: 'PORT', help: 'for a URL: serve the push webhook on this port' },
     'webhook-addr': {
       type: 'string',

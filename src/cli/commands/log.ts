@@ -24,6 +24,7 @@ import {
 } from '../../core/review/parse-object-spec.js';
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
 import type { Io } from '../io.js';
+import { readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { CommandError } from '../command-error.js';
 import { defineCommand } from '../run-command.js';
@@ -44,11 +45,7 @@ export const logSpec = {
   flags: {
     repo: { type: 'string', value: '<path>', required: true, help: 'a local fleet repository (bare or not)' },
     cluster: { type: 'string', value: 'C', help: "only this cluster's branch" },
-    'branch-prefix': {
-      type: 'string',
-      value: 'P',
-      help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
-    },
+    'branch-prefix': readBranchPrefixFlag,
     output: {
       type: 'string',
       choices: ['text', 'json'],

@@ -24,6 +24,7 @@ import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
 import type { Io } from '../io.js';
+import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -50,11 +51,7 @@ export const statusSpec = {
       short: 'l',
       help: "only templates whose labels match (kubectl's selector syntax)",
     },
-    'branch-prefix': {
-      type: 'string',
-      value: 'P',
-      help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
-    },
+    'branch-prefix': readBranchPrefixFlag,
     output: {
       type: 'string',
       short: 'o',
@@ -62,11 +59,7 @@ export const statusSpec = {
       default: 'text',
       help: 'print the table as text or JSON',
     },
-    'token-file': {
-      type: 'string',
-      value: 'FILE',
-      help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
-    },
+    'token-file': tokenFileFlag,
   },
 } as const satisfies CommandSpec;
 

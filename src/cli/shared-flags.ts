@@ -1,0 +1,25 @@
+// Flags several commands take with the same meaning, declared once so their help and value
+// names cannot drift apart.
+import type { FlagSpec } from './command-line.js';
+import { defaultMirrorCacheDirText } from './mirror-cache-dir.js';
+
+/** `--token-file FILE` (hub, agent, status): the token for a repository URL. */
+export const tokenFileFlag = {
+  type: 'string',
+  value: 'FILE',
+  help: 'for a URL: a file holding the token (else $GITFLEET_GIT_TOKEN)',
+} as const satisfies FlagSpec;
+
+/** `--cache-dir DIR` (hub, agent): where the mirror of a repository URL lives. */
+export const cacheDirFlag = {
+  type: 'string',
+  value: 'DIR',
+  help: `for a URL: where the mirror lives (default ${defaultMirrorCacheDirText})`,
+} as const satisfies FlagSpec;
+
+/** `--branch-prefix P` of the reading commands (log, status): defaults to the FleetConfig's. */
+export const readBranchPrefixFlag = {
+  type: 'string',
+  value: 'P',
+  help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
+} as const satisfies FlagSpec;
