@@ -26,6 +26,8 @@ export function branchCustomizationsText(
   paths: Iterable<string>,
   hadFile: boolean,
 ): string | undefined {
+  // Most fleets have no customizations: then the paths are not even looked at.
+  if (customizations.length === 0) return hadFile ? NONE : undefined;
   const kindDirs = new Set<string>();
   for (const path of paths) {
     const parts = path.split('/');
