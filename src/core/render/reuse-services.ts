@@ -16,17 +16,19 @@ export interface ServicesMemo {
   /** The exported slices, by identity and, when a new map, by value. */
   exportedSlices: ReadonlyMap<string, readonly ExportedSlice[]>;
   slicesJson: string;
-  /** The ServiceImport, ServiceExport and Service bindings, as JSON. */
+  /** The bindings of the kinds it reads (readKinds), as JSON. */
   bindingsJson: string;
-  /** The MultiClusterService, ServiceImport and Service templates, in key order. */
+  /** The templates of those kinds and the MultiClusterServices, in key order. */
   templates: readonly Template[];
   result: MultiClusterServices;
 }
 
+// What the stage reads: the kinds it makes objects from, and those whose names it must not take.
 const readKinds = new Set([
   'multicluster.x-k8s.io/ServiceImport',
   'multicluster.x-k8s.io/ServiceExport',
   '/Service',
+  'discovery.k8s.io/EndpointSlice',
 ]);
 
 /**
