@@ -93,8 +93,15 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     renderMultiClusterServices,
   );
   for (const made of services.generated) templates.set(made.key, made);
+  // A repo Service placed on more clusters by a MultiClusterService shares its binding's key:
+  // the Namespaces stage (and its memo, by key) sees it under its unit id.
   const placed =
-    services.units.length > 0 ? [...bindings, ...services.units.map((u) => u.binding)] : bindings;
+    services.units.length > 0
+      ? [
+          ...bindings,
+          ...services.units.map((u) => (u.id === u.binding.key ? u.binding : { ...u.binding, key: u.id })),
+        ]
+      : bindings;
   const namespaces = reuse.namespaces({ bindings: placed, templates, clusters }, ensureNamespaces);
   for (const made of namespaces.generated) templates.set(made.key, made);
   // Override and render: every binding's copy on each of its clusters, then each cluster's files.

@@ -321,6 +321,35 @@ spec:
     slices: { before: slicesOf(['10.0.0.1']), now: new Map() },
     want: { services: ['render'], namespaces: ['render'], clusters: ['staging'] },
   },
+  {
+    name: 'the exported slices change with a CrossCluster MultiClusterService too: the imported and the dispatched slice, on the consuming cluster only (the Service it places is reused)',
+    start: [
+      ...withServices,
+      {
+        path: 'mcs.yaml',
+        content: `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  ports: [{name: http, port: 80}]
+---
+apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: web, namespace: shop}
+spec:
+  types: [CrossCluster]
+  providerClusters: [{name: prod-a}]
+  consumerClusters: [{name: staging}]
+`,
+      },
+    ],
+    slices: { before: slicesOf(['10.0.0.1']), now: slicesOf(['10.0.0.2']) },
+    want: {
+      services: ['render'],
+      units: [importedFromProdA, 'discovery.k8s.io/EndpointSlice/shop/prod-a-web-abcde'],
+      clusters: ['staging'],
+    },
+  },
 ];
 
 function previousOf(result: RenderResult): Map<string, PreviousBinding> {
