@@ -49,7 +49,7 @@ export function deriveServiceImport(binding: Binding, input: McsInput): McsObjec
     {
       object: derivedService(namespace, service, spec.ports),
       clusters: importers,
-      requiredBy: binding.key,
+      referrer: binding,
       source: template.source,
     },
   ];
@@ -63,7 +63,7 @@ export function deriveServiceImport(binding: Binding, input: McsInput): McsObjec
         managedBy: importControllerValue,
       }),
       clusters: importers,
-      requiredBy: binding.key,
+      referrer: binding,
       source: template.source,
     });
   }

@@ -22,8 +22,12 @@ export interface McsInput {
 export interface McsObject {
   object: KubeObject;
   clusters: readonly string[];
-  /** The key of the ServiceImport it is made for (its referrer), if any. */
-  requiredBy?: string;
+  /**
+   * The ServiceImport binding it is made for, if any: it follows it as a dependency (Karmada's
+   * dependency interpreter lists the derived Service and its slices), with its conflict
+   * resolution and preservation.
+   */
+  referrer?: Binding;
   /** The fleet file of the ServiceImport or MultiClusterService it is made for. */
   source: SourceLocation;
   /**

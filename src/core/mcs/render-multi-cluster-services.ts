@@ -91,7 +91,13 @@ function unitsOfObjects(
       ref,
       origin: 'dependency',
       clusters: m.clusters,
-      ...(m.requiredBy ? { requiredBy: [m.requiredBy] } : {}),
+      ...(m.referrer
+        ? {
+            requiredBy: [m.referrer.key],
+            overwrite: m.referrer.conflictResolution === 'Overwrite',
+            preserve: m.referrer.preserveResourcesOnDeletion,
+          }
+        : {}),
     });
     units.set(id, { id, binding });
   }

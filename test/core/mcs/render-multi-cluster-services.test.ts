@@ -330,3 +330,29 @@ test('both APIs from the same collected slices: a ServiceImport and a MultiClust
     `${slices}member1-web-abcde.yaml`,
   ]);
 });
+
+test('what a ServiceImport derives follows it as its dependencies do: its conflict resolution and preservation carry over (Karmada propagates them as the ServiceImport’s dependencies)', () => {
+  const overwrite = aFleet().map((f) =>
+    f.path === 'policies.yaml'
+      ? {
+          ...f,
+          content: f.content.replace(
+            'metadata: {name: serviceimport, namespace: shop}\nspec:\n',
+            'metadata: {name: serviceimport, namespace: shop}\nspec:\n  conflictResolution: Overwrite\n  preserveResourcesOnDeletion: true\n',
+          ),
+        }
+      : f,
+  );
+  assert.ok(overwrite[2]!.content.includes('conflictResolution: Overwrite'));
+  const result = render(overwrite, [aSlice('member1', 'web-abcde', ['10.0.0.1'])]);
+  for (const path of [derivedPath, `${slices}imported-member1-web-abcde.yaml`]) {
+    const { annotations } = fileOf(result, 'member2', path)!.metadata;
+    assert.equal(annotations['work.karmada.io/conflict-resolution'], 'overwrite', path);
+    assert.equal(annotations['gitfleet.io/preserve-on-deletion'], 'true', path);
+    assert.equal(
+      annotations['gitfleet.io/required-by'],
+      'multicluster.x-k8s.io/ServiceImport/shop/web',
+      path,
+    );
+  }
+});
