@@ -2,7 +2,7 @@
 //
 //   gitfleet agent --repo <path> --cluster NAME [--kubeconfig FILE] [--context C] [--once]
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
-//                  [--token-file F] [--cache-dir D]
+//                  [--token-file F] [--cache-dir D] [--export-coalesce 1s]
 //
 // Exit codes of --once: 0 the branch's head is fully applied (every object applied, nothing
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
@@ -70,6 +70,12 @@ export const agentSpec = {
     },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    'export-coalesce': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '1s',
+      help: 'window over which changes of exported EndpointSlices are coalesced into one status commit',
+    },
     'branch-prefix': {
       type: 'string',
       value: 'PREFIX',
@@ -105,6 +111,7 @@ export const agentCommand = defineCommand({
         ...(values.context ? { context: values.context } : {}),
         once: values.once,
         intervalMs: values.interval,
+        exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
         ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
@@ -127,6 +134,8 @@ export interface AgentOptions {
   context?: string;
   once: boolean;
   intervalMs: number;
+  /** The coalescing window of exported EndpointSlice changes (multi-cluster services). */
+  exportCoalesceMs?: number;
   branchPrefix: string;
   allowDeletions: boolean;
   output: 'text' | 'json';
@@ -212,6 +221,7 @@ async function loop(
       clock: deps.clock,
       random: Math.random,
       log,
+      ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
       stop: io.untilInterrupted().then(() => deps.stopping.abort()),
       report: (result) => {
         // A pass that changed nothing, or failed as the one before did, is not worth a line.

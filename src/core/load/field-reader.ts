@@ -1,7 +1,7 @@
 // Typed reading of untyped YAML with every problem recorded against its field path
 // (`spec.placement.spreadConstraints[0].maxGroups`), so one pass reports all of a document's
-// problems. `null` reads as absent, as Go's JSON decoding treats it. Fields not asked for are
-// ignored: newer Karmada fields must not break an older gitfleet.
+// problems. `null` reads as absent, as Go's JSON decoding treats it. The parsers read only the
+// fields they act on; unknown fields are refused apart, by the strict-field pass (schema/).
 import { quoteText } from '../model/quote-text.js';
 import { isMap } from '../model/kube-object.js';
 

@@ -18,6 +18,8 @@ export type DiagnosticCode =
   | 'DependencyMissing'
   | 'WaitingForOverrides'
   | 'Skipped'
+  /** An exported EndpointSlice's file on a status branch did not parse: refused for that cluster only. */
+  | 'ExportRefused'
   | 'DispatchSuspended'
   /** A policy names a cluster that no Cluster document registers. */
   | 'UnregisteredCluster'

@@ -1,5 +1,6 @@
 import type { PreviousBinding } from './binding.js';
 import type { ClusterStatus } from './cluster.js';
+import type { ExportedSlice } from './exported-slice.js';
 import type { Fleet } from './fleet.js';
 
 /** Everything a render depends on, passed in as data. */
@@ -9,6 +10,8 @@ export interface Snapshot {
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   /** Binding key (refKey of the template) → what the previous render decided. */
   previous: ReadonlyMap<string, PreviousBinding>;
+  /** Cluster name → the EndpointSlices of the Services it exports, as its agent last reported them. */
+  exportedSlices?: ReadonlyMap<string /* cluster */, readonly ExportedSlice[]>;
 }
 
 /** Returns a snapshot of a fleet with no status and no history. */

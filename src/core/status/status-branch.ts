@@ -7,6 +7,8 @@ import { emitYaml } from '../format/emit-yaml.js';
 import { objectPath } from '../format/object-path.js';
 import { parseClusterStatus } from './parse-cluster-status.js';
 import { parseConditions, type StatusCondition } from './parse-conditions.js';
+import type { ExportedSlice } from '../model/exported-slice.js';
+import { exportedSliceFiles, parseExportedSlices, type ExportProblem } from './exported-slices.js';
 
 /**
  * The layout of a `gitfleet/status/<cluster>` branch, written by that cluster's agent only:
@@ -23,6 +25,9 @@ import { parseConditions, type StatusCondition } from './parse-conditions.js';
  *                                                  namespace, name), applied, message, health,
  *                                                  healthMessage, status (Karmada's reflected
  *                                                  status fields)
+ * exports/<namespace>/<service>/<slice>.yaml       one file per EndpointSlice of a Service a
+ *                                                  ServiceExport of the cluster branch names, kind
+ *                                                  ExportedEndpointSlice (exported-slices.ts)
  * ```
  *
  * Everything is canonical YAML with no timestamps (conditions carry no lastTransitionTime), so
@@ -55,6 +60,10 @@ export interface AgentReport {
   clusterStatus?: ClusterStatus;
   objects: ObjectStatusRecord[];
   conditions?: StatusCondition[];
+  /** The EndpointSlices of the exported Services (multi-cluster services), when there are any. */
+  exports?: ExportedSlice[];
+  /** The exported slices' files that were refused, when reading a branch (never written). */
+  exportProblems?: ExportProblem[];
 }
 
 /** Returns the files of a status branch for a report, path → canonical YAML, sorted by path. */
@@ -63,6 +72,7 @@ export function statusBranchFiles(report: AgentReport): Map<string, string> {
   for (const record of report.objects) {
     entries.push([objectsDir + objectPath(record.ref), emitYaml(objectDocument(record))]);
   }
+  entries.push(...exportedSliceFiles(report.exports ?? []));
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(entries);
 }
@@ -100,7 +110,8 @@ function objectDocument(record: ObjectStatusRecord): Record<string, unknown> {
 /**
  * Returns the report in a status branch's files, objects sorted by path, or undefined when
  * `cluster.yaml` is missing or unreadable. Object files that do not parse are skipped: a reader
- * of status never fails on one bad file.
+ * of status never fails on one bad file. Exported slices' files that do not parse are skipped
+ * too, and named in `exportProblems`.
  */
 export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentReport | undefined {
   const cluster = loadYaml(files.get(clusterFile));
@@ -119,6 +130,9 @@ export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentRepo
     const record = parseObjectRecord(loadYaml(files.get(path)));
     if (record) report.objects.push(record);
   }
+  const exported = parseExportedSlices(report.cluster, files);
+  if (exported.slices.length > 0) report.exports = exported.slices;
+  if (exported.problems.length > 0) report.exportProblems = exported.problems;
   return report;
 }
 

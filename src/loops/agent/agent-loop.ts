@@ -14,6 +14,7 @@ import type { Trigger } from '../runtime/trigger.js';
 import { createWorkQueue } from '../runtime/work-queue.js';
 import type { AgentMemory } from './agent-memory.js';
 import { DriftWatcher } from './drift-watch.js';
+import { ExportWatcher } from './export-watch.js';
 import { liveKey } from './live-index.js';
 import type { AgentPassResult } from './run-agent-pass.js';
 
@@ -35,7 +36,15 @@ export interface AgentLoopOptions {
   debounceMs?: number;
   /** Whether to watch applied kinds for drift (default true). */
   watchDrift?: boolean;
+  /**
+   * The window over which changes of exported EndpointSlices are coalesced into one pass, and so
+   * one status commit (default 1 s, defaultExportCoalesceMs).
+   */
+  exportCoalesceMs?: number;
 }
+
+/** The default coalescing window of exported EndpointSlice changes (`agent --export-coalesce`). */
+export const defaultExportCoalesceMs = 1000;
 
 /** A pass that could not reach Git or the cluster: retried with backoff by the worker. */
 class Unreachable extends GitfleetError<'Unreachable'> {
@@ -57,10 +66,20 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     isOwnWrite: (kind, object) =>
       opts.memory.settled.get(liveKey(kind, object)) === object.metadata.resourceVersion,
   });
+  // The window starts at the first change and later changes join it (of several pending delays
+  // for one key the earliest wins), so a continuous churn still gives a pass every window.
+  const exportWatcher = new ExportWatcher({
+    client: opts.client,
+    clock: opts.clock,
+    random: opts.random,
+    log: opts.log,
+    onChange: () => queue.addAfter('pass', opts.exportCoalesceMs ?? defaultExportCoalesceMs),
+  });
   const handle = async (): Promise<void> => {
     const result = await opts.pass();
     opts.report(result);
     if (opts.watchDrift !== false) watcher.sync(appliedKinds(result));
+    if (result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
     if (result.type === 'clusterUnreachable') {
       throw new Unreachable(
         `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,
@@ -84,6 +103,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
   } finally {
     await Promise.all(started.map((t) => t.stop()));
     watcher.stop();
+    exportWatcher.stop();
     queue.shutDown();
     await worker;
   }

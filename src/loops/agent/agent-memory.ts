@@ -8,6 +8,7 @@ import type { FightSettings } from '../../core/apply-plan/plan-drift-correction.
 import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
+import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { MemoMap } from '../runtime/memo-map.js';
 
@@ -27,6 +28,8 @@ export interface AgentMemory {
   terminal: Map<string, { digest: string; resourceVersion: string | undefined; message: string }>;
   /** The object records of the last report, kept when the cluster stops answering. */
   lastObjects?: ObjectStatusRecord[];
+  /** The exported slices of the last report, kept when the cluster stops answering. */
+  lastExports?: ExportedSlice[];
   /** Cluster-branch commits whose deletion allowance was proven to come from the hub. */
   trustedAllowances: Set<string>;
   /** The last cluster facts read, and when. */

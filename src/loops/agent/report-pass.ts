@@ -11,6 +11,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { AgentMemory } from './agent-memory.js';
 import type { AgentRepo } from './agent-repo.js';
 import type { ObjectResult } from './object-result.js';
+import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { objectRecords } from './object-records.js';
 import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
 import type { PruneOutcome } from './prune-objects.js';
@@ -33,6 +34,8 @@ export interface ReportInput {
   gitReachable: boolean;
   objects: readonly ObjectResult[];
   prune: PruneOutcome | undefined;
+  /** The exported Services' slices as collected this pass (absent: not collected). */
+  exports?: ExportedSlice[];
   memory: AgentMemory;
   clock: Clock;
   identity: { name: string; email: string };
@@ -66,6 +69,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     const last = parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef));
     memory.appliedCommit ??= last?.appliedCommit ?? null;
     memory.lastObjects ??= last?.objects ?? [];
+    memory.lastExports ??= last?.exports ?? [];
   }
   if (fullyApplied) memory.appliedCommit = branch.commit;
   const report: AgentReport = input.clusterUnreachable
@@ -76,8 +80,10 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
         clusterStatus: await clusterFacts(input),
         objects: branch.type === 'objects' ? objectRecords(input.objects, unparsed, input.interpreter) : [],
         conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
+        ...(input.exports?.length ? { exports: input.exports } : {}),
       };
   memory.lastObjects = report.objects;
+  memory.lastExports = report.exports ?? [];
   const message = statusCommitMessage({
     cluster: input.cluster,
     commit: branch.type === 'missing' ? null : branch.commit,
@@ -126,6 +132,7 @@ async function unreachableReport(input: ReportInput): Promise<AgentReport> {
     appliedCommit: input.memory.appliedCommit ?? null,
     clusterStatus,
     objects: input.memory.lastObjects ?? [],
+    ...(input.memory.lastExports?.length ? { exports: input.memory.lastExports } : {}),
     conditions: [
       {
         type: 'Applied',

@@ -8,7 +8,10 @@
 //   4. staged server-side apply (apply-staged.ts), each object's result as data;
 //   5. prune what left the branch (prune-objects.ts);
 //   6. record the applied digests and the pruned objects in the inventory;
-//   7. report every object's result and health and the cluster's status on the status branch.
+//   7. collect the EndpointSlices of the Services the branch's ServiceExports name
+//      (collect-exports.ts);
+//   8. report every object's result and health, the cluster's status and the exported slices
+//      on the status branch.
 import { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import {
@@ -39,6 +42,8 @@ import { readDeletionAllowance } from './read-deletion-allowance.js';
 import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
 import { refreshRepo } from './refresh-repo.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
+import type { ExportedSlice } from '../../core/model/exported-slice.js';
+import { collectExports, exportedServices, type ExportedService } from './collect-exports.js';
 
 export interface AgentPassOptions {
   repo: AgentRepo;
@@ -76,6 +81,8 @@ export interface AgentPassResult {
   /** Set when the stored inventory did not read: what was done about it (nothing was pruned). */
   inventoryProblem?: string;
   status: StatusOutcome;
+  /** The Services the branch's ServiceExports name (the loop watches their EndpointSlices). */
+  exportedServices: ExportedService[];
   /** Requests this pass made to the API server. */
   requests: RequestCounts;
   totalMs: number;
@@ -105,6 +112,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     gitReachable,
     objects: applied?.objects ?? [],
     prune: applied?.prune,
+    ...(applied ? { exports: applied.exports } : {}),
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     ...(clusterUnreachable ? { clusterUnreachable } : {}),
   });
@@ -119,6 +127,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     ...(applied?.prune ? { prune: applied.prune } : {}),
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     status,
+    exportedServices: branch.type === 'objects' ? exportedServices(branch.objects) : [],
     requests: diffCounts(countsBefore, opts.client.requestCounts()),
     totalMs: opts.clock.now() - started,
   };
@@ -152,7 +161,12 @@ async function applyBranch(
   branch: Extract<BranchRead, { type: 'objects' }>,
   gitReachable: boolean,
   interpreter: ResourceInterpreter | undefined,
-): Promise<{ objects: ObjectResult[]; prune?: PruneOutcome; inventoryProblem?: string }> {
+): Promise<{
+  objects: ObjectResult[];
+  prune?: PruneOutcome;
+  inventoryProblem?: string;
+  exports: ExportedSlice[];
+}> {
   const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
   const known = await knownInventory(opts, at);
   const before = withDesired(
@@ -187,8 +201,10 @@ async function applyBranch(
   });
   if (known.writable && !sameInventory(after, before))
     await writeInventory(opts.client, at, after, { exists: true });
+  const exports = await collectExports(opts.client, opts.cluster, exportedServices(branch.objects));
   return {
     objects,
+    exports,
     ...(prune ? { prune } : {}),
     ...(known.problem === undefined ? {} : { inventoryProblem: known.problem }),
   };

@@ -25,6 +25,7 @@ import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { renderFleet } from '../../core/render/render-fleet.js';
 import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
+import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
@@ -146,7 +147,13 @@ async function renderAndWrite(pass: {
   const reports = await readAgentReports(read, state.statusHeads);
   const memo = read.cache.renderMemo;
   const clusterStatus = clusterStatusOf(reports);
-  const snapshot = { fleet: withClusterScopes(fleet, clusterStatus), clusterStatus, previous };
+  const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
+  const snapshot = {
+    fleet: withClusterScopes(fleet, clusterStatus),
+    clusterStatus,
+    previous,
+    exportedSlices: exported.slices,
+  };
   const render = renderFleet(snapshot, { ...(memo ? { memo } : {}), ahead: true });
   read.cache.renderMemo = render.memo;
   timer.mark('renderMs');
@@ -182,7 +189,7 @@ async function renderAndWrite(pass: {
     source,
     clusters: plan.clusters,
     bindings: plan.bindings,
-    diagnostics: [...render.diagnostics, ...plan.diagnostics],
+    diagnostics: [...exported.diagnostics, ...render.diagnostics, ...plan.diagnostics],
     written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
     timings: timer.done(),
     attempts: 1,

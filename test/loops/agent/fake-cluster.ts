@@ -57,6 +57,7 @@ const builtIns: ServedResource[] = [
   { group: '', version: 'v1', kind: 'Service', namespaced: true },
   { group: '', version: 'v1', kind: 'ServiceAccount', namespaced: true },
   { group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true },
+  { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', namespaced: true },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', namespaced: false },
 ].map((r) => ({ ...r, verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] }));
 
@@ -375,6 +376,7 @@ function matches(object: KubeObject, selector: string | undefined): boolean {
   if (!selector) return true;
   return selector.split(',').every((term) => {
     const [key, value] = term.split('=');
+    if (value === undefined) return key !== undefined && object.metadata.labels?.[key] !== undefined;
     return key !== undefined && object.metadata.labels?.[key] === value;
   });
 }
