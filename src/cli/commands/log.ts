@@ -187,6 +187,7 @@ function entryFor(input: {
     type: info.type,
     changes,
     source: info.sourceCommit ? { commit: info.sourceCommit, ...ref, missing: false } : null,
+    ...(info.endpointsFrom ? { endpointsFrom: info.endpointsFrom } : {}),
   };
 }
 

@@ -27,7 +27,15 @@ export type DiagnosticCode =
    * The hub's mass-deletion guard refused a cluster branch update
    * (docs/architecture.md#mass-deletion-guard).
    */
-  | 'DeletionRefused';
+  | 'DeletionRefused'
+  /** A ServiceImport whose Service no cluster exports (or that derives nothing): no endpoints. */
+  | 'ServiceNotExported'
+  /** Clusters exporting one Service report different ports. */
+  | 'ServicePortConflict'
+  /** An object a multi-cluster service would make already exists in the fleet repo. */
+  | 'ImportConflict'
+  /** A MultiClusterService whose Service is not in the fleet repo. */
+  | 'ServiceMissing';
 
 /** Returns `subject[@cluster]: message`. */
 export function formatDiagnostic(d: Diagnostic): string {

@@ -1,6 +1,7 @@
 import type { BranchChange } from './plan-cluster-update.js';
 import {
   allowDeletionsTrailer,
+  endpointsFromTrailer,
   restoredFromTrailer,
   sourceCommitTrailer,
   sourceRefTrailer,
@@ -24,6 +25,11 @@ export interface RenderCommitInput {
    * commit there: someone else moved it, and this commit puts the render back.
    */
   restoredFrom?: { found: string | null; lastWritten: string };
+  /**
+   * The exporting clusters and Services (`<cluster> <namespace>/<service>`) whose endpoints the
+   * changed EndpointSlices carry (endpointsFromOf): one Gitfleet-Endpoints-From trailer each.
+   */
+  endpointsFrom?: readonly string[];
 }
 
 /**
@@ -51,6 +57,7 @@ export function renderCommitMessage(input: RenderCommitInput): string {
     `${sourceRefTrailer}: ${input.sourceRef}`,
     ...(input.allowDeletionsOn ? [`${allowDeletionsTrailer}: ${input.allowDeletionsOn}`] : []),
     ...(restored?.found ? [`${restoredFromTrailer}: ${restored.found}`] : []),
+    ...(input.endpointsFrom ?? []).map((from) => `${endpointsFromTrailer}: ${from}`),
     '',
   ].join('\n');
 }

@@ -8,6 +8,12 @@ export const sourceRefTrailer = 'Gitfleet-Source-Ref';
 /** On a cluster commit that puts the render back: the commit another writer had moved the branch to. */
 export const restoredFromTrailer = 'Gitfleet-Restored-From';
 
+/**
+ * On a cluster commit that changes imported or dispatched EndpointSlices: the exporting cluster
+ * and Service they came from, one trailer each, e.g. `Gitfleet-Endpoints-From: member1 shop/web`.
+ */
+export const endpointsFromTrailer = 'Gitfleet-Endpoints-From';
+
 /** Returns the trailers of a commit message (the last paragraph of `Key: value` lines), key → values. */
 export function parseTrailers(message: string): Map<string, string[]> {
   const paragraphs = message.trimEnd().split(/\n\s*\n/);

@@ -18,10 +18,15 @@ import type { EnsureNamespacesInput } from '../follow/ensure-namespaces.js';
 import type { EnsuredNamespaces } from '../follow/ensured-namespaces.js';
 import { findDependencies } from '../follow/find-dependencies.js';
 import type { ScheduledClaim, ScheduleInput } from '../schedule/schedule-claims.js';
+import type {
+  MultiClusterServices,
+  MultiClusterServicesInput,
+} from '../mcs/render-multi-cluster-services.js';
 import { patchClusters, type AssembleInput, type ClusterRender } from './assemble-clusters.js';
 import type { DetectionMemo, NamespacesMemo, RenderMemo, ScheduleMemo } from './render-memo.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 import type { UnitInput } from './render-units.js';
+import { reuseServices, type ServicesMemo } from './reuse-services.js';
 import {
   compareContexts,
   namespaceTemplatesOf,
@@ -64,6 +69,12 @@ export const renderMemoTable = {
       'every binding’s namespace, Namespace name and clusters; the repo’s Namespace templates; every cluster (computed again, an equal made-up Namespace or Namespace binding is last time’s object)',
     invalidatedBy: 'nothing else',
   },
+  services: {
+    per: 'render',
+    keyedOn:
+      'the exported slices (by value); the ServiceImport, ServiceExport and Service bindings; the ServiceImport, ServiceExport, Service and MultiClusterService templates; every cluster and the cluster status (computed again, an equal made-up template or binding is last time’s object)',
+    invalidatedBy: 'nothing else',
+  },
   units: {
     per: 'unit (a binding, or a Namespace binding made for one cluster)',
     keyedOn:
@@ -92,6 +103,8 @@ export interface IncrementalRender {
   /** Returns last time's object for a follower binding equal to it, else the binding. */
   follower: (binding: Binding) => Binding;
   namespaces: ReuseHook<EnsureNamespacesInput, EnsuredNamespaces>;
+  /** The multi-cluster service stage (core/mcs). */
+  services: ReuseHook<MultiClusterServicesInput, MultiClusterServices>;
   /** A unit (its rank and targets); kept in `units`, with its copies. */
   unit: ReuseHook<UnitInput, RenderUnit>;
   /** A unit's rendered copies. */
@@ -121,6 +134,7 @@ export function incrementalRender(
   const units = new Map<string, UnitRender>();
   const dirty = new Set<string>();
   let namespaces: NamespacesMemo | undefined;
+  let services: ServicesMemo | undefined;
   let clusters = new Map<string, ClusterRender>();
 
   return {
@@ -203,6 +217,11 @@ export function incrementalRender(
       return result;
     },
 
+    services(input, compute) {
+      services = reuseServices(input, compute, last?.services, same.placement);
+      return services.result;
+    },
+
     unit(input, compute) {
       const kept = same.clusters ? last?.units.get(input.id)?.unit : undefined;
       return kept?.binding === input.binding ? kept : compute(input);
@@ -233,7 +252,17 @@ export function incrementalRender(
       return clusters;
     },
 
-    memo: () => ({ context, detections, schedules, dependencies, followers, namespaces, units, clusters }),
+    memo: () => ({
+      context,
+      detections,
+      schedules,
+      dependencies,
+      followers,
+      namespaces,
+      services,
+      units,
+      clusters,
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
+import type { ExportedSlice } from '../model/exported-slice.js';
 import type { Fleet, Template } from '../model/fleet.js';
 import { refLabel } from '../model/object-ref.js';
 import type { Snapshot } from '../model/snapshot.js';
@@ -10,6 +11,10 @@ import { findUnregisteredClusters } from '../schedule/find-unregistered-clusters
 import { scheduleClaims } from '../schedule/schedule-claims.js';
 import { ensureNamespaces } from '../follow/ensure-namespaces.js';
 import { placeFollowers, type FollowResult } from '../follow/place-followers.js';
+import {
+  renderMultiClusterServices,
+  type MultiClusterServices,
+} from '../mcs/render-multi-cluster-services.js';
 import { assembleClusters, type ClusterRender } from './assemble-clusters.js';
 import type { ClusterOutput } from './cluster-output.js';
 import { incrementalRender } from './incremental-render.js';
@@ -76,7 +81,28 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     dependenciesOf: reuse.dependenciesOf,
   });
   const bindings = [...bound.bindings, ...followed.followers.map(reuse.follower)].sort(byKey);
-  const namespaces = reuse.namespaces({ bindings, templates, clusters }, ensureNamespaces);
+  // Multi-cluster services: what the importing and consuming clusters get from the exported slices.
+  const services = reuse.services(
+    {
+      bindings,
+      templates,
+      clusters,
+      clusterStatus: snapshot.clusterStatus,
+      exportedSlices: snapshot.exportedSlices ?? noExportedSlices,
+    },
+    renderMultiClusterServices,
+  );
+  for (const made of services.generated) templates.set(made.key, made);
+  // A repo Service placed on more clusters by a MultiClusterService shares its binding's key:
+  // the Namespaces stage (and its memo, by key) sees it under its unit id.
+  const placed =
+    services.units.length > 0
+      ? [
+          ...bindings,
+          ...services.units.map((u) => (u.id === u.binding.key ? u.binding : { ...u.binding, key: u.id })),
+        ]
+      : bindings;
+  const namespaces = reuse.namespaces({ bindings: placed, templates, clusters }, ensureNamespaces);
   for (const made of namespaces.generated) templates.set(made.key, made);
   // Override and render: every binding's copy on each of its clusters, then each cluster's files.
   const registered = new Map(clusters.map((c) => [c.name, c]));
@@ -84,6 +110,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     bindings,
     namespaces: namespaces.perCluster,
     clusters: registered,
+    services: services.units,
     reuse: reuse.unit,
   });
   const keyed = new Map(bindings.map((b) => [b.key, b]));
@@ -97,7 +124,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     reuse: reuse.units,
   });
   const assembled = reuse.clusters({ clusters, units, rendered }, assembleClusters);
-  return resultOf({ fleet, detected, bound, followed, bindings, assembled, memo: reuse.memo() });
+  return resultOf({ fleet, detected, bound, followed, services, bindings, assembled, memo: reuse.memo() });
 }
 
 /** The render's result, from what its stages returned. */
@@ -106,12 +133,16 @@ function resultOf(stages: {
   detected: DetectResult;
   bound: ReturnType<typeof scheduleClaims>;
   followed: FollowResult;
+  services: MultiClusterServices;
   bindings: Binding[];
   assembled: ReadonlyMap<string, ClusterRender>;
   memo: RenderMemo;
 }): RenderResult {
-  const { fleet, detected, bound, followed, assembled } = stages;
+  const { fleet, detected, bound, followed, services, assembled } = stages;
   const following = new Set(followed.followers.map((f) => f.key));
+  // A MultiClusterService is read by the hub, not placed: no policy needs to match it.
+  for (const t of fleet.templates) if (t.ref.kind === 'MultiClusterService') following.add(t.key);
+  const made = new Set(services.generated.map((t) => `depends on ${refLabel(t.ref)},`));
   return {
     clusters: new Map([...assembled].map(([name, c]) => [name, c.output])),
     bindings: stages.bindings,
@@ -119,7 +150,9 @@ function resultOf(stages: {
     diagnostics: [
       ...findUnregisteredClusters(fleet),
       ...bound.diagnostics,
-      ...followed.diagnostics,
+      // A ServiceImport's derived Service is made by the hub, not missing from the repo.
+      ...followed.diagnostics.filter((d) => !(d.code === 'DependencyMissing' && isMade(d.message, made))),
+      ...services.diagnostics,
       ...unmatchedDiagnostics(detected.unmatched, following),
       ...[...assembled.values()].flatMap((c) => c.diagnostics.map((d) => d.diagnostic)),
     ],
@@ -132,6 +165,13 @@ function resultOf(stages: {
       unmatched: detected.unmatched.filter((t) => !following.has(t.key)).length,
     },
   };
+}
+
+const noExportedSlices: ReadonlyMap<string, readonly ExportedSlice[]> = new Map();
+
+function isMade(message: string, made: ReadonlySet<string>): boolean {
+  const end = message.indexOf(',');
+  return end > 0 && made.has(message.slice(0, end + 1));
 }
 
 function byKey(a: Binding, b: Binding): number {

@@ -12,6 +12,7 @@ import type { EnsuredNamespaces } from '../follow/ensured-namespaces.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
 import type { ClusterRender } from './assemble-clusters.js';
 import type { UnitRender } from './render-unit.js';
+import type { ServicesMemo } from './reuse-services.js';
 
 /** The memo of a render: pass it to the next render (RenderOptions.memo). */
 export interface RenderMemo {
@@ -26,6 +27,8 @@ export interface RenderMemo {
   readonly followers: ReadonlyMap<string, FollowerMemo>;
   /** The Namespaces the clusters need, and what they were found from. */
   readonly namespaces: NamespacesMemo | undefined;
+  /** What the multi-cluster service stage made, and what it was made from. */
+  readonly services: ServicesMemo | undefined;
   /** Unit id → the unit rendered on its clusters, with the inputs it was rendered from. */
   readonly units: ReadonlyMap<string, UnitRender>;
   /** Cluster name → its output and diagnostics. */

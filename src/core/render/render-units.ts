@@ -11,6 +11,8 @@ export interface UnitInput {
   binding: Binding;
   /** Set for a Namespace binding made for this one cluster (ensureNamespaces). */
   cluster?: string;
+  /** Set for a multi-cluster service's unit: its place in a cluster's diagnostics. */
+  rank?: string;
 }
 
 /**
@@ -22,24 +24,34 @@ export function unitsOf(opts: {
   /** Cluster → the Namespace bindings it needs besides those placed (ensureNamespaces). */
   namespaces: ReadonlyMap<string, readonly Binding[]>;
   clusters: ReadonlyMap<string, Cluster>;
+  /** The multi-cluster services' objects (core/mcs), each with its own unit id. */
+  services?: readonly { id: string; binding: Binding }[];
   reuse?: ReuseHook<UnitInput, RenderUnit>;
 }): RenderUnit[] {
-  const unitOf = ({ id, binding, cluster }: UnitInput): RenderUnit => {
+  const unitOf = ({ id, binding, cluster, rank }: UnitInput): RenderUnit => {
     if (cluster !== undefined) {
       return { id, rank: `1${binding.key}`, binding, targets: [{ name: cluster, replicas: 0 }] };
     }
-    const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
-    const targets = scheduled.every((c) => opts.clusters.has(c.name))
-      ? scheduled
-      : scheduled.filter((c) => opts.clusters.has(c.name));
-    return { id, rank: `0${binding.key}`, binding, targets };
+    if (rank !== undefined) return { id, rank, binding, targets: registeredTargets(binding, opts.clusters) };
+    return { id, rank: `0${binding.key}`, binding, targets: registeredTargets(binding, opts.clusters) };
   };
   const make = (input: UnitInput) => (opts.reuse ? opts.reuse(input, unitOf) : unitOf(input));
   const units = opts.bindings.map((binding) => make({ id: binding.key, binding }));
   for (const [cluster, list] of opts.namespaces) {
     for (const binding of list) units.push(make({ id: `${binding.key}\u0000${cluster}`, binding, cluster }));
   }
+  for (const { id, binding } of opts.services ?? []) units.push(make({ id, binding, rank: `2${id}` }));
   return units;
+}
+
+function registeredTargets(
+  binding: Binding,
+  clusters: ReadonlyMap<string, Cluster>,
+): readonly TargetCluster[] {
+  const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+  return scheduled.every((c) => clusters.has(c.name))
+    ? scheduled
+    : scheduled.filter((c) => clusters.has(c.name));
 }
 
 /**

@@ -3,10 +3,16 @@ import type { LogEntry } from './log-entry.js';
 /**
  * Returns `gitfleet log` entries as text, two lines each: when, cluster, rendering commit and
  * what it did (the object's change, or the commit's subject), then the source commit with its
- * author and subject.
+ * author and subject, and for a commit that changed imported endpoints a third line naming
+ * the exporting clusters and Services.
  */
 export function formatLogText(entries: readonly LogEntry[], options: { followsObject: boolean }): string {
-  return entries.map((e) => `${entryLine(e, options.followsObject)}\n    ${sourceLine(e)}`).join('\n');
+  return entries
+    .map((e) => {
+      const from = e.endpointsFrom ? `\n    endpoints from ${e.endpointsFrom.join(', ')}` : '';
+      return `${entryLine(e, options.followsObject)}\n    ${sourceLine(e)}${from}`;
+    })
+    .join('\n');
 }
 
 function entryLine(e: LogEntry, followsObject: boolean): string {

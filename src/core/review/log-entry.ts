@@ -27,6 +27,8 @@ export interface LogEntry {
   changes: FileChange[];
   /** Null when the commit names no source commit (no Gitfleet-Source-Commit trailer). */
   source: LogSource | null;
+  /** Where its imported endpoints came from (Gitfleet-Endpoints-From: `<cluster> <ns>/<service>`). */
+  endpointsFrom?: string[];
 }
 
 /** Returns how a set of files (path → blob id) changed from `before` to `after`, by path. */

@@ -7,7 +7,13 @@
 //
 //   Gitfleet-Source-Commit: <sha>
 //   Gitfleet-Source-Ref: <ref>
-import { parseTrailers, sourceCommitTrailer, sourceRefTrailer } from '../publish/commit-trailers.js';
+//   Gitfleet-Endpoints-From: <cluster> <namespace>/<service>   (any number)
+import {
+  endpointsFromTrailer,
+  parseTrailers,
+  sourceCommitTrailer,
+  sourceRefTrailer,
+} from '../publish/commit-trailers.js';
 
 /** A cluster-branch commit message, read. */
 export interface RenderCommitInfo {
@@ -17,6 +23,8 @@ export interface RenderCommitInfo {
   sourceRef?: string;
   /** The body's change list: paths (with `.yaml`) and what happened to them. */
   changes: { path: string; change: 'added' | 'changed' | 'removed' }[];
+  /** The exporting clusters and Services of the imported endpoints it changed, when any. */
+  endpointsFrom?: string[];
 }
 
 /** Returns the kind of commit, its subject, the source commit and ref it names, and its listed changes. */
@@ -30,6 +38,7 @@ export function parseRenderCommit(message: string): RenderCommitInfo {
   const trailers = parseTrailers(message);
   const sourceCommit = trailers.get(sourceCommitTrailer)?.[0];
   const sourceRef = trailers.get(sourceRefTrailer)?.[0];
+  const endpointsFrom = trailers.get(endpointsFromTrailer);
   const changes: RenderCommitInfo['changes'] = [];
   for (const line of message.split('\n').slice(1)) {
     const m = /^(\S+): (added|changed|removed)$/.exec(line.trim());
@@ -41,5 +50,6 @@ export function parseRenderCommit(message: string): RenderCommitInfo {
     ...(sourceCommit ? { sourceCommit } : {}),
     ...(sourceRef ? { sourceRef } : {}),
     changes,
+    ...(endpointsFrom ? { endpointsFrom } : {}),
   };
 }

@@ -4,6 +4,7 @@
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { FleetConfig } from '../../core/model/fleet-config.js';
 import { renderCommitMessage } from '../../core/publish/commit-message.js';
+import { endpointsFromOf } from '../../core/publish/endpoints-from.js';
 import { planClusterUpdate, type BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
@@ -95,6 +96,27 @@ export async function planClusterBranch(
   return commitFiles(ctx, input, { ...plan, whole: !changedPaths });
 }
 
+/**
+ * Returns the Gitfleet-Endpoints-From values of a commit's changed EndpointSlices: an added or
+ * changed slice from the render, a removed one from the render this pass last wrote, when the
+ * hub still holds it (a hub that just started names the added and changed ones only).
+ */
+function endpointsFromOfChanges(
+  ctx: PassContext,
+  input: ClusterBranchInput,
+  changes: readonly BranchChange[],
+): { endpointsFrom?: string[] } {
+  const before = ctx.cache.branches.get(input.ref)?.output.files;
+  const texts: string[] = [];
+  for (const c of changes) {
+    if (!c.path.includes('/EndpointSlice.discovery.k8s.io/')) continue;
+    const text = c.change === 'removed' ? before?.get(c.path) : input.output.files.get(c.path);
+    if (text !== undefined) texts.push(text);
+  }
+  const endpointsFrom = texts.length > 0 ? endpointsFromOf(texts) : [];
+  return endpointsFrom.length > 0 ? { endpointsFrom } : {};
+}
+
 /** Returns the commit that puts exactly `files` on the branch, on top of its head. */
 async function commitFiles(
   ctx: PassContext,
@@ -115,6 +137,7 @@ async function commitFiles(
       ? { allowDeletionsOn: input.cluster }
       : {}),
     ...(input.restore ? { restoredFrom: { found: input.head, lastWritten: input.restore.lastWritten } } : {}),
+    ...endpointsFromOfChanges(ctx, input, plan.changes),
   });
   // An empty change list leaves an empty body: no blank line doubled before the trailers.
   // On top of the head, even one someone else put there: a rendered branch only fast-forwards.

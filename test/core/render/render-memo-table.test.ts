@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { loadFleet, type LoadMemo, type SourceFile } from '../../../src/core/load/load-fleet.js';
 import type { PreviousBinding } from '../../../src/core/model/binding.js';
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
+import type { ExportedSlice } from '../../../src/core/model/exported-slice.js';
 import type { Snapshot } from '../../../src/core/model/snapshot.js';
 import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import { renderMemoTable } from '../../../src/core/render/incremental-render.js';
@@ -119,6 +120,55 @@ spec:
   },
 ];
 
+const withServices: SourceFile[] = [
+  ...base,
+  {
+    path: 'services.yaml',
+    content: `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceExport
+metadata: {name: web, namespace: shop}
+---
+apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: web, namespace: shop}
+spec:
+  type: ClusterSetIP
+  ports: [{name: http, port: 80, protocol: TCP}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web-export, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceExport, name: web}]
+  placement:
+    clusterAffinity: {clusterNames: [prod-a]}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web-import, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}]
+  placement:
+    clusterAffinity: {clusterNames: [staging]}
+`,
+  },
+];
+const importedFromProdA = 'discovery.k8s.io/EndpointSlice/shop/imported-prod-a-web-abcde';
+
+/** prod-a's one slice of shop/web, with these addresses. */
+function slicesOf(addresses: string[]): ReadonlyMap<string, readonly ExportedSlice[]> {
+  const slice: ExportedSlice = {
+    cluster: 'prod-a',
+    namespace: 'shop',
+    service: 'web',
+    name: 'web-abcde',
+    addressType: 'IPv4',
+    endpoints: addresses.map((a) => ({ addresses: [a], conditions: { ready: true } })),
+    ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+  };
+  return new Map([['prod-a', [slice]]]);
+}
+
 type Entry = keyof typeof renderMemoTable;
 type Recomputed = Record<Entry, string[]>;
 
@@ -128,6 +178,13 @@ interface Row {
   files?: (files: SourceFile[]) => SourceFile[];
   status?: ReadonlyMap<string, ClusterStatus>;
   previous?: (previous: Map<string, PreviousBinding>) => Map<string, PreviousBinding>;
+  /** The fleet the row starts from, when not `base`. */
+  start?: SourceFile[];
+  /** The exported slices before, and after the change. */
+  slices?: {
+    before: ReadonlyMap<string, readonly ExportedSlice[]>;
+    now: ReadonlyMap<string, readonly ExportedSlice[]>;
+  };
   /** Per entry, the ids computed again (a missing entry: nothing). */
   want: Partial<Recomputed>;
 }
@@ -245,6 +302,54 @@ spec:
     files: (files) => files.filter((f) => f.path !== 'billing.yaml'),
     want: { namespaces: ['render'], clusters: ['staging'] },
   },
+  // Multi-cluster services (core/mcs): web is exported from the prod clusters, imported on staging.
+  {
+    name: 'the exported slices change: the services, the changed slice’s unit and the importing cluster only',
+    start: withServices,
+    slices: { before: slicesOf(['10.0.0.1']), now: slicesOf(['10.0.0.1', '10.0.0.2']) },
+    want: { services: ['render'], units: [importedFromProdA], clusters: ['staging'] },
+  },
+  {
+    name: 'the exported slices are read again, equal: everything is reused',
+    start: withServices,
+    slices: { before: slicesOf(['10.0.0.1']), now: slicesOf(['10.0.0.1']) },
+    want: {},
+  },
+  {
+    name: 'an exporting cluster reports no slice any more: the services, the Namespaces (one binding fewer), and the importing cluster is patched',
+    start: withServices,
+    slices: { before: slicesOf(['10.0.0.1']), now: new Map() },
+    want: { services: ['render'], namespaces: ['render'], clusters: ['staging'] },
+  },
+  {
+    name: 'the exported slices change with a CrossCluster MultiClusterService too: the imported and the dispatched slice, on the consuming cluster only (the Service it places is reused)',
+    start: [
+      ...withServices,
+      {
+        path: 'mcs.yaml',
+        content: `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  ports: [{name: http, port: 80}]
+---
+apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: web, namespace: shop}
+spec:
+  types: [CrossCluster]
+  providerClusters: [{name: prod-a}]
+  consumerClusters: [{name: staging}]
+`,
+      },
+    ],
+    slices: { before: slicesOf(['10.0.0.1']), now: slicesOf(['10.0.0.2']) },
+    want: {
+      services: ['render'],
+      units: [importedFromProdA, 'discovery.k8s.io/EndpointSlice/shop/prod-a-web-abcde'],
+      clusters: ['staging'],
+    },
+  },
 ];
 
 function previousOf(result: RenderResult): Map<string, PreviousBinding> {
@@ -266,6 +371,7 @@ function recomputed(last: RenderMemo, now: RenderMemo): Recomputed {
     dependencies: changed(last.dependencies, now.dependencies),
     followers: changed(last.followers, now.followers),
     namespaces: last.namespaces?.result === now.namespaces?.result ? [] : ['render'],
+    services: last.services?.result === now.services?.result ? [] : ['render'],
     units: changed(last.units, now.units),
     clusters: changed(last.clusters, now.clusters),
   };
@@ -295,17 +401,23 @@ test('the memo table names every entry of the render memo', () => {
 
 for (const row of rows) {
   test(`memo table: ${row.name}`, () => {
-    const first = load(base);
+    const start = row.start ?? base;
+    const first = load(start);
     const clusterStatus = new Map<string, ClusterStatus>();
-    const before = renderFleet({ fleet: first.fleet, clusterStatus, previous: new Map() }, { ahead: true });
+    const slices = row.slices ? { exportedSlices: row.slices.before } : {};
+    const before = renderFleet(
+      { fleet: first.fleet, clusterStatus, previous: new Map(), ...slices },
+      { ahead: true },
+    );
     // As a hub does: the next pass reads the placements back, and renders with the memo.
-    const settled: Snapshot = { fleet: first.fleet, clusterStatus, previous: previousOf(before) };
+    const settled: Snapshot = { fleet: first.fleet, clusterStatus, previous: previousOf(before), ...slices };
     const last = renderFleet(settled, { memo: before.memo, ahead: true });
-    const files = row.files ? row.files(base) : base;
+    const files = row.files ? row.files(start) : start;
     const snapshot: Snapshot = {
       fleet: load(files, first.memo).fleet,
       clusterStatus: row.status ?? clusterStatus,
       previous: row.previous ? row.previous(previousOf(last)) : previousOf(last),
+      ...(row.slices ? { exportedSlices: row.slices.now } : {}),
     };
     const now = renderFleet(snapshot, { memo: last.memo, ahead: true });
     const want: Recomputed = {
@@ -314,6 +426,7 @@ for (const row of rows) {
       dependencies: [],
       followers: [],
       namespaces: [],
+      services: [],
       units: [],
       clusters: [],
       ...row.want,
