@@ -56,29 +56,40 @@ spec: {syncMode: Pull}
 `;
 }
 
-function web(replicas: number): string {
+function app(name: string, replicas: number): string {
   return `apiVersion: apps/v1
 kind: Deployment
-metadata: {name: web, namespace: ${ns}}
+metadata: {name: ${name}, namespace: ${ns}}
 spec:
   replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
+  selector: {matchLabels: {app: ${name}}}
   template:
-    metadata: {labels: {app: web}}
+    metadata: {labels: {app: ${name}}}
     spec:
       containers:
-        - name: web
+        - name: ${name}
           image: nginx:1.27
           ports: [{containerPort: 8080, name: http}]
 ---
 apiVersion: v1
 kind: Service
-metadata: {name: web, namespace: ${ns}}
+metadata: {name: ${name}, namespace: ${ns}}
 spec:
-  selector: {app: web}
+  selector: {app: ${name}}
   ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]
 `;
 }
+
+// The other API: a CrossCluster MultiClusterService (networking.karmada.io/v1alpha1) for the
+// Service api, provided by member1 and consumed by member2. It needs no policy: the hub reads it.
+const apiMcs = `apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: api, namespace: ${ns}}
+spec:
+  types: [CrossCluster]
+  providerClusters: [{name: member1}]
+  consumerClusters: [{name: member2}]
+`;
 
 const serviceExport = `apiVersion: multicluster.x-k8s.io/v1alpha1
 kind: ServiceExport
@@ -90,7 +101,9 @@ function fleetFiles(replicas: number, exported: boolean): Record<string, string>
     'clusters.yaml': `${cluster('member1')}---\n${cluster('member2')}`,
     'crds.yaml': `${crd('serviceexports', 'ServiceExport')}---\n${crd('serviceimports', 'ServiceImport')}`,
     'apps/namespace.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n`,
-    'apps/web.yaml': web(replicas),
+    'apps/web.yaml': app('web', replicas),
+    'apps/api.yaml': app('api', 2),
+    'apps/api-mcs.yaml': apiMcs,
     ...(exported ? { 'apps/web-export.yaml': serviceExport } : {}),
     'apps/web-import.yaml': `apiVersion: multicluster.x-k8s.io/v1alpha1
 kind: ServiceImport
@@ -116,6 +129,8 @@ spec:
     - {apiVersion: apps/v1, kind: Deployment, name: web}
     - {apiVersion: v1, kind: Service, name: web}
     - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceExport, name: web}
+    - {apiVersion: apps/v1, kind: Deployment, name: api}
+    - {apiVersion: v1, kind: Service, name: api}
   placement: {clusterAffinity: {clusterNames: [member1]}}
 ---
 apiVersion: policy.karmada.io/v1alpha1
@@ -169,8 +184,8 @@ function readyAddresses(slices: readonly Slice[]): string[] {
     .sort();
 }
 
-function podIps(context: string): string[] {
-  const out = kubectl(['get', 'pods', '-n', ns, '-l', 'app=web', '-o', 'json'], { context });
+function podIps(context: string, name = 'web'): string[] {
+  const out = kubectl(['get', 'pods', '-n', ns, '-l', `app=${name}`, '-o', 'json'], { context });
   const pods = (JSON.parse(out) as { items: { status?: { podIP?: string; phase?: string } }[] }).items;
   return pods
     .filter((p) => p.status?.phase === 'Running' && p.status.podIP)
@@ -267,3 +282,33 @@ test('unexporting web takes its endpoints out of member2', slow, async () => {
     /derived-web/,
   );
 });
+
+test(
+  'a CrossCluster MultiClusterService puts api on member2 with member1 endpoints dispatched to it',
+  slow,
+  async () => {
+    const dispatched = await eventually(
+      'member2 serves api from member1',
+      async () => {
+        const ips = podIps('member1', 'api');
+        if (ips.length !== 2) return undefined;
+        const slices = slicesOf('member2', 'api').filter((s) => s.metadata.name.startsWith('member1-'));
+        return readyAddresses(slices).join() === ips.join() ? slices : undefined;
+      },
+      300_000,
+    );
+    for (const slice of dispatched)
+      assert.equal(
+        slice.metadata.labels?.['endpointslice.kubernetes.io/managed-by'],
+        'endpointslice-dispatch-controller.karmada.io',
+      );
+    // The Service itself went to the consumer under its own name.
+    assert.match(
+      kubectl(['get', 'service', 'api', '-n', ns, '-o', 'name'], { context: 'member2' }),
+      /service\/api/,
+    );
+    // The provider was asked to export it by the hub's file in its branch, with no ServiceExport.
+    const listed = await git(repo, ['show', 'refs/heads/gitfleet/clusters/member1:.gitfleet/exports.yaml']);
+    assert.match(listed, new RegExp(`name: api\\n\\s+namespace: ${ns}|namespace: ${ns}\\n\\s+name: api`));
+  },
+);

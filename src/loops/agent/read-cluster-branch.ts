@@ -1,6 +1,7 @@
 // Reads the head of a cluster branch straight from git objects: every object file, parsed, with
 // its blob id as the digest of its manifest. A file that does not parse is reported, and its
 // path still names the object, so the agent never prunes an object just because its file broke.
+import { branchExportsPath } from '../../core/mcs/provider-exports.js';
 import { branchCustomizationsPath } from '../../core/interpret/branch-customizations.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { GitReadError } from '../../adapters/git/git-read-error.js';
@@ -41,6 +42,8 @@ export type BranchRead =
       keys: Set<string>;
       /** The text of the hub's customizations file (core/interpret/branch-customizations.ts), when there is one. */
       customizations?: string;
+      /** The text of the hub's exports file (core/mcs/provider-exports.ts), when there is one. */
+      exports?: string;
       errors: { path: string; key: string | undefined; message: string }[];
     };
 
@@ -67,6 +70,8 @@ export async function readClusterBranch(opts: {
   for (const [path, oid] of files) {
     if (path === branchCustomizationsPath)
       read.customizations = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
+    if (path === branchExportsPath)
+      read.exports = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
     if (path.startsWith('.gitfleet/')) continue;
     const key = refKeyOfPath(path);
     if (key !== undefined) read.keys.add(key);

@@ -127,7 +127,7 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     ...(applied?.prune ? { prune: applied.prune } : {}),
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     status,
-    exportedServices: branch.type === 'objects' ? exportedServices(branch.objects) : [],
+    exportedServices: branch.type === 'objects' ? exportedServices(branch.objects, branch.exports) : [],
     requests: diffCounts(countsBefore, opts.client.requestCounts()),
     totalMs: opts.clock.now() - started,
   };
@@ -201,7 +201,11 @@ async function applyBranch(
   });
   if (known.writable && !sameInventory(after, before))
     await writeInventory(opts.client, at, after, { exists: true });
-  const exports = await collectExports(opts.client, opts.cluster, exportedServices(branch.objects));
+  const exports = await collectExports(
+    opts.client,
+    opts.cluster,
+    exportedServices(branch.objects, branch.exports),
+  );
   return {
     objects,
     exports,

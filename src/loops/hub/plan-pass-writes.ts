@@ -1,5 +1,7 @@
 // Step 5 of a pass: what to write on every branch, as objects and ref moves.
 import { withCustomizationsFile } from './with-customizations-file.js';
+import { withExportsFile } from './with-exports-file.js';
+import { providedServices, type ProvidedService } from '../../core/mcs/provider-exports.js';
 import type { GitObject } from '../../adapters/git/git-object.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
@@ -51,8 +53,9 @@ export async function planPassWrites(
   // A refused cluster keeps its last good commit, so the records of what it runs stay as well:
   // the bindings branch must not say a template left a cluster that still runs it.
   const keep = new Set<string>();
+  const provided = providedServices(input.fleet);
   for (const [i, cluster] of names.entries()) {
-    const plan = await planBranchOf(ctx, input, { cluster, ...bases[i]! });
+    const plan = await planBranchOf(ctx, { ...input, provided }, { cluster, ...bases[i]! });
     clusters[cluster] = plan.outcome;
     if (plan.write) writes.push(plan.write);
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
@@ -126,7 +129,13 @@ async function isNextHubCommit(ctx: PassContext, commit: string, parent: string)
 /** A registered cluster's branch follows its render; an unregistered one's gets its tombstone. */
 function planBranchOf(
   ctx: PassContext,
-  input: { fleet: Fleet; render: RenderResult; state: HubState; reports: ReadonlyMap<string, AgentReport> },
+  input: {
+    fleet: Fleet;
+    render: RenderResult;
+    state: HubState;
+    reports: ReadonlyMap<string, AgentReport>;
+    provided: ReadonlyMap<string, readonly ProvidedService[]>;
+  },
   branch: { cluster: string; current: ClusterBranchInput['current']; restore?: { lastWritten: string } },
 ): Promise<ClusterBranchPlan> {
   const { cluster, current } = branch;
@@ -135,7 +144,12 @@ function planBranchOf(
   const ref = clusterRef(config.branchPrefix, cluster);
   const rendered = input.render.clusters.get(cluster);
   if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
-  const output = withCustomizationsFile(rendered, input.fleet.interpreterCustomizations ?? [], current.files);
+  const customized = withCustomizationsFile(
+    rendered,
+    input.fleet.interpreterCustomizations ?? [],
+    current.files,
+  );
+  const output = withExportsFile(customized, input.provided.get(cluster) ?? [], current.files);
   return planClusterBranch(ctx, {
     cluster,
     ref,
