@@ -1,7 +1,15 @@
 // Step 5 of a pass: what to write on every branch, as objects and ref moves.
-import { withCustomizationsFile } from './with-customizations-file.js';
-import { withExportsFile } from './with-exports-file.js';
-import { providedServices, type ProvidedService } from '../../core/mcs/provider-exports.js';
+import { withHubFile } from './with-hub-file.js';
+import {
+  branchCustomizationsPath,
+  branchCustomizationsText,
+} from '../../core/interpret/branch-customizations.js';
+import {
+  branchExportsPath,
+  branchExportsText,
+  providedServices,
+  type ProvidedService,
+} from '../../core/mcs/provider-exports.js';
 import type { GitObject } from '../../adapters/git/git-object.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
@@ -144,12 +152,17 @@ function planBranchOf(
   const ref = clusterRef(config.branchPrefix, cluster);
   const rendered = input.render.clusters.get(cluster);
   if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
-  const customized = withCustomizationsFile(
-    rendered,
+  const customizations = branchCustomizationsText(
     input.fleet.interpreterCustomizations ?? [],
-    current.files,
+    rendered.files.keys(),
+    current.files.has(branchCustomizationsPath),
   );
-  const output = withExportsFile(customized, input.provided.get(cluster) ?? [], current.files);
+  const exports = branchExportsText(input.provided.get(cluster) ?? [], current.files.has(branchExportsPath));
+  const output = withHubFile(
+    withHubFile(rendered, branchCustomizationsPath, customizations),
+    branchExportsPath,
+    exports,
+  );
   return planClusterBranch(ctx, {
     cluster,
     ref,
