@@ -16,20 +16,20 @@
 //   is corrected.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { kubectl } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
+import { startFleet, type RunningFleet } from '../support/running-fleet.js';
 
 const repoRoot = join(new URL('.', import.meta.url).pathname, '../../..');
 const example = join(repoRoot, 'examples/interpreter-fleet');
 const cli = join(repoRoot, 'bin/gitfleet.js');
 const ns = uniqueName('interp');
 const slow = { timeout: 600_000 };
-const children: ChildProcess[] = [];
-const logs = new Map<string, string[]>();
+let fleet: RunningFleet | undefined;
 let repo: string;
 
 // The example fleet examples/interpreter-fleet, with its two clusters renamed to the test
@@ -51,15 +51,6 @@ function fleetFiles(): Record<string, string> {
   };
   walk('');
   return files;
-}
-
-function start(name: string, args: readonly string[]): void {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  logs.set(name, lines);
-  child.stdout!.on('data', (d: Buffer) => lines.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
-  children.push(child);
 }
 
 const pool = (context: string) =>
@@ -90,15 +81,11 @@ before(async () => {
   await git(repo, ['add', '-A']);
   await git(repo, ['commit', '-q', '-m', 'a divided WorkerPool']);
   const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
-  start('hub', ['hub', '--repo', repo, '--interval', '1s']);
-  for (const cluster of ['member1', 'member2']) {
-    const agent = ['agent', '--repo', repo, '--cluster', cluster, '--kubeconfig', kubeconfig];
-    start(cluster, [...agent, '--context', cluster, '--interval', '1s']);
-  }
+  fleet = startFleet(repo, ['member1', 'member2'], kubeconfig);
 });
 
 after(async () => {
-  for (const child of children) child.kill('SIGTERM');
+  fleet?.stop();
   for (const context of ['member1', 'member2']) {
     try {
       kubectl(['delete', 'namespace', ns, '--wait=false'], { context });
@@ -107,8 +94,6 @@ after(async () => {
     }
   }
   removeTempDirs();
-  const failed = process.exitCode !== undefined && process.exitCode !== 0;
-  if (failed) for (const [name, lines] of logs) console.log(`--- ${name}\n${lines.join('')}`);
 });
 
 test(

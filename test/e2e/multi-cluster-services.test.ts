@@ -11,19 +11,16 @@
 // them away again.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { kubectl } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
+import { startFleet, type RunningFleet } from '../support/running-fleet.js';
 
-const repoRoot = join(new URL('.', import.meta.url).pathname, '../../..');
-const cli = join(repoRoot, 'bin/gitfleet.js');
 const ns = uniqueName('mcs');
 const slow = { timeout: 600_000 };
-const children: ChildProcess[] = [];
-const logs = new Map<string, string[]>();
+let fleet: RunningFleet | undefined;
 let repo: string;
 
 // The MCS API's two kinds, as CRDs the fleet propagates to every cluster (a structural schema
@@ -154,15 +151,6 @@ async function commitFleet(files: Record<string, string>, message: string): Prom
   await git(repo, ['commit', '-q', '-m', message]);
 }
 
-function start(name: string, args: readonly string[]): void {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  logs.set(name, lines);
-  child.stdout!.on('data', (d: Buffer) => lines.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
-  children.push(child);
-}
-
 interface Slice {
   metadata: { name: string; labels?: Record<string, string> };
   endpoints?: { addresses: string[]; conditions?: { ready?: boolean } }[];
@@ -199,15 +187,11 @@ before(async () => {
   await git(repo, ['-c', 'init.defaultBranch=main', 'init', '-q']);
   await commitFleet(fleetFiles(2, true), 'web exported from member1, imported on member2');
   const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
-  start('hub', ['hub', '--repo', repo, '--interval', '1s']);
-  for (const cluster of ['member1', 'member2']) {
-    const agent = ['agent', '--repo', repo, '--cluster', cluster, '--kubeconfig', kubeconfig];
-    start(cluster, [...agent, '--context', cluster, '--interval', '1s']);
-  }
+  fleet = startFleet(repo, ['member1', 'member2'], kubeconfig);
 });
 
 after(async () => {
-  for (const child of children) child.kill('SIGTERM');
+  fleet?.stop();
   for (const context of ['member1', 'member2']) {
     try {
       kubectl(['delete', 'namespace', ns, '--wait=false'], { context });
@@ -216,8 +200,6 @@ after(async () => {
     }
   }
   removeTempDirs();
-  const failed = process.exitCode !== undefined && process.exitCode !== 0;
-  if (failed) for (const [name, lines] of logs) console.log(`--- ${name}\n${lines.join('')}`);
 });
 
 test('member2 gets derived-web and imported EndpointSlices holding member1 Pod IPs', slow, async () => {
