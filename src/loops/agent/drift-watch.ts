@@ -9,7 +9,7 @@ import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
-import { backoffDelay, defaultBackoff } from '../runtime/backoff.js';
+import { keepWatching } from './keep-watching.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 
@@ -57,38 +57,20 @@ export class DriftWatcher {
     this.watches.clear();
   }
 
-  private async run(kind: KindRef, signal: AbortSignal): Promise<void> {
-    const labelSelector = `${clusterLabel}=${this.opts.cluster}`;
-    let resourceVersion: string | undefined;
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        if (resourceVersion === undefined) {
-          resourceVersion = await this.opts.client.collectionVersion(kind, { labelSelector });
-          if (failures > 0) this.opts.onChange(`the watch on ${kind.kind} restarted`);
-        }
-        const end = await this.opts.client.watch(kind, {
-          labelSelector,
-          resourceVersion,
-          signal,
-          onEvent: (event) => {
-            if (event.type !== 'DELETED' && this.opts.isOwnWrite(kind, event.object)) return;
-            this.opts.onChange(
-              `${kind.kind} ${event.object.metadata.namespace ?? ''}/${event.object.metadata.name} ${event.type.toLowerCase()}`,
-            );
-          },
-        });
-        resourceVersion = end.type === 'expired' ? undefined : end.resourceVersion;
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        failures++;
-        resourceVersion = undefined;
-        const delay = backoffDelay(failures, defaultBackoff(this.opts.random));
-        if (failures === 1)
-          this.opts.log.warn(`watch on ${kind.kind}: ${(error as Error).message}; retrying`);
-        await new Promise<void>((resolve) => this.opts.clock.setTimer(resolve, delay));
-      }
-    }
+  private run(kind: KindRef, signal: AbortSignal): Promise<void> {
+    return keepWatching({
+      ...this.opts,
+      kind,
+      labelSelector: `${clusterLabel}=${this.opts.cluster}`,
+      what: kind.kind,
+      signal,
+      onEvent: (event) => {
+        if (event.type !== 'DELETED' && this.opts.isOwnWrite(kind, event.object)) return;
+        this.opts.onChange(
+          `${kind.kind} ${event.object.metadata.namespace ?? ''}/${event.object.metadata.name} ${event.type.toLowerCase()}`,
+        );
+      },
+      onRestart: () => this.opts.onChange(`the watch on ${kind.kind} restarted`),
+    });
   }
 }

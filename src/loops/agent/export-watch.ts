@@ -8,7 +8,7 @@
 import { isManagedByKarmada, serviceNameLabel } from '../../core/status/exported-slices.js';
 import type { ClusterApi } from './cluster-api.js';
 import { endpointSliceKind, type ExportedService } from './collect-exports.js';
-import { backoffDelay, defaultBackoff } from '../runtime/backoff.js';
+import { keepWatching } from './keep-watching.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 
@@ -45,41 +45,23 @@ export class ExportWatcher {
     this.running = undefined;
   }
 
-  private async run(signal: AbortSignal): Promise<void> {
-    const labelSelector = serviceNameLabel;
-    let resourceVersion: string | undefined;
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        if (resourceVersion === undefined) {
-          resourceVersion = await this.opts.client.collectionVersion(endpointSliceKind, { labelSelector });
-          if (failures > 0) this.opts.onChange('the watch on EndpointSlices restarted');
-        }
-        const end = await this.opts.client.watch(endpointSliceKind, {
-          labelSelector,
-          resourceVersion,
-          signal,
-          onEvent: ({ type, object }) => {
-            const service = object.metadata.labels?.[serviceNameLabel] ?? '';
-            const key = serviceKey({ namespace: object.metadata.namespace ?? '', name: service });
-            if (!this.services.has(key) || isManagedByKarmada(object)) return;
-            this.opts.onChange(
-              `EndpointSlice ${object.metadata.namespace ?? ''}/${object.metadata.name} ${type.toLowerCase()}`,
-            );
-          },
-        });
-        resourceVersion = end.type === 'expired' ? undefined : end.resourceVersion;
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        failures++;
-        resourceVersion = undefined;
-        const delay = backoffDelay(failures, defaultBackoff(this.opts.random));
-        if (failures === 1)
-          this.opts.log.warn(`watch on EndpointSlices: ${(error as Error).message}; retrying`);
-        await new Promise<void>((resolve) => this.opts.clock.setTimer(resolve, delay));
-      }
-    }
+  private run(signal: AbortSignal): Promise<void> {
+    return keepWatching({
+      ...this.opts,
+      kind: endpointSliceKind,
+      labelSelector: serviceNameLabel,
+      what: 'EndpointSlices',
+      signal,
+      onEvent: ({ type, object }) => {
+        const service = object.metadata.labels?.[serviceNameLabel] ?? '';
+        const key = serviceKey({ namespace: object.metadata.namespace ?? '', name: service });
+        if (!this.services.has(key) || isManagedByKarmada(object)) return;
+        this.opts.onChange(
+          `EndpointSlice ${object.metadata.namespace ?? ''}/${object.metadata.name} ${type.toLowerCase()}`,
+        );
+      },
+      onRestart: () => this.opts.onChange('the watch on EndpointSlices restarted'),
+    });
   }
 }
 
