@@ -8,11 +8,8 @@ import { basename, dirname } from 'node:path';
 import assert from 'node:assert/strict';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { parseStatusBranch } from '../../../src/core/status/status-branch.js';
-import { runAgentLoop } from '../../../src/loops/agent/agent-loop.js';
 import { statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
-import type { AgentPassResult } from '../../../src/loops/agent/run-agent-pass.js';
 import { readStatusFiles } from '../../../src/loops/agent/write-status-branch.js';
-import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { startSilentServer } from '../../git-server/start-faulty-proxy.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
@@ -20,7 +17,7 @@ import { commitClusterBranch, prefix } from '../../support/cluster-branch.js';
 import { eventually } from '../../support/eventually.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
-import { fakeAgent } from './fake-agent.js';
+import { fakeAgent, startFakeLoop } from './fake-agent.js';
 
 after(removeTempDirs);
 
@@ -110,26 +107,8 @@ test('a remote that accepts and never answers: the loop retries with backoff on 
     timeouts,
   });
   const agent = fakeAgent({ repo });
-  const results: AgentPassResult[] = [];
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const loop = runAgentLoop({
-    pass: () => agent.pass(),
-    client: agent.fake,
-    cluster: agent.cluster,
-    memory: agent.memory,
-    triggers: [],
-    clock: agent.clock,
-    random: () => 0,
-    log: silentLogger(),
-    report: (r) => results.push(r),
-    stop: stopped,
-    watchDrift: false,
-  });
-  t.after(async () => {
-    stop();
-    await loop;
-  });
+  const { results, stop } = startFakeLoop(agent, { watchDrift: false });
+  t.after(stop);
 
   await eventually(() => results.length === 1, 'the first pass');
   await eventually(() => agent.clock.pending().length === 1, 'the retry to be scheduled');

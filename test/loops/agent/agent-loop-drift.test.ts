@@ -5,44 +5,12 @@
 // missed something.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runAgentLoop } from '../../../src/loops/agent/agent-loop.js';
-import type { AgentPassResult } from '../../../src/loops/agent/run-agent-pass.js';
-import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { commitClusterBranch } from '../../support/cluster-branch.js';
 import { eventually } from '../../support/eventually.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
-import { fakeAgent, type FakeAgent } from './fake-agent.js';
+import { fakeAgent, startFakeLoop } from './fake-agent.js';
 
 const settings = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'settings' };
-
-/** Starts the agent loop on the fake; returns its pass results and how to stop it. */
-function startLoop(
-  agent: FakeAgent,
-  random: () => number,
-): { results: AgentPassResult[]; stop: () => Promise<void> } {
-  const results: AgentPassResult[] = [];
-  let stop!: () => void;
-  const loop = runAgentLoop({
-    pass: () => agent.pass(),
-    client: agent.fake,
-    cluster: agent.cluster,
-    memory: agent.memory,
-    triggers: [],
-    clock: agent.clock,
-    random,
-    log: silentLogger(),
-    report: (r) => results.push(r),
-    stop: new Promise<void>((resolve) => (stop = resolve)),
-    debounceMs: 500,
-  });
-  return {
-    results,
-    stop: async () => {
-      stop();
-      await loop;
-    },
-  };
-}
 
 test('a change by another writer brings a pass after the debounce; the correction itself brings none', async (t) => {
   const agent = fakeAgent();
@@ -51,7 +19,7 @@ test('a change by another writer brings a pass after the debounce; the correctio
     aNamespace('shop'),
     aConfigMap('shop', 'settings', { mode: 'git' }),
   ]);
-  const { results, stop } = startLoop(agent, () => 0);
+  const { results, stop } = startFakeLoop(agent, { debounceMs: 500 });
   t.after(stop);
   await eventually(
     () => results.length === 1 && agent.fake.openWatches() === 2,
@@ -81,7 +49,7 @@ test('a broken watch is started again after a jittered backoff on the fake clock
     aConfigMap('shop', 'settings', { mode: 'git' }),
   ]);
   agent.fake.failingWatches = 2;
-  const { results, stop } = startLoop(agent, () => 0.5);
+  const { results, stop } = startFakeLoop(agent, { random: () => 0.5, debounceMs: 500 });
   t.after(stop);
   await eventually(() => results.length === 1 && agent.clock.pending().length === 2, 'both watches to break');
   assert.deepEqual(agent.clock.pending(), [900, 900], '1 s less 20% jitter times the random 0.5');

@@ -8,40 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readRef } from '../../../src/adapters/git/read-ref.js';
 import { readGitObject } from '../../../src/adapters/git/read-git-object.js';
-import { runAgentLoop } from '../../../src/loops/agent/agent-loop.js';
 import { statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
-import type { AgentPassResult } from '../../../src/loops/agent/run-agent-pass.js';
-import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { commitClusterBranch, prefix } from '../../support/cluster-branch.js';
 import { eventually } from '../../support/eventually.js';
 import { aNamespace } from '../../support/kube-objects.js';
-import { fakeAgent, type FakeAgent } from './fake-agent.js';
+import { fakeAgent, startFakeLoop, type FakeAgent } from './fake-agent.js';
 import { aService, aServiceExport, anEndpointSlice, serviceExportCrd } from './exports-fixture.js';
-
-function startLoop(agent: FakeAgent, exportCoalesceMs: number) {
-  const results: AgentPassResult[] = [];
-  let stop!: () => void;
-  const loop = runAgentLoop({
-    pass: () => agent.pass(),
-    client: agent.fake,
-    cluster: agent.cluster,
-    memory: agent.memory,
-    triggers: [],
-    clock: agent.clock,
-    random: () => 0,
-    log: silentLogger(),
-    report: (r) => results.push(r),
-    stop: new Promise<void>((resolve) => (stop = resolve)),
-    exportCoalesceMs,
-  });
-  return {
-    results,
-    stop: async () => {
-      stop();
-      await loop;
-    },
-  };
-}
 
 /** Returns how many commits the status branch has. */
 async function statusCommits(agent: FakeAgent): Promise<number> {
@@ -66,7 +38,7 @@ test('a burst of endpoint changes within the window gives one pass and one statu
     aService('shop', 'db'),
   ]);
   agent.fake.put(anEndpointSlice('shop', 'web', 'web-a', ['10.0.0.1']));
-  const { results, stop } = startLoop(agent, 2000);
+  const { results, stop } = startFakeLoop(agent, { exportCoalesceMs: 2000 });
   t.after(stop);
   await eventually(() => results.length === 1, 'the first pass');
   // The drift watches (CRD, Namespace, Service, ServiceExport) and the one on EndpointSlices.
@@ -102,7 +74,7 @@ test('the watch on EndpointSlices stops when no Service is exported any more', a
   t.after(() => agent.dispose());
   const objects = [serviceExportCrd(), aNamespace('shop'), aService('shop', 'web')];
   await commitClusterBranch(agent.gitdir, agent.cluster, [...objects, aServiceExport('shop', 'web')]);
-  const { results, stop } = startLoop(agent, 1000);
+  const { results, stop } = startFakeLoop(agent, { exportCoalesceMs: 1000 });
   t.after(stop);
   await eventually(
     () => results.length === 1 && agent.fake.openWatches() === 5,

@@ -9,6 +9,8 @@ import {
   type AgentPassResult,
 } from '../../../src/loops/agent/run-agent-pass.js';
 import { readStatusFiles } from '../../../src/loops/agent/write-status-branch.js';
+import { runAgentLoop, type AgentLoopOptions } from '../../../src/loops/agent/agent-loop.js';
+import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { makeBareRepo, prefix } from '../../support/cluster-branch.js';
 import { fakeClock, type FakeClock } from '../runtime/fake-clock.js';
 import { FakeCluster } from './fake-cluster.js';
@@ -60,5 +62,42 @@ export function fakeAgent(opts: { repo?: AgentRepo; cluster?: string } = {}): Fa
     report: async () =>
       parseStatusBranch(await readStatusFiles(repo.gitdir, statusBranchRef(prefix, cluster))),
     dispose: () => bare?.dispose(),
+  };
+}
+
+/** The loop's own settings a test may set; the rest come from the fake agent. */
+export type FakeLoopSettings = Partial<
+  Pick<AgentLoopOptions, 'random' | 'debounceMs' | 'watchDrift' | 'exportCoalesceMs'>
+>;
+
+/**
+ * Starts the agent's loop on the fake agent (no triggers, jitter 0 unless given); returns each
+ * pass's result as it is reported and how to stop the loop and wait for the pass in hand.
+ */
+export function startFakeLoop(
+  agent: FakeAgent,
+  settings: FakeLoopSettings = {},
+): { results: AgentPassResult[]; stop: () => Promise<void> } {
+  const results: AgentPassResult[] = [];
+  let stop!: () => void;
+  const loop = runAgentLoop({
+    pass: () => agent.pass(),
+    client: agent.fake,
+    cluster: agent.cluster,
+    memory: agent.memory,
+    triggers: [],
+    clock: agent.clock,
+    random: () => 0,
+    log: silentLogger(),
+    report: (r) => results.push(r),
+    stop: new Promise<void>((resolve) => (stop = resolve)),
+    ...settings,
+  });
+  return {
+    results,
+    stop: async () => {
+      stop();
+      await loop;
+    },
   };
 }
