@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/loops/runtime/logger.js';
 import { git, makeServedRepo, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { startGitServer, type GitServer } from '../git-server/start-git-server.js';
 import { runCli } from '../cli/run-cli.js';
-import { kubectl, testAgent, type TestAgent } from '../kube/agent-fixture.js';
+import { deleteNamespaceEverywhere, kubectl, testAgent, type TestAgent } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
 
 const token = 'e2e-fleet-token-42';
@@ -145,13 +145,7 @@ before(async () => {
 
 after(async () => {
   for (const agent of agents.values()) await agent.dispose().catch(() => undefined);
-  for (const context of ['member1', 'member2']) {
-    try {
-      kubectl(['delete', 'namespace', ns, '--wait=false'], { context });
-    } catch {
-      // already gone
-    }
-  }
+  deleteNamespaceEverywhere(ns);
   await server?.close();
   removeTempDirs();
 });

@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, removeTempDirs, tempDir } from '../git-server/git-cli.js';
-import { kubectl } from '../kube/agent-fixture.js';
+import { deleteNamespaceEverywhere, kubectl } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
 import { startFleet, type RunningFleet } from '../support/running-fleet.js';
 
@@ -86,13 +86,7 @@ before(async () => {
 
 after(async () => {
   fleet?.stop();
-  for (const context of ['member1', 'member2']) {
-    try {
-      kubectl(['delete', 'namespace', ns, '--wait=false'], { context });
-    } catch {
-      // already gone
-    }
-  }
+  deleteNamespaceEverywhere(ns);
   removeTempDirs();
 });
 

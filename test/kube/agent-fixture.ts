@@ -172,6 +172,20 @@ export function kubectl(args: readonly string[], opts: { context?: string; input
   ).toString('utf8');
 }
 
+/** Deletes a namespace from each cluster without waiting, whether or not it is still there. */
+export function deleteNamespaceEverywhere(
+  ns: string,
+  contexts: readonly string[] = ['member1', 'member2'],
+): void {
+  for (const context of contexts) {
+    try {
+      kubectl(['delete', 'namespace', ns, '--wait=false'], { context });
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /** Returns a group name unique to a test. */
 export function uniqueGroup(): string {
   return `${uniqueName('g')}.example.com`;
