@@ -4,14 +4,16 @@
 // (The render of imported slices from Snapshot.exportedSlices is tested with the render.)
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-scratch.js';
-import { toGitObject } from '../../../src/adapters/git/hash-object.js';
-import { makeCommit } from '../../../src/adapters/git/make-commit.js';
-import { updateRefs } from '../../../src/adapters/git/update-ref.js';
-import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import type { ExportedSlice } from '../../../src/core/model/exported-slice.js';
 import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
-import { exampleFleetRepo, hubPass, removeFleetRepos, rendered, type FleetRepo } from './hub-fixture.js';
+import {
+  commitStatusBranch,
+  exampleFleetRepo,
+  hubPass,
+  removeFleetRepos,
+  rendered,
+  type FleetRepo,
+} from './hub-fixture.js';
 
 after(removeFleetRepos);
 
@@ -37,18 +39,7 @@ async function writeStatusBranch(repo: FleetRepo, cluster: string, truncate: boo
   });
   const path = 'exports/shop/web/web-b.yaml';
   if (truncate) files.set(path, files.get(path)!.slice(0, 30));
-  const blobs = [...files].map(([p, text]) => [p, toGitObject('blob', Buffer.from(text))] as const);
-  const tree = buildTreeFromScratch(new Map(blobs.map(([p, blob]) => [p, blob.oid])));
-  const who = { name: 'agent', email: 'agent@gitfleet.invalid', time: 1_700_000_200, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: [], author: who, message: `status of ${cluster}\n` });
-  await writeObjects({
-    gitdir: repo.gitdir,
-    objects: [...blobs.map(([, b]) => b), ...tree.newObjects, commit],
-  });
-  await updateRefs({
-    gitdir: repo.gitdir,
-    updates: [{ ref: `refs/heads/gitfleet/status/${cluster}`, newOid: commit.oid, expectedOld: null }],
-  });
+  await commitStatusBranch(repo, cluster, files);
 }
 
 test("a refused exports file is a warning for its cluster only; an unregistered cluster's exports are not read", async () => {

@@ -1,6 +1,11 @@
 // Real fleet repositories for the hub tests, made and inspected with the git command line: the
 // bundled example committed on main, with a work tree or bare (then changes are made in a
 // clone and pushed, as users do).
+import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-scratch.js';
+import { toGitObject } from '../../../src/adapters/git/hash-object.js';
+import { makeCommit } from '../../../src/adapters/git/make-commit.js';
+import { updateRefs } from '../../../src/adapters/git/update-ref.js';
+import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
@@ -196,4 +201,24 @@ export function hubPass(
 export function rendered(result: HubPassResult): Extract<HubPassResult, { type: 'rendered' }> {
   if (result.type !== 'rendered') throw new Error(`expected a rendered pass, got ${JSON.stringify(result)}`);
   return result;
+}
+
+/** Commits these files as a cluster's first status branch commit, as its agent would. */
+export async function commitStatusBranch(
+  repo: FleetRepo,
+  cluster: string,
+  files: ReadonlyMap<string, string>,
+): Promise<void> {
+  const blobs = [...files].map(([path, text]) => [path, toGitObject('blob', Buffer.from(text))] as const);
+  const tree = buildTreeFromScratch(new Map(blobs.map(([path, blob]) => [path, blob.oid])));
+  const who = { name: 'agent', email: 'agent@gitfleet.invalid', time: 1_700_000_200, tzOffsetMinutes: 0 };
+  const commit = makeCommit({ tree: tree.root, parents: [], author: who, message: `status of ${cluster}\n` });
+  await writeObjects({
+    gitdir: repo.gitdir,
+    objects: [...blobs.map(([, b]) => b), ...tree.newObjects, commit],
+  });
+  await updateRefs({
+    gitdir: repo.gitdir,
+    updates: [{ ref: `refs/heads/gitfleet/status/${cluster}`, newOid: commit.oid, expectedOld: null }],
+  });
 }

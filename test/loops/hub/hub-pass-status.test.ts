@@ -4,11 +4,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
-import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-scratch.js';
-import { toGitObject } from '../../../src/adapters/git/hash-object.js';
-import { makeCommit } from '../../../src/adapters/git/make-commit.js';
-import { updateRefs } from '../../../src/adapters/git/update-ref.js';
-import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { statusBranchFiles, type ObjectStatusRecord } from '../../../src/core/status/status-branch.js';
 import {
   branchFiles,
@@ -17,6 +12,7 @@ import {
   hubPass,
   removeFleetRepos,
   type FleetRepo,
+  commitStatusBranch,
 } from './hub-fixture.js';
 
 after(removeFleetRepos);
@@ -33,18 +29,7 @@ async function writeStatusBranch(
     clusterStatus: { conditions: [{ type: 'Ready', status: 'True' }], kubernetesVersion: 'v1.34.4' },
     objects,
   });
-  const blobs = [...files].map(([path, text]) => [path, toGitObject('blob', Buffer.from(text))] as const);
-  const tree = buildTreeFromScratch(new Map(blobs.map(([path, blob]) => [path, blob.oid])));
-  const who = { name: 'agent', email: 'agent@gitfleet.invalid', time: 1_700_000_200, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: [], author: who, message: `status of ${cluster}\n` });
-  await writeObjects({
-    gitdir: repo.gitdir,
-    objects: [...blobs.map(([, b]) => b), ...tree.newObjects, commit],
-  });
-  await updateRefs({
-    gitdir: repo.gitdir,
-    updates: [{ ref: `refs/heads/gitfleet/status/${cluster}`, newOid: commit.oid, expectedOld: null }],
-  });
+  await commitStatusBranch(repo, cluster, files);
 }
 
 test('a status branch is aggregated into the binding records once, and FullyApplied follows it', async () => {
