@@ -3,6 +3,14 @@
 import type { FlagSpec } from './command-line.js';
 import { defaultMirrorCacheDirText } from './mirror-cache-dir.js';
 
+/** `--repo PATH|URL` (hub, agent): the fleet repository, local or remote. */
+export const repoFlag = {
+  type: 'string',
+  value: 'PATH|URL',
+  required: true,
+  help: 'the fleet repository: a local path (bare or not) or an http(s) URL',
+} as const satisfies FlagSpec;
+
 /** `--token-file FILE` (hub, agent, status): the token for a repository URL. */
 export const tokenFileFlag = {
   type: 'string',

@@ -33,7 +33,7 @@ import { systemClock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
-import { tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
+import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -46,12 +46,7 @@ export const agentSpec = {
     "apply the cluster's branch to the cluster and report to the status branch, once or on every change",
   positionals: [],
   flags: {
-    repo: {
-      type: 'string',
-      value: 'PATH|URL',
-      required: true,
-      help: 'the fleet repository: a local path (bare or not) or an http(s) URL',
-    },
+    repo: repoFlag,
     cluster: {
       type: 'string',
       value: 'NAME',

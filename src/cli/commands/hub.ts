@@ -9,7 +9,7 @@
 // Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { ioLogger } from '../io-logger.js';
-import { tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
+import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -39,12 +39,7 @@ export const hubSpec = {
   summary: "render the source branch into the hub's branches, once or on every change",
   positionals: [],
   flags: {
-    repo: {
-      type: 'string',
-      value: 'PATH|URL',
-      required: true,
-      help: 'the fleet repository: a local path (bare or not) or an http(s) URL',
-    },
+    repo: repoFlag,
     'source-ref': { type: 'string', value: 'BRANCH', default: 'main', help: 'the branch to render' },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
