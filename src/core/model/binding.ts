@@ -1,3 +1,4 @@
+import type { FailoverBehavior, GracefulEvictionTask } from './failover.js';
 import type { ObjectRef } from './object-ref.js';
 import type { Placement, PolicyRef } from './propagation-policy.js';
 
@@ -76,6 +77,17 @@ export interface Binding {
    * changed since, which Lazy needs: only a template change applies a changed policy.
    */
   templateHash?: string;
+  /** The claiming policy's failover behaviour (Karmada copies `spec.failover` into the binding). */
+  failover?: FailoverBehavior;
+  /**
+   * The binding's graceful eviction tasks (Karmada's spec.gracefulEvictionTasks): clusters it
+   * was evicted from and how their copy goes away; recorded, so a hub restart continues them.
+   */
+  evictionTasks?: GracefulEvictionTask[];
+  /** Karmada's spec.rescheduleTriggeredAt (RFC 3339): a WorkloadRebalancer asked for a fresh schedule. */
+  rescheduleTriggeredAt?: string;
+  /** Karmada's status.lastScheduledTime (RFC 3339), set when a fresh schedule asked for was made. */
+  lastScheduledTime?: string;
 }
 
 /** What a Lazy policy's binding was built with, read back from its record: what it keeps until its template changes. */
@@ -95,4 +107,8 @@ export interface PreviousBinding {
   affinityName?: string;
   /** Set when the binding was built for a Lazy policy (a record carrying the template hash). */
   held?: HeldSpec;
+  /** The recorded graceful eviction tasks (Binding.evictionTasks). */
+  evictionTasks?: GracefulEvictionTask[];
+  rescheduleTriggeredAt?: string;
+  lastScheduledTime?: string;
 }

@@ -1,4 +1,5 @@
 import type { Cluster } from './cluster.js';
+import type { ClusterTaintPolicy, WorkloadRebalancer } from './failover.js';
 import type { FleetConfig } from './fleet-config.js';
 import type { InterpreterCustomization } from './interpreter-customization.js';
 import type { ResourceInterpreter } from './resource-interpreter.js';
@@ -51,5 +52,9 @@ export interface Fleet {
    * (core/interpret/attach-interpreter.ts); absent, every kind is interpreted the built-in way.
    */
   interpreter?: ResourceInterpreter;
+  /** ClusterTaintPolicies (policy.karmada.io/v1alpha1), in file order; absent when there are none. */
+  clusterTaintPolicies?: ClusterTaintPolicy[];
+  /** WorkloadRebalancers (apps.karmada.io/v1alpha1), in file order; absent when there are none. */
+  workloadRebalancers?: WorkloadRebalancer[];
   config: FleetConfig;
 }

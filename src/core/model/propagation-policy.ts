@@ -1,3 +1,4 @@
+import type { FailoverBehavior } from './failover.js';
 import type { Toleration } from './cluster.js';
 import type { ClusterAffinity, ResourceSelector } from './selectors.js';
 import type { SourceLocation } from './source-location.js';
@@ -72,6 +73,8 @@ export interface PropagationPolicy {
   activationPreference?: 'Lazy';
   suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames: string[] } };
   schedulerName: string;
+  /** `spec.failover` with Karmada's defaults; absent: no failover. */
+  failover?: FailoverBehavior;
   source: SourceLocation;
 }
 

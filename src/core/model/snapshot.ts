@@ -1,5 +1,6 @@
 import type { PreviousBinding } from './binding.js';
 import type { ClusterStatus } from './cluster.js';
+import type { TimedTaint } from './failover.js';
 import type { ExportedSlice } from './exported-slice.js';
 import type { Fleet } from './fleet.js';
 
@@ -12,6 +13,12 @@ export interface Snapshot {
   previous: ReadonlyMap<string, PreviousBinding>;
   /** Cluster name → the EndpointSlices of the Services it exports, as its agent last reported them. */
   exportedSlices?: ReadonlyMap<string /* cluster */, readonly ExportedSlice[]>;
+  /**
+   * Cluster → the taints the hub keeps on it (core/failover/cluster-taints.ts: from its
+   * conditions and the ClusterTaintPolicies), added to its spec taints by the scheduler.
+   * Absent: the taints are derived from the Ready condition alone (effectiveTaints).
+   */
+  clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
 }
 
 /** Returns a snapshot of a fleet with no status and no history. */

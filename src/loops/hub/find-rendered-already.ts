@@ -11,7 +11,7 @@ import { resolveCommitTree } from '../../adapters/source/read-git-commit.js';
 import { sameClusterHeads } from './cluster-commit-trailers.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from '../../core/publish/hub-refs.js';
-import { readBindingsHead, readClusterHeads } from './read-hub-state.js';
+import { readBindingsHead, readClusterHeads, type BindingsHead } from './read-hub-state.js';
 import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
 import { readStatusHeads, sameStatusHeads } from './read-status-branches.js';
 
@@ -25,6 +25,8 @@ const heads = 'refs/heads/';
 export async function findRenderedAlready(
   ctx: ReadContext,
   sourceRef: string,
+  /** Whether the failover state the head records is still current (no decision due, the same verdicts). */
+  failoverCurrent: (head: BindingsHead) => boolean = () => true,
 ): Promise<{ source: SourceCommit; bindingsCommit: string } | null> {
   const ref = fullSourceRef(sourceRef);
   let commit: string;
@@ -36,6 +38,7 @@ export async function findRenderedAlready(
   for (const prefix of await bindingsPrefixes(ctx)) {
     const bindings = await readBindingsHead(ctx, prefix);
     if (bindings.head === null || bindings.lastSource !== commit) continue;
+    if (!failoverCurrent(bindings)) return null;
     if (!sameStatusHeads(bindings.lastStatus, await readStatusHeads(ctx, prefix))) return null;
     const recorded = bindings.lastClusters;
     if (recorded.size > 0 && !sameClusterHeads(recorded, await readClusterHeads(ctx, prefix))) return null;

@@ -4,7 +4,7 @@
 // and on failure logs the error once and retries with backoff. Stopping lets the pass in hand
 // finish.
 import { defaultBackoff } from '../runtime/backoff.js';
-import type { Clock } from '../runtime/clock.js';
+import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { runWorker } from '../runtime/run-worker.js';
 import type { Trigger } from '../runtime/trigger.js';
@@ -30,9 +30,22 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
   const queue = createWorkQueue<'pass'>({ clock: opts.clock, backoff: defaultBackoff(opts.random) });
   const notify = (): void => queue.add('pass');
   queue.add('pass');
+  // A failover decision that falls due later (a toleration or grace period ending) runs a pass
+  // then: the pass result says when; the latest result's time replaces any earlier one.
+  let cancelWake: CancelTimer = () => {};
+  // A pass that found nothing to do leaves the timer as it is.
+  const wakeAt = (result: HubPassResult): void => {
+    if (result.type !== 'rendered') return;
+    cancelWake();
+    if (result.wakeAt) cancelWake = opts.clock.setTimer(notify, result.wakeAt.getTime() - opts.clock.now());
+  };
   const worker = runWorker({
     queue,
-    handle: async () => opts.report(await opts.pass()),
+    handle: async () => {
+      const result = await opts.pass();
+      wakeAt(result);
+      opts.report(result);
+    },
     log: opts.log,
     describe: () => 'hub pass',
   });
@@ -45,6 +58,7 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
     await opts.stop;
   } finally {
     await Promise.all(started.map((t) => t.stop()));
+    cancelWake();
     queue.shutDown();
     await worker;
   }

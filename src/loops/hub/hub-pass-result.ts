@@ -1,5 +1,6 @@
 // What one hub pass did, as data: the CLI prints it, the loop logs it, tests assert on it.
 import type { LoadError } from '../../core/load/load-error.js';
+import type { FailoverDecision } from '../../core/model/failover.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 
 /** The source commit a pass rendered (or tried to). */
@@ -63,6 +64,10 @@ export type HubPassResult =
       /** The render's diagnostics, then the guard's refusals. */
       diagnostics: Diagnostic[];
       written: { objects: number; refs: number; hashedTexts: number };
+      /** The failover decisions of the pass (taints, evictions, finished tasks, rebalances), when any. */
+      decisions?: readonly FailoverDecision[];
+      /** The earliest time a failover decision falls due: the loop runs a pass then. */
+      wakeAt?: Date;
     });
 
 /** Returns whether a pass result carries error diagnostics (a refusal, a failed override, …). */

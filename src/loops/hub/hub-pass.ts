@@ -23,7 +23,13 @@ import { withClusterScopes } from '../../core/load/default-namespace.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
-import { renderFleet } from '../../core/render/render-fleet.js';
+import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
+import type { Snapshot } from '../../core/model/snapshot.js';
+import { planClusterTaints, planEvictions } from '../../core/failover/plan-failover.js';
+import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
+import { sameJudged, wakeAtDue } from '../../core/failover/failover-trailers.js';
+import { defaultHubFailover, readFailoverRecords, type HubFailover } from './hub-failover.js';
+import type { FailoverWrites } from './plan-bindings-branch.js';
 import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
 import type { Logger } from '../runtime/logger.js';
@@ -60,6 +66,8 @@ export interface HubPassOptions {
   hooks?: HubPassHooks;
   /** Monotonic milliseconds for the timings (default performance.now). */
   elapsed?: () => number;
+  /** Failover settings, memory and the monitor's verdicts (default: Karmada's defaults, no monitor). */
+  failover?: HubFailover;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -92,7 +100,11 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
-  const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef);
+  const failover = (opts.failover ??= defaultHubFailover());
+  const verdicts = failover.verdicts();
+  const failoverCurrent = (head: { wakeAt: string | null; judged: readonly string[] }): boolean =>
+    !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, verdicts);
+  const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef, failoverCurrent);
   if (already) {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
@@ -115,11 +127,19 @@ async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
   const clustersSeen = clustersAsWritten(state);
-  if (head !== null && lastSource === source.commit && statusSeen && clustersSeen && !opts.force) {
+  const failoverSeen = failoverCurrent(state.bindings);
+  if (
+    head !== null &&
+    lastSource === source.commit &&
+    statusSeen &&
+    clustersSeen &&
+    failoverSeen &&
+    !opts.force
+  ) {
     timer.mark('readMs');
     return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
   }
-  return renderAndWrite({ opts, read, source, fleet, state, timer });
+  return renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts });
 }
 
 /**
@@ -140,23 +160,54 @@ async function renderAndWrite(pass: {
   fleet: Fleet;
   state: HubState;
   timer: PassTimer;
+  failover: HubFailover;
+  verdicts: ReadonlyMap<string, ClusterVerdict>;
 }): Promise<HubPassResult> {
-  const { opts, read, source, fleet, state, timer } = pass;
+  const { opts, read, source, fleet, state, timer, failover, verdicts } = pass;
   const previous = await readPreviousBindings(read, state.bindings.current.files);
+  const recorded = await readFailoverRecords(read, state.bindings.current.files);
   timer.mark('readMs');
   const reports = await readAgentReports(read, state.statusHeads);
-  const memo = read.cache.renderMemo;
-  const clusterStatus = clusterStatusOf(reports);
+  const clusterStatus = withMonitorVerdicts(clusterStatusOf(reports), verdicts);
   const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
-  const snapshot = {
+  const now = opts.now();
+  const taints = planClusterTaints({ now, fleet, clusterStatus, recorded });
+  const snapshot: Snapshot = {
     fleet: withClusterScopes(fleet, clusterStatus),
     clusterStatus,
     previous,
     exportedSlices: exported.slices,
+    clusterTaints: taints.taints,
   };
-  const render = renderFleet(snapshot, { ...(memo ? { memo } : {}), ahead: true });
-  read.cache.renderMemo = render.memo;
+  const renderWith = (s: Snapshot): RenderResult => {
+    const memo = read.cache.renderMemo;
+    const result = renderFleet(s, { ...(memo ? { memo } : {}), ahead: true });
+    read.cache.renderMemo = result.memo;
+    return result;
+  };
+  let render = renderWith(snapshot);
+  const evictions = planEvictions({
+    now,
+    settings: failover.settings,
+    fleet,
+    bindings: render.bindings,
+    previous,
+    clusterStatus,
+    clusterTaints: taints.taints,
+    reports,
+    recorded,
+    memory: failover.memory,
+  });
+  // An eviction or a fresh schedule changes the previous bindings: render again with them, so
+  // the replicas leave the cluster and land elsewhere in this same pass.
+  if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
   timer.mark('renderMs');
+  const failoverWrites: FailoverWrites = {
+    files: new Map([...taints.files, ...evictions.files]),
+    decisions: [...taints.decisions, ...evictions.decisions],
+    verdicts,
+    ...(evictions.wakeAt ? { wakeAt: evictions.wakeAt } : {}),
+  };
   const blobs = new TextBlobs(read.cache);
   const ctx: PassContext = {
     ...read,
@@ -166,7 +217,7 @@ async function renderAndWrite(pass: {
     author: signature(opts),
     sourceCommit: source,
   };
-  const plan = await planPassWrites(ctx, { fleet, render, state, reports });
+  const plan = await planPassWrites(ctx, { fleet, render, state, reports, failover: failoverWrites });
   blobs.remember();
   timer.mark('planMs');
   const hooks = opts.hooks ? { hooks: opts.hooks } : {};
@@ -190,6 +241,8 @@ async function renderAndWrite(pass: {
     clusters: plan.clusters,
     bindings: plan.bindings,
     diagnostics: [...exported.diagnostics, ...render.diagnostics, ...plan.diagnostics],
+    ...(failoverWrites.decisions.length > 0 ? { decisions: failoverWrites.decisions } : {}),
+    ...(failoverWrites.wakeAt ? { wakeAt: failoverWrites.wakeAt } : {}),
     written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
     timings: timer.done(),
     attempts: 1,

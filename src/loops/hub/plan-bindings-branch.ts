@@ -5,6 +5,14 @@
 // change (an unchanged tree): that is how "each source commit is rendered once" survives restarts
 // without putting a source id in any tree (docs/architecture.md#the-bindings-branch). Cluster
 // branches, by contrast, get a commit only when their tree changes.
+import type { FailoverDecision } from '../../core/model/failover.js';
+import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
+import {
+  decisionTrailerLines,
+  judgedTrailerLines,
+  sameJudged,
+  wakeAtTrailer,
+} from '../../core/failover/failover-trailers.js';
 import { withTemplateStatus } from '../../core/interpret/aggregate-template-status.js';
 import type { Template } from '../../core/model/fleet.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
@@ -33,6 +41,9 @@ export interface BindingsBranchInput {
   lastStatus: readonly string[];
   /** The cluster branch heads the head's trailers name (what the hub last wrote on each). */
   lastClusters: ReadonlyMap<string, string>;
+  /** The head's Gitfleet-Wake-At and Gitfleet-Cluster-Judged values. */
+  wakeAt?: string | null;
+  judged?: readonly string[];
   /** Cluster → its branch's head once this pass's refs have moved, recorded in the commit's trailers. */
   clusterHeads: ReadonlyMap<string, string>;
   bindings: readonly Binding[];
@@ -50,6 +61,17 @@ export interface BindingsBranchInput {
   /** The fleet's interpreter and templates, for AggregateStatus scripts. */
   interpreter?: ResourceInterpreter;
   templates?: ReadonlyMap<string, Template>;
+  /** What the failover stage records: its files, its decisions' trailers, the verdicts and wake-at time. */
+  failover?: FailoverWrites;
+}
+
+/** The failover stage's part of the bindings commit (core/failover/plan-failover.ts). */
+export interface FailoverWrites {
+  /** Files under `.gitfleet/failover/`, path → text: every one the branch keeps (others there are removed). */
+  files: ReadonlyMap<string, string>;
+  decisions: readonly FailoverDecision[];
+  verdicts: ReadonlyMap<string, ClusterVerdict>;
+  wakeAt?: Date;
 }
 
 /** Returns the bindings branch's new commit, or nothing when its records and source are unchanged. */
@@ -58,10 +80,23 @@ export async function planBindingsBranch(
   input: BindingsBranchInput,
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
   const records = keepRecords(recordOids(ctx, input), input);
+  for (const [path, text] of input.failover?.files ?? [])
+    records.set(path, ctx.blobs.oidAt(input.ref, path, text));
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
   const clustersSeen = sameClusterHeads(input.lastClusters, input.clusterHeads);
-  if (changes.length === 0 && input.lastSource === ctx.sourceCommit.commit && statusSeen && clustersSeen) {
+  const failoverLines = failoverTrailerLines(input.failover);
+  const failoverSeen =
+    decisionTrailerLines(input.failover?.decisions ?? []).length === 0 &&
+    sameJudged(input.judged ?? [], input.failover?.verdicts ?? new Map()) &&
+    (input.wakeAt ?? null) === (input.failover?.wakeAt?.toISOString() ?? null);
+  if (
+    changes.length === 0 &&
+    input.lastSource === ctx.sourceCommit.commit &&
+    statusSeen &&
+    clustersSeen &&
+    failoverSeen
+  ) {
     return { outcome: { type: 'unchanged', commit: input.head } };
   }
   const tree = await treeOfPass(ctx, {
@@ -84,7 +119,11 @@ export async function planBindingsBranch(
     })
       .replace(/\n{3,}/g, '\n\n')
       .concat(
-        [...statusTrailerLines(input.statusHeads), ...clusterTrailerLines(input.clusterHeads)]
+        [
+          ...statusTrailerLines(input.statusHeads),
+          ...clusterTrailerLines(input.clusterHeads),
+          ...failoverLines,
+        ]
           .map((l) => `${l}\n`)
           .join(''),
       ),
@@ -97,6 +136,16 @@ export async function planBindingsBranch(
       objects: [...newBlobs(ctx, added), ...tree.objects, commit],
     },
   };
+}
+
+// The failover trailers of the commit: the decisions, the verdicts and the wake-at time.
+function failoverTrailerLines(failover: FailoverWrites | undefined): string[] {
+  if (!failover) return [];
+  return [
+    ...decisionTrailerLines(failover.decisions),
+    ...judgedTrailerLines(failover.verdicts),
+    ...(failover.wakeAt ? [`${wakeAtTrailer}: ${failover.wakeAt.toISOString()}`] : []),
+  ];
 }
 
 /**

@@ -24,7 +24,7 @@ import { parseCommitParents } from '../../adapters/git/read-git-object.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import type { BranchWrite, PassContext } from './pass-context.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
-import { planBindingsBranch } from './plan-bindings-branch.js';
+import { planBindingsBranch, type FailoverWrites } from './plan-bindings-branch.js';
 import { planClusterBranch, type ClusterBranchInput, type ClusterBranchPlan } from './plan-cluster-branch.js';
 import { planTombstone } from './plan-tombstone.js';
 import type { HubState } from './read-hub-state.js';
@@ -43,7 +43,13 @@ export interface PassWrites {
 /** Returns every branch's outcome and the objects and ref moves that carry them out. */
 export async function planPassWrites(
   ctx: PassContext,
-  input: { fleet: Fleet; render: RenderResult; state: HubState; reports: ReadonlyMap<string, AgentReport> },
+  input: {
+    fleet: Fleet;
+    render: RenderResult;
+    state: HubState;
+    reports: ReadonlyMap<string, AgentReport>;
+    failover?: FailoverWrites;
+  },
 ): Promise<PassWrites> {
   const { render, state } = input;
   const names = [...new Set([...render.clusters.keys(), ...state.clusterHeads.keys()])].sort();
@@ -80,6 +86,7 @@ export async function planPassWrites(
     reports: input.reports,
     statusHeads: state.statusHeads,
     keep,
+    ...(input.failover ? { failover: input.failover } : {}),
     ...(input.fleet.interpreter
       ? {
           interpreter: input.fleet.interpreter,

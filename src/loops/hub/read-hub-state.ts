@@ -10,6 +10,8 @@ import { bindingsRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import { clusterCommitTrailer, parseClusterTrailers } from './cluster-commit-trailers.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
+import { clusterJudgedTrailer, wakeAtTrailer } from '../../core/failover/failover-trailers.js';
+import { failoverDir } from '../../core/failover/plan-failover.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
 
@@ -24,6 +26,10 @@ export interface HubState {
     lastStatus: string[];
     /** Cluster → the commit the hub left on its branch (Gitfleet-Cluster-Commit); empty when none is recorded. */
     lastClusters: Map<string, string>;
+    /** Gitfleet-Wake-At: when a failover decision falls due, or null. */
+    wakeAt: string | null;
+    /** Gitfleet-Cluster-Judged values (`cluster=Unknown`). */
+    judged: string[];
   };
   /** Cluster name → head of its agent's status branch. */
   statusHeads: Map<string, string>;
@@ -38,6 +44,8 @@ export interface BindingsHead {
   lastSource: string | null;
   lastStatus: string[];
   lastClusters: Map<string, string>;
+  wakeAt: string | null;
+  judged: string[];
 }
 
 /** Returns what the bindings branch under the prefix says of the last pass. */
@@ -53,6 +61,8 @@ export async function readBindingsHead(ctx: ReadContext, prefix: string): Promis
     lastSource: trailers.get(sourceCommitTrailer)?.at(-1) ?? null,
     lastStatus: trailers.get(statusCommitTrailer) ?? [],
     lastClusters: parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []),
+    wakeAt: trailers.get(wakeAtTrailer)?.at(-1) ?? null,
+    judged: trailers.get(clusterJudgedTrailer) ?? [],
   };
 }
 
@@ -82,7 +92,7 @@ export async function readPreviousBindings(
   ctx: ReadContext,
   files: ReadonlyMap<string, string>,
 ): Promise<Map<string, PreviousBinding>> {
-  const oids = [...files.values()];
+  const oids = [...files].filter(([path]) => !path.startsWith(failoverDir)).map(([, oid]) => oid);
   const previous = new Map<string, PreviousBinding>();
   for (let i = 0; i < oids.length; i += readBatch) {
     const batch = oids.slice(i, i + readBatch);

@@ -1,0 +1,34 @@
+// What the hub pass needs for failover (docs/failover.md) beyond the repository: the settings,
+// the process's failover memory, and the cluster monitor's verdicts.
+import { defaultFailoverSettings, type FailoverSettings } from '../../core/model/failover.js';
+import { newFailoverMemory, type FailoverMemory } from '../../core/failover/eviction-request.js';
+import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
+import { failoverDir } from '../../core/failover/plan-failover.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
+import type { ReadContext } from './read-git-state.js';
+
+export interface HubFailover {
+  settings: FailoverSettings;
+  memory: FailoverMemory;
+  /** The monitor's verdicts now: the clusters it judges Unknown (none without a monitor). */
+  verdicts: () => ReadonlyMap<string, ClusterVerdict>;
+}
+
+/** Returns failover with the defaults, no memory and no monitor (`hub --once`, tests). */
+export function defaultHubFailover(): HubFailover {
+  return { settings: defaultFailoverSettings, memory: newFailoverMemory(), verdicts: () => new Map() };
+}
+
+/** Returns the texts of the failover records of the bindings branch (path → text). */
+export async function readFailoverRecords(
+  ctx: ReadContext,
+  files: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const recorded = new Map<string, string>();
+  for (const [path, oid] of files) {
+    if (!path.startsWith(failoverDir)) continue;
+    const object = await readStoredObject(ctx.store, oid);
+    recorded.set(path, Buffer.from(object.content).toString('utf8'));
+  }
+  return recorded;
+}
