@@ -32,13 +32,6 @@ export function sameJudged(
   return recorded.length === lines.length && [...recorded].sort().every((v, i) => v === lines[i]);
 }
 
-/** Returns whether a recorded wake-at time (absent: none) has come. */
-export function wakeAtDue(recorded: string | null, now: Date): boolean {
-  if (recorded === null) return false;
-  const at = Date.parse(recorded);
-  return Number.isNaN(at) || at <= now.getTime();
-}
-
 const trailerOf: Partial<Record<FailoverDecision['type'], string>> = {
   Evicted: 'Gitfleet-Eviction',
   EvictionDone: 'Gitfleet-Eviction-Done',

@@ -32,3 +32,10 @@ export async function readFailoverRecords(
   }
   return recorded;
 }
+
+/** Returns whether a recorded wake-at time (absent: none) has come; one that does not parse has. */
+export function wakeAtDue(recorded: string | null, now: Date): boolean {
+  if (recorded === null) return false;
+  const at = Date.parse(recorded);
+  return Number.isNaN(at) || at <= now.getTime();
+}

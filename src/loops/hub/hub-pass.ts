@@ -27,8 +27,8 @@ import { renderFleet, type RenderResult } from '../../core/render/render-fleet.j
 import type { Snapshot } from '../../core/model/snapshot.js';
 import { planClusterTaints, planEvictions } from '../../core/failover/plan-failover.js';
 import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
-import { sameJudged, wakeAtDue } from '../../core/failover/failover-trailers.js';
-import { defaultHubFailover, readFailoverRecords, type HubFailover } from './hub-failover.js';
+import { sameJudged } from '../../core/failover/failover-trailers.js';
+import { defaultHubFailover, readFailoverRecords, wakeAtDue, type HubFailover } from './hub-failover.js';
 import type { FailoverWrites } from './plan-bindings-branch.js';
 import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
