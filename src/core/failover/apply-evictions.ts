@@ -2,7 +2,7 @@
 import type { PreviousBinding } from '../model/binding.js';
 import type { FailoverDecision } from '../model/failover.js';
 import type { EvictionRequest } from './eviction-request.js';
-import type { EvictionInput } from './plan-failover.js';
+import type { EvictionInput } from './failover-input.js';
 
 /** Returns the previous bindings with the requested evictions applied (not built yet: unchanged). */
 export function applyEvictions(

@@ -1,5 +1,5 @@
 // Owned by the taints work: the hub's taints per cluster from conditions and ClusterTaintPolicies.
-import type { ClusterTaintsInput, ClusterTaintsOutput } from './plan-failover.js';
+import type { ClusterTaintsInput, ClusterTaintsOutput } from './failover-input.js';
 
 /** Returns the taints the hub keeps on every registered cluster (not built yet: none). */
 export function planTaintsOfClusters(input: ClusterTaintsInput): ClusterTaintsOutput {

@@ -1,7 +1,7 @@
 // Owned by the application-failover work: Karmada's WorkloadRebalancer controller.
 import type { PreviousBinding } from '../model/binding.js';
 import type { FailoverDecision } from '../model/failover.js';
-import type { EvictionInput } from './plan-failover.js';
+import type { EvictionInput } from './failover-input.js';
 
 /** Returns the previous bindings with the fresh reschedules rebalancers ask for (not built yet: unchanged). */
 export function planRebalancers(input: EvictionInput): {
