@@ -22,6 +22,10 @@ import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
 import { createHubPassCache } from '../../loops/hub/hub-pass-cache.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
+import { defaultHubFailover } from '../../loops/hub/hub-failover.js';
+import type { FailoverSettings } from '../../core/model/failover.js';
+import { escapeText } from '../../core/model/quote-text.js';
+import { UsageError } from '../usage-error.js';
 import {
   hasErrorDiagnostics,
   type ClusterPassOutcome,
@@ -67,6 +71,29 @@ export const hubSpec = {
       value: 'PREFIX',
       help: `for a URL: the prefix of the hub's branches, which its mirror holds (default ${defaultBranchPrefix})`,
     },
+    // Karmada's controller-manager flags of the taint manager and graceful eviction (docs/failover.md).
+    'enable-no-execute-taint-eviction': {
+      type: 'boolean',
+      help: 'evict bindings from clusters with NoExecute taints they do not tolerate (off, as in Karmada v1.14+)',
+    },
+    'no-execute-taint-eviction-purge-mode': {
+      type: 'string',
+      choices: ['Directly', 'Gracefully'],
+      default: 'Gracefully',
+      help: "how a NoExecute eviction removes the old copy when the policy's failover.cluster does not say",
+    },
+    'resource-eviction-rate': {
+      type: 'string',
+      value: 'RATE',
+      default: '0.5',
+      help: 'NoExecute evictions per second, in bursts of three (0: one burst every 30 minutes)',
+    },
+    'graceful-eviction-timeout': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10m',
+      help: 'how long a Gracefully evicted copy waits for the new copies to be healthy',
+    },
   },
 } as const satisfies CommandSpec;
 
@@ -89,6 +116,12 @@ export const hubCommand = defineCommand({
         ...(values['webhook-secret-file'] !== undefined
           ? { webhookSecretFile: values['webhook-secret-file'] }
           : {}),
+        failover: {
+          enableNoExecuteTaintEviction: values['enable-no-execute-taint-eviction'],
+          noExecuteTaintEvictionPurgeMode: values['no-execute-taint-eviction-purge-mode'],
+          resourceEvictionRate: parseEvictionRate(values['resource-eviction-rate']),
+          gracefulEvictionTimeoutSeconds: values['graceful-eviction-timeout'] / 1000,
+        },
       },
       io,
     ),
@@ -113,6 +146,19 @@ export interface HubOptions {
   /** Resync period of the loop. */
   intervalMs: number;
   output: 'text' | 'json';
+  /** The failover flags (default: defaultFailoverSettings). */
+  failover?: FailoverSettings;
+}
+
+/** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
+export function parseEvictionRate(text: string): number {
+  const rate = Number(text);
+  if (text.trim() === '' || !Number.isFinite(rate) || rate < 0) {
+    throw new UsageError(
+      `--resource-eviction-rate must be a number of evictions per second, 0 or more, not '${escapeText(text)}'`,
+    );
+  }
+  return rate;
 }
 
 /** What the hub works on and what tells it to look again. */
@@ -160,6 +206,8 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const stopping = new AbortController();
   const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal });
   const cache = createHubPassCache();
+  // One failover memory for the process: the rate limit's last eviction outlives a pass.
+  const failover = { ...defaultHubFailover(), ...(opts.failover ? { settings: opts.failover } : {}) };
   const pass = () =>
     runHubPass({
       repo: setup.repo,
@@ -168,6 +216,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       now: () => new Date(clock.now()),
       log,
       cache,
+      failover,
     });
   if (opts.once) {
     const result = await pass();

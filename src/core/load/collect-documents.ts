@@ -5,6 +5,7 @@
 // 2. mergeItems: the items of every file, in file order → the fleet's lists, with identities
 //    checked across files (the first definition wins; later ones are DuplicateIdentity).
 import type { Cluster } from '../model/cluster.js';
+import type { ClusterTaintPolicy } from '../model/failover.js';
 import type { InterpreterCustomization } from '../model/interpreter-customization.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
@@ -17,6 +18,7 @@ import { locationLabel, type SourceLocation } from '../model/source-location.js'
 import type { Issues } from './field-reader.js';
 import type { LoadError, LoadErrorCode } from './load-error.js';
 import { parseCluster } from './parse-cluster.js';
+import { parseClusterTaintPolicy } from './parse-cluster-taint-policy.js';
 import { parseInterpreterCustomization } from './parse-interpreter-customization.js';
 import { parseOverridePolicy } from './parse-override-policy.js';
 import { parsePropagationPolicy } from './parse-propagation-policy.js';
@@ -30,6 +32,7 @@ export interface Collection {
   propagationPolicies: PropagationPolicy[];
   overridePolicies: OverridePolicy[];
   interpreterCustomizations: InterpreterCustomization[];
+  clusterTaintPolicies: ClusterTaintPolicy[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -52,6 +55,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'propagationPolicy'; ref: ObjectRef; policy: PropagationPolicy }
   | { type: 'overridePolicy'; ref: ObjectRef; policy: OverridePolicy }
   | { type: 'interpreterCustomization'; ref: ObjectRef; customization: InterpreterCustomization }
+  | { type: 'clusterTaintPolicy'; ref: ObjectRef; policy: ClusterTaintPolicy }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -64,6 +68,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     propagationPolicies: [],
     overridePolicies: [],
     interpreterCustomizations: [],
+    clusterTaintPolicies: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -111,6 +116,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'interpreterCustomization':
         if (claimIdentity(c, item.place, item.ref)) c.interpreterCustomizations.push(item.customization);
+        break;
+      case 'clusterTaintPolicy':
+        if (claimIdentity(c, item.place, item.ref)) c.clusterTaintPolicies.push(item.policy);
     }
   }
 }
@@ -138,6 +146,8 @@ function collectObject(at: Place, value: unknown): CollectedItem {
       return collectPolicy(at, e, e.role);
     case 'ResourceInterpreterCustomization':
       return collectInterpreterCustomization(at, e);
+    case 'ClusterTaintPolicy':
+      return collectClusterTaintPolicy(at, e);
     case 'Template': {
       const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
@@ -196,6 +206,14 @@ function collectInterpreterCustomization(at: Place, e: Envelope): CollectedItem 
   const subject = `ResourceInterpreterCustomization/${e.name}`;
   if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
   return { place: at, type: 'interpreterCustomization', ref, customization: parsed.customization };
+}
+
+// A ClusterTaintPolicy is read by the hub (core/failover/cluster-taints.ts); it is never propagated.
+function collectClusterTaintPolicy(at: Place, e: Envelope): CollectedItem {
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
+  const parsed = parseClusterTaintPolicy({ object: e.object, name: e.name, source: at.source });
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `ClusterTaintPolicy/${e.name}`, parsed.issues);
+  return { place: at, type: 'clusterTaintPolicy', ref, policy: parsed.policy };
 }
 
 type PolicyRole =

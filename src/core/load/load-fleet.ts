@@ -24,6 +24,7 @@ import { findFleetConfig } from './find-fleet-config.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
+import { checkNoExecuteTaintPolicies } from './parse-cluster-taint-policy.js';
 import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
 import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
@@ -145,7 +146,11 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     const message = `ResourceInterpreterCustomization/${customization.name}: ${conflict.message}`;
     c.errors.push({ code: 'InvalidPolicy', ...customization.source, message });
   }
-  const { clusters, overridePolicies, interpreterCustomizations } = c;
+  for (const refused of checkNoExecuteTaintPolicies(c.clusterTaintPolicies, found.config)) {
+    const message = `ClusterTaintPolicy/${refused.policy.name}: ${refused.path}: ${refused.message}`;
+    c.errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
+  }
+  const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
@@ -163,6 +168,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       propagationPolicies,
       overridePolicies,
       ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
+      ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
       config: found.config,
     },
     memo,

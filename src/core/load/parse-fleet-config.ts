@@ -15,6 +15,8 @@
 //     guards:
 //       maxDeleteFraction: 0.5            # refuse a render deleting more than this share of a cluster's objects…
 //       minObjects: 10                    # …when the cluster has more than this many
+//     allowNoExecuteTaintPolicy: false    # ClusterTaintPolicies may add NoExecute taints (Karmada's
+//                                         #   --allow-no-execute-taint-policy); default false
 //
 // Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
 // A field not listed above is refused, with the field it most likely meant, by the strict-field
@@ -30,6 +32,7 @@ import { defaultFleetConfig, type FleetConfig } from '../model/fleet-config.js';
 import type { SourceLocation } from '../model/source-location.js';
 import {
   itemPath,
+  readBool,
   readMap,
   readNumber,
   readInt,
@@ -68,6 +71,8 @@ export function parseFleetConfig(doc: {
     },
     source: doc.source,
   };
+  if (readBool(spec['allowNoExecuteTaintPolicy'], 'spec.allowNoExecuteTaintPolicy', issues) === true)
+    config.allowNoExecuteTaintPolicy = true;
   return issues.length === 0 ? { ok: true, config } : { ok: false, issues };
 }
 

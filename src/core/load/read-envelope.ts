@@ -31,6 +31,7 @@ export type DocumentRole =
   | 'ClusterPropagationPolicy'
   | 'OverridePolicy'
   | 'ClusterOverridePolicy'
+  | 'ClusterTaintPolicy'
   | 'FleetConfig'
   | 'ResourceInterpreterCustomization'
   | 'Template';
@@ -59,6 +60,7 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['policy.karmada.io/v1alpha1 ClusterPropagationPolicy', 'ClusterPropagationPolicy'],
   ['policy.karmada.io/v1alpha1 OverridePolicy', 'OverridePolicy'],
   ['policy.karmada.io/v1alpha1 ClusterOverridePolicy', 'ClusterOverridePolicy'],
+  ['policy.karmada.io/v1alpha1 ClusterTaintPolicy', 'ClusterTaintPolicy'],
   ['gitfleet.io/v1alpha1 FleetConfig', 'FleetConfig'],
   ['config.karmada.io/v1alpha1 ResourceInterpreterCustomization', 'ResourceInterpreterCustomization'],
 ]);

@@ -15,6 +15,11 @@ export interface FleetConfig {
   branchPrefix: string;
   /** The mass-deletion guard's thresholds, for the hub's render and the agents' prune alike. */
   guards: DeletionGuard;
+  /**
+   * Whether ClusterTaintPolicies may add NoExecute taints (Karmada's webhook flag
+   * --allow-no-execute-taint-policy, default false). Set only when true.
+   */
+  allowNoExecuteTaintPolicy?: boolean;
   source?: SourceLocation;
 }
 

@@ -55,7 +55,7 @@ export const renderMemoTable = {
     per: 'claim',
     keyedOn:
       'the template; the claiming policy; the previous placement, by value (with `ahead`, the schedule for its own placement is worked out too)',
-    invalidatedBy: 'any cluster; the cluster status',
+    invalidatedBy: 'any cluster; the cluster status; the hub’s cluster taints',
   },
   dependencies: { per: 'template', keyedOn: 'the template', invalidatedBy: 'nothing' },
   followers: {
@@ -125,7 +125,7 @@ export function incrementalRender(
 ): IncrementalRender {
   const last = options.memo;
   const ahead = options.ahead ?? false;
-  const context = renderContextOf(snapshot.fleet, snapshot.clusterStatus);
+  const context = renderContextOf(snapshot.fleet, snapshot.clusterStatus, snapshot.clusterTaints);
   const same = compareContexts(last?.context, context);
   const detections = new Map<string, DetectionMemo>();
   const schedules = new Map<string, ScheduleMemo>();

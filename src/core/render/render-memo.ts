@@ -44,6 +44,8 @@ export interface RenderContext {
   config: string;
   /** The cluster status, as JSON. */
   status: string;
+  /** The hub's cluster taints (Snapshot.clusterTaints), as JSON; '' when the snapshot has none. */
+  taints: string;
 }
 
 /** A template's detection for each previous claim it was worked out with (at most two). */

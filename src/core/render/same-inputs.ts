@@ -2,6 +2,7 @@
 // not enough: inputs read back from records every pass, or made again every render.
 import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.js';
 import type { ClusterStatus } from '../model/cluster.js';
+import type { TimedTaint } from '../model/failover.js';
 import type { Fleet, Template } from '../model/fleet.js';
 import { sameItems } from '../model/same-items.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
@@ -62,13 +63,20 @@ function namespacePlacement(binding: Binding): string {
 }
 
 /** Returns the fleet-wide inputs of a render. */
-export function renderContextOf(fleet: Fleet, status: ReadonlyMap<string, ClusterStatus>): RenderContext {
+export function renderContextOf(
+  fleet: Fleet,
+  status: ReadonlyMap<string, ClusterStatus>,
+  taints?: ReadonlyMap<string, readonly TimedTaint[]>,
+): RenderContext {
   return {
     clusters: fleet.clusters,
     propagationPolicies: fleet.propagationPolicies,
     overridePolicies: fleet.overridePolicies,
     config: JSON.stringify(fleet.config),
     status: JSON.stringify([...status].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))),
+    taints: taints
+      ? JSON.stringify([...taints].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+      : '',
   };
 }
 
@@ -81,7 +89,7 @@ export function compareContexts(last: RenderContext | undefined, now: RenderCont
   const clusters = sameItems(last.clusters, now.clusters);
   return {
     policies: sameItems(last.propagationPolicies, now.propagationPolicies) && last.config === now.config,
-    placement: clusters && last.status === now.status,
+    placement: clusters && last.status === now.status && last.taints === now.taints,
     clusters,
     overrides: sameItems(last.overridePolicies, now.overridePolicies),
   };

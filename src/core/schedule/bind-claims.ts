@@ -1,6 +1,7 @@
 import type { Binding, PreviousBinding, ScheduleResult } from '../model/binding.js';
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
+import type { TimedTaint } from '../model/failover.js';
 import { refLabel } from '../model/object-ref.js';
 import { policyLabel } from '../model/propagation-policy.js';
 import type { Claim } from '../detect/detect-claims.js';
@@ -14,6 +15,8 @@ export interface BindInput {
   claims: readonly Claim[];
   clusters: readonly Cluster[];
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived from status. */
+  clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
   previous: ReadonlyMap<string, PreviousBinding>;
 }
 
@@ -43,7 +46,7 @@ export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics
 /** Returns the scheduled binding of one claim, and the diagnostic of a failed schedule. */
 export function bindClaim(
   claim: Claim,
-  input: Pick<BindInput, 'clusters' | 'clusterStatus'>,
+  input: Pick<BindInput, 'clusters' | 'clusterStatus' | 'clusterTaints'>,
   previous: PreviousBinding | undefined,
 ): { binding: Binding; diagnostic?: Diagnostic } {
   const { template, policy } = claim;
@@ -72,6 +75,7 @@ export function bindClaim(
     placement: spec.placement,
     clusters: input.clusters,
     clusterStatus: input.clusterStatus,
+    ...(input.clusterTaints ? { clusterTaints: input.clusterTaints } : {}),
     ...(previous ? { previous } : {}),
   });
   let diagnostic: Diagnostic | undefined;

@@ -1,4 +1,5 @@
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { TimedTaint } from '../model/failover.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
@@ -16,6 +17,8 @@ export interface FilterContext {
   /** The affinity in force: `clusterAffinity`, or the current `clusterAffinities` term. */
   affinity: ClusterAffinity | undefined;
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived (effectiveTaints). */
+  clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
   /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
   previousClusters: ReadonlySet<string>;
 }

@@ -11,7 +11,7 @@ import { findUntoleratedTaint, formatTaint } from './find-untolerated-taint.js';
  */
 export function filterTaintToleration(cluster: Cluster, context: FilterContext): FilterResult {
   if (context.previousClusters.has(cluster.name)) return { ok: true };
-  const taints = effectiveTaints(cluster, context.clusterStatus.get(cluster.name));
+  const taints = effectiveTaints(cluster, context.clusterStatus.get(cluster.name), context.clusterTaints);
   const taint = findUntoleratedTaint(taints, context.placement.clusterTolerations);
   return taint ? { ok: false, reason: `taint ${formatTaint(taint)} not tolerated` } : { ok: true };
 }

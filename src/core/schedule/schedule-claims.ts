@@ -32,8 +32,8 @@ export function scheduleClaims(opts: {
   claims: readonly Claim[];
   reuse?: ReuseHook<ScheduleInput, ScheduledClaim>;
 }): { bindings: Binding[]; diagnostics: Diagnostic[]; placements: Map<string, PreviousBinding> } {
-  const { fleet, clusterStatus } = opts.snapshot;
-  const context = { clusters: fleet.clusters, clusterStatus };
+  const { fleet, clusterStatus, clusterTaints } = opts.snapshot;
+  const context = { clusters: fleet.clusters, clusterStatus, ...(clusterTaints ? { clusterTaints } : {}) };
   const schedule = (input: ScheduleInput): ScheduledClaim => {
     const bound = bindClaim(input.claim, context, input.previous);
     return { ...bound, placement: previousBindingOf(bound.binding) ?? undefined };

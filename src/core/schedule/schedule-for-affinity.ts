@@ -92,6 +92,7 @@ function filterClusters(
       placement,
       affinity: inForce,
       clusterStatus,
+      ...(input.clusterTaints ? { clusterTaints: input.clusterTaints } : {}),
       previousClusters,
     };
     const verdict = runClusterFilters(cluster, context);

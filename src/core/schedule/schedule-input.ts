@@ -1,5 +1,6 @@
 import type { PreviousBinding } from '../model/binding.js';
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { TimedTaint } from '../model/failover.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
 import type { ReplicaRequest } from './replica-request-of.js';
@@ -22,6 +23,8 @@ export interface ScheduleInput {
   clusters: readonly Cluster[];
   /** Absent entry = unknown status. */
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
+  /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived from status. */
+  clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
   /** The last scheduling result (stickiness). */
   previous?: PreviousBinding;
   /** Karmada's --enable-empty-workload-propagation (default false): see assignReplicas. */

@@ -9,6 +9,7 @@ import { loadFleet, type LoadMemo, type SourceFile } from '../../../src/core/loa
 import type { PreviousBinding } from '../../../src/core/model/binding.js';
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import type { ExportedSlice } from '../../../src/core/model/exported-slice.js';
+import type { TimedTaint } from '../../../src/core/model/failover.js';
 import type { Snapshot } from '../../../src/core/model/snapshot.js';
 import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import { renderMemoTable } from '../../../src/core/render/incremental-render.js';
@@ -177,6 +178,8 @@ interface Row {
   /** The change, to the files, the cluster status or the previous placements. */
   files?: (files: SourceFile[]) => SourceFile[];
   status?: ReadonlyMap<string, ClusterStatus>;
+  /** The hub's cluster taints after the change (Snapshot.clusterTaints; none before). */
+  taints?: ReadonlyMap<string, readonly TimedTaint[]>;
   previous?: (previous: Map<string, PreviousBinding>) => Map<string, PreviousBinding>;
   /** The fleet the row starts from, when not `base`. */
   start?: SourceFile[];
@@ -250,6 +253,13 @@ const rows: Row[] = [
   {
     name: 'the cluster status changes: every schedule, and the units of the bindings it made again',
     status: new Map([['staging', { conditions: [{ type: 'Ready', status: 'True' }] }]]),
+    want: { schedules: [web, api], units: [web, api], clusters: everyCluster },
+  },
+  {
+    name: 'the hub’s cluster taints change: every schedule, and the units of the bindings it made again',
+    taints: new Map([
+      ['prod-b', [{ key: 'example.com/drain', effect: 'NoSchedule', timeAdded: '2026-12-01T15:00:00.000Z' }]],
+    ]),
     want: { schedules: [web, api], units: [web, api], clusters: everyCluster },
   },
   {
@@ -418,6 +428,7 @@ for (const row of rows) {
       clusterStatus: row.status ?? clusterStatus,
       previous: row.previous ? row.previous(previousOf(last)) : previousOf(last),
       ...(row.slices ? { exportedSlices: row.slices.now } : {}),
+      ...(row.taints ? { clusterTaints: row.taints } : {}),
     };
     const now = renderFleet(snapshot, { memo: last.memo, ahead: true });
     const want: Recomputed = {

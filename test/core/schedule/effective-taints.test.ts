@@ -55,3 +55,25 @@ for (const { name, given, want } of cases) {
     assert.deepEqual(effectiveTaints(aCluster('member1', { taints: given.taints }), given.status), want);
   });
 }
+
+// With the hub's taints (Snapshot.clusterTaints) the Ready condition is not read again: the hub
+// kept what it decided (core/failover/cluster-taints.ts), with the time it added each.
+const kept = { key: 'example.com/down', effect: 'NoExecute' as const, timeAdded: '2026-12-01T15:00:00.000Z' };
+
+test('With the hub’s taints, the cluster has its spec taints and the kept ones, not a derived one.', () => {
+  const hub = new Map([['member1', [kept]]]);
+  const cluster = aCluster('member1', { taints: [specTaint] });
+  assert.deepEqual(effectiveTaints(cluster, ready('False'), hub), [specTaint, kept]);
+});
+
+test('With the hub’s taints, a cluster it keeps none on has its spec taints only, whatever its status.', () => {
+  const cluster = aCluster('member1', { taints: [specTaint] });
+  assert.deepEqual(effectiveTaints(cluster, ready('False'), new Map()), [specTaint]);
+});
+
+test('A kept taint whose key and effect a spec taint has is not added twice.', () => {
+  const cluster = aCluster('member1', { taints: [{ key: kept.key, effect: kept.effect }] });
+  assert.deepEqual(effectiveTaints(cluster, undefined, new Map([['member1', [kept]]])), [
+    { key: kept.key, effect: kept.effect },
+  ]);
+});

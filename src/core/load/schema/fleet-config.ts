@@ -11,5 +11,6 @@ export const fleetConfigSchema: ObjectSchema = topLevel({
     skippedApis: stringList,
     branchPrefix: anyValue,
     guards: object({ maxDeleteFraction: anyValue, minObjects: anyValue }),
+    allowNoExecuteTaintPolicy: anyValue,
   }),
 });

@@ -2,11 +2,12 @@
 //
 // | kinds                                                   | unknown field | why |
 // |---------------------------------------------------------|---------------|-----|
-// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ResourceInterpreterCustomization, gitfleet's FleetConfig | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
+// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ClusterTaintPolicy, ResourceInterpreterCustomization, gitfleet's FleetConfig | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
 // | built-in kinds of builtin-field-data.ts (Deployment, …)  | warning       | as the API server's default field validation (Warn) does on apply: it drops the field and warns; the data is from one Kubernetes version, and a member cluster may be newer |
 // | anything else (custom resources, other versions)         | not checked   | their schema is in CRDs the fleet may not hold |
 import { builtinSchema } from './builtin-schemas.js';
 import { clusterSchema } from './cluster.js';
+import { clusterTaintPolicySchema } from './cluster-taint-policy.js';
 import type { FieldSchema } from './field-schema.js';
 import { fleetConfigSchema } from './fleet-config.js';
 import { overridePolicySchema } from './override-policy.js';
@@ -28,6 +29,7 @@ const STRICT_KINDS: ReadonlyMap<string, FieldSchema> = new Map<string, FieldSche
   ['policy.karmada.io/v1alpha1 ClusterPropagationPolicy', propagationPolicySchema],
   ['policy.karmada.io/v1alpha1 OverridePolicy', overridePolicySchema],
   ['policy.karmada.io/v1alpha1 ClusterOverridePolicy', overridePolicySchema],
+  ['policy.karmada.io/v1alpha1 ClusterTaintPolicy', clusterTaintPolicySchema],
   ['config.karmada.io/v1alpha1 ResourceInterpreterCustomization', resourceInterpreterCustomizationSchema],
   ['gitfleet.io/v1alpha1 FleetConfig', fleetConfigSchema],
 ]);

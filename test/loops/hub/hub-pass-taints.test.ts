@@ -1,0 +1,195 @@
+// The hub's taints in a real repository: an agent reports Ready False, the next pass records the
+// not-ready taint (and a ClusterTaintPolicy's NoExecute one) on the bindings branch with the
+// pass's time, says so in Gitfleet-Taint trailers, and the taint manager asks to evict the
+// bindings still on that cluster (core/failover/taint-evictions.ts, read here directly: the
+// evictions are applied by a later step).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { clusterTaintsPath, readRecord } from '../../../src/core/failover/cluster-taints.js';
+import { newFailoverMemory } from '../../../src/core/failover/eviction-request.js';
+import { taintEvictionRequests } from '../../../src/core/failover/taint-evictions.js';
+import { loadFleet } from '../../../src/core/load/load-fleet.js';
+import type { PreviousBinding } from '../../../src/core/model/binding.js';
+import type { ClusterStatus } from '../../../src/core/model/cluster.js';
+import { defaultFailoverSettings, type TimedTaint } from '../../../src/core/model/failover.js';
+import { parseBindingRecord } from '../../../src/core/publish/binding-record.js';
+import { renderFleet } from '../../../src/core/render/render-fleet.js';
+import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
+import { defaultHubFailover } from '../../../src/loops/hub/hub-failover.js';
+import {
+  branchFiles,
+  commitChange,
+  commitStatusBranch,
+  fleetRepoWith,
+  git,
+  hubPass,
+  rendered,
+  removeFleetRepos,
+  type FleetRepo,
+} from './hub-fixture.js';
+
+after(removeFleetRepos);
+
+const now = new Date(1_700_000_100_000);
+const cluster = (name: string) => `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: ${name}}
+spec: {}
+`;
+
+function fleet(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'clusters/member1.yaml': cluster('member1'),
+    'clusters/member2.yaml': cluster('member2'),
+    'apps/web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers: [{name: web, image: web:1}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+`,
+    ...extra,
+  };
+}
+
+const noExecutePolicy = {
+  'fleet.yaml': `apiVersion: gitfleet.io/v1alpha1
+kind: FleetConfig
+metadata: {name: fleet}
+spec: {allowNoExecuteTaintPolicy: true}
+`,
+  'taints.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterTaintPolicy
+metadata: {name: down}
+spec:
+  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["False"]}]
+  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
+  taints: [{key: example.com/down, effect: NoExecute}]
+`,
+};
+
+async function reportReady(repo: FleetRepo, name: string, status: 'True' | 'False'): Promise<void> {
+  const clusterStatus: ClusterStatus = { conditions: [{ type: 'Ready', status }] };
+  const appliedCommit = git(repo, ['rev-parse', `refs/heads/gitfleet/clusters/${name}`]).trim();
+  await commitStatusBranch(
+    repo,
+    name,
+    statusBranchFiles({ cluster: name, appliedCommit, clusterStatus, objects: [] }),
+  );
+}
+
+function bindingsMessage(repo: FleetRepo): string {
+  return git(repo, ['log', '-1', '--format=%B', 'refs/heads/gitfleet/bindings']);
+}
+
+test('an agent reporting Ready False gets the not-ready taint recorded with the pass’s time, once', async () => {
+  const repo = fleetRepoWith(fleet(), { bare: false });
+  rendered(await hubPass(repo));
+  assert.equal(branchFiles(repo, 'gitfleet/bindings').get(clusterTaintsPath('member2')), undefined);
+  await reportReady(repo, 'member2', 'False');
+  const pass = rendered(await hubPass(repo));
+  const record = branchFiles(repo, 'gitfleet/bindings').get(clusterTaintsPath('member2'));
+  assert.deepEqual(readRecord(record), [
+    { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: now.toISOString() },
+  ]);
+  assert.deepEqual(
+    pass.decisions?.map((d) => [d.type, d.cluster]),
+    [['TaintAdded', 'member2']],
+  );
+  assert.match(
+    bindingsMessage(repo),
+    /^Gitfleet-Taint: member2 \+cluster\.karmada\.io\/not-ready:NoSchedule: Ready=False \(the cluster controller's condition taint\)$/m,
+  );
+  const later = await hubPass(repo, { now: () => new Date(now.getTime() + 60_000) });
+  assert.equal(later.type, 'upToDate', 'nothing changed: no commit, and the timeAdded stays');
+});
+
+test('a ClusterTaintPolicy adding NoExecute on Ready False: recorded, and with eviction enabled the binding on that cluster is to be evicted', async () => {
+  const repo = fleetRepoWith(fleet(noExecutePolicy), { bare: false });
+  const failover = {
+    ...defaultHubFailover(),
+    settings: { ...defaultFailoverSettings, enableNoExecuteTaintEviction: true },
+  };
+  rendered(await hubPass(repo, { failover }));
+  await reportReady(repo, 'member2', 'False');
+  rendered(await hubPass(repo, { failover }));
+  const files = branchFiles(repo, 'gitfleet/bindings');
+  const kept: TimedTaint[] = readRecord(files.get(clusterTaintsPath('member2')));
+  assert.deepEqual(kept, [
+    { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: now.toISOString() },
+    { key: 'example.com/down', effect: 'NoExecute', timeAdded: now.toISOString() },
+  ]);
+  assert.match(
+    bindingsMessage(repo),
+    /^Gitfleet-Taint: member2 \+example\.com\/down:NoExecute: Ready=False matches addOnConditions of ClusterTaintPolicy\/down$/m,
+  );
+  // The taint manager's step on what the pass rendered and recorded: the web binding is still
+  // on member2 (the scheduler keeps a previous cluster), and does not tolerate the taint.
+  const loaded = loadFleet([...branchFiles(repo, 'main')].map(([path, content]) => ({ path, content })));
+  assert.ok(loaded.ok);
+  const previous = new Map<string, PreviousBinding>();
+  for (const [path, text] of files) {
+    const record = path.startsWith('.gitfleet/') ? undefined : parseBindingRecord(text);
+    if (record) previous.set(record.key, record);
+  }
+  const clusterTaints = new Map([['member2', kept]]);
+  const clusterStatus = new Map<string, ClusterStatus>([
+    ['member2', { conditions: [{ type: 'Ready', status: 'False' }] }],
+  ]);
+  const render = renderFleet({ fleet: loaded.fleet, clusterStatus, previous, clusterTaints });
+  const web = render.bindings.find((b) => b.key === 'apps/Deployment/shop/web')!;
+  assert.deepEqual(web.schedule.type === 'Scheduled' && web.schedule.clusters.map((c) => c.name), [
+    'member1',
+    'member2',
+  ]);
+  const out = taintEvictionRequests({
+    now,
+    settings: failover.settings,
+    fleet: loaded.fleet,
+    bindings: render.bindings,
+    previous,
+    clusterStatus,
+    clusterTaints,
+    reports: new Map(),
+    recorded: new Map(),
+    memory: newFailoverMemory(),
+  });
+  assert.deepEqual(out.requests, [
+    {
+      binding: 'apps/Deployment/shop/web',
+      cluster: 'member2',
+      producer: 'TaintManager',
+      reason: 'TaintUntolerated',
+      message:
+        'taint example.com/down:NoExecute is not tolerated on member2 by Deployment/shop/web (PropagationPolicy/shop/web)',
+      purgeMode: 'Gracefully',
+    },
+  ]);
+});
+
+test('a deleted ClusterTaintPolicy removes none of the taints it added', async () => {
+  const repo = fleetRepoWith(fleet(noExecutePolicy), { bare: false });
+  rendered(await hubPass(repo));
+  await reportReady(repo, 'member2', 'False');
+  rendered(await hubPass(repo));
+  commitChange(repo, 'drop the taint policy', (work) => rmSync(join(work, 'taints.yaml')));
+  rendered(await hubPass(repo));
+  const kept = readRecord(branchFiles(repo, 'gitfleet/bindings').get(clusterTaintsPath('member2')));
+  assert.deepEqual(
+    kept.map((t) => `${t.key}:${t.effect}`),
+    ['cluster.karmada.io/not-ready:NoSchedule', 'example.com/down:NoExecute'],
+    'a deleted policy removes nothing',
+  );
+});
