@@ -1,4 +1,5 @@
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { GracefulEvictionTask } from '../model/failover.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
@@ -18,6 +19,8 @@ export interface FilterContext {
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
   previousClusters: ReadonlySet<string>;
+  /** The binding's graceful eviction tasks (Karmada's spec.gracefulEvictionTasks); absent: none. */
+  evictionTasks?: readonly GracefulEvictionTask[];
 }
 
 /** A filter plugin: its verdict on one cluster, given what the scheduler knows. */

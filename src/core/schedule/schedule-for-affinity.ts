@@ -93,6 +93,7 @@ function filterClusters(
       affinity: inForce,
       clusterStatus,
       previousClusters,
+      ...(input.previous?.evictionTasks ? { evictionTasks: input.previous.evictionTasks } : {}),
     };
     const verdict = runClusterFilters(cluster, context);
     if (verdict.ok) feasible.push({ cluster, overflowOrder });
