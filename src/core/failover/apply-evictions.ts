@@ -8,7 +8,7 @@
 //   2. assessEvictionTasks (Karmada's graceful eviction controller,
 //      pkg/controllers/gracefuleviction/evictiontask.go assessEvictionTasks): pass after pass,
 //      each task is kept or dropped; while it is kept, the copy stays on the cluster it was evicted
-//      from (Gracefully, Never; core/schedule/placed-clusters.ts) and the scheduler does not put
+//      from (Gracefully, Never; core/follow/placed-clusters.ts) and the scheduler does not put
 //      the binding back there (the ClusterEviction filter).
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { FailoverDecision, FailoverSettings, GracefulEvictionTask } from '../model/failover.js';

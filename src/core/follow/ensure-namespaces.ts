@@ -3,7 +3,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import { followerBinding } from './follower-binding.js';
-import { placedClusters } from '../schedule/placed-clusters.js';
+import { placedClusters } from './placed-clusters.js';
 import type { EnsuredNamespaces } from './ensured-namespaces.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.

@@ -8,7 +8,7 @@ import { findDependencies } from './find-dependencies.js';
 import { scaleTargetOf } from './scale-target.js';
 import { isReservedNamespace, isSkippedNamespace, skipReason, type SkipRules } from '../detect/skip-rules.js';
 import { followerBinding } from './follower-binding.js';
-import { placedClusters } from '../schedule/placed-clusters.js';
+import { placedClusters } from './placed-clusters.js';
 
 export interface FollowInput {
   /** Bindings of claimed templates, scheduled. */

@@ -11,7 +11,7 @@ import { reviseReplicas } from '../override/revise-replicas.js';
 import { reviseTemplateReplicas } from '../interpret/revise-template-replicas.js';
 import type { ResourceInterpreter } from '../model/resource-interpreter.js';
 import { divideJobCompletions } from '../schedule/divide-job-completions.js';
-import { placedClusters } from '../schedule/placed-clusters.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
 import { emitYaml } from '../format/emit-yaml.js';

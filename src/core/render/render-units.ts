@@ -2,7 +2,7 @@ import type { Binding, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import type { ReuseHook } from '../model/reuse-hook.js';
-import { placedClusters } from '../schedule/placed-clusters.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 

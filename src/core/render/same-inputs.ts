@@ -6,7 +6,7 @@ import type { Fleet, Template } from '../model/fleet.js';
 import { sameItems } from '../model/same-items.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
 import type { RenderContext } from './render-memo.js';
-import { placedClusters } from '../schedule/placed-clusters.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 
 /** Returns whether two previous placements are equal (they are read back from records every pass). */
 export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding | undefined): boolean {

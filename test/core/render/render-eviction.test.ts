@@ -1,4 +1,4 @@
-// What a graceful eviction task does to the render (core/schedule/placed-clusters.ts): with
+// What a graceful eviction task does to the render (core/follow/placed-clusters.ts): with
 // purgeMode Gracefully or Never the binding's objects stay on the cluster it is evicted from,
 // with the task's replicas, and so do its followers (a propagateDeps ConfigMap) and the
 // Namespace they need; with Directly, or once the task is dropped, they are gone from it.
