@@ -39,6 +39,11 @@ export interface EvictionInput {
   clusterTaints: ReadonlyMap<string, readonly TimedTaint[]>;
   /** The agents' reports by cluster: per-object health and reflected status. */
   reports: ReadonlyMap<string, AgentReport>;
+  /**
+   * The head of each cluster branch before this pass writes (absent: not known): a report about
+   * another commit is about an older rendering, so its health does not count (aggregate-status.ts).
+   */
+  clusterHeads?: ReadonlyMap<string, string>;
   recorded: ReadonlyMap<string, string>;
   /** What this hub process remembers between passes (lost on restart, as in Karmada). */
   memory: FailoverMemory;

@@ -35,7 +35,7 @@ import type { Cluster, Taint, Toleration } from '../model/cluster.js';
 import type { FailoverDecision, PurgeMode, TimedTaint } from '../model/failover.js';
 import { refLabel } from '../model/object-ref.js';
 import { policyLabel } from '../model/propagation-policy.js';
-import { formatTime, parseTime } from '../model/rfc3339.js';
+import { formatTime, parseTime, dateOf } from '../model/rfc3339.js';
 import { formatTaint, toleratesTaint } from '../schedule/find-untolerated-taint.js';
 import type { EvictionRequest } from './eviction-request.js';
 import type { EvictionInput } from './failover-input.js';
@@ -81,7 +81,7 @@ export function taintEvictionRequests(input: EvictionInput): {
   return {
     requests: paced.requests,
     decisions: paced.decisions,
-    ...(wake !== undefined ? { wakeAt: dateAt(wake) } : {}),
+    ...(wake !== undefined ? { wakeAt: dateOf(wake) } : {}),
   };
 }
 
@@ -181,10 +181,4 @@ function pace(
     message: `${r.message}: eviction deferred to ${formatTime(nextAt)} (--resource-eviction-rate ${rate}/s)`,
   }));
   return { requests, decisions, nextAt };
-}
-
-// The wake-at time as the stage's output type: a conversion of a computed time, not a clock read.
-function dateAt(ms: number): Date {
-  // eslint-disable-next-line no-restricted-globals -- a conversion of a given time, not a clock read
-  return new Date(ms);
 }

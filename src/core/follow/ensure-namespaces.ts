@@ -3,6 +3,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { refKey, type ObjectRef } from '../model/object-ref.js';
 import { followerBinding } from './follower-binding.js';
+import { placedClusters } from './placed-clusters.js';
 import type { EnsuredNamespaces } from './ensured-namespaces.js';
 
 // Namespaces every Kubernetes cluster has; gitfleet never renders them unless asked to.
@@ -42,8 +43,7 @@ function namespacesInUse(
 ): Map<string, { needs: Set<string>; has: Set<string> }> {
   const byCluster = new Map<string, { needs: Set<string>; has: Set<string> }>();
   for (const binding of bindings) {
-    if (binding.schedule.type !== 'Scheduled') continue;
-    for (const { name } of binding.schedule.clusters) {
+    for (const { name } of placedClusters(binding)) {
       let entry = byCluster.get(name);
       if (!entry) byCluster.set(name, (entry = { needs: new Set(), has: new Set() }));
       if (binding.resource.namespace) entry.needs.add(binding.resource.namespace);

@@ -8,6 +8,7 @@ import { findDependencies } from './find-dependencies.js';
 import { scaleTargetOf } from './scale-target.js';
 import { isReservedNamespace, isSkippedNamespace, skipReason, type SkipRules } from '../detect/skip-rules.js';
 import { followerBinding } from './follower-binding.js';
+import { placedClusters } from './placed-clusters.js';
 
 export interface FollowInput {
   /** Bindings of claimed templates, scheduled. */
@@ -29,7 +30,7 @@ export interface FollowResult {
  *
  * | follower                                  | lands on                                   | source in Karmada |
  * |-------------------------------------------|--------------------------------------------|-------------------|
- * | a dependency of a `propagateDeps` binding | the union of its referrers' clusters       | dependencies_distributor.go |
+ * | a dependency of a `propagateDeps` binding | the union of its referrers' clusters (with those a graceful eviction keeps) | dependencies_distributor.go |
  * | an HPA no policy claims                   | the clusters of its scale target           | (gitfleet rule)   |
  * | a Namespace no policy claims              | every cluster, unless reserved, skipped, `default` or labelled skip-auto-propagation | namespace_sync_controller.go |
  *
@@ -132,8 +133,11 @@ export function isAutoPropagatedNamespace(template: Template, rules: SkipRules):
   return template.object.metadata.labels?.[skipAutoPropagationLabel]?.toLowerCase() !== 'true';
 }
 
+// A follower goes where its referrer's objects are: the scheduled clusters, and those a graceful
+// eviction task keeps the referrer's copy on (so the old copy keeps its ConfigMap until the task
+// is done).
 function scheduledClusters(binding: Binding): string[] {
-  return binding.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => c.name) : [];
+  return placedClusters(binding).map((c) => c.name);
 }
 
 function byKey(a: Follower, b: Follower): number {

@@ -1,6 +1,6 @@
 // Times as the records on the bindings branch carry them (RFC 3339, UTC, milliseconds), converted
 // to and from epoch milliseconds. The pure core compares times it is given; it never reads the
-// clock: these two conversions are the only uses of Date in src/core, and neither asks for "now".
+// clock: these conversions are the only uses of Date in src/core, and neither asks for "now".
 
 /** Returns the RFC 3339 text of an epoch-milliseconds time (`2026-12-01T15:04:05.000Z`). */
 export function formatTime(ms: number): string {
@@ -14,4 +14,10 @@ export function parseTime(text: string): number | undefined {
   // eslint-disable-next-line no-restricted-globals -- a conversion of a given time, not a clock read
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Returns the Date of an epoch-milliseconds time (the failover stage's wake-at times). */
+export function dateOf(ms: number): Date {
+  // eslint-disable-next-line no-restricted-globals -- a conversion of a given time, not a clock read
+  return new Date(ms);
 }

@@ -8,6 +8,8 @@ import type { PolicyRef, PropagationPolicyKind } from '../model/propagation-poli
 import { emitYaml } from '../format/emit-yaml.js';
 import { healthStatuses } from '../health/health.js';
 import type { AggregatedStatusItem, BindingStatus, FullyAppliedCondition } from './binding-status.js';
+import type { GracefulEvictionTask } from '../model/failover.js';
+import { evictionTaskField, parseEvictionTasks } from './eviction-task-record.js';
 
 // Karmada's claim annotations, kept on the binding record (Git cannot hold them on the template).
 const ppNamespace = 'propagationpolicy.karmada.io/namespace';
@@ -23,8 +25,9 @@ const templateHashAnnotation = 'gitfleet.io/template-hash';
  * templates) with the claim in Karmada's policy annotations, the scheduling result in
  * `spec.clusters`, a Scheduled condition and, when the agents' status is given
  * (aggregateBindingStatus), `status.aggregatedStatus` and a FullyApplied condition. It holds
- * nothing that changes when the decision and the status do not (no timestamps, no source
- * commit), so an unchanged render writes nothing.
+ * nothing that changes when the decision and the status do not (no source commit; the only
+ * times are those of failover decisions: an eviction task's creationTimestamp, a fresh
+ * schedule's rescheduleTriggeredAt and lastScheduledTime), so an unchanged render writes nothing.
  */
 export function bindingRecord(binding: Binding, status?: BindingStatus): string {
   const r = binding.resource;
@@ -52,6 +55,12 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
       conflictResolution: binding.conflictResolution,
       preserveResourcesOnDeletion: binding.preserveResourcesOnDeletion,
       ...(binding.requiredBy.length > 0 ? { requiredBy: binding.requiredBy } : {}),
+      ...(binding.evictionTasks && binding.evictionTasks.length > 0
+        ? { gracefulEvictionTasks: binding.evictionTasks.map(evictionTaskField) }
+        : {}),
+      ...(binding.rescheduleTriggeredAt !== undefined
+        ? { rescheduleTriggeredAt: binding.rescheduleTriggeredAt }
+        : {}),
     },
     status: {
       ...(binding.schedule.type === 'Scheduled' && binding.schedule.affinityName
@@ -64,6 +73,7 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
       ...(status ? { aggregatedStatus: status.aggregatedStatus } : {}),
       ...(status?.templateStatus ? { templateStatus: status.templateStatus } : {}),
       ...(status?.templateStatusError ? { templateStatusError: status.templateStatusError } : {}),
+      ...(binding.lastScheduledTime !== undefined ? { lastScheduledTime: binding.lastScheduledTime } : {}),
     },
   };
   return emitYaml(record);
@@ -108,6 +118,12 @@ export interface BindingView {
   fullyApplied?: FullyAppliedCondition;
   /** For a Lazy policy's binding: what it was built with (see HeldSpec). */
   held?: HeldSpec;
+  /** Its graceful eviction tasks (spec.gracefulEvictionTasks): clusters it is being evicted from. */
+  evictionTasks?: GracefulEvictionTask[];
+  /** spec.rescheduleTriggeredAt: when a fresh schedule was asked for. */
+  rescheduleTriggeredAt?: string;
+  /** status.lastScheduledTime: when the fresh schedule asked for was made. */
+  lastScheduledTime?: string;
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -122,6 +138,11 @@ export function parseBindingRecord(text: string): PreviousBinding | undefined {
     clusters: view.clusters,
     ...(view.affinityName !== undefined ? { affinityName: view.affinityName } : {}),
     ...(view.held ? { held: view.held } : {}),
+    ...(view.evictionTasks ? { evictionTasks: view.evictionTasks } : {}),
+    ...(view.rescheduleTriggeredAt !== undefined
+      ? { rescheduleTriggeredAt: view.rescheduleTriggeredAt }
+      : {}),
+    ...(view.lastScheduledTime !== undefined ? { lastScheduledTime: view.lastScheduledTime } : {}),
   };
 }
 
@@ -169,6 +190,7 @@ export function parseBindingView(text: string): BindingView | undefined {
   const status = isMap(doc.status) ? doc.status : {};
   const fullyApplied = fullyAppliedOf(status.conditions);
   const held = heldSpecOf(annotations, doc.spec);
+  const evictionTasks = parseEvictionTasks(doc.spec.gracefulEvictionTasks);
   return {
     name: typeof doc.metadata.name === 'string' ? doc.metadata.name : '',
     resource: ref,
@@ -183,6 +205,11 @@ export function parseBindingView(text: string): BindingView | undefined {
     aggregatedStatus: aggregatedStatusOf(status.aggregatedStatus),
     ...(fullyApplied ? { fullyApplied } : {}),
     ...(held ? { held } : {}),
+    ...(evictionTasks.length > 0 ? { evictionTasks } : {}),
+    ...(typeof doc.spec.rescheduleTriggeredAt === 'string'
+      ? { rescheduleTriggeredAt: doc.spec.rescheduleTriggeredAt }
+      : {}),
+    ...(typeof status.lastScheduledTime === 'string' ? { lastScheduledTime: status.lastScheduledTime } : {}),
   };
 }
 

@@ -28,5 +28,12 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
           },
         }
       : {}),
+    ...(binding.evictionTasks && binding.evictionTasks.length > 0
+      ? { evictionTasks: binding.evictionTasks }
+      : {}),
+    ...(binding.rescheduleTriggeredAt !== undefined
+      ? { rescheduleTriggeredAt: binding.rescheduleTriggeredAt }
+      : {}),
+    ...(binding.lastScheduledTime !== undefined ? { lastScheduledTime: binding.lastScheduledTime } : {}),
   };
 }

@@ -54,7 +54,7 @@ export const renderMemoTable = {
   schedules: {
     per: 'claim',
     keyedOn:
-      'the template; the claiming policy; the previous placement, by value (with `ahead`, the schedule for its own placement is worked out too)',
+      'the template; the claiming policy; the previous placement, by value, its eviction tasks and fresh-schedule times included (with `ahead`, the schedule for its own placement is worked out too)',
     invalidatedBy: 'any cluster; the cluster status; the hub’s cluster taints',
   },
   dependencies: { per: 'template', keyedOn: 'the template', invalidatedBy: 'nothing' },
@@ -66,7 +66,7 @@ export const renderMemoTable = {
   namespaces: {
     per: 'render',
     keyedOn:
-      'every binding’s namespace, Namespace name and clusters; the repo’s Namespace templates; every cluster (computed again, an equal made-up Namespace or Namespace binding is last time’s object)',
+      'every binding’s namespace, Namespace name and placed clusters (scheduled, or kept by an eviction task); the repo’s Namespace templates; every cluster (computed again, an equal made-up Namespace or Namespace binding is last time’s object)',
     invalidatedBy: 'nothing else',
   },
   services: {
@@ -78,7 +78,7 @@ export const renderMemoTable = {
   units: {
     per: 'unit (a binding, or a Namespace binding made for one cluster)',
     keyedOn:
-      'the binding (the unit and its targets); for its copies also the template, its referrers’ clusters and whether replicas stay with the member (rendered again, a copy whose content key is last time’s keeps its text)',
+      'the binding (the unit and its targets: the scheduled clusters and those its eviction tasks keep, with their replicas); for its copies also the template, its referrers’ clusters and whether replicas stay with the member (rendered again, a copy whose content key is last time’s keeps its text)',
     invalidatedBy: 'any cluster; for its copies, also any override policy',
   },
   clusters: {

@@ -11,6 +11,7 @@ import { reviseReplicas } from '../override/revise-replicas.js';
 import { reviseTemplateReplicas } from '../interpret/revise-template-replicas.js';
 import type { ResourceInterpreter } from '../model/resource-interpreter.js';
 import { divideJobCompletions } from '../schedule/divide-job-completions.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
 import { emitYaml } from '../format/emit-yaml.js';
@@ -61,9 +62,8 @@ export function createObjectRenderer(opts: {
     let clusters = scheduled.get(key);
     if (clusters === undefined) {
       const binding = opts.bindings.get(key);
-      clusters = new Set(
-        binding?.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => c.name) : [],
-      );
+      // Placed: scheduled, or kept on a cluster it is being evicted from gracefully.
+      clusters = new Set(binding ? placedClusters(binding).map((c) => c.name) : []);
       scheduled.set(key, clusters);
     }
     return clusters.has(cluster);

@@ -2,6 +2,7 @@ import type { Binding, TargetCluster } from '../model/binding.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import type { ReuseHook } from '../model/reuse-hook.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 
@@ -44,14 +45,14 @@ export function unitsOf(opts: {
   return units;
 }
 
+// The registered clusters the binding's objects are on: scheduled, or kept by a graceful
+// eviction task with the task's replicas (placedClusters).
 function registeredTargets(
   binding: Binding,
   clusters: ReadonlyMap<string, Cluster>,
 ): readonly TargetCluster[] {
-  const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
-  return scheduled.every((c) => clusters.has(c.name))
-    ? scheduled
-    : scheduled.filter((c) => clusters.has(c.name));
+  const placed = placedClusters(binding);
+  return placed.every((c) => clusters.has(c.name)) ? placed : placed.filter((c) => clusters.has(c.name));
 }
 
 /**
@@ -94,15 +95,15 @@ export function renderUnits(opts: {
   return rendered;
 }
 
-// Where each referrer of a follower is scheduled: a copy names the referrers placed on its cluster.
+// Where each referrer of a follower is placed: a copy names the referrers placed on its cluster.
 function referrerClusters(
   binding: Binding,
   bindings: ReadonlyMap<string, Binding>,
 ): readonly (readonly TargetCluster[])[] {
   if (binding.requiredBy.length === 0) return noReferrers;
   return binding.requiredBy.map((key) => {
-    const schedule = bindings.get(key)?.schedule;
-    return schedule?.type === 'Scheduled' ? schedule.clusters : noClusters;
+    const referrer = bindings.get(key);
+    return referrer ? placedClusters(referrer) : noClusters;
   });
 }
 

@@ -7,6 +7,7 @@ import type { Fleet, Template } from '../model/fleet.js';
 import { sameItems } from '../model/same-items.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
 import type { RenderContext } from './render-memo.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 
 /** Returns whether two previous placements are equal (they are read back from records every pass). */
 export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding | undefined): boolean {
@@ -16,7 +17,20 @@ export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding 
   if (a.policy.kind !== b.policy.kind || a.policy.namespace !== b.policy.namespace) return false;
   if (a.policy.name !== b.policy.name || a.clusters.length !== b.clusters.length) return false;
   if ((a.held || b.held) && JSON.stringify(a.held) !== JSON.stringify(b.held)) return false;
+  if (!sameFailoverState(a, b)) return false;
   return a.clusters.every((c, i) => c.name === b.clusters[i]!.name && c.replicas === b.clusters[i]!.replicas);
+}
+
+// The failover state a record carries (eviction tasks, asked-for fresh schedules): rare, so
+// compared as text, and only when either side has any.
+function sameFailoverState(
+  a: Pick<PreviousBinding, 'evictionTasks' | 'rescheduleTriggeredAt' | 'lastScheduledTime'>,
+  b: Pick<PreviousBinding, 'evictionTasks' | 'rescheduleTriggeredAt' | 'lastScheduledTime'>,
+): boolean {
+  if (a.rescheduleTriggeredAt !== b.rescheduleTriggeredAt || a.lastScheduledTime !== b.lastScheduledTime)
+    return false;
+  if (!a.evictionTasks && !b.evictionTasks) return true;
+  return JSON.stringify(a.evictionTasks ?? []) === JSON.stringify(b.evictionTasks ?? []);
 }
 
 /** Returns whether two schedules of one claim place it the same way, with the same diagnostic. */
@@ -24,6 +38,7 @@ export function sameSchedule(a: ScheduledClaim, b: ScheduledClaim): boolean {
   const x = a.binding.schedule;
   const y = b.binding.schedule;
   if (a.diagnostic?.message !== b.diagnostic?.message) return false;
+  if (!sameFailoverState(a.binding, b.binding)) return false;
   if (x.type !== 'Scheduled' || y.type !== 'Scheduled') return JSON.stringify(x) === JSON.stringify(y);
   if (x.affinityName !== y.affinityName || x.clusters.length !== y.clusters.length) return false;
   return x.clusters.every((c, i) => c.name === y.clusters[i]!.name && c.replicas === y.clusters[i]!.replicas);
@@ -49,15 +64,17 @@ export function namespaceTemplatesOf(templates: ReadonlyMap<string, Template>): 
 
 /**
  * Returns whether a binding needs the same Namespaces as before: the same object, or one with
- * the same namespace, Namespace name and clusters (ensureNamespaces reads nothing else).
+ * the same namespace, Namespace name and placed clusters (ensureNamespaces reads nothing else).
  */
 export function sameNamespacePlacement(before: Binding | undefined, now: Binding): boolean {
   return before === now || (before !== undefined && namespacePlacement(before) === namespacePlacement(now));
 }
 
 function namespacePlacement(binding: Binding): string {
-  const { resource, schedule } = binding;
-  const names = schedule.type === 'Scheduled' ? schedule.clusters.map((c) => c.name).join(',') : '';
+  const { resource } = binding;
+  const names = placedClusters(binding)
+    .map((c) => c.name)
+    .join(',');
   const namespace = resource.kind === 'Namespace' && resource.apiVersion === 'v1' ? resource.name : '';
   return `${resource.namespace}\u0000${namespace}\u0000${names}`;
 }

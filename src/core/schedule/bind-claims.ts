@@ -63,7 +63,7 @@ export function bindClaim(
   const spec = bindingSpecOf(template, policy, previous);
   if (policy.missingOverrides) {
     return {
-      binding: bindingOf(claim, replicas, waitingSchedule(previous), spec),
+      binding: bindingOf(claim, replicas, waitingSchedule(previous), spec, previous),
       diagnostic: waitingDiagnostic(claim),
     };
   }
@@ -84,11 +84,17 @@ export function bindClaim(
     diagnostic = noFitDiagnostic(refLabel(template.ref), schedule, keep);
     if (keep) schedule = keptPrevious(schedule, previous);
   }
-  const binding = bindingOf(claim, replicas, schedule, spec);
+  const binding = bindingOf(claim, replicas, schedule, spec, previous);
   return diagnostic ? { binding, diagnostic } : { binding };
 }
 
-function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult, spec: BindingSpec): Binding {
+function bindingOf(
+  claim: Claim,
+  replicas: number,
+  schedule: ScheduleResult,
+  spec: BindingSpec,
+  previous: PreviousBinding | undefined,
+): Binding {
   const { template, policy } = claim;
   return {
     name: bindingName(template.ref),
@@ -106,6 +112,25 @@ function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult, spe
     overrides: 'all',
     ...(policy.suspension ? { suspension: policy.suspension } : {}),
     ...(spec.templateHash !== undefined ? { templateHash: spec.templateHash } : {}),
+    ...carriedFailoverState(previous),
+  };
+}
+
+// What a binding's record carries from pass to pass until a failover decision changes it: its
+// graceful eviction tasks (until assessed done, apply-evictions.ts) and the times of an asked-for
+// fresh schedule (Karmada keeps all three in the binding object; here the record is the object).
+function carriedFailoverState(
+  previous: PreviousBinding | undefined,
+): Pick<Binding, 'evictionTasks' | 'rescheduleTriggeredAt' | 'lastScheduledTime'> {
+  if (!previous) return {};
+  return {
+    ...(previous.evictionTasks && previous.evictionTasks.length > 0
+      ? { evictionTasks: previous.evictionTasks }
+      : {}),
+    ...(previous.rescheduleTriggeredAt !== undefined
+      ? { rescheduleTriggeredAt: previous.rescheduleTriggeredAt }
+      : {}),
+    ...(previous.lastScheduledTime !== undefined ? { lastScheduledTime: previous.lastScheduledTime } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Cluster } from '../model/cluster.js';
 import { filterApiEnablement } from './filter-api-enablement.js';
 import { filterClusterAffinity } from './filter-cluster-affinity.js';
+import { filterClusterEviction } from './filter-cluster-eviction.js';
 import { filterSpreadConstraint } from './filter-spread-constraint.js';
 import { filterTaintToleration } from './filter-taint-toleration.js';
 import type { ClusterFilter, FilterContext, FilterResult } from './filter-plugin.js';
@@ -9,10 +10,11 @@ import type { ClusterFilter, FilterContext, FilterResult } from './filter-plugin
 // TaintToleration, ClusterAffinity, SpreadConstraint, ClusterEviction. Karmada builds the list
 // from a Go map, so their order is unspecified; a cluster fails on the first filter that
 // rejects it. gitfleet fixes the order so diagnoses are stable, putting the filter users
-// most often mean (affinity) first. ClusterEviction has nothing to act on here: gitfleet has
-// no graceful eviction tasks.
+// most often mean (affinity) first, and the eviction filter (a binding's own decision to leave
+// a cluster) right after it, before the taint that usually caused it.
 const FILTERS: readonly ClusterFilter[] = [
   filterClusterAffinity,
+  filterClusterEviction,
   filterTaintToleration,
   filterApiEnablement,
   filterSpreadConstraint,

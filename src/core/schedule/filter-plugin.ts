@@ -1,5 +1,5 @@
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
-import type { TimedTaint } from '../model/failover.js';
+import type { GracefulEvictionTask, TimedTaint } from '../model/failover.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
@@ -21,6 +21,8 @@ export interface FilterContext {
   clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
   /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
   previousClusters: ReadonlySet<string>;
+  /** The binding's graceful eviction tasks (Karmada's spec.gracefulEvictionTasks); absent: none. */
+  evictionTasks?: readonly GracefulEvictionTask[];
 }
 
 /** A filter plugin: its verdict on one cluster, given what the scheduler knows. */

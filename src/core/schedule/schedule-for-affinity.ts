@@ -94,6 +94,7 @@ function filterClusters(
       clusterStatus,
       ...(input.clusterTaints ? { clusterTaints: input.clusterTaints } : {}),
       previousClusters,
+      ...(input.previous?.evictionTasks ? { evictionTasks: input.previous.evictionTasks } : {}),
     };
     const verdict = runClusterFilters(cluster, context);
     if (verdict.ok) feasible.push({ cluster, overflowOrder });

@@ -8,6 +8,7 @@ import {
   parseBindingView,
 } from '../../../src/core/publish/binding-record.js';
 import type { BindingStatus } from '../../../src/core/publish/binding-status.js';
+import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import { aPlacement } from '../builders.js';
 
 const binding: Binding = {
@@ -153,4 +154,56 @@ test('a binding view reads followers too, and a record without status as having 
   assert.deepEqual(view?.clusters, []);
   assert.deepEqual(view?.aggregatedStatus, []);
   assert.equal(view?.fullyApplied, undefined);
+});
+
+const evicting: Binding = {
+  ...binding,
+  evictionTasks: [
+    {
+      fromCluster: 'm3',
+      purgeMode: 'Gracefully',
+      replicas: 2,
+      reason: 'TaintUntolerated',
+      message: 'taint cluster.karmada.io/not-ready:NoExecute not tolerated',
+      producer: 'TaintManager',
+      gracePeriodSeconds: 120,
+      creationTimestamp: '2026-12-01T15:00:00.000Z',
+    },
+    {
+      fromCluster: 'm4',
+      purgeMode: 'Never',
+      reason: 'ApplicationFailure',
+      producer: 'ApplicationFailover',
+      suppressDeletion: true,
+      preservedLabelState: { 'failover.example/replicas': '3' },
+      clustersBeforeFailover: ['m1', 'm4'],
+      creationTimestamp: '2026-12-01T14:00:00.000Z',
+    },
+  ],
+  rescheduleTriggeredAt: '2026-12-01T13:00:00.000Z',
+  lastScheduledTime: '2026-12-01T13:00:01.000Z',
+};
+
+test('eviction tasks are recorded as Karmada’s spec.gracefulEvictionTasks, fresh-schedule times as spec.rescheduleTriggeredAt and status.lastScheduledTime', () => {
+  const doc = yaml.load(bindingRecord(evicting)) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  assert.deepEqual(doc.spec.gracefulEvictionTasks, evicting.evictionTasks);
+  assert.equal(doc.spec.rescheduleTriggeredAt, '2026-12-01T13:00:00.000Z');
+  assert.equal(doc.status.lastScheduledTime, '2026-12-01T13:00:01.000Z');
+  assert.ok(!('gracefulEvictionTasks' in (yaml.load(bindingRecord(binding)) as any).spec)); // eslint-disable-line @typescript-eslint/no-explicit-any
+});
+
+test('eviction tasks and fresh-schedule times read back as the previous binding holds them, so a restart continues them', () => {
+  assert.deepEqual(parseBindingRecord(bindingRecord(evicting)), previousBindingOf(evicting));
+  assert.deepEqual(parseBindingRecord(bindingRecord(evicting))?.evictionTasks, evicting.evictionTasks);
+  assert.deepEqual(parseBindingView(bindingRecord(evicting))?.evictionTasks, evicting.evictionTasks);
+});
+
+test('a recorded task is read leniently: no fromCluster is no task, an unknown purgeMode keeps the copy (Gracefully)', () => {
+  const text = bindingRecord(binding).replace(
+    'spec:\n',
+    'spec:\n  gracefulEvictionTasks:\n    - {purgeMode: Gracefully, reason: X}\n    - {fromCluster: m3, purgeMode: Graciously, replicas: -1}\n',
+  );
+  assert.deepEqual(parseBindingRecord(text)?.evictionTasks, [
+    { fromCluster: 'm3', purgeMode: 'Gracefully', reason: '', producer: '', creationTimestamp: '' },
+  ]);
 });

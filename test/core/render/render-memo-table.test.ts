@@ -9,7 +9,7 @@ import { loadFleet, type LoadMemo, type SourceFile } from '../../../src/core/loa
 import type { PreviousBinding } from '../../../src/core/model/binding.js';
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import type { ExportedSlice } from '../../../src/core/model/exported-slice.js';
-import type { TimedTaint } from '../../../src/core/model/failover.js';
+import type { GracefulEvictionTask, PurgeMode, TimedTaint } from '../../../src/core/model/failover.js';
 import type { Snapshot } from '../../../src/core/model/snapshot.js';
 import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import { renderMemoTable } from '../../../src/core/render/incremental-render.js';
@@ -170,6 +170,26 @@ function slicesOf(addresses: string[]): ReadonlyMap<string, readonly ExportedSli
   return new Map([['prod-a', [slice]]]);
 }
 
+/** Returns the previous placements with web evicted from prod-b (GracefulEvictCluster). */
+function evictedFromProdB(
+  purgeMode: PurgeMode,
+): (previous: Map<string, PreviousBinding>) => Map<string, PreviousBinding> {
+  return (previous) => {
+    const placed = previous.get(web)!;
+    const evicted = placed.clusters.find((c) => c.name === 'prod-b')!;
+    const task: GracefulEvictionTask = {
+      fromCluster: 'prod-b',
+      purgeMode,
+      ...(evicted.replicas > 0 ? { replicas: evicted.replicas } : {}),
+      reason: 'TaintUntolerated',
+      producer: 'TaintManager',
+      creationTimestamp: '2026-12-01T15:00:00.000Z',
+    };
+    const clusters = placed.clusters.filter((c) => c.name !== 'prod-b');
+    return new Map([...previous, [web, { ...placed, clusters, evictionTasks: [task] }]]);
+  };
+}
+
 type Entry = keyof typeof renderMemoTable;
 type Recomputed = Record<Entry, string[]>;
 
@@ -181,6 +201,8 @@ interface Row {
   /** The hub's cluster taints after the change (Snapshot.clusterTaints; none before). */
   taints?: ReadonlyMap<string, readonly TimedTaint[]>;
   previous?: (previous: Map<string, PreviousBinding>) => Map<string, PreviousBinding>;
+  /** A change to the previous placements the row starts from (the settled render's). */
+  settle?: (previous: Map<string, PreviousBinding>) => Map<string, PreviousBinding>;
   /** The fleet the row starts from, when not `base`. */
   start?: SourceFile[];
   /** The exported slices before, and after the change. */
@@ -312,6 +334,38 @@ spec:
     files: (files) => files.filter((f) => f.path !== 'billing.yaml'),
     want: { namespaces: ['render'], clusters: ['staging'] },
   },
+  // Graceful eviction (core/failover/apply-evictions.ts): web is evicted from prod-b.
+  {
+    name: 'web is evicted from prod-b, Gracefully: its schedule and unit; the copy and the ConfigMap stay there, so followers and Namespaces are reused',
+    previous: evictedFromProdB('Gracefully'),
+    want: { schedules: [web], units: [web], clusters: ['prod-a', 'prod-b'] },
+  },
+  {
+    name: 'web is evicted from prod-b, Directly: its schedule and unit, and its follower and the Namespaces, which leave prod-b with it',
+    previous: evictedFromProdB('Directly'),
+    want: {
+      schedules: [web],
+      followers: [webConfig],
+      namespaces: ['render'],
+      units: [web, webConfig],
+      clusters: ['prod-a', 'prod-b'],
+    },
+  },
+  {
+    name: 'an eviction task read back equal (a new object every pass): everything is reused',
+    settle: evictedFromProdB('Gracefully'),
+    previous: (previous) => new Map([...previous].map(([k, p]) => [k, structuredClone(p)])),
+    want: {},
+  },
+  {
+    name: 'an eviction task is dropped: its schedule, and what leaves the evicted cluster',
+    settle: evictedFromProdB('Gracefully'),
+    previous: (previous) => {
+      const { evictionTasks: _done, ...placed } = previous.get(web)!;
+      return new Map([...previous, [web, placed]]);
+    },
+    want: { schedules: [web], units: [web], clusters: ['prod-a', 'prod-b'] },
+  },
   // Multi-cluster services (core/mcs): web is exported from the prod clusters, imported on staging.
   {
     name: 'the exported slices change: the services, the changed slice’s unit and the importing cluster only',
@@ -420,7 +474,8 @@ for (const row of rows) {
       { ahead: true },
     );
     // As a hub does: the next pass reads the placements back, and renders with the memo.
-    const settled: Snapshot = { fleet: first.fleet, clusterStatus, previous: previousOf(before), ...slices };
+    const settledPrevious = row.settle ? row.settle(previousOf(before)) : previousOf(before);
+    const settled: Snapshot = { fleet: first.fleet, clusterStatus, previous: settledPrevious, ...slices };
     const last = renderFleet(settled, { memo: before.memo, ahead: true });
     const files = row.files ? row.files(start) : start;
     const snapshot: Snapshot = {
