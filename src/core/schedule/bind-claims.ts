@@ -97,6 +97,7 @@ function bindingOf(claim: Claim, replicas: number, schedule: ScheduleResult, spe
     propagateDeps: spec.propagateDeps,
     conflictResolution: spec.conflictResolution,
     preserveResourcesOnDeletion: spec.preserveResourcesOnDeletion,
+    ...(policy.failover ? { failover: policy.failover } : {}),
     schedule,
     requiredBy: [],
     overrides: 'all',
