@@ -39,6 +39,12 @@ export interface EvictionInput {
   clusterTaints: ReadonlyMap<string, readonly TimedTaint[]>;
   /** The agents' reports by cluster: per-object health and reflected status. */
   reports: ReadonlyMap<string, AgentReport>;
+  /**
+   * The head of each cluster branch as this pass found it (HubState.clusterHeads): a report
+   * whose appliedCommit differs is about an older rendering, no news of the current one.
+   * Absent: every report is taken as current.
+   */
+  clusterHeads?: ReadonlyMap<string, string>;
   recorded: ReadonlyMap<string, string>;
   /** What this hub process remembers between passes (lost on restart, as in Karmada). */
   memory: FailoverMemory;

@@ -195,6 +195,7 @@ async function renderAndWrite(pass: {
     clusterStatus,
     clusterTaints: taints.taints,
     reports,
+    clusterHeads: state.clusterHeads,
     recorded,
     memory: failover.memory,
   });
