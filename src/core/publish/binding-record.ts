@@ -16,6 +16,8 @@ const cppName = 'clusterpropagationpolicy.karmada.io/name';
 const originAnnotation = 'gitfleet.io/origin';
 // The hash of the template a Lazy policy's binding was built from (see lazy-activation.ts).
 const templateHashAnnotation = 'gitfleet.io/template-hash';
+// The placement the clusters were scheduled with (Karmada's annotation, schedule-trigger.ts).
+const appliedPlacementAnnotation = 'policy.karmada.io/applied-placement';
 
 /**
  * Returns the ResourceBinding-shaped record of a binding for the bindings branch: Karmada's
@@ -34,6 +36,8 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
     annotations[ppName] = binding.policy.name;
   } else if (binding.policy) annotations[cppName] = binding.policy.name;
   if (binding.templateHash !== undefined) annotations[templateHashAnnotation] = binding.templateHash;
+  if (binding.appliedPlacement !== undefined)
+    annotations[appliedPlacementAnnotation] = binding.appliedPlacement;
   const record: KubeObject = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: r.namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
@@ -108,6 +112,8 @@ export interface BindingView {
   fullyApplied?: FullyAppliedCondition;
   /** For a Lazy policy's binding: what it was built with (see HeldSpec). */
   held?: HeldSpec;
+  /** The placement the clusters were scheduled with (Binding.appliedPlacement). */
+  appliedPlacement?: string;
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -122,6 +128,7 @@ export function parseBindingRecord(text: string): PreviousBinding | undefined {
     clusters: view.clusters,
     ...(view.affinityName !== undefined ? { affinityName: view.affinityName } : {}),
     ...(view.held ? { held: view.held } : {}),
+    ...(view.appliedPlacement !== undefined ? { appliedPlacement: view.appliedPlacement } : {}),
   };
 }
 
@@ -183,6 +190,9 @@ export function parseBindingView(text: string): BindingView | undefined {
     aggregatedStatus: aggregatedStatusOf(status.aggregatedStatus),
     ...(fullyApplied ? { fullyApplied } : {}),
     ...(held ? { held } : {}),
+    ...(typeof annotations[appliedPlacementAnnotation] === 'string'
+      ? { appliedPlacement: annotations[appliedPlacementAnnotation] }
+      : {}),
   };
 }
 

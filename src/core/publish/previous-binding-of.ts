@@ -28,5 +28,6 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
           },
         }
       : {}),
+    ...(binding.appliedPlacement !== undefined ? { appliedPlacement: binding.appliedPlacement } : {}),
   };
 }
