@@ -6,6 +6,7 @@
 //    checked across files (the first definition wins; later ones are DuplicateIdentity).
 import type { Cluster } from '../model/cluster.js';
 import type { InterpreterCustomization } from '../model/interpreter-customization.js';
+import type { WorkloadRebalancer } from '../model/failover.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
 import { identityKey } from '../model/identity-key.js';
@@ -20,6 +21,7 @@ import { parseCluster } from './parse-cluster.js';
 import { parseInterpreterCustomization } from './parse-interpreter-customization.js';
 import { parseOverridePolicy } from './parse-override-policy.js';
 import { parsePropagationPolicy } from './parse-propagation-policy.js';
+import { parseWorkloadRebalancer } from './parse-workload-rebalancer.js';
 import type { RawDocument } from './parse-yaml-stream.js';
 import { readEnvelope, type Envelope } from './read-envelope.js';
 
@@ -30,6 +32,7 @@ export interface Collection {
   propagationPolicies: PropagationPolicy[];
   overridePolicies: OverridePolicy[];
   interpreterCustomizations: InterpreterCustomization[];
+  workloadRebalancers: WorkloadRebalancer[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -52,6 +55,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'propagationPolicy'; ref: ObjectRef; policy: PropagationPolicy }
   | { type: 'overridePolicy'; ref: ObjectRef; policy: OverridePolicy }
   | { type: 'interpreterCustomization'; ref: ObjectRef; customization: InterpreterCustomization }
+  | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -64,6 +68,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     propagationPolicies: [],
     overridePolicies: [],
     interpreterCustomizations: [],
+    workloadRebalancers: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -111,6 +116,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'interpreterCustomization':
         if (claimIdentity(c, item.place, item.ref)) c.interpreterCustomizations.push(item.customization);
+        break;
+      case 'workloadRebalancer':
+        if (claimIdentity(c, item.place, item.ref)) c.workloadRebalancers.push(item.rebalancer);
     }
   }
 }
@@ -138,6 +146,8 @@ function collectObject(at: Place, value: unknown): CollectedItem {
       return collectPolicy(at, e, e.role);
     case 'ResourceInterpreterCustomization':
       return collectInterpreterCustomization(at, e);
+    case 'WorkloadRebalancer':
+      return collectWorkloadRebalancer(at, e);
     case 'Template': {
       const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
@@ -196,6 +206,14 @@ function collectInterpreterCustomization(at: Place, e: Envelope): CollectedItem 
   const subject = `ResourceInterpreterCustomization/${e.name}`;
   if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
   return { place: at, type: 'interpreterCustomization', ref, customization: parsed.customization };
+}
+
+// A rebalancer asks the hub for a fresh schedule (core/failover/rebalance.ts); it is never propagated.
+function collectWorkloadRebalancer(at: Place, e: Envelope): CollectedItem {
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
+  const parsed = parseWorkloadRebalancer({ object: e.object, name: e.name, source: at.source });
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `WorkloadRebalancer/${e.name}`, parsed.issues);
+  return { place: at, type: 'workloadRebalancer', ref, rebalancer: parsed.rebalancer };
 }
 
 type PolicyRole =

@@ -145,7 +145,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     const message = `ResourceInterpreterCustomization/${customization.name}: ${conflict.message}`;
     c.errors.push({ code: 'InvalidPolicy', ...customization.source, message });
   }
-  const { clusters, overridePolicies, interpreterCustomizations } = c;
+  const { clusters, overridePolicies, interpreterCustomizations, workloadRebalancers } = c;
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
@@ -163,6 +163,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       propagationPolicies,
       overridePolicies,
       ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
+      ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       config: found.config,
     },
     memo,
