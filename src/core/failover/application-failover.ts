@@ -33,7 +33,7 @@ import { policyLabel } from '../model/propagation-policy.js';
 import type { AgentReport, ObjectStatusRecord } from '../status/status-branch.js';
 import type { EvictionRequest } from './eviction-request.js';
 import type { EvictionInput } from './failover-input.js';
-import { evaluateJsonPath, parseJsonPath } from './json-path.js';
+import { evaluateJsonPath, parseJsonPath } from '../format/json-path.js';
 import { earliestAfter } from './wake-time.js';
 
 type ApplicationFailover = NonNullable<FailoverBehavior['application']>;

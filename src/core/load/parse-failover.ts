@@ -11,7 +11,7 @@
 // | application.gracePeriodSeconds               | only with Gracefully; > 0; 600 when Gracefully leaves it out | ValidateApplicationFailover, SetDefaultGracePeriodSeconds (mutating webhook) |
 // | cluster.purgeMode                            | Directly or Gracefully (default Gracefully)   | CRD enum |
 // | *.statePreservation.rules                    | required; each aliasLabelName a label key, jsonPath required | CRD, validateStatePreservationRule |
-// | *.statePreservation.rules[].jsonPath         | gitfleet's JSONPath subset (core/failover/json-path.ts) | gitfleet: Karmada finds a bad path only at failover time |
+// | *.statePreservation.rules[].jsonPath         | gitfleet's JSONPath subset (core/format/json-path.ts) | gitfleet: Karmada finds a bad path only at failover time |
 //
 // The mutating webhook runs before the validating one, so "Gracefully without
 // gracePeriodSeconds" (refused by ValidateApplicationFailover) never reaches it: it is accepted,
@@ -19,7 +19,7 @@
 // of the workload fail later, on a cluster already unhealthy, so it is refused while loading.
 import type { FailoverBehavior, StatePreservationRule } from '../model/failover.js';
 import { quoteText } from '../model/quote-text.js';
-import { parseJsonPath } from '../failover/json-path.js';
+import { parseJsonPath } from '../format/json-path.js';
 import {
   childPath,
   isAbsent,

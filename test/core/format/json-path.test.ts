@@ -1,8 +1,8 @@
-// gitfleet's subset of Kubernetes JSONPath (core/failover/json-path.ts), with missing keys an
+// gitfleet's subset of Kubernetes JSONPath (core/format/json-path.ts), with missing keys an
 // error as Karmada evaluates state preservation rules (pkg/util/helper/failover.go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateJsonPath, parseJsonPath } from '../../../src/core/failover/json-path.js';
+import { evaluateJsonPath, parseJsonPath } from '../../../src/core/format/json-path.js';
 
 const status = {
   availableReplicas: 3,
