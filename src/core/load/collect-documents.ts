@@ -5,7 +5,7 @@
 // 2. mergeItems: the items of every file, in file order → the fleet's lists, with identities
 //    checked across files (the first definition wins; later ones are DuplicateIdentity).
 import type { Cluster } from '../model/cluster.js';
-import type { ClusterTaintPolicy } from '../model/failover.js';
+import type { ClusterTaintPolicy, WorkloadRebalancer } from '../model/failover.js';
 import type { InterpreterCustomization } from '../model/interpreter-customization.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
@@ -22,6 +22,7 @@ import { parseClusterTaintPolicy } from './parse-cluster-taint-policy.js';
 import { parseInterpreterCustomization } from './parse-interpreter-customization.js';
 import { parseOverridePolicy } from './parse-override-policy.js';
 import { parsePropagationPolicy } from './parse-propagation-policy.js';
+import { parseWorkloadRebalancer } from './parse-workload-rebalancer.js';
 import type { RawDocument } from './parse-yaml-stream.js';
 import { readEnvelope, type Envelope } from './read-envelope.js';
 
@@ -33,6 +34,7 @@ export interface Collection {
   overridePolicies: OverridePolicy[];
   interpreterCustomizations: InterpreterCustomization[];
   clusterTaintPolicies: ClusterTaintPolicy[];
+  workloadRebalancers: WorkloadRebalancer[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -56,6 +58,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'overridePolicy'; ref: ObjectRef; policy: OverridePolicy }
   | { type: 'interpreterCustomization'; ref: ObjectRef; customization: InterpreterCustomization }
   | { type: 'clusterTaintPolicy'; ref: ObjectRef; policy: ClusterTaintPolicy }
+  | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -69,6 +72,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     overridePolicies: [],
     interpreterCustomizations: [],
     clusterTaintPolicies: [],
+    workloadRebalancers: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -119,6 +123,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'clusterTaintPolicy':
         if (claimIdentity(c, item.place, item.ref)) c.clusterTaintPolicies.push(item.policy);
+        break;
+      case 'workloadRebalancer':
+        if (claimIdentity(c, item.place, item.ref)) c.workloadRebalancers.push(item.rebalancer);
     }
   }
 }
@@ -148,6 +155,8 @@ function collectObject(at: Place, value: unknown): CollectedItem {
       return collectInterpreterCustomization(at, e);
     case 'ClusterTaintPolicy':
       return collectClusterTaintPolicy(at, e);
+    case 'WorkloadRebalancer':
+      return collectWorkloadRebalancer(at, e);
     case 'Template': {
       const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
@@ -214,6 +223,14 @@ function collectClusterTaintPolicy(at: Place, e: Envelope): CollectedItem {
   const parsed = parseClusterTaintPolicy({ object: e.object, name: e.name, source: at.source });
   if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `ClusterTaintPolicy/${e.name}`, parsed.issues);
   return { place: at, type: 'clusterTaintPolicy', ref, policy: parsed.policy };
+}
+
+// A rebalancer asks the hub for a fresh schedule (core/failover/rebalance.ts); it is never propagated.
+function collectWorkloadRebalancer(at: Place, e: Envelope): CollectedItem {
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
+  const parsed = parseWorkloadRebalancer({ object: e.object, name: e.name, source: at.source });
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `WorkloadRebalancer/${e.name}`, parsed.issues);
+  return { place: at, type: 'workloadRebalancer', ref, rebalancer: parsed.rebalancer };
 }
 
 type PolicyRole =

@@ -151,6 +151,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     c.errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
   }
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
+  const { workloadRebalancers } = c;
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
@@ -169,6 +170,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       overridePolicies,
       ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
       ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
+      ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       config: found.config,
     },
     memo,

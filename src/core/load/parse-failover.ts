@@ -1,20 +1,25 @@
-// A propagation policy's `failover`, checked as Karmada checks it. gitfleet does not act on
-// failover (it has no failover controller); it refuses what Karmada refuses, so a fleet that
-// loads here is one Karmada would accept.
+// A propagation policy's `failover`, checked as Karmada checks it and kept with Karmada's
+// defaults (FailoverBehavior): the application failover stage (core/failover/) acts on it, and
+// the taint manager reads the cluster part.
 //
 // | field                                        | rule                                          | Karmada source |
 // |----------------------------------------------|-----------------------------------------------|----------------|
 // | application set                              | propagateDeps must be true                    | ValidatePropagationSpec |
 // | application.decisionConditions               | required                                      | CRD (propagation_types.go) |
-// | application.decisionConditions.tolerationSeconds | ≥ 0 (default 300)                         | ValidateApplicationFailover |
+// | application.decisionConditions.tolerationSeconds | ≥ 0 (default 300)                         | ValidateApplicationFailover, CRD default |
 // | application.purgeMode                        | Directly, Gracefully or Never (default Gracefully) | CRD enum |
 // | application.gracePeriodSeconds               | only with Gracefully; > 0; 600 when Gracefully leaves it out | ValidateApplicationFailover, SetDefaultGracePeriodSeconds (mutating webhook) |
 // | cluster.purgeMode                            | Directly or Gracefully (default Gracefully)   | CRD enum |
 // | *.statePreservation.rules                    | required; each aliasLabelName a label key, jsonPath required | CRD, validateStatePreservationRule |
+// | *.statePreservation.rules[].jsonPath         | gitfleet's JSONPath subset (core/format/json-path.ts) | gitfleet: Karmada finds a bad path only at failover time |
 //
 // The mutating webhook runs before the validating one, so "Gracefully without
-// gracePeriodSeconds" (refused by ValidateApplicationFailover) never reaches it: it is accepted.
+// gracePeriodSeconds" (refused by ValidateApplicationFailover) never reaches it: it is accepted,
+// with 600. The last row is gitfleet's own: a path it cannot evaluate would make every failover
+// of the workload fail later, on a cluster already unhealthy, so it is refused while loading.
+import type { FailoverBehavior, StatePreservationRule } from '../model/failover.js';
 import { quoteText } from '../model/quote-text.js';
+import { parseJsonPath } from '../format/json-path.js';
 import {
   childPath,
   isAbsent,
@@ -30,10 +35,21 @@ import { checkQualifiedName } from './name-rules.js';
 const APPLICATION_PURGE_MODES = ['Directly', 'Gracefully', 'Never'] as const;
 const CLUSTER_PURGE_MODES = ['Directly', 'Gracefully'] as const;
 
-/** Records every problem of `spec.failover` (absent: none). */
-export function checkFailover(value: unknown, propagateDeps: boolean, path: string, issues: Issues): void {
+/** Karmada's CRD default of decisionConditions.tolerationSeconds. */
+export const defaultTolerationSeconds = 300;
+/** Karmada's webhook default of gracePeriodSeconds with purgeMode Gracefully. */
+export const defaultGracePeriodSeconds = 600;
+
+/** Returns `spec.failover` with Karmada's defaults (absent: undefined), recording every problem. */
+export function parseFailover(
+  value: unknown,
+  propagateDeps: boolean,
+  path: string,
+  issues: Issues,
+): FailoverBehavior | undefined {
   const failover = readMap(value, path, issues);
-  if (failover === undefined) return;
+  if (failover === undefined) return undefined;
+  const behavior: FailoverBehavior = {};
   if (!isAbsent(failover['application'])) {
     if (!propagateDeps) {
       issues.push({
@@ -41,19 +57,37 @@ export function checkFailover(value: unknown, propagateDeps: boolean, path: stri
         message: 'application failover is set, propagateDeps must be true',
       });
     }
-    checkApplicationFailover(failover['application'], childPath(path, 'application'), issues);
+    const application = parseApplicationFailover(
+      failover['application'],
+      childPath(path, 'application'),
+      issues,
+    );
+    if (application) behavior.application = application;
   }
   const cluster = readMap(failover['cluster'], childPath(path, 'cluster'), issues);
   if (cluster !== undefined) {
     const at = childPath(path, 'cluster');
-    readEnum(cluster['purgeMode'], CLUSTER_PURGE_MODES, childPath(at, 'purgeMode'), issues);
-    checkStatePreservation(cluster['statePreservation'], childPath(at, 'statePreservation'), issues);
+    const purgeMode = readEnum(cluster['purgeMode'], CLUSTER_PURGE_MODES, childPath(at, 'purgeMode'), issues);
+    const rules = parseStatePreservation(
+      cluster['statePreservation'],
+      childPath(at, 'statePreservation'),
+      issues,
+    );
+    behavior.cluster = {
+      purgeMode: purgeMode ?? 'Gracefully',
+      ...(rules ? { statePreservation: rules } : {}),
+    };
   }
+  return behavior;
 }
 
-function checkApplicationFailover(value: unknown, path: string, issues: Issues): void {
+function parseApplicationFailover(
+  value: unknown,
+  path: string,
+  issues: Issues,
+): FailoverBehavior['application'] | undefined {
   const app = readMap(value, path, issues);
-  if (app === undefined) return;
+  if (app === undefined) return undefined;
   const conditionsPath = childPath(path, 'decisionConditions');
   if (isAbsent(app['decisionConditions'])) issues.push({ path: conditionsPath, message: 'is required' });
   const conditions = readMap(app['decisionConditions'], conditionsPath, issues);
@@ -74,22 +108,43 @@ function checkApplicationFailover(value: unknown, path: string, issues: Issues):
   if (grace !== undefined && grace <= 0) {
     issues.push({ path: gracePath, message: `${grace}: must be greater than 0` });
   }
-  checkStatePreservation(app['statePreservation'], childPath(path, 'statePreservation'), issues);
+  const rules = parseStatePreservation(
+    app['statePreservation'],
+    childPath(path, 'statePreservation'),
+    issues,
+  );
+  return {
+    tolerationSeconds: toleration ?? defaultTolerationSeconds,
+    purgeMode,
+    ...(purgeMode === 'Gracefully' ? { gracePeriodSeconds: grace ?? defaultGracePeriodSeconds } : {}),
+    ...(rules ? { statePreservation: rules } : {}),
+  };
 }
 
-function checkStatePreservation(value: unknown, path: string, issues: Issues): void {
+function parseStatePreservation(
+  value: unknown,
+  path: string,
+  issues: Issues,
+): StatePreservationRule[] | undefined {
   const preservation = readMap(value, path, issues);
-  if (preservation === undefined) return;
+  if (preservation === undefined) return undefined;
   const rulesPath = childPath(path, 'rules');
   if (isAbsent(preservation['rules'])) issues.push({ path: rulesPath, message: 'is required' });
-  readList(preservation['rules'], rulesPath, issues, (v, p) => {
-    const rule = readMap(v, p, issues);
-    if (rule === undefined) return undefined;
-    const aliasPath = childPath(p, 'aliasLabelName');
-    const alias = readRequiredString(rule['aliasLabelName'], aliasPath, issues);
-    const bad = alias === undefined ? undefined : checkQualifiedName(alias);
-    if (alias !== undefined && bad) issues.push({ path: aliasPath, message: `${quoteText(alias)}: ${bad}` });
-    readRequiredString(rule['jsonPath'], childPath(p, 'jsonPath'), issues);
-    return rule;
-  });
+  return (
+    readList(preservation['rules'], rulesPath, issues, (v, p) => {
+      const rule = readMap(v, p, issues);
+      if (rule === undefined) return undefined;
+      const aliasPath = childPath(p, 'aliasLabelName');
+      const alias = readRequiredString(rule['aliasLabelName'], aliasPath, issues);
+      const bad = alias === undefined ? undefined : checkQualifiedName(alias);
+      if (alias !== undefined && bad)
+        issues.push({ path: aliasPath, message: `${quoteText(alias)}: ${bad}` });
+      const jsonPathAt = childPath(p, 'jsonPath');
+      const jsonPath = readRequiredString(rule['jsonPath'], jsonPathAt, issues);
+      const parsed = jsonPath === undefined ? undefined : parseJsonPath(jsonPath);
+      if (parsed && !parsed.ok)
+        issues.push({ path: jsonPathAt, message: `${quoteText(jsonPath!)}: ${parsed.error}` });
+      return alias === undefined || jsonPath === undefined ? undefined : { aliasLabelName: alias, jsonPath };
+    }) ?? []
+  );
 }

@@ -18,7 +18,7 @@
 // Checks (ValidatePropagationSpec, pkg/util/validation/validation.go): resourceSelectors required
 // and non-empty (CRD minItems 1); a namespaced policy selects only its own namespace; with
 // `preemption: Always` every selector names its resource; suspension.dispatching excludes
-// dispatchingOnClusters; failover as in parse-failover.ts; schedulePriority's required fields
+// dispatchingOnClusters; failover as in parse-failover.ts (kept, with its defaults); schedulePriority's required fields
 // and source enum (CRD).
 import type { PropagationPolicy, PropagationPolicyKind } from '../model/propagation-policy.js';
 import type { ResourceSelector } from '../model/selectors.js';
@@ -38,7 +38,7 @@ import {
   readStringList,
   type Issues,
 } from './field-reader.js';
-import { checkFailover } from './parse-failover.js';
+import { parseFailover } from './parse-failover.js';
 import { parsePlacement } from './parse-placement.js';
 import { parseResourceSelectors } from './parse-selectors.js';
 
@@ -67,7 +67,7 @@ export function parsePropagationPolicy(
   const propagateDeps =
     (readBool(spec['propagateDeps'], 'spec.propagateDeps', issues) ?? false) ||
     selectsServiceImport(selectors);
-  checkFailover(spec['failover'], propagateDeps, 'spec.failover', issues);
+  const failover = parseFailover(spec['failover'], propagateDeps, 'spec.failover', issues);
   checkSchedulePriority(spec['schedulePriority'], 'spec.schedulePriority', issues);
   const policy = compact<PropagationPolicy>({
     kind: doc.kind,
@@ -91,6 +91,7 @@ export function parsePropagationPolicy(
       issues,
     ),
     suspension: parseSuspension(spec['suspension'], 'spec.suspension', issues),
+    failover,
     schedulerName: readString(spec['schedulerName'], 'spec.schedulerName', issues) || 'default-scheduler',
     source: doc.source,
   });

@@ -34,6 +34,7 @@ export type DocumentRole =
   | 'ClusterTaintPolicy'
   | 'FleetConfig'
   | 'ResourceInterpreterCustomization'
+  | 'WorkloadRebalancer'
   | 'Template';
 
 /** A document whose envelope is valid. */
@@ -63,6 +64,7 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['policy.karmada.io/v1alpha1 ClusterTaintPolicy', 'ClusterTaintPolicy'],
   ['gitfleet.io/v1alpha1 FleetConfig', 'FleetConfig'],
   ['config.karmada.io/v1alpha1 ResourceInterpreterCustomization', 'ResourceInterpreterCustomization'],
+  ['apps.karmada.io/v1alpha1 WorkloadRebalancer', 'WorkloadRebalancer'],
 ]);
 
 /** Returns what a document is by its apiVersion and kind; anything not listed is a resource template. */

@@ -88,6 +88,12 @@ export interface Binding {
   rescheduleTriggeredAt?: string;
   /** Karmada's status.lastScheduledTime (RFC 3339), set when a fresh schedule asked for was made. */
   lastScheduledTime?: string;
+  /**
+   * The placement the clusters were last scheduled with, as canonical JSON (Karmada's
+   * `policy.karmada.io/applied-placement` annotation): whether the placement changed since
+   * is what asks for a new schedule (core/schedule/schedule-trigger.ts).
+   */
+  appliedPlacement?: string;
 }
 
 /** What a Lazy policy's binding was built with, read back from its record: what it keeps until its template changes. */
@@ -111,4 +117,6 @@ export interface PreviousBinding {
   evictionTasks?: GracefulEvictionTask[];
   rescheduleTriggeredAt?: string;
   lastScheduledTime?: string;
+  /** The recorded applied placement (Binding.appliedPlacement). */
+  appliedPlacement?: string;
 }

@@ -18,6 +18,8 @@ const cppName = 'clusterpropagationpolicy.karmada.io/name';
 const originAnnotation = 'gitfleet.io/origin';
 // The hash of the template a Lazy policy's binding was built from (see lazy-activation.ts).
 const templateHashAnnotation = 'gitfleet.io/template-hash';
+// The placement the clusters were scheduled with (Karmada's annotation, schedule-trigger.ts).
+const appliedPlacementAnnotation = 'policy.karmada.io/applied-placement';
 
 /**
  * Returns the ResourceBinding-shaped record of a binding for the bindings branch: Karmada's
@@ -37,6 +39,8 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
     annotations[ppName] = binding.policy.name;
   } else if (binding.policy) annotations[cppName] = binding.policy.name;
   if (binding.templateHash !== undefined) annotations[templateHashAnnotation] = binding.templateHash;
+  if (binding.appliedPlacement !== undefined)
+    annotations[appliedPlacementAnnotation] = binding.appliedPlacement;
   const record: KubeObject = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: r.namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
@@ -124,6 +128,8 @@ export interface BindingView {
   rescheduleTriggeredAt?: string;
   /** status.lastScheduledTime: when the fresh schedule asked for was made. */
   lastScheduledTime?: string;
+  /** The placement the clusters were scheduled with (Binding.appliedPlacement). */
+  appliedPlacement?: string;
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -143,6 +149,7 @@ export function parseBindingRecord(text: string): PreviousBinding | undefined {
       ? { rescheduleTriggeredAt: view.rescheduleTriggeredAt }
       : {}),
     ...(view.lastScheduledTime !== undefined ? { lastScheduledTime: view.lastScheduledTime } : {}),
+    ...(view.appliedPlacement !== undefined ? { appliedPlacement: view.appliedPlacement } : {}),
   };
 }
 
@@ -210,6 +217,9 @@ export function parseBindingView(text: string): BindingView | undefined {
       ? { rescheduleTriggeredAt: doc.spec.rescheduleTriggeredAt }
       : {}),
     ...(typeof status.lastScheduledTime === 'string' ? { lastScheduledTime: status.lastScheduledTime } : {}),
+    ...(typeof annotations[appliedPlacementAnnotation] === 'string'
+      ? { appliedPlacement: annotations[appliedPlacementAnnotation] }
+      : {}),
   };
 }
 

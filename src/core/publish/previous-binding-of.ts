@@ -35,5 +35,6 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
       ? { rescheduleTriggeredAt: binding.rescheduleTriggeredAt }
       : {}),
     ...(binding.lastScheduledTime !== undefined ? { lastScheduledTime: binding.lastScheduledTime } : {}),
+    ...(binding.appliedPlacement !== undefined ? { appliedPlacement: binding.appliedPlacement } : {}),
   };
 }

@@ -14,6 +14,11 @@ import { divideJobCompletions } from '../schedule/divide-job-completions.js';
 import { placedClusters } from '../follow/placed-clusters.js';
 import { selectOverriders, type SelectedOverriders } from '../override/select-overriders.js';
 import { decorateObject } from './decorate-object.js';
+import {
+  injectPreservedLabels,
+  preservedLabelsFor,
+  preservedLabelsKey,
+} from '../failover/state-preservation.js';
 import { emitYaml } from '../format/emit-yaml.js';
 import { objectPath } from '../format/object-path.js';
 import { RenderKeys } from './render-key.js';
@@ -97,14 +102,17 @@ export function createObjectRenderer(opts: {
       // retain-replicas label) or an HPA scales it: rendering them would fight the autoscaler.
       const keep = keepsMemberReplicas(template);
       const replicas = revise ? `${target}/${jobCompletions ?? ''}` : '';
-      const key = keys.keyOf({
-        template,
-        binding,
-        replicas,
-        selected,
-        requiredBy,
-        keepsMemberReplicas: keep,
-      });
+      // Application failover's preserved labels (core/failover/state-preservation.ts) are part of the copy's content.
+      const preserved = preservedLabelsFor(binding, cluster.name);
+      const key =
+        keys.keyOf({
+          template,
+          binding,
+          replicas,
+          selected,
+          requiredBy,
+          keepsMemberReplicas: keep,
+        }) + preservedLabelsKey(preserved);
       let outcome = used.get(key) ?? reuse?.get(key);
       if (!outcome) {
         outcome = renderCopy({
@@ -114,6 +122,7 @@ export function createObjectRenderer(opts: {
           requiredBy,
           keep,
           interpreter: opts.fleet.interpreter,
+          ...(preserved ? { preserved } : {}),
           ...(revise ? { replicas: target } : {}),
           ...(jobCompletions !== undefined ? { completions: jobCompletions } : {}),
         });
@@ -133,6 +142,7 @@ function renderCopy(opts: {
   requiredBy: string[];
   keep: boolean;
   interpreter: ResourceInterpreter | undefined;
+  preserved?: Readonly<Record<string, string>>;
 }): RenderOutcome {
   const { template } = opts;
   const path = objectPath(template.ref);
@@ -159,6 +169,7 @@ function renderCopy(opts: {
   stripServerFields(object);
   if (opts.keep && isMap(object.spec)) delete object.spec.replicas;
   decorateObject(object, opts.binding, template.source.file, opts.requiredBy);
+  if (opts.preserved) injectPreservedLabels(object, opts.preserved);
   return { ok: true, path, text: emitYaml(object) };
 }
 

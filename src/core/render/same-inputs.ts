@@ -18,6 +18,8 @@ export function samePrevious(a: PreviousBinding | undefined, b: PreviousBinding 
   if (a.policy.name !== b.policy.name || a.clusters.length !== b.clusters.length) return false;
   if ((a.held || b.held) && JSON.stringify(a.held) !== JSON.stringify(b.held)) return false;
   if (!sameFailoverState(a, b)) return false;
+  // What the scheduling gate reads (schedule-trigger.ts).
+  if (a.appliedPlacement !== b.appliedPlacement) return false;
   return a.clusters.every((c, i) => c.name === b.clusters[i]!.name && c.replicas === b.clusters[i]!.replicas);
 }
 

@@ -17,6 +17,8 @@ export interface AssignReplicasOptions {
   emptyWorkloadPropagation: boolean;
   /** The term in force has overflowAffinities: fill the candidates' overflow tiers in order. */
   overflow?: boolean;
+  /** A reschedule was asked for: divide by available replicas in Karmada's Fresh mode. */
+  fresh?: boolean;
 }
 
 /**
@@ -53,15 +55,30 @@ export function assignReplicas(options: AssignReplicasOptions): DivideResult {
 
 function assignWorkload(options: AssignReplicasOptions): DivideResult {
   const { candidates, placement, replicas, previous, key } = options;
+  const fresh = options.fresh ? { fresh: true } : {};
   const strategy = placement.replicaScheduling;
   if (strategy.replicaSchedulingType === 'Duplicated') {
     return { ok: true, clusters: candidates.map((c) => ({ name: c.name, replicas })) };
   }
   if (strategy.replicaDivisionPreference === 'Aggregated') {
-    return divideByAvailableReplicas({ strategy: 'Aggregated', replicas, candidates, previous, key });
+    return divideByAvailableReplicas({
+      strategy: 'Aggregated',
+      replicas,
+      candidates,
+      previous,
+      key,
+      ...fresh,
+    });
   }
   if (strategy.weightPreference?.dynamicWeight !== undefined) {
-    return divideByAvailableReplicas({ strategy: 'DynamicWeight', replicas, candidates, previous, key });
+    return divideByAvailableReplicas({
+      strategy: 'DynamicWeight',
+      replicas,
+      candidates,
+      previous,
+      key,
+      ...fresh,
+    });
   }
   const clusters = divideByStaticWeight({
     replicas,

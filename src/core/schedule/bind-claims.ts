@@ -10,6 +10,7 @@ import { replicaRequestOf } from './replica-request-of.js';
 import { scheduleBinding } from './schedule-binding.js';
 import { bindingName } from '../format/object-path.js';
 import { bindingSpecOf, type BindingSpec } from './lazy-activation.js';
+import { appliedPlacementText, rescheduleRequired, scheduleTrigger } from './schedule-trigger.js';
 
 export interface BindInput {
   claims: readonly Claim[];
@@ -67,6 +68,23 @@ export function bindClaim(
       diagnostic: waitingDiagnostic(claim),
     };
   }
+  // Karmada's doScheduleBinding: a binding is scheduled again only for a reason (schedule-trigger.ts).
+  const placementText = appliedPlacementText(spec.placement);
+  const isWorkload =
+    replicas > 0 || (request !== undefined && (request.cpuMilli > 0 || request.memoryBytes > 0));
+  const trigger = scheduleTrigger({
+    placement: spec.placement,
+    placementText,
+    replicas,
+    isWorkload,
+    previous,
+    clusters: input.clusters,
+  });
+  if (trigger === undefined && previous) {
+    const binding = bindingOf(claim, replicas, unchangedSchedule(previous), spec, previous);
+    return { binding: withScheduleRecord(binding, previous, previous.appliedPlacement, false) };
+  }
+  const fresh = previous !== undefined && rescheduleRequired(previous);
   let schedule: ScheduleResult = scheduleBinding({
     resource: template.ref,
     key: template.key,
@@ -77,6 +95,7 @@ export function bindClaim(
     clusterStatus: input.clusterStatus,
     ...(input.clusterTaints ? { clusterTaints: input.clusterTaints } : {}),
     ...(previous ? { previous } : {}),
+    ...(fresh ? { fresh } : {}),
   });
   let diagnostic: Diagnostic | undefined;
   if (schedule.type === 'NoFit') {
@@ -85,7 +104,44 @@ export function bindClaim(
     if (keep) schedule = keptPrevious(schedule, previous);
   }
   const binding = bindingOf(claim, replicas, schedule, spec, previous);
-  return diagnostic ? { binding, diagnostic } : { binding };
+  // Karmada updates the applied placement after a schedule that ended in a result (success, or
+  // no cluster fits: cleared) and stamps lastScheduledTime only on success.
+  const resulted = schedule.type === 'Scheduled' ? !schedule.failed : schedule.keepPrevious !== true;
+  const applied = resulted ? placementText : previous?.appliedPlacement;
+  const recorded = withScheduleRecord(
+    binding,
+    previous,
+    applied,
+    fresh && schedule.type === 'Scheduled' && !schedule.failed,
+  );
+  return diagnostic ? { binding: recorded, diagnostic } : { binding: recorded };
+}
+
+// The clusters a binding keeps when nothing asks for a schedule: the previous ones, as they are.
+function unchangedSchedule(previous: PreviousBinding): ScheduleResult {
+  return {
+    type: 'Scheduled',
+    clusters: previous.clusters,
+    ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
+  };
+}
+
+// The schedule's own record on the binding: the applied placement, and the reschedule times
+// (a triggered schedule that succeeded consumes its trigger: lastScheduledTime = its time).
+function withScheduleRecord(
+  binding: Binding,
+  previous: PreviousBinding | undefined,
+  appliedPlacement: string | undefined,
+  consumed: boolean,
+): Binding {
+  const triggered = previous?.rescheduleTriggeredAt;
+  const last = consumed ? triggered : previous?.lastScheduledTime;
+  return {
+    ...binding,
+    ...(appliedPlacement !== undefined ? { appliedPlacement } : {}),
+    ...(triggered !== undefined ? { rescheduleTriggeredAt: triggered } : {}),
+    ...(last !== undefined ? { lastScheduledTime: last } : {}),
+  };
 }
 
 function bindingOf(
@@ -107,6 +163,7 @@ function bindingOf(
     propagateDeps: spec.propagateDeps,
     conflictResolution: spec.conflictResolution,
     preserveResourcesOnDeletion: spec.preserveResourcesOnDeletion,
+    ...(policy.failover ? { failover: policy.failover } : {}),
     schedule,
     requiredBy: [],
     overrides: 'all',

@@ -11,6 +11,8 @@ export interface DivideByAvailableReplicasOptions {
   /** The previous result (Karmada's spec.clusters). */
   previous: readonly TargetCluster[];
   key: string;
+  /** Karmada's Fresh mode: a reschedule was asked for (rescheduleTriggeredAt). */
+  fresh?: boolean;
 }
 
 export type DivideResult = { ok: true; clusters: TargetCluster[] } | { ok: false; message: string };
@@ -36,9 +38,17 @@ interface Division {
  * previously used clusters at the front and only as many clusters as needed to reach the
  * target; the target is then shared by the Webster method. Weights are sorted descending
  * with a stable sort (Go's sort.Sort is an insertion sort, so stable, up to 12 clusters).
- * Karmada's Fresh mode (rescheduleTriggeredAt) has no trigger in gitfleet.
+ *
+ * Karmada's Fresh mode (a WorkloadRebalancer's rescheduleTriggeredAt, dynamicFreshScale in
+ * division_algorithm.go) divides the whole desired total as a first schedule would, each
+ * candidate weighted by what it can still take plus what it holds now (availableReplicas),
+ * with no previous clusters kept at the front.
  */
 export function divideByAvailableReplicas(options: DivideByAvailableReplicasOptions): DivideResult {
+  if (options.fresh) {
+    const available = options.candidates.map((c) => ({ name: c.name, replicas: c.availableReplicas }));
+    return divide(options, { target: options.replicas, available: sortDescending(available), scheduled: [] });
+  }
   const names = new Set(options.candidates.map((c) => c.name));
   const scheduled = options.previous.filter((c) => names.has(c.name)).map((c) => ({ ...c }));
   const assigned = sumOf(scheduled);

@@ -21,8 +21,9 @@ export function scheduleBinding(input: ScheduleInput): ScheduleResult {
 
 /**
  * Ordered clusterAffinities (Karmada's scheduleResourceBindingWithClusterAffinities):
- *   - start at the term the previous result was made with (first term when none or unknown);
- *     earlier terms are not tried again, so a binding that fell back stays there;
+ *   - start at the term the previous result was made with (first term when none or unknown,
+ *     or when a reschedule was asked for); earlier terms are not tried again, so a binding
+ *     that fell back stays there until a WorkloadRebalancer asks;
  *   - try each term in turn; the first that schedules wins and is recorded as affinityName;
  *   - when every term fails, the first failure decides: a filter failure clears the
  *     clusters, any other failure keeps the previous ones (`keepPrevious`) and its reason.
@@ -31,10 +32,12 @@ function scheduleWithAffinityTerms(
   input: ScheduleInput,
   terms: readonly ClusterAffinityTerm[],
 ): ScheduleResult {
-  const start = Math.max(
-    0,
-    terms.findIndex((t) => t.affinityName === input.previous?.affinityName),
-  );
+  const start = input.fresh
+    ? 0
+    : Math.max(
+        0,
+        terms.findIndex((t) => t.affinityName === input.previous?.affinityName),
+      );
   const failures: { term: ClusterAffinityTerm; outcome: Extract<AffinityOutcome, { ok: false }> }[] = [];
   for (const term of terms.slice(start)) {
     const outcome = scheduleForAffinity(input, term);

@@ -123,6 +123,7 @@ function assignTo(
     key: input.key,
     emptyWorkloadPropagation: input.emptyWorkloadPropagation ?? false,
     overflow,
+    ...(input.fresh ? { fresh: true } : {}),
   });
   if (assigned.ok) return { ok: true, clusters: assigned.clusters };
   const diagnosis = candidates.map((c) => ({

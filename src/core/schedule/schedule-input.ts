@@ -27,6 +27,11 @@ export interface ScheduleInput {
   clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
   /** The last scheduling result (stickiness). */
   previous?: PreviousBinding;
+  /**
+   * A reschedule was asked for (rescheduleTriggeredAt after lastScheduledTime): Karmada's Fresh
+   * assignment mode, and clusterAffinities tried again from the first term.
+   */
+  fresh?: boolean;
   /** Karmada's --enable-empty-workload-propagation (default false): see assignReplicas. */
   emptyWorkloadPropagation?: boolean;
 }

@@ -174,12 +174,9 @@ test('a binding that does not keep its own placement when scheduled again is sch
         },
       },
       ppWithPlacement({
+        // Duplicated: Karmada schedules it on every pass (doScheduleBinding); a Divided one
+        // whose replicas still add up would keep its clusters (core/schedule/schedule-trigger.ts).
         clusterAffinities: [{ affinityName: 'first', clusterNames: ['m1'] }, { affinityName: 'second' }],
-        replicaScheduling: {
-          replicaSchedulingType: 'Divided',
-          replicaDivisionPreference: 'Weighted',
-          weightPreference: { dynamicWeight: 'AvailableReplicas' },
-        },
       }),
     ),
   ];

@@ -100,6 +100,8 @@ test('A record written before Lazy was honoured (no template hash) is still read
     clusters: [{ name: 'member1', replicas: 2 }],
   };
   const text = bindingRecord(bind(v1, to('member1')));
-  assert.deepEqual(parseBindingRecord(text), old);
+  // The record also holds the placement it was scheduled with (schedule-trigger.ts), not a held spec.
+  const { appliedPlacement: _applied, ...read } = parseBindingRecord(text)!;
+  assert.deepEqual(read, old);
   assert.deepEqual(clustersOf(bind(v1, to('member2', lazy), old)), ['member2']);
 });
