@@ -124,7 +124,7 @@ test('a ClusterTaintPolicy adding NoExecute on Ready False: recorded, and with e
   };
   rendered(await hubPass(repo, { failover }));
   await reportReady(repo, 'member2', 'False');
-  rendered(await hubPass(repo, { failover }));
+  const pass = rendered(await hubPass(repo, { failover }));
   const files = branchFiles(repo, 'gitfleet/bindings');
   const kept: TimedTaint[] = readRecord(files.get(clusterTaintsPath('member2')));
   assert.deepEqual(kept, [
@@ -135,48 +135,25 @@ test('a ClusterTaintPolicy adding NoExecute on Ready False: recorded, and with e
     bindingsMessage(repo),
     /^Gitfleet-Taint: member2 \+example\.com\/down:NoExecute: Ready=False matches addOnConditions of ClusterTaintPolicy\/down$/m,
   );
-  // The taint manager's step on what the pass rendered and recorded: the web binding is still
-  // on member2 (the scheduler keeps a previous cluster), and does not tolerate the taint.
-  const loaded = loadFleet([...branchFiles(repo, 'main')].map(([path, content]) => ({ path, content })));
-  assert.ok(loaded.ok);
-  const previous = new Map<string, PreviousBinding>();
-  for (const [path, text] of files) {
-    const record = path.startsWith('.gitfleet/') ? undefined : parseBindingRecord(text);
-    if (record) previous.set(record.key, record);
-  }
-  const clusterTaints = new Map([['member2', kept]]);
-  const clusterStatus = new Map<string, ClusterStatus>([
-    ['member2', { conditions: [{ type: 'Ready', status: 'False' }] }],
-  ]);
-  const render = renderFleet({ fleet: loaded.fleet, clusterStatus, previous, clusterTaints });
-  const web = render.bindings.find((b) => b.key === 'apps/Deployment/shop/web')!;
-  assert.deepEqual(web.schedule.type === 'Scheduled' && web.schedule.clusters.map((c) => c.name), [
-    'member1',
-    'member2',
-  ]);
-  const out = taintEvictionRequests({
-    now,
-    settings: failover.settings,
-    fleet: loaded.fleet,
-    bindings: render.bindings,
-    previous,
-    clusterStatus,
-    clusterTaints,
-    reports: new Map(),
-    recorded: new Map(),
-    memory: newFailoverMemory(),
-  });
-  assert.deepEqual(out.requests, [
-    {
-      binding: 'apps/Deployment/shop/web',
-      cluster: 'member2',
-      producer: 'TaintManager',
-      reason: 'TaintUntolerated',
-      message:
-        'taint example.com/down:NoExecute is not tolerated on member2 by Deployment/shop/web (PropagationPolicy/shop/web)',
-      purgeMode: 'Gracefully',
-    },
-  ]);
+  // The same pass evicted web from member2 (the taint manager's request, applied as Karmada's
+  // GracefulEvictCluster): the record holds the task, and the replicas are on member1.
+  assert.deepEqual(
+    pass.decisions?.filter((d) => d.type === 'Evicted').map((d) => [d.binding, d.cluster]),
+    [['apps/Deployment/shop/web', 'member2']],
+  );
+  const web = parseBindingRecord(files.get('shop/Deployment.apps/web.yaml')!)!;
+  assert.deepEqual(
+    web.clusters.map((c) => c.name),
+    ['member1'],
+  );
+  assert.deepEqual(
+    web.evictionTasks?.map((t) => [t.fromCluster, t.producer, t.reason, t.purgeMode]),
+    [['member2', 'TaintManager', 'TaintUntolerated', 'Gracefully']],
+  );
+  assert.match(
+    bindingsMessage(repo),
+    /^Gitfleet-Eviction: .*web.* from member2: .*example\.com\/down:NoExecute/m,
+  );
 });
 
 test('a deleted ClusterTaintPolicy removes none of the taints it added', async () => {
