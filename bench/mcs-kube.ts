@@ -24,12 +24,15 @@ export async function runningPods(target: ApiTarget, namespace: string): Promise
     .map((p) => p.metadata.name);
 }
 
-/** Deletes the Pod (grace period 0: kwok plays no container that would need one); false when it was gone. */
+/**
+ * Deletes the Pod as `kubectl delete pod` does (its grace period): the endpointslice controller
+ * sees it terminating, kwok's pod-delete stage finishes it, the ReplicaSet makes a new one and
+ * kwok marks that ready. Returns false when it was gone already.
+ */
 export async function deletePod(target: ApiTarget, namespace: string, name: string): Promise<boolean> {
   const got = await apiRequest(target, {
     method: 'DELETE',
     path: `/api/v1/namespaces/${namespace}/pods/${name}`,
-    body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 },
   });
   if (got.status === 404) return false;
   if (got.status !== 200 && got.status !== 202)
