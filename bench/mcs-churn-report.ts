@@ -1,6 +1,6 @@
 // What bench/mcs-churn.ts reports of one coalescing window: the readings taken around the churn,
 // reduced to rates per minute, growth and CPU shares, and the side-by-side table of the windows.
-import { roundTo } from './lib/stats.js';
+import { median, roundTo } from './lib/stats.js';
 import type { RepoSize } from './mcs-refs.js';
 
 /** The raw readings of one window's churn. */
@@ -17,6 +17,10 @@ export interface WindowReading {
   agentCpuSeconds: Record<string, number>;
   /** The benchmark's own process (the churn's requests). */
   benchCpuSeconds: number;
+  /** The durations of the hub's passes that wrote, from its output. */
+  hubPassMs: number[];
+  /** The durations of each agent's passes that applied or wrote status, from its output. */
+  agentPassMs: Record<string, number[]>;
   loadBefore: number[];
   loadAfter: number[];
 }
@@ -40,6 +44,11 @@ export function summarizeWindow(
     fleet.exporters.map((c) => [c, perMinute(commitsOf(`clusters/${c}`))]),
   );
   const importerRates = fleet.importers.map((c) => perMinute(commitsOf(`clusters/${c}`)));
+  const passes = (ms: readonly number[]) => ({
+    perMinute: perMinute(ms.length),
+    medianMs: ms.length > 0 ? Math.round(median(ms)) : null,
+    maxMs: ms.length > 0 ? Math.max(...ms) : null,
+  });
   const grew = (key: keyof RepoSize) => r.sizeAfter[key] - r.sizeBefore[key];
   const share = (cpu: number) => ({
     cpuSeconds: roundTo(cpu, 1),
@@ -73,8 +82,13 @@ export function summarizeWindow(
       before: r.sizeBefore,
       after: r.sizeAfter,
     },
-    hub: share(r.hubCpuSeconds),
-    agents: Object.fromEntries(Object.entries(r.agentCpuSeconds).map(([c, cpu]) => [c, share(cpu)])),
+    hub: { ...share(r.hubCpuSeconds), passes: passes(r.hubPassMs) },
+    agents: Object.fromEntries(
+      Object.entries(r.agentCpuSeconds).map(([c, cpu]) => [
+        c,
+        { ...share(cpu), passes: passes(r.agentPassMs[c] ?? []) },
+      ]),
+    ),
     benchProcess: share(r.benchCpuSeconds),
     loadAverage: { before: r.loadBefore, after: r.loadAfter },
   };
@@ -115,7 +129,18 @@ export function formatChurnTable(windows: readonly WindowSummary[]): string {
         `+${w.repoGrowth.looseObjects} (+${w.repoGrowth.looseKiB} KiB), +${w.repoGrowth.packs} (+${w.repoGrowth.packKiB} KiB)`,
     ],
     ['hub CPU', (w) => `${w.hub.cpuSeconds} s (${w.hub.percentOfOneCore}% of a core)`],
+    [
+      '  hub passes/min, median',
+      (w) => `${w.hub.passes.perMinute}, ${w.hub.passes.medianMs} ms (max ${w.hub.passes.maxMs})`,
+    ],
     ['agents CPU, s each', (w) => agentCpu(w)],
+    [
+      '  agent passes/min, median',
+      (w) =>
+        Object.values(w.agents)
+          .map((a) => `${a.passes.perMinute}, ${a.passes.medianMs} ms`)
+          .join(' / '),
+    ],
     ['load average before → after', (w) => `${w.loadAverage.before[0]} → ${w.loadAverage.after[0]}`],
   ];
   const head = ['', ...windows.map((w) => `coalesce ${w.exportCoalesce}`)];

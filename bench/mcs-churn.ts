@@ -47,7 +47,7 @@ import {
   namespaceDoc,
 } from './mcs-fleet-repo.js';
 import { apiTargetOf, deletePod, runningPods } from './mcs-kube.js';
-import { agentArgs, hubArgs, startGitfleet, type GitfleetProcess } from './mcs-processes.js';
+import { agentArgs, hubArgs, passDurations, startGitfleet, type GitfleetProcess } from './mcs-processes.js';
 import { branchHeads, commitsBetween, repoSize } from './mcs-refs.js';
 import { sleep, waitUntil } from './mcs-wait.js';
 
@@ -184,6 +184,7 @@ async function measureWindow(opts: {
       size: await repoSize(opts.repo),
       hubCpu: opts.hub.cpuSeconds(),
       agentCpu: agents.map((a) => a.cpuSeconds()),
+      outputMarks: [opts.hub, ...agents].map((p) => p.outputLength()),
       benchCpu: process.cpuUsage(),
       load: machineInfo().loadAverage,
     };
@@ -206,6 +207,10 @@ async function measureWindow(opts: {
         agents.map((a, i) => [exporters[i]!, a.cpuSeconds() - before.agentCpu[i]!]),
       ),
       benchCpuSeconds: (bench.user + bench.system) / 1e6,
+      hubPassMs: passDurations(opts.hub.outputSince(before.outputMarks[0]!)),
+      agentPassMs: Object.fromEntries(
+        agents.map((a, i) => [exporters[i]!, passDurations(a.outputSince(before.outputMarks[i + 1]!))]),
+      ),
       loadBefore: before.load,
       loadAfter: machineInfo().loadAverage,
     };

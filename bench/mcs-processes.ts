@@ -20,6 +20,10 @@ export interface GitfleetProcess {
   stop(): Promise<void>;
   /** The last lines of its output. */
   tail(lines?: number): string;
+  /** The bytes of output so far: a mark for `outputSince`. */
+  outputLength(): number;
+  /** Its output after the mark. */
+  outputSince(mark: number): string;
 }
 
 /** Starts `gitfleet <args>`; its stdout and stderr go to `<logDir>/<name>.log`. */
@@ -50,6 +54,8 @@ export function startGitfleet(opts: {
       clearTimeout(killer);
     },
     tail: (lines = 30) => readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n'),
+    outputLength: () => readFileSync(logFile).length,
+    outputSince: (mark) => readFileSync(logFile).subarray(mark).toString('utf8'),
   };
 }
 
@@ -60,6 +66,15 @@ export function cpuSecondsOf(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
   return ticks / clockTicks;
+}
+
+/**
+ * Returns the durations (ms) of the passes in a hub's or agent's text output: the hub prints
+ * `hub: rendered … in N ms` for each pass that wrote, the agent `agent <c>: … in N ms; …` for
+ * each pass that applied or wrote status (quiet passes print nothing).
+ */
+export function passDurations(output: string): number[] {
+  return [...output.matchAll(/^(?:hub: rendered|agent [^:]+:) .* in (\d+) ms/gm)].map((m) => Number(m[1]));
 }
 
 /** The hub's command line: a local repository, the given resync period. */
