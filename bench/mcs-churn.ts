@@ -237,10 +237,18 @@ const readings = await withTestClusters({ count: exporters.length }, (env) =>
     const hub = startGitfleet({ name: 'hub', args: hubArgs(repo, values['hub-interval']), logDir: dir });
     try {
       const out: WindowReading[] = [];
-      for (const window of windows)
-        out.push(
-          await measureWindow({ repo, dir, kubeconfig: env['GITFLEET_TEST_KUBECONFIG']!, hub, window }),
-        );
+      for (const window of windows) {
+        const reading = await measureWindow({
+          repo,
+          dir,
+          kubeconfig: env['GITFLEET_TEST_KUBECONFIG']!,
+          hub,
+          window,
+        });
+        // Each window's figures as soon as they are in: a later failure does not lose them.
+        log(`coalesce ${window}: ${JSON.stringify(summarizeWindow(reading, { exporters, importers }))}`);
+        out.push(reading);
+      }
       return out;
     } finally {
       await hub.stop();

@@ -2,14 +2,10 @@
 // hub's and agents' branches, the commits made between two readings, the repository's size
 // (loose and packed, as `git count-objects -v` counts them, and the bytes of .git on disk), and
 // a timeline of ref moves seen by the project's own ref watcher (src/adapters/watch).
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { watchLocalRefs, type RefWatcher } from '../src/adapters/watch/watch-local-refs.js';
 import { git } from './mcs-fleet-repo.js';
-
-const run = promisify(execFile);
 
 /** Returns every branch of the repository: full ref name → commit. */
 export async function branchHeads(repo: string): Promise<Map<string, string>> {
@@ -49,7 +45,7 @@ export interface RepoSize {
   packedObjects: number;
   packs: number;
   packKiB: number;
-  /** `du -sb .git`: everything, refs, index and logs included. */
+  /** The bytes of every file under .git (as `du -sb` counts files): refs, index and logs included. */
   gitDirBytes: number;
 }
 
@@ -62,15 +58,31 @@ export async function repoSize(repo: string): Promise<RepoSize> {
       .map((l) => l.split(': ') as [string, string]),
   );
   const n = (key: string) => Number(counts.get(key) ?? 0);
-  const { stdout } = await run('du', ['-sb', join(repo, '.git')]);
   return {
     looseObjects: n('count'),
     looseKiB: n('size'),
     packedObjects: n('in-pack'),
     packs: n('packs'),
     packKiB: n('size-pack'),
-    gitDirBytes: Number(stdout.split('\t')[0]),
+    gitDirBytes: fileBytesUnder(join(repo, '.git')),
   };
+}
+
+/**
+ * Returns the sizes of the files under `dir` added up. The hub and the agents keep writing
+ * while it counts: a file gone between the listing and its stat (a ref's `.lock`) is left out.
+ */
+function fileBytesUnder(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    try {
+      bytes += lstatSync(join(entry.parentPath, entry.name)).size;
+    } catch {
+      // written and gone meanwhile
+    }
+  }
+  return bytes;
 }
 
 /** One ref move: when the watcher saw it (ms on the performance clock) and the new head. */
