@@ -2,7 +2,7 @@
 // Anyone who can push to the cluster branch can write that trailer (and any author name), so
 // the trailer alone proves nothing. The hub writes it only when the source commit it renders
 // allows deletions on the cluster, or when a failover decision of the pass takes objects off the
-// cluster (core/publish/eviction-allowance.ts), and records both on the bindings branch. The
+// cluster (core/failover/eviction-allowance.ts), and records both on the bindings branch. The
 // agent therefore takes the allowance only when every link of one of the two chains holds:
 //
 // | chain    | check                                                         | when it fails                           |
@@ -22,7 +22,7 @@
 // trailers carry that pass's decisions (later commits name the same head and other decisions).
 // Without proof the allowance is ignored and the agent's own mass-deletion guard applies.
 import { deletionsAllowedBy, parseTrailers, sourceCommitTrailer } from '../publish/commit-trailers.js';
-import { evictedClusterOf } from '../publish/eviction-allowance.js';
+import { evictedClusterOf } from '../failover/eviction-allowance.js';
 
 /** The trailers that name an eviction from a cluster (core/failover/failover-trailers.ts). */
 export const evictionTrailers = ['Gitfleet-Eviction', 'Gitfleet-Eviction-Done'] as const;

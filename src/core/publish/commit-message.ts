@@ -32,7 +32,7 @@ export interface RenderCommitInput {
   endpointsFrom?: readonly string[];
   /**
    * The `Gitfleet-Eviction: ...` / `Gitfleet-Eviction-Done: ...` lines of the failover decisions
-   * that take objects off this cluster (core/publish/eviction-allowance.ts), after the others.
+   * that take objects off this cluster (core/failover/eviction-allowance.ts), after the others.
    */
   evictions?: readonly string[];
 }

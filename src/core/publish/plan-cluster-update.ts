@@ -37,7 +37,7 @@ export interface PlanClusterUpdateInput {
   /** Whether the source commit allows large deletions on this cluster. */
   deletionsAllowed: boolean;
   /**
-   * Paths a failover decision of this pass takes off the cluster (core/publish/eviction-allowance.ts):
+   * Paths a failover decision of this pass takes off the cluster (core/failover/eviction-allowance.ts):
    * their removal is allowed, so the guard counts only the other removals.
    */
   evictedPaths?: ReadonlySet<string>;

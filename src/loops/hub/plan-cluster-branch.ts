@@ -7,7 +7,7 @@ import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import { endpointsFromOf } from '../../core/publish/endpoints-from.js';
 import { planClusterUpdate, type BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
-import type { ClusterEvictions } from '../../core/publish/eviction-allowance.js';
+import type { ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
@@ -27,7 +27,7 @@ export interface ClusterBranchInput {
   output: ClusterOutput;
   guards: FleetConfig['guards'];
   deletionsAllowed: boolean;
-  /** What this pass's evictions take off the cluster (core/publish/eviction-allowance.ts). */
+  /** What this pass's evictions take off the cluster (core/failover/eviction-allowance.ts). */
   evictions?: ClusterEvictions;
 }
 

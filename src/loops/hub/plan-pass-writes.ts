@@ -14,7 +14,7 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
-import { evictionsByCluster, type ClusterEvictions } from '../../core/publish/eviction-allowance.js';
+import { evictionsByCluster, type ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
 import type { RefMove } from '../shared/hub-repo.js';

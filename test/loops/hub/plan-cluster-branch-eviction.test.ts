@@ -1,5 +1,5 @@
 // The hub's mass-deletion guard lets an eviction's deletions through and passes the allowance
-// on (core/publish/eviction-allowance.ts): planned against a real repository the hub rendered,
+// on (core/failover/eviction-allowance.ts): planned against a real repository the hub rendered,
 // with the branch's own files as the render minus the evicted objects.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -22,7 +22,7 @@
 import type { Binding } from '../model/binding.js';
 import type { FailoverDecision } from '../model/failover.js';
 import { objectPath } from '../format/object-path.js';
-import { decisionTrailerLines } from '../failover/failover-trailers.js';
+import { decisionTrailerLines } from './failover-trailers.js';
 
 /** What one cluster's evictions of a pass allow: the paths the guard lets go, and the commit's trailer lines. */
 export interface ClusterEvictions {

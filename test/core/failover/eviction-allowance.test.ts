@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Binding } from '../../../src/core/model/binding.js';
 import type { FailoverDecision } from '../../../src/core/model/failover.js';
-import { evictedClusterOf, evictionsByCluster } from '../../../src/core/publish/eviction-allowance.js';
+import { evictedClusterOf, evictionsByCluster } from '../../../src/core/failover/eviction-allowance.js';
 import { aPlacement } from '../builders.js';
 
 function binding(kind: string, name: string, requiredBy: string[] = []): Binding {
