@@ -57,6 +57,7 @@ test('failover on three test clusters', { timeout: minutes(30) }, async (t) => {
     const step = (name: string, fn: () => Promise<void>) =>
       t.test(name, async () => {
         try {
+          fleet.assertRunning('hub');
           await fn();
         } catch (err) {
           console.log(
@@ -74,11 +75,16 @@ test('failover on three test clusters', { timeout: minutes(30) }, async (t) => {
         'member2 goes away: its replicas move to member1 and member3, and come not back',
         async () => {
           const sum = (names: string[]) => names.reduce((n, c) => n + (kube.replicas(c, ns, 'web') ?? 0), 0);
-          await eventually(
+          // A hub that refused its flags fails the test at once, with its usage error.
+          const first = await eventually(
             'web applied 2/2/2 on the three clusters',
-            async () => (clusterNames.every((c) => kube.replicas(c, ns, 'web') === 2) ? true : undefined),
+            async () => {
+              if (!fleet.running('hub')) return 'hub exited';
+              return clusterNames.every((c) => kube.replicas(c, ns, 'web') === 2) ? 'applied' : undefined;
+            },
             minutes(5),
           );
+          if (first !== 'applied') fleet.assertRunning('hub');
 
           await fleet.stopAgent('member2');
           await clusters.stopApiServer('member2');

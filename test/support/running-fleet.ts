@@ -14,6 +14,10 @@ export interface RunningFleet {
   startAgent(cluster: string): void;
   /** Everything the hub and agents printed so far, by name (`hub`, then the clusters). */
   output(): string;
+  /** Whether the named process (`hub`, a cluster's agent) is still running. */
+  running(name: string): boolean;
+  /** Throws, with what it printed, when the named process has exited. */
+  assertRunning(name: string): void;
 }
 
 /** Extra arguments for the hub and for every agent (failover settings, heartbeat intervals). */
@@ -64,5 +68,16 @@ export function startFleet(
       start(cluster, agentArgs(cluster));
     },
     output,
+    running(name) {
+      const child = children.get(name);
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    assertRunning(name) {
+      const child = children.get(name);
+      if (child && (child.exitCode !== null || child.signalCode !== null))
+        throw new Error(
+          `${name} exited (${child.exitCode ?? child.signalCode}): ${(logs.get(name) ?? []).join('').slice(-2000)}`,
+        );
+    },
   };
 }
