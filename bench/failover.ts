@@ -77,8 +77,11 @@ async function measure(input: {
       const app = `web-${run}`;
       files = { ...files, ...failoverFleet(ns, {}, app) };
       await commit(files, `${app}: 6 replicas divided 1:1:1`);
-      await until(`${app} running 2/2/2`, minutes(5), () =>
-        clusterNames.every((c) => ready(kube, c, app) === 2),
+      await until(
+        `${app} running 2/2/2`,
+        minutes(5),
+        () => clusterNames.every((c) => ready(kube, c, app) === 2),
+        fleet,
       );
       const began = performance.now();
       await fleet.stopAgent('member2');
@@ -140,9 +143,12 @@ async function until(
   what: string,
   timeoutMs: number,
   probe: () => boolean | Promise<boolean>,
+  fleet?: RunningFleet,
 ): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
+    // A hub that exited (a flag it does not know) ends the run at once, with its error.
+    fleet?.assertRunning('hub');
     try {
       if (await probe()) return;
     } catch {
