@@ -49,7 +49,8 @@ export const failoverScenario: Scenario = {
         measure({ env, clusters, runs, log: opts.log, parameters }),
       );
     } catch (err) {
-      return { ...failed('failover', err), parameters };
+      // One line: the report's table cell (the hub's full output went to the log).
+      return { ...failed('failover', String((err as Error).message).split('\n')[0]), parameters };
     } finally {
       removeTempDirs();
     }
