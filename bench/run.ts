@@ -17,6 +17,7 @@ import { formatMachine, formatScenario, formatSummaryTable } from './lib/format-
 import { machineInfo } from './lib/machine.js';
 import { failed, type Scenario, type ScenarioOptions, type ScenarioReport } from './lib/report.js';
 import { scaleScenario } from './scale.js';
+import { failoverScenario } from './failover.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -24,6 +25,7 @@ const scenarios: Scenario[] = [
   incrementalScenario,
   applyScenario,
   scaleScenario,
+  failoverScenario,
 ];
 
 const { values } = parseArgs({

@@ -2,6 +2,7 @@
 // plumbing (a temporary index, write-tree, commit-tree, update-ref), their files written by the
 // same functions the hub and the agent use.
 import { runCli, type CliRun } from './run-cli.js';
+import yaml from 'js-yaml';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -226,4 +227,66 @@ test('a repository without a bindings branch says the hub has not run', async ()
   const { code, stderr } = await run(['--repo', repo]);
   assert.equal(code, 1);
   assert.match(stderr, /no branch gitfleet\/bindings/);
+});
+
+test('status shows the eviction tasks of each template and the clusters the monitor judged', async () => {
+  const repo = initRepo();
+  writeFiles(repo, { 'apps/web.yaml': 'kind: Deployment\n' });
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'templates');
+  const source = git(repo, 'rev-parse', 'HEAD');
+  const b = aBinding(web, 6, [
+    ['m1', 3],
+    ['m3', 3],
+  ]);
+  // The eviction helper writes Karmada's field; a task another version wrote without a cluster,
+  // or that is not a map, is left out rather than failing the command.
+  const record = yaml.load(bindingRecord(b)) as { spec: Record<string, unknown> };
+  record.spec['gracefulEvictionTasks'] = [
+    {
+      fromCluster: 'm2',
+      purgeMode: 'Gracefully',
+      replicas: 2,
+      reason: 'TaintUntolerated',
+      message: 'cluster.karmada.io/unreachable:NoExecute',
+      producer: 'TaintManager',
+      creationTimestamp: '2026-12-01T15:00:00.000Z',
+    },
+    { reason: 'ApplicationFailure' },
+    'garbage',
+  ];
+  commitBranch(
+    repo,
+    'gitfleet/bindings',
+    new Map([[objectPath(web), yaml.dump(record)]]),
+    `render ${source.slice(0, 7)}: templates\n\nGitfleet-Source-Commit: ${source}\nGitfleet-Cluster-Judged: m2=Unknown\n`,
+  );
+  for (const c of ['m1', 'm2', 'm3'])
+    commitBranch(
+      repo,
+      `gitfleet/clusters/${c}`,
+      new Map([[objectPath(web), 'kind: Deployment\n']]),
+      `render ${c}`,
+    );
+  const json = await run(['--repo', repo, '--output', 'json']);
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout) as { evictions: unknown[]; judged: string[] };
+  assert.deepEqual(parsed.evictions, [
+    {
+      template: 'Deployment/shop/web',
+      cluster: 'm2',
+      reason: 'TaintUntolerated',
+      producer: 'TaintManager',
+      purgeMode: 'Gracefully',
+      since: '2026-12-01T15:00:00.000Z',
+      message: 'cluster.karmada.io/unreachable:NoExecute',
+    },
+  ]);
+  assert.deepEqual(parsed.judged, ['m2=Unknown']);
+  const text = await run(['--repo', repo]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(
+    text.stdout,
+    /\n\nTEMPLATE +EVICTED-FROM +REASON +PRODUCER +PURGE-MODE +SINCE +MESSAGE\nDeployment\/shop\/web +m2 +TaintUntolerated +TaintManager +Gracefully +2026-12-01T15:00:00.000Z +cluster.karmada.io\/unreachable:NoExecute\n\njudged by the hub's cluster monitor: m2=Unknown$/,
+  );
 });

@@ -8,30 +8,76 @@ const cli = join(new URL('.', import.meta.url).pathname, '../../../bin/gitfleet.
 /** A hub and its agents running; `stop` ends them and prints their output if the run failed. */
 export interface RunningFleet {
   stop(): void;
+  /** Stops one cluster's agent (SIGTERM) and resolves once it has exited. */
+  stopAgent(cluster: string): Promise<void>;
+  /** Starts that cluster's agent again with the same arguments. */
+  startAgent(cluster: string): void;
+  /** Everything the hub and agents printed so far, by name (`hub`, then the clusters). */
+  output(): string;
+  /** Whether the named process (`hub`, a cluster's agent) is still running. */
+  running(name: string): boolean;
+  /** Throws, with what it printed, when the named process has exited. */
+  assertRunning(name: string): void;
+}
+
+/** Extra arguments for the hub and for every agent (failover settings, heartbeat intervals). */
+export interface FleetArgs {
+  hub?: readonly string[];
+  agent?: readonly string[];
 }
 
 /** Starts the hub (resync 1s) and an agent per cluster (context of the same name, resync 1s). */
-export function startFleet(repo: string, clusters: readonly string[], kubeconfig: string): RunningFleet {
-  const children: ChildProcess[] = [];
+export function startFleet(
+  repo: string,
+  clusters: readonly string[],
+  kubeconfig: string,
+  extra: FleetArgs = {},
+): RunningFleet {
+  const children = new Map<string, ChildProcess>();
   const logs = new Map<string, string[]>();
   const start = (name: string, args: readonly string[]) => {
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
+    const lines = logs.get(name) ?? [];
     logs.set(name, lines);
     child.stdout!.on('data', (d: Buffer) => lines.push(d.toString()));
     child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
-    children.push(child);
+    children.set(name, child);
   };
-  start('hub', ['hub', '--repo', repo, '--interval', '1s']);
-  for (const cluster of clusters) {
-    const agent = ['agent', '--repo', repo, '--cluster', cluster, '--kubeconfig', kubeconfig];
-    start(cluster, [...agent, '--context', cluster, '--interval', '1s']);
-  }
+  const agentArgs = (cluster: string) => [
+    ...['agent', '--repo', repo, '--cluster', cluster, '--kubeconfig', kubeconfig],
+    ...['--context', cluster, '--interval', '1s', ...(extra.agent ?? [])],
+  ];
+  start('hub', ['hub', '--repo', repo, '--interval', '1s', ...(extra.hub ?? [])]);
+  for (const cluster of clusters) start(cluster, agentArgs(cluster));
+  const output = () => [...logs].map(([name, lines]) => `--- ${name}\n${lines.join('')}`).join('\n');
   return {
     stop() {
-      for (const child of children) child.kill('SIGTERM');
+      for (const child of children.values()) child.kill('SIGTERM');
       const failed = process.exitCode !== undefined && process.exitCode !== 0;
-      if (failed) for (const [name, lines] of logs) console.log(`--- ${name}\n${lines.join('')}`);
+      if (failed) console.log(output());
+    },
+    async stopAgent(cluster) {
+      const child = children.get(cluster);
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    },
+    startAgent(cluster) {
+      logs.get(cluster)?.push(`--- ${cluster} started again\n`);
+      start(cluster, agentArgs(cluster));
+    },
+    output,
+    running(name) {
+      const child = children.get(name);
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    assertRunning(name) {
+      const child = children.get(name);
+      if (child && (child.exitCode !== null || child.signalCode !== null))
+        throw new Error(
+          `${name} exited (${child.exitCode ?? child.signalCode}): ${(logs.get(name) ?? []).join('').slice(-2000)}`,
+        );
     },
   };
 }

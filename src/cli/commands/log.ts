@@ -6,7 +6,10 @@
 // the namespace directory's tree id first and reads further only when it moved, so a long history
 // costs a few tree reads per commit. Each entry names its source commit (the
 // Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
-// (history rewritten) is reported as missing, not as an error.
+// (history rewritten) is reported as missing, not as an error. An entry a failover decision
+// made says why: its own Gitfleet-Eviction(-Done) trailers and the decisions of the bindings
+// commit that recorded it (the oldest whose Gitfleet-Cluster-Commit names it; the bindings
+// branch is walked back only as far as the oldest entry listed).
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { localGitdir } from '../../loops/shared/hub-repo.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
@@ -23,6 +26,9 @@ import {
   type ObjectSpec,
 } from '../../core/review/parse-object-spec.js';
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
+import { failoverLinesOf } from '../../core/review/failover-lines.js';
+import { parseTrailers } from '../../core/publish/commit-trailers.js';
+import { clusterCommitTrailer, parseClusterTrailers } from '../../loops/hub/cluster-commit-trailers.js';
 import type { Io } from '../io.js';
 import { readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -103,6 +109,7 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   for (const branch of wanted) lists.push(await walkBranch({ repo, ...branch, object: opts.object }));
   const entries = mergeNewestFirst(lists, (e) => e.time);
   await addSources(repo, entries);
+  await addFailover(repo, `${prefix}bindings`, entries);
   if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
   else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
   else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
@@ -188,7 +195,39 @@ function entryFor(input: {
     changes,
     source: info.sourceCommit ? { commit: info.sourceCommit, ...ref, missing: false } : null,
     ...(info.endpointsFrom ? { endpointsFrom: info.endpointsFrom } : {}),
+    ...(failoverLinesOf(child.commit.message).length > 0
+      ? { failover: failoverLinesOf(child.commit.message) }
+      : {}),
   };
+}
+
+/** Adds to each entry the failover decisions of the bindings commit that recorded it. */
+async function addFailover(repo: Repo, bindingsBranch: string, entries: LogEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  let oid: string | undefined;
+  try {
+    oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: `refs/heads/${bindingsBranch}` });
+  } catch {
+    return; // no bindings branch: the cluster commits' own trailers are all there is
+  }
+  const oldest = Math.min(...entries.map((e) => e.time));
+  const recorded = new Map<string, string[]>();
+  while (oid !== undefined) {
+    const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    if (commit.committer.timestamp < oldest) break;
+    const lines = failoverLinesOf(commit.message);
+    // Newest first: an older commit naming the same cluster commit overwrites, so the oldest wins.
+    for (const [cluster, head] of parseClusterTrailers(
+      parseTrailers(commit.message).get(clusterCommitTrailer) ?? [],
+    ))
+      recorded.set(`${cluster}=${head}`, lines);
+    oid = commit.parent[0];
+  }
+  for (const entry of entries) {
+    const lines = recorded.get(`${entry.cluster}=${entry.commit}`) ?? [];
+    const all = [...new Set([...(entry.failover ?? []), ...lines])];
+    if (all.length > 0) entry.failover = all;
+  }
 }
 
 // Reads the object's files in a commit tree: `<ns>/<matching kind dirs>/<name>.yaml`. The

@@ -16,10 +16,13 @@ import git from 'isomorphic-git';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
+import { refLabel } from '../../core/model/object-ref.js';
 import type { LabelSelector } from '../../core/model/selectors.js';
 import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
-import { formatStatusText } from '../../core/status/format-status-text.js';
+import { formatStatusText, type StatusFailover } from '../../core/status/format-status-text.js';
+import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
+import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
@@ -108,9 +111,8 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
     throw new CommandError('NoBindingsBranch', message, opts.repo);
   }
   const bindingsHead = await resolveBranch(repo, bindingsBranch);
-  const bindings = [...(await readBranchFiles(repo, bindingsHead)).values()]
-    .map(parseBindingView)
-    .filter((b): b is BindingView => b !== undefined);
+  const records = [...(await readBranchFiles(repo, bindingsHead)).values()];
+  const bindings = records.map(parseBindingView).filter((b): b is BindingView => b !== undefined);
   const reports = await readReports(repo, branchesUnder(branches, `${prefix}status/`));
   const heads = new Map<string, string>();
   for (const [cluster, branch] of branchesUnder(branches, `${prefix}clusters/`)) {
@@ -123,8 +125,39 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
     renderedCommitOf: (cluster) => heads.get(cluster),
     ...(selector ? { selector, templateLabels: await templateLabels(opts.repo, repo, bindingsHead) } : {}),
   });
-  io.out(opts.output === 'json' ? JSON.stringify({ rows }, null, 2) : formatStatusText(rows));
+  const failover = await failoverOf(repo, bindingsHead, records, new Set(rows.map((r) => r.template)));
+  io.out(
+    opts.output === 'json'
+      ? JSON.stringify({ rows, ...failover }, null, 2)
+      : formatStatusText(rows, failover),
+  );
   return exitCodes.ok;
+}
+
+// Why workloads moved: the eviction tasks of the shown templates' records (spec.gracefulEvictionTasks)
+// and the monitor's verdicts the bindings head records (Gitfleet-Cluster-Judged).
+async function failoverOf(
+  repo: Repo,
+  bindingsHead: string,
+  records: readonly string[],
+  shown: ReadonlySet<string>,
+): Promise<StatusFailover> {
+  const evictions: StatusFailover['evictions'][number][] = [];
+  for (const text of records) {
+    const view = parseBindingView(text);
+    if (!view || !shown.has(refLabel(view.resource))) continue;
+    for (const task of evictionTasksOfRecord(text))
+      evictions.push({ template: refLabel(view.resource), ...task });
+  }
+  evictions.sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
+  const { commit } = await git.readCommit({
+    fs: repo.fs,
+    gitdir: repo.gitdir,
+    oid: bindingsHead,
+    cache: repo.cache,
+  });
+  const judged = parseTrailers(commit.message).get(clusterJudgedTrailer) ?? [];
+  return { evictions, judged };
 }
 
 interface Repo {

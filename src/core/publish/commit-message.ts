@@ -30,6 +30,11 @@ export interface RenderCommitInput {
    * changed EndpointSlices carry (endpointsFromOf): one Gitfleet-Endpoints-From trailer each.
    */
   endpointsFrom?: readonly string[];
+  /**
+   * The `Gitfleet-Eviction: ...` / `Gitfleet-Eviction-Done: ...` lines of the failover decisions
+   * that take objects off this cluster (core/failover/eviction-allowance.ts), after the others.
+   */
+  evictions?: readonly string[];
 }
 
 /**
@@ -58,6 +63,7 @@ export function renderCommitMessage(input: RenderCommitInput): string {
     ...(input.allowDeletionsOn ? [`${allowDeletionsTrailer}: ${input.allowDeletionsOn}`] : []),
     ...(restored?.found ? [`${restoredFromTrailer}: ${restored.found}`] : []),
     ...(input.endpointsFrom ?? []).map((from) => `${endpointsFromTrailer}: ${from}`),
+    ...(input.evictions ?? []),
     '',
   ].join('\n');
 }

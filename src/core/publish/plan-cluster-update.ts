@@ -10,7 +10,13 @@ export interface BranchChange {
 
 export type ClusterUpdatePlan =
   | { type: 'unchanged' }
-  | { type: 'update'; changes: BranchChange[]; files: ReadonlyMap<string, string> }
+  | {
+      type: 'update';
+      changes: BranchChange[];
+      files: ReadonlyMap<string, string>;
+      /** Some removal is an eviction's (input.evictedPaths): the commit passes the allowance on. */
+      evictionRemovals?: true;
+    }
   | { type: 'refused'; reason: string; changes: BranchChange[] };
 
 export interface PlanClusterUpdateInput {
@@ -30,6 +36,11 @@ export interface PlanClusterUpdateInput {
   guards: FleetConfig['guards'];
   /** Whether the source commit allows large deletions on this cluster. */
   deletionsAllowed: boolean;
+  /**
+   * Paths a failover decision of this pass takes off the cluster (core/failover/eviction-allowance.ts):
+   * their removal is allowed, so the guard counts only the other removals.
+   */
+  evictedPaths?: ReadonlySet<string>;
 }
 
 /**
@@ -37,18 +48,22 @@ export interface PlanClusterUpdateInput {
  * and the per-file changes), or a refusal by the mass-deletion guard
  * (docs/architecture.md#mass-deletion-guard): a render that would delete every object of a
  * non-empty branch, or more than `maxDeleteFraction` of them when it holds more than `minObjects`,
- * is refused unless the source commit allows it. Objects whose render failed keep their current
- * content, so a failed override is never a deletion. Files under `.gitfleet/` are the hub's own.
+ * is refused unless the source commit allows it. Removals an eviction explains (`evictedPaths`)
+ * are allowed and not counted. Objects whose render failed keep their current content, so a
+ * failed override is never a deletion. Files under `.gitfleet/` are the hub's own.
  */
 export function planClusterUpdate(input: PlanClusterUpdateInput): ClusterUpdatePlan {
   const planned = input.changedPaths ? plannedAt(input, input.changedPaths) : plannedWhole(input);
   const { files, changes } = planned;
   if (changes.length === 0) return { type: 'unchanged' };
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const removed = changes.filter((c) => c.change === 'removed').length;
+  const removals = changes.filter((c) => c.change === 'removed');
+  const evicted = input.evictedPaths;
+  const explained = evicted ? removals.filter((c) => evicted.has(c.path)).length : 0;
+  const removed = removals.length - explained;
   const refusal = removed > 0 ? guardRefusal(objectsIn(input.current), removed, input) : undefined;
   if (refusal && !input.deletionsAllowed) return { type: 'refused', reason: refusal, changes };
-  return { type: 'update', changes, files };
+  return { type: 'update', changes, files, ...(explained > 0 ? { evictionRemovals: true as const } : {}) };
 }
 
 // Every path: the rendered files, the current content of held ones, compared with the current files.

@@ -29,6 +29,11 @@ export interface LogEntry {
   source: LogSource | null;
   /** Where its imported endpoints came from (Gitfleet-Endpoints-From: `<cluster> <ns>/<service>`). */
   endpointsFrom?: string[];
+  /**
+   * Why it happened, when a failover decision did it: the commit's own Gitfleet-Eviction(-Done)
+   * lines and the decisions of the bindings commit that recorded it (core/review/failover-lines.ts).
+   */
+  failover?: string[];
 }
 
 /** Returns how a set of files (path → blob id) changed from `before` to `after`, by path. */

@@ -4,17 +4,21 @@
 // branch (whose commits carry the Gitfleet-Source-Commit trailer of each source commit the hub
 // rendered) records that source commit. A remote repository's mirror fetches every branch
 // under the prefix, so the bindings branch is there too, and the source commit's objects with
-// the source branch.
+// the source branch. For an eviction (the head names one from this cluster) it also finds the
+// bindings commit that recorded the head: the oldest of the newest-first run of commits whose
+// Gitfleet-Cluster-Commit trailer names it (the same walk, which stops once both are known).
 import { parseCommit, type ParsedCommit } from '../../adapters/git/parse-commit.js';
 import { readGitObject, withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import {
+  evictedClustersOf,
   judgeDeletionAllowance,
   sourceCommitOf,
   type AllowanceVerdict,
   type Signature,
 } from '../../core/apply-plan/judge-deletion-allowance.js';
-import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { deletionsAllowedBy, parseTrailers } from '../../core/publish/commit-trailers.js';
+import { clusterCommitTrailer, parseClusterTrailers } from '../hub/cluster-commit-trailers.js';
 import { bindingsRef } from '../../core/publish/hub-refs.js';
 
 /** How far back the bindings branch is searched for the source commit (it gets a commit per source commit and per status change). */
@@ -37,13 +41,19 @@ export async function readDeletionAllowance(opts: {
   if (!head) return { type: 'untrusted', reason: `its commit ${opts.commit.slice(0, 12)} cannot be read` };
   const named = sourceCommitOf(head.message);
   const sourceCommit = named === undefined ? undefined : await readCommit(source, named);
+  const found = await walkBindings(source, bindingsRef(opts.branchPrefix), {
+    ...(named !== undefined ? { sourceCommit: named } : {}),
+    ...(evictedClustersOf(head.message).has(opts.cluster)
+      ? { clusterCommit: { cluster: opts.cluster, oid: opts.commit } }
+      : {}),
+  });
   const verdict = judgeDeletionAllowance({
     cluster: opts.cluster,
     commit: head,
     hub: opts.hub,
     ...(sourceCommit && named ? { source: { oid: named, message: sourceCommit.message } } : {}),
-    bindingsRecordSource:
-      named !== undefined && (await bindingsRecord(source, bindingsRef(opts.branchPrefix), named)),
+    bindingsRecordSource: found.recordsSource,
+    ...(found.recordedBy ? { recordedBy: found.recordedBy } : {}),
   });
   if (verdict.type === 'trusted') opts.trusted.add(opts.commit);
   return verdict;
@@ -76,14 +86,32 @@ async function readCommit(source: ObjectSource, oid: string): Promise<CommitFact
   };
 }
 
-/** Returns whether a commit on the bindings branch (first parents, newest first) names the source commit. */
-async function bindingsRecord(source: ObjectSource, ref: string, sourceCommit: string): Promise<boolean> {
+/**
+ * Walks the bindings branch (first parents, newest first) for whether a commit names the source
+ * commit, and for the oldest commit of the run that names the cluster commit; stops once both are known.
+ */
+async function walkBindings(
+  source: ObjectSource,
+  ref: string,
+  want: { sourceCommit?: string; clusterCommit?: { cluster: string; oid: string } },
+): Promise<{ recordsSource: boolean; recordedBy?: CommitFacts & { oid: string } }> {
+  let recordsSource = false;
+  let recordedBy: (CommitFacts & { oid: string }) | undefined;
+  let clusterDone = want.clusterCommit === undefined;
   let at = await readRef(source.gitdir, ref);
   for (let seen = 0; at !== null && seen < maxBindingsWalk; seen++) {
+    if ((recordsSource || want.sourceCommit === undefined) && clusterDone) break;
     const commit = await readCommit(source, at);
-    if (!commit) return false;
-    if (sourceCommitOf(commit.message) === sourceCommit) return true;
+    if (!commit) break;
+    if (want.sourceCommit !== undefined && sourceCommitOf(commit.message) === want.sourceCommit)
+      recordsSource = true;
+    if (!clusterDone && want.clusterCommit) {
+      const heads = parseClusterTrailers(parseTrailers(commit.message).get(clusterCommitTrailer) ?? []);
+      if (heads.get(want.clusterCommit.cluster) === want.clusterCommit.oid)
+        recordedBy = { ...commit, oid: at };
+      else if (recordedBy) clusterDone = true;
+    }
     at = commit.parent ?? null;
   }
-  return false;
+  return { recordsSource, ...(recordedBy ? { recordedBy } : {}) };
 }

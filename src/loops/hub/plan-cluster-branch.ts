@@ -7,6 +7,7 @@ import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import { endpointsFromOf } from '../../core/publish/endpoints-from.js';
 import { planClusterUpdate, type BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
+import type { ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
@@ -26,6 +27,8 @@ export interface ClusterBranchInput {
   output: ClusterOutput;
   guards: FleetConfig['guards'];
   deletionsAllowed: boolean;
+  /** What this pass's evictions take off the cluster (core/failover/eviction-allowance.ts). */
+  evictions?: ClusterEvictions;
 }
 
 export interface ClusterBranchPlan {
@@ -73,6 +76,7 @@ export async function planClusterBranch(
     held: new Set(output.held.keys()),
     guards: input.guards,
     deletionsAllowed: input.deletionsAllowed,
+    ...(input.evictions ? { evictedPaths: input.evictions.paths } : {}),
   });
   if (plan.type === 'unchanged' && input.restore) {
     return commitFiles(ctx, input, { files: rendered, changes: [], whole: true });
@@ -121,7 +125,12 @@ function endpointsFromOfChanges(
 async function commitFiles(
   ctx: PassContext,
   input: ClusterBranchInput,
-  plan: { files: ReadonlyMap<string, string>; changes: BranchChange[]; whole: boolean },
+  plan: {
+    files: ReadonlyMap<string, string>;
+    changes: BranchChange[];
+    whole: boolean;
+    evictionRemovals?: true;
+  },
 ): Promise<ClusterBranchPlan> {
   const tree = await treeOfPass(ctx, {
     base: input.current.tree,
@@ -133,9 +142,12 @@ async function commitFiles(
     sourceRef: ctx.sourceCommit.ref,
     sourceSubject: ctx.sourceCommit.subject,
     changes: plan.changes,
-    ...(input.deletionsAllowed && plan.changes.some((c) => c.change === 'removed')
+    // Deletions the source commit allows, or an eviction of this pass explains, are passed on
+    // to the agent's guard, which traces either back to the hub (judge-deletion-allowance.ts).
+    ...((input.deletionsAllowed && plan.changes.some((c) => c.change === 'removed')) || plan.evictionRemovals
       ? { allowDeletionsOn: input.cluster }
       : {}),
+    ...(input.evictions && plan.changes.length > 0 ? { evictions: input.evictions.trailers } : {}),
     ...(input.restore ? { restoredFrom: { found: input.head, lastWritten: input.restore.lastWritten } } : {}),
     ...endpointsFromOfChanges(ctx, input, plan.changes),
   });

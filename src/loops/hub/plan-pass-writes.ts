@@ -14,6 +14,7 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { evictionsByCluster, type ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
 import type { RefMove } from '../shared/hub-repo.js';
@@ -68,8 +69,9 @@ export async function planPassWrites(
   // the bindings branch must not say a template left a cluster that still runs it.
   const keep = new Set<string>();
   const provided = providedServices(input.fleet);
+  const evictions = evictionsByCluster(input.failover?.decisions ?? [], render.bindings);
   for (const [i, cluster] of names.entries()) {
-    const plan = await planBranchOf(ctx, { ...input, provided }, { cluster, ...bases[i]! });
+    const plan = await planBranchOf(ctx, { ...input, provided, evictions }, { cluster, ...bases[i]! });
     clusters[cluster] = plan.outcome;
     if (plan.write) writes.push(plan.write);
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
@@ -150,12 +152,14 @@ function planBranchOf(
     state: HubState;
     reports: ReadonlyMap<string, AgentReport>;
     provided: ReadonlyMap<string, readonly ProvidedService[]>;
+    evictions: ReadonlyMap<string, ClusterEvictions>;
   },
   branch: { cluster: string; current: ClusterBranchInput['current']; restore?: { lastWritten: string } },
 ): Promise<ClusterBranchPlan> {
   const { cluster, current } = branch;
   const { config } = input.fleet;
   const head = input.state.clusterHeads.get(cluster) ?? null;
+  const evictions = input.evictions.get(cluster);
   const ref = clusterRef(config.branchPrefix, cluster);
   const rendered = input.render.clusters.get(cluster);
   if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
@@ -178,6 +182,7 @@ function planBranchOf(
     output,
     guards: config.guards,
     deletionsAllowed: deletionsAllowedBy(ctx.sourceCommit.message)(cluster),
+    ...(evictions ? { evictions } : {}),
     ...(branch.restore ? { restore: branch.restore } : {}),
   });
 }

@@ -17,6 +17,18 @@ export function newToken(): string {
   return randomBytes(24).toString('hex');
 }
 
+/** Returns the paths writeClusterCredentials writes under `dir`, to start a program again with the same credentials. */
+export function clusterCredentialFiles(
+  dir: string,
+): Pick<ClusterCredentials, 'tokenFile' | 'serviceAccountKey' | 'serviceAccountPub'> {
+  const pki = join(dir, 'pki');
+  return {
+    tokenFile: join(pki, 'tokens.csv'),
+    serviceAccountKey: join(pki, 'sa.key'),
+    serviceAccountPub: join(pki, 'sa.pub'),
+  };
+}
+
 /** Writes the admin `token` file and a fresh service-account key pair under `dir`; returns their paths. */
 export function writeClusterCredentials(dir: string, token: string): ClusterCredentials {
   const pki = join(dir, 'pki');

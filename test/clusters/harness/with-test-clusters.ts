@@ -9,6 +9,16 @@ import { onInterrupt } from './on-interrupt.js';
 import { startClusters } from './start-clusters.js';
 import { killProcessesNow, stopProcesses } from './stop-processes.js';
 import { testEnv } from './test-env.js';
+import { startApiServer, stopApiServer } from './restart-api-server.js';
+
+/**
+ * What a test may do to the running clusters, by name (`member2`): stop one member's
+ * kube-apiserver (etcd keeps its data) and start it again on the same port.
+ */
+export interface TestClusters {
+  stopApiServer(cluster: string): Promise<void>;
+  startApiServer(cluster: string): Promise<void>;
+}
 
 /** Options of a test run's clusters. */
 export interface TestClustersOptions {
@@ -24,7 +34,7 @@ const log = (line: string) => process.stderr.write(`[test-clusters] ${line}\n`);
 /** Starts the clusters, returns what `fn` returns, and stops every cluster process afterwards. */
 export async function withTestClusters<T>(
   opts: TestClustersOptions,
-  fn: (env: Record<string, string>) => Promise<T>,
+  fn: (env: Record<string, string>, clusters: TestClusters) => Promise<T>,
 ): Promise<T> {
   const binaries = await ensureBinaries();
   const stateDir = mkdtempSync(join(tmpdir(), 'gitfleet-test-clusters-'));
@@ -61,7 +71,22 @@ export async function withTestClusters<T>(
       throw err;
     });
     log(`${opts.count} clusters up in ${((Date.now() - began) / 1000).toFixed(1)}s (kwok: ${state.kwok})`);
-    return await fn(testEnv(state));
+    const started = state;
+    const record = (name: string) => {
+      const found = started.clusters.find((c) => c.name === name);
+      if (!found)
+        throw new Error(`no test cluster ${name} (${started.clusters.map((c) => c.name).join(', ')})`);
+      return found;
+    };
+    return await fn(testEnv(state), {
+      stopApiServer: (name) => stopApiServer(record(name)),
+      // The record is the state's: a restarted server is stopped with the rest at the end.
+      startApiServer: (name) =>
+        startApiServer(record(name), {
+          binDir: started.binDir,
+          readyTimeoutMs: opts.readyTimeoutMs ?? 240_000,
+        }),
+    });
   } finally {
     await stop();
     process.off('exit', onExit);

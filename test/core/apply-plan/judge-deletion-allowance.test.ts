@@ -80,10 +80,101 @@ const cases: { name: string; given: AllowanceEvidence; want: AllowanceVerdict }[
   },
 ];
 
+// An eviction's allowance: the source commit allows nothing; the bindings commit that recorded
+// the head carries the eviction.
+const B = 'b'.repeat(40);
+const H = 'c'.repeat(40);
+const evicting = `render aaaaaaa: add api\n\nshop/Deployment.apps/web: removed\n\nGitfleet-Source-Commit: ${S}\nGitfleet-Source-Ref: refs/heads/main\nGitfleet-Allow-Deletions: member1\nGitfleet-Eviction: apps/Deployment/shop/web from member1: TaintUntolerated cluster.karmada.io/unreachable:NoExecute\n`;
+const recording = (trailers: string) =>
+  `render aaaaaaa: add api\n\nGitfleet-Source-Commit: ${S}\nGitfleet-Cluster-Commit: member1=${H}\n${trailers}`;
+const evictionEvidence = (over: Partial<AllowanceEvidence> = {}): AllowanceEvidence =>
+  evidence({
+    commit: { author: hub, committer: hub, message: evicting },
+    source: { oid: S, message: 'add api\n' },
+    recordedBy: {
+      oid: B,
+      author: hub,
+      committer: hub,
+      message: recording('Gitfleet-Eviction: apps/Deployment/shop/web from member1: TaintUntolerated ...\n'),
+    },
+    ...over,
+  });
+
+cases.push(
+  {
+    name: 'an eviction is trusted when the bindings commit that recorded the head names it',
+    given: evictionEvidence(),
+    want: { type: 'trusted' },
+  },
+  {
+    name: 'a finished graceful task is trusted the same way',
+    given: evictionEvidence({
+      commit: {
+        author: hub,
+        committer: hub,
+        message: evicting.replace('Gitfleet-Eviction:', 'Gitfleet-Eviction-Done:'),
+      },
+      recordedBy: {
+        oid: B,
+        author: hub,
+        committer: hub,
+        message: recording(
+          'Gitfleet-Eviction-Done: apps/Deployment/shop/web from member1: HealthyOnNewClusters\n',
+        ),
+      },
+    }),
+    want: { type: 'trusted' },
+  },
+  {
+    name: 'an eviction no bindings commit records is not trusted',
+    given: evictionEvidence({ recordedBy: undefined as never }),
+    want: {
+      type: 'untrusted',
+      reason: 'no bindings commit records it (Gitfleet-Cluster-Commit: member1=<its id>)',
+    },
+  },
+  {
+    name: 'an eviction whose recording bindings commit names another cluster is not trusted',
+    given: evictionEvidence({
+      recordedBy: {
+        oid: B,
+        author: hub,
+        committer: hub,
+        message: recording('Gitfleet-Eviction: apps/Deployment/shop/web from member2: TaintUntolerated\n'),
+      },
+    }),
+    want: {
+      type: 'untrusted',
+      reason:
+        'the bindings commit bbbbbbbbbbbb that records it names no eviction from member1 (Gitfleet-Eviction, Gitfleet-Eviction-Done)',
+    },
+  },
+  {
+    name: 'an eviction recorded by a bindings commit someone else wrote is not trusted',
+    given: evictionEvidence({
+      recordedBy: { oid: B, author: person, committer: person, message: recording('') },
+    }),
+    want: {
+      type: 'untrusted',
+      reason:
+        'the bindings commit bbbbbbbbbbbb that records it: its author is Mallory <mallory@example.com>, not the hub (gitfleet <hub@gitfleet.invalid>)',
+    },
+  },
+  {
+    name: 'an eviction on a hand-made head is not trusted whatever the bindings branch says',
+    given: evictionEvidence({ commit: { author: person, committer: person, message: evicting } }),
+    want: {
+      type: 'untrusted',
+      reason: 'its author is Mallory <mallory@example.com>, not the hub (gitfleet <hub@gitfleet.invalid>)',
+    },
+  },
+);
+
 for (const c of cases) {
   test(c.name, () => {
     const given = { ...c.given };
     if (given.source === undefined) delete given.source;
+    if (given.recordedBy === undefined) delete given.recordedBy;
     assert.deepEqual(judgeDeletionAllowance(given), c.want);
   });
 }

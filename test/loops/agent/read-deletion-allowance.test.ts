@@ -100,3 +100,72 @@ test('a deletion allowance is honoured only on a hub commit whose source commit 
   ];
   for (const c of cases) assert.deepEqual(await read(c.oid), c.want, c.name);
 });
+
+test("an eviction's allowance is honoured only when the bindings commit that recorded the head names the eviction", async (t) => {
+  const { dir, git } = repo();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const commit = (message: string, env: NodeJS.ProcessEnv, ref: string) => {
+    const parent = (() => {
+      try {
+        return ['-p', git(['rev-parse', '-q', '--verify', ref])];
+      } catch {
+        return [];
+      }
+    })();
+    const oid = git(['commit-tree', emptyTree, ...parent, '-m', message], env);
+    git(['update-ref', ref, oid]);
+    return oid;
+  };
+  const hub = as(defaultHubIdentity);
+  const source = commit('add api', {}, 'refs/heads/main');
+  const eviction =
+    'apps/Deployment/shop/web from member1: TaintUntolerated cluster.karmada.io/unreachable:NoExecute';
+  const ref = 'refs/heads/gitfleet/clusters/member1';
+  const bindings = 'refs/heads/gitfleet/bindings';
+  const clusterCommit = (trailer: string) =>
+    commit(
+      `render aaaaaaa: add api\n\nshop/Deployment.apps/web: removed\n\nGitfleet-Source-Commit: ${source}\nGitfleet-Source-Ref: refs/heads/main\nGitfleet-Allow-Deletions: member1\n${trailer}`,
+      hub,
+      ref,
+    );
+  const record = (head: string, trailers: string) =>
+    commit(
+      `render aaaaaaa: add api\n\nGitfleet-Source-Commit: ${source}\nGitfleet-Cluster-Commit: member1=${head}\n${trailers}`,
+      hub,
+      bindings,
+    );
+  const read = (oid: string) =>
+    readDeletionAllowance({
+      gitdir: dir,
+      branchPrefix: 'gitfleet/',
+      cluster: 'member1',
+      commit: oid,
+      message: git(['cat-file', 'commit', oid]).split('\n\n').slice(1).join('\n\n'),
+      hub: defaultHubIdentity,
+      trusted: new Set(),
+    });
+
+  // The pass that evicted: its bindings commit records the head and the eviction; a later pass
+  // (a status change) names the same head again with no decision.
+  const evicted = clusterCommit(`Gitfleet-Eviction: ${eviction}`);
+  record(evicted, `Gitfleet-Eviction: ${eviction}\n`);
+  record(evicted, '');
+  assert.deepEqual(await read(evicted), { type: 'trusted' });
+
+  // A head posing as the hub's eviction that no bindings commit records.
+  const unrecorded = clusterCommit(`Gitfleet-Eviction: ${eviction}`);
+  assert.deepEqual(await read(unrecorded), {
+    type: 'untrusted',
+    reason: 'no bindings commit records it (Gitfleet-Cluster-Commit: member1=<its id>)',
+  });
+
+  // Recorded by a commit without the eviction; a later commit naming the same head carries one
+  // (another pass's decision): the recording commit is what counts.
+  const later = clusterCommit(`Gitfleet-Eviction: ${eviction}`);
+  const recordedBy = record(later, '');
+  record(later, `Gitfleet-Eviction: ${eviction}\n`);
+  assert.deepEqual(await read(later), {
+    type: 'untrusted',
+    reason: `the bindings commit ${recordedBy.slice(0, 12)} that records it names no eviction from member1 (Gitfleet-Eviction, Gitfleet-Eviction-Done)`,
+  });
+});
