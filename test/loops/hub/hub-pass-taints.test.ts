@@ -8,14 +8,9 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterTaintsPath, readRecord } from '../../../src/core/failover/cluster-taints.js';
-import { newFailoverMemory } from '../../../src/core/failover/eviction-request.js';
-import { taintEvictionRequests } from '../../../src/core/failover/taint-evictions.js';
-import { loadFleet } from '../../../src/core/load/load-fleet.js';
-import type { PreviousBinding } from '../../../src/core/model/binding.js';
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import { defaultFailoverSettings, type TimedTaint } from '../../../src/core/model/failover.js';
 import { parseBindingRecord } from '../../../src/core/publish/binding-record.js';
-import { renderFleet } from '../../../src/core/render/render-fleet.js';
 import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
 import { defaultHubFailover } from '../../../src/loops/hub/hub-failover.js';
 import {
