@@ -44,3 +44,22 @@ test('packing the refs (git gc, git pack-refs) fires the trigger too', async () 
     await trigger.stop();
   }
 });
+
+test('given the branch prefix, an agent pushing its status branch fires the trigger; the hub’s cluster and bindings branches still do not', async () => {
+  const repo = exampleFleetRepo({ bare: true });
+  const reasons: string[] = [];
+  const trigger = watchLocalRefs({ gitdir: repo.gitdir, sourceRef: 'main', branchPrefix: 'gitfleet/' });
+  await trigger.start((reason) => reasons.push(reason));
+  try {
+    await hubPass(repo);
+    await settle();
+    assert.deepEqual(reasons, [], 'the hub’s own writes');
+    const tree = git(repo, ['mktree'], { input: '' });
+    const commit = git(repo, ['commit-tree', tree, '-m', 'status']);
+    git(repo, ['update-ref', 'refs/heads/gitfleet/status/onprem-gpu', commit]);
+    await eventually(() => reasons.length > 0, 'the status branch event');
+    assert.match(reasons[0]!, /refs\/heads\/gitfleet\/status\/onprem-gpu changed$/);
+  } finally {
+    await trigger.stop();
+  }
+});
