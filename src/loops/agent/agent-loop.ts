@@ -2,7 +2,9 @@
 // branch moving, a periodic resync, drift watches) only say "look again"; a work queue with one key
 // coalesces them, so there is at most one pass running and one queued; a failing pass is retried
 // with backoff. A pass that could not reach Git counts as failing: the retries back off while the
-// agent keeps correcting drift from the branch as it last read it, and deletes nothing.
+// agent keeps correcting drift from the branch as it last read it, and deletes nothing. Beside
+// the passes, on its own timer, the heartbeat (heartbeat.ts) tells the hub the agent is alive;
+// neither waits for the other, and a failing heartbeat never stops a pass.
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterApi } from './cluster-api.js';
@@ -16,6 +18,7 @@ import type { AgentMemory } from './agent-memory.js';
 import { DriftWatcher } from './drift-watch.js';
 import { ExportWatcher } from './export-watch.js';
 import { liveKey } from './live-index.js';
+import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { AgentPassResult } from './run-agent-pass.js';
 
 export interface AgentLoopOptions {
@@ -41,6 +44,8 @@ export interface AgentLoopOptions {
    * one status commit (default 1 s, defaultExportCoalesceMs).
    */
   exportCoalesceMs?: number;
+  /** Writes one heartbeat, every `intervalMs` from the loop's start (absent: no heartbeat). */
+  heartbeat?: { write: () => Promise<unknown>; intervalMs: number };
 }
 
 /** The default coalescing window of exported EndpointSlice changes (`agent --export-coalesce`). */
@@ -93,6 +98,9 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
   };
   queue.add('pass');
   const worker = runWorker({ queue, handle, log: opts.log, describe: () => `agent ${opts.cluster}` });
+  const heartbeat: Heartbeat | undefined = opts.heartbeat
+    ? startHeartbeat({ ...opts.heartbeat, clock: opts.clock, log: opts.log })
+    : undefined;
   const started: Trigger[] = [];
   try {
     for (const trigger of opts.triggers) {
@@ -102,6 +110,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     await opts.stop;
   } finally {
     await Promise.all(started.map((t) => t.stop()));
+    await heartbeat?.stop();
     watcher.stop();
     exportWatcher.stop();
     queue.shutDown();
