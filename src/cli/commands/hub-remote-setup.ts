@@ -17,6 +17,7 @@ import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
 import type { HubRepo } from '../../loops/shared/hub-repo.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+import { heartbeatRefPrefix } from '../../core/publish/hub-refs.js';
 
 export interface RemoteHubOptions {
   repo: string;
@@ -39,7 +40,9 @@ export interface RemoteHubOptions {
 export async function remoteHubSetup(
   opts: RemoteHubOptions,
   log: Logger,
-): Promise<{ repo: HubRepo; triggers: Trigger[] }> {
+  /** The monotonic clock the cluster monitor reads (default: performance.now). */
+  elapsed: () => number = () => performance.now(),
+): Promise<{ repo: HubRepo; triggers: Trigger[]; freshAt?: () => number | undefined }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
   const repo = remoteHubRepo({
@@ -53,12 +56,26 @@ export async function remoteHubSetup(
     onWarning: (m) => log.warn(m),
   });
   if (opts.once) return { repo, triggers: [] };
-  const triggers: Trigger[] = [pollTrigger(repo, opts.intervalMs, log)];
+  // The cluster monitor reads the mirror's refs as of the last fetch that succeeded.
+  let fetchedAt: number | undefined;
+  const heartbeats = heartbeatRefPrefix(opts.branchPrefix ?? defaultBranchPrefix);
+  const poll = pollTrigger(repo, opts.intervalMs, log, {
+    fetched: () => (fetchedAt = elapsed()),
+    // A heartbeat moving is for the monitor, which asks for a pass when a verdict changes:
+    // it is no reason for a pass on its own, and would otherwise give one at every poll.
+    matters: (ref) => !ref.startsWith(heartbeats),
+  });
+  const triggers: Trigger[] = [poll];
   if (opts.webhookPort !== undefined) triggers.push(await webhookTrigger(opts, opts.webhookPort, log));
-  return { repo, triggers };
+  return { repo, triggers, freshAt: () => fetchedAt };
 }
 
-function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number, log: Logger): Trigger {
+function pollTrigger(
+  repo: ReturnType<typeof remoteHubRepo>,
+  intervalMs: number,
+  log: Logger,
+  hooks: { fetched: () => void; matters: (ref: string) => boolean },
+): Trigger {
   let poller: Poller | undefined;
   return {
     name: `poll ${repo.url} every ${intervalMs} ms`,
@@ -70,7 +87,9 @@ function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number,
             `poll ${repo.url}: ${(error as Error).message}; next check in ${(nextMs / 1000).toFixed(1)} s`,
           ),
         check: async () => {
-          if ((await repo.fetchRefs()).moved.length > 0) notify('remote refs moved');
+          const { moved } = await repo.fetchRefs();
+          hooks.fetched();
+          if (moved.some((m) => hooks.matters(m.ref))) notify('remote refs moved');
         },
       });
     },
