@@ -18,6 +18,7 @@ import type { Trigger } from '../../loops/runtime/trigger.js';
 import type { HubRepo } from '../../loops/shared/hub-repo.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 import { heartbeatRefPrefix } from '../../core/publish/hub-refs.js';
+import type { RefSnapshot } from '../../loops/hub/cluster-monitor.js';
 
 export interface RemoteHubOptions {
   repo: string;
@@ -42,9 +43,11 @@ export async function remoteHubSetup(
   log: Logger,
   /** The monotonic clock the cluster monitor reads (default: performance.now). */
   elapsed: () => number = () => performance.now(),
-): Promise<{ repo: HubRepo; triggers: Trigger[]; freshAt?: () => number | undefined }> {
+): Promise<{ repo: HubRepo; triggers: Trigger[]; observe?: () => RefSnapshot | undefined }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
+  const heartbeats = heartbeatRefPrefix(opts.branchPrefix ?? defaultBranchPrefix);
+  const quiet = (ref: string): boolean => ref.startsWith(heartbeats);
   const repo = remoteHubRepo({
     url: opts.repo,
     cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
@@ -54,27 +57,28 @@ export async function remoteHubSetup(
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onWarning: (m) => log.warn(m),
+    // The monitor reads heartbeats from the advertisement: a heartbeat moving is no reason to fetch.
+    quietRefs: quiet,
   });
   if (opts.once) return { repo, triggers: [] };
-  // The cluster monitor reads the mirror's refs as of the last fetch that succeeded.
-  let fetchedAt: number | undefined;
-  const heartbeats = heartbeatRefPrefix(opts.branchPrefix ?? defaultBranchPrefix);
+  // The cluster monitor reads what the remote advertised at the last poll that succeeded.
+  let observed: RefSnapshot | undefined;
   const poll = pollTrigger(repo, opts.intervalMs, log, {
-    fetched: () => (fetchedAt = elapsed()),
+    fetched: (refs) => (observed = { at: elapsed(), refs }),
     // A heartbeat moving is for the monitor, which asks for a pass when a verdict changes:
-    // it is no reason for a pass on its own, and would otherwise give one at every poll.
-    matters: (ref) => !ref.startsWith(heartbeats),
+    // it is no reason for a pass on its own.
+    matters: (ref) => !quiet(ref),
   });
   const triggers: Trigger[] = [poll];
   if (opts.webhookPort !== undefined) triggers.push(await webhookTrigger(opts, opts.webhookPort, log));
-  return { repo, triggers, freshAt: () => fetchedAt };
+  return { repo, triggers, observe: () => observed };
 }
 
 function pollTrigger(
   repo: ReturnType<typeof remoteHubRepo>,
   intervalMs: number,
   log: Logger,
-  hooks: { fetched: () => void; matters: (ref: string) => boolean },
+  hooks: { fetched: (refs: ReadonlyMap<string, string>) => void; matters: (ref: string) => boolean },
 ): Trigger {
   let poller: Poller | undefined;
   return {
@@ -87,8 +91,8 @@ function pollTrigger(
             `poll ${repo.url}: ${(error as Error).message}; next check in ${(nextMs / 1000).toFixed(1)} s`,
           ),
         check: async () => {
-          const { moved } = await repo.fetchRefs();
-          hooks.fetched();
+          const { moved, remoteBranches } = await repo.fetchRefs();
+          hooks.fetched(remoteBranches);
           if (moved.some((m) => hooks.matters(m.ref))) notify('remote refs moved');
         },
       });

@@ -36,7 +36,7 @@ import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
-import { clusterMonitor } from '../../loops/hub/cluster-monitor.js';
+import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
 import {
   defaultClusterMonitorSettings,
   type ClusterMonitorSettings,
@@ -167,8 +167,8 @@ export function monitorSettings(settings: ClusterMonitorSettings): ClusterMonito
 export interface HubSetup {
   repo: HubRepo;
   triggers: Trigger[];
-  /** For a remote: the monotonic time of the last fetch that succeeded (the monitor's "now"). */
-  freshAt?: () => number | undefined;
+  /** For a remote: what it advertised at the last poll that succeeded, and when (the monitor's view). */
+  observe?: () => RefSnapshot | undefined;
 }
 
 /** What the command takes from its environment; tests replace the clock. */
@@ -217,16 +217,23 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const elapsed = deps.elapsed ?? (() => performance.now());
   const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal, elapsed });
   const cache = createHubPassCache();
+  const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
     : clusterMonitor({
         gitdir: setup.repo.gitdir,
         branchPrefix: opts.branchPrefix ?? setup.repo.branchPrefix ?? defaultBranchPrefix,
-        settings: opts.monitor ?? defaultClusterMonitorSettings,
+        settings,
         elapsed,
         clock,
         log,
-        ...(setup.freshAt ? { freshAt: setup.freshAt } : {}),
+        // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
+        ...(setup.observe
+          ? {
+              observe: setup.observe,
+              blindAfterMs: Math.max(settings.gracePeriodMs, 2 * opts.intervalMs),
+            }
+          : {}),
       });
   const failover: HubFailover = {
     ...defaultHubFailover(),

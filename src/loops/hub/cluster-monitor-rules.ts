@@ -14,7 +14,10 @@
 //
 // A cluster is judged Unknown when the hub's time is past its probe time plus its grace period,
 // and no one is judged before a full monitor grace period has passed since the monitor started
-// (whatever the startup grace is set to): a restarted hub has seen nobody change yet. The
+// (whatever the startup grace is set to): a restarted hub has seen nobody change yet. A hub
+// that saw nothing for longer than `blindAfterMs` (default: the grace period) between two
+// looks (cut off from the Git host, or stalled) starts over as a restarted hub does: the agents
+// may have been as cut off as it was, and their first heartbeat back is yet to come. The
 // verdict's reason is ClusterStatusUnknown when the cluster has a status branch (it reported
 // once), ClusterStatusNeverUpdated when it has none. A judged cluster whose refs move again is
 // un-judged at the next look (Karmada: a renewed lease renews the probe time). Only registered
@@ -53,9 +56,10 @@ interface Probe {
   probeAt: number;
 }
 
-/** The monitor's memory: the start time and each cluster's probe. */
+/** The monitor's memory: the start time, the last look's and each cluster's probe. */
 export interface MonitorMemory {
   startedAt: number;
+  lastLookAt?: number;
   probes: Map<string, Probe>;
 }
 
@@ -69,7 +73,13 @@ export function judgeClusters(
   memory: MonitorMemory,
   look: MonitorLook,
   settings: ClusterMonitorSettings,
+  blindAfterMs: number = settings.gracePeriodMs,
 ): Map<string, ClusterVerdict> {
+  if (memory.lastLookAt !== undefined && look.at - memory.lastLookAt > blindAfterMs) {
+    memory.startedAt = look.at;
+    memory.probes.clear();
+  }
+  memory.lastLookAt = look.at;
   for (const cluster of [...memory.probes.keys()])
     if (!look.clusters.has(cluster)) memory.probes.delete(cluster);
   const verdicts = new Map<string, ClusterVerdict>();

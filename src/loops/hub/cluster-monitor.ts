@@ -10,10 +10,11 @@
 // monitor needs no fleet of its own. A cluster registered since the last pass is judged from
 // the pass that writes its branch on.
 //
-// For a remote repository the refs are the mirror's, and a look counts as made at the time of
-// the last fetch that succeeded (`freshAt`): while the hub cannot reach the Git host its time
-// stands still for the monitor, so an outage of the host (or of the hub's network) judges
-// nobody. It resumes with what the next fetch brings.
+// For a remote repository the refs are those the remote advertised at the hub's last poll
+// that succeeded (`observe`), and a look counts as made at the time of that poll: while the
+// hub cannot reach the Git host its time stands still for the monitor, so an outage of the
+// host (or of the hub's network) judges nobody. It resumes with what the next poll brings.
+// Heartbeats are read from the advertisement alone; their commits are never fetched for it.
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readGitObject } from '../../adapters/git/read-git-object.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
@@ -40,8 +41,22 @@ export interface ClusterMonitorOptions {
   /** The timers of the monitor period. */
   clock: Clock;
   log: Logger;
-  /** For a mirror: the monotonic time of the last fetch that succeeded, undefined before the first. */
-  freshAt?: () => number | undefined;
+  /**
+   * For a remote: the branches it advertised at the last poll that succeeded and the monotonic
+   * time of that poll, undefined before the first (default: the refs of `gitdir`, now).
+   */
+  observe?: () => RefSnapshot | undefined;
+  /**
+   * A gap between two looks longer than this means the hub saw nothing meanwhile and starts
+   * over (default: the grace period; a remote's hub polling less often sets it longer).
+   */
+  blindAfterMs?: number;
+}
+
+/** Branches (full names → commits) as seen at one time of the hub's monotonic clock. */
+export interface RefSnapshot {
+  at: number;
+  refs: ReadonlyMap<string, string>;
 }
 
 /** The monitor: a trigger of the hub loop, and the verdicts the pass reads. */
@@ -61,9 +76,12 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
   let failing = false;
   const tombstoned = new Map<string, boolean>(); // cluster branch head → tombstoned?
   const look = async (): Promise<boolean> => {
-    const at = opts.freshAt ? opts.freshAt() : opts.elapsed();
-    if (at === undefined) return false;
-    const next = judgeClusters(memory, { at, clusters: await readHeads(opts, tombstoned) }, opts.settings);
+    const snapshot = opts.observe
+      ? opts.observe()
+      : { at: opts.elapsed(), refs: await listRefs(opts.gitdir, `refs/heads/${opts.branchPrefix}`) };
+    if (snapshot === undefined) return false;
+    const clusters = await readHeads(opts, snapshot.refs, tombstoned);
+    const next = judgeClusters(memory, { at: snapshot.at, clusters }, opts.settings, opts.blindAfterMs);
     if (sameVerdicts(next, verdicts)) return false;
     for (const [cluster, v] of next)
       if (!verdicts.has(cluster))
@@ -116,19 +134,17 @@ function describe(verdicts: ReadonlyMap<string, ClusterVerdict>): string {
 /** Returns each registered cluster's heartbeat and status heads. */
 async function readHeads(
   opts: ClusterMonitorOptions,
+  refs: ReadonlyMap<string, string>,
   tombstoned: Map<string, boolean>,
 ): Promise<MonitorLook['clusters']> {
-  const named = async (prefix: string): Promise<Map<string, string>> => {
+  const named = (prefix: string): Map<string, string> => {
     const byCluster = new Map<string, string>();
-    for (const [ref, oid] of await listRefs(opts.gitdir, prefix))
-      byCluster.set(ref.slice(prefix.length), oid);
+    for (const [ref, oid] of refs) if (ref.startsWith(prefix)) byCluster.set(ref.slice(prefix.length), oid);
     return byCluster;
   };
-  const [branches, heartbeats, status] = await Promise.all([
-    named(clusterRefPrefix(opts.branchPrefix)),
-    named(heartbeatRefPrefix(opts.branchPrefix)),
-    named(statusRefPrefix(opts.branchPrefix)),
-  ]);
+  const branches = named(clusterRefPrefix(opts.branchPrefix));
+  const heartbeats = named(heartbeatRefPrefix(opts.branchPrefix));
+  const status = named(statusRefPrefix(opts.branchPrefix));
   const clusters = new Map<string, { heartbeat: string | null; status: string | null }>();
   const heads = new Set(branches.values());
   for (const head of [...tombstoned.keys()]) if (!heads.has(head)) tombstoned.delete(head);

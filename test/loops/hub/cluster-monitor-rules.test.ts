@@ -113,3 +113,24 @@ test('looks that repeat the same time judge nothing new (a remote hub that canno
   // The hub's fetches fail from 30 s on: every look is made at the last fetch's time.
   for (let n = 0; n < 100; n++) assert.deepEqual(lookAt(memory, 30, heads), []);
 });
+
+test('a hub that saw nothing for longer than the grace period starts over, as a restarted hub does', () => {
+  const memory = newMonitorMemory(0);
+  const heads: Heads = { member1: { heartbeat: 'h1', status: 's1' } };
+  assert.deepEqual(standStill(memory, 0, 30, heads), []);
+  // No look from 30 s to 100 s (the hub was cut off): the same heads at 100 s prove nothing yet.
+  assert.deepEqual(standStill(memory, 100, 140, heads), []);
+  assert.deepEqual(lookAt(memory, 141, heads), ['member1=ClusterStatusUnknown']);
+});
+
+test('a gap no longer than the blind limit is time the hub saw', () => {
+  const clusters = new Map([['member1', { heartbeat: 'h1', status: 's1' }]]);
+  // A remote hub polling every 30 s sets the limit to two polls (60 s): a 50 s gap is seen time.
+  const remote = newMonitorMemory(0);
+  assert.equal(judgeClusters(remote, { at: 0, clusters }, settings, 60_000).size, 0);
+  assert.equal(judgeClusters(remote, { at: 50_000, clusters }, settings, 60_000).size, 1);
+  // With the default limit (the grace period, 40 s), the same gap is blindness.
+  const local = newMonitorMemory(0);
+  assert.equal(judgeClusters(local, { at: 0, clusters }, settings).size, 0);
+  assert.equal(judgeClusters(local, { at: 50_000, clusters }, settings).size, 0);
+});
