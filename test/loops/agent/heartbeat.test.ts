@@ -206,3 +206,31 @@ async function settle(clock: ReturnType<typeof fakeClock>): Promise<void> {
 async function eventuallyTrue(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+test('the agent loop starts its heartbeat only once a pass has reached Git (a remote mirror exists then)', async () => {
+  const bare = makeBareRepo();
+  let reachable = false;
+  const local = localAgentRepo(bare.dir);
+  const repo: AgentRepo = {
+    ...local,
+    refresh: () => (reachable ? Promise.resolve() : Promise.reject(new Error('connect ECONNREFUSED'))),
+  };
+  const agent = fakeAgent({ repo });
+  try {
+    await commitClusterBranch(bare.dir, 'm1', [aNamespace('shop')]);
+    let tries = 0;
+    const loop = startFakeLoop(agent, {
+      heartbeat: { intervalMs: 10_000, write: () => Promise.resolve(tries++) },
+    });
+    await eventuallyTrue(() => loop.results.length === 1);
+    assert.equal(loop.results[0]?.gitReachable, false);
+    agent.clock.advance(60_000);
+    assert.equal(tries, 0, 'no heartbeat while no pass has reached Git');
+    reachable = true;
+    agent.clock.advance(60_000); // the retry's backoff
+    await eventuallyTrue(() => loop.results.some((r) => r.gitReachable) && tries === 1);
+    await loop.stop();
+  } finally {
+    bare.dispose();
+  }
+});
