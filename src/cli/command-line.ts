@@ -11,8 +11,11 @@ import { UsageError } from './usage-error.js';
 
 /** One flag: `--name VALUE` (or `--name` for a boolean). */
 export interface FlagSpec {
-  /** `duration`: like 30s, 5m or 500ms, parsed to milliseconds; `port`: 0 to 65535. */
-  type: 'string' | 'boolean' | 'duration' | 'port';
+  /**
+   * `duration`: Go's form (30s, 5m, 1m30s, 500ms), parsed to milliseconds; `port`: 0 to 65535;
+   * `fraction`: a number above 0 and at most 1 (0.25).
+   */
+  type: 'string' | 'boolean' | 'duration' | 'port' | 'fraction';
   /** The value's name in usage lines (`DIR`, `PATH|URL`); the choices when there are some. */
   value?: string;
   /** One letter: `-l` for `--selector`. */
@@ -47,7 +50,7 @@ export interface CommandSpec {
 
 type ValueOf<F extends FlagSpec> = F extends { type: 'boolean' }
   ? boolean
-  : F extends { type: 'duration' | 'port' }
+  : F extends { type: 'duration' | 'port' | 'fraction' }
     ? number
     : F extends { choices: readonly (infer C)[] }
       ? C
@@ -105,8 +108,15 @@ function flagValue(name: string, flag: FlagSpec, given: unknown): unknown {
   }
   if (flag.type === 'duration') {
     const ms = parseInterval(text);
-    if (ms === undefined) throw new UsageError(`--${name} must be like 30s, 5m or 500ms, not ${quoted}`);
+    if (ms === undefined)
+      throw new UsageError(`--${name} must be like 30s, 5m, 1m30s or 500ms, not ${quoted}`);
     return ms;
+  }
+  if (flag.type === 'fraction') {
+    const value = /^\s*\d*\.?\d+\s*$/.test(text) ? Number(text) : NaN;
+    if (!(value > 0 && value <= 1))
+      throw new UsageError(`--${name} must be a number above 0 and at most 1, like 0.25, not ${quoted}`);
+    return value;
   }
   if (flag.type === 'port') {
     const port = Number(text);

@@ -4,7 +4,9 @@
 //
 // A poll usually finds nothing new, so the remote's ref advertisement (one GET) is compared
 // with the tracking refs first, and isomorphic-git's fetch (a negotiation and a pack, ~0.5 s
-// even when empty) runs only when a branch moved or appeared.
+// even when empty) runs only when a branch moved or appeared. Branches the caller calls quiet
+// (the agents' heartbeats, whose value is all anyone reads, from the advertisement) do not
+// count: they move every few seconds, and would otherwise make every poll a fetch.
 //
 // isomorphic-git writes the fetched refs before it has stored the pack, so a pack cut off or
 // damaged on the way would leave refs at objects the mirror lacks, and every later fetch
@@ -51,7 +53,9 @@ export interface RefreshResult {
 }
 
 /** Fetches the mirrored branches and aligns the local ones; returns the local branches it moved. */
-export async function fetchMirror(opts: RemoteAccess & { layout: MirrorLayout }): Promise<RefreshResult> {
+export async function fetchMirror(
+  opts: RemoteAccess & { layout: MirrorLayout; quiet?: ((ref: string) => boolean) | undefined },
+): Promise<RefreshResult> {
   const errors = { action: 'fetch', url: opts.url, secrets: opts.secrets };
   const advertised = await discoverRefs({
     url: opts.url,
@@ -62,16 +66,20 @@ export async function fetchMirror(opts: RemoteAccess & { layout: MirrorLayout })
     service: 'git-upload-pack',
   });
   if (!advertised.refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout);
-  if (await hasNewBranches(opts.gitdir, advertised.refs)) await fetchBranches(opts);
+  if (await hasNewBranches(opts.gitdir, advertised.refs, opts.quiet)) await fetchBranches(opts);
   const remoteBranches = new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
   return { moved: await alignLocalRefs(opts.gitdir, opts.layout), remoteBranches };
 }
 
 /** True when a branch on the remote is not where the mirror's tracking ref says. */
-async function hasNewBranches(gitdir: string, refs: ReadonlyMap<string, string>): Promise<boolean> {
+async function hasNewBranches(
+  gitdir: string,
+  refs: ReadonlyMap<string, string>,
+  quiet: ((ref: string) => boolean) | undefined,
+): Promise<boolean> {
   const packed = await readPackedRefs(gitdir);
   for (const [ref, oid] of refs) {
-    if (!ref.startsWith('refs/heads/')) continue;
+    if (!ref.startsWith('refs/heads/') || quiet?.(ref) === true) continue;
     if ((await readRef(gitdir, trackingRefOf(ref), packed)) !== oid) return true;
   }
   return false;

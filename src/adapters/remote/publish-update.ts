@@ -6,4 +6,9 @@ export interface PublishUpdate {
   ref: string;
   oldOid: string | null;
   newOid: string;
+  /**
+   * The new commit replaces the remote's, whatever it is (no fast-forward, no expected old
+   * value): only for a ref with one writer and no history, the agent's heartbeat.
+   */
+  replace?: boolean;
 }

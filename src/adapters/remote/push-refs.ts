@@ -10,7 +10,10 @@
 //   the new commit already       nothing to send (an earlier publish got there)
 //   anything else                PushRejected before anything is sent: another writer moved it
 //
-// and the new commit must descend from the remote's (fast-forward only). When the remote
+// and the new commit must descend from the remote's (fast-forward only). The one exception is
+// an update marked `replace` (the agent's heartbeat: one writer, parentless commits, nothing
+// reads its past): it is sent against whatever the remote advertised, without either check,
+// and receive-pack still compares that value under its lock. When the remote
 // supports `atomic` (git, GitHub, GitLab, Gitea do), every ref moves in one request, all or
 // none; otherwise one request per ref, in the given order, stopping at the first refusal,
 // so the bindings branch, last, is never visible ahead of the cluster branches.
@@ -82,6 +85,10 @@ async function planCommands(
     const command = { ref: u.ref, old: actual ?? zeroOid, new: u.newOid };
     if (actual === u.newOid) {
       done.push(command);
+      continue;
+    }
+    if (u.replace === true) {
+      commands.push(command);
       continue;
     }
     if (actual !== null && actual !== u.oldOid) {

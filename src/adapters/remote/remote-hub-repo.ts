@@ -55,6 +55,11 @@ export interface RemoteHubRepoOptions {
   mirrorKey?: string;
   /** Receives warnings: a mirror rebuilt, a directory's mode tightened. */
   onWarning?: (message: string) => void;
+  /**
+   * Branches whose moves alone do not call for a fetch (the agents' heartbeats: only their
+   * advertised value is read); they are fetched along when another branch moves.
+   */
+  quietRefs?: (ref: string) => boolean;
 }
 
 /** The hub's view of a remote repository. */
@@ -130,7 +135,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
       damaged = false;
     }
     try {
-      return await fetchMirror({ ...access, layout });
+      return await fetchMirror({ ...access, layout, quiet: opts.quietRefs });
     } catch (error) {
       if (error instanceof RemoteError && error.code === 'DamagedPack') damaged = true;
       throw error;
@@ -145,7 +150,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
         `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
       );
       await rebuildMirror(mirror);
-      return fetchMirror({ ...access, layout });
+      return fetchMirror({ ...access, layout, quiet: opts.quietRefs });
     });
   return {
     gitdir,

@@ -1,17 +1,21 @@
 // An agent's repository over HTTP(S): the same fetched mirror the hub uses, with the cluster
 // branch as the branch to follow. The mirror's publish pushes only refs under the prefix, and
-// the agent moves only its status branch, so an agent needs read access to its cluster branch
-// and write access to its status branch only. The token comes from $GITFLEET_GIT_TOKEN or a file.
+// the agent moves only its status branch and its heartbeat, so an agent needs read access to
+// its cluster branch and write access to those two only (the heartbeat's pushes replace its
+// commit: a host's branch protection must allow that on gitfleet/heartbeat/*). The token comes
+// from $GITFLEET_GIT_TOKEN or a file.
 // The cache directory defaults to the hub's (mirror-cache-dir.ts); the agent's mirror is
 // keyed by its cluster as well as the URL, so it never shares a mirror with the hub or another
 // agent on the same machine. Requests have the limits of remote-timeouts-from-env.ts and are
-// aborted by `signal`.
+// aborted by `signal`. The other agents' heartbeats are quiet refs: their moves alone never
+// make the agent fetch (it does not read them), or every refresh would be a fetch.
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import type { AgentRepo } from '../../loops/agent/agent-repo.js';
 import { privateFiles } from './hub-remote-setup.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+import { heartbeatRefPrefix } from '../../core/publish/hub-refs.js';
 
 /** Returns the agent's repository for a URL, backed by a mirror in `cacheDir`. */
 export async function remoteAgentRepo(opts: {
@@ -35,5 +39,6 @@ export async function remoteAgentRepo(opts: {
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),
   });
 }

@@ -3,12 +3,15 @@
 //   gitfleet agent --repo <path> --cluster NAME [--kubeconfig FILE] [--context C] [--once]
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
 //                  [--token-file F] [--cache-dir D] [--export-coalesce 1s]
+//                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
+//                  [--cluster-lease-renew-interval-fraction 0.25]
 //
 // Exit codes of --once: 0 the branch's head is fully applied (every object applied, nothing
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
 // mass deletion, Git or the cluster unreachable); 2 usage; 3 the branch does not exist yet;
 // 4 the branch is tombstoned (exit-codes.ts). Without --once the agent runs until SIGINT or
-// SIGTERM (exit 0).
+// SIGTERM (exit 0), and renews its heartbeat ref every lease duration × renew fraction
+// (loops/agent/heartbeat.ts); --once writes no heartbeat.
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { ioLogger } from '../io-logger.js';
 import { UsageError } from '../usage-error.js';
@@ -21,6 +24,13 @@ import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
 import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
+import { heartbeatRef } from '../../core/publish/hub-refs.js';
+import {
+  defaultHeartbeatSettings,
+  renewIntervalMs,
+  writeHeartbeat,
+  type HeartbeatSettings,
+} from '../../loops/agent/heartbeat.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
@@ -78,6 +88,24 @@ export const agentSpec = {
       help: "the prefix of the hub's branches",
     },
     'allow-deletions': { type: 'boolean', help: 'prune past the mass-deletion guard in this run' },
+    'cluster-status-update-frequency': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10s',
+      help: "how old the cluster's facts (API enablements, nodes, capacity) may be before a pass reads them again",
+    },
+    'cluster-lease-duration': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '40s',
+      help: 'the heartbeat lease: the heartbeat ref is renewed every duration × renew fraction',
+    },
+    'cluster-lease-renew-interval-fraction': {
+      type: 'fraction',
+      value: 'FRACTION',
+      default: '0.25',
+      help: 'the fraction of the lease duration between two heartbeats',
+    },
     'token-file': tokenFileFlag,
     'cache-dir': cacheDirFlag,
     output: {
@@ -109,6 +137,11 @@ export const agentCommand = defineCommand({
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
+        statusUpdateFrequencyMs: values['cluster-status-update-frequency'],
+        heartbeat: {
+          leaseDurationMs: values['cluster-lease-duration'],
+          renewIntervalFraction: values['cluster-lease-renew-interval-fraction'],
+        },
         ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
         ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
         output: values.output,
@@ -117,6 +150,9 @@ export const agentCommand = defineCommand({
     );
   },
 });
+
+/** Karmada's `--cluster-status-update-frequency` default. */
+const defaultStatusUpdateFrequencyMs = 10_000;
 
 function isClusterName(name: string): boolean {
   return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
@@ -138,6 +174,10 @@ export interface AgentOptions {
   tokenFile?: string;
   /** For URLs: where the mirror lives (default: mirror-cache-dir.ts, as the hub's). */
   cacheDir?: string;
+  /** How old the cluster's facts may be before a pass reads them again (default 10 s). */
+  statusUpdateFrequencyMs?: number;
+  /** The heartbeat's lease (default: Karmada's, renewed every 10 s). */
+  heartbeat?: HeartbeatSettings;
 }
 
 /** Runs one pass (--once) or the agent loop; returns the exit code. */
@@ -172,7 +212,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     allowDeletions: opts.allowDeletions,
     concurrency: 16,
     crdTimeoutMs: 60_000,
-    factsMaxAgeMs: opts.once ? 0 : 30_000,
+    factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
     warn: (m) => log.warn(m),
   };
   try {
@@ -217,6 +257,21 @@ async function loop(
       random: Math.random,
       log,
       ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
+      heartbeat: {
+        intervalMs: renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings),
+        write: () =>
+          writeHeartbeat({
+            repo: deps.passOptions.repo,
+            ref: heartbeatRef(opts.branchPrefix, opts.cluster),
+            cluster: opts.cluster,
+            author: {
+              ...deps.passOptions.identity,
+              time: Math.floor(deps.clock.now() / 1000),
+              tzOffsetMinutes: 0,
+            },
+            warn: (m) => log.warn(m),
+          }),
+      },
       stop: io.untilInterrupted().then(() => deps.stopping.abort()),
       report: (result) => {
         // A pass that changed nothing, or failed as the one before did, is not worth a line.

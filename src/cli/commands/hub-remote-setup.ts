@@ -17,6 +17,8 @@ import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
 import type { HubRepo } from '../../loops/shared/hub-repo.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+import { heartbeatRefPrefix } from '../../core/publish/hub-refs.js';
+import type { RefSnapshot } from '../../loops/hub/cluster-monitor.js';
 
 export interface RemoteHubOptions {
   repo: string;
@@ -39,9 +41,13 @@ export interface RemoteHubOptions {
 export async function remoteHubSetup(
   opts: RemoteHubOptions,
   log: Logger,
-): Promise<{ repo: HubRepo; triggers: Trigger[] }> {
+  /** The monotonic clock the cluster monitor reads (default: performance.now). */
+  elapsed: () => number = () => performance.now(),
+): Promise<{ repo: HubRepo; triggers: Trigger[]; observe?: () => RefSnapshot | undefined }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
+  const heartbeats = heartbeatRefPrefix(opts.branchPrefix ?? defaultBranchPrefix);
+  const quiet = (ref: string): boolean => ref.startsWith(heartbeats);
   const repo = remoteHubRepo({
     url: opts.repo,
     cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
@@ -51,14 +57,29 @@ export async function remoteHubSetup(
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onWarning: (m) => log.warn(m),
+    // The monitor reads heartbeats from the advertisement: a heartbeat moving is no reason to fetch.
+    quietRefs: quiet,
   });
   if (opts.once) return { repo, triggers: [] };
-  const triggers: Trigger[] = [pollTrigger(repo, opts.intervalMs, log)];
+  // The cluster monitor reads what the remote advertised at the last poll that succeeded.
+  let observed: RefSnapshot | undefined;
+  const poll = pollTrigger(repo, opts.intervalMs, log, {
+    fetched: (refs) => (observed = { at: elapsed(), refs }),
+    // A heartbeat moving is for the monitor, which asks for a pass when a verdict changes:
+    // it is no reason for a pass on its own.
+    matters: (ref) => !quiet(ref),
+  });
+  const triggers: Trigger[] = [poll];
   if (opts.webhookPort !== undefined) triggers.push(await webhookTrigger(opts, opts.webhookPort, log));
-  return { repo, triggers };
+  return { repo, triggers, observe: () => observed };
 }
 
-function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number, log: Logger): Trigger {
+function pollTrigger(
+  repo: ReturnType<typeof remoteHubRepo>,
+  intervalMs: number,
+  log: Logger,
+  hooks: { fetched: (refs: ReadonlyMap<string, string>) => void; matters: (ref: string) => boolean },
+): Trigger {
   let poller: Poller | undefined;
   return {
     name: `poll ${repo.url} every ${intervalMs} ms`,
@@ -70,7 +91,9 @@ function pollTrigger(repo: ReturnType<typeof remoteHubRepo>, intervalMs: number,
             `poll ${repo.url}: ${(error as Error).message}; next check in ${(nextMs / 1000).toFixed(1)} s`,
           ),
         check: async () => {
-          if ((await repo.fetchRefs()).moved.length > 0) notify('remote refs moved');
+          const { moved, remoteBranches } = await repo.fetchRefs();
+          hooks.fetched(remoteBranches);
+          if (moved.some((m) => hooks.matters(m.ref))) notify('remote refs moved');
         },
       });
     },

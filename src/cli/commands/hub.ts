@@ -1,12 +1,16 @@
 // `gitfleet hub`: keep the hub's branches equal to the render of the source branch.
 //
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
+//                [--cluster-monitor-period 5s] [--cluster-monitor-grace-period 40s]
+//                [--cluster-startup-grace-period 60s]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
 // diagnostics (a refused mass deletion, a template that fits no cluster, a failing override):
 // what could be rendered was, and what could not kept its last good state.
-// Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand.
+// Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand, with
+// the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
+// reporting; --once has no monitor, and judges no one.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { ioLogger } from '../io-logger.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
@@ -22,10 +26,8 @@ import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
 import { createHubPassCache } from '../../loops/hub/hub-pass-cache.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
-import { defaultHubFailover } from '../../loops/hub/hub-failover.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { escapeText } from '../../core/model/quote-text.js';
-import { UsageError } from '../usage-error.js';
 import {
   hasErrorDiagnostics,
   type ClusterPassOutcome,
@@ -36,6 +38,13 @@ import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
+import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
+import {
+  defaultClusterMonitorSettings,
+  type ClusterMonitorSettings,
+} from '../../loops/hub/cluster-monitor-rules.js';
+import { defaultHubFailover, type HubFailover } from '../../loops/hub/hub-failover.js';
+import { UsageError } from '../usage-error.js';
 
 /** `gitfleet hub`: its command line. */
 export const hubSpec = {
@@ -69,7 +78,25 @@ export const hubSpec = {
     'branch-prefix': {
       type: 'string',
       value: 'PREFIX',
-      help: `for a URL: the prefix of the hub's branches, which its mirror holds (default ${defaultBranchPrefix})`,
+      help: `the prefix of the hub's branches: for a URL, the ones its mirror holds; for the cluster monitor, where it reads the heartbeats (default ${defaultBranchPrefix})`,
+    },
+    'cluster-monitor-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '5s',
+      help: "how often the hub looks at the agents' heartbeat and status refs",
+    },
+    'cluster-monitor-grace-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '40s',
+      help: "how long a cluster's heartbeat and status may stand still before the hub judges it Unknown",
+    },
+    'cluster-startup-grace-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '60s',
+      help: 'the same for a cluster whose agent never wrote a status branch',
     },
     // Karmada's controller-manager flags of the taint manager and graceful eviction (docs/failover.md).
     'enable-no-execute-taint-eviction': {
@@ -108,6 +135,11 @@ export const hubCommand = defineCommand({
         once: values.once,
         intervalMs: values.interval,
         output: values.output,
+        monitor: monitorSettings({
+          periodMs: values['cluster-monitor-period'],
+          gracePeriodMs: values['cluster-monitor-grace-period'],
+          startupGracePeriodMs: values['cluster-startup-grace-period'],
+        }),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
         ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
         ...(values['webhook-port'] !== undefined ? { webhookPort: values['webhook-port'] } : {}),
@@ -148,6 +180,8 @@ export interface HubOptions {
   output: 'text' | 'json';
   /** The failover flags (default: defaultFailoverSettings). */
   failover?: FailoverSettings;
+  /** The cluster monitor's settings (default: Karmada's); unused with --once. */
+  monitor?: ClusterMonitorSettings;
 }
 
 /** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
@@ -161,15 +195,31 @@ export function parseEvictionRate(text: string): number {
   return rate;
 }
 
+/** Returns the monitor settings, or a usage error when the period is not shorter than the grace period. */
+export function monitorSettings(settings: ClusterMonitorSettings): ClusterMonitorSettings {
+  // Karmada says the same of its flags: a look less often than the grace period would judge
+  // live clusters between two looks.
+  if (settings.periodMs >= settings.gracePeriodMs) {
+    throw new UsageError(
+      `--cluster-monitor-period (${settings.periodMs} ms) must be shorter than --cluster-monitor-grace-period (${settings.gracePeriodMs} ms)`,
+    );
+  }
+  return settings;
+}
+
 /** What the hub works on and what tells it to look again. */
 export interface HubSetup {
   repo: HubRepo;
   triggers: Trigger[];
+  /** For a remote: what it advertised at the last poll that succeeded, and when (the monitor's view). */
+  observe?: () => RefSnapshot | undefined;
 }
 
 /** What the command takes from its environment; tests replace the clock. */
 export interface HubDeps {
   clock: Clock;
+  /** The monotonic clock of the cluster monitor, in milliseconds (default: performance.now). */
+  elapsed: () => number;
   random: () => number;
   identity: { name: string; email: string };
 }
@@ -182,17 +232,25 @@ const defaultIdentity = defaultHubIdentity;
  */
 export async function buildHubSetup(
   opts: HubOptions,
-  deps: { clock: Clock; log: Logger; signal?: AbortSignal },
+  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number },
 ): Promise<HubSetup> {
   if (isRepoUrl(opts.repo)) {
-    return remoteHubSetup({ ...opts, ...(deps.signal ? { signal: deps.signal } : {}) }, deps.log);
+    return remoteHubSetup(
+      { ...opts, ...(deps.signal ? { signal: deps.signal } : {}) },
+      deps.log,
+      deps.elapsed ?? (() => performance.now()),
+    );
   }
   const repo = localHubRepo(opts.repo);
   if (opts.once) return { repo, triggers: [] };
   return {
     repo,
     triggers: [
-      watchLocalRefs({ gitdir: repo.gitdir, sourceRef: opts.sourceRef }),
+      watchLocalRefs({
+        gitdir: repo.gitdir,
+        sourceRef: opts.sourceRef,
+        branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
+      }),
       periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
     ],
   };
@@ -204,10 +262,33 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const log = ioLogger(io, 'hub');
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
-  const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal });
+  const elapsed = deps.elapsed ?? (() => performance.now());
+  const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal, elapsed });
   const cache = createHubPassCache();
+  const settings = opts.monitor ?? defaultClusterMonitorSettings;
+  const monitor = opts.once
+    ? undefined
+    : clusterMonitor({
+        gitdir: setup.repo.gitdir,
+        branchPrefix: opts.branchPrefix ?? setup.repo.branchPrefix ?? defaultBranchPrefix,
+        settings,
+        elapsed,
+        clock,
+        log,
+        // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
+        ...(setup.observe
+          ? {
+              observe: setup.observe,
+              blindAfterMs: Math.max(settings.gracePeriodMs, 2 * opts.intervalMs),
+            }
+          : {}),
+      });
   // One failover memory for the process: the rate limit's last eviction outlives a pass.
-  const failover = { ...defaultHubFailover(), ...(opts.failover ? { settings: opts.failover } : {}) };
+  const failover: HubFailover = {
+    ...defaultHubFailover(),
+    ...(opts.failover ? { settings: opts.failover } : {}),
+    ...(monitor ? { verdicts: () => monitor.verdicts() } : {}),
+  };
   const pass = () =>
     runHubPass({
       repo: setup.repo,
@@ -228,7 +309,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   io.err(`hub: watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   await runHubLoop({
     pass,
-    triggers: setup.triggers,
+    triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
     clock,
     random: deps.random ?? Math.random,
     log,

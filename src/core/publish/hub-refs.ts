@@ -5,6 +5,7 @@
 //   refs/heads/<prefix>clusters/<cluster>   the rendered manifests of one member cluster (hub)
 //   refs/heads/<prefix>bindings             one ResourceBinding record per template (hub)
 //   refs/heads/<prefix>status/<cluster>     what the cluster's agent applied and saw (agent)
+//   refs/heads/<prefix>heartbeat/<cluster>  one parentless commit, replaced at every renewal (agent)
 
 /** The full name of the source branch: `main` → `refs/heads/main`; full names stay as they are. */
 export function fullSourceRef(ref: string): string {
@@ -34,4 +35,14 @@ export function statusRef(prefix: string, cluster: string): string {
 /** Returns the prefix shared by every status branch ref. */
 export function statusRefPrefix(prefix: string): string {
   return `refs/heads/${prefix}status/`;
+}
+
+/** Returns the ref of a cluster's heartbeat, which its agent replaces at every renewal (docs/failover.md). */
+export function heartbeatRef(prefix: string, cluster: string): string {
+  return `${heartbeatRefPrefix(prefix)}${cluster}`;
+}
+
+/** Returns the prefix shared by every heartbeat ref. */
+export function heartbeatRefPrefix(prefix: string): string {
+  return `refs/heads/${prefix}heartbeat/`;
 }

@@ -2,7 +2,11 @@
 // branch moving, a periodic resync, drift watches) only say "look again"; a work queue with one key
 // coalesces them, so there is at most one pass running and one queued; a failing pass is retried
 // with backoff. A pass that could not reach Git counts as failing: the retries back off while the
-// agent keeps correcting drift from the branch as it last read it, and deletes nothing.
+// agent keeps correcting drift from the branch as it last read it, and deletes nothing. Beside
+// the passes, on its own timer, the heartbeat (heartbeat.ts) tells the hub the agent is alive;
+// neither waits for the other, and a failing heartbeat never stops a pass. It starts after the
+// first pass that reached Git: before that a remote's mirror may not exist yet (the pass's
+// refresh makes it), and a heartbeat could not be pushed anyway.
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterApi } from './cluster-api.js';
@@ -16,6 +20,7 @@ import type { AgentMemory } from './agent-memory.js';
 import { DriftWatcher } from './drift-watch.js';
 import { ExportWatcher } from './export-watch.js';
 import { liveKey } from './live-index.js';
+import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { AgentPassResult } from './run-agent-pass.js';
 
 export interface AgentLoopOptions {
@@ -41,6 +46,8 @@ export interface AgentLoopOptions {
    * one status commit (default 1 s, defaultExportCoalesceMs).
    */
   exportCoalesceMs?: number;
+  /** Writes one heartbeat, every `intervalMs` from the first pass that reached Git (absent: no heartbeat). */
+  heartbeat?: { write: () => Promise<unknown>; intervalMs: number };
 }
 
 /** The default coalescing window of exported EndpointSlice changes (`agent --export-coalesce`). */
@@ -75,9 +82,13 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     log: opts.log,
     onChange: () => queue.addAfter('pass', opts.exportCoalesceMs ?? defaultExportCoalesceMs),
   });
+  let heartbeat: Heartbeat | undefined;
+  let stopping = false;
   const handle = async (): Promise<void> => {
     const result = await opts.pass();
     opts.report(result);
+    if (opts.heartbeat && heartbeat === undefined && result.gitReachable && !stopping)
+      heartbeat = startHeartbeat({ ...opts.heartbeat, clock: opts.clock, log: opts.log });
     if (opts.watchDrift !== false) watcher.sync(appliedKinds(result));
     if (result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
     if (result.type === 'clusterUnreachable') {
@@ -102,10 +113,12 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     await opts.stop;
   } finally {
     await Promise.all(started.map((t) => t.stop()));
+    stopping = true;
     watcher.stop();
     exportWatcher.stop();
     queue.shutDown();
     await worker;
+    await heartbeat?.stop();
   }
 }
 

@@ -11,6 +11,11 @@ export interface RefMove {
   ref: string;
   oldOid: string | null;
   newOid: string;
+  /**
+   * The new commit replaces the old one rather than descending from it: only the agent's
+   * heartbeat ref (loops/agent/heartbeat.ts), which has one writer and no history.
+   */
+  replace?: boolean;
 }
 
 /** A repository the hub renders into. */

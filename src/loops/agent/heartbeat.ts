@@ -1,0 +1,148 @@
+// The agent's heartbeat (docs/failover.md#knowing-a-cluster-is-gone), gitfleet's form of
+// Karmada's cluster lease (pkg/controllers/status/cluster_status_controller.go renews it; the
+// cluster controller reads it): every renew interval the agent replaces the one commit of
+// `<prefix>heartbeat/<cluster>` with a new parentless commit of the empty tree, whose message
+// holds a counter. The hub watches only that the ref moved, by its own clock; what the commit
+// says (its counter, its committer time) is for people, never compared with anything.
+//
+// This is the one ref gitfleet moves without fast-forward, and that is safe: it has one
+// writer (the cluster's own agent), it has no history (each commit has no parent, so the ref
+// never grows and every replaced commit is unreachable, for gc to reclaim), and nothing reads
+// its past. The move is still a compare-and-swap against the value the remote advertises, so
+// a second agent for the same cluster cannot interleave half a push with ours.
+//
+// The heartbeat runs on its own timer, beside the apply loop: a slow or failing pass does not
+// stop it (a cluster whose API server is down still has a live agent, which reports NotReady
+// in its status), and a failing heartbeat never stops the apply loop. A failed push is logged
+// once and tried again at the next interval; the first success after failures is logged too.
+import { toGitObject } from '../../adapters/git/hash-object.js';
+import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
+import { readGitObject } from '../../adapters/git/read-git-object.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import { updateRefs } from '../../adapters/git/update-ref.js';
+import { writeObjects } from '../../adapters/git/write-objects.js';
+import type { CancelTimer, Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { AgentRepo } from './agent-repo.js';
+
+/** Karmada's lease settings, in milliseconds (`--cluster-lease-duration` and its renew fraction). */
+export interface HeartbeatSettings {
+  /** `--cluster-lease-duration` (default 40 s): how long one renewal is meant to prove life. */
+  leaseDurationMs: number;
+  /** `--cluster-lease-renew-interval-fraction` (default 0.25): renew every duration × fraction. */
+  renewIntervalFraction: number;
+}
+
+/** Karmada's defaults: a 40 s lease renewed every 10 s. */
+export const defaultHeartbeatSettings: HeartbeatSettings = {
+  leaseDurationMs: 40_000,
+  renewIntervalFraction: 0.25,
+};
+
+/** Returns the renew interval of the settings, in whole milliseconds (at least 1). */
+export function renewIntervalMs(settings: HeartbeatSettings): number {
+  return Math.max(1, Math.round(settings.leaseDurationMs * settings.renewIntervalFraction));
+}
+
+/** The empty tree, which every heartbeat commit points at. */
+const emptyTree = toGitObject('tree', new Uint8Array(0));
+
+export interface WriteHeartbeatOptions {
+  repo: AgentRepo;
+  /** The heartbeat ref (hub-refs.ts heartbeatRef). */
+  ref: string;
+  cluster: string;
+  author: GitSignature;
+  /** Told when moving the ref recovered the locks a killed gitfleet writer left. */
+  warn?: (message: string) => void;
+}
+
+/** Replaces the heartbeat ref's commit with the next one and publishes it; returns the new commit. */
+export async function writeHeartbeat(opts: WriteHeartbeatOptions): Promise<string> {
+  const { gitdir } = opts.repo;
+  const head = await readRef(gitdir, opts.ref);
+  const counter = (head === null ? 0 : await counterOf(gitdir, head)) + 1;
+  const commit = makeCommit({
+    tree: emptyTree.oid,
+    parents: [],
+    author: opts.author,
+    message: [
+      `heartbeat: ${opts.cluster} ${counter}`,
+      '',
+      `The agent of ${opts.cluster} replaces this commit at every renewal; the hub only looks`,
+      'at whether the ref moved, by its own clock.',
+    ].join('\n'),
+  });
+  await writeObjects({ gitdir, objects: [emptyTree, commit] });
+  await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid, replace: true }]);
+  // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
+  if ((await readRef(gitdir, opts.ref)) !== commit.oid) {
+    await updateRefs({
+      gitdir,
+      updates: [{ ref: opts.ref, newOid: commit.oid, expectedOld: head }],
+      allowNonFastForward: true,
+      ...(opts.warn ? { warn: opts.warn } : {}),
+    });
+  }
+  return commit.oid;
+}
+
+/** Returns the counter of a heartbeat commit, 0 when it cannot be read (a new count starts). */
+async function counterOf(gitdir: string, commit: string): Promise<number> {
+  try {
+    const text = Buffer.from((await readGitObject({ gitdir }, commit)).content).toString('utf8');
+    const n = Number(/^heartbeat: \S+ (\d+)$/m.exec(text)?.[1] ?? 0);
+    return Number.isSafeInteger(n) ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface HeartbeatOptions {
+  /** Writes one heartbeat (writeHeartbeat with the agent's repository and identity). */
+  write: () => Promise<unknown>;
+  intervalMs: number;
+  clock: Clock;
+  log: Logger;
+}
+
+/** A running heartbeat. */
+export interface Heartbeat {
+  /** Stops the timer; resolves once a write in flight has finished. No write starts after. */
+  stop(): Promise<void>;
+}
+
+/** Writes a heartbeat now and then every interval (from the end of the last write) until stopped. */
+export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
+  let running = true;
+  let cancel: CancelTimer = () => undefined;
+  let failing = false;
+  let inFlight: Promise<void> = Promise.resolve();
+  const beat = (): void => {
+    inFlight = opts.write().then(
+      () => {
+        if (failing) opts.log.info('heartbeat: written again');
+        failing = false;
+      },
+      (error: unknown) => {
+        if (!failing) {
+          opts.log.warn(
+            `heartbeat: ${(error as Error).message}; trying again every ${opts.intervalMs} ms (applying goes on)`,
+          );
+        }
+        failing = true;
+      },
+    );
+    void inFlight.then(() => {
+      if (running) cancel = opts.clock.setTimer(beat, opts.intervalMs);
+    });
+  };
+  beat();
+  return {
+    stop: async () => {
+      running = false;
+      cancel();
+      await inFlight;
+    },
+  };
+}

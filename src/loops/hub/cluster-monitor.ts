@@ -1,0 +1,174 @@
+// The hub's cluster monitor (docs/failover.md#knowing-a-cluster-is-gone): every monitor period
+// it lists the heartbeat and status refs (refs only, no tree is read), applies the rules of
+// cluster-monitor-rules.ts with the hub's monotonic clock, and when the verdicts change asks
+// the hub loop for a pass, which writes the judged status. It is a Trigger, so the hub loop
+// starts and stops it with the others; `verdicts()` is what the pass reads
+// (HubFailover.verdicts).
+//
+// Registered clusters are those with a cluster branch that is not tombstoned: the hub writes a
+// branch for every registered cluster and tombstones it when the registration goes, so the
+// monitor needs no fleet of its own. A cluster registered since the last pass is judged from
+// the pass that writes its branch on.
+//
+// For a remote repository the refs are those the remote advertised at the hub's last poll
+// that succeeded (`observe`), and a look counts as made at the time of that poll: while the
+// hub cannot reach the Git host its time stands still for the monitor, so an outage of the
+// host (or of the hub's network) judges nobody. It resumes with what the next poll brings.
+// Heartbeats are read from the advertisement alone; their commits are never fetched for it.
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { readGitObject } from '../../adapters/git/read-git-object.js';
+import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
+import { clusterRefPrefix, heartbeatRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
+import type { CancelTimer, Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Trigger } from '../runtime/trigger.js';
+import {
+  judgeClusters,
+  newMonitorMemory,
+  sameVerdicts,
+  type ClusterMonitorSettings,
+  type MonitorLook,
+} from './cluster-monitor-rules.js';
+import { tombstoneTree } from './tombstone-tree.js';
+
+export interface ClusterMonitorOptions {
+  /** The git directory whose refs are read (the repository, or a remote's mirror). */
+  gitdir: string;
+  branchPrefix: string;
+  settings: ClusterMonitorSettings;
+  /** The hub's monotonic clock, in milliseconds (never the wall clock: it may jump). */
+  elapsed: () => number;
+  /** The timers of the monitor period. */
+  clock: Clock;
+  log: Logger;
+  /**
+   * For a remote: the branches it advertised at the last poll that succeeded and the monotonic
+   * time of that poll, undefined before the first (default: the refs of `gitdir`, now).
+   */
+  observe?: () => RefSnapshot | undefined;
+  /**
+   * A gap between two looks longer than this means the hub saw nothing meanwhile and starts
+   * over (default: the grace period; a remote's hub polling less often sets it longer).
+   */
+  blindAfterMs?: number;
+}
+
+/** Branches (full names → commits) as seen at one time of the hub's monotonic clock. */
+export interface RefSnapshot {
+  at: number;
+  refs: ReadonlyMap<string, string>;
+}
+
+/** The monitor: a trigger of the hub loop, and the verdicts the pass reads. */
+export interface ClusterMonitor extends Trigger {
+  /** The clusters judged Unknown at the last look. */
+  verdicts(): ReadonlyMap<string, ClusterVerdict>;
+  /** Looks at the refs now; returns whether the verdicts changed. */
+  look(): Promise<boolean>;
+}
+
+/** Returns a monitor whose memory starts now: it judges no one for a full grace period. */
+export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
+  const memory = newMonitorMemory(opts.elapsed());
+  let verdicts: ReadonlyMap<string, ClusterVerdict> = new Map();
+  let cancel: CancelTimer | undefined;
+  let running = false;
+  let failing = false;
+  const tombstoned = new Map<string, boolean>(); // cluster branch head → tombstoned?
+  const look = async (): Promise<boolean> => {
+    const snapshot = opts.observe
+      ? opts.observe()
+      : { at: opts.elapsed(), refs: await listRefs(opts.gitdir, `refs/heads/${opts.branchPrefix}`) };
+    if (snapshot === undefined) return false;
+    const clusters = await readHeads(opts, snapshot.refs, tombstoned);
+    const next = judgeClusters(memory, { at: snapshot.at, clusters }, opts.settings, opts.blindAfterMs);
+    if (sameVerdicts(next, verdicts)) return false;
+    for (const [cluster, v] of next)
+      if (!verdicts.has(cluster))
+        opts.log.warn(`cluster ${cluster} judged Unknown (${v.reason}): ${v.message}`);
+    for (const cluster of verdicts.keys())
+      if (!next.has(cluster)) opts.log.info(`cluster ${cluster} reports again; no longer judged`);
+    verdicts = next;
+    return true;
+  };
+  return {
+    name: `cluster monitor every ${opts.settings.periodMs} ms`,
+    verdicts: () => verdicts,
+    look,
+    start: (notify) => {
+      running = true;
+      const schedule = (): void => {
+        cancel = opts.clock.setTimer(() => {
+          if (!running) return;
+          look()
+            .then(
+              (changed) => {
+                failing = false;
+                if (changed && running) notify(`cluster verdicts changed (${describe(verdicts)})`);
+              },
+              (error: unknown) => {
+                // Logged once until a look succeeds again; the next period tries again.
+                if (!failing) opts.log.warn(`cluster monitor: ${(error as Error).message}; trying again`);
+                failing = true;
+              },
+            )
+            .finally(() => {
+              if (running) schedule();
+            });
+        }, opts.settings.periodMs);
+      };
+      schedule();
+    },
+    stop: () => {
+      running = false;
+      cancel?.();
+      return Promise.resolve();
+    },
+  };
+}
+
+function describe(verdicts: ReadonlyMap<string, ClusterVerdict>): string {
+  return verdicts.size === 0 ? 'none judged' : [...verdicts.keys()].map((c) => `${c}=Unknown`).join(', ');
+}
+
+/** Returns each registered cluster's heartbeat and status heads. */
+async function readHeads(
+  opts: ClusterMonitorOptions,
+  refs: ReadonlyMap<string, string>,
+  tombstoned: Map<string, boolean>,
+): Promise<MonitorLook['clusters']> {
+  const named = (prefix: string): Map<string, string> => {
+    const byCluster = new Map<string, string>();
+    for (const [ref, oid] of refs) if (ref.startsWith(prefix)) byCluster.set(ref.slice(prefix.length), oid);
+    return byCluster;
+  };
+  const branches = named(clusterRefPrefix(opts.branchPrefix));
+  const heartbeats = named(heartbeatRefPrefix(opts.branchPrefix));
+  const status = named(statusRefPrefix(opts.branchPrefix));
+  const clusters = new Map<string, { heartbeat: string | null; status: string | null }>();
+  const heads = new Set(branches.values());
+  for (const head of [...tombstoned.keys()]) if (!heads.has(head)) tombstoned.delete(head);
+  for (const [cluster, head] of branches) {
+    if (await isTombstone(opts.gitdir, cluster, head, tombstoned)) continue;
+    clusters.set(cluster, {
+      heartbeat: heartbeats.get(cluster) ?? null,
+      status: status.get(cluster) ?? null,
+    });
+  }
+  return clusters;
+}
+
+/** Returns whether a cluster branch's head is a tombstone; each head is read once. */
+async function isTombstone(
+  gitdir: string,
+  cluster: string,
+  head: string,
+  known: Map<string, boolean>,
+): Promise<boolean> {
+  const seen = known.get(head);
+  if (seen !== undefined) return seen;
+  const text = Buffer.from((await readGitObject({ gitdir }, head)).content).toString('utf8');
+  const tombstone = /^tree ([0-9a-f]{40})$/m.exec(text)?.[1] === tombstoneTree(cluster).root;
+  known.set(head, tombstone);
+  return tombstone;
+}
