@@ -108,7 +108,7 @@ async function measure(input: {
     log(fleet.output().split('\n').slice(-100).join('\n'));
     throw err;
   } finally {
-    fleet.stop();
+    await fleet.stop();
   }
   return {
     scenario: 'failover',

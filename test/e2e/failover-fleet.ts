@@ -12,9 +12,8 @@ export const minutes = (n: number) => n * 60_000;
 
 /**
  * The hub's failover settings: the monitor's grace periods, NoExecute eviction on, a fast
- * eviction rate. The ClusterTaintPolicy below adds a NoExecute taint, which Karmada's webhook
- * refuses unless `--allow-no-execute-taint-policy` is set: this is that setting's name here,
- * a placeholder until the taints part is merged (check its report for the name it chose).
+ * eviction rate. (The ClusterTaintPolicy below adds a NoExecute taint, which the fleet allows in
+ * its FleetConfig, as Karmada's webhook does with `--allow-no-execute-taint-policy`.)
  */
 export const failoverHubArgs = [
   ...['--cluster-monitor-period', '1s'],
@@ -23,7 +22,6 @@ export const failoverHubArgs = [
   '--enable-no-execute-taint-eviction',
   ...['--resource-eviction-rate', '10'],
   ...['--graceful-eviction-timeout', '2m'],
-  '--allow-no-execute-taint-policy',
 ];
 
 /** The agents' heartbeat: renewed every second (lease 4s × 0.25), status every second. */
@@ -44,6 +42,12 @@ export function failoverFleet(
   const cluster = (name: string) =>
     `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}}\nspec: {syncMode: Pull}\n`;
   return {
+    // A ClusterTaintPolicy may add a NoExecute taint only when the FleetConfig allows it.
+    'fleet.yaml': `apiVersion: gitfleet.io/v1alpha1
+kind: FleetConfig
+metadata: {name: fleet}
+spec: {allowNoExecuteTaintPolicy: true}
+`,
     'clusters.yaml': clusterNames.map(cluster).join('---\n'),
     'taint-policy.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterTaintPolicy
@@ -106,6 +110,7 @@ spec:
       - {affinityName: primary, clusterNames: [member1]}
       - {affinityName: backup, clusterNames: [member3]}
     replicaScheduling: {replicaSchedulingType: Duplicated}
+  propagateDeps: true
   failover:
     application:
       decisionConditions: {tolerationSeconds: 5}

@@ -162,7 +162,7 @@ test('failover on three test clusters', { timeout: minutes(30) }, async (t) => {
         },
       );
     } finally {
-      fleet.stop();
+      await fleet.stop();
       removeTempDirs();
     }
   });

@@ -85,7 +85,7 @@ before(async () => {
 });
 
 after(async () => {
-  fleet?.stop();
+  await fleet?.stop();
   deleteNamespaceEverywhere(ns);
   removeTempDirs();
 });

@@ -191,7 +191,7 @@ before(async () => {
 });
 
 after(async () => {
-  fleet?.stop();
+  await fleet?.stop();
   deleteNamespaceEverywhere(ns);
   removeTempDirs();
 });

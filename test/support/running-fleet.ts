@@ -7,7 +7,8 @@ const cli = join(new URL('.', import.meta.url).pathname, '../../../bin/gitfleet.
 
 /** A hub and its agents running; `stop` ends them and prints their output if the run failed. */
 export interface RunningFleet {
-  stop(): void;
+  /** Sends every process SIGTERM and resolves once all have exited (callers that remove the repository must wait). */
+  stop(): Promise<void>;
   /** Stops one cluster's agent (SIGTERM) and resolves once it has exited. */
   stopAgent(cluster: string): Promise<void>;
   /** Starts that cluster's agent again with the same arguments. */
@@ -51,10 +52,14 @@ export function startFleet(
   for (const cluster of clusters) start(cluster, agentArgs(cluster));
   const output = () => [...logs].map(([name, lines]) => `--- ${name}\n${lines.join('')}`).join('\n');
   return {
-    stop() {
+    async stop() {
+      const exits = [...children.values()]
+        .filter((child) => child.exitCode === null && child.signalCode === null)
+        .map((child) => new Promise<void>((resolve) => child.once('exit', () => resolve())));
       for (const child of children.values()) child.kill('SIGTERM');
       const failed = process.exitCode !== undefined && process.exitCode !== 0;
       if (failed) console.log(output());
+      await Promise.all(exits);
     },
     async stopAgent(cluster) {
       const child = children.get(cluster);
