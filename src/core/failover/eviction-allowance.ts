@@ -18,7 +18,8 @@
 //
 // The allowed paths are those of the evicted binding and of its followers (propagateDeps
 // dependencies, whose records name it in requiredBy), which leave with it. Anything else the
-// render removes is judged by the guard as before.
+// render removes is judged by the guard as before. The clusters the evicted replicas land on get
+// the same Gitfleet-Eviction line on their commit, with no allowance: it says why they changed.
 import type { Binding } from '../model/binding.js';
 import type { FailoverDecision } from '../model/failover.js';
 import { objectPath } from '../format/object-path.js';
@@ -49,6 +50,13 @@ export function evictionsByCluster(
     const binding = byKey.get(d.binding);
     if (binding) entry.paths.add(objectPath(binding.resource));
     for (const b of bindings) if (b.requiredBy.includes(d.binding)) entry.paths.add(objectPath(b.resource));
+    if (d.type !== 'Evicted' || binding?.schedule.type !== 'Scheduled') continue;
+    for (const target of binding.schedule.clusters) {
+      if (target.name === d.cluster) continue;
+      const receiving = out.get(target.name) ?? { paths: new Set<string>(), decisions: [] };
+      out.set(target.name, receiving);
+      receiving.decisions.push(d);
+    }
   }
   return new Map(
     [...out].map(([cluster, e]) => [

@@ -35,9 +35,11 @@ const decision = (type: FailoverDecision['type'], cluster: string, key = web.key
   message: `${key} from ${cluster}: ${type === 'Evicted' ? 'TaintUntolerated' : 'HealthyOnNewClusters'} by TaintManager`,
 });
 
-test('an eviction allows the paths of the binding and of the followers that leave with it, on that cluster only', () => {
+test('an eviction allows the paths of the binding and of the followers that leave with it, on that cluster only; the cluster the replicas land on gets the line and no allowance', () => {
   const got = evictionsByCluster([decision('Evicted', 'member2')], [web, config, other]);
-  assert.deepEqual([...got.keys()], ['member2']);
+  assert.deepEqual([...got.keys()].sort(), ['member1', 'member2']);
+  assert.deepEqual([...got.get('member1')!.paths], [], 'web now runs on member1: nothing allowed there');
+  assert.deepEqual(got.get('member1')!.trailers, got.get('member2')!.trailers);
   assert.deepEqual([...got.get('member2')!.paths].sort(), [
     'shop/ConfigMap/web-config.yaml',
     'shop/Deployment.apps/web.yaml',
