@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBindingView } from '../../src/core/publish/binding-record.js';
 import { git, tempDir } from '../git-server/git-cli.js';
+import { clusterDoc } from '../support/fleet-docs.js';
 
 export const minutes = (n: number) => n * 60_000;
 
@@ -39,8 +40,6 @@ export function failoverFleet(
   extra: Record<string, string> = {},
   app = 'web',
 ): Record<string, string> {
-  const cluster = (name: string) =>
-    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}}\nspec: {syncMode: Pull}\n`;
   return {
     // A ClusterTaintPolicy may add a NoExecute taint only when the FleetConfig allows it.
     'fleet.yaml': `apiVersion: gitfleet.io/v1alpha1
@@ -48,7 +47,7 @@ kind: FleetConfig
 metadata: {name: fleet}
 spec: {allowNoExecuteTaintPolicy: true}
 `,
-    'clusters.yaml': clusterNames.map(cluster).join('---\n'),
+    'clusters.yaml': clusterNames.map(clusterDoc).join('---\n'),
     'taint-policy.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterTaintPolicy
 metadata: {name: unreachable-no-execute}

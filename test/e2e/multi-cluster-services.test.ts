@@ -17,41 +17,12 @@ import { git, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { deleteNamespaceEverywhere, kubectl } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
 import { startFleet, type RunningFleet } from '../support/running-fleet.js';
+import { clusterDoc, mcsCrds } from '../support/fleet-docs.js';
 
 const ns = uniqueName('mcs');
 const slow = { timeout: 600_000 };
 let fleet: RunningFleet | undefined;
 let repo: string;
-
-// The MCS API's two kinds, as CRDs the fleet propagates to every cluster (a structural schema
-// that keeps every field: the clusters only store them).
-function crd(plural: string, kind: string): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.multicluster.x-k8s.io
-spec:
-  group: multicluster.x-k8s.io
-  scope: Namespaced
-  names: {plural: ${plural}, singular: ${kind.toLowerCase()}, kind: ${kind}, listKind: ${kind}List}
-  versions:
-    - name: v1alpha1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          x-kubernetes-preserve-unknown-fields: true
-`;
-}
-
-function cluster(name: string): string {
-  return `apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: ${name}}
-spec: {syncMode: Pull}
-`;
-}
 
 function app(name: string, replicas: number): string {
   return `apiVersion: apps/v1
@@ -95,8 +66,8 @@ metadata: {name: web, namespace: ${ns}}
 
 function fleetFiles(replicas: number, exported: boolean): Record<string, string> {
   return {
-    'clusters.yaml': `${cluster('member1')}---\n${cluster('member2')}`,
-    'crds.yaml': `${crd('serviceexports', 'ServiceExport')}---\n${crd('serviceimports', 'ServiceImport')}`,
+    'clusters.yaml': `${clusterDoc('member1')}---\n${clusterDoc('member2')}`,
+    'crds.yaml': mcsCrds(),
     'apps/namespace.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n`,
     'apps/web.yaml': app('web', replicas),
     'apps/api.yaml': app('api', 2),

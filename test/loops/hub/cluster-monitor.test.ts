@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
 import { writeHeartbeat } from '../../../src/loops/agent/heartbeat.js';
 import { localAgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import { clusterMonitor, type ClusterMonitor } from '../../../src/loops/hub/cluster-monitor.js';
@@ -16,7 +15,7 @@ import { fakeClock, type FakeClock } from '../runtime/fake-clock.js';
 import {
   branchFiles,
   commitChange,
-  commitStatusBranch,
+  commitReadyReport,
   fleetRepoWith,
   git,
   hubPass,
@@ -70,15 +69,8 @@ function twoMemberFleet(): FleetRepo {
   return fleetRepoWith(files, { bare: true });
 }
 
-async function reportReady(repo: FleetRepo, cluster: string): Promise<void> {
-  const applied = git(repo, ['rev-parse', `refs/heads/gitfleet/clusters/${cluster}`]).trim();
-  const files = statusBranchFiles({
-    cluster,
-    appliedCommit: applied,
-    clusterStatus: { conditions: [{ type: 'Ready', status: 'True' }], kubernetesVersion: 'v1.34.4' },
-    objects: [],
-  });
-  await commitStatusBranch(repo, cluster, files);
+function reportReady(repo: FleetRepo, cluster: string): Promise<void> {
+  return commitReadyReport(repo, cluster, 'True', { kubernetesVersion: 'v1.34.4' });
 }
 
 function beat(repo: FleetRepo, cluster: string, clock: FakeClock): Promise<string> {

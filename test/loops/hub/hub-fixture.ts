@@ -26,6 +26,7 @@ import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { runCli } from '../../cli/run-cli.js';
 import { runGit } from '../../support/run-git.js';
+import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
 
 export const repoRoot = join(new URL('.', import.meta.url).pathname, '../../../..');
 export const exampleDir = join(repoRoot, 'examples/fleet-repo');
@@ -221,4 +222,29 @@ export async function commitStatusBranch(
     gitdir: repo.gitdir,
     updates: [{ ref: `refs/heads/gitfleet/status/${cluster}`, newOid: commit.oid, expectedOld: null }],
   });
+}
+
+/**
+ * Commits a status report of the cluster whose Ready condition has the given status, as its
+ * agent would, about the cluster branch's head (or the given applied commit; null: none yet).
+ */
+export async function commitReadyReport(
+  repo: FleetRepo,
+  cluster: string,
+  status: 'True' | 'False',
+  opts: { appliedCommit?: string | null; kubernetesVersion?: string } = {},
+): Promise<void> {
+  const appliedCommit =
+    opts.appliedCommit !== undefined
+      ? opts.appliedCommit
+      : git(repo, ['rev-parse', `refs/heads/gitfleet/clusters/${cluster}`]).trim();
+  const clusterStatus = {
+    conditions: [{ type: 'Ready', status }],
+    ...(opts.kubernetesVersion !== undefined ? { kubernetesVersion: opts.kubernetesVersion } : {}),
+  };
+  await commitStatusBranch(
+    repo,
+    cluster,
+    statusBranchFiles({ cluster, appliedCommit, clusterStatus, objects: [] }),
+  );
 }

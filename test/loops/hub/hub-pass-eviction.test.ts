@@ -17,6 +17,7 @@ import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
 import {
   branchFiles,
   commitChange,
+  commitReadyReport,
   commitStatusBranch,
   exampleFleetRepo,
   git,
@@ -68,14 +69,8 @@ function evictInRecord(repo: FleetRepo): void {
  * gcp-eu-prod's agent reports it NotReady, as a cluster one is evicted from usually is: its
  * NoSchedule taint keeps a new schedule off it once the task no longer does.
  */
-async function reportNotReady(repo: FleetRepo): Promise<void> {
-  const files = statusBranchFiles({
-    cluster: task.fromCluster,
-    appliedCommit: null,
-    clusterStatus: { conditions: [{ type: 'Ready', status: 'False' }] },
-    objects: [],
-  });
-  await commitStatusBranch(repo, task.fromCluster, files);
+function reportNotReady(repo: FleetRepo): Promise<void> {
+  return commitReadyReport(repo, task.fromCluster, 'False', { appliedCommit: null });
 }
 
 function recordedTasks(repo: FleetRepo): unknown {

@@ -8,15 +8,13 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterTaintsPath, readRecord } from '../../../src/core/failover/cluster-taints.js';
-import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import { defaultFailoverSettings, type TimedTaint } from '../../../src/core/model/failover.js';
 import { parseBindingRecord } from '../../../src/core/publish/binding-record.js';
-import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
 import { defaultHubFailover } from '../../../src/loops/hub/hub-failover.js';
 import {
   branchFiles,
   commitChange,
-  commitStatusBranch,
+  commitReadyReport,
   fleetRepoWith,
   git,
   hubPass,
@@ -75,14 +73,8 @@ spec:
 `,
 };
 
-async function reportReady(repo: FleetRepo, name: string, status: 'True' | 'False'): Promise<void> {
-  const clusterStatus: ClusterStatus = { conditions: [{ type: 'Ready', status }] };
-  const appliedCommit = git(repo, ['rev-parse', `refs/heads/gitfleet/clusters/${name}`]).trim();
-  await commitStatusBranch(
-    repo,
-    name,
-    statusBranchFiles({ cluster: name, appliedCommit, clusterStatus, objects: [] }),
-  );
+function reportReady(repo: FleetRepo, name: string, status: 'True' | 'False'): Promise<void> {
+  return commitReadyReport(repo, name, status);
 }
 
 function bindingsMessage(repo: FleetRepo): string {
