@@ -28,7 +28,7 @@ import {
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
 import { failoverLinesOf } from '../../core/review/failover-lines.js';
 import { parseTrailers } from '../../core/publish/commit-trailers.js';
-import { clusterCommitTrailer, parseClusterTrailers } from '../../loops/hub/cluster-commit-trailers.js';
+import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
 import type { Io } from '../io.js';
 import { readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';

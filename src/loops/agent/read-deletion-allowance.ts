@@ -18,7 +18,7 @@ import {
   type Signature,
 } from '../../core/apply-plan/judge-deletion-allowance.js';
 import { deletionsAllowedBy, parseTrailers } from '../../core/publish/commit-trailers.js';
-import { clusterCommitTrailer, parseClusterTrailers } from '../hub/cluster-commit-trailers.js';
+import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
 import { bindingsRef } from '../../core/publish/hub-refs.js';
 
 /** How far back the bindings branch is searched for the source commit (it gets a commit per source commit and per status change). */

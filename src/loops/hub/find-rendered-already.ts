@@ -8,7 +8,7 @@
 // commit S, and it writes it under S's own prefix, so a candidate whose head names S is the one.
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { resolveCommitTree } from '../../adapters/source/read-git-commit.js';
-import { sameClusterHeads } from './cluster-commit-trailers.js';
+import { sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from '../../core/publish/hub-refs.js';
 import { readBindingsHead, readClusterHeads, type BindingsHead } from './read-hub-state.js';

@@ -45,7 +45,7 @@ import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
 import { TextBlobs } from './text-blobs.js';
-import { sameClusterHeads } from './cluster-commit-trailers.js';
+import { sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
 
 export interface HubPassOptions {

@@ -28,7 +28,7 @@ import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import type { RecordedBinding } from './hub-pass-cache.js';
-import { clusterTrailerLines, sameClusterHeads } from './cluster-commit-trailers.js';
+import { clusterTrailerLines, sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 
 export interface BindingsBranchInput {
   ref: string;

@@ -7,7 +7,7 @@ import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-tr
 import { readRef } from '../../adapters/git/read-ref.js';
 import { memoize } from '../runtime/memo-map.js';
 import { bindingsRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
-import { clusterCommitTrailer, parseClusterTrailers } from './cluster-commit-trailers.js';
+import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
 import { clusterJudgedTrailer, wakeAtTrailer } from '../../core/failover/failover-trailers.js';

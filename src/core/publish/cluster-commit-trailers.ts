@@ -1,7 +1,8 @@
 // What the hub last wrote on each cluster branch, recorded in the bindings commit of the same
 // pass as `Gitfleet-Cluster-Commit: <cluster>=<commit>` trailers (trees hold no commit ids, so
 // an unchanged render still gives an unchanged tree). A cluster branch found anywhere else was
-// moved by someone else, and the next pass puts it back (plan-pass-writes.ts).
+// moved by someone else, and the next pass puts it back (loops/hub/plan-pass-writes.ts); the agent
+// reads it to trace an eviction's deletion allowance (loops/agent/read-deletion-allowance.ts).
 
 /** The trailer of a bindings commit naming the commit the hub left on a cluster branch. */
 export const clusterCommitTrailer = 'Gitfleet-Cluster-Commit';
