@@ -53,20 +53,26 @@ export function startFleet(
   const output = () => [...logs].map(([name, lines]) => `--- ${name}\n${lines.join('')}`).join('\n');
   return {
     async stop() {
-      const exits = [...children.values()]
-        .filter((child) => child.exitCode === null && child.signalCode === null)
-        .map((child) => new Promise<void>((resolve) => child.once('exit', () => resolve())));
-      for (const child of children.values()) child.kill('SIGTERM');
+      const running = [...children].filter(([, c]) => c.exitCode === null && c.signalCode === null);
+      for (const [, child] of running) child.kill('SIGTERM');
       const failed = process.exitCode !== undefined && process.exitCode !== 0;
       if (failed) console.log(output());
-      await Promise.all(exits);
+      const stuck = (
+        await Promise.all(running.map(([name, child]) => exitsWithin(child, stopWaitMs, name)))
+      ).filter((name): name is string => name !== undefined);
+      if (stuck.length > 0) {
+        throw new Error(
+          `${stuck.join(', ')} did not exit within ${stopWaitMs / 1000} s of SIGTERM (killed); what they printed:\n${output()}`,
+        );
+      }
     },
     async stopAgent(cluster) {
       const child = children.get(cluster);
       if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');
-      await exited;
+      const stuck = await exitsWithin(child, stopWaitMs, cluster);
+      if (stuck)
+        throw new Error(`agent ${cluster} did not exit within ${stopWaitMs / 1000} s of SIGTERM (killed)`);
     },
     startAgent(cluster) {
       logs.get(cluster)?.push(`--- ${cluster} started again\n`);
@@ -85,4 +91,25 @@ export function startFleet(
         );
     },
   };
+}
+
+/** How long a stopped hub or agent may take to exit: the pass in hand, then the watches closed. */
+const stopWaitMs = 30_000;
+
+/**
+ * Resolves once the child has exited; when it has not after `ms`, kills it (SIGKILL) and
+ * resolves with its name, so a process that ignores SIGTERM fails the test instead of hanging it.
+ */
+function exitsWithin(child: ChildProcess, ms: number, name: string): Promise<string | undefined> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(name);
+    }, ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
 }
