@@ -89,8 +89,10 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     opts.report(result);
     if (opts.heartbeat && heartbeat === undefined && result.gitReachable && !stopping)
       heartbeat = startHeartbeat({ ...opts.heartbeat, clock: opts.clock, log: opts.log });
-    if (opts.watchDrift !== false) watcher.sync(appliedKinds(result));
-    if (result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
+    // A pass that finishes after the loop was told to stop starts no watch: nothing would stop
+    // it, and its open request would keep the stopped agent's process alive.
+    if (!stopping && opts.watchDrift !== false) watcher.sync(appliedKinds(result));
+    if (!stopping && result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
     if (result.type === 'clusterUnreachable') {
       throw new Unreachable(
         `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,
@@ -112,8 +114,8 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     }
     await opts.stop;
   } finally {
-    await Promise.all(started.map((t) => t.stop()));
     stopping = true;
+    await Promise.all(started.map((t) => t.stop()));
     watcher.stop();
     exportWatcher.stop();
     queue.shutDown();

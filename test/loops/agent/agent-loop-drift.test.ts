@@ -9,6 +9,8 @@ import { commitClusterBranch } from '../../support/cluster-branch.js';
 import { eventually } from '../../support/eventually.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
 import { fakeAgent, startFakeLoop } from './fake-agent.js';
+import { runAgentLoop } from '../../../src/loops/agent/agent-loop.js';
+import { silentLogger } from '../../../src/loops/runtime/logger.js';
 
 const settings = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'settings' };
 
@@ -61,4 +63,41 @@ test('a broken watch is started again after a jittered backoff on the fake clock
   agent.clock.advance(500);
   await eventually(() => results.length === 2, 'that pass');
   assert.ok(results[1]?.objects.every((o) => o.action === 'unchanged'));
+});
+
+test('stopping while a pass is in flight: the loop returns and no watch is left open', async (t) => {
+  const agent = fakeAgent();
+  t.after(() => agent.dispose());
+  await commitClusterBranch(agent.gitdir, agent.cluster, [
+    aNamespace('shop'),
+    aConfigMap('shop', 'settings', { mode: 'git' }),
+  ]);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let started = false;
+  let stop!: () => void;
+  const loop = runAgentLoop({
+    pass: async () => {
+      started = true;
+      await gate;
+      return agent.pass();
+    },
+    client: agent.fake,
+    cluster: agent.cluster,
+    memory: agent.memory,
+    triggers: [],
+    clock: agent.clock,
+    random: () => 0,
+    log: silentLogger(),
+    report: () => undefined,
+    stop: new Promise<void>((resolve) => (stop = resolve)),
+  });
+  await eventually(() => started, 'the pass to start');
+  stop();
+  await new Promise((resolve) => setImmediate(resolve));
+  // The pass in hand finishes after the stop: the kinds it applied must not be watched now, or
+  // their open watches would keep a stopped agent's process alive.
+  release();
+  await loop;
+  assert.equal(agent.fake.openWatches(), 0);
 });
