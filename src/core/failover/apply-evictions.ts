@@ -10,6 +10,7 @@
 //      each task is kept or dropped; while it is kept, the copy stays on the cluster it was evicted
 //      from (Gracefully, Never; core/follow/placed-clusters.ts) and the scheduler does not put
 //      the binding back there (the ClusterEviction filter).
+import { refLabel, refOfKey } from '../model/object-ref.js';
 import type { Binding, PreviousBinding } from '../model/binding.js';
 import type { FailoverDecision, FailoverSettings, GracefulEvictionTask } from '../model/failover.js';
 import { formatTime, parseTime, dateOf } from '../model/rfc3339.js';
@@ -215,8 +216,8 @@ function doneDecision(
   };
 }
 
-// A binding key (`<group>/<Kind>/<namespace>/<name>`, refKey) in the words of messages (refLabel).
+// A binding key (refKey) in the words of messages (refLabel).
 function labelOfKey(key: string): string {
-  const [, kind = '', namespace = '', ...name] = key.split('/');
-  return namespace ? `${kind}/${namespace}/${name.join('/')}` : `${kind}/${name.join('/')}`;
+  const ref = refOfKey(key);
+  return ref ? refLabel(ref) : key;
 }

@@ -18,6 +18,17 @@ export function refKey(ref: ObjectRef): string {
   return `${groupOf(ref.apiVersion)}/${ref.kind}/${ref.namespace}/${ref.name}`;
 }
 
+/**
+ * Returns the ref a refKey (`group/Kind/namespace/name`) names, its version unknown
+ * (`<group>/unknown`, or `unknown` for the core group); undefined for text of another form.
+ */
+export function refOfKey(key: string | undefined): ObjectRef | undefined {
+  if (key === undefined) return undefined;
+  const [group, kind, namespace, ...name] = key.split('/');
+  if (group === undefined || !kind || namespace === undefined) return undefined;
+  return { apiVersion: group ? `${group}/unknown` : 'unknown', kind, namespace, name: name.join('/') };
+}
+
 /** Returns the human form used in messages: `Kind/namespace/name` or `Kind/name`. */
 export function refLabel(ref: ObjectRef): string {
   return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;

@@ -3,7 +3,7 @@
 import { healthOf } from '../../core/health/health-of.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { reflectStatus } from '../../core/status/reflect-status.js';
-import type { ObjectRef } from '../../core/model/object-ref.js';
+import { refOfKey } from '../../core/model/object-ref.js';
 import type { ObjectResult } from './object-result.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 
@@ -37,12 +37,4 @@ function recordOf(result: ObjectResult, interpreter: ResourceInterpreter | undef
     ...(health.message !== undefined ? { healthMessage: health.message } : {}),
     ...(status !== undefined ? { status } : {}),
   };
-}
-
-/** Returns a ref for a path's refKey (`group/Kind/namespace/name`); its version is unknown. */
-function refOfKey(key: string | undefined): ObjectRef | undefined {
-  if (key === undefined) return undefined;
-  const [group, kind, namespace, ...name] = key.split('/');
-  if (group === undefined || !kind || namespace === undefined) return undefined;
-  return { apiVersion: group ? `${group}/unknown` : 'unknown', kind, namespace, name: name.join('/') };
 }

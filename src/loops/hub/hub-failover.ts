@@ -4,6 +4,7 @@ import { defaultFailoverSettings, type FailoverSettings } from '../../core/model
 import { newFailoverMemory, type FailoverMemory } from '../../core/failover/eviction-request.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { failoverDir } from '../../core/failover/plan-failover.js';
+import { parseTime } from '../../core/model/rfc3339.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import type { ReadContext } from './read-git-state.js';
 
@@ -36,6 +37,6 @@ export async function readFailoverRecords(
 /** Returns whether a recorded wake-at time (absent: none) has come; one that does not parse has. */
 export function wakeAtDue(recorded: string | null, now: Date): boolean {
   if (recorded === null) return false;
-  const at = Date.parse(recorded);
-  return Number.isNaN(at) || at <= now.getTime();
+  const at = parseTime(recorded);
+  return at === undefined || at <= now.getTime();
 }

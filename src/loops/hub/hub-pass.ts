@@ -73,9 +73,11 @@ export interface HubPassOptions {
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
 export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
   const maxAttempts = opts.maxAttempts ?? 5;
+  // One failover memory for every attempt of the pass (the caller's, or a fresh one).
+  const withFailover = { ...opts, failover: opts.failover ?? defaultHubFailover() };
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ...(await attemptPass(opts)), attempts: attempt };
+      return { ...(await attemptPass(withFailover)), attempts: attempt };
     } catch (error) {
       if (!isLostRace(error) || attempt >= maxAttempts) throw error;
       opts.log.warn(
@@ -95,12 +97,12 @@ function isLostRace(error: unknown): boolean {
   return isGitfleetError(error, 'PushRejected');
 }
 
-async function attemptPass(opts: HubPassOptions): Promise<HubPassResult> {
+async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Promise<HubPassResult> {
   const timer = new PassTimer(opts.elapsed);
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
-  const failover = (opts.failover ??= defaultHubFailover());
+  const { failover } = opts;
   const verdicts = failover.verdicts();
   const failoverCurrent = (head: { wakeAt: string | null; judged: readonly string[] }): boolean =>
     !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, verdicts);

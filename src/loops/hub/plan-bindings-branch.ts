@@ -85,11 +85,19 @@ export async function planBindingsBranch(
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
   const clustersSeen = sameClusterHeads(input.lastClusters, input.clusterHeads);
-  const failoverLines = failoverTrailerLines(input.failover);
+  const decisionLines = decisionTrailerLines(input.failover?.decisions ?? []);
+  const verdicts = input.failover?.verdicts ?? new Map<string, ClusterVerdict>();
+  const wakeAt = input.failover?.wakeAt?.toISOString() ?? null;
+  // The failover trailers of the commit: the decisions, the verdicts and the wake-at time.
+  const failoverLines = [
+    ...decisionLines,
+    ...judgedTrailerLines(verdicts),
+    ...(wakeAt ? [`${wakeAtTrailer}: ${wakeAt}`] : []),
+  ];
   const failoverSeen =
-    decisionTrailerLines(input.failover?.decisions ?? []).length === 0 &&
-    sameJudged(input.judged ?? [], input.failover?.verdicts ?? new Map()) &&
-    (input.wakeAt ?? null) === (input.failover?.wakeAt?.toISOString() ?? null);
+    decisionLines.length === 0 &&
+    sameJudged(input.judged ?? [], verdicts) &&
+    (input.wakeAt ?? null) === wakeAt;
   if (
     changes.length === 0 &&
     input.lastSource === ctx.sourceCommit.commit &&
@@ -136,16 +144,6 @@ export async function planBindingsBranch(
       objects: [...newBlobs(ctx, added), ...tree.objects, commit],
     },
   };
-}
-
-// The failover trailers of the commit: the decisions, the verdicts and the wake-at time.
-function failoverTrailerLines(failover: FailoverWrites | undefined): string[] {
-  if (!failover) return [];
-  return [
-    ...decisionTrailerLines(failover.decisions),
-    ...judgedTrailerLines(failover.verdicts),
-    ...(failover.wakeAt ? [`${wakeAtTrailer}: ${failover.wakeAt.toISOString()}`] : []),
-  ];
 }
 
 /**
