@@ -15,15 +15,7 @@
 // | spec.onFailure                 | Halt (default) or Rollback                                   |
 import type { RolloutStep, RolloutStrategy, RolloutStrategyKind } from '../model/rollout.js';
 import type { SourceLocation } from '../model/source-location.js';
-import {
-  childPath,
-
-  readEnum,
-  readInt,
-  readList,
-  readMap,
-  type Issues,
-} from './field-reader.js';
+import { childPath, readEnum, readInt, readList, readMap, type Issues } from './field-reader.js';
 import { parseClusterAffinity, parseResourceSelectors } from './parse-selectors.js';
 
 const knownSpec = new Set(['resourceSelectors', 'steps', 'progressDeadlineSeconds', 'onFailure']);
@@ -84,11 +76,17 @@ function parseStep(value: unknown, path: string, issues: Issues): RolloutStep | 
       ? undefined
       : parseClusterAffinity(step['clusters'], childPath(path, 'clusters'), issues);
   const soak = readInt(step['soakSeconds'], childPath(path, 'soakSeconds'), issues);
-  if (soak !== undefined && soak < 0) issues.push({ path: childPath(path, 'soakSeconds'), message: 'must not be negative' });
+  if (soak !== undefined && soak < 0)
+    issues.push({ path: childPath(path, 'soakSeconds'), message: 'must not be negative' });
   const maxUnavailable = readInt(step['maxUnavailable'], childPath(path, 'maxUnavailable'), issues);
   if (maxUnavailable !== undefined && maxUnavailable < 1)
     issues.push({ path: childPath(path, 'maxUnavailable'), message: 'must be at least 1' });
-  const approval = readEnum(step['approval'], ['Auto', 'Manual'] as const, childPath(path, 'approval'), issues);
+  const approval = readEnum(
+    step['approval'],
+    ['Auto', 'Manual'] as const,
+    childPath(path, 'approval'),
+    issues,
+  );
   return {
     ...(clusters ? { clusters } : {}),
     soakSeconds: soak ?? 0,
@@ -96,5 +94,3 @@ function parseStep(value: unknown, path: string, issues: Issues): RolloutStep | 
     approval: approval ?? 'Auto',
   };
 }
-
-
