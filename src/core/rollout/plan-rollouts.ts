@@ -304,7 +304,12 @@ class StrategyPass {
     if (!view || view.paths.length === 0) return { ok: true };
     if (c.state !== 'Moved') return { ok: false, failed: false, reason: 'not moved yet' };
     if (view.pending)
-      return { ok: false, failed: false, reason: 'its branch moves to the revision in this pass' };
+      return {
+        ok: false,
+        failed: false,
+        reason:
+          'its branch does not run the revision yet (it moves in this pass, or the mass-deletion guard refused it)',
+      };
     const report = this.input.reports.get(c.name);
     const head = this.input.clusterHeads.get(c.name);
     if (!report) return { ok: false, failed: false, reason: 'no status report from its agent yet' };

@@ -31,8 +31,6 @@ import { sameJudged } from '../../core/failover/failover-trailers.js';
 import { defaultHubFailover, readFailoverRecords, wakeAtDue, type HubFailover } from './hub-failover.js';
 import type { FailoverWrites } from './plan-bindings-branch.js';
 import { planRolloutStage } from './hub-rollout.js';
-import type { FailoverDecision } from '../../core/model/failover.js';
-import type { Binding } from '../../core/model/binding.js';
 import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
 import type { Logger } from '../runtime/logger.js';
@@ -207,8 +205,9 @@ async function renderAndWrite(pass: {
   // An eviction or a fresh schedule changes the previous bindings: render again with them, so
   // the replicas leave the cluster and land elsewhere in this same pass.
   if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
-  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md);
-  // what failover moves this pass, or still evicts, is never held.
+  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
+  // Failover is never held: the replicas it moves, the clusters it places a workload on and the
+  // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
   const rollout = await planRolloutStage(read, {
     now,
     fleet,
@@ -217,7 +216,6 @@ async function renderAndWrite(pass: {
     reports,
     previous,
     sourceCommit: source.commit,
-    exempt: failoverExempt(evictions.decisions, render.bindings),
   });
   if (rollout) render = { ...render, clusters: rollout.clusters };
   timer.mark('renderMs');
@@ -280,18 +278,6 @@ async function renderAndWrite(pass: {
     timings: timer.done(),
     attempts: 1,
   };
-}
-
-/**
- * Returns the bindings a failover decision of this pass moves, and those with eviction tasks
- * still running: a rollout never holds them (the replicas must leave the failed cluster).
- */
-function failoverExempt(decisions: readonly FailoverDecision[], bindings: readonly Binding[]): Set<string> {
-  const exempt = new Set<string>();
-  for (const d of decisions)
-    if (d.binding && (d.type === 'Evicted' || d.type === 'EvictionDone')) exempt.add(d.binding);
-  for (const b of bindings) if (b.evictionTasks && b.evictionTasks.length > 0) exempt.add(b.key);
-  return exempt;
 }
 
 function earliestOf(a: Date | undefined, b: Date | undefined): Date | undefined {

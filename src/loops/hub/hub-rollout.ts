@@ -55,8 +55,6 @@ export async function planRolloutStage(
     reports: ReadonlyMap<string, AgentReport>;
     previous: ReadonlyMap<string, PreviousBinding>;
     sourceCommit: string;
-    /** Binding keys a failover decision of this pass moves or that have eviction tasks: never held. */
-    exempt: ReadonlySet<string>;
   },
 ): Promise<RolloutStage | undefined> {
   const strategies = input.fleet.rolloutStrategies ?? [];
@@ -129,11 +127,10 @@ interface ClusterLook {
   paths: Map<string, { change: HeldChange; before?: string }>;
 }
 
-/** Strategy label → the paths of the templates it selects (with whether the template existed before), failover's left out. */
+/** Strategy label → the paths of the templates it selects, with whether the template existed before. */
 function selectedPaths(input: {
   fleet: Fleet;
   previous: ReadonlyMap<string, PreviousBinding>;
-  exempt: ReadonlySet<string>;
 }): Map<string, Map<string, boolean>> {
   const by = new Map<string, Map<string, boolean>>();
   for (const [label, templates] of templatesByStrategy(
@@ -141,8 +138,7 @@ function selectedPaths(input: {
     input.fleet.rolloutStrategies ?? [],
   )) {
     const paths = new Map<string, boolean>();
-    for (const t of templates)
-      if (!input.exempt.has(t.key)) paths.set(objectPath(t.ref), input.previous.has(t.key));
+    for (const t of templates) paths.set(objectPath(t.ref), input.previous.has(t.key));
     by.set(label, paths);
   }
   return by;

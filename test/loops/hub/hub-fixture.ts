@@ -27,6 +27,9 @@ import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { runCli } from '../../cli/run-cli.js';
 import { runGit } from '../../support/run-git.js';
 import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
+import yaml from 'js-yaml';
+import { emitYaml } from '../../../src/core/format/emit-yaml.js';
+import type { GracefulEvictionTask } from '../../../src/core/model/failover.js';
 
 export const repoRoot = join(new URL('.', import.meta.url).pathname, '../../../..');
 export const exampleDir = join(repoRoot, 'examples/fleet-repo');
@@ -247,4 +250,33 @@ export async function commitReadyReport(
     cluster,
     statusBranchFiles({ cluster, appliedCommit, clusterStatus, objects: [] }),
   );
+}
+
+/**
+ * Evicts a binding from a cluster in its record on the bindings branch, as Karmada's
+ * GracefulEvictCluster leaves it (the cluster out of spec.clusters, the task in
+ * spec.gracefulEvictionTasks), in a commit of its own.
+ */
+export function evictInBindingRecord(repo: FleetRepo, recordPath: string, task: GracefulEvictionTask): void {
+  const bindings = 'gitfleet/bindings';
+  const record = yaml.load(branchFiles(repo, bindings).get(recordPath)!) as {
+    spec: { clusters: { name: string }[]; gracefulEvictionTasks?: unknown[] };
+  };
+  record.spec.clusters = record.spec.clusters.filter((c) => c.name !== task.fromCluster);
+  record.spec.gracefulEvictionTasks = [task];
+  const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: emitYaml(record) });
+  const env = { GIT_INDEX_FILE: join(mkdtempSync(join(tmpdir(), 'gitfleet-index-')), 'index') };
+  git(repo, ['read-tree', bindings], { env });
+  git(repo, ['update-index', '--cacheinfo', `100644,${blob},${recordPath}`], { env });
+  const tree = git(repo, ['write-tree'], { env });
+  const head = git(repo, ['rev-parse', bindings]);
+  const commit = git(repo, [
+    'commit-tree',
+    tree,
+    '-p',
+    head,
+    '-m',
+    `evict ${recordPath} from ${task.fromCluster}`,
+  ]);
+  git(repo, ['update-ref', `refs/heads/${bindings}`, commit, head]);
 }

@@ -6,11 +6,9 @@
 // task in spec.gracefulEvictionTasks), in a commit of its own.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { emitYaml } from '../../../src/core/format/emit-yaml.js';
 import type { GracefulEvictionTask } from '../../../src/core/model/failover.js';
 import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
@@ -19,6 +17,7 @@ import {
   commitChange,
   commitReadyReport,
   commitStatusBranch,
+  evictInBindingRecord,
   exampleFleetRepo,
   git,
   hubPass,
@@ -50,19 +49,7 @@ const task: GracefulEvictionTask = {
 
 /** Evicts shop/web from gcp-eu-prod in its record, as GracefulEvictCluster would, in a commit of its own. */
 function evictInRecord(repo: FleetRepo): void {
-  const record = yaml.load(branchFiles(repo, bindings).get(recordPath)!) as {
-    spec: { clusters: { name: string }[]; gracefulEvictionTasks?: unknown[] };
-  };
-  record.spec.clusters = record.spec.clusters.filter((c) => c.name !== task.fromCluster);
-  record.spec.gracefulEvictionTasks = [task];
-  const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: emitYaml(record) });
-  const env = { GIT_INDEX_FILE: join(mkdtempSync(join(tmpdir(), 'gitfleet-index-')), 'index') };
-  git(repo, ['read-tree', bindings], { env });
-  git(repo, ['update-index', '--cacheinfo', `100644,${blob},${recordPath}`], { env });
-  const tree = git(repo, ['write-tree'], { env });
-  const head = git(repo, ['rev-parse', bindings]);
-  const commit = git(repo, ['commit-tree', tree, '-p', head, '-m', 'evict shop/web from gcp-eu-prod']);
-  git(repo, ['update-ref', `refs/heads/${bindings}`, commit, head]);
+  evictInBindingRecord(repo, recordPath, task);
 }
 
 /**
