@@ -9,7 +9,9 @@
 //    with the cache a running hub keeps between passes;
 // 4. the same after a restart: another template changed, pass with a cold cache;
 // 5. a pass over the same commit (nothing to do);
-// with each pass's phases and the process's peak RSS.
+// with each pass's phases and the process's peak RSS. With --rollout, a ClusterRolloutStrategy
+// selecting every Deployment (the first 5 clusters, then the rest) is committed after the first
+// pass, so the incremental passes also run the rollout stage: each bump starts a rollout.
 // First, as in bin/gitfleet.js: the hub's thread pool size.
 import '../src/cli/size-thread-pool.js';
 import { execFileSync } from 'node:child_process';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     clusters: { type: 'string', default: '50' },
     json: { type: 'boolean', default: false },
     fsck: { type: 'boolean', default: false },
+    rollout: { type: 'boolean', default: false },
   },
 });
 const shape = { templates: Number(values.templates), clusters: Number(values.clusters) };
@@ -66,6 +69,25 @@ function bumpImage(files: readonly SourceFile[], app: number): SourceFile {
   return { path: file.path, content };
 }
 
+/** A ClusterRolloutStrategy for every Deployment: the first 5 clusters, then the others. */
+function rolloutStrategy(clusters: number): SourceFile {
+  const first = Array.from({ length: Math.min(5, clusters) }, (_, i) => `member${i}`);
+  return {
+    path: 'policies/rollout.yaml',
+    content: [
+      'apiVersion: gitfleet.io/v1alpha1',
+      'kind: ClusterRolloutStrategy',
+      'metadata: {name: deployments}',
+      'spec:',
+      '  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]',
+      '  steps:',
+      `  - clusters: {clusterNames: [${first.join(', ')}]}`,
+      '  - clusters: {}',
+      '',
+    ].join('\n'),
+  };
+}
+
 async function pass(cache: HubPassCache): Promise<HubPassResult> {
   return runHubPass({
     repo: localHubRepo(gitdir),
@@ -92,6 +114,11 @@ try {
   commitFiles(files, 'generated fleet', false);
   const cache = createHubPassCache();
   const first = figures(await pass(cache));
+  if (values.rollout) {
+    commitFiles([rolloutStrategy(shape.clusters)], 'roll out every Deployment in two steps', true);
+    const added = await pass(cache);
+    if (added.type !== 'rendered') throw new Error(`the strategy's pass: ${added.type}`);
+  }
   commitFiles([bumpImage(files, 0)], 'bump app0/svc0', true);
   const incremental = figures(await pass(cache));
   commitFiles([bumpImage(files, 1)], 'bump app1/svc0', true);
@@ -99,7 +126,7 @@ try {
   const noop = figures(await pass(cache));
   if (values.fsck) git(['fsck', '--strict', '--no-dangling']);
   const report = {
-    scenario: 'hub pass',
+    scenario: values.rollout ? 'hub pass with a rollout strategy' : 'hub pass',
     parameters: shape,
     first,
     incremental,

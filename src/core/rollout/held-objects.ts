@@ -57,18 +57,41 @@ export function heldText(path: string, before: string, rendered: string | undefi
 /**
  * Returns a digest of the content a strategy's objects have on one cluster (path → rendered
  * text), replica counts left out: it changes when a source commit changes the objects, not when
- * the scheduler moves replicas.
+ * the scheduler moves replicas. It is the XOR of one digest per object (entryDigest), so a
+ * caller can keep it up to date object by object, in any order.
  */
-export function contentDigest(files: Iterable<readonly [string, string]>): string {
-  const hash = createHash('sha256');
-  for (const [path, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    hash
-      .update(path)
-      .update('\0')
-      .update(withoutReplicas(text, replicaFieldsOf(path)))
-      .update('\0');
-  }
-  return hash.digest('hex').slice(0, 24);
+export function contentDigest(
+  files: Iterable<readonly [string, string]>,
+  /** The digest of one file's content (default objectDigest); a caller may remember them by text. */
+  digestOf: (path: string, text: string) => string = objectDigest,
+): string {
+  const acc = Buffer.alloc(digestBytes);
+  for (const [path, text] of files) xorInto(acc, entryDigest(path, digestOf(path, text)));
+  return acc.toString('hex');
+}
+
+const digestBytes = 12;
+
+/** Returns the digest of one object's content at a path, its replica counts left out. */
+export function objectDigest(path: string, text: string): string {
+  return createHash('sha256')
+    .update(withoutReplicas(text, replicaFieldsOf(path)))
+    .digest('hex');
+}
+
+/** Returns one object's part of contentDigest: its path and content digest, hashed. */
+export function entryDigest(path: string, digest: string): Buffer {
+  return createHash('sha256').update(path).update('\0').update(digest).digest().subarray(0, digestBytes);
+}
+
+/** XORs `entry` into `acc` (adding an object to a digest, or taking it out again). */
+export function xorInto(acc: Buffer, entry: Buffer): void {
+  for (let i = 0; i < digestBytes; i++) acc[i]! ^= entry[i]!;
+}
+
+/** Returns an empty contentDigest accumulator. */
+export function emptyDigest(): Buffer {
+  return Buffer.alloc(digestBytes);
 }
 
 function replicaFieldsOf(path: string): readonly string[] {

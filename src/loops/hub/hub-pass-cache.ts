@@ -3,6 +3,7 @@
 // (a commit's tree, a tree's files, a text's blob id), so it can never be stale: a pass with a
 // cold cache computes the same result, only slower. Entries the last pass did not use are
 // dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
+import type { RolloutCache } from './hub-rollout.js';
 import type { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { LoadMemo } from '../../core/load/load-fleet.js';
@@ -67,6 +68,8 @@ export interface HubPassCache {
   renderMemo?: RenderMemo;
   /** The resource interpreter of the fleets loaded so far (adapters/lua/interpreter-session.ts). */
   interpreter?: InterpreterSession;
+  /** What the last pass's rollout stage computed (loops/hub/hub-rollout.ts), when the fleet has rollouts. */
+  rollout?: RolloutCache;
 }
 
 /** Returns an empty cache. */

@@ -12,7 +12,15 @@ import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import { objectPath } from '../../core/format/object-path.js';
-import { classifyChange, contentDigest, heldText, type HeldChange } from '../../core/rollout/held-objects.js';
+import {
+  classifyChange,
+  emptyDigest,
+  entryDigest,
+  heldText,
+  objectDigest,
+  xorInto,
+  type HeldChange,
+} from '../../core/rollout/held-objects.js';
 import { planRollouts, rolloutDir, type ClusterView } from '../../core/rollout/plan-rollouts.js';
 import { templatesByStrategy } from '../../core/rollout/rollout-steps.js';
 import {
@@ -23,6 +31,8 @@ import {
 import { hashObject } from '../../adapters/git/hash-object.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { parseCommitParents } from '../../adapters/git/read-git-object.js';
+import { clusterRef } from '../../core/publish/hub-refs.js';
+import { patchMap } from '../../core/model/patched-map.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
 import type { HubState } from './read-hub-state.js';
 
@@ -39,6 +49,152 @@ export interface RolloutStage {
   clusterLines: Map<string, string[]>;
   diagnostics: Diagnostic[];
   wakeAt?: Date;
+}
+
+/**
+ * What a pass's rollout stage keeps for the next one, so a pass costs what changed: the blob
+ * ids and content digests of the texts it saw (by text), and each edited cluster output with
+ * the render output and edits it was made from (an unchanged pair gives the same object back,
+ * a render derived from the last one gives an output derived from the last one, so the branch
+ * is planned at its changed paths only).
+ */
+export interface RolloutCache {
+  oids: Map<string, string>;
+  digests: Map<string, string>;
+  outputs: Map<string, EditedOutput>;
+  /** `<strategy>\0<cluster>` → what the stage saw there, and from what (a cluster whose render and head are the same is not looked at again). */
+  looks: Map<
+    string,
+    { pathsKey: string; output: ClusterOutput; head: string | null; look: ClusterLook | undefined }
+  >;
+}
+
+interface EditedOutput {
+  render: ClusterOutput;
+  edits: ReadonlyMap<string, string | undefined>;
+  output: ClusterOutput;
+}
+
+/** Texts remembered by blob id and digest: past this many, the memory starts over. */
+const maxRememberedTexts = 200_000;
+
+/** This pass's view of the cache: what it reads from the last pass, and what it keeps for the next. */
+class RolloutMemo {
+  readonly next: RolloutCache;
+
+  constructor(private readonly last: RolloutCache | undefined) {
+    // The texts' ids and digests carry over whole (a look reused from the last pass reads none
+    // of them, and the next pass may need them), bounded by maxRememberedTexts.
+    const keep = (m: Map<string, string> | undefined) =>
+      m && m.size < maxRememberedTexts ? m : new Map<string, string>();
+    this.next = {
+      oids: keep(last?.oids),
+      digests: keep(last?.digests),
+      outputs: new Map(),
+      looks: new Map(),
+    };
+  }
+
+  oidOf(text: string): string {
+    let oid = this.next.oids.get(text);
+    if (oid === undefined) this.next.oids.set(text, (oid = hashObject('blob', Buffer.from(text, 'utf8'))));
+    return oid;
+  }
+
+  digestOf = (path: string, text: string): string => {
+    let digest = this.next.digests.get(text);
+    if (digest === undefined) this.next.digests.set(text, (digest = objectDigest(path, text)));
+    return digest;
+  };
+
+  /** Returns the look at a strategy's objects on a cluster: the last pass's when its inputs are the same ones. */
+  async look(
+    key: { label: string; pathsKey: string; cluster: string; output: ClusterOutput; head: string | null },
+    compute: (since?: {
+      look: ClusterLook | undefined;
+      paths: ReadonlySet<string>;
+    }) => Promise<ClusterLook | undefined>,
+  ): Promise<ClusterLook | undefined> {
+    const id = `${key.label}\0${key.cluster}`;
+    const last = this.last?.looks.get(id);
+    const comparable = last && last.pathsKey === key.pathsKey && last.head === key.head;
+    const derived = key.output.derived;
+    // The same render and head: the same look. A render derived from the last one: only its changed paths.
+    const look =
+      comparable && last.output === key.output
+        ? last.look
+        : await compute(
+            comparable && derived?.from === last.output
+              ? { look: last.look, paths: derived.paths }
+              : undefined,
+          );
+    this.next.looks.set(id, { pathsKey: key.pathsKey, output: key.output, head: key.head, look });
+    return look;
+  }
+
+  /** The clusters whose outputs the last pass edited. */
+  lastEdited(): Iterable<string> {
+    return this.last?.outputs.keys() ?? [];
+  }
+
+  /**
+   * Returns the render output with the edits in place: the last pass's object when the render
+   * and the edits are the same, else a new output, derived from what the branch was planned
+   * from last pass (`plannedLast`) when the difference is known, so it is planned at those paths.
+   */
+  edited(
+    cluster: string,
+    render: ClusterOutput,
+    edits: ReadonlyMap<string, string | undefined>,
+    plannedLast: ClusterOutput | undefined,
+  ): ClusterOutput {
+    const last = this.last?.outputs.get(cluster);
+    let output: ClusterOutput;
+    if (last && last.render === render && sameEdits(last.edits, edits)) output = last.output;
+    else {
+      output = { files: patchMap(render.files, edits), held: render.held };
+      // The planned output was the last edited one (its render and edits) or a plain render.
+      const base =
+        plannedLast && last?.output === plannedLast
+          ? last
+          : plannedLast && { render: plannedLast, edits: noEdits };
+      const rendered = base ? renderChanges(render, base.render) : undefined;
+      if (base && plannedLast && rendered)
+        output.derived = { from: plannedLast, paths: changedPaths(rendered, base.edits, edits) };
+    }
+    this.next.outputs.set(cluster, { render, edits, output });
+    return output;
+  }
+}
+
+/** The paths where a render output may differ from an earlier one: none for the same object, its derived paths when derived from it. */
+function renderChanges(render: ClusterOutput, before: ClusterOutput): ReadonlySet<string> | undefined {
+  if (render === before) return noPaths;
+  return render.derived?.from === before ? render.derived.paths : undefined;
+}
+
+const noPaths: ReadonlySet<string> = new Set();
+
+const noEdits: ReadonlyMap<string, string | undefined> = new Map();
+
+function sameEdits(
+  a: ReadonlyMap<string, string | undefined>,
+  b: ReadonlyMap<string, string | undefined>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [path, text] of a) if (!b.has(path) || b.get(path) !== text) return false;
+  return true;
+}
+
+function changedPaths(
+  rendered: ReadonlySet<string>,
+  before: ReadonlyMap<string, string | undefined>,
+  after: ReadonlyMap<string, string | undefined>,
+): Set<string> {
+  const paths = new Set(rendered);
+  for (const [path, text] of before) if (!after.has(path) || after.get(path) !== text) paths.add(path);
+  for (const [path, text] of after) if (!before.has(path) || before.get(path) !== text) paths.add(path);
+  return paths;
 }
 
 /** How far back along the source branch's first parents approvals are looked for. */
@@ -59,7 +215,11 @@ export async function planRolloutStage(
 ): Promise<RolloutStage | undefined> {
   const strategies = input.fleet.rolloutStrategies ?? [];
   const recorded = await readRecords(ctx, input.state.bindings.current.files);
-  if (strategies.length === 0 && recorded.size === 0) return undefined;
+  if (strategies.length === 0 && recorded.size === 0) {
+    delete ctx.cache.rollout;
+    return undefined;
+  }
+  const memo = new RolloutMemo(ctx.cache.rollout);
   const selected = selectedPaths(input);
   const bases = new Map<string, ReadonlyMap<string, string>>();
   for (const name of input.render.clusters.keys()) {
@@ -70,8 +230,18 @@ export async function planRolloutStage(
   for (const [label, paths] of selected) {
     const byCluster = new Map<string, ClusterLook>();
     const viewed = new Map<string, ClusterView>();
-    for (const [name, output] of input.render.clusters) {
-      const look = await lookAt(ctx, paths, output, bases.get(name)!);
+    const pathsKey = [...paths].map(([path, existed]) => `${path}${existed ? '+' : '-'}`).join('\n');
+    // Every cluster at once: a look that reads blobs waits on the disk, not on the others.
+    const clusterLooks = await Promise.all(
+      [...input.render.clusters].map(async ([name, output]) => {
+        const head = input.state.clusterHeads.get(name) ?? null;
+        const look = await memo.look({ label, pathsKey, cluster: name, output, head }, (since) =>
+          lookAt(ctx, memo, paths, output, bases.get(name)!, since),
+        );
+        return [name, look] as const;
+      }),
+    );
+    for (const [name, look] of clusterLooks) {
       if (!look) continue;
       byCluster.set(name, look);
       viewed.set(name, look.view);
@@ -107,9 +277,15 @@ export async function planRolloutStage(
       else await rollbackEdits(ctx, action.lastGood, look, output, edit);
     }
   }
-  for (const [cluster, edit] of edits) {
-    if (edit.size > 0) clusters.set(cluster, editedOutput(input.render.clusters.get(cluster)!, edit));
+  // A cluster edited last pass goes through the memo this pass too (with no edits once nothing is
+  // held), so its output stays derived from what its branch was planned from.
+  for (const cluster of new Set([...edits.keys(), ...memo.lastEdited()])) {
+    const output = input.render.clusters.get(cluster);
+    if (!output) continue;
+    const planned = ctx.cache.branches.get(clusterRef(input.fleet.config.branchPrefix, cluster))?.output;
+    clusters.set(cluster, memo.edited(cluster, output, edits.get(cluster) ?? noEdits, planned));
   }
+  ctx.cache.rollout = memo.next;
   return {
     clusters,
     files: planned.files,
@@ -125,6 +301,10 @@ export async function planRolloutStage(
 interface ClusterLook {
   view: ClusterView;
   paths: Map<string, { change: HeldChange; before?: string }>;
+  /** The rendered selected paths, each with its part of the content digest (held-objects.ts entryDigest). */
+  rendered: Map<string, Buffer>;
+  /** The content digest so far (the XOR of `rendered`'s parts). */
+  acc: Buffer;
 }
 
 /** Strategy label → the paths of the templates it selects, with whether the template existed before. */
@@ -144,37 +324,58 @@ function selectedPaths(input: {
   return by;
 }
 
+/**
+ * Returns what the render changes of a strategy's objects on one cluster, path by path; `since`
+ * is the last pass's look when only some paths can have changed (the render derived from the
+ * one it looked at, the same head), which is then updated at those paths only.
+ */
 async function lookAt(
   ctx: ReadContext,
+  memo: RolloutMemo,
   paths: ReadonlyMap<string, boolean>,
   output: ClusterOutput,
   base: ReadonlyMap<string, string>,
+  since?: { look: ClusterLook | undefined; paths: ReadonlySet<string> },
 ): Promise<ClusterLook | undefined> {
-  const look: ClusterLook = { view: { pending: false, digest: '', paths: [] }, paths: new Map() };
-  const rendered: [string, string][] = [];
-  for (const [path, existed] of paths) {
+  const look: ClusterLook = since?.look
+    ? {
+        view: since.look.view,
+        paths: new Map(since.look.paths),
+        rendered: new Map(since.look.rendered),
+        acc: Buffer.from(since.look.acc),
+      }
+    : {
+        view: { pending: false, digest: '', paths: [] },
+        paths: new Map(),
+        rendered: new Map(),
+        acc: emptyDigest(),
+      };
+  const visit = since ? [...since.paths].filter((p) => paths.has(p)) : paths.keys();
+  for (const path of visit) {
+    const old = look.rendered.get(path);
+    if (old) xorInto(look.acc, old);
+    look.rendered.delete(path);
+    look.paths.delete(path);
     const text = output.files.get(path);
     const beforeOid = base.get(path);
     if (text === undefined && beforeOid === undefined) continue;
-    if (text !== undefined) rendered.push([path, text]);
-    if (
-      text !== undefined &&
-      beforeOid !== undefined &&
-      hashObject('blob', Buffer.from(text, 'utf8')) === beforeOid
-    ) {
+    if (text !== undefined) {
+      const entry = entryDigest(path, memo.digestOf(path, text));
+      xorInto(look.acc, entry);
+      look.rendered.set(path, entry);
+    }
+    if (text !== undefined && beforeOid !== undefined && memo.oidOf(text) === beforeOid) {
       look.paths.set(path, { change: 'same' });
       continue;
     }
     const before = beforeOid === undefined ? undefined : await readText(ctx, beforeOid);
-    const change = classifyChange(path, before, text, existed);
+    const change = classifyChange(path, before, text, paths.get(path)!);
     look.paths.set(path, { change, ...(before !== undefined ? { before } : {}) });
   }
   if (look.paths.size === 0) return undefined;
-  look.view = {
-    pending: [...look.paths.values()].some((p) => p.change === 'content'),
-    digest: contentDigest(rendered),
-    paths: rendered.map(([path]) => path),
-  };
+  let pending = false;
+  for (const p of look.paths.values()) if (p.change === 'content') pending = true;
+  look.view = { pending, digest: look.acc.toString('hex'), paths: [...look.rendered.keys()].sort() };
   return look;
 }
 
@@ -201,19 +402,6 @@ async function rollbackEdits(
     const oid = good.get(path);
     edit.set(path, oid === undefined ? undefined : heldText(path, await readText(ctx, oid), rendered));
   }
-}
-
-/** Returns the output with the edits (text, or undefined: absent) in place; the order of paths is kept. */
-function editedOutput(output: ClusterOutput, edit: ReadonlyMap<string, string | undefined>): ClusterOutput {
-  const files = new Map<string, string>();
-  for (const [path, text] of output.files) {
-    if (!edit.has(path)) files.set(path, text);
-    else {
-      const replaced = edit.get(path);
-      if (replaced !== undefined) files.set(path, replaced);
-    }
-  }
-  return { files, held: output.held };
 }
 
 function clusterLinesOf(planned: ReturnType<typeof planRollouts>): Map<string, string[]> {
