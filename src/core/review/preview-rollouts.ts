@@ -9,7 +9,9 @@
 // | selected, on the cluster in both, content changed             | in the cluster's step       |
 // | selected, failed to render in base, renders in head           | in the cluster's step       |
 // | selected, only its replica count changed                      | at once                     |
-// | selected, newly placed on the cluster, or removed from it     | at once                     |
+// | selected, a template new in head (no binding in base)         | in the cluster's step       |
+// | selected, an existing template newly placed on the cluster    | at once                     |
+// | selected, removed from the cluster                            | at once                     |
 // | not selected by any strategy (followers and Namespaces too)   | at once                     |
 // | fails to render in head (held: the last content is kept)      | not at all: no change       |
 //
@@ -54,9 +56,12 @@ export function previewRollouts(input: {
 }): RolloutPreview {
   const preview: RolloutPreview = { strategies: [], atOnce: [] };
   if (input.strategies.length === 0) return preview;
-  const strategyAt = new Map<string, string>();
+  // As the hub tells them apart: a template bound in base that lands on another cluster was
+  // placed there by the scheduler; a template with no binding in base is new content.
+  const bound = new Set(input.base.bindings.map((b) => b.key));
+  const strategyAt = new Map<string, Selected>();
   for (const [label, templates] of templatesByStrategy(input.templates, input.strategies))
-    for (const t of templates) strategyAt.set(objectPath(t.ref), label);
+    for (const t of templates) strategyAt.set(objectPath(t.ref), { label, existed: bound.has(t.key) });
   const { changed, atOnce } = sortChanges(input.base, input.head, strategyAt);
   const registered = new Map(input.clusters.map((c) => [c.name, c]));
   for (const strategy of [...input.strategies].sort(byLabel)) {
@@ -71,11 +76,17 @@ export function previewRollouts(input: {
   return preview;
 }
 
+/** A selected template's path: the strategy's label, and whether the template was bound in base. */
+interface Selected {
+  label: string;
+  existed: boolean;
+}
+
 /** Returns strategy label → the clusters its selected objects change on, and the clusters that get other changes. */
 function sortChanges(
   base: RenderSide,
   head: RenderSide,
-  strategyAt: ReadonlyMap<string, string>,
+  strategyAt: ReadonlyMap<string, Selected>,
 ): { changed: Map<string, Set<string>>; atOnce: Set<string> } {
   const changed = new Map<string, Set<string>>();
   const atOnce = new Set<string>();
@@ -88,12 +99,10 @@ function sortChanges(
       const a = before?.files.get(path);
       const b = after?.files.get(path);
       if (a === b || (b === undefined && after?.held?.has(path))) continue;
-      const label = strategyAt.get(path);
-      // A path held in base (it failed to render) is on the cluster with its last content.
-      const wasThere = a !== undefined || (before?.held?.has(path) ?? false);
-      if (label && wasThere && b !== undefined && !(a !== undefined && isSameWithoutReplicas(a, b))) {
-        const clusters = changed.get(label) ?? new Set<string>();
-        changed.set(label, clusters.add(cluster));
+      const selected = strategyAt.get(path);
+      if (selected && b !== undefined && isHeldChange(selected, a, b, before?.held?.has(path) ?? false)) {
+        const clusters = changed.get(selected.label) ?? new Set<string>();
+        changed.set(selected.label, clusters.add(cluster));
       } else atOnce.add(cluster);
     }
   }
@@ -124,6 +133,16 @@ function stepsOf(
         ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
       };
     });
+}
+
+/**
+ * Whether a rollout holds the change of a selected file the head renders: new content where the
+ * file was (a path held in base failed to render there: the cluster runs its last content), or a
+ * template new in head; not a replica count alone, nor an existing template newly placed.
+ */
+function isHeldChange(selected: Selected, a: string | undefined, b: string, heldInBase: boolean): boolean {
+  if (a !== undefined) return !isSameWithoutReplicas(a, b);
+  return heldInBase || !selected.existed;
 }
 
 /** Whether two rendered texts of an object are the same once the replica counts the render revises are left out. */

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emitYaml } from '../../../src/core/format/emit-yaml.js';
 import { objectPath } from '../../../src/core/format/object-path.js';
+import type { Binding } from '../../../src/core/model/binding.js';
 import type { Template } from '../../../src/core/model/fleet.js';
 import type { KubeObject } from '../../../src/core/model/kube-object.js';
 import { refKey, type ObjectRef } from '../../../src/core/model/object-ref.js';
@@ -11,7 +12,7 @@ import { formatDiffMarkdown } from '../../../src/core/review/format-diff-markdow
 import { formatDiffText } from '../../../src/core/review/format-diff-text.js';
 import { previewRollouts, type RolloutPreview } from '../../../src/core/review/preview-rollouts.js';
 import { rolloutLines } from '../../../src/core/review/rollout-lines.js';
-import { aCluster, aConfigMap, aDeployment } from '../builders.js';
+import { aCluster, aConfigMap, aDeployment, aPlacement } from '../builders.js';
 
 function aTemplate(object: KubeObject): Template {
   const ref: ObjectRef = {
@@ -76,8 +77,26 @@ function side(
         },
       ]),
     ),
-    bindings: [],
+    bindings: [...new Set(Object.values(byCluster).flatMap((files) => files.map(([t]) => t)))].map(aBinding),
     diagnostics: [],
+  };
+}
+
+/** The binding of a template the side renders (only its key is read here). */
+function aBinding(t: Template): Binding {
+  return {
+    name: `${t.ref.name}-${t.ref.kind.toLowerCase()}`,
+    resource: t.ref,
+    key: t.key,
+    origin: 'policy',
+    replicas: 0,
+    placement: aPlacement(),
+    propagateDeps: false,
+    conflictResolution: 'Abort',
+    preserveResourcesOnDeletion: false,
+    schedule: { type: 'Scheduled', clusters: [] },
+    requiredBy: [],
+    overrides: 'all',
   };
 }
 
@@ -228,6 +247,27 @@ test('a selected file that failed to render in base and renders in head is a cha
   assert.deepEqual(
     got.strategies[0]!.steps.map((s) => [s.step, s.clusters]),
     [[1, ['member1']]],
+  );
+  assert.deepEqual(got.atOnce, []);
+});
+
+test('a selected template new in head is held by its steps, as the hub holds new content', () => {
+  const shop = aStrategy({
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop' }],
+  });
+  const cart = aTemplate(aDeployment('cart', { namespace: 'shop' }));
+  const head = side(
+    everywhere(() => [
+      [web, rendered(web)],
+      [api, rendered(api)],
+      [settings, rendered(settings)],
+      [cart, rendered(cart)],
+    ]),
+  );
+  const got = previewRollouts({ strategies: [shop], templates: [...templates, cart], clusters, base, head });
+  assert.deepEqual(
+    got.strategies[0]!.steps.map((s) => s.clusters),
+    [['member1'], ['member2', 'member3']],
   );
   assert.deepEqual(got.atOnce, []);
 });
