@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Binding } from '../../src/core/model/binding.js';
 import type { ObjectRef } from '../../src/core/model/object-ref.js';
+import type { RolloutState } from '../../src/core/model/rollout.js';
+import { rolloutRecordPath, rolloutRecordText } from '../../src/core/rollout/rollout-record.js';
 import { bindingRecord } from '../../src/core/publish/binding-record.js';
 import { objectPath } from '../../src/core/format/object-path.js';
 import { statusBranchFiles, type AgentReport } from '../../src/core/status/status-branch.js';
@@ -289,4 +291,90 @@ test('status shows the eviction tasks of each template and the clusters the moni
     text.stdout,
     /\n\nTEMPLATE +EVICTED-FROM +REASON +PRODUCER +PURGE-MODE +SINCE +MESSAGE\nDeployment\/shop\/web +m2 +TaintUntolerated +TaintManager +Gracefully +2026-12-01T15:00:00.000Z +cluster.karmada.io\/unreachable:NoExecute\n\njudged by the hub's cluster monitor: m2=Unknown$/,
   );
+});
+
+test('status shows every rollout the bindings branch records after the table, and a bad record as unreadable', async () => {
+  const repo = initRepo();
+  writeFiles(repo, { 'apps/web.yaml': 'kind: Deployment\n' });
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'templates');
+  const source = git(repo, 'rev-parse', 'HEAD');
+  const b = aBinding(web, 2, [
+    ['member1', 1],
+    ['member2', 1],
+  ]);
+  const heads = new Map<string, string>();
+  for (const c of ['member1', 'member2'])
+    heads.set(
+      c,
+      commitBranch(
+        repo,
+        `gitfleet/clusters/${c}`,
+        new Map([[objectPath(web), 'kind: Deployment\n']]),
+        `render ${c}`,
+      ),
+    );
+  const rollout: RolloutState = {
+    strategy: { kind: 'RolloutStrategy', namespace: 'shop', name: 'web' },
+    revision: source,
+    source,
+    phase: 'Progressing',
+    step: 1,
+    steps: 2,
+    stepStartedAt: '2026-12-01T15:00:00.000Z',
+    healthySince: '2026-12-01T15:00:30.000Z',
+    message: 'step 1: member1 Healthy since 2026-12-01T15:00:30.000Z, soak 300s',
+    digests: { member1: 'sha256:aa', member2: 'sha256:bb' },
+    clusters: [
+      { name: 'member1', step: 1, state: 'Moved', commit: source, lastGood: heads.get('member1')! },
+      { name: 'member2', step: 2, state: 'Held', commit: 'abcdef0123456789', message: 'waiting for step 1' },
+    ],
+  };
+  commitBranch(
+    repo,
+    'gitfleet/bindings',
+    new Map([
+      [objectPath(web), bindingRecord(b)],
+      [rolloutRecordPath(rollout.strategy), rolloutRecordText(rollout)],
+      [
+        '.gitfleet/rollouts/shop/api.yaml',
+        'apiVersion: gitfleet.io/v1alpha1\nkind: RolloutState\nphase: Sideways\n',
+      ],
+    ]),
+    `render ${source.slice(0, 7)}: templates\n\nGitfleet-Source-Commit: ${source}\n`,
+  );
+  const text = await run(['--repo', repo]);
+  assert.equal(text.code, 0, text.stderr);
+  const [table, section] = text.stdout.split('\n\nRollouts\n');
+  assert.equal(table!.split('\n').length, 3, 'the table is the header and one row per cluster');
+  assert.equal(
+    section,
+    [
+      '.gitfleet/rollouts/shop/api.yaml: not a RolloutState record this version of gitfleet reads: the hub treats it as no record and starts that rollout again from step 1',
+      '',
+      `shop/web (RolloutStrategy)  Progressing  step 1/2  revision ${source.slice(0, 7)}  since 2026-12-01T15:00:00.000Z  healthy since 2026-12-01T15:00:30.000Z`,
+      '  step 1: member1 Healthy since 2026-12-01T15:00:30.000Z, soak 300s',
+      '  CLUSTER  STEP  STATE  COMMIT   MESSAGE',
+      `  member1  1/2   Moved  ${source.slice(0, 7)}`,
+      '  member2  2/2   Held   abcdef0  waiting for step 1',
+    ].join('\n'),
+  );
+  const json = await run(['--repo', repo, '--output', 'json']);
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout) as { rows: StatusRow[]; rollouts: unknown[] };
+  assert.equal(parsed.rows.length, 2);
+  assert.deepEqual(parsed.rollouts, [
+    {
+      path: '.gitfleet/rollouts/shop/api.yaml',
+      unreadable:
+        'not a RolloutState record this version of gitfleet reads: the hub treats it as no record and starts that rollout again from step 1',
+    },
+    { path: '.gitfleet/rollouts/shop/web.yaml', rollout },
+  ]);
+});
+
+test('without rollout records the JSON output has no rollouts key', async () => {
+  const { code, stdout } = await run(['--repo', fixture.repo, '--output', 'json']);
+  assert.equal(code, 0);
+  assert.deepEqual(Object.keys(JSON.parse(stdout) as object), ['rows', 'evictions', 'judged']);
 });

@@ -1,5 +1,6 @@
 // `gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]`: renders both refs
-// straight from git objects and prints what changes on each cluster.
+// straight from git objects and prints what changes on each cluster, and, when the head side has
+// rollout strategies, which clusters the change reaches first (core/review/preview-rollouts.ts).
 //
 // Exit codes (exit-codes.ts): 0 nothing changes, 6 something does, 2 usage error, 7 a side could
 // not be read or does not load (every error printed, naming the ref).
@@ -9,11 +10,13 @@ import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import type { Fleet } from '../../core/model/fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
 import { diffRenders } from '../../core/review/diff-renders.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
+import { previewRollouts } from '../../core/review/preview-rollouts.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
@@ -58,7 +61,7 @@ export const diffCommand = defineCommand({
 });
 
 type Side =
-  | { side: 'base' | 'head'; ref: string; ok: true; commit: string; result: RenderResult }
+  | { side: 'base' | 'head'; ref: string; ok: true; commit: string; fleet: Fleet; result: RenderResult }
   | { side: 'base' | 'head'; ref: string; ok: false; commit?: string; errors: string[] };
 
 /** Renders both refs and prints their per-cluster diff; returns `ok`, `changed` or `sideDoesNotLoad`. */
@@ -70,17 +73,25 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     return exitCodes.sideDoesNotLoad;
   }
   const diff = diffRenders({ base: base.result, head: head.result });
+  const rollout = previewRollouts({
+    strategies: head.fleet.rolloutStrategies ?? [],
+    templates: head.fleet.templates,
+    clusters: head.fleet.clusters,
+    base: base.result,
+    head: head.result,
+  });
+  const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
   if (opts.format === 'json') {
     const sides = {
       base: { ref: opts.base, commit: base.commit },
       head: { ref: opts.head, commit: head.commit },
     };
-    io.out(JSON.stringify({ ...sides, ...diff }, null, 2));
+    io.out(JSON.stringify({ ...sides, ...diff, ...(rolloutShown ? { rollout } : {}) }, null, 2));
   } else if (opts.format === 'markdown') {
     const title = `gitfleet diff ${refLabel(opts.base, base.commit)} → ${refLabel(opts.head, head.commit)}`;
-    io.out(formatDiffMarkdown(diff, { title }).replace(/\n$/, ''));
+    io.out(formatDiffMarkdown(diff, { title, rollout }).replace(/\n$/, ''));
   } else {
-    const text = formatDiffText(diff);
+    const text = formatDiffText(diff, rollout);
     if (text !== '') io.out(text.replace(/\n$/, ''));
   }
   return diff.changed ? exitCodes.changed : exitCodes.ok;
@@ -105,7 +116,7 @@ async function renderRef(repo: string, side: 'base' | 'head', ref: string): Prom
     return { side, ref, ok: false, commit: read.commit, errors: loaded.errors.map(formatLoadError) };
   const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
   if (problems.length > 0) return { side, ref, ok: false, commit: read.commit, errors: problems };
-  return { side, ref, ok: true, commit: read.commit, result: renderFleet(freshSnapshot(fleet)) };
+  return { side, ref, ok: true, commit: read.commit, fleet, result: renderFleet(freshSnapshot(fleet)) };
 }
 
 // Errors go to stderr, and markdown also says it on stdout, so a pull-request comment learns

@@ -6,7 +6,9 @@
 // (the agent's report) and the heads of the `clusters/<cluster>` branches (to tell a cluster
 // that has not caught up with its latest rendering). A label selector applies to the templates'
 // labels, which only the source holds: the templates are loaded from the source commit the
-// bindings branch names in its Gitfleet-Source-Commit trailer.
+// bindings branch names in its Gitfleet-Source-Commit trailer. After the table come why workloads
+// moved (eviction tasks, the monitor's verdicts) and every rollout the bindings branch records
+// under `.gitfleet/rollouts/` (docs/rollout.md), each shown whatever the selector.
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { CommandError } from '../command-error.js';
@@ -24,6 +26,7 @@ import { formatStatusText, type StatusFailover } from '../../core/status/format-
 import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
 import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
+import { rolloutViewsOf, type RolloutView } from '../../core/status/rollout-view.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
 import type { Io } from '../io.js';
@@ -111,7 +114,8 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
     throw new CommandError('NoBindingsBranch', message, opts.repo);
   }
   const bindingsHead = await resolveBranch(repo, bindingsBranch);
-  const records = [...(await readBranchFiles(repo, bindingsHead)).values()];
+  const bindingsFiles = await readBranchFiles(repo, bindingsHead);
+  const records = [...bindingsFiles.values()];
   const bindings = records.map(parseBindingView).filter((b): b is BindingView => b !== undefined);
   const reports = await readReports(repo, branchesUnder(branches, `${prefix}status/`));
   const heads = new Map<string, string>();
@@ -126,10 +130,11 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
     ...(selector ? { selector, templateLabels: await templateLabels(opts.repo, repo, bindingsHead) } : {}),
   });
   const failover = await failoverOf(repo, bindingsHead, records, new Set(rows.map((r) => r.template)));
+  const rollouts = rolloutViewsOf(bindingsFiles);
   io.out(
     opts.output === 'json'
-      ? JSON.stringify({ rows, ...failover }, null, 2)
-      : formatStatusText(rows, failover),
+      ? JSON.stringify({ rows, ...failover, ...rolloutsJson(rollouts) }, null, 2)
+      : formatStatusText(rows, failover, rollouts),
   );
   return exitCodes.ok;
 }
@@ -158,6 +163,12 @@ async function failoverOf(
   });
   const judged = parseTrailers(commit.message).get(clusterJudgedTrailer) ?? [];
   return { evictions, judged };
+}
+
+// The rollouts key is there only when the bindings branch records a rollout, so the output of a
+// fleet without rollouts is what it was before they existed.
+function rolloutsJson(views: readonly RolloutView[]): { rollouts?: readonly RolloutView[] } {
+  return views.length > 0 ? { rollouts: views } : {};
 }
 
 interface Repo {

@@ -5,6 +5,8 @@
 import { formatDiagnostic } from '../model/diagnostic.js';
 import { describePlacement } from './describe-placement.js';
 import type { ClusterDiff, RenderDiff } from './diff-renders.js';
+import type { RolloutPreview } from './preview-rollouts.js';
+import { rolloutLines } from './rollout-lines.js';
 
 export interface MarkdownOptions {
   /** The heading, e.g. `gitfleet diff main → feature`. */
@@ -13,6 +15,8 @@ export interface MarkdownOptions {
   maxChars?: number;
   /** The most rows of the table and items of each list; default 100. */
   maxItems?: number;
+  /** How the head side's rollout strategies roll the change out (preview-rollouts.ts). */
+  rollout?: RolloutPreview;
 }
 
 // Room kept for closing a cut cluster section and the truncation note.
@@ -28,6 +32,7 @@ export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = 
     return `${parts.join('\n')}\n`;
   }
   parts.push(...summaryTable(diff.clusters, maxItems), ...placementSection(diff, maxItems));
+  if (options.rollout) parts.push(...rolloutSection(options.rollout, maxItems, maxChars));
   parts.push(...diagnosticsSection(diff, maxItems));
   let text = `${parts.join('\n')}\n`;
   let omitted = { files: 0, clusters: 0 };
@@ -65,6 +70,27 @@ function placementSection(diff: RenderDiff, maxItems: number): string[] {
   const items = lines.slice(0, maxItems).map((l) => `- ${l.kind} \`${l.template}\`: ${l.text}`);
   if (lines.length > maxItems) items.push(`- … and ${lines.length - maxItems} more`);
   return ['**Placement**', '', ...items, ''];
+}
+
+// Each list of clusters is cut at MAX_NAMES, and the section at a quarter of the budget, so
+// that a fleet of many clusters and strategies leaves room for the diffs.
+const MAX_NAMES = 20;
+
+function rolloutSection(rollout: RolloutPreview, maxItems: number, maxChars: number): string[] {
+  const lines = rolloutLines(rollout, { maxNames: MAX_NAMES });
+  if (lines.length === 0) return [];
+  const items: string[] = [];
+  let size = 0;
+  for (const [i, line] of lines.entries()) {
+    const item = `- ${line}`;
+    if (i >= maxItems || size + item.length > maxChars / 4) {
+      items.push(`- … and ${lines.length - i} more`);
+      break;
+    }
+    items.push(item);
+    size += item.length + 1;
+  }
+  return ['**Rollouts**', '', ...items, ''];
 }
 
 function diagnosticsSection(diff: RenderDiff, maxItems: number): string[] {

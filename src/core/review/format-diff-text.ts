@@ -1,20 +1,27 @@
 import { formatDiagnostic } from '../model/diagnostic.js';
 import { describePlacement } from './describe-placement.js';
 import type { ClusterDiff, RenderDiff } from './diff-renders.js';
+import type { RolloutPreview } from './preview-rollouts.js';
+import { rolloutLines } from './rollout-lines.js';
 
 /**
- * Returns a render diff as `git diff` would print it, after a placement and diagnostics summary,
- * with a `# cluster …` header line before each cluster's files; '' when nothing changed. The
- * summary and header lines are text `git apply` skips, so the whole output applies to a
- * `gitfleet render --out DIR` of the base inside DIR.
+ * Returns a render diff as `git diff` would print it, after a placement, rollout and diagnostics
+ * summary, with a `# cluster …` header line before each cluster's files; '' when nothing
+ * changed. The summary and header lines are text `git apply` skips, so the whole output applies
+ * to a `gitfleet render --out DIR` of the base inside DIR.
  */
-export function formatDiffText(diff: RenderDiff): string {
+export function formatDiffText(diff: RenderDiff, rollout?: RolloutPreview): string {
   if (!diff.changed) return '';
   const out: string[] = [];
   const placement = describePlacement(diff.placement);
   if (placement.length > 0) {
     out.push('# placement:');
     for (const p of placement) out.push(`#   ${p.kind.padEnd(8)} ${p.template}: ${p.text}`);
+  }
+  const rollouts = rollout ? rolloutLines(rollout) : [];
+  if (rollouts.length > 0) {
+    out.push('# rollouts:');
+    for (const line of rollouts) out.push(`#   ${line}`);
   }
   const { added, removed } = diff.diagnostics;
   if (added.length + removed.length > 0) {

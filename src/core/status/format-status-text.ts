@@ -1,5 +1,8 @@
 import type { EvictionTaskView } from './eviction-task-view.js';
+import { formatRolloutSection } from './format-rollout-text.js';
+import type { RolloutView } from './rollout-view.js';
 import type { StatusRow } from './status-table.js';
+import { columns } from './text-columns.js';
 
 /** Why workloads moved, as the bindings branch records it: eviction tasks and the monitor's verdicts. */
 export interface StatusFailover {
@@ -25,10 +28,16 @@ const evictionHeaders = ['TEMPLATE', 'EVICTED-FROM', 'REASON', 'PRODUCER', 'PURG
 /**
  * Returns the status table as aligned text columns, one row per template and cluster; then,
  * when the bindings branch records any, the eviction tasks (a cluster a template was evicted
- * from and still keeps, or is about to lose, its copy) and the clusters the hub's monitor judged.
+ * from and still keeps, or is about to lose, its copy), the clusters the hub's monitor judged
+ * and the rollouts (format-rollout-text.ts).
  */
-export function formatStatusText(rows: readonly StatusRow[], failover?: StatusFailover): string {
-  if (rows.length === 0) return 'no templates';
+export function formatStatusText(
+  rows: readonly StatusRow[],
+  failover?: StatusFailover,
+  rollouts: readonly RolloutView[] = [],
+): string {
+  const section = formatRolloutSection(rollouts);
+  if (rows.length === 0) return section ? `no templates\n\n${section}` : 'no templates';
   const parts = [columns([headers, ...rows.map(cellsOf)])];
   if (failover && failover.evictions.length > 0) {
     const tasks = failover.evictions.map((t) => [
@@ -44,19 +53,8 @@ export function formatStatusText(rows: readonly StatusRow[], failover?: StatusFa
   }
   if (failover && failover.judged.length > 0)
     parts.push(`judged by the hub's cluster monitor: ${failover.judged.join(', ')}`);
+  if (section) parts.push(section);
   return parts.join('\n\n');
-}
-
-function columns(cells: readonly string[][]): string {
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells
-    .map((row) =>
-      row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 function cellsOf(row: StatusRow): string[] {
