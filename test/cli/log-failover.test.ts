@@ -128,7 +128,7 @@ before(() => {
 interface Entry {
   cluster: string;
   commit: string;
-  failover?: string[];
+  decisions?: string[];
 }
 
 test('log names the decisions behind each commit a failover made, from the commit and its bindings commit', async () => {
@@ -136,7 +136,7 @@ test('log names the decisions behind each commit a failover made, from the commi
   assert.equal(result.code, 0, result.stderr);
   const entries = (JSON.parse(result.stdout) as { entries: Entry[] }).entries;
   assert.deepEqual(
-    entries.map((e) => [e.cluster, e.commit, e.failover]),
+    entries.map((e) => [e.cluster, e.commit, e.decisions]),
     [
       ['member2', ids.n2, ['Gitfleet-Eviction-Done: ' + done, 'Gitfleet-Cluster-Judged: member2=Unknown']],
       [

@@ -6,8 +6,9 @@
 // the namespace directory's tree id first and reads further only when it moved, so a long history
 // costs a few tree reads per commit. Each entry names its source commit (the
 // Gitfleet-Source-Commit trailer), read for its author and subject; a source commit that is gone
-// (history rewritten) is reported as missing, not as an error. An entry a failover decision
-// made says why: its own Gitfleet-Eviction(-Done) trailers and the decisions of the bindings
+// (history rewritten) is reported as missing, not as an error. An entry a failover or rollout
+// decision made says why: its own Gitfleet-Eviction(-Done), Gitfleet-Rollout and
+// Gitfleet-Rollback trailers and the decisions of the bindings
 // commit that recorded it (the oldest whose Gitfleet-Cluster-Commit names it; the bindings
 // branch is walked back only as far as the oldest entry listed).
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
@@ -26,7 +27,7 @@ import {
   type ObjectSpec,
 } from '../../core/review/parse-object-spec.js';
 import { parseRenderCommit } from '../../core/review/parse-render-commit.js';
-import { failoverLinesOf } from '../../core/review/failover-lines.js';
+import { decisionLinesOf } from '../../core/review/decision-lines.js';
 import { parseTrailers } from '../../core/publish/commit-trailers.js';
 import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
 import type { Io } from '../io.js';
@@ -109,7 +110,7 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   for (const branch of wanted) lists.push(await walkBranch({ repo, ...branch, object: opts.object }));
   const entries = mergeNewestFirst(lists, (e) => e.time);
   await addSources(repo, entries);
-  await addFailover(repo, `${prefix}bindings`, entries);
+  await addDecisions(repo, `${prefix}bindings`, entries);
   if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
   else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
   else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
@@ -195,14 +196,14 @@ function entryFor(input: {
     changes,
     source: info.sourceCommit ? { commit: info.sourceCommit, ...ref, missing: false } : null,
     ...(info.endpointsFrom ? { endpointsFrom: info.endpointsFrom } : {}),
-    ...(failoverLinesOf(child.commit.message).length > 0
-      ? { failover: failoverLinesOf(child.commit.message) }
+    ...(decisionLinesOf(child.commit.message).length > 0
+      ? { decisions: decisionLinesOf(child.commit.message) }
       : {}),
   };
 }
 
-/** Adds to each entry the failover decisions of the bindings commit that recorded it. */
-async function addFailover(repo: Repo, bindingsBranch: string, entries: LogEntry[]): Promise<void> {
+/** Adds to each entry the failover and rollout decisions of the bindings commit that recorded it. */
+async function addDecisions(repo: Repo, bindingsBranch: string, entries: LogEntry[]): Promise<void> {
   if (entries.length === 0) return;
   let oid: string | undefined;
   try {
@@ -215,7 +216,7 @@ async function addFailover(repo: Repo, bindingsBranch: string, entries: LogEntry
   while (oid !== undefined) {
     const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
     if (commit.committer.timestamp < oldest) break;
-    const lines = failoverLinesOf(commit.message);
+    const lines = decisionLinesOf(commit.message);
     // Newest first: an older commit naming the same cluster commit overwrites, so the oldest wins.
     for (const [cluster, head] of parseClusterTrailers(
       parseTrailers(commit.message).get(clusterCommitTrailer) ?? [],
@@ -225,8 +226,8 @@ async function addFailover(repo: Repo, bindingsBranch: string, entries: LogEntry
   }
   for (const entry of entries) {
     const lines = recorded.get(`${entry.cluster}=${entry.commit}`) ?? [];
-    const all = [...new Set([...(entry.failover ?? []), ...lines])];
-    if (all.length > 0) entry.failover = all;
+    const all = [...new Set([...(entry.decisions ?? []), ...lines])];
+    if (all.length > 0) entry.decisions = all;
   }
 }
 

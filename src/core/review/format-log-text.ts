@@ -4,14 +4,14 @@ import type { LogEntry } from './log-entry.js';
  * Returns `gitfleet log` entries as text, two lines each: when, cluster, rendering commit and
  * what it did (the object's change, or the commit's subject), then the source commit with its
  * author and subject, and for a commit that changed imported endpoints a third line naming
- * the exporting clusters and Services; a commit a failover decision made is followed by one
- * `why:` line per decision (the eviction, the taint, the monitor's verdict).
+ * the exporting clusters and Services; a commit a failover or rollout decision made is followed
+ * by one `why:` line per decision (the eviction, the taint, the monitor's verdict, the rollout step).
  */
 export function formatLogText(entries: readonly LogEntry[], options: { followsObject: boolean }): string {
   return entries
     .map((e) => {
       const from = e.endpointsFrom ? `\n    endpoints from ${e.endpointsFrom.join(', ')}` : '';
-      const why = (e.failover ?? []).map((line) => `\n    why: ${line}`).join('');
+      const why = (e.decisions ?? []).map((line) => `\n    why: ${line}`).join('');
       return `${entryLine(e, options.followsObject)}\n    ${sourceLine(e)}${from}${why}`;
     })
     .join('\n');

@@ -30,10 +30,11 @@ export interface LogEntry {
   /** Where its imported endpoints came from (Gitfleet-Endpoints-From: `<cluster> <ns>/<service>`). */
   endpointsFrom?: string[];
   /**
-   * Why it happened, when a failover decision did it: the commit's own Gitfleet-Eviction(-Done)
-   * lines and the decisions of the bindings commit that recorded it (core/review/failover-lines.ts).
+   * Why it happened, when a failover or rollout decision did it: the commit's own
+   * Gitfleet-Eviction(-Done), Gitfleet-Rollout and Gitfleet-Rollback lines and the decisions of the
+   * bindings commit that recorded it (core/review/decision-lines.ts).
    */
-  failover?: string[];
+  decisions?: string[];
 }
 
 /** Returns how a set of files (path → blob id) changed from `before` to `after`, by path. */

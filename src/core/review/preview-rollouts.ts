@@ -15,17 +15,15 @@
 // | not selected by any strategy (followers and Namespaces too)   | at once                     |
 // | fails to render in head (held: the last content is kept)      | not at all: no change       |
 //
-// Replica counts are left out as the hub's digests of the selected objects leave them out
-// (RolloutState.digests), so replicas the scheduler moves between clusters are never held. The
+// Which changes are held is judged as the hub judges it (core/rollout/held-objects.ts), so
+// replicas the scheduler moves between clusters are never held. The replica
 // fields are those the render revises per cluster (override/revise-replicas.ts): spec.replicas of
 // a Deployment, ReplicaSet or StatefulSet, a Job's parallelism and completions.
-import yaml from 'js-yaml';
+import { classifyChange } from '../rollout/held-objects.js';
 import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
-import { isMap, type KubeObject } from '../model/kube-object.js';
 import { strategyLabel, type RolloutStep, type RolloutStrategy } from '../model/rollout.js';
 import { objectPath } from '../format/object-path.js';
-import { replicaKindOf } from '../override/template-replicas.js';
 import { stepOfCluster, templatesByStrategy } from '../rollout/rollout-steps.js';
 import type { RenderSide } from './diff-renders.js';
 
@@ -100,7 +98,11 @@ function sortChanges(
       const b = after?.files.get(path);
       if (a === b || (b === undefined && after?.held?.has(path))) continue;
       const selected = strategyAt.get(path);
-      if (selected && b !== undefined && isHeldChange(selected, a, b, before?.held?.has(path) ?? false)) {
+      if (
+        selected &&
+        b !== undefined &&
+        isHeldChange(path, selected, a, b, before?.held?.has(path) ?? false)
+      ) {
         const clusters = changed.get(selected.label) ?? new Set<string>();
         changed.set(selected.label, clusters.add(cluster));
       } else atOnce.add(cluster);
@@ -136,39 +138,20 @@ function stepsOf(
 }
 
 /**
- * Whether a rollout holds the change of a selected file the head renders: new content where the
- * file was (a path held in base failed to render there: the cluster runs its last content), or a
- * template new in head; not a replica count alone, nor an existing template newly placed.
+ * Whether a rollout holds the change of a selected file the head renders, as the hub's rollout
+ * stage judges it (core/rollout/held-objects.ts: content): new content where the file was (a
+ * path held in base failed to render there: the cluster runs its last content), or a template
+ * new in head; not a replica count alone, nor an existing template newly placed.
  */
-function isHeldChange(selected: Selected, a: string | undefined, b: string, heldInBase: boolean): boolean {
-  if (a !== undefined) return !isSameWithoutReplicas(a, b);
-  return heldInBase || !selected.existed;
-}
-
-/** Whether two rendered texts of an object are the same once the replica counts the render revises are left out. */
-function isSameWithoutReplicas(a: string, b: string): boolean {
-  const x = withoutReplicas(a);
-  const y = withoutReplicas(b);
-  return x !== undefined && x === y;
-}
-
-function withoutReplicas(text: string): string | undefined {
-  let doc: unknown;
-  try {
-    doc = yaml.load(text, { schema: yaml.CORE_SCHEMA });
-  } catch {
-    return undefined;
-  }
-  if (!isMap(doc) || !isMap(doc.spec)) return JSON.stringify(doc);
-  // A rendered file is a Kubernetes object; only its apiVersion and kind are read here.
-  const kind = replicaKindOf(doc as KubeObject);
-  const spec = { ...doc.spec };
-  if (kind === 'scaled') delete spec.replicas;
-  if (kind === 'job') {
-    delete spec.parallelism;
-    delete spec.completions;
-  }
-  return JSON.stringify({ ...doc, spec });
+function isHeldChange(
+  path: string,
+  selected: Selected,
+  a: string | undefined,
+  b: string,
+  heldInBase: boolean,
+): boolean {
+  if (a === undefined && heldInBase) return true;
+  return classifyChange(path, a, b, selected.existed) === 'content';
 }
 
 function byLabel(x: RolloutStrategy, y: RolloutStrategy): number {

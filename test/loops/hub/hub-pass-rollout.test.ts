@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
+import { runCli } from '../../cli/run-cli.js';
 import { branchFiles, commitChange, git, hubPass, removeFleetRepos, rendered } from './hub-fixture.js';
 import {
   at,
@@ -72,6 +73,17 @@ test('an image change reaches the canary first and the later step only once the 
   for (const c of later) await report(repo, c, 'Healthy');
   rendered(await hubPass(repo, { cache, now: at(t0 + 20_000) }));
   assert.equal(record(repo)!.phase, 'Complete');
+  // `gitfleet log` says why each cluster got it when it did.
+  const log = await runCli(['log', '--repo', repo.path, '--output', 'json', 'Deployment/shop/web']);
+  assert.equal(log.code, 0, log.stderr);
+  const entries = (JSON.parse(log.stdout) as { entries: { cluster: string; decisions?: string[] }[] })
+    .entries;
+  const why = (cluster: string) => entries.find((e) => e.cluster === cluster)?.decisions ?? [];
+  assert.ok(
+    why(canary).includes(`Gitfleet-Rollout: shop/web step 1/2 moved to ${bump}`),
+    why(canary).join('\n'),
+  );
+  assert.ok(why('aws-eu-prod').some((l) => l.startsWith('Gitfleet-Rollout: shop/web: step 1/2 passed')));
   // Replicas are the scheduler's throughout: 3 / 5 / 2 as before.
   assert.deepEqual(
     [canary, ...later].map((c) => replicasOn(repo, c)),
