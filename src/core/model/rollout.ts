@@ -66,8 +66,13 @@ export interface RolloutClusterState {
   state: 'Held' | 'Moved' | 'RolledBack';
   /** The source commit whose version of the selected objects the cluster runs, when known. */
   commit?: string;
-  /** The cluster-branch commit before the cluster was moved: what a rollback restores. */
+  /**
+   * The cluster-branch commit a rollback restores: the one before the cluster was moved, unless
+   * that one was never proven good (moved by a rollout that halted): then the one before it.
+   */
   lastGood?: string;
+  /** The source commit whose selected objects `lastGood` holds. */
+  lastGoodCommit?: string;
   /** Why it waits, or what failed (cluster, object, health message). */
   message?: string;
 }
@@ -90,6 +95,11 @@ export interface RolloutState {
   message?: string;
   /** Cluster → content digest of the selected objects the revision renders there (replicas left out). */
   digests: Record<string, string>;
+  /**
+   * Paths of the selected objects that were new to the fleet when the rollout started: they reach
+   * a cluster in its step, though the template has a binding from the first pass on.
+   */
+  newObjects?: string[];
   clusters: RolloutClusterState[];
 }
 

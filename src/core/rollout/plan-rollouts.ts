@@ -142,16 +142,33 @@ class StrategyPass {
     return digests;
   }
 
-  /** A new rollout of this pass's source commit, at step 1; every cluster holds what it runs. */
+  /**
+   * A new rollout of this pass's source commit, at step 1; every cluster holds what it runs. A
+   * cluster the last rollout moved and never proved good (it halted first) keeps that
+   * rollout's last good commit, so a rollback never restores a change that failed.
+   */
   private start(before: RolloutState | undefined, digests: Record<string, string>): RolloutState {
     const revision = this.input.sourceCommit;
+    const unfinished = before && before.phase !== 'Complete' ? before : undefined;
     const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
-      const commit = runningCommit(before, name) ?? this.input.lastSource;
-      return { name, step: this.stepOf(name), state: 'Held', ...(commit ? { commit } : {}) };
+      const was = before?.clusters.find((c) => c.name === name);
+      const commit = was?.commit ?? this.input.lastSource;
+      const unproven = unfinished && was && was.state !== 'Held' && was.step >= unfinished.step;
+      return {
+        name,
+        step: this.stepOf(name),
+        state: 'Held',
+        ...(commit ? { commit } : {}),
+        ...(unproven && was.lastGood ? { lastGood: was.lastGood } : {}),
+        ...(unproven && was.lastGoodCommit ? { lastGoodCommit: was.lastGoodCommit } : {}),
+      };
     });
+    const newObjects = [
+      ...new Set([...(unfinished?.newObjects ?? []), ...(this.input.newObjects.get(this.label) ?? [])]),
+    ].sort();
     this.decide(
-      before && before.phase !== 'Complete' ? 'Restarted' : 'Started',
-      `${before && before.phase !== 'Complete' ? 'a new change restarts the rollout' : 'rollout started'} for ${revision}: step 1/${this.strategy.steps.length} first`,
+      unfinished ? 'Restarted' : 'Started',
+      `${unfinished ? 'a new change restarts the rollout' : 'rollout started'} for ${revision}: step 1/${this.strategy.steps.length} first`,
     );
     return {
       strategy: { kind: this.strategy.kind, namespace: this.strategy.namespace, name: this.strategy.name },
@@ -162,6 +179,7 @@ class StrategyPass {
       steps: this.strategy.steps.length,
       stepStartedAt: formatTime(this.now),
       digests,
+      ...(newObjects.length > 0 ? { newObjects } : {}),
       clusters,
     };
   }
@@ -169,7 +187,7 @@ class StrategyPass {
   private complete(before: RolloutState, digests: Record<string, string>, why: string): RolloutState {
     const revision = this.input.sourceCommit;
     if (before.phase !== 'Complete') this.decide('Complete', `complete for ${revision}: ${why}`);
-    const { healthySince: _h, message: _m, ...rest } = before;
+    const { healthySince: _h, message: _m, newObjects: _n, ...rest } = before;
     return {
       ...rest,
       revision,
@@ -285,11 +303,14 @@ class StrategyPass {
     for (const c of members) {
       if (c.state !== 'Held') continue;
       if (unavailable >= maxUnavailable) break;
+      // What it runs now is its last good commit, unless a failed rollout left it an older one.
+      const head = this.input.clusterHeads.get(c.name);
+      if (!c.lastGood) {
+        if (head) c.lastGood = head;
+        if (head && c.commit) c.lastGoodCommit = c.commit;
+      }
       c.state = 'Moved';
       c.commit = state.revision;
-      const head = this.input.clusterHeads.get(c.name);
-      if (head) c.lastGood = head;
-      else delete c.lastGood;
       this.decide('Moved', `step ${state.step}/${state.steps}: ${c.name} moves to ${state.revision}`);
       if (!this.gate(c).ok) unavailable++;
     }
@@ -351,7 +372,8 @@ class StrategyPass {
         if (c.state !== 'Moved') continue;
         if (c.lastGood) {
           c.state = 'RolledBack';
-          delete c.commit;
+          if (c.lastGoodCommit) c.commit = c.lastGoodCommit;
+          else delete c.commit;
         } else setMessage(c, 'moved with no earlier commit of its branch: nothing to roll back to');
       }
       this.decide('RolledBack', state.message);
@@ -423,11 +445,6 @@ function changedContent(
     if (was !== undefined && was !== digest) return true;
   }
   return false;
-}
-
-/** The source commit whose objects a cluster runs, as a record says. */
-function runningCommit(state: RolloutState | undefined, name: string): string | undefined {
-  return state?.clusters.find((c) => c.name === name)?.commit;
 }
 
 function setMessage(c: RolloutClusterState, message: string | undefined): void {

@@ -25,6 +25,8 @@ export interface RolloutInput {
   clusters: readonly Cluster[];
   /** Strategy label → cluster → what the render changes there (clusters with no selected object are absent). */
   views: ReadonlyMap<string, ReadonlyMap<string, ClusterView>>;
+  /** Strategy label → the paths of its selected objects whose template has no binding yet (new to the fleet). */
+  newObjects: ReadonlyMap<string, readonly string[]>;
   /** Each cluster branch's head before this pass writes: the commit a gate wants applied. */
   clusterHeads: ReadonlyMap<string, string>;
   reports: ReadonlyMap<string, AgentReport>;

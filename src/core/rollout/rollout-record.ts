@@ -52,12 +52,14 @@ export function rolloutRecordText(state: RolloutState): string {
     ...(state.healthySince ? { healthySince: state.healthySince } : {}),
     ...(state.message ? { message: state.message } : {}),
     digests: state.digests,
+    ...(state.newObjects && state.newObjects.length > 0 ? { newObjects: state.newObjects } : {}),
     clusters: state.clusters.map((c) => ({
       name: c.name,
       step: c.step,
       state: c.state,
       ...(c.commit ? { commit: c.commit } : {}),
       ...(c.lastGood ? { lastGood: c.lastGood } : {}),
+      ...(c.lastGoodCommit ? { lastGoodCommit: c.lastGoodCommit } : {}),
       ...(c.message ? { message: c.message } : {}),
     })),
   });
@@ -90,7 +92,9 @@ export function parseRolloutRecord(text: string): RolloutState | undefined {
     return undefined;
   const digests = readDigests(doc.digests);
   const clusters = readClusters(doc.clusters);
+  const newObjects = doc.newObjects ?? [];
   if (digests === undefined || clusters === undefined) return undefined;
+  if (!Array.isArray(newObjects) || !newObjects.every((p) => typeof p === 'string')) return undefined;
   return {
     strategy: { kind: kind as RolloutStrategyKind, namespace, name },
     revision,
@@ -102,6 +106,7 @@ export function parseRolloutRecord(text: string): RolloutState | undefined {
     ...(typeof healthySince === 'string' ? { healthySince } : {}),
     ...(typeof message === 'string' ? { message } : {}),
     digests,
+    ...(newObjects.length > 0 ? { newObjects: newObjects as string[] } : {}),
     clusters,
   };
 }
@@ -135,6 +140,7 @@ function readClusters(value: unknown): RolloutClusterState[] | undefined {
       state: item.state as RolloutClusterState['state'],
       ...(optional(item.commit) ? { commit: item.commit } : {}),
       ...(optional(item.lastGood) ? { lastGood: item.lastGood } : {}),
+      ...(optional(item.lastGoodCommit) ? { lastGoodCommit: item.lastGoodCommit } : {}),
       ...(optional(item.message) ? { message: item.message } : {}),
     });
   }

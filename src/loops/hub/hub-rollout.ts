@@ -23,6 +23,8 @@ import {
 } from '../../core/rollout/held-objects.js';
 import { planRollouts, rolloutDir, type ClusterView } from '../../core/rollout/plan-rollouts.js';
 import { templatesByStrategy } from '../../core/rollout/rollout-steps.js';
+import { parseRolloutRecord } from '../../core/rollout/rollout-record.js';
+import { strategyLabel } from '../../core/model/rollout.js';
 import {
   approvalsOf,
   clusterRolloutLine,
@@ -220,7 +222,7 @@ export async function planRolloutStage(
     return undefined;
   }
   const memo = new RolloutMemo(ctx.cache.rollout);
-  const selected = selectedPaths(input);
+  const selected = selectedPaths({ ...input, recorded });
   const bases = new Map<string, ReadonlyMap<string, string>>();
   for (const name of input.render.clusters.keys()) {
     bases.set(name, (await readCommitFiles(ctx, input.state.clusterHeads.get(name) ?? null)).files);
@@ -256,6 +258,12 @@ export async function planRolloutStage(
     strategies,
     clusters: input.fleet.clusters,
     views,
+    newObjects: new Map(
+      [...selected].map(([label, paths]) => [
+        label,
+        [...paths].filter(([, existed]) => !existed).map(([p]) => p),
+      ]),
+    ),
     clusterHeads: input.state.clusterHeads,
     reports: input.reports,
     recorded,
@@ -307,18 +315,33 @@ interface ClusterLook {
   acc: Buffer;
 }
 
-/** Strategy label → the paths of the templates it selects, with whether the template existed before. */
+/**
+ * Strategy label → the paths of the templates it selects, with whether the template existed
+ * before: it has a binding, and it was not new to the fleet when the rollout in progress began
+ * (that rollout's own first pass gave it a binding).
+ */
 function selectedPaths(input: {
   fleet: Fleet;
   previous: ReadonlyMap<string, PreviousBinding>;
+  recorded: ReadonlyMap<string, string>;
 }): Map<string, Map<string, boolean>> {
+  const newInRollout = new Map<string, ReadonlySet<string>>();
+  for (const text of input.recorded.values()) {
+    const state = parseRolloutRecord(text);
+    if (state && state.phase !== 'Complete' && state.newObjects)
+      newInRollout.set(strategyLabel(state.strategy), new Set(state.newObjects));
+  }
   const by = new Map<string, Map<string, boolean>>();
   for (const [label, templates] of templatesByStrategy(
     input.fleet.templates,
     input.fleet.rolloutStrategies ?? [],
   )) {
     const paths = new Map<string, boolean>();
-    for (const t of templates) paths.set(objectPath(t.ref), input.previous.has(t.key));
+    const fresh = newInRollout.get(label);
+    for (const t of templates) {
+      const path = objectPath(t.ref);
+      paths.set(path, input.previous.has(t.key) && !fresh?.has(path));
+    }
     by.set(label, paths);
   }
   return by;

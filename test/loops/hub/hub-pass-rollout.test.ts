@@ -232,3 +232,58 @@ test('objects the strategy does not select are not held', async () => {
     assert.match(config, /rollout-test/, `${c} got the ConfigMap change at once`);
   }
 });
+
+test('a template new to the fleet reaches a later step only in its turn, pass after pass', async () => {
+  const repo = await fleetWithStrategy(
+    strategy().replace(
+      '{apiVersion: apps/v1, kind: Deployment, name: web}',
+      '{apiVersion: apps/v1, kind: Deployment}',
+    ),
+  );
+  const extraPath = 'shop/Deployment.apps/extra.yaml';
+  commitChange(repo, 'a new Deployment shop/extra on the prod clusters', (work) => {
+    const web = readFileSync(join(work, 'apps/shop/web.yaml'), 'utf8').split('---\n')[0]!;
+    writeFileSync(join(work, 'apps/shop/extra.yaml'), web.replace(/name: web$/m, 'name: extra'));
+    writeFileSync(
+      join(work, 'policies/extra.yaml'),
+      'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: extra, namespace: shop}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: extra}]\n  placement:\n    clusterAffinity: {labelSelector: {matchLabels: {env: prod}}}\n    replicaScheduling: {replicaSchedulingType: Duplicated}\n',
+    );
+  });
+  const has = (cluster: string) => branchFiles(repo, `gitfleet/clusters/${cluster}`).has(extraPath);
+  rendered(await hubPass(repo, { now: at(t0) }));
+  assert.ok(has(canary));
+  for (const c of later) assert.ok(!has(c), `${c} waits for step 2`);
+  assert.deepEqual(record(repo)!.newObjects, [extraPath]);
+  // A pass for another reason (the canary's agent reports, not yet Healthy): still not there.
+  await report(repo, canary, 'Progressing');
+  rendered(await hubPass(repo, { now: at(t0 + 1_000) }));
+  for (const c of later) assert.ok(!has(c), `${c} still waits`);
+  await report(repo, canary, 'Healthy', undefined, ['web', 'extra', 'api']);
+  rendered(await hubPass(repo, { now: at(t0 + 2_000) }));
+  for (const c of later) assert.ok(has(c), `${c} got it in step 2`);
+});
+
+test('a rollback after a halted rollout restores what ran before the halted change, not the halted change', async () => {
+  const repo = await fleetWithStrategy(strategy());
+  commitChange(repo, 'web 2.0.0', (work) => setImage(work, '2.0.0'));
+  rendered(await hubPass(repo, { now: at(t0) }));
+  await report(repo, canary, 'Degraded', 'bad');
+  rendered(await hubPass(repo, { now: at(t0 + 1_000) }));
+  assert.equal(record(repo)!.phase, 'Halted');
+  assert.equal(imageOn(repo, canary), '2.0.0');
+  commitChange(repo, 'web 3.0.0, rolled back on failure', (work) => {
+    setImage(work, '3.0.0');
+    writeFileSync(join(work, 'policies/web-rollout.yaml'), strategy({ onFailure: 'Rollback' }));
+  });
+  rendered(await hubPass(repo, { now: at(t0 + 2_000) }));
+  assert.equal(imageOn(repo, canary), '3.0.0');
+  await report(repo, canary, 'Degraded', 'still bad');
+  rendered(await hubPass(repo, { now: at(t0 + 3_000) }));
+  const state = record(repo)!;
+  assert.equal(state.phase, 'RolledBack');
+  assert.equal(imageOn(repo, canary), '1.8.0', 'the last good image, from before the halted change');
+  const member = state.clusters.find((c) => c.name === canary)!;
+  assert.equal(member.state, 'RolledBack');
+  assert.equal(member.commit, member.lastGoodCommit, 'it runs the source commit of its last good objects');
+  for (const c of later) assert.equal(imageOn(repo, c), '1.8.0');
+});

@@ -75,25 +75,27 @@ export function headMessage(repo: FleetRepo, branch: string): string {
   return git(repo, ['log', '-1', '--format=%B', `refs/heads/${branch}`]);
 }
 
-/** Writes the cluster's status branch as its agent would: its branch's head applied, shop/web with this health. */
+/** Writes the cluster's status branch as its agent would: its branch's head applied, shop's Deployments (web) with this health. */
 export async function report(
   repo: FleetRepo,
   cluster: string,
   health: HealthStatus,
   message?: string,
+  /** The Deployments of shop reported (default: web). */
+  names: readonly string[] = ['web'],
 ): Promise<void> {
   const appliedCommit = git(repo, ['rev-parse', `refs/heads/gitfleet/clusters/${cluster}`]).trim();
-  const web: ObjectStatusRecord = {
-    ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
+  const objects: ObjectStatusRecord[] = names.map((name) => ({
+    ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name },
     applied: true,
     health,
     ...(message ? { healthMessage: message } : {}),
-  };
+  }));
   const files = statusBranchFiles({
     cluster,
     appliedCommit,
     clusterStatus: { conditions: [{ type: 'Ready', status: 'True' }] },
-    objects: [web],
+    objects,
   });
   const blobs = [...files].map(([path, text]) => [path, toGitObject('blob', Buffer.from(text))] as const);
   const tree = buildTreeFromScratch(new Map(blobs.map(([path, blob]) => [path, blob.oid])));
