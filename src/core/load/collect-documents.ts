@@ -23,6 +23,8 @@ import { parseInterpreterCustomization } from './parse-interpreter-customization
 import { parseOverridePolicy } from './parse-override-policy.js';
 import { parsePropagationPolicy } from './parse-propagation-policy.js';
 import { parseWorkloadRebalancer } from './parse-workload-rebalancer.js';
+import { parseRolloutStrategy } from './parse-rollout-strategy.js';
+import type { RolloutStrategy } from '../model/rollout.js';
 import type { RawDocument } from './parse-yaml-stream.js';
 import { readEnvelope, type Envelope } from './read-envelope.js';
 
@@ -35,6 +37,7 @@ export interface Collection {
   interpreterCustomizations: InterpreterCustomization[];
   clusterTaintPolicies: ClusterTaintPolicy[];
   workloadRebalancers: WorkloadRebalancer[];
+  rolloutStrategies: RolloutStrategy[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -59,6 +62,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'interpreterCustomization'; ref: ObjectRef; customization: InterpreterCustomization }
   | { type: 'clusterTaintPolicy'; ref: ObjectRef; policy: ClusterTaintPolicy }
   | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
+  | { type: 'rolloutStrategy'; ref: ObjectRef; strategy: RolloutStrategy }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -73,6 +77,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     interpreterCustomizations: [],
     clusterTaintPolicies: [],
     workloadRebalancers: [],
+    rolloutStrategies: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -126,6 +131,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'workloadRebalancer':
         if (claimIdentity(c, item.place, item.ref)) c.workloadRebalancers.push(item.rebalancer);
+        break;
+      case 'rolloutStrategy':
+        if (claimIdentity(c, item.place, item.ref)) c.rolloutStrategies.push(item.strategy);
     }
   }
 }
@@ -157,6 +165,9 @@ function collectObject(at: Place, value: unknown): CollectedItem {
       return collectClusterTaintPolicy(at, e);
     case 'WorkloadRebalancer':
       return collectWorkloadRebalancer(at, e);
+    case 'RolloutStrategy':
+    case 'ClusterRolloutStrategy':
+      return collectRolloutStrategy(at, e, e.role);
     case 'Template': {
       const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
@@ -231,6 +242,21 @@ function collectWorkloadRebalancer(at: Place, e: Envelope): CollectedItem {
   const parsed = parseWorkloadRebalancer({ object: e.object, name: e.name, source: at.source });
   if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `WorkloadRebalancer/${e.name}`, parsed.issues);
   return { place: at, type: 'workloadRebalancer', ref, rebalancer: parsed.rebalancer };
+}
+
+// A rollout strategy is read by the hub (core/rollout/*); it is never propagated. A RolloutStrategy
+// without metadata.namespace lives in `default`, as a PropagationPolicy does.
+function collectRolloutStrategy(
+  at: Place,
+  e: Envelope,
+  kind: 'RolloutStrategy' | 'ClusterRolloutStrategy',
+): CollectedItem {
+  const namespace = kind === 'RolloutStrategy' ? e.namespace || 'default' : '';
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
+  const parsed = parseRolloutStrategy({ object: e.object, kind, namespace, name: e.name, source: at.source });
+  const subject = namespace ? `${kind}/${namespace}/${e.name}` : `${kind}/${e.name}`;
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
+  return { place: at, type: 'rolloutStrategy', ref, strategy: parsed.strategy };
 }
 
 type PolicyRole =

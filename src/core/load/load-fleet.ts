@@ -151,7 +151,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     c.errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
   }
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
-  const { workloadRebalancers } = c;
+  const { workloadRebalancers, rolloutStrategies } = c;
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
@@ -171,6 +171,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
       ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
       ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
+      ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
       config: found.config,
     },
     memo,

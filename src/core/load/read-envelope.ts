@@ -35,6 +35,8 @@ export type DocumentRole =
   | 'FleetConfig'
   | 'ResourceInterpreterCustomization'
   | 'WorkloadRebalancer'
+  | 'RolloutStrategy'
+  | 'ClusterRolloutStrategy'
   | 'Template';
 
 /** A document whose envelope is valid. */
@@ -65,6 +67,8 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['gitfleet.io/v1alpha1 FleetConfig', 'FleetConfig'],
   ['config.karmada.io/v1alpha1 ResourceInterpreterCustomization', 'ResourceInterpreterCustomization'],
   ['apps.karmada.io/v1alpha1 WorkloadRebalancer', 'WorkloadRebalancer'],
+  ['gitfleet.io/v1alpha1 RolloutStrategy', 'RolloutStrategy'],
+  ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', 'ClusterRolloutStrategy'],
 ]);
 
 /** Returns what a document is by its apiVersion and kind; anything not listed is a resource template. */

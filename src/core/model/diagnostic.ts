@@ -35,7 +35,11 @@ export type DiagnosticCode =
   /** An object a multi-cluster service would make already exists in the fleet repo. */
   | 'ImportConflict'
   /** A MultiClusterService whose Service is not in the fleet repo. */
-  | 'ServiceMissing';
+  | 'ServiceMissing'
+  /** A rollout's gate failed (an object Degraded, or the step past its progress deadline): the later steps are held. */
+  | 'RolloutHalted'
+  /** A rollout waits for a person: a Manual step without its Gitfleet-Approve trailer. */
+  | 'RolloutWaitingApproval';
 
 /** Returns `subject[@cluster]: message`. */
 export function formatDiagnostic(d: Diagnostic): string {

@@ -2,6 +2,7 @@ import type { Cluster } from './cluster.js';
 import type { ClusterTaintPolicy, WorkloadRebalancer } from './failover.js';
 import type { FleetConfig } from './fleet-config.js';
 import type { InterpreterCustomization } from './interpreter-customization.js';
+import type { RolloutStrategy } from './rollout.js';
 import type { ResourceInterpreter } from './resource-interpreter.js';
 import type { KubeObject } from './kube-object.js';
 import type { ObjectRef } from './object-ref.js';
@@ -56,5 +57,7 @@ export interface Fleet {
   clusterTaintPolicies?: ClusterTaintPolicy[];
   /** WorkloadRebalancers (apps.karmada.io/v1alpha1), in file order; absent when there are none. */
   workloadRebalancers?: WorkloadRebalancer[];
+  /** RolloutStrategies and ClusterRolloutStrategies (gitfleet.io/v1alpha1), in file order; absent when there are none. */
+  rolloutStrategies?: RolloutStrategy[];
   config: FleetConfig;
 }

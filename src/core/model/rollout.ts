@@ -96,6 +96,16 @@ export interface RolloutState {
 /** What the rollout stage decided, as a line of the bindings commit (Gitfleet-Rollout trailer). */
 export interface RolloutDecision {
   strategy: string;
-  type: 'Started' | 'Restarted' | 'Moved' | 'StepPassed' | 'WaitingApproval' | 'Approved' | 'Halted' | 'RolledBack' | 'Complete' | 'Removed';
+  type:
+    | 'Started'
+    | 'Restarted'
+    | 'Moved'
+    | 'StepPassed'
+    | 'WaitingApproval'
+    | 'Approved'
+    | 'Halted'
+    | 'RolledBack'
+    | 'Complete'
+    | 'Removed';
   message: string;
 }

@@ -35,6 +35,8 @@ export interface RenderCommitInput {
    * that take objects off this cluster (core/failover/eviction-allowance.ts), after the others.
    */
   evictions?: readonly string[];
+  /** The `Gitfleet-Rollout: ...` / `Gitfleet-Rollback: ...` lines of the rollouts the cluster is in, last. */
+  rollout?: readonly string[];
 }
 
 /**
@@ -64,6 +66,7 @@ export function renderCommitMessage(input: RenderCommitInput): string {
     ...(restored?.found ? [`${restoredFromTrailer}: ${restored.found}`] : []),
     ...(input.endpointsFrom ?? []).map((from) => `${endpointsFromTrailer}: ${from}`),
     ...(input.evictions ?? []),
+    ...(input.rollout ?? []),
     '',
   ].join('\n');
 }

@@ -26,7 +26,13 @@ export function rolloutRecordPath(s: { namespace: string; name: string }): strin
   return `${rolloutDir}${s.namespace || '_cluster'}/${s.name}.yaml`;
 }
 
-const phases: readonly RolloutPhase[] = ['Progressing', 'WaitingApproval', 'Halted', 'RolledBack', 'Complete'];
+const phases: readonly RolloutPhase[] = [
+  'Progressing',
+  'WaitingApproval',
+  'Halted',
+  'RolledBack',
+  'Complete',
+];
 const clusterStates: readonly RolloutClusterState['state'][] = ['Held', 'Moved', 'RolledBack'];
 
 /** Returns the canonical text of a rollout record. */
@@ -77,7 +83,10 @@ export function parseRolloutRecord(text: string): RolloutState | undefined {
   if (!phases.includes(phase as RolloutPhase)) return undefined;
   if (!isCount(step) || !isCount(steps)) return undefined;
   if (typeof stepStartedAt !== 'string' || parseTime(stepStartedAt) === undefined) return undefined;
-  if (healthySince !== undefined && (typeof healthySince !== 'string' || parseTime(healthySince) === undefined))
+  if (
+    healthySince !== undefined &&
+    (typeof healthySince !== 'string' || parseTime(healthySince) === undefined)
+  )
     return undefined;
   const digests = readDigests(doc.digests);
   const clusters = readClusters(doc.clusters);

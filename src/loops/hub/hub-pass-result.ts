@@ -1,6 +1,7 @@
 // What one hub pass did, as data: the CLI prints it, the loop logs it, tests assert on it.
 import type { LoadError } from '../../core/load/load-error.js';
 import type { FailoverDecision } from '../../core/model/failover.js';
+import type { RolloutDecision } from '../../core/model/rollout.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 
 /** The source commit a pass rendered (or tried to). */
@@ -66,6 +67,8 @@ export type HubPassResult =
       written: { objects: number; refs: number; hashedTexts: number };
       /** The failover decisions of the pass (taints, evictions, finished tasks, rebalances), when any. */
       decisions?: readonly FailoverDecision[];
+      /** The rollout decisions of the pass (steps started, passed, halted), when any. */
+      rolloutDecisions?: readonly RolloutDecision[];
       /** The earliest time a failover decision falls due: the loop runs a pass then. */
       wakeAt?: Date;
     });

@@ -30,6 +30,9 @@ import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/mo
 import { sameJudged } from '../../core/failover/failover-trailers.js';
 import { defaultHubFailover, readFailoverRecords, wakeAtDue, type HubFailover } from './hub-failover.js';
 import type { FailoverWrites } from './plan-bindings-branch.js';
+import { planRolloutStage } from './hub-rollout.js';
+import type { FailoverDecision } from '../../core/model/failover.js';
+import type { Binding } from '../../core/model/binding.js';
 import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
 import type { Logger } from '../runtime/logger.js';
@@ -204,12 +207,26 @@ async function renderAndWrite(pass: {
   // An eviction or a fresh schedule changes the previous bindings: render again with them, so
   // the replicas leave the cluster and land elsewhere in this same pass.
   if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
+  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md);
+  // what failover moves this pass, or still evicts, is never held.
+  const rollout = await planRolloutStage(read, {
+    now,
+    fleet,
+    render,
+    state,
+    reports,
+    previous,
+    sourceCommit: source.commit,
+    exempt: failoverExempt(evictions.decisions, render.bindings),
+  });
+  if (rollout) render = { ...render, clusters: rollout.clusters };
   timer.mark('renderMs');
+  const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
   const failoverWrites: FailoverWrites = {
     files: new Map([...taints.files, ...evictions.files]),
     decisions: [...taints.decisions, ...evictions.decisions],
     verdicts,
-    ...(evictions.wakeAt ? { wakeAt: evictions.wakeAt } : {}),
+    ...(wakeAt ? { wakeAt } : {}),
   };
   const blobs = new TextBlobs(read.cache);
   const ctx: PassContext = {
@@ -220,7 +237,14 @@ async function renderAndWrite(pass: {
     author: signature(opts),
     sourceCommit: source,
   };
-  const plan = await planPassWrites(ctx, { fleet, render, state, reports, failover: failoverWrites });
+  const plan = await planPassWrites(ctx, {
+    fleet,
+    render,
+    state,
+    reports,
+    failover: failoverWrites,
+    ...(rollout ? { rollout } : {}),
+  });
   blobs.remember();
   timer.mark('planMs');
   const hooks = opts.hooks ? { hooks: opts.hooks } : {};
@@ -243,13 +267,37 @@ async function renderAndWrite(pass: {
     source,
     clusters: plan.clusters,
     bindings: plan.bindings,
-    diagnostics: [...exported.diagnostics, ...render.diagnostics, ...plan.diagnostics],
+    diagnostics: [
+      ...exported.diagnostics,
+      ...render.diagnostics,
+      ...(rollout?.diagnostics ?? []),
+      ...plan.diagnostics,
+    ],
     ...(failoverWrites.decisions.length > 0 ? { decisions: failoverWrites.decisions } : {}),
+    ...(rollout && rollout.decisions.length > 0 ? { rolloutDecisions: rollout.decisions } : {}),
     ...(failoverWrites.wakeAt ? { wakeAt: failoverWrites.wakeAt } : {}),
     written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
     timings: timer.done(),
     attempts: 1,
   };
+}
+
+/**
+ * Returns the bindings a failover decision of this pass moves, and those with eviction tasks
+ * still running: a rollout never holds them (the replicas must leave the failed cluster).
+ */
+function failoverExempt(decisions: readonly FailoverDecision[], bindings: readonly Binding[]): Set<string> {
+  const exempt = new Set<string>();
+  for (const d of decisions)
+    if (d.binding && (d.type === 'Evicted' || d.type === 'EvictionDone')) exempt.add(d.binding);
+  for (const b of bindings) if (b.evictionTasks && b.evictionTasks.length > 0) exempt.add(b.key);
+  return exempt;
+}
+
+function earliestOf(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return a.getTime() <= b.getTime() ? a : b;
 }
 
 /** The pass's phase timings, each phase adding the time since the previous mark. */

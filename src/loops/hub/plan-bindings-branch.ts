@@ -63,6 +63,8 @@ export interface BindingsBranchInput {
   templates?: ReadonlyMap<string, Template>;
   /** What the failover stage records: its files, its decisions' trailers, the verdicts and wake-at time. */
   failover?: FailoverWrites;
+  /** The rollout stage's records (`.gitfleet/rollouts/`, every one kept) and its decisions' lines. */
+  rollout?: { files: ReadonlyMap<string, string>; lines: readonly string[] };
 }
 
 /** The failover stage's part of the bindings commit (core/failover/plan-failover.ts). */
@@ -80,7 +82,7 @@ export async function planBindingsBranch(
   input: BindingsBranchInput,
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
   const records = keepRecords(recordOids(ctx, input), input);
-  for (const [path, text] of input.failover?.files ?? [])
+  for (const [path, text] of [...(input.failover?.files ?? []), ...(input.rollout?.files ?? [])])
     records.set(path, ctx.blobs.oidAt(input.ref, path, text));
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
@@ -93,9 +95,11 @@ export async function planBindingsBranch(
     ...decisionLines,
     ...judgedTrailerLines(verdicts),
     ...(wakeAt ? [`${wakeAtTrailer}: ${wakeAt}`] : []),
+    ...(input.rollout?.lines ?? []),
   ];
   const failoverSeen =
     decisionLines.length === 0 &&
+    (input.rollout?.lines.length ?? 0) === 0 &&
     sameJudged(input.judged ?? [], verdicts) &&
     (input.wakeAt ?? null) === wakeAt;
   if (

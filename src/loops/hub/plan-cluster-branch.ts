@@ -29,6 +29,8 @@ export interface ClusterBranchInput {
   deletionsAllowed: boolean;
   /** What this pass's evictions take off the cluster (core/failover/eviction-allowance.ts). */
   evictions?: ClusterEvictions;
+  /** The Gitfleet-Rollout / Gitfleet-Rollback lines of the rollouts the cluster is in (hub-rollout.ts). */
+  rolloutLines?: readonly string[];
 }
 
 export interface ClusterBranchPlan {
@@ -148,6 +150,7 @@ async function commitFiles(
       ? { allowDeletionsOn: input.cluster }
       : {}),
     ...(input.evictions && plan.changes.length > 0 ? { evictions: input.evictions.trailers } : {}),
+    ...(input.rolloutLines ? { rollout: input.rolloutLines } : {}),
     ...(input.restore ? { restoredFrom: { found: input.head, lastWritten: input.restore.lastWritten } } : {}),
     ...endpointsFromOfChanges(ctx, input, plan.changes),
   });

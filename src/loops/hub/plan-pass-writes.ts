@@ -28,6 +28,7 @@ import type { AgentReport } from '../../core/status/status-branch.js';
 import { planBindingsBranch, type FailoverWrites } from './plan-bindings-branch.js';
 import { planClusterBranch, type ClusterBranchInput, type ClusterBranchPlan } from './plan-cluster-branch.js';
 import { planTombstone } from './plan-tombstone.js';
+import type { RolloutStage } from './hub-rollout.js';
 import type { HubState } from './read-hub-state.js';
 import { readCommitFiles, readCommitInfo } from './read-git-state.js';
 
@@ -50,6 +51,8 @@ export async function planPassWrites(
     state: HubState;
     reports: ReadonlyMap<string, AgentReport>;
     failover?: FailoverWrites;
+    /** The rollout stage's records and trailer lines (hub-rollout.ts). */
+    rollout?: Pick<RolloutStage, 'files' | 'lines' | 'clusterLines'>;
   },
 ): Promise<PassWrites> {
   const { render, state } = input;
@@ -89,6 +92,7 @@ export async function planPassWrites(
     statusHeads: state.statusHeads,
     keep,
     ...(input.failover ? { failover: input.failover } : {}),
+    ...(input.rollout ? { rollout: { files: input.rollout.files, lines: input.rollout.lines } } : {}),
     ...(input.fleet.interpreter
       ? {
           interpreter: input.fleet.interpreter,
@@ -153,6 +157,7 @@ function planBranchOf(
     reports: ReadonlyMap<string, AgentReport>;
     provided: ReadonlyMap<string, readonly ProvidedService[]>;
     evictions: ReadonlyMap<string, ClusterEvictions>;
+    rollout?: Pick<RolloutStage, 'clusterLines'>;
   },
   branch: { cluster: string; current: ClusterBranchInput['current']; restore?: { lastWritten: string } },
 ): Promise<ClusterBranchPlan> {
@@ -160,6 +165,7 @@ function planBranchOf(
   const { config } = input.fleet;
   const head = input.state.clusterHeads.get(cluster) ?? null;
   const evictions = input.evictions.get(cluster);
+  const rolloutLines = input.rollout?.clusterLines.get(cluster);
   const ref = clusterRef(config.branchPrefix, cluster);
   const rendered = input.render.clusters.get(cluster);
   if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
@@ -184,5 +190,6 @@ function planBranchOf(
     deletionsAllowed: deletionsAllowedBy(ctx.sourceCommit.message)(cluster),
     ...(evictions ? { evictions } : {}),
     ...(branch.restore ? { restore: branch.restore } : {}),
+    ...(rolloutLines ? { rolloutLines } : {}),
   });
 }
