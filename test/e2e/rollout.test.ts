@@ -4,10 +4,11 @@
 // and the RolloutStrategy shop/web: member1 (soak 3 s), then member2 + member3; a step fails
 // after 25 s; onFailure Halt.
 //
-// 1. The first push reaches all three (a template new to the fleet is rolled out too). An image
-//    change then moves member1's branch first; member2 and member3 keep the old image, on their
-//    branches and live, and move only in a pass that read a status commit of member1 reporting
-//    its branch head applied and web Healthy. The order is read from git: each bindings commit
+// 1. The first push reaches all three (a template new to the fleet is rolled out too: checked
+//    in a `todo` step, the hub holds it for one pass only, see there). An image change then
+//    moves member1's branch first; member2 and member3 keep the old image, on their branches
+//    and live, and move only in a pass that read a status commit of member1 reporting its
+//    branch head applied and web Healthy. The order is read from git: each bindings commit
 //    names the cluster heads it left and the status heads it read (Gitfleet-Cluster-Commit,
 //    Gitfleet-Status-Commit), not from timings.
 // 2. A nodeSelector no node has (the Pods stay Pending; the Deployment exceeds its own progress
@@ -52,6 +53,7 @@ import {
   sourceHead,
   statusAt,
   webOnBranch,
+  type BindingsCommit,
   type StrategySpec,
   type WebSpec,
 } from './rollout-fleet.js';
@@ -75,12 +77,13 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
     const record = async () => rolloutRecordText(repo);
 
     // A failed step prints what the hub(s) and agents said (the last 200 lines of each) and the record.
-    const step = (name: string, fn: () => Promise<void>) =>
-      t.test(name, async () => {
+    const step = (name: string, fn: () => Promise<void>, opts: { todo?: string } = {}) =>
+      t.test(name, opts, async () => {
         try {
           hub().assertRunning('hub');
           await fn();
         } catch (err) {
+          if (opts.todo !== undefined) throw err;
           const outputs = [fleet.output(), restarted ? `--- restarted hub\n${restarted.output()}` : ''];
           console.log(
             outputs
@@ -112,9 +115,19 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
     };
 
     try {
+      const first = await sourceHead(repo);
       await step('the first push reaches all three clusters; the record says Complete', async () => {
-        await everywhere(v1, await sourceHead(repo), 'web 1.0 running on member1..3, the rollout Complete');
+        await everywhere(v1, first, 'web 1.0 running on member1..3, the rollout Complete');
       });
+      // A template new to the fleet is rolled out too. The hub holds it back from member2 and
+      // member3 in the rollout's first pass only: the next pass finds its binding (written by
+      // the first) and takes it for a placement by the scheduler, which is not held
+      // (loops/hub/hub-rollout.ts selectedPaths: "existed before" is "has a previous binding").
+      await step(
+        'the first push, too, reaches member2 and member3 only once member1 runs it Healthy',
+        async () => void (await assertGatedOrder(repo, v1, first, undefined)),
+        { todo: 'hub: a new template is held for one pass only, then arrives with a "held" trailer' },
+      );
 
       await step(
         'an image change reaches member1 first, member2 and member3 only once member1 runs it Healthy',
@@ -137,34 +150,7 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
 
           await everywhere(v2, revision, 'web 2.0 running on member1..3, the rollout Complete');
 
-          // The order, from git: the pass that moved member1 left member2 and member3 on web 1.0,
-          // and the pass that moved each of them had read a status commit of member1 reporting
-          // member1's head applied and web Healthy.
-          const bindings = await bindingsCommits(repo);
-          const m1 = bindings.findIndex((b) => b.clusters.get('member1') === moved.sha);
-          assert.ok(m1 >= 0, `a bindings commit names member1=${moved.sha}`);
-          for (const c of later) {
-            const first = await firstCommitRunning(repo, c, v2);
-            assert.ok(first, `${c}'s branch has a commit running web 2.0`);
-            assert.ok(runs(first.previous, v1), `${c}'s commit before it ran web 1.0`);
-            assertTrailer(first.message, `Gitfleet-Rollout: shop/web step 2/2 moved to`, revision, c);
-            const at = bindings.findIndex((b) => b.clusters.get(c) === first.sha);
-            assert.ok(at > m1, `${c} moved in a later pass than member1 (bindings commits ${m1} and ${at})`);
-            const read = bindings[at]!.status.get('member1');
-            const member1Head = bindings[at - 1]!.clusters.get('member1');
-            const status = read === undefined ? undefined : await statusAt(repo, read);
-            assert.ok(status, `the pass that moved ${c} names the status of member1 it read`);
-            assert.equal(
-              status.appliedCommit,
-              member1Head,
-              `that status of member1 reports member1's head applied`,
-            );
-            assert.equal(status.health, 'Healthy', `that status of member1 reports web Healthy`);
-            assert.ok(
-              runs(await webOnBranch(repo, 'member1', member1Head), v2),
-              "member1's head then runs web 2.0",
-            );
-          }
+          const bindings = await assertGatedOrder(repo, v2, revision, v1);
           const decisions = bindings.flatMap((b) => b.rollout);
           assert.ok(
             decisions.some((l) => l.startsWith('Gitfleet-Rollout: shop/web: ')),
@@ -345,6 +331,49 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
     }
   });
 });
+
+/**
+ * Asserts, from git, that `spec` (the change of source commit `revision`) reached member2 and
+ * member3 only after member1 ran it Healthy: member1's branch moved in an earlier pass, and the
+ * pass that moved each later cluster had read a status commit of member1 reporting member1's
+ * head (as the previous bindings commit left it) applied and web Healthy. Each bindings commit
+ * names the cluster heads it left and the status heads it read (Gitfleet-Cluster-Commit,
+ * Gitfleet-Status-Commit). `before`: what the later clusters ran until then (undefined: no web).
+ * Returns the bindings commits.
+ */
+async function assertGatedOrder(
+  repo: string,
+  spec: WebSpec,
+  revision: string,
+  before: WebSpec | undefined,
+): Promise<BindingsCommit[]> {
+  const bindings = await bindingsCommits(repo);
+  const moved = await firstCommitRunning(repo, 'member1', spec);
+  assert.ok(moved, `member1's branch has a commit running web ${spec.image}`);
+  assertTrailer(moved.message, `Gitfleet-Rollout: shop/web step 1/2 moved to`, revision, 'member1');
+  const m1 = bindings.findIndex((b) => b.clusters.get('member1') === moved.sha);
+  assert.ok(m1 >= 0, `a bindings commit names member1=${moved.sha}`);
+  for (const c of later) {
+    const first = await firstCommitRunning(repo, c, spec);
+    assert.ok(first, `${c}'s branch has a commit running web ${spec.image}`);
+    const wasRunning = before === undefined ? first.previous === undefined : runs(first.previous, before);
+    assert.ok(wasRunning, `${c}'s commit before it ran ${before ? `web ${before.image}` : 'no web'}`);
+    assertTrailer(first.message, `Gitfleet-Rollout: shop/web step 2/2 moved to`, revision, c);
+    const at = bindings.findIndex((b) => b.clusters.get(c) === first.sha);
+    assert.ok(at > m1, `${c} moved in a later pass than member1 (bindings commits ${m1} and ${at})`);
+    const read = bindings[at]!.status.get('member1');
+    const member1Head = bindings[at - 1]!.clusters.get('member1');
+    const status = read === undefined ? undefined : await statusAt(repo, read);
+    assert.ok(status, `the pass that moved ${c} (${bindings[at]!.sha}) names the status of member1 it read`);
+    assert.equal(status.appliedCommit, member1Head, `that status of member1 reports member1's head applied`);
+    assert.equal(status.health, 'Healthy', `that status of member1 reports web Healthy`);
+    assert.ok(
+      runs(await webOnBranch(repo, 'member1', member1Head), spec),
+      `member1's head then runs web ${spec.image}`,
+    );
+  }
+  return bindings;
+}
 
 /**
  * Asserts that a cluster commit's message has the trailer line `<prefix> <commit>` (the commit
