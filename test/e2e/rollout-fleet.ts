@@ -32,6 +32,8 @@ export const ns = 'shop';
 export interface WebSpec {
   image: string;
   nodeSelector?: Record<string, string>;
+  /** The Deployment's own progress deadline (default 10 s; 600: Pods that stay Pending leave it Progressing). */
+  progressDeadlineSeconds?: number;
 }
 
 /** The strategy's settings a case changes (its steps stay member1, then member2 + member3). */
@@ -93,8 +95,8 @@ spec:
 
 /**
  * One replica (Duplicated: one on each cluster). The Deployment's own progress deadline is
- * short, so Pods that stay Pending make it Degraded (ProgressDeadlineExceeded) after about 10 s,
- * before the strategy's deadline.
+ * short by default, so Pods that stay Pending make it Degraded (ProgressDeadlineExceeded) after
+ * about 10 s, before the strategy's deadline.
  */
 function deployment(name: string, spec: WebSpec): string {
   const selector = spec.nodeSelector
@@ -107,7 +109,7 @@ kind: Deployment
 metadata: {name: ${name}, namespace: ${ns}}
 spec:
   replicas: 1
-  progressDeadlineSeconds: 10
+  progressDeadlineSeconds: ${spec.progressDeadlineSeconds ?? 10}
   selector: {matchLabels: {app: ${name}}}
   template:
     metadata: {labels: {app: ${name}}}

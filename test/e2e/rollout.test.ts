@@ -12,20 +12,22 @@
 //    names the cluster heads it left and the status heads it read (Gitfleet-Cluster-Commit,
 //    Gitfleet-Status-Commit), not from timings.
 // 2. A nodeSelector no node has (the Pods stay Pending; the Deployment exceeds its own progress
-//    deadline of 10 s) halts at step 1: the record says Halted naming member1 and web; member2
-//    and member3 keep the previous spec, on their branches and live.
-// 3. `git revert` of that commit rolls everything forward to the good spec (record Complete).
-// 4. onFailure Rollback, in one commit with another bad change: member1 moves, fails, and its
-//    branch's next commit (Gitfleet-Rollback) restores its last good tree, which its agent
-//    applies; member2 and member3 are not touched.
-// 5. `git revert` of that commit: all three run the good image, the record says Complete.
-// 6. The hub stopped (SIGTERM) while a rollout waits in step 1, and started again once member1
+//    deadline of 10 s and turns Degraded) halts at step 1: the record says Halted naming
+//    member1 and web; member2 and member3 keep the previous spec, on their branches and live.
+// 3. (todo) onFailure Rollback with another bad change right after that halt: member1 should
+//    get the last spec that passed its gate back; the hub restores the halted render.
+// 4. `git revert` of the bad commits rolls everything forward to the good spec (Complete).
+// 5. onFailure Rollback, in one commit with another bad change, from a good state: member1
+//    moves, fails, and its branch's next commit (Gitfleet-Rollback) restores its last good tree,
+//    which its agent applies; member2 and member3 are not touched. `git revert` of that commit:
+//    all three run the good image, the record says Complete.
+// 6. A change that stays Progressing (no deadline of the Deployment's own) halts at the
+//    strategy's progressDeadlineSeconds, for which the hub set its timer (Gitfleet-Wake-At).
+// 7. The hub stopped (SIGTERM) while a rollout waits in step 1, and started again once member1
 //    is Healthy: the new hub continues from the record (same revision, same step start) and
 //    moves member2 and member3.
 //
-// The revert of case 3 comes before the rollback case so that "last good" is unambiguous: after
-// a halt member1's branch holds the bad render, and the rollback of case 4 is to restore the
-// good one. Every wait polls for an outcome, capped at minutes; nothing sleeps a fixed time.
+// Every wait polls for an outcome, capped at minutes; nothing sleeps a fixed time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withTestClusters } from '../clusters/harness/with-test-clusters.js';
@@ -71,7 +73,7 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
     const { repo, commit } = await fleetRepo('rollout-repo');
     await commit(rolloutFleet(v1, halt), 'web 1.0 on member1..3, rolled out member1 first');
     const fleet: RunningFleet = startFleet(repo, clusterNames, kubeconfig);
-    // The hub of case 6, started after the first one was stopped (a fleet of no agents: a hub).
+    // The hub of case 7, started after the first one was stopped (a fleet of no agents: a hub).
     let restarted: RunningFleet | undefined;
     const hub = () => restarted ?? fleet;
     const record = async () => rolloutRecordText(repo);
@@ -113,6 +115,17 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
       );
       if (outcome !== 'done') hub().assertRunning('hub');
     };
+
+    /** Waits until the record says `phase` for the rollout of `revision`; returns it. */
+    const phase = (want: string, revision: string) =>
+      eventually(
+        `the rollout record says ${want}`,
+        async () => {
+          const s = await rolloutRecord(repo);
+          return s?.phase === want && sameCommit(revision, s.revision) ? s : undefined;
+        },
+        minutes(2),
+      );
 
     try {
       const first = await sourceHead(repo);
@@ -160,6 +173,7 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
       );
 
       const bad: WebSpec = { ...v2, nodeSelector: noSuchNode };
+      const good = await sourceHead(repo);
       let badCommit = '';
       await step(
         'a change that cannot become healthy halts at step 1; member2 and member3 untouched',
@@ -203,8 +217,28 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
         },
       );
 
-      await step('git revert of the bad commit rolls forward to the good spec everywhere', async () => {
-        await git(repo, ['revert', '--no-edit', badCommit]);
+      // What a rollback restores when the rollout it fails followed a halted one: member1's last
+      // good spec is web 2.0 without the nodeSelector (the last that passed its gate); the hub
+      // restores the commit member1 was on before this move, the halted render.
+      await step(
+        'a rollback right after a halt restores the last good spec, not the halted one',
+        async () => {
+          await commit(
+            rolloutFleet({ image: '3.0', nodeSelector: noSuchNode }, rollback),
+            'web 3.0, still with the nodeSelector; roll back on failure',
+          );
+          await phase('RolledBack', await sourceHead(repo));
+          assert.ok(
+            runs(await webOnBranch(repo, 'member1'), v2),
+            `member1's branch runs web 2.0 without the nodeSelector again:\n${await record()}`,
+          );
+        },
+        { todo: "hub: the rollback restores the halted render (lastGood: member1's commit before the move)" },
+      );
+
+      await step('git revert of the bad commits rolls forward to the good spec everywhere', async () => {
+        await git(repo, ['revert', '--no-commit', `${good}..HEAD`]);
+        await git(repo, ['commit', '-q', '-m', 'Revert the nodeSelector and what followed it']);
         await everywhere(
           v2,
           await sourceHead(repo),
@@ -267,6 +301,34 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
 
       await step('git revert of the rolled-back commit: all three run the good image, Complete', async () => {
         await git(repo, ['revert', '--no-edit', worseCommit]);
+        await everywhere(v2, await sourceHead(repo), 'web 2.0 on member1..3 after the revert, Complete');
+      });
+
+      await step("a change that stays Progressing halts at the strategy's deadline", async () => {
+        // No deadline of the Deployment's own: it stays Progressing, never Degraded.
+        const pending: WebSpec = { ...v2, nodeSelector: noSuchNode, progressDeadlineSeconds: 600 };
+        await commit(rolloutFleet(pending, halt), 'web: a nodeSelector no node has, no Deployment deadline');
+        const revision = await sourceHead(repo);
+        const state = await phase('Halted', revision);
+        const text = await record();
+        assert.match(
+          state.message ?? '',
+          /progressDeadlineSeconds/,
+          `the message names the deadline:\n${text}`,
+        );
+        assert.match(state.message ?? '', /member1/, `the message names member1:\n${text}`);
+        assert.match(state.message ?? '', /web/, `the message names the Deployment:\n${text}`);
+        // The hub set its timer for the deadline: a bindings commit of the rollout names that time.
+        const due = Date.parse(state.stepStartedAt) + 25_000;
+        const wakes = (await bindingsCommits(repo)).flatMap((b) =>
+          [...b.message.matchAll(/^Gitfleet-Wake-At: (\S+)$/gm)].map((m) => Date.parse(m[1]!)),
+        );
+        assert.ok(wakes.includes(due), `a Gitfleet-Wake-At names ${new Date(due).toISOString()}:\n${text}`);
+        for (const c of later) {
+          assert.ok(runs(await webOnBranch(repo, c), v2), `${c}'s branch still runs web 2.0`);
+          assert.ok(liveRuns(kube, c, v2), `${c}'s live Deployment still runs web 2.0`);
+        }
+        await git(repo, ['revert', '--no-edit', revision]);
         await everywhere(v2, await sourceHead(repo), 'web 2.0 on member1..3 after the revert, Complete');
       });
 
