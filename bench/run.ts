@@ -18,6 +18,7 @@ import { machineInfo } from './lib/machine.js';
 import { failed, type Scenario, type ScenarioOptions, type ScenarioReport } from './lib/report.js';
 import { scaleScenario } from './scale.js';
 import { failoverScenario } from './failover.js';
+import { rolloutScenario } from './rollout.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -26,6 +27,7 @@ const scenarios: Scenario[] = [
   applyScenario,
   scaleScenario,
   failoverScenario,
+  rolloutScenario,
 ];
 
 const { values } = parseArgs({
