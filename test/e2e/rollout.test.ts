@@ -4,8 +4,8 @@
 // and the RolloutStrategy shop/web: member1 (soak 3 s), then member2 + member3; a step fails
 // after 25 s; onFailure Halt.
 //
-// 1. The first push reaches all three (a template new to the fleet is rolled out too: checked
-//    in a `todo` step, the hub holds it for one pass only, see there). An image change then
+// 1. The first push reaches all three, member1 first (a template new to the fleet is rolled out
+//    too). An image change then
 //    moves member1's branch first; member2 and member3 keep the old image, on their branches
 //    and live, and move only in a pass that read a status commit of member1 reporting its
 //    branch head applied and web Healthy. The order is read from git: each bindings commit
@@ -14,8 +14,8 @@
 // 2. A nodeSelector no node has (the Pods stay Pending; the Deployment exceeds its own progress
 //    deadline of 10 s and turns Degraded) halts at step 1: the record says Halted naming
 //    member1 and web; member2 and member3 keep the previous spec, on their branches and live.
-// 3. (todo) onFailure Rollback with another bad change right after that halt: member1 should
-//    get the last spec that passed its gate back; the hub restores the halted render.
+// 3. onFailure Rollback with another bad change right after that halt: member1 gets the last
+//    spec that passed its gate back, not the halted one.
 // 4. `git revert` of the bad commits rolls everything forward to the good spec (Complete).
 // 5. onFailure Rollback, in one commit with another bad change, from a good state: member1
 //    moves, fails, and its branch's next commit (Gitfleet-Rollback) restores its last good tree,
@@ -79,13 +79,12 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
     const record = async () => rolloutRecordText(repo);
 
     // A failed step prints what the hub(s) and agents said (the last 200 lines of each) and the record.
-    const step = (name: string, fn: () => Promise<void>, opts: { todo?: string } = {}) =>
-      t.test(name, opts, async () => {
+    const step = (name: string, fn: () => Promise<void>) =>
+      t.test(name, async () => {
         try {
           hub().assertRunning('hub');
           await fn();
         } catch (err) {
-          if (opts.todo !== undefined) throw err;
           const outputs = [fleet.output(), restarted ? `--- restarted hub\n${restarted.output()}` : ''];
           console.log(
             outputs
@@ -132,14 +131,10 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
       await step('the first push reaches all three clusters; the record says Complete', async () => {
         await everywhere(v1, first, 'web 1.0 running on member1..3, the rollout Complete');
       });
-      // A template new to the fleet is rolled out too. The hub holds it back from member2 and
-      // member3 in the rollout's first pass only: the next pass finds its binding (written by
-      // the first) and takes it for a placement by the scheduler, which is not held
-      // (loops/hub/hub-rollout.ts selectedPaths: "existed before" is "has a previous binding").
+      // A template new to the fleet is rolled out too: member2 and member3 get it in step 2.
       await step(
         'the first push, too, reaches member2 and member3 only once member1 runs it Healthy',
         async () => void (await assertGatedOrder(repo, v1, first, undefined)),
-        { todo: 'hub: a new template is held for one pass only, then arrives with a "held" trailer' },
       );
 
       await step(
@@ -218,8 +213,8 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
       );
 
       // What a rollback restores when the rollout it fails followed a halted one: member1's last
-      // good spec is web 2.0 without the nodeSelector (the last that passed its gate); the hub
-      // restores the commit member1 was on before this move, the halted render.
+      // good spec is web 2.0 without the nodeSelector (the last that passed its gate), not the
+      // halted render it ran before this move.
       await step(
         'a rollback right after a halt restores the last good spec, not the halted one',
         async () => {
@@ -233,7 +228,6 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
             `member1's branch runs web 2.0 without the nodeSelector again:\n${await record()}`,
           );
         },
-        { todo: "hub: the rollback restores the halted render (lastGood: member1's commit before the move)" },
       );
 
       await step('git revert of the bad commits rolls forward to the good spec everywhere', async () => {
