@@ -3,7 +3,7 @@
 // (a commit's tree, a tree's files, a text's blob id), so it can never be stale: a pass with a
 // cold cache computes the same result, only slower. Entries the last pass did not use are
 // dropped after it (MemoMap.sweep), so memory follows the size of the fleet, not its history.
-import type { RolloutCache } from './hub-rollout.js';
+import type { RolloutCache } from './rollout-memo.js';
 import type { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { TreeEntry } from '../../adapters/git/tree-object.js';
 import type { LoadMemo } from '../../core/load/load-fleet.js';

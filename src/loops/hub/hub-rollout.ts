@@ -17,25 +17,17 @@ import {
   emptyDigest,
   entryDigest,
   heldText,
-  objectDigest,
   xorInto,
-  type HeldChange,
 } from '../../core/rollout/held-objects.js';
-import { planRollouts, rolloutDir, type ClusterView } from '../../core/rollout/plan-rollouts.js';
+import { planRollouts, type ClusterView } from '../../core/rollout/plan-rollouts.js';
 import { templatesByStrategy } from '../../core/rollout/rollout-steps.js';
 import { parseRolloutRecord } from '../../core/rollout/rollout-record.js';
 import { strategyLabel } from '../../core/model/rollout.js';
-import {
-  approvalsOf,
-  clusterRolloutLine,
-  rolloutDecisionLines,
-} from '../../core/rollout/rollout-trailers.js';
-import { hashObject } from '../../adapters/git/hash-object.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
-import { parseCommitParents } from '../../adapters/git/read-git-object.js';
+import { clusterRolloutLine, rolloutDecisionLines } from '../../core/rollout/rollout-trailers.js';
 import { clusterRef } from '../../core/publish/hub-refs.js';
-import { patchMap } from '../../core/model/patched-map.js';
-import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
+import { RolloutMemo, noEdits, type ClusterLook } from './rollout-memo.js';
+import { readApprovals, readRecords, readText, recordedRevisions } from './read-rollout-inputs.js';
+import { readCommitFiles, type ReadContext } from './read-git-state.js';
 import type { HubState } from './read-hub-state.js';
 
 /** What the rollout stage gives the rest of the pass. */
@@ -52,155 +44,6 @@ export interface RolloutStage {
   diagnostics: Diagnostic[];
   wakeAt?: Date;
 }
-
-/**
- * What a pass's rollout stage keeps for the next one, so a pass costs what changed: the blob
- * ids and content digests of the texts it saw (by text), and each edited cluster output with
- * the render output and edits it was made from (an unchanged pair gives the same object back,
- * a render derived from the last one gives an output derived from the last one, so the branch
- * is planned at its changed paths only).
- */
-export interface RolloutCache {
-  oids: Map<string, string>;
-  digests: Map<string, string>;
-  outputs: Map<string, EditedOutput>;
-  /** `<strategy>\0<cluster>` → what the stage saw there, and from what (a cluster whose render and head are the same is not looked at again). */
-  looks: Map<
-    string,
-    { pathsKey: string; output: ClusterOutput; head: string | null; look: ClusterLook | undefined }
-  >;
-}
-
-interface EditedOutput {
-  render: ClusterOutput;
-  edits: ReadonlyMap<string, string | undefined>;
-  output: ClusterOutput;
-}
-
-/** Texts remembered by blob id and digest: past this many, the memory starts over. */
-const maxRememberedTexts = 200_000;
-
-/** This pass's view of the cache: what it reads from the last pass, and what it keeps for the next. */
-class RolloutMemo {
-  readonly next: RolloutCache;
-
-  constructor(private readonly last: RolloutCache | undefined) {
-    // The texts' ids and digests carry over whole (a look reused from the last pass reads none
-    // of them, and the next pass may need them), bounded by maxRememberedTexts.
-    const keep = (m: Map<string, string> | undefined) =>
-      m && m.size < maxRememberedTexts ? m : new Map<string, string>();
-    this.next = {
-      oids: keep(last?.oids),
-      digests: keep(last?.digests),
-      outputs: new Map(),
-      looks: new Map(),
-    };
-  }
-
-  oidOf(text: string): string {
-    let oid = this.next.oids.get(text);
-    if (oid === undefined) this.next.oids.set(text, (oid = hashObject('blob', Buffer.from(text, 'utf8'))));
-    return oid;
-  }
-
-  digestOf = (path: string, text: string): string => {
-    let digest = this.next.digests.get(text);
-    if (digest === undefined) this.next.digests.set(text, (digest = objectDigest(path, text)));
-    return digest;
-  };
-
-  /** Returns the look at a strategy's objects on a cluster: the last pass's when its inputs are the same ones. */
-  async look(
-    key: { label: string; pathsKey: string; cluster: string; output: ClusterOutput; head: string | null },
-    compute: (since?: {
-      look: ClusterLook | undefined;
-      paths: ReadonlySet<string>;
-    }) => Promise<ClusterLook | undefined>,
-  ): Promise<ClusterLook | undefined> {
-    const id = `${key.label}\0${key.cluster}`;
-    const last = this.last?.looks.get(id);
-    const comparable = last && last.pathsKey === key.pathsKey && last.head === key.head;
-    const derived = key.output.derived;
-    // The same render and head: the same look. A render derived from the last one: only its changed paths.
-    const look =
-      comparable && last.output === key.output
-        ? last.look
-        : await compute(
-            comparable && derived?.from === last.output
-              ? { look: last.look, paths: derived.paths }
-              : undefined,
-          );
-    this.next.looks.set(id, { pathsKey: key.pathsKey, output: key.output, head: key.head, look });
-    return look;
-  }
-
-  /** The clusters whose outputs the last pass edited. */
-  lastEdited(): Iterable<string> {
-    return this.last?.outputs.keys() ?? [];
-  }
-
-  /**
-   * Returns the render output with the edits in place: the last pass's object when the render
-   * and the edits are the same, else a new output, derived from what the branch was planned
-   * from last pass (`plannedLast`) when the difference is known, so it is planned at those paths.
-   */
-  edited(
-    cluster: string,
-    render: ClusterOutput,
-    edits: ReadonlyMap<string, string | undefined>,
-    plannedLast: ClusterOutput | undefined,
-  ): ClusterOutput {
-    const last = this.last?.outputs.get(cluster);
-    let output: ClusterOutput;
-    if (last && last.render === render && sameEdits(last.edits, edits)) output = last.output;
-    else {
-      output = { files: patchMap(render.files, edits), held: render.held };
-      // The planned output was the last edited one (its render and edits) or a plain render.
-      const base =
-        plannedLast && last?.output === plannedLast
-          ? last
-          : plannedLast && { render: plannedLast, edits: noEdits };
-      const rendered = base ? renderChanges(render, base.render) : undefined;
-      if (base && plannedLast && rendered)
-        output.derived = { from: plannedLast, paths: changedPaths(rendered, base.edits, edits) };
-    }
-    this.next.outputs.set(cluster, { render, edits, output });
-    return output;
-  }
-}
-
-/** The paths where a render output may differ from an earlier one: none for the same object, its derived paths when derived from it. */
-function renderChanges(render: ClusterOutput, before: ClusterOutput): ReadonlySet<string> | undefined {
-  if (render === before) return noPaths;
-  return render.derived?.from === before ? render.derived.paths : undefined;
-}
-
-const noPaths: ReadonlySet<string> = new Set();
-
-const noEdits: ReadonlyMap<string, string | undefined> = new Map();
-
-function sameEdits(
-  a: ReadonlyMap<string, string | undefined>,
-  b: ReadonlyMap<string, string | undefined>,
-): boolean {
-  if (a.size !== b.size) return false;
-  for (const [path, text] of a) if (!b.has(path) || b.get(path) !== text) return false;
-  return true;
-}
-
-function changedPaths(
-  rendered: ReadonlySet<string>,
-  before: ReadonlyMap<string, string | undefined>,
-  after: ReadonlyMap<string, string | undefined>,
-): Set<string> {
-  const paths = new Set(rendered);
-  for (const [path, text] of before) if (!after.has(path) || after.get(path) !== text) paths.add(path);
-  for (const [path, text] of after) if (!before.has(path) || before.get(path) !== text) paths.add(path);
-  return paths;
-}
-
-/** How far back along the source branch's first parents approvals are looked for. */
-const maxApprovalCommits = 200;
 
 /** Returns the stage's outcome, or undefined when the fleet has no strategy and the branch no record. */
 export async function planRolloutStage(
@@ -303,16 +146,6 @@ export async function planRolloutStage(
     diagnostics: planned.diagnostics,
     ...(planned.wakeAt ? { wakeAt: planned.wakeAt } : {}),
   };
-}
-
-/** One strategy's objects on one cluster: what the render changes, path by path. */
-interface ClusterLook {
-  view: ClusterView;
-  paths: Map<string, { change: HeldChange; before?: string }>;
-  /** The rendered selected paths, each with its part of the content digest (held-objects.ts entryDigest). */
-  rendered: Map<string, Buffer>;
-  /** The content digest so far (the XOR of `rendered`'s parts). */
-  acc: Buffer;
 }
 
 /**
@@ -439,51 +272,4 @@ function clusterLinesOf(planned: ReturnType<typeof planRollouts>): Map<string, s
     }
   }
   return lines;
-}
-
-async function readRecords(
-  ctx: ReadContext,
-  files: ReadonlyMap<string, string>,
-): Promise<Map<string, string>> {
-  const recorded = new Map<string, string>();
-  for (const [path, oid] of files)
-    if (path.startsWith(rolloutDir)) recorded.set(path, await readText(ctx, oid));
-  return recorded;
-}
-
-async function readText(ctx: ReadContext, oid: string): Promise<string> {
-  const object = await readStoredObject(ctx.store, oid);
-  return Buffer.from(object.content).toString('utf8');
-}
-
-function recordedRevisions(recorded: ReadonlyMap<string, string>): Set<string> {
-  const revisions = new Set<string>();
-  for (const text of recorded.values()) {
-    const m = /^revision: "?([0-9a-f]{40})"?$/m.exec(text);
-    if (m) revisions.add(m[1]!);
-  }
-  return revisions;
-}
-
-/**
- * Returns the approvals on the source branch: from the rendered commit back along first
- * parents until every recorded revision was passed (or maxApprovalCommits), newest first.
- */
-async function readApprovals(
-  ctx: ReadContext,
-  from: string,
-  revisions: ReadonlySet<string>,
-): Promise<{ commit: string; approvals: string[] }[]> {
-  const found: { commit: string; approvals: string[] }[] = [];
-  const unseen = new Set(revisions);
-  let commit: string | undefined = from;
-  for (let i = 0; commit && i < maxApprovalCommits; i++) {
-    const { message } = await readCommitInfo(ctx, commit);
-    found.push({ commit, approvals: approvalsOf(message) });
-    unseen.delete(commit);
-    if (unseen.size === 0) break;
-    const object = await readStoredObject(ctx.store, commit);
-    commit = parseCommitParents(object.content)[0];
-  }
-  return found;
 }
