@@ -396,8 +396,29 @@ test('null fields read as absent, as Go decodes them: defaults apply', () => {
   assert.equal(s.onFailure, 'Halt');
 });
 
-// Unknown fields, wherever they are, name the field (and the file and document).
+// Unknown fields, wherever they are, name the field (and the file and document). A typo inside a
+// step's clusters or a selector must not load either: `clusters: {clusterName: [canary]}` would
+// read as an empty ClusterAffinity, which matches every cluster, so the canary step would move the
+// whole fleet at once; `nmae: web` would select every Deployment of the namespace.
 const unknownFields: { name: string; spec: unknown; field: string }[] = [
+  {
+    name: 'a misspelt clusterNames in a step',
+    spec: { resourceSelectors: [web], steps: [{ clusters: { clusterName: ['canary'] } }, {}] },
+    field: 'spec.steps[0].clusters.clusterName',
+  },
+  {
+    name: 'an unknown field of a step label selector',
+    spec: {
+      resourceSelectors: [web],
+      steps: [{ clusters: { labelSelector: { matchLabel: { env: 'prod' } } } }],
+    },
+    field: 'spec.steps[0].clusters.labelSelector.matchLabel',
+  },
+  {
+    name: 'a misspelt name in a resource selector',
+    spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', nmae: 'web' }], steps: [{}] },
+    field: 'spec.resourceSelectors[0].nmae',
+  },
   {
     name: 'an unknown field of spec',
     spec: { ...minimal, maxSurge: 1 },
@@ -422,3 +443,26 @@ for (const row of unknownFields) {
     );
   });
 }
+
+test('refused: an unknown top-level field is named, not only the spec it left out', () => {
+  const found = mustFail([
+    fileOf(file, {
+      apiVersion: 'gitfleet.io/v1alpha1',
+      kind: 'ClusterRolloutStrategy',
+      metadata: { name: 'all' },
+      specs: minimal,
+    }),
+  ]);
+  assert.ok(
+    found.some((e) => e.message.startsWith('ClusterRolloutStrategy/all: specs: unknown field')),
+    JSON.stringify(found),
+  );
+});
+
+test('refused: an unknown field of a RolloutStrategy without namespace names it in default, as the loader places it', () => {
+  const found = mustFail([fileOf(file, strategyDoc({ ...minimal, onFaliure: 'Halt' }))]);
+  assert.deepEqual(
+    found.map((e) => e.message),
+    ['RolloutStrategy/default/web: spec.onFaliure: unknown field; did you mean onFailure?'],
+  );
+});
