@@ -232,6 +232,9 @@ class StrategyPass {
         this.decide('Approved', `step ${k}/${state.steps} approved (${approveTrailer})`);
       }
       const members = state.clusters.filter((c) => c.step === k);
+      // A step found broken moves no more of its clusters: the change reaches none after that.
+      const broken = members.map((c) => [c, this.gate(c)] as const).find(([, g]) => !g.ok && g.failed);
+      if (broken) return this.fail(state, broken[0], (broken[1] as { reason: string }).reason);
       this.moveClusters(state, members, step.maxUnavailable ?? Number.POSITIVE_INFINITY);
       const gates = members.map((c) => [c, this.gate(c)] as const);
       const failed = gates.find(([, g]) => !g.ok && g.failed);

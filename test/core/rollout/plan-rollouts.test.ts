@@ -825,3 +825,31 @@ test('the record continues after a restart of the hub: a planner fed the record 
   assert.equal(again.states.get('shop/web')?.step, 2);
   assert.equal(again.states.get('shop/web')?.clusters.find((c) => c.name === 'eu')?.state, 'Moved');
 });
+
+// Found while testing: with maxUnavailable, a pass that finds one moved cluster Degraded and
+// another through its gate moved the next held cluster before it halted, so the broken change
+// reached one cluster more (with Halt it kept it; with Rollback it was "rolled back" from a
+// change it never ran).
+for (const onFailure of ['Halt', 'Rollback'] as const) {
+  test(`the pass that finds a step broken moves no more of its clusters (${onFailure})`, () => {
+    const sim = new RolloutSim(
+      [canaryThenProd({ onFailure }, { maxUnavailable: 2 })],
+      [aCluster('canary'), prod('p1'), prod('p2'), prod('p3')],
+    );
+    sim.commit('v1');
+    sim.pass(t0);
+    sim.healthy('canary');
+    sim.pass(t0 + 1 * s);
+    assert.deepEqual(sim.where(), { canary: '1 Moved', p1: '2 Moved', p2: '2 Moved', p3: '2 Held' });
+    sim.healthy('p1');
+    sim.report('p2', 'Degraded');
+    const out = sim.pass(t0 + 2 * s);
+    assert.equal(sim.state()!.phase, onFailure === 'Halt' ? 'Halted' : 'RolledBack');
+    assert.equal(sim.where()['p3'], '2 Held');
+    assert.equal(sim.runs('p3'), 'v0', 'the broken change never reached p3');
+    assert.deepEqual(
+      out.decisions.map((d) => d.type),
+      [onFailure === 'Halt' ? 'Halted' : 'RolledBack'],
+    );
+  });
+}
