@@ -233,15 +233,18 @@ class StrategyPass {
       }
       const members = state.clusters.filter((c) => c.step === k);
       // A step found broken moves no more of its clusters: the change reaches none after that.
-      const broken = members.map((c) => [c, this.gate(c)] as const).find(([, g]) => !g.ok && g.failed);
-      if (broken) return this.fail(state, broken[0], (broken[1] as { reason: string }).reason);
+      const before = members.map((c) => [c, this.gate(c)] as const);
+      const broken = before.find(([, g]) => !g.ok && g.failed);
+      if (broken) {
+        noteGates(before);
+        return this.fail(state, broken[0], (broken[1] as { reason: string }).reason);
+      }
       this.moveClusters(state, members, step.maxUnavailable ?? Number.POSITIVE_INFINITY);
       const gates = members.map((c) => [c, this.gate(c)] as const);
       const failed = gates.find(([, g]) => !g.ok && g.failed);
+      noteGates(gates);
       if (failed) return this.fail(state, failed[0], (failed[1] as { reason: string }).reason);
       const waiting = gates.find(([c, g]) => !g.ok || c.state !== 'Moved');
-      for (const [c, g] of gates)
-        setMessage(c, g.ok ? (c.state === 'Moved' ? undefined : 'waiting to move') : g.reason);
       for (const c of state.clusters) if (c.step > k) setMessage(c, `waiting for step ${k}/${state.steps}`);
       const started = parseTime(state.stepStartedAt) ?? this.now;
       const deadline = started + this.strategy.progressDeadlineSeconds * 1000;
@@ -364,7 +367,10 @@ class StrategyPass {
   private reportStopped(state: RolloutState): void {
     const subject = `${this.strategy.kind}/${this.label}`;
     if (state.phase === 'Halted' || state.phase === 'RolledBack') {
-      const failed = state.clusters.find((c) => c.step === state.step && c.message);
+      // The cluster whose gate failed: its message is the reason the rollout's message gives.
+      const failed = state.clusters.find(
+        (c) => c.step === state.step && c.message && state.message?.includes(c.message),
+      );
       this.diagnostics.push({
         severity: 'error',
         code: 'RolloutHalted',
@@ -426,6 +432,12 @@ function changedContent(
 /** The source commit whose objects a cluster runs, as a record says. */
 function runningCommit(state: RolloutState | undefined, name: string): string | undefined {
   return state?.clusters.find((c) => c.name === name)?.commit;
+}
+
+/** Each cluster of the step says why it does not pass its gate, and nothing once it does. */
+function noteGates(gates: readonly (readonly [RolloutClusterState, Gate])[]): void {
+  for (const [c, g] of gates)
+    setMessage(c, g.ok ? (c.state === 'Moved' ? undefined : 'waiting to move') : g.reason);
 }
 
 function setMessage(c: RolloutClusterState, message: string | undefined): void {

@@ -853,3 +853,53 @@ for (const onFailure of ['Halt', 'Rollback'] as const) {
     );
   });
 }
+
+// Found while testing: the RolloutHalted diagnostic named the first cluster of the step that had
+// any message, and a cluster's message from an earlier pass survived the pass that halted, so
+// the error could name a cluster that was Healthy (or only waiting) instead of the one Degraded.
+for (const eu of ['Healthy', 'waiting'] as const) {
+  test(`the halt names the Degraded cluster, not one ${eu} with an older message (now and on later passes)`, () => {
+    const sim = new RolloutSim();
+    sim.commit('v1');
+    sim.pass(t0);
+    sim.healthy('canary');
+    sim.pass(t0 + 1 * s);
+    sim.report('eu', 'Healthy', { commit: 'eu-0' }); // the old commit: eu waits, with a message
+    sim.pass(t0 + 2 * s);
+    assert.match(sim.state()!.clusters.find((c) => c.name === 'eu')!.message!, /its agent applied eu-0/);
+    if (eu === 'Healthy') sim.healthy('eu');
+    sim.report('us', 'Degraded', { healthMessage: 'CrashLoopBackOff' });
+    for (const at of [t0 + 3 * s, t0 + 4 * s]) {
+      const out = sim.pass(at);
+      assert.equal(sim.state()!.phase, 'Halted');
+      assert.deepEqual(
+        out.diagnostics.map((d) => d.cluster),
+        ['us'],
+      );
+      const messages = Object.fromEntries(sim.state()!.clusters.map((c) => [c.name, c.message]));
+      assert.equal(messages['us'], 'shop/Deployment.apps/web Degraded: CrashLoopBackOff');
+      if (eu === 'Healthy') assert.equal(messages['eu'], undefined, 'eu passed its gate: no message left');
+      else assert.match(messages['eu']!, /its agent applied eu-0/);
+    }
+  });
+}
+
+test('a Rollback names the failed cluster even when one moved with nothing to roll back to sorts first', () => {
+  const sim = new RolloutSim(
+    [canaryThenProd({ onFailure: 'Rollback' })],
+    [aCluster('canary'), prod('a-new'), prod('eu')],
+  );
+  sim.branches.delete('a-new');
+  sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  sim.pass(t0 + 1 * s);
+  sim.healthy('a-new');
+  sim.report('eu', 'Degraded');
+  const out = sim.pass(t0 + 2 * s);
+  assert.equal(sim.state()!.phase, 'RolledBack');
+  assert.deepEqual(
+    out.diagnostics.map((d) => d.cluster),
+    ['eu'],
+  );
+});
