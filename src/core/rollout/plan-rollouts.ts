@@ -157,7 +157,8 @@ class StrategyPass {
       strategy: { kind: this.strategy.kind, namespace: this.strategy.namespace, name: this.strategy.name },
       revision,
       source: revision,
-      phase: 'Progressing',
+      // A Manual first step waits for its approval too, before anything moves.
+      phase: this.strategy.steps[0]!.approval === 'Manual' ? 'WaitingApproval' : 'Progressing',
       step: 1,
       steps: this.strategy.steps.length,
       stepStartedAt: formatTime(this.now),

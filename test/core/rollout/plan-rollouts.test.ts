@@ -903,3 +903,60 @@ test('a Rollback names the failed cluster even when one moved with nothing to ro
     ['eu'],
   );
 });
+
+// Found while testing: `approval: Manual` on the first step was never asked for; the rollout
+// started moving step 1 at once. A Manual step starts only once a source commit from the
+// revision on approves it, the first one too.
+test('a Manual first step waits for its approval before anything moves', () => {
+  const sim = new RolloutSim([
+    aStrategy('web', {
+      steps: [aStep({ clusters: { clusterNames: ['canary'] }, approval: 'Manual' }), aStep()],
+    }),
+  ]);
+  const rev = sim.commit('v1');
+  let out = sim.pass(t0);
+  let state = sim.state()!;
+  assert.equal(state.phase, 'WaitingApproval');
+  assert.equal(state.step, 1);
+  assert.deepEqual(sim.where(), { canary: '1 Held', eu: '2 Held', us: '2 Held' });
+  assert.deepEqual(
+    ['canary', 'eu', 'us'].map((c) => sim.runs(c)),
+    ['v0', 'v0', 'v0'],
+  );
+  assert.deepEqual(
+    out.decisions.map((d) => d.type),
+    ['Started', 'WaitingApproval'],
+  );
+  assert.match(state.message!, /Gitfleet-Approve: shop\/web step 1'$/);
+  assert.equal(out.wakeAt, undefined);
+  assert.deepEqual(
+    [...out.actions.get('shop/web')!].map(([c, a]) => `${c} ${a.type}`),
+    ['canary hold', 'eu hold', 'us hold'],
+  );
+  sim.commit(undefined, ['shop/web step 1']);
+  out = sim.pass(t0 + 10 * s);
+  state = sim.state()!;
+  assert.equal(state.phase, 'Progressing');
+  assert.equal(state.revision, rev);
+  assert.equal(state.stepStartedAt, iso(t0 + 10 * s));
+  assert.deepEqual(sim.where(), { canary: '1 Moved', eu: '2 Held', us: '2 Held' });
+  assert.deepEqual(
+    out.decisions.map((d) => d.type),
+    ['Approved', 'Moved'],
+  );
+});
+
+test('a Manual first step restarted by a new change waits for a new approval', () => {
+  const sim = new RolloutSim([
+    aStrategy('web', {
+      steps: [aStep({ clusters: { clusterNames: ['canary'] }, approval: 'Manual' }), aStep()],
+    }),
+  ]);
+  sim.commit('v1', ['shop/web step 1']);
+  sim.pass(t0);
+  assert.deepEqual(sim.where(), { canary: '1 Moved', eu: '2 Held', us: '2 Held' });
+  sim.commit('v2');
+  sim.pass(t0 + 1 * s);
+  assert.equal(sim.state()!.phase, 'WaitingApproval', 'the approval of the older revision does not count');
+  assert.equal(sim.runs('canary'), 'v1');
+});
