@@ -227,10 +227,17 @@ class StrategyPass {
       const k = state.step;
       const step = this.strategy.steps[k - 1]!;
       if (state.phase === 'WaitingApproval') {
-        if (!this.approved(state, k)) return this.waitForApproval(state);
+        // The strategy as it is now decides: a step made Auto since no longer waits.
+        const manual = step.approval === 'Manual';
+        if (manual && !this.approved(state, k)) return this.waitForApproval(state);
         state.phase = 'Progressing';
         state.stepStartedAt = formatTime(this.now);
-        this.decide('Approved', `step ${k}/${state.steps} approved (${approveTrailer})`);
+        this.decide(
+          'Approved',
+          manual
+            ? `step ${k}/${state.steps} approved (${approveTrailer})`
+            : `step ${k}/${state.steps} no longer asks for an approval`,
+        );
       }
       const members = state.clusters.filter((c) => c.step === k);
       // A step found broken moves no more of its clusters: the change reaches none after that.

@@ -960,3 +960,29 @@ test('a Manual first step restarted by a new change waits for a new approval', (
   assert.equal(sim.state()!.phase, 'WaitingApproval', 'the approval of the older revision does not count');
   assert.equal(sim.runs('canary'), 'v1');
 });
+
+// Found while testing: a rollout waiting for the approval of a step went on waiting after the
+// strategy was changed to make that step Auto (or lost the Manual step), asking for a trailer
+// the strategy no longer wants.
+test('a step made Auto while its rollout waits for its approval goes on without one', () => {
+  const manual = canaryThenProd({}, { approval: 'Manual' });
+  const sim = new RolloutSim([manual]);
+  sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  sim.pass(t0 + 1 * s);
+  assert.equal(sim.state()!.phase, 'WaitingApproval');
+  sim.strategies = [canaryThenProd()];
+  sim.commit(); // the commit that edits the strategy changes no selected object
+  const out = sim.pass(t0 + 2 * s);
+  const state = sim.state()!;
+  assert.equal(state.phase, 'Progressing');
+  assert.equal(state.stepStartedAt, iso(t0 + 2 * s));
+  assert.deepEqual(sim.where(), { canary: '1 Moved', eu: '2 Moved', us: '2 Moved' });
+  assert.deepEqual(
+    out.decisions.map((d) => d.type),
+    ['Approved', 'Moved', 'Moved'],
+  );
+  assert.match(out.decisions[0]!.message, /^step 2\/2 no longer asks for an approval$/);
+  assert.deepEqual(out.diagnostics, []);
+});
