@@ -986,3 +986,46 @@ test('a step made Auto while its rollout waits for its approval goes on without 
   assert.match(out.decisions[0]!.message, /^step 2\/2 no longer asks for an approval$/);
   assert.deepEqual(out.diagnostics, []);
 });
+
+// The deadline is the step's, not each cluster's: as the model says, a step whose clusters are
+// not all Healthy progressDeadlineSeconds after it started fails. Two consequences worth
+// knowing (reported, not changed):
+test('the deadline counts for the whole step: with maxUnavailable 1, clusters moved one after another share it', () => {
+  const sim = new RolloutSim(
+    [canaryThenProd({ progressDeadlineSeconds: 30 }, { maxUnavailable: 1 })],
+    [aCluster('canary'), prod('p1'), prod('p2')],
+  );
+  sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  sim.pass(t0 + 1 * s); // step 2 starts, p1 moves
+  sim.healthy('p1');
+  sim.pass(t0 + 21 * s); // p1 Healthy 20 s after it moved; p2 moves
+  assert.equal(sim.where()['p2'], '2 Moved');
+  sim.report('p2', 'Progressing');
+  sim.pass(t0 + 31 * s); // p2 has had 10 s, the step 30 s
+  assert.equal(sim.state()!.phase, 'Halted');
+  assert.match(sim.state()!.message!, /^step 2\/2 not Healthy within progressDeadlineSeconds 30: p2: /);
+});
+
+test('the deadline during a soak past it: a cluster that stops being Healthy then halts the step at once', () => {
+  const sim = new RolloutSim([
+    canaryThenProd({
+      progressDeadlineSeconds: 60,
+      steps: [aStep({ clusters: { clusterNames: ['canary'] }, soakSeconds: 300 }), aStep()],
+    }),
+  ]);
+  sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  assert.equal(
+    sim.pass(t0 + 10 * s).wakeAt?.getTime(),
+    t0 + 310 * s,
+    'a soak longer than the deadline is fine',
+  );
+  sim.pass(t0 + 100 * s);
+  assert.equal(sim.state()!.phase, 'Progressing', 'Healthy past the deadline: still soaking');
+  sim.report('canary', 'Progressing', { healthMessage: 'a Pod restarted' });
+  sim.pass(t0 + 120 * s);
+  assert.equal(sim.state()!.phase, 'Halted', 'no new deadline for the soak: a moment not Healthy halts');
+});
