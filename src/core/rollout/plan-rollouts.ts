@@ -197,10 +197,13 @@ class StrategyPass {
     const steps = this.strategy.steps.length;
     const byName = new Map(recorded.clusters.map((c) => [c.name, c]));
     const step = Math.min(recorded.step, steps);
+    const moving = recorded.phase === 'Progressing' || recorded.phase === 'WaitingApproval';
     const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
       const was = byName.get(name);
       const at = this.stepOf(name);
-      if (was) return { ...was, step: at };
+      // A held cluster now in a step that has passed (its labels changed) moves as a new one would.
+      const passed = was?.state === 'Held' && (recorded.phase === 'Complete' || (moving && at < step));
+      if (was && !passed) return { ...was, step: at };
       if (recorded.phase === 'Complete' || at < step) {
         const lastGood = this.input.clusterHeads.get(name);
         return {

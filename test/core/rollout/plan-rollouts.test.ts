@@ -1029,3 +1029,63 @@ test('the deadline during a soak past it: a cluster that stops being Healthy the
   sim.pass(t0 + 120 * s);
   assert.equal(sim.state()!.phase, 'Halted', 'no new deadline for the soak: a moment not Healthy halts');
 });
+// Found while testing: a held cluster whose labels now put it in a step that has passed was
+// not moved with that step (a cluster new to the rollout is); it stayed Held until the rollout
+// completed, and the Complete record (and the trailer of the commit that then moved it) still
+// said Held.
+test('a held cluster relabelled into a step that has passed moves, as a new cluster of that step does', () => {
+  const strategy = aStrategy('web', {
+    steps: [
+      aStep({ clusters: { labelSelector: { matchLabels: { wave: 'first' } } } }),
+      aStep({ clusters: { clusterNames: ['eu'] } }),
+      aStep(),
+    ],
+  });
+  const sim = new RolloutSim(
+    [strategy],
+    [aCluster('canary', { labels: { wave: 'first' } }), prod('eu'), prod('us')],
+  );
+  sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  sim.pass(t0 + 1 * s);
+  assert.equal(sim.state()!.step, 2);
+  sim.clusters = sim.clusters.map((c) => (c.name === 'us' ? { ...c, labels: { wave: 'first' } } : c));
+  sim.pass(t0 + 2 * s);
+  const us = sim.state()!.clusters.find((c) => c.name === 'us')!;
+  assert.deepEqual([us.step, us.state, us.commit, us.lastGood], [1, 'Moved', sim.state()!.revision, 'us-0']);
+  assert.equal(sim.runs('us'), 'v1');
+  sim.healthy('eu');
+  sim.pass(t0 + 3 * s);
+  assert.equal(sim.state()!.phase, 'Complete');
+  assert.deepEqual(
+    sim.state()!.clusters.filter((c) => c.state !== 'Moved'),
+    [],
+    'a complete rollout holds no cluster',
+  );
+});
+
+test('a held cluster relabelled into a passed step of a halted rollout stays held', () => {
+  const strategy = aStrategy('web', {
+    steps: [
+      aStep({ clusters: { labelSelector: { matchLabels: { wave: 'first' } } } }),
+      aStep({ clusters: { clusterNames: ['eu'] } }),
+      aStep(),
+    ],
+  });
+  const sim = new RolloutSim(
+    [strategy],
+    [aCluster('canary', { labels: { wave: 'first' } }), prod('eu'), prod('us')],
+  );
+  sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  sim.pass(t0 + 1 * s);
+  sim.report('eu', 'Degraded');
+  sim.pass(t0 + 2 * s);
+  assert.equal(sim.state()!.phase, 'Halted');
+  sim.clusters = sim.clusters.map((c) => (c.name === 'us' ? { ...c, labels: { wave: 'first' } } : c));
+  sim.pass(t0 + 3 * s);
+  assert.equal(sim.where()['us'], '1 Held');
+  assert.equal(sim.runs('us'), 'v0');
+});
