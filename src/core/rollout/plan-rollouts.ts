@@ -146,7 +146,9 @@ class StrategyPass {
   private start(before: RolloutState | undefined, digests: Record<string, string>): RolloutState {
     const revision = this.input.sourceCommit;
     const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
-      const commit = runningCommit(before, name) ?? this.input.lastSource;
+      // A cluster the record knows runs what it says (a rolled back one: no known source commit).
+      const known = before?.clusters.some((c) => c.name === name) ?? false;
+      const commit = known ? runningCommit(before, name) : this.input.lastSource;
       return { name, step: this.stepOf(name), state: 'Held', ...(commit ? { commit } : {}) };
     });
     this.decide(

@@ -1089,3 +1089,29 @@ test('a held cluster relabelled into a passed step of a halted rollout stays hel
   assert.equal(sim.where()['us'], '1 Held');
   assert.equal(sim.runs('us'), 'v0');
 });
+
+// Found while testing: after a rollback, a new change restarted the rollout with the rolled back
+// clusters recorded (and their commits' trailers saying) "held at" the revision they had been
+// rolled back from, the source commit they do not run.
+test('a restart after a rollback does not say the rolled back clusters run the revision they left', () => {
+  const sim = new RolloutSim([canaryThenProd({ onFailure: 'Rollback' })]);
+  const bad = sim.commit('v1');
+  sim.pass(t0);
+  sim.healthy('canary');
+  sim.pass(t0 + 1 * s);
+  sim.report('eu', 'Degraded');
+  sim.pass(t0 + 2 * s);
+  assert.equal(sim.state()!.phase, 'RolledBack');
+  sim.commit('v2');
+  sim.pass(t0 + 3 * s);
+  const held = sim.state()!.clusters.filter((c) => c.state === 'Held');
+  assert.deepEqual(
+    held.map((c) => c.name),
+    ['eu', 'us'],
+  );
+  assert.deepEqual(
+    ['eu', 'us'].map((c) => sim.runs(c)),
+    ['v0', 'v0'],
+  );
+  for (const c of held) assert.notEqual(c.commit, bad, `${c.name} runs its last good objects, not ${bad}`);
+});
