@@ -13,13 +13,11 @@
 // | spec.steps[].approval          | Auto (default) or Manual                                     |
 // | spec.progressDeadlineSeconds   | integer >= 1 (default 600)                                   |
 // | spec.onFailure                 | Halt (default) or Rollback                                   |
+// Unknown fields, at any depth, are refused by the strict-field pass (schema/rollout-strategy.ts).
 import type { RolloutStep, RolloutStrategy, RolloutStrategyKind } from '../model/rollout.js';
 import type { SourceLocation } from '../model/source-location.js';
 import { childPath, readEnum, readInt, readList, readMap, type Issues } from './field-reader.js';
 import { parseClusterAffinity, parseResourceSelectors } from './parse-selectors.js';
-
-const knownSpec = new Set(['resourceSelectors', 'steps', 'progressDeadlineSeconds', 'onFailure']);
-const knownStep = new Set(['clusters', 'soakSeconds', 'maxUnavailable', 'approval']);
 
 /** Returns the typed strategy with its defaults, or the list of problems found in it. */
 export function parseRolloutStrategy(doc: {
@@ -34,9 +32,6 @@ export function parseRolloutStrategy(doc: {
   if (spec === undefined) {
     if (issues.length === 0) issues.push({ path: 'spec', message: 'is required' });
     return { ok: false, issues };
-  }
-  for (const key of Object.keys(spec)) {
-    if (!knownSpec.has(key)) issues.push({ path: childPath('spec', key), message: 'unknown field' });
   }
   const resourceSelectors =
     parseResourceSelectors(spec['resourceSelectors'], 'spec.resourceSelectors', doc.namespace, issues) ?? [];
@@ -68,9 +63,6 @@ export function parseRolloutStrategy(doc: {
 function parseStep(value: unknown, path: string, issues: Issues): RolloutStep | undefined {
   const step = readMap(value, path, issues);
   if (step === undefined) return undefined;
-  for (const key of Object.keys(step)) {
-    if (!knownStep.has(key)) issues.push({ path: childPath(path, key), message: 'unknown field' });
-  }
   const clusters =
     step['clusters'] === undefined || step['clusters'] === null
       ? undefined

@@ -152,7 +152,8 @@ class StrategyPass {
     const unfinished = before && before.phase !== 'Complete' ? before : undefined;
     const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
       const was = before?.clusters.find((c) => c.name === name);
-      const commit = was?.commit ?? this.input.lastSource;
+      // A cluster the record knows runs what it says (a rolled back one with no known source commit: none).
+      const commit = was ? was.commit : this.input.lastSource;
       const unproven = unfinished && was && was.state !== 'Held' && was.step >= unfinished.step;
       return {
         name,
@@ -174,7 +175,8 @@ class StrategyPass {
       strategy: { kind: this.strategy.kind, namespace: this.strategy.namespace, name: this.strategy.name },
       revision,
       source: revision,
-      phase: 'Progressing',
+      // A Manual first step waits for its approval too, before anything moves.
+      phase: this.strategy.steps[0]!.approval === 'Manual' ? 'WaitingApproval' : 'Progressing',
       step: 1,
       steps: this.strategy.steps.length,
       stepStartedAt: formatTime(this.now),
@@ -214,10 +216,13 @@ class StrategyPass {
     const steps = this.strategy.steps.length;
     const byName = new Map(recorded.clusters.map((c) => [c.name, c]));
     const step = Math.min(recorded.step, steps);
+    const moving = recorded.phase === 'Progressing' || recorded.phase === 'WaitingApproval';
     const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
       const was = byName.get(name);
       const at = this.stepOf(name);
-      if (was) return { ...was, step: at };
+      // A held cluster now in a step that has passed (its labels changed) moves as a new one would.
+      const passed = was?.state === 'Held' && (recorded.phase === 'Complete' || (moving && at < step));
+      if (was && !passed) return { ...was, step: at };
       if (recorded.phase === 'Complete' || at < step) {
         const lastGood = this.input.clusterHeads.get(name);
         return {
@@ -244,19 +249,32 @@ class StrategyPass {
       const k = state.step;
       const step = this.strategy.steps[k - 1]!;
       if (state.phase === 'WaitingApproval') {
-        if (!this.approved(state, k)) return this.waitForApproval(state);
+        // The strategy as it is now decides: a step made Auto since no longer waits.
+        const manual = step.approval === 'Manual';
+        if (manual && !this.approved(state, k)) return this.waitForApproval(state);
         state.phase = 'Progressing';
         state.stepStartedAt = formatTime(this.now);
-        this.decide('Approved', `step ${k}/${state.steps} approved (${approveTrailer})`);
+        this.decide(
+          'Approved',
+          manual
+            ? `step ${k}/${state.steps} approved (${approveTrailer})`
+            : `step ${k}/${state.steps} no longer asks for an approval`,
+        );
       }
       const members = state.clusters.filter((c) => c.step === k);
+      // A step found broken moves no more of its clusters: the change reaches none after that.
+      const before = members.map((c) => [c, this.gate(c)] as const);
+      const broken = before.find(([, g]) => !g.ok && g.failed);
+      if (broken) {
+        noteGates(before);
+        return this.fail(state, broken[0], (broken[1] as { reason: string }).reason);
+      }
       this.moveClusters(state, members, step.maxUnavailable ?? Number.POSITIVE_INFINITY);
       const gates = members.map((c) => [c, this.gate(c)] as const);
       const failed = gates.find(([, g]) => !g.ok && g.failed);
+      noteGates(gates);
       if (failed) return this.fail(state, failed[0], (failed[1] as { reason: string }).reason);
       const waiting = gates.find(([c, g]) => !g.ok || c.state !== 'Moved');
-      for (const [c, g] of gates)
-        setMessage(c, g.ok ? (c.state === 'Moved' ? undefined : 'waiting to move') : g.reason);
       for (const c of state.clusters) if (c.step > k) setMessage(c, `waiting for step ${k}/${state.steps}`);
       const started = parseTime(state.stepStartedAt) ?? this.now;
       const deadline = started + this.strategy.progressDeadlineSeconds * 1000;
@@ -388,7 +406,10 @@ class StrategyPass {
   private reportStopped(state: RolloutState): void {
     const subject = `${this.strategy.kind}/${this.label}`;
     if (state.phase === 'Halted' || state.phase === 'RolledBack') {
-      const failed = state.clusters.find((c) => c.step === state.step && c.message);
+      // The cluster whose gate failed: its message is the reason the rollout's message gives.
+      const failed = state.clusters.find(
+        (c) => c.step === state.step && c.message && state.message?.includes(c.message),
+      );
       this.diagnostics.push({
         severity: 'error',
         code: 'RolloutHalted',
@@ -445,6 +466,12 @@ function changedContent(
     if (was !== undefined && was !== digest) return true;
   }
   return false;
+}
+
+/** Each cluster of the step says why it does not pass its gate, and nothing once it does. */
+function noteGates(gates: readonly (readonly [RolloutClusterState, Gate])[]): void {
+  for (const [c, g] of gates)
+    setMessage(c, g.ok ? (c.state === 'Moved' ? undefined : 'waiting to move') : g.reason);
 }
 
 function setMessage(c: RolloutClusterState, message: string | undefined): void {

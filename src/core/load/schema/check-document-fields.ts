@@ -103,7 +103,7 @@ function subjectOf(apiVersion: string, kind: string, metadata: unknown): string 
   const written = isMap(metadata) && typeof metadata['namespace'] === 'string' ? metadata['namespace'] : '';
   const role = classifyDocument(apiVersion, kind);
   const namespace =
-    role === 'PropagationPolicy' || role === 'OverridePolicy'
+    role === 'PropagationPolicy' || role === 'OverridePolicy' || role === 'RolloutStrategy'
       ? written || 'default'
       : role === 'Template'
         ? effectiveNamespace(apiVersion, kind, written)
