@@ -25,10 +25,11 @@ import type {
   RolloutStrategy,
 } from '../model/rollout.js';
 import { strategyLabel } from '../model/rollout.js';
-import type { AgentReport, ObjectStatusRecord } from '../status/status-branch.js';
-import { objectPath } from '../format/object-path.js';
+import type { ObjectStatusRecord } from '../status/status-branch.js';
 import { parseRolloutRecord, rolloutDir, rolloutRecordPath, rolloutRecordText } from './rollout-record.js';
 import { stepOfCluster } from './rollout-steps.js';
+import { completedState, continuedState, startedState, type Scope } from './rollout-state.js';
+import { gateOf, noteGates, reportObjectsCache, setMessage, type Gate } from './rollout-gate.js';
 import type { ClusterAction, ClusterView, RolloutInput, RolloutOutput } from './rollout-input.js';
 import { approveTrailer } from './rollout-trailers.js';
 
@@ -94,9 +95,6 @@ function actionsOf(state: RolloutState): Map<string, ClusterAction> {
   return actions;
 }
 
-/** Why a cluster of a step does not pass its gate (or that it failed it). */
-type Gate = { ok: true } | { ok: false; failed: boolean; reason: string };
-
 class StrategyPass {
   readonly decisions: RolloutDecision[] = [];
   readonly diagnostics: Diagnostic[] = [];
@@ -142,105 +140,35 @@ class StrategyPass {
     return digests;
   }
 
-  /**
-   * A new rollout of this pass's source commit, at step 1; every cluster holds what it runs. A
-   * cluster the last rollout moved and never proved good (it halted first) keeps that
-   * rollout's last good commit, so a rollback never restores a change that failed.
-   */
   private start(before: RolloutState | undefined, digests: Record<string, string>): RolloutState {
+    const unfinished = before && before.phase !== 'Complete';
     const revision = this.input.sourceCommit;
-    const unfinished = before && before.phase !== 'Complete' ? before : undefined;
-    const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
-      const was = before?.clusters.find((c) => c.name === name);
-      // A cluster the record knows runs what it says (a rolled back one with no known source commit: none).
-      const commit = was ? was.commit : this.input.lastSource;
-      const unproven = unfinished && was && was.state !== 'Held' && was.step >= unfinished.step;
-      return {
-        name,
-        step: this.stepOf(name),
-        state: 'Held',
-        ...(commit ? { commit } : {}),
-        ...(unproven && was.lastGood ? { lastGood: was.lastGood } : {}),
-        ...(unproven && was.lastGoodCommit ? { lastGoodCommit: was.lastGoodCommit } : {}),
-      };
-    });
-    const newObjects = [
-      ...new Set([...(unfinished?.newObjects ?? []), ...(this.input.newObjects.get(this.label) ?? [])]),
-    ].sort();
     this.decide(
       unfinished ? 'Restarted' : 'Started',
       `${unfinished ? 'a new change restarts the rollout' : 'rollout started'} for ${revision}: step 1/${this.strategy.steps.length} first`,
     );
-    return {
-      strategy: { kind: this.strategy.kind, namespace: this.strategy.namespace, name: this.strategy.name },
-      revision,
-      source: revision,
-      // A Manual first step waits for its approval too, before anything moves.
-      phase: this.strategy.steps[0]!.approval === 'Manual' ? 'WaitingApproval' : 'Progressing',
-      step: 1,
-      steps: this.strategy.steps.length,
-      stepStartedAt: formatTime(this.now),
-      digests,
-      ...(newObjects.length > 0 ? { newObjects } : {}),
-      clusters,
-    };
+    return startedState(this.scope(), before, digests);
   }
 
   private complete(before: RolloutState, digests: Record<string, string>, why: string): RolloutState {
-    const revision = this.input.sourceCommit;
-    if (before.phase !== 'Complete') this.decide('Complete', `complete for ${revision}: ${why}`);
-    const { healthySince: _h, message: _m, newObjects: _n, ...rest } = before;
-    return {
-      ...rest,
-      revision,
-      source: revision,
-      phase: 'Complete',
-      step: this.strategy.steps.length,
-      steps: this.strategy.steps.length,
-      digests,
-      clusters: [...this.view.keys()].sort().map((name) => ({
-        name,
-        step: this.stepOf(name),
-        state: 'Moved',
-        commit: revision,
-      })),
-    };
+    if (before.phase !== 'Complete')
+      this.decide('Complete', `complete for ${this.input.sourceCommit}: ${why}`);
+    return completedState(this.scope(), before, digests);
   }
 
-  /**
-   * The recorded rollout, seen by this pass: the source it has seen, the clusters now in scope
-   * (a cluster new to it joins held, or moved when its step has passed), steps renumbered by the
-   * strategy as it is now.
-   */
   private continueWith(recorded: RolloutState, digests: Record<string, string>): RolloutState {
-    const steps = this.strategy.steps.length;
-    const byName = new Map(recorded.clusters.map((c) => [c.name, c]));
-    const step = Math.min(recorded.step, steps);
-    const moving = recorded.phase === 'Progressing' || recorded.phase === 'WaitingApproval';
-    const clusters = [...this.view.keys()].sort().map((name): RolloutClusterState => {
-      const was = byName.get(name);
-      const at = this.stepOf(name);
-      // A held cluster now in a step that has passed (its labels changed) moves as a new one would.
-      const passed = was?.state === 'Held' && (recorded.phase === 'Complete' || (moving && at < step));
-      if (was && !passed) return { ...was, step: at };
-      if (recorded.phase === 'Complete' || at < step) {
-        const lastGood = this.input.clusterHeads.get(name);
-        return {
-          name,
-          step: at,
-          state: 'Moved',
-          commit: recorded.revision,
-          ...(lastGood ? { lastGood } : {}),
-        };
-      }
-      return {
-        name,
-        step: at,
-        state: 'Held',
-        ...(this.input.lastSource ? { commit: this.input.lastSource } : {}),
-      };
-    });
-    return { ...recorded, source: this.input.sourceCommit, step, steps, digests, clusters };
+    return continuedState(this.scope(), recorded, digests);
+  }
+
+  private scope(): Scope {
+    return {
+      strategy: this.strategy,
+      label: this.label,
+      clusters: [...this.view.keys()].sort(),
+      stepOf: (name) => this.stepOf(name),
+      input: this.input,
+      now: this.now,
+    };
   }
 
   /** Steps 2: moves, gates, soaks and passes steps until one has to wait (or fails). */
@@ -334,46 +262,13 @@ class StrategyPass {
     }
   }
 
-  /**
-   * A moved cluster passes when its branch is not changed by this pass, its agent applied the
-   * branch's head, and every selected object there is reported Healthy; an object Degraded fails.
-   */
   private gate(c: RolloutClusterState): Gate {
-    const view = this.view.get(c.name);
-    if (!view || view.paths.length === 0) return { ok: true };
-    if (c.state !== 'Moved') return { ok: false, failed: false, reason: 'not moved yet' };
-    if (view.pending)
-      return {
-        ok: false,
-        failed: false,
-        reason:
-          'its branch does not run the revision yet (it moves in this pass, or the mass-deletion guard refused it)',
-      };
-    const report = this.input.reports.get(c.name);
-    const head = this.input.clusterHeads.get(c.name);
-    if (!report) return { ok: false, failed: false, reason: 'no status report from its agent yet' };
-    if (report.appliedCommit !== head) {
-      const applied = report.appliedCommit ? report.appliedCommit.slice(0, 12) : 'nothing';
-      return {
-        ok: false,
-        failed: false,
-        reason: `its agent applied ${applied}, not the branch's head ${head?.slice(0, 12) ?? '(none)'}`,
-      };
-    }
-    const objects = this.objectsOf(c.name);
-    for (const path of view.paths) {
-      const object = path.replace(/\.yaml$/, '');
-      const record = objects.get(path);
-      if (!record) return { ok: false, failed: false, reason: `${object}: no status reported` };
-      const message = record.healthMessage ?? record.message;
-      const said = message ? `: ${message}` : '';
-      if (record.health === 'Degraded')
-        return { ok: false, failed: true, reason: `${object} Degraded${said}` };
-      if (!record.applied) return { ok: false, failed: false, reason: `${object} not applied${said}` };
-      if (record.health !== 'Healthy')
-        return { ok: false, failed: false, reason: `${object} ${record.health}${said}` };
-    }
-    return { ok: true };
+    return gateOf(c, {
+      view: this.view.get(c.name),
+      report: this.input.reports.get(c.name),
+      head: this.input.clusterHeads.get(c.name),
+      objects: () => this.objectsOf(c.name),
+    });
   }
 
   private fail(state: RolloutState, cluster: RolloutClusterState, reason: string): void {
@@ -468,17 +363,6 @@ function changedContent(
   return false;
 }
 
-/** Each cluster of the step says why it does not pass its gate, and nothing once it does. */
-function noteGates(gates: readonly (readonly [RolloutClusterState, Gate])[]): void {
-  for (const [c, g] of gates)
-    setMessage(c, g.ok ? (c.state === 'Moved' ? undefined : 'waiting to move') : g.reason);
-}
-
-function setMessage(c: RolloutClusterState, message: string | undefined): void {
-  if (message) c.message = message;
-  else delete c.message;
-}
-
 function names(clusters: readonly RolloutClusterState[]): string {
   return clusters.length === 0 ? 'no cluster' : clusters.map((c) => c.name).join(', ');
 }
@@ -487,19 +371,4 @@ function byLabel(a: RolloutStrategy, b: RolloutStrategy): number {
   const x = strategyLabel(a);
   const y = strategyLabel(b);
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** Returns a reader of each report's objects by cluster-branch path, built once per cluster. */
-function reportObjectsCache(
-  reports: ReadonlyMap<string, AgentReport>,
-): (cluster: string) => ReadonlyMap<string, ObjectStatusRecord> {
-  const built = new Map<string, Map<string, ObjectStatusRecord>>();
-  return (cluster) => {
-    let objects = built.get(cluster);
-    if (!objects) {
-      objects = new Map((reports.get(cluster)?.objects ?? []).map((o) => [objectPath(o.ref), o]));
-      built.set(cluster, objects);
-    }
-    return objects;
-  };
 }
