@@ -26,7 +26,8 @@ import { formatStatusText, type StatusFailover } from '../../core/status/format-
 import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
 import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
-import { rolloutViewsOf, type RolloutView } from '../../core/status/rollout-view.js';
+import { rolloutViewsOf, type RolloutView } from '../../core/rollout/rollout-view.js';
+import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
 import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
 import type { Io } from '../io.js';
@@ -134,7 +135,7 @@ export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
   io.out(
     opts.output === 'json'
       ? JSON.stringify({ rows, ...failover, ...rolloutsJson(rollouts) }, null, 2)
-      : formatStatusText(rows, failover, rollouts),
+      : formatStatusText(rows, failover, formatRolloutSection(rollouts)),
   );
   return exitCodes.ok;
 }

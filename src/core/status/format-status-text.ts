@@ -1,6 +1,4 @@
 import type { EvictionTaskView } from './eviction-task-view.js';
-import { formatRolloutSection } from './format-rollout-text.js';
-import type { RolloutView } from './rollout-view.js';
 import type { StatusRow } from './status-table.js';
 import { columns } from './text-columns.js';
 
@@ -29,14 +27,14 @@ const evictionHeaders = ['TEMPLATE', 'EVICTED-FROM', 'REASON', 'PRODUCER', 'PURG
  * Returns the status table as aligned text columns, one row per template and cluster; then,
  * when the bindings branch records any, the eviction tasks (a cluster a template was evicted
  * from and still keeps, or is about to lose, its copy), the clusters the hub's monitor judged
- * and the rollouts (format-rollout-text.ts).
+ * and the rollouts' section, made by the caller (core/rollout/format-rollout-text.ts).
  */
 export function formatStatusText(
   rows: readonly StatusRow[],
   failover?: StatusFailover,
-  rollouts: readonly RolloutView[] = [],
+  /** The rollouts' section (formatRolloutSection), '' when there is none. */
+  section = '',
 ): string {
-  const section = formatRolloutSection(rollouts);
   if (rows.length === 0) return section ? `no templates\n\n${section}` : 'no templates';
   const parts = [columns([headers, ...rows.map(cellsOf)])];
   if (failover && failover.evictions.length > 0) {

@@ -1,6 +1,6 @@
 import { strategyLabel, type RolloutState } from '../model/rollout.js';
 import type { RolloutView } from './rollout-view.js';
-import { columns } from './text-columns.js';
+import { columns } from '../status/text-columns.js';
 
 const clusterHeaders = ['CLUSTER', 'STEP', 'STATE', 'COMMIT', 'MESSAGE'];
 

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RolloutState } from '../../../src/core/model/rollout.js';
 import { rolloutRecordPath, rolloutRecordText } from '../../../src/core/rollout/rollout-record.js';
-import { formatRolloutSection } from '../../../src/core/status/format-rollout-text.js';
+import { formatRolloutSection } from '../../../src/core/rollout/format-rollout-text.js';
 import { formatStatusText } from '../../../src/core/status/format-status-text.js';
-import { rolloutViewsOf } from '../../../src/core/status/rollout-view.js';
+import { rolloutViewsOf } from '../../../src/core/rollout/rollout-view.js';
 import type { StatusRow } from '../../../src/core/status/status-table.js';
 
 const revision = '1a2b3c4d5e6f1a2b3c4d5e6f1a2b3c4d5e6f1a2b';
@@ -106,13 +106,20 @@ test('a halted rollout says since when it was healthy, what failed, and clusters
 
 test('the status text is what it was without records, and ends with the Rollouts section with them', () => {
   const without = formatStatusText([row], { evictions: [], judged: ['member2=Unknown'] });
-  assert.equal(formatStatusText([row], { evictions: [], judged: ['member2=Unknown'] }, []), without);
+  assert.equal(
+    formatStatusText([row], { evictions: [], judged: ['member2=Unknown'] }, formatRolloutSection([])),
+    without,
+  );
   assert.doesNotMatch(without, /Rollouts/);
   const views = rolloutViewsOf(
     new Map([['.gitfleet/rollouts/shop/web.yaml', rolloutRecordText(aRollout())]]),
   );
-  const withRollouts = formatStatusText([row], { evictions: [], judged: ['member2=Unknown'] }, views);
+  const withRollouts = formatStatusText(
+    [row],
+    { evictions: [], judged: ['member2=Unknown'] },
+    formatRolloutSection(views),
+  );
   assert.ok(withRollouts.startsWith(`${without}\n\nRollouts\nshop/web (RolloutStrategy)`));
-  assert.equal(formatStatusText([], undefined, []), 'no templates');
-  assert.match(formatStatusText([], undefined, views), /^no templates\n\nRollouts\n/);
+  assert.equal(formatStatusText([], undefined, formatRolloutSection([])), 'no templates');
+  assert.match(formatStatusText([], undefined, formatRolloutSection(views)), /^no templates\n\nRollouts\n/);
 });

@@ -3,7 +3,7 @@
 // that does not parse is not left out: the hub treats it as no record and would start that
 // rollout again from step 1, which a user looking at the status needs to know.
 import type { RolloutState } from '../model/rollout.js';
-import { parseRolloutRecord, rolloutDir } from '../rollout/rollout-record.js';
+import { parseRolloutRecord, rolloutDir } from './rollout-record.js';
 
 /** One record file of the bindings branch: the rollout it holds, or why it could not be read. */
 export type RolloutView = { path: string; rollout: RolloutState } | { path: string; unreadable: string };
