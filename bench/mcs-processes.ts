@@ -104,5 +104,6 @@ export function agentArgs(opts: {
     opts.interval,
     '--export-coalesce',
     opts.exportCoalesce,
+    '--no-lease',
   ];
 }

@@ -182,6 +182,7 @@ test(
           kubeconfig,
           '--interval',
           '1h',
+          '--no-lease',
         ],
         {},
       );

@@ -46,7 +46,8 @@ export function startFleet(
   };
   const agentArgs = (cluster: string) => [
     ...['agent', '--repo', repo, '--cluster', cluster, '--kubeconfig', kubeconfig],
-    ...['--context', cluster, '--interval', '1s', ...(extra.agent ?? [])],
+    // One agent per cluster by construction: no Lease (the clusters have no gitfleet-system).
+    ...['--context', cluster, '--interval', '1s', '--no-lease', ...(extra.agent ?? [])],
   ];
   start('hub', ['hub', '--repo', repo, '--interval', '1s', ...(extra.hub ?? [])]);
   for (const cluster of clusters) start(cluster, agentArgs(cluster));

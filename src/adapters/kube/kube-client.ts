@@ -53,7 +53,7 @@ export class KubeClient {
   /** Returns a client for the kubeconfig's current context. */
   static fromKubeConfig(
     kc: KubeConfig,
-    opts: { fieldManager?: string; maxSockets?: number } = {},
+    opts: { fieldManager?: string; maxSockets?: number; bearerToken?: () => string } = {},
   ): KubeClient {
     return new KubeClient(new KubeHttp(kc, opts), opts.fieldManager);
   }

@@ -35,6 +35,12 @@ export interface RequestCounts {
   dryRun: number;
 }
 
+export interface KubeHttpOptions {
+  maxSockets?: number;
+  /** The bearer token of each request, asked for each time (in-cluster: the rotating ServiceAccount token). */
+  bearerToken?: () => string;
+}
+
 const authRefreshMs = 60_000;
 const maxAttempts = 8;
 
@@ -44,11 +50,13 @@ export class KubeHttp {
   private auth: { at: number; options: https.RequestOptions } | undefined;
   private readonly agent: http.Agent;
   private readonly server: URL;
+  private readonly bearerToken: (() => string) | undefined;
 
   constructor(
     private readonly kc: KubeConfig,
-    opts: { maxSockets?: number } = {},
+    opts: KubeHttpOptions = {},
   ) {
+    this.bearerToken = opts.bearerToken;
     const cluster = kc.getCurrentCluster();
     if (!cluster)
       throw new ConfigError(
@@ -188,6 +196,7 @@ export class KubeHttp {
       ...(req.timeoutMs === 0 ? {} : { timeout: req.timeoutMs ?? 60_000 }),
       headers: {
         ...(base.headers as Record<string, string> | undefined),
+        ...(this.bearerToken ? { authorization: `Bearer ${this.bearerToken()}` } : {}),
         accept: req.accept ?? 'application/json',
         ...(req.contentType ? { 'content-type': req.contentType } : {}),
         ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}),

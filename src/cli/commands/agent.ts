@@ -5,6 +5,8 @@
 //                  [--token-file F] [--cache-dir D] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25]
+//                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
+//                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
 // Exit codes of --once: 0 the branch's head is fully applied (every object applied, nothing
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
@@ -12,13 +14,27 @@
 // 4 the branch is tombstoned (exit-codes.ts). Without --once the agent runs until SIGINT or
 // SIGTERM (exit 0), and renews its heartbeat ref every lease duration × renew fraction
 // (loops/agent/heartbeat.ts); --once writes no heartbeat.
+//
+// One agent per cluster (docs/production.md#one-agent-per-cluster): the loop applies and
+// writes status only while it holds the Lease gitfleet-agent-<cluster> in the cluster it
+// applies to; a second agent for the same cluster stands by and takes over when the first
+// releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
+// pass run by hand needs no RBAC for Leases).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { ioLogger } from '../io-logger.js';
 import { UsageError } from '../usage-error.js';
-import { ConfigError } from '../../core/model/config-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
+import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
+import {
+  LeaseElection,
+  leaseIdentity,
+  leaseTimingsProblem,
+  type LeaseTimings,
+} from '../../adapters/kube/lease-election.js';
+import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
+import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
+import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
@@ -106,6 +122,34 @@ export const agentSpec = {
       default: '0.25',
       help: 'the fraction of the lease duration between two heartbeats',
     },
+    'no-lease': {
+      type: 'boolean',
+      help: 'run without the Lease that makes a second agent for the cluster stand by (the loop takes one by default)',
+    },
+    'lease-namespace': {
+      type: 'string',
+      value: 'NS',
+      default: 'gitfleet-system',
+      help: 'the namespace of the Lease gitfleet-agent-<cluster> in the cluster (the deploy manifests create it)',
+    },
+    'lease-duration': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '15s',
+      help: 'how long a standby agent waits, from when it last saw the Lease change, before taking it',
+    },
+    'lease-renew-deadline': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10s',
+      help: 'how long the agent holding the Lease keeps applying without renewing it',
+    },
+    'lease-retry-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '2s',
+      help: 'how often the holder renews and a standby tries',
+    },
     'token-file': tokenFileFlag,
     'cache-dir': cacheDirFlag,
     output: {
@@ -145,6 +189,7 @@ export const agentCommand = defineCommand({
         ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
         ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
         output: values.output,
+        ...agentLeaseOf(values),
       },
       io,
     );
@@ -178,6 +223,43 @@ export interface AgentOptions {
   statusUpdateFrequencyMs?: number;
   /** The heartbeat's lease (default: Karmada's, renewed every 10 s). */
   heartbeat?: HeartbeatSettings;
+  /** The loop's Lease in the cluster (one agent per cluster); absent: none (--no-lease, --once). */
+  lease?: AgentLease;
+}
+
+/** Where the agent's Lease lives in its cluster, and its timings. */
+export interface AgentLease extends LeaseTimings {
+  namespace: string;
+}
+
+/** Returns the Lease the flags ask for: none with --no-lease or --once. */
+function agentLeaseOf(values: {
+  once: boolean;
+  'no-lease': boolean;
+  'lease-namespace': string;
+  'lease-duration': number;
+  'lease-renew-deadline': number;
+  'lease-retry-period': number;
+}): { lease?: AgentLease } {
+  if (values.once || values['no-lease']) return {};
+  const timings: LeaseTimings = {
+    leaseDurationMs: values['lease-duration'],
+    renewDeadlineMs: values['lease-renew-deadline'],
+    retryPeriodMs: values['lease-retry-period'],
+  };
+  const flags: Record<keyof LeaseTimings, string> = {
+    leaseDurationMs: '--lease-duration',
+    renewDeadlineMs: '--lease-renew-deadline',
+    retryPeriodMs: '--lease-retry-period',
+  };
+  const problem = leaseTimingsProblem(timings, (name) => flags[name]);
+  if (problem) throw new UsageError(problem);
+  return { lease: { ...timings, namespace: values['lease-namespace'] } };
+}
+
+/** Returns the name of a cluster's agent Lease. */
+export function agentLeaseName(cluster: string): string {
+  return `gitfleet-agent-${cluster}`;
 }
 
 /** Runs one pass (--once) or the agent loop; returns the exit code. */
@@ -196,7 +278,13 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         onWarning: (m) => log.warn(m),
       })
     : localAgentRepo(opts.repo);
-  const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
+  const credentials = await loadKubeConfig({
+    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+    ...(opts.context ? { context: opts.context } : {}),
+  });
+  const client = KubeClient.fromKubeConfig(credentials.kc, {
+    ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
+  });
   const clusterApi = kubeClusterApi(client);
   const clock = systemClock();
   const memory = createAgentMemory();
@@ -221,7 +309,13 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       print(result, opts.output, io);
       return exitCode(result);
     }
-    return await loop(opts, io, { passOptions, client: clusterApi, clock, stopping });
+    return await loop(opts, io, {
+      passOptions,
+      client: clusterApi,
+      clock,
+      stopping,
+      leadership: agentLeadership(opts, client, clock, log),
+    });
   } finally {
     client.close();
   }
@@ -235,6 +329,7 @@ async function loop(
     client: ClusterApi;
     clock: ReturnType<typeof systemClock>;
     stopping: AbortController;
+    leadership: Leadership;
   },
 ): Promise<number> {
   const log = agentLogger(io, opts.cluster);
@@ -243,43 +338,55 @@ async function loop(
   const keepAlive = setInterval(() => undefined, 1 << 30);
   io.err(`agent ${opts.cluster}: following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
   let last = '';
+  const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
+  const { leadership } = deps;
   try {
-    await runAgentLoop({
-      pass: () => runAgentPass(deps.passOptions),
-      client: deps.client,
-      cluster: opts.cluster,
-      memory: deps.passOptions.memory,
-      triggers: [
-        watchLocalRefs({ gitdir: deps.passOptions.repo.gitdir, sourceRef: ref }),
-        periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
-      ],
-      clock: deps.clock,
-      random: Math.random,
-      log,
-      ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
-      heartbeat: {
-        intervalMs: renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings),
-        write: () =>
-          writeHeartbeat({
-            repo: deps.passOptions.repo,
-            ref: heartbeatRef(opts.branchPrefix, opts.cluster),
-            cluster: opts.cluster,
-            author: {
-              ...deps.passOptions.identity,
-              time: Math.floor(deps.clock.now() / 1000),
-              tzOffsetMinutes: 0,
-            },
-            warn: (m) => log.warn(m),
-          }),
-      },
-      stop: io.untilInterrupted().then(() => deps.stopping.abort()),
-      report: (result) => {
-        // A pass that changed nothing, or failed as the one before did, is not worth a line.
-        const summary = summarize(result);
-        if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
-        last = summary;
-        print(result, opts.output, io);
-      },
+    await whileLeading({ leadership, log, stop: interrupted, signal: deps.stopping.signal }, (stop) => {
+      // Each term starts afresh: what this agent remembered settling may have been changed by
+      // the agent that held the Lease meanwhile.
+      const passOptions = { ...deps.passOptions, memory: createAgentMemory() };
+      return runAgentLoop({
+        pass: async () => {
+          assertLeading(leadership, `agent ${opts.cluster}`, 'this pass applied nothing');
+          return runAgentPass(passOptions);
+        },
+        client: deps.client,
+        cluster: opts.cluster,
+        memory: passOptions.memory,
+        triggers: [
+          watchLocalRefs({ gitdir: passOptions.repo.gitdir, sourceRef: ref }),
+          periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
+        ],
+        clock: deps.clock,
+        random: Math.random,
+        log,
+        ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
+        heartbeat: {
+          intervalMs: renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings),
+          write: () => {
+            assertLeading(leadership, `agent ${opts.cluster}`, 'no heartbeat written');
+            return writeHeartbeat({
+              repo: passOptions.repo,
+              ref: heartbeatRef(opts.branchPrefix, opts.cluster),
+              cluster: opts.cluster,
+              author: {
+                ...passOptions.identity,
+                time: Math.floor(deps.clock.now() / 1000),
+                tzOffsetMinutes: 0,
+              },
+              warn: (m) => log.warn(m),
+            });
+          },
+        },
+        stop,
+        report: (result) => {
+          // A pass that changed nothing, or failed as the one before did, is not worth a line.
+          const summary = summarize(result);
+          if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
+          last = summary;
+          print(result, opts.output, io);
+        },
+      });
     });
   } finally {
     clearInterval(keepAlive);
@@ -299,18 +406,32 @@ function isQuiet(result: AgentPassResult): boolean {
   return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }
 
-// @kubernetes/client-node takes a second to load: only the agent pays for it.
-async function loadKubeConfig(opts: AgentOptions): Promise<KubeConfig> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-  else kc.loadFromDefault();
-  if (opts.context) {
-    if (!kc.getContextObject(opts.context))
-      throw new ConfigError('InvalidKubeconfig', `kubeconfig: no context '${opts.context}'`);
-    kc.setCurrentContext(opts.context);
-  }
-  return kc;
+/** Returns the agent's leadership: the Lease election in its cluster, or none without a lease. */
+function agentLeadership(
+  opts: AgentOptions,
+  client: KubeClient,
+  clock: ReturnType<typeof systemClock>,
+  log: Logger,
+): Leadership {
+  if (!opts.lease) return noElection();
+  const store = kubeLeaseStore({
+    http: client.http,
+    namespace: opts.lease.namespace,
+    name: agentLeaseName(opts.cluster),
+    where: `member cluster ${opts.cluster}`,
+    timeoutMs: Math.max(1000, Math.floor(opts.lease.renewDeadlineMs / 2)),
+    namespaceHint: `the agent's deploy manifests create it (deploy/agent); create it, pass --lease-namespace, or run with --no-lease`,
+  });
+  return new LeaseElection({
+    store,
+    identity: leaseIdentity(),
+    leaseDurationMs: opts.lease.leaseDurationMs,
+    renewDeadlineMs: opts.lease.renewDeadlineMs,
+    retryPeriodMs: opts.lease.retryPeriodMs,
+    clock,
+    random: Math.random,
+    log,
+  });
 }
 
 /** Returns the exit code of a --once pass (see the header). */

@@ -3,6 +3,9 @@
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
 //                [--cluster-monitor-period 5s] [--cluster-monitor-grace-period 40s]
 //                [--cluster-startup-grace-period 60s]
+//                [--leader-elect [--leader-elect-kubeconfig FILE] [--leader-elect-resource-namespace NS]
+//                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
+//                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
@@ -45,6 +48,18 @@ import {
 } from '../../loops/hub/cluster-monitor-rules.js';
 import { defaultHubFailover, type HubFailover } from '../../loops/hub/hub-failover.js';
 import { UsageError } from '../usage-error.js';
+import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
+import type { Readiness } from '../../loops/runtime/readiness.js';
+import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
+import {
+  LeaseElection,
+  leaseIdentity,
+  leaseTimingsProblem,
+  type LeaseTimings,
+} from '../../adapters/kube/lease-election.js';
+import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
+import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
+import { KubeHttp } from '../../adapters/kube/kube-http.js';
 
 /** `gitfleet hub`: its command line. */
 export const hubSpec = {
@@ -121,6 +136,46 @@ export const hubSpec = {
       default: '10m',
       help: 'how long a Gracefully evicted copy waits for the new copies to be healthy',
     },
+    // kube-controller-manager's leader-election flags, names and defaults (docs/production.md#leader-election).
+    'leader-elect': {
+      type: 'boolean',
+      help: 'run passes only while this replica holds a coordination.k8s.io Lease (several hub replicas)',
+    },
+    'leader-elect-kubeconfig': {
+      type: 'string',
+      value: 'FILE',
+      help: 'the kubeconfig of the cluster holding the Lease (default: in-cluster credentials)',
+    },
+    'leader-elect-resource-namespace': {
+      type: 'string',
+      value: 'NS',
+      default: 'gitfleet-system',
+      help: "the Lease's namespace",
+    },
+    'leader-elect-resource-name': {
+      type: 'string',
+      value: 'NAME',
+      default: 'gitfleet-hub',
+      help: "the Lease's name",
+    },
+    'leader-elect-lease-duration': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '15s',
+      help: 'how long a standby waits, from when it last saw the Lease change, before taking it',
+    },
+    'leader-elect-renew-deadline': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10s',
+      help: 'how long the leader keeps leading without renewing (shorter than the lease duration)',
+    },
+    'leader-elect-retry-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '2s',
+      help: 'how often the leader renews and a standby tries',
+    },
   },
 } as const satisfies CommandSpec;
 
@@ -154,6 +209,7 @@ export const hubCommand = defineCommand({
           resourceEvictionRate: parseEvictionRate(values['resource-eviction-rate']),
           gracefulEvictionTimeoutSeconds: values['graceful-eviction-timeout'] / 1000,
         },
+        ...leaderElectionOf(values),
       },
       io,
     ),
@@ -182,6 +238,52 @@ export interface HubOptions {
   failover?: FailoverSettings;
   /** The cluster monitor's settings (default: Karmada's); unused with --once. */
   monitor?: ClusterMonitorSettings;
+  /** Run passes only while holding this Lease (--leader-elect); absent: always. */
+  leaderElection?: HubLeaderElection;
+}
+
+/** Where the hub's Lease lives and its timings. */
+export interface HubLeaderElection extends LeaseTimings {
+  /** The kubeconfig of the Lease's cluster (default: in-cluster credentials). */
+  kubeconfig?: string;
+  namespace: string;
+  name: string;
+}
+
+/** Returns the leader election the flags ask for, or nothing without --leader-elect. */
+function leaderElectionOf(values: {
+  'leader-elect': boolean;
+  once: boolean;
+  'leader-elect-kubeconfig'?: string | undefined;
+  'leader-elect-resource-namespace': string;
+  'leader-elect-resource-name': string;
+  'leader-elect-lease-duration': number;
+  'leader-elect-renew-deadline': number;
+  'leader-elect-retry-period': number;
+}): { leaderElection?: HubLeaderElection } {
+  if (!values['leader-elect']) return {};
+  if (values.once)
+    throw new UsageError('--leader-elect is for the loop: a hub with --once runs its one pass without one');
+  const timings: LeaseTimings = {
+    leaseDurationMs: values['leader-elect-lease-duration'],
+    renewDeadlineMs: values['leader-elect-renew-deadline'],
+    retryPeriodMs: values['leader-elect-retry-period'],
+  };
+  const flags: Record<keyof LeaseTimings, string> = {
+    leaseDurationMs: '--leader-elect-lease-duration',
+    renewDeadlineMs: '--leader-elect-renew-deadline',
+    retryPeriodMs: '--leader-elect-retry-period',
+  };
+  const problem = leaseTimingsProblem(timings, (name) => flags[name]);
+  if (problem) throw new UsageError(problem);
+  return {
+    leaderElection: {
+      ...timings,
+      ...(values['leader-elect-kubeconfig'] ? { kubeconfig: values['leader-elect-kubeconfig'] } : {}),
+      namespace: values['leader-elect-resource-namespace'],
+      name: values['leader-elect-resource-name'],
+    },
+  };
 }
 
 /** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
@@ -222,6 +324,10 @@ export interface HubDeps {
   elapsed: () => number;
   random: () => number;
   identity: { name: string; email: string };
+  /** Told when this replica starts or stops leading (served on /readyz). */
+  readiness: Readiness;
+  /** Replaces the election the options ask for (tests). */
+  leadership: Leadership;
 }
 
 const defaultIdentity = defaultHubIdentity;
@@ -289,6 +395,11 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     ...(opts.failover ? { settings: opts.failover } : {}),
     ...(monitor ? { verdicts: () => monitor.verdicts() } : {}),
   };
+  const { leadership, close: closeLeaseClient } = await withLeadership(
+    opts,
+    { clock, random: deps.random ?? Math.random, log },
+    deps,
+  );
   const pass = () =>
     runHubPass({
       repo: setup.repo,
@@ -298,6 +409,14 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       log,
       cache,
       failover,
+      // The last look before the refs move: a replica whose renewal is overdue moves none.
+      ...(leadership.elected
+        ? {
+            hooks: {
+              afterObjectsWritten: () => assertLeading(leadership, 'hub', 'this pass moved no ref'),
+            },
+          }
+        : {}),
     });
   if (opts.once) {
     const result = await pass();
@@ -307,26 +426,82 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   }
   let last = '';
   io.err(`hub: watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
-  await runHubLoop({
-    pass,
-    triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
-    clock,
-    random: deps.random ?? Math.random,
-    log,
-    stop: io.untilInterrupted().then(() => {
-      io.err('hub: stopping');
-      stopping.abort();
-    }),
-    report: (result) => {
-      // A failing or up-to-date source is reported once, not at every resync.
-      const key = `${result.type} ${result.source.commit}`;
-      if (result.type !== 'rendered' && key === last) return;
-      last = key;
-      printResult(result, opts.output, io, true);
-    },
+  const interrupted = io.untilInterrupted().then(() => {
+    io.err('hub: stopping');
+    stopping.abort();
   });
+  const leading = {
+    leadership,
+    log,
+    stop: interrupted,
+    signal: stopping.signal,
+    ...(deps.readiness ? { readiness: deps.readiness } : {}),
+  };
+  await whileLeading(leading, (stop) => {
+    // A new term starts from what the branches say now, not from what this replica last wrote.
+    last = '';
+    return runHubLoop({
+      pass,
+      triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
+      clock,
+      random: deps.random ?? Math.random,
+      log,
+      stop,
+      report: (result) => {
+        // A failing or up-to-date source is reported once, not at every resync.
+        const key = `${result.type} ${result.source.commit}`;
+        if (result.type !== 'rendered' && key === last) return;
+        last = key;
+        printResult(result, opts.output, io, true);
+      },
+    });
+  }).finally(closeLeaseClient);
   io.err('hub: stopped');
   return exitCodes.ok;
+}
+
+/**
+ * Returns the hub's leadership: the test's, the Lease election that --leader-elect asks for
+ * (its client built from --leader-elect-kubeconfig, else the Pod's credentials), or none.
+ */
+async function withLeadership(
+  opts: HubOptions,
+  deps: { clock: Clock; random: () => number; log: Logger },
+  given: Partial<HubDeps>,
+): Promise<{ leadership: Leadership; close: () => void }> {
+  const none = () => undefined;
+  if (given.leadership) return { leadership: given.leadership, close: none };
+  const election = opts.leaderElection;
+  if (!election || opts.once) return { leadership: noElection(), close: none };
+  const credentials = await loadKubeConfig({
+    ...(election.kubeconfig ? { kubeconfig: election.kubeconfig } : {}),
+    inClusterDefault: true,
+  });
+  const http = new KubeHttp(credentials.kc, {
+    maxSockets: 2,
+    ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
+  });
+  const store = kubeLeaseStore({
+    http,
+    namespace: election.namespace,
+    name: election.name,
+    where: `the cluster of ${credentials.source}`,
+    // Two requests (read, then update) must fit in the renew deadline.
+    timeoutMs: Math.max(1000, Math.floor(election.renewDeadlineMs / 2)),
+    namespaceHint:
+      "the hub's deploy manifests create it (deploy/hub), or pass --leader-elect-resource-namespace",
+  });
+  const leadership = new LeaseElection({
+    store,
+    identity: leaseIdentity(),
+    leaseDurationMs: election.leaseDurationMs,
+    renewDeadlineMs: election.renewDeadlineMs,
+    retryPeriodMs: election.retryPeriodMs,
+    clock: deps.clock,
+    random: deps.random,
+    log: deps.log,
+  });
+  return { leadership, close: () => http.close() };
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */

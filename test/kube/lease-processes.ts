@@ -1,0 +1,66 @@
+// gitfleet processes for the leader-election tests: started with the CLI, what they print kept
+// with the time each line arrived, so a test can wait for a line and tell when it came.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { eventually } from './test-clusters.js';
+
+const cli = join(new URL('.', import.meta.url).pathname, '../../../bin/gitfleet.js');
+
+/** A running gitfleet command. */
+export interface Process {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Every line printed so far (stdout and stderr), with when it arrived (Date.now()). */
+  lines(): { at: number; text: string }[];
+  /** Waits until a line matches `pattern` (at or after index `from`); returns it. */
+  waitFor(pattern: RegExp, timeoutMs?: number, from?: number): Promise<{ at: number; text: string }>;
+  /** Whether it still runs. */
+  running(): boolean;
+  /** Sends `signal` and resolves once it has exited. */
+  stop(signal: NodeJS.Signals): Promise<void>;
+  output(): string;
+}
+
+/** Starts `gitfleet <args>`; `env` is added to this process's environment. */
+export function startProcess(name: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Process {
+  const child = spawn(process.execPath, [cli, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  const lines: { at: number; text: string }[] = [];
+  let pending = '';
+  const take = (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const parts = pending.split('\n');
+    pending = parts.pop() ?? '';
+    for (const text of parts) lines.push({ at: Date.now(), text });
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const output = () => lines.map((l) => `${name}| ${l.text}`).join('\n');
+  return {
+    name,
+    child,
+    lines: () => lines,
+    running,
+    output,
+    waitFor: (pattern, timeoutMs = 60_000, from = 0) =>
+      eventually(
+        `${name} to print ${pattern}`,
+        async () => {
+          const found = lines.slice(from).find((l) => pattern.test(l.text));
+          if (found) return found;
+          if (!running())
+            throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${output()}`);
+          return undefined;
+        },
+        timeoutMs,
+      ),
+    stop: async (signal) => {
+      if (running()) child.kill(signal);
+      await exited;
+    },
+  };
+}
