@@ -4,7 +4,8 @@
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
 //                  [--token-file F] [--cache-dir D] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
-//                  [--cluster-lease-renew-interval-fraction 0.25]
+//                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
+//                  [--log-format text|json]
 //
 // Exit codes of --once: 0 the branch's head is fully applied (every object applied, nothing
 // left to prune) and its status written; 1 something failed (an object, a deletion, a refused
@@ -13,7 +14,7 @@
 // SIGTERM (exit 0), and renews its heartbeat ref every lease duration × renew fraction
 // (loops/agent/heartbeat.ts); --once writes no heartbeat.
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { ioLogger } from '../io-logger.js';
+import { logFormatFlag, metricsAddrFlag, observability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
@@ -40,7 +41,6 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
-import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
@@ -114,6 +114,8 @@ export const agentSpec = {
       default: 'text',
       help: 'print pass results as text or JSON',
     },
+    'metrics-addr': metricsAddrFlag,
+    'log-format': logFormatFlag,
   },
 } as const satisfies CommandSpec;
 
@@ -145,6 +147,8 @@ export const agentCommand = defineCommand({
         ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
         ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
         output: values.output,
+        ...(values['metrics-addr'] ? { metricsAddr: values['metrics-addr'] } : {}),
+        logFormat: values['log-format'],
       },
       io,
     );
@@ -178,13 +182,18 @@ export interface AgentOptions {
   statusUpdateFrequencyMs?: number;
   /** The heartbeat's lease (default: Karmada's, renewed every 10 s). */
   heartbeat?: HeartbeatSettings;
+  /** Serve /metrics, /healthz and /readyz here (not with --once). */
+  metricsAddr?: string;
+  logFormat?: 'text' | 'json';
 }
 
 /** Runs one pass (--once) or the agent loop; returns the exit code. */
 export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   // Stopping aborts the requests to Git in flight, so a remote that hangs cannot hold the agent.
   const stopping = new AbortController();
-  const log = agentLogger(io, opts.cluster);
+  const clock = systemClock();
+  const observe = agentObservability(opts, io, clock);
+  const log = observe.log;
   const repo = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
@@ -194,11 +203,11 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
         signal: stopping.signal,
         onWarning: (m) => log.warn(m),
+        onExchange: (e) => observe.metrics.gitExchange(e),
       })
     : localAgentRepo(opts.repo);
   const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
   const clusterApi = kubeClusterApi(client);
-  const clock = systemClock();
   const memory = createAgentMemory();
   const passOptions: AgentPassOptions = {
     repo,
@@ -221,7 +230,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       print(result, opts.output, io);
       return exitCode(result);
     }
-    return await loop(opts, io, { passOptions, client: clusterApi, clock, stopping });
+    return await loop(opts, io, { passOptions, client: clusterApi, clock, stopping, observe });
   } finally {
     client.close();
   }
@@ -235,15 +244,17 @@ async function loop(
     client: ClusterApi;
     clock: ReturnType<typeof systemClock>;
     stopping: AbortController;
+    observe: Observability;
   },
 ): Promise<number> {
-  const log = agentLogger(io, opts.cluster);
+  const log = deps.observe.log;
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  io.err(`agent ${opts.cluster}: following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
   let last = '';
   try {
+    await deps.observe.serve();
+    log.info(`following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
     await runAgentLoop({
       pass: () => runAgentPass(deps.passOptions),
       client: deps.client,
@@ -272,6 +283,8 @@ async function loop(
             warn: (m) => log.warn(m),
           }),
       },
+      metrics: deps.observe.metrics,
+      readiness: deps.observe.readiness,
       stop: io.untilInterrupted().then(() => deps.stopping.abort()),
       report: (result) => {
         // A pass that changed nothing, or failed as the one before did, is not worth a line.
@@ -283,14 +296,30 @@ async function loop(
     });
   } finally {
     clearInterval(keepAlive);
+    await deps.observe.close();
   }
-  io.err(`agent ${opts.cluster}: stopped`);
+  log.info('stopped');
   return exitCodes.ok;
 }
 
-/** Returns the agent's logger: its lines start with `agent <cluster>:`. */
-function agentLogger(io: Io, cluster: string): Logger {
-  return ioLogger(io, `agent ${cluster}`);
+/**
+ * Returns the agent's logger (its lines start with `agent <cluster>:`), metrics and readiness
+ * (--log-format, --metrics-addr; none served with --once).
+ */
+function agentObservability(
+  opts: AgentOptions,
+  io: Io,
+  clock: ReturnType<typeof systemClock>,
+): Observability {
+  return observability(
+    {
+      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
+      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
+    },
+    io,
+    { speaker: { name: 'agent', cluster: opts.cluster }, clock },
+  );
 }
 
 /** Returns whether a pass found everything in place and did nothing. */

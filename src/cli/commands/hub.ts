@@ -2,7 +2,7 @@
 //
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
 //                [--cluster-monitor-period 5s] [--cluster-monitor-grace-period 40s]
-//                [--cluster-startup-grace-period 60s]
+//                [--cluster-startup-grace-period 60s] [--metrics-addr HOST:PORT] [--log-format text|json]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
@@ -12,7 +12,8 @@
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
 // reporting; --once has no monitor, and judges no one.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { ioLogger } from '../io-logger.js';
+import { logFormatFlag, metricsAddrFlag, observability, type Observability } from '../observability.js';
+import type { Metrics } from '../../loops/runtime/metrics.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
@@ -121,6 +122,8 @@ export const hubSpec = {
       default: '10m',
       help: 'how long a Gracefully evicted copy waits for the new copies to be healthy',
     },
+    'metrics-addr': metricsAddrFlag,
+    'log-format': logFormatFlag,
   },
 } as const satisfies CommandSpec;
 
@@ -148,6 +151,8 @@ export const hubCommand = defineCommand({
         ...(values['webhook-secret-file'] !== undefined
           ? { webhookSecretFile: values['webhook-secret-file'] }
           : {}),
+        ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
+        logFormat: values['log-format'],
         failover: {
           enableNoExecuteTaintEviction: values['enable-no-execute-taint-eviction'],
           noExecuteTaintEvictionPurgeMode: values['no-execute-taint-eviction-purge-mode'],
@@ -182,6 +187,9 @@ export interface HubOptions {
   failover?: FailoverSettings;
   /** The cluster monitor's settings (default: Karmada's); unused with --once. */
   monitor?: ClusterMonitorSettings;
+  /** Serve /metrics, /healthz and /readyz here (not with --once). */
+  metricsAddr?: string;
+  logFormat?: 'text' | 'json';
 }
 
 /** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
@@ -232,11 +240,16 @@ const defaultIdentity = defaultHubIdentity;
  */
 export async function buildHubSetup(
   opts: HubOptions,
-  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number },
+  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number; metrics?: Metrics },
 ): Promise<HubSetup> {
   if (isRepoUrl(opts.repo)) {
+    const metrics = deps.metrics;
     return remoteHubSetup(
-      { ...opts, ...(deps.signal ? { signal: deps.signal } : {}) },
+      {
+        ...opts,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(metrics ? { onExchange: (e) => metrics.gitExchange(e) } : {}),
+      },
       deps.log,
       deps.elapsed ?? (() => performance.now()),
     );
@@ -259,11 +272,18 @@ export async function buildHubSetup(
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const log = ioLogger(io, 'hub');
+  const observe = hubObservability(opts, io, clock);
+  const log = observe.log;
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const elapsed = deps.elapsed ?? (() => performance.now());
-  const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal, elapsed });
+  const setup = await buildHubSetup(opts, {
+    clock,
+    log,
+    signal: stopping.signal,
+    elapsed,
+    metrics: observe.metrics,
+  });
   const cache = createHubPassCache();
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
@@ -306,15 +326,18 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   let last = '';
-  io.err(`hub: watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
+  await observe.serve();
+  log.info(`watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   await runHubLoop({
     pass,
     triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
     clock,
     random: deps.random ?? Math.random,
     log,
+    metrics: observe.metrics,
+    readiness: observe.readiness,
     stop: io.untilInterrupted().then(() => {
-      io.err('hub: stopping');
+      log.info('stopping');
       stopping.abort();
     }),
     report: (result) => {
@@ -325,8 +348,22 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       printResult(result, opts.output, io, true);
     },
   });
-  io.err('hub: stopped');
+  await observe.close();
+  log.info('stopped');
   return exitCodes.ok;
+}
+
+/** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
+function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
+  return observability(
+    {
+      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
+      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
+    },
+    io,
+    { speaker: { name: 'hub' }, clock },
+  );
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */
