@@ -38,6 +38,12 @@ export interface ObservabilityOptions {
 /** A command's logger, metrics and readiness, and the endpoint once started. */
 export interface Observability {
   log: Logger;
+  /**
+   * Where the command prints pass results: `io` itself, except that with `--log-format json`
+   * what it writes on stderr (a source that does not load, a pass that failed in part) becomes
+   * an error record, so stderr holds only JSON lines.
+   */
+  resultIo: Io;
   metrics: Metrics;
   readiness: Readiness;
   /** Starts the endpoint when --metrics-addr was given; throws when the address is in use. */
@@ -58,9 +64,11 @@ export function observability(
     secrets: knownSecrets(opts, deps.env ?? process.env),
   });
   const readiness = new Readiness();
+  const resultIo: Io = opts.logFormat === 'json' ? { ...io, err: (text) => log.error(unprefixed(text)) } : io;
   if (opts.metricsAddr === undefined) {
     return {
       log,
+      resultIo,
       metrics: noMetrics(),
       readiness,
       serve: async () => undefined,
@@ -74,6 +82,7 @@ export function observability(
   let server: MetricsServer | undefined;
   return {
     log,
+    resultIo,
     metrics: prom,
     readiness,
     serve: async () => {
@@ -87,6 +96,11 @@ export function observability(
     },
     close: async () => server?.close(),
   };
+}
+
+/** Returns a result line without the speaker the text format starts it with (JSON has its own key). */
+function unprefixed(text: string): string {
+  return text.replace(/^(hub|agent [a-z0-9-]+): /, '');
 }
 
 /** The secrets this process holds and a log line must never show: the Git token, the webhook's. */

@@ -291,7 +291,7 @@ async function loop(
         const summary = summarize(result);
         if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
         last = summary;
-        print(result, opts.output, io);
+        print(result, opts.output, deps.observe.resultIo);
       },
     });
   } finally {

@@ -345,7 +345,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       const key = `${result.type} ${result.source.commit}`;
       if (result.type !== 'rendered' && key === last) return;
       last = key;
-      printResult(result, opts.output, io, true);
+      printResult(result, opts.output, observe.resultIo, true);
     },
   });
   await observe.close();
