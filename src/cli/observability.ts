@@ -12,6 +12,8 @@ import { Readiness } from '../loops/runtime/readiness.js';
 import { ioLogger, type LogFormat, type Speaker } from './io-logger.js';
 import type { Io } from './io.js';
 import { parseMetricsAddr } from './parse-metrics-addr.js';
+import type { Progress } from '../loops/runtime/progress.js';
+import { terminalProgress } from './terminal-progress.js';
 
 /** `--metrics-addr HOST:PORT` (hub, agent). */
 export const metricsAddrFlag = {
@@ -44,6 +46,8 @@ export interface Observability {
    * an error record, so stderr holds only JSON lines.
    */
   resultIo: Io;
+  /** Returns a long step's progress lines (`<what> 3,000 of 10,000 <noun>`), or undefined off a terminal or with JSON logs. */
+  progress(what: string, noun: string): Progress | undefined;
   metrics: Metrics;
   readiness: Readiness;
   /** Starts the endpoint when --metrics-addr was given; throws when the address is in use. */
@@ -65,10 +69,13 @@ export function observability(
   });
   const readiness = new Readiness();
   const resultIo: Io = opts.logFormat === 'json' ? { ...io, err: (text) => log.error(unprefixed(text)) } : io;
+  const progress = (what: string, noun: string) =>
+    terminalProgress({ io, clock: deps.clock, logFormat: opts.logFormat ?? 'text', what, noun });
   if (opts.metricsAddr === undefined) {
     return {
       log,
       resultIo,
+      progress,
       metrics: noMetrics(),
       readiness,
       serve: async () => undefined,
@@ -83,6 +90,7 @@ export function observability(
   return {
     log,
     resultIo,
+    progress,
     metrics: prom,
     readiness,
     serve: async () => {

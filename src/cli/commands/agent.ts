@@ -209,6 +209,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const client = KubeClient.fromKubeConfig(await loadKubeConfig(opts));
   const clusterApi = kubeClusterApi(client);
   const memory = createAgentMemory();
+  const progress = observe.progress(`agent ${opts.cluster}: applied`, 'objects');
   const passOptions: AgentPassOptions = {
     repo,
     client: clusterApi,
@@ -223,6 +224,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
     warn: (m) => log.warn(m),
+    ...(progress ? { progress } : {}),
   };
   try {
     if (opts.once) {
