@@ -309,8 +309,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     ...(opts.failover ? { settings: opts.failover } : {}),
     ...(monitor ? { verdicts: () => monitor.verdicts() } : {}),
   };
+  const progress = observe.progress('hub: rendered', 'templates');
   const pass = () =>
     runHubPass({
+      ...(progress ? { progress } : {}),
       repo: setup.repo,
       sourceRef: opts.sourceRef,
       identity: deps.identity ?? defaultIdentity,
