@@ -46,6 +46,8 @@ export interface Observability {
    * an error record, so stderr holds only JSON lines.
    */
   resultIo: Io;
+  /** Whether the logs are JSON (--log-format json). */
+  json: boolean;
   /** Returns a long step's progress lines (`<what> 3,000 of 10,000 <noun>`), or undefined off a terminal or with JSON logs. */
   progress(what: string, noun: string): Progress | undefined;
   metrics: Metrics;
@@ -75,6 +77,7 @@ export function observability(
     return {
       log,
       resultIo,
+      json: opts.logFormat === 'json',
       progress,
       metrics: noMetrics(),
       readiness,
@@ -90,6 +93,7 @@ export function observability(
   return {
     log,
     resultIo,
+    json: opts.logFormat === 'json',
     progress,
     metrics: prom,
     readiness,

@@ -108,7 +108,7 @@ test(
 );
 
 test(
-  'agent --metrics-addr: ready after its first pass, counts it, and exits 0 on SIGTERM',
+  'agent --metrics-addr --log-format json: ready after its first pass, counts it, logs JSON lines, and exits 0 on SIGTERM',
   { timeout: 60_000 },
   async (t) => {
     const bare = makeBareRepo();
@@ -132,7 +132,7 @@ test(
     );
     const run = startCli([
       ...['agent', '--repo', bare.dir, '--cluster', 'member1', '--kubeconfig', kubeconfig],
-      ...['--interval', '1h', '--metrics-addr', ':0'],
+      ...['--interval', '1h', '--metrics-addr', ':0', '--log-format', 'json'],
     ]);
     await eventually(() => servedUrl(run.lines) !== undefined, 'the endpoint', 30_000);
     const url = servedUrl(run.lines)!;
@@ -152,7 +152,19 @@ test(
     const { code, signal } = await run.exited;
     agent.destroy();
     assert.deepEqual({ code, signal }, { code: 0, signal: null }, run.lines.join('\n'));
-    assert.ok(run.lines.includes('agent member1: stopped'), run.lines.join('\n'));
+    const records = run.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.ok(
+      records.every((r) => r.speaker === 'agent' && r.cluster === 'member1'),
+      run.lines.join('\n'),
+    );
+    assert.ok(records.some((r) => r.message === 'stopped'));
+    // The pass that found no branch is an error record (stderr in text), not a block of text.
+    assert.ok(
+      records.some(
+        (r) => r.level === 'error' && /no cluster branch yet; nothing applied/.test(String(r.message)),
+      ),
+      run.lines.join('\n'),
+    );
   },
 );
 

@@ -42,6 +42,7 @@ import {
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
+import type { Logger } from '../../loops/runtime/logger.js';
 import type { Io } from '../io.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -293,6 +294,8 @@ async function loop(
         const summary = summarize(result);
         if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
         last = summary;
+        if (deps.observe.json && opts.output === 'text' && !result.fullyApplied)
+          return logProblems(result, log);
         print(result, opts.output, deps.observe.resultIo);
       },
     });
@@ -369,6 +372,18 @@ function summarize(result: AgentPassResult): string {
       ? 'partly applied'
       : 'Git unreachable; kept';
   return `agent ${result.cluster}: ${state} ${short}: ${result.objects.length} objects (${parts.join(', ') || 'none'}), pruned ${pruned}`;
+}
+
+/** With --log-format json: a pass that did not apply everything as error records, one per object, with its fields. */
+function logProblems(result: AgentPassResult, log: Logger): void {
+  const commit = result.commit ?? undefined;
+  log.error(`${summarize(result).replace(/^agent [^:]+: /, '')} in ${result.totalMs} ms`, { commit });
+  for (const o of result.objects)
+    if (!o.applied) log.error(`${o.path}: ${o.message ?? o.action}`, { commit, object: o.path });
+  for (const u of result.unparsed) log.error(`${u.path}: ${u.message}`, { commit, object: u.path });
+  for (const f of result.prune?.failed ?? []) log.error(f.message, { commit });
+  if (result.prune?.plan.guardRefusal) log.error(result.prune.plan.guardRefusal, { commit });
+  if (result.inventoryProblem) log.error(result.inventoryProblem, { commit });
 }
 
 function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {

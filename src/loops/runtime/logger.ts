@@ -4,14 +4,17 @@
 // code): the text format leaves them out (the message already names its subject first), the
 // JSON format (`--log-format json`, cli/io-logger.ts) writes each as a key of its own.
 
-/** What a log line is about, where known. Values are short identifiers, never manifests or secrets. */
+/**
+ * What a log line is about, where known. Values are short identifiers, never manifests or
+ * secrets; a field left undefined is left out of the line.
+ */
 export interface LogFields {
-  cluster?: string;
-  commit?: string;
+  cluster?: string | undefined;
+  commit?: string | undefined;
   /** The object's path in its branch, or its `Kind/namespace/name`. */
-  object?: string;
+  object?: string | undefined;
   /** A GitfleetError's code. */
-  code?: string;
+  code?: string | undefined;
   [key: string]: string | number | boolean | undefined;
 }
 
