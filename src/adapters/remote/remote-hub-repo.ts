@@ -60,6 +60,10 @@ export interface RemoteHubRepoOptions {
    * advertised value is read); they are fetched along when another branch moves.
    */
   quietRefs?: (ref: string) => boolean;
+  /** Told of each fetch and push, how long it took and whether it succeeded (the metrics). */
+  onExchange?: (exchange: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }) => void;
+  /** The monotonic clock that times them, in milliseconds (default: performance.now). */
+  elapsed?: () => number;
 }
 
 /** The hub's view of a remote repository. */
@@ -128,6 +132,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     last = next.catch(() => undefined);
     return next;
   };
+  const timed = exchangeTimer(opts);
   const fetchOnce = async (): Promise<RefreshResult> => {
     if (damaged) {
       warn(`${gitdir}: the last fetch from ${remote.url} brought a damaged pack; rebuilding the mirror`);
@@ -135,7 +140,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
       damaged = false;
     }
     try {
-      return await fetchMirror({ ...access, layout, quiet: opts.quietRefs });
+      return await timed('fetch', () => fetchMirror({ ...access, layout, quiet: opts.quietRefs }));
     } catch (error) {
       if (error instanceof RemoteError && error.code === 'DamagedPack') damaged = true;
       throw error;
@@ -150,7 +155,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
         `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
       );
       await rebuildMirror(mirror);
-      return fetchMirror({ ...access, layout, quiet: opts.quietRefs });
+      return timed('fetch', () => fetchMirror({ ...access, layout, quiet: opts.quietRefs }));
     });
   return {
     gitdir,
@@ -159,7 +164,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     branchPrefix: layout.branchPrefix,
     refresh: () => fetchRefs().then(() => undefined),
     fetchRefs,
-    publish: (updates) => serial(() => publishAll(access, layout, updates)),
+    publish: (updates) => serial(() => publishAll(access, layout, updates, timed)),
   };
 }
 
@@ -167,6 +172,7 @@ async function publishAll(
   access: RemoteAccess,
   layout: MirrorLayout,
   updates: readonly PublishUpdate[],
+  timed: ExchangeTimer,
 ): Promise<void> {
   for (const u of updates) {
     if (!isMirrored(layout, u.ref) || u.ref === layout.sourceRef) {
@@ -178,7 +184,27 @@ async function publishAll(
     }
   }
   const moved = updates.filter((u) => u.oldOid !== u.newOid);
-  if (moved.length > 0) await pushRefs(access, moved);
+  if (moved.length > 0) await timed('push', () => pushRefs(access, moved));
+}
+
+type ExchangeTimer = <T>(kind: 'fetch' | 'push', work: () => Promise<T>) => Promise<T>;
+
+/** Returns a wrapper that tells `onExchange` how long each exchange took and how it ended. */
+function exchangeTimer(opts: RemoteHubRepoOptions): ExchangeTimer {
+  const elapsed = opts.elapsed ?? (() => performance.now());
+  return async (kind, work) => {
+    if (!opts.onExchange) return work();
+    const started = elapsed();
+    const report = (ok: boolean) => opts.onExchange?.({ kind, seconds: (elapsed() - started) / 1000, ok });
+    try {
+      const result = await work();
+      report(true);
+      return result;
+    } catch (error) {
+      report(false);
+      throw error;
+    }
+  };
 }
 
 /** Opens the mirror, rebuilding it when a ref points at a missing object. */

@@ -10,7 +10,7 @@
 // aborted by `signal`. The other agents' heartbeats are quiet refs: their moves alone never
 // make the agent fetch (it does not read them), or every refresh would be a fetch.
 import { readToken } from '../../adapters/remote/read-token.js';
-import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
 import type { AgentRepo } from '../../loops/agent/agent-repo.js';
 import { privateFiles } from './hub-remote-setup.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
@@ -26,6 +26,8 @@ export async function remoteAgentRepo(opts: {
   cacheDir?: string;
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
+  /** Told of each fetch and push (the metrics). */
+  onExchange?: RemoteHubRepoOptions['onExchange'];
 }): Promise<AgentRepo> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
@@ -39,6 +41,7 @@ export async function remoteAgentRepo(opts: {
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
     quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),
   });
 }

@@ -4,7 +4,8 @@
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
 //                  [--token-file F] [--cache-dir D] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
-//                  [--cluster-lease-renew-interval-fraction 0.25]
+//                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
+//                  [--log-format text|json]
 //                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
 //                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
@@ -21,7 +22,7 @@
 // releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
 // pass run by hand needs no RBAC for Leases).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { ioLogger } from '../io-logger.js';
+import { logFormatFlag, metricsAddrFlag, observability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
@@ -56,8 +57,8 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
-import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
+import type { Logger } from '../../loops/runtime/logger.js';
 import type { Io } from '../io.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -158,6 +159,8 @@ export const agentSpec = {
       default: 'text',
       help: 'print pass results as text or JSON',
     },
+    'metrics-addr': metricsAddrFlag,
+    'log-format': logFormatFlag,
   },
 } as const satisfies CommandSpec;
 
@@ -190,6 +193,8 @@ export const agentCommand = defineCommand({
         ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
         output: values.output,
         ...agentLeaseOf(values),
+        ...(values['metrics-addr'] ? { metricsAddr: values['metrics-addr'] } : {}),
+        logFormat: values['log-format'],
       },
       io,
     );
@@ -223,6 +228,9 @@ export interface AgentOptions {
   statusUpdateFrequencyMs?: number;
   /** The heartbeat's lease (default: Karmada's, renewed every 10 s). */
   heartbeat?: HeartbeatSettings;
+  /** Serve /metrics, /healthz and /readyz here (not with --once). */
+  metricsAddr?: string;
+  logFormat?: 'text' | 'json';
   /** The loop's Lease in the cluster (one agent per cluster); absent: none (--no-lease, --once). */
   lease?: AgentLease;
 }
@@ -266,7 +274,9 @@ export function agentLeaseName(cluster: string): string {
 export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   // Stopping aborts the requests to Git in flight, so a remote that hangs cannot hold the agent.
   const stopping = new AbortController();
-  const log = agentLogger(io, opts.cluster);
+  const clock = systemClock();
+  const observe = agentObservability(opts, io, clock);
+  const log = observe.log;
   const repo = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
@@ -276,6 +286,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
         signal: stopping.signal,
         onWarning: (m) => log.warn(m),
+        onExchange: (e) => observe.metrics.gitExchange(e),
       })
     : localAgentRepo(opts.repo);
   const credentials = await loadKubeConfig({
@@ -286,8 +297,8 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
   });
   const clusterApi = kubeClusterApi(client);
-  const clock = systemClock();
   const memory = createAgentMemory();
+  const progress = observe.progress(`agent ${opts.cluster}: applied`, 'objects');
   const passOptions: AgentPassOptions = {
     repo,
     client: clusterApi,
@@ -302,6 +313,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
     warn: (m) => log.warn(m),
+    ...(progress ? { progress } : {}),
   };
   try {
     if (opts.once) {
@@ -314,7 +326,8 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       client: clusterApi,
       clock,
       stopping,
-      leadership: agentLeadership(opts, client, clock, log),
+      observe,
+      leadership: agentLeadership(opts, client, clock, observe.log),
     });
   } finally {
     client.close();
@@ -330,18 +343,22 @@ async function loop(
     clock: ReturnType<typeof systemClock>;
     stopping: AbortController;
     leadership: Leadership;
+    observe: Observability;
   },
 ): Promise<number> {
-  const log = agentLogger(io, opts.cluster);
+  const log = deps.observe.log;
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  io.err(`agent ${opts.cluster}: following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
   let last = '';
   const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
   const { leadership } = deps;
   try {
-    await whileLeading({ leadership, log, stop: interrupted, signal: deps.stopping.signal }, (stop) => {
+    await deps.observe.serve();
+    log.info(`following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
+    const { readiness } = deps.observe;
+    const leading = { leadership, log, stop: interrupted, signal: deps.stopping.signal, readiness };
+    await whileLeading(leading, (stop) => {
       // Each term starts afresh: what this agent remembered settling may have been changed by
       // the agent that held the Lease meanwhile.
       const passOptions = { ...deps.passOptions, memory: createAgentMemory() };
@@ -378,26 +395,46 @@ async function loop(
             });
           },
         },
+        metrics: deps.observe.metrics,
+        readiness,
         stop,
         report: (result) => {
           // A pass that changed nothing, or failed as the one before did, is not worth a line.
           const summary = summarize(result);
           if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
           last = summary;
-          print(result, opts.output, io);
+          if (deps.observe.json && opts.output === 'text' && !result.fullyApplied)
+            return logProblems(result, log);
+          print(result, opts.output, deps.observe.resultIo);
         },
       });
     });
   } finally {
     clearInterval(keepAlive);
+    await deps.observe.close();
   }
-  io.err(`agent ${opts.cluster}: stopped`);
+  log.info('stopped');
   return exitCodes.ok;
 }
 
-/** Returns the agent's logger: its lines start with `agent <cluster>:`. */
-function agentLogger(io: Io, cluster: string): Logger {
-  return ioLogger(io, `agent ${cluster}`);
+/**
+ * Returns the agent's logger (its lines start with `agent <cluster>:`), metrics and readiness
+ * (--log-format, --metrics-addr; none served with --once).
+ */
+function agentObservability(
+  opts: AgentOptions,
+  io: Io,
+  clock: ReturnType<typeof systemClock>,
+): Observability {
+  return observability(
+    {
+      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
+      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
+    },
+    io,
+    { speaker: { name: 'agent', cluster: opts.cluster }, clock },
+  );
 }
 
 /** Returns whether a pass found everything in place and did nothing. */
@@ -459,6 +496,18 @@ function summarize(result: AgentPassResult): string {
       ? 'partly applied'
       : 'Git unreachable; kept';
   return `agent ${result.cluster}: ${state} ${short}: ${result.objects.length} objects (${parts.join(', ') || 'none'}), pruned ${pruned}`;
+}
+
+/** With --log-format json: a pass that did not apply everything as error records, one per object, with its fields. */
+function logProblems(result: AgentPassResult, log: Logger): void {
+  const commit = result.commit ?? undefined;
+  log.error(`${summarize(result).replace(/^agent [^:]+: /, '')} in ${result.totalMs} ms`, { commit });
+  for (const o of result.objects)
+    if (!o.applied) log.error(`${o.path}: ${o.message ?? o.action}`, { commit, object: o.path });
+  for (const u of result.unparsed) log.error(`${u.path}: ${u.message}`, { commit, object: u.path });
+  for (const f of result.prune?.failed ?? []) log.error(f.message, { commit });
+  if (result.prune?.plan.guardRefusal) log.error(result.prune.plan.guardRefusal, { commit });
+  if (result.inventoryProblem) log.error(result.inventoryProblem, { commit });
 }
 
 function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {

@@ -10,7 +10,7 @@ import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { readFile } from 'node:fs/promises';
 import { readToken } from '../../adapters/remote/read-token.js';
-import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
 import { pollRemote, type Poller } from '../../adapters/watch/poll-remote.js';
 import { startWebhookServer, type WebhookServer } from '../../adapters/watch/start-webhook-server.js';
 import type { Logger } from '../../loops/runtime/logger.js';
@@ -35,6 +35,8 @@ export interface RemoteHubOptions {
   branchPrefix?: string;
   /** Aborts the requests in flight: the hub is stopping. */
   signal?: AbortSignal;
+  /** Told of each fetch and push (the metrics). */
+  onExchange?: RemoteHubRepoOptions['onExchange'];
 }
 
 /** Returns the mirror-backed repository and its triggers (polling, webhook) for a remote. */
@@ -56,6 +58,7 @@ export async function remoteHubSetup(
     branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onExchange ? { onExchange: opts.onExchange, elapsed } : {}),
     onWarning: (m) => log.warn(m),
     // The monitor reads heartbeats from the advertisement: a heartbeat moving is no reason to fetch.
     quietRefs: quiet,

@@ -2,7 +2,7 @@
 //
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
 //                [--cluster-monitor-period 5s] [--cluster-monitor-grace-period 40s]
-//                [--cluster-startup-grace-period 60s]
+//                [--cluster-startup-grace-period 60s] [--metrics-addr HOST:PORT] [--log-format text|json]
 //                [--leader-elect [--leader-elect-kubeconfig FILE] [--leader-elect-resource-namespace NS]
 //                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
 //                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
@@ -15,7 +15,8 @@
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
 // reporting; --once has no monitor, and judges no one.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { ioLogger } from '../io-logger.js';
+import { logFormatFlag, metricsAddrFlag, observability, type Observability } from '../observability.js';
+import type { Metrics } from '../../loops/runtime/metrics.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
@@ -176,6 +177,8 @@ export const hubSpec = {
       default: '2s',
       help: 'how often the leader renews and a standby tries',
     },
+    'metrics-addr': metricsAddrFlag,
+    'log-format': logFormatFlag,
   },
 } as const satisfies CommandSpec;
 
@@ -203,6 +206,8 @@ export const hubCommand = defineCommand({
         ...(values['webhook-secret-file'] !== undefined
           ? { webhookSecretFile: values['webhook-secret-file'] }
           : {}),
+        ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
+        logFormat: values['log-format'],
         failover: {
           enableNoExecuteTaintEviction: values['enable-no-execute-taint-eviction'],
           noExecuteTaintEvictionPurgeMode: values['no-execute-taint-eviction-purge-mode'],
@@ -238,6 +243,9 @@ export interface HubOptions {
   failover?: FailoverSettings;
   /** The cluster monitor's settings (default: Karmada's); unused with --once. */
   monitor?: ClusterMonitorSettings;
+  /** Serve /metrics, /healthz and /readyz here (not with --once). */
+  metricsAddr?: string;
+  logFormat?: 'text' | 'json';
   /** Run passes only while holding this Lease (--leader-elect); absent: always. */
   leaderElection?: HubLeaderElection;
 }
@@ -338,11 +346,16 @@ const defaultIdentity = defaultHubIdentity;
  */
 export async function buildHubSetup(
   opts: HubOptions,
-  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number },
+  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number; metrics?: Metrics },
 ): Promise<HubSetup> {
   if (isRepoUrl(opts.repo)) {
+    const metrics = deps.metrics;
     return remoteHubSetup(
-      { ...opts, ...(deps.signal ? { signal: deps.signal } : {}) },
+      {
+        ...opts,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(metrics ? { onExchange: (e) => metrics.gitExchange(e) } : {}),
+      },
       deps.log,
       deps.elapsed ?? (() => performance.now()),
     );
@@ -365,11 +378,18 @@ export async function buildHubSetup(
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const log = ioLogger(io, 'hub');
+  const observe = hubObservability(opts, io, clock);
+  const log = observe.log;
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const elapsed = deps.elapsed ?? (() => performance.now());
-  const setup = await buildHubSetup(opts, { clock, log, signal: stopping.signal, elapsed });
+  const setup = await buildHubSetup(opts, {
+    clock,
+    log,
+    signal: stopping.signal,
+    elapsed,
+    metrics: observe.metrics,
+  });
   const cache = createHubPassCache();
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
@@ -400,8 +420,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     { clock, random: deps.random ?? Math.random, log },
     deps,
   );
+  const progress = observe.progress('hub: rendered', 'templates');
   const pass = () =>
     runHubPass({
+      ...(progress ? { progress } : {}),
       repo: setup.repo,
       sourceRef: opts.sourceRef,
       identity: deps.identity ?? defaultIdentity,
@@ -425,18 +447,14 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   let last = '';
-  io.err(`hub: watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
+  await observe.serve();
+  log.info(`watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   const interrupted = io.untilInterrupted().then(() => {
-    io.err('hub: stopping');
+    log.info('stopping');
     stopping.abort();
   });
-  const leading = {
-    leadership,
-    log,
-    stop: interrupted,
-    signal: stopping.signal,
-    ...(deps.readiness ? { readiness: deps.readiness } : {}),
-  };
+  const readiness = deps.readiness ?? observe.readiness;
+  const leading = { leadership, log, stop: interrupted, signal: stopping.signal, readiness };
   await whileLeading(leading, (stop) => {
     // A new term starts from what the branches say now, not from what this replica last wrote.
     last = '';
@@ -446,20 +464,23 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       clock,
       random: deps.random ?? Math.random,
       log,
+      metrics: observe.metrics,
+      readiness,
       stop,
       report: (result) => {
         // A failing or up-to-date source is reported once, not at every resync.
         const key = `${result.type} ${result.source.commit}`;
         if (result.type !== 'rendered' && key === last) return;
         last = key;
-        printResult(result, opts.output, io, true);
+        printResult(result, opts.output, observe.resultIo, true);
       },
     });
   }).finally(closeLeaseClient);
-  io.err('hub: stopped');
+  readiness.setStopped();
+  await observe.close();
+  log.info('stopped');
   return exitCodes.ok;
 }
-
 /**
  * Returns the hub's leadership: the test's, the Lease election that --leader-elect asks for
  * (its client built from --leader-elect-kubeconfig, else the Pod's credentials), or none.
@@ -502,6 +523,19 @@ async function withLeadership(
     log: deps.log,
   });
   return { leadership, close: () => http.close() };
+}
+
+/** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
+function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
+  return observability(
+    {
+      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
+      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
+    },
+    io,
+    { speaker: { name: 'hub' }, clock },
+  );
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */

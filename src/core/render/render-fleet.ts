@@ -39,6 +39,11 @@ export interface RenderOptions {
    * render about a tenth more and saves the next one most of its scheduling.
    */
   ahead?: boolean;
+  /**
+   * Told after each template's copies are rendered (done of total), for a progress line on a
+   * terminal: a first render of a large fleet takes a while. Called in the render's order.
+   */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface RenderResult {
@@ -122,6 +127,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     bindings: keyed,
     renderer,
     reuse: reuse.units,
+    ...(options.progress ? { progress: options.progress } : {}),
   });
   const assembled = reuse.clusters({ clusters, units, rendered }, assembleClusters);
   return resultOf({ fleet, detected, bound, followed, services, bindings, assembled, memo: reuse.memo() });

@@ -67,6 +67,8 @@ export function renderUnits(opts: {
   bindings: ReadonlyMap<string, Binding>;
   renderer: ObjectRenderer;
   reuse?: ReuseHook<UnitRenderInput, UnitRender>;
+  /** Told after each unit (done of total). */
+  progress?: (done: number, total: number) => void;
 }): Map<string, UnitRender> {
   const render = (input: UnitRenderInput, last?: UnitRender): UnitRender => {
     const { unit } = input;
@@ -91,6 +93,7 @@ export function renderUnits(opts: {
       referrers: referrerClusters(unit.binding, opts.bindings),
     };
     rendered.set(unit.id, opts.reuse ? opts.reuse(input, render) : render(input));
+    opts.progress?.(rendered.size, opts.units.length);
   }
   return rendered;
 }

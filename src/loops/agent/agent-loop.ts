@@ -6,13 +6,16 @@
 // the passes, on its own timer, the heartbeat (heartbeat.ts) tells the hub the agent is alive;
 // neither waits for the other, and a failing heartbeat never stops a pass. It starts after the
 // first pass that reached Git: before that a remote's mirror may not exist yet (the pass's
-// refresh makes it), and a heartbeat could not be pushed anyway.
+// refresh makes it), and a heartbeat could not be pushed anyway. Each pass is counted
+// (metrics) and the first one, whatever its outcome, makes the process ready (`/readyz`).
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterApi } from './cluster-api.js';
 import { defaultBackoff } from '../runtime/backoff.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
+import { noMetrics, type Metrics } from '../runtime/metrics.js';
+import type { Readiness } from '../runtime/readiness.js';
 import { runWorker } from '../runtime/run-worker.js';
 import type { Trigger } from '../runtime/trigger.js';
 import { createWorkQueue } from '../runtime/work-queue.js';
@@ -22,6 +25,7 @@ import { ExportWatcher } from './export-watch.js';
 import { liveKey } from './live-index.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { AgentPassResult } from './run-agent-pass.js';
+import { agentPassReport, failedAgentPassReport } from './agent-pass-report.js';
 
 export interface AgentLoopOptions {
   pass: () => Promise<AgentPassResult>;
@@ -48,6 +52,10 @@ export interface AgentLoopOptions {
   exportCoalesceMs?: number;
   /** Writes one heartbeat, every `intervalMs` from the first pass that reached Git (absent: no heartbeat). */
   heartbeat?: { write: () => Promise<unknown>; intervalMs: number };
+  /** Counts every pass (default: noMetrics). */
+  metrics?: Metrics;
+  /** Told when the first pass is done and when the loop stops. */
+  readiness?: Readiness;
 }
 
 /** The default coalescing window of exported EndpointSlice changes (`agent --export-coalesce`). */
@@ -85,7 +93,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
   let heartbeat: Heartbeat | undefined;
   let stopping = false;
   const handle = async (): Promise<void> => {
-    const result = await opts.pass();
+    const result = await countedPass(opts);
     opts.report(result);
     if (opts.heartbeat && heartbeat === undefined && result.gitReachable && !stopping)
       heartbeat = startHeartbeat({ ...opts.heartbeat, clock: opts.clock, log: opts.log });
@@ -121,6 +129,22 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     queue.shutDown();
     await worker;
     await heartbeat?.stop();
+    opts.readiness?.setStopped();
+  }
+}
+
+/** Runs one pass and reports it to the metrics and the readiness, whatever its outcome. */
+async function countedPass(opts: AgentLoopOptions): Promise<AgentPassResult> {
+  const metrics = opts.metrics ?? noMetrics();
+  try {
+    const result = await opts.pass();
+    metrics.agentPass(agentPassReport(result, opts.clock.now()));
+    return result;
+  } catch (error) {
+    metrics.agentPass(failedAgentPassReport(opts.clock.now()));
+    throw error;
+  } finally {
+    opts.readiness?.firstPassDone();
   }
 }
 

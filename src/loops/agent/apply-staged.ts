@@ -8,12 +8,15 @@ import type { ApplyContext } from './apply-context.js';
 import type { ObjectResult } from './object-result.js';
 import type { DesiredObject } from './read-cluster-branch.js';
 import { waitForEstablished } from './wait-established.js';
+import type { Progress } from '../runtime/progress.js';
 
 export interface StagedApplyOptions {
   /** Objects of one kind applied at once. */
   concurrency: number;
   /** How long to wait for CRDs to be Established. */
   crdTimeoutMs: number;
+  /** Told after each object is applied (or found unchanged, or failed). */
+  progress?: Progress;
 }
 
 /** Applies every object in stage and kind order and returns each object's result, in apply order. */
@@ -24,12 +27,18 @@ export async function applyStaged(
 ): Promise<ObjectResult[]> {
   const results: ObjectResult[] = [];
   let crdsSettled = false;
+  let done = 0;
+  const apply = async (o: DesiredObject): Promise<ObjectResult> => {
+    const result = await applyObject(ctx, o);
+    opts.progress?.(++done, objects.length);
+    return result;
+  };
   for (const batch of applyBatches(objects)) {
     if (!crdsSettled && applyStage(batch[0]!.ref) > 0) {
       await settleCrds(ctx, results, opts.crdTimeoutMs);
       crdsSettled = true;
     }
-    results.push(...(await mapConcurrent(batch, opts.concurrency, (o) => applyObject(ctx, o))));
+    results.push(...(await mapConcurrent(batch, opts.concurrency, apply)));
   }
   if (!crdsSettled) await settleCrds(ctx, results, opts.crdTimeoutMs);
   return results;

@@ -32,6 +32,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { AgentMemory } from './agent-memory.js';
 import { clusterBranchRef, statusBranchRef, type AgentRepo } from './agent-repo.js';
 import type { ApplyContext } from './apply-context.js';
+import type { Progress } from '../runtime/progress.js';
 import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
 import { readInventory, writeInventory, type InventoryLocation } from './inventory-store.js';
@@ -67,6 +68,8 @@ export interface AgentPassOptions {
   factsMaxAgeMs: number;
   /** Told when writing the status branch recovered the ref locks a killed writer left (default: nobody). */
   warn?: (message: string) => void;
+  /** Told as the objects are applied (a terminal shows it on long passes). */
+  progress?: Progress;
 }
 
 export interface AgentPassResult {
@@ -188,6 +191,7 @@ async function applyBranch(
   const objects = await applyStaged(ctx, branch.objects, {
     concurrency: opts.concurrency,
     crdTimeoutMs: opts.crdTimeoutMs,
+    ...(opts.progress ? { progress: opts.progress } : {}),
   });
   // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
   // of an inventory that did not read.

@@ -85,9 +85,10 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
     if (sameVerdicts(next, verdicts)) return false;
     for (const [cluster, v] of next)
       if (!verdicts.has(cluster))
-        opts.log.warn(`cluster ${cluster} judged Unknown (${v.reason}): ${v.message}`);
+        opts.log.warn(`cluster ${cluster} judged Unknown (${v.reason}): ${v.message}`, { cluster });
     for (const cluster of verdicts.keys())
-      if (!next.has(cluster)) opts.log.info(`cluster ${cluster} reports again; no longer judged`);
+      if (!next.has(cluster))
+        opts.log.info(`cluster ${cluster} reports again; no longer judged`, { cluster });
     verdicts = next;
     return true;
   };

@@ -2,14 +2,18 @@
 // periodic resync) only say "look again"; a work queue with one key coalesces them, so a burst of
 // pushes gives at most one pass running and one queued; the worker runs a pass, reports its result,
 // and on failure logs the error once and retries with backoff. Stopping lets the pass in hand
-// finish.
+// finish. Each pass is counted (metrics) and the first one, whatever its outcome, makes the
+// process ready (readiness: `/readyz`); a stopped loop is no longer alive (`/healthz`).
 import { defaultBackoff } from '../runtime/backoff.js';
 import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
+import { noMetrics, type Metrics } from '../runtime/metrics.js';
+import type { Readiness } from '../runtime/readiness.js';
 import { runWorker } from '../runtime/run-worker.js';
 import type { Trigger } from '../runtime/trigger.js';
 import { createWorkQueue } from '../runtime/work-queue.js';
 import type { HubPassResult } from './hub-pass-result.js';
+import { failedHubPassReport, hubPassReport } from './hub-pass-report.js';
 
 export interface HubLoopOptions {
   /** Runs one pass (runHubPass with the loop's repository, cache and identity). */
@@ -23,6 +27,10 @@ export interface HubLoopOptions {
   report: (result: HubPassResult) => void;
   /** Resolves when the loop must stop (SIGINT, SIGTERM). */
   stop: Promise<void>;
+  /** Counts every pass (default: noMetrics). */
+  metrics?: Metrics;
+  /** Told when the first pass is done and when the loop stops. */
+  readiness?: Readiness;
 }
 
 /** Runs passes on every trigger until `stop` resolves; returns once the pass in hand is done. */
@@ -42,7 +50,7 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
   const worker = runWorker({
     queue,
     handle: async () => {
-      const result = await opts.pass();
+      const result = await countedPass(opts);
       wakeAt(result);
       opts.report(result);
     },
@@ -61,5 +69,21 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
     cancelWake();
     queue.shutDown();
     await worker;
+    opts.readiness?.setStopped();
+  }
+}
+
+/** Runs one pass and reports it to the metrics and the readiness, whatever its outcome. */
+async function countedPass(opts: HubLoopOptions): Promise<HubPassResult> {
+  const metrics = opts.metrics ?? noMetrics();
+  try {
+    const result = await opts.pass();
+    metrics.hubPass(hubPassReport(result, opts.clock.now()));
+    return result;
+  } catch (error) {
+    metrics.hubPass(failedHubPassReport(opts.clock.now()));
+    throw error;
+  } finally {
+    opts.readiness?.firstPassDone();
   }
 }

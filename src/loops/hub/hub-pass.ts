@@ -69,6 +69,8 @@ export interface HubPassOptions {
   elapsed?: () => number;
   /** Failover settings, memory and the monitor's verdicts (default: Karmada's defaults, no monitor). */
   failover?: HubFailover;
+  /** Told as the templates are rendered (a terminal shows it on a long first render). */
+  progress?: (done: number, total: number) => void;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -184,7 +186,11 @@ async function renderAndWrite(pass: {
   };
   const renderWith = (s: Snapshot): RenderResult => {
     const memo = read.cache.renderMemo;
-    const result = renderFleet(s, { ...(memo ? { memo } : {}), ahead: true });
+    const result = renderFleet(s, {
+      ...(memo ? { memo } : {}),
+      ahead: true,
+      ...(opts.progress ? { progress: opts.progress } : {}),
+    });
     read.cache.renderMemo = result.memo;
     return result;
   };

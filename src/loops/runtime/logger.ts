@@ -1,11 +1,28 @@
 // Where loops report what happened. Errors are logged once, by the loop that handles them;
 // the functions a loop calls return data or throw, and never log an error themselves.
+// A line may carry fields besides its message (the cluster, the commit, the object, an error's
+// code): the text format leaves them out (the message already names its subject first), the
+// JSON format (`--log-format json`, cli/io-logger.ts) writes each as a key of its own.
+
+/**
+ * What a log line is about, where known. Values are short identifiers, never manifests or
+ * secrets; a field left undefined is left out of the line.
+ */
+export interface LogFields {
+  cluster?: string | undefined;
+  commit?: string | undefined;
+  /** The object's path in its branch, or its `Kind/namespace/name`. */
+  object?: string | undefined;
+  /** A GitfleetError's code. */
+  code?: string | undefined;
+  [key: string]: string | number | boolean | undefined;
+}
 
 /** A sink for one-line messages, subject first. */
 export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
 }
 
 /** Returns a logger that drops everything (for callers that have nothing to say). */

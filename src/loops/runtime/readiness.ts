@@ -12,9 +12,14 @@ export class Readiness {
     this.firstPass = true;
   }
 
-  /** The leadership changed (true: leads; false: stands by); never called without an election. */
+  /**
+   * The leadership changed (true: leads; false: stands by); never called without an election.
+   * Either way the process is alive: a loop that stopped because its lease was lost is followed
+   * by a standby or a new term, not by the end of the process.
+   */
   setLeading(leading: boolean): void {
     this.leading = leading;
+    this.alive = true;
   }
 
   /** The loop stopped for good (stopping, or a fatal error). */

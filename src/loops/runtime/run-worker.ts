@@ -4,7 +4,7 @@
 // event or resync looks again, and the same terminal error is not logged again until the key
 // succeeds or fails differently.
 import type { Logger } from './logger.js';
-import { isTerminal } from '../../core/model/gitfleet-error.js';
+import { GitfleetError, isTerminal } from '../../core/model/gitfleet-error.js';
 import type { WorkQueue } from './work-queue.js';
 
 export interface RunWorkerOptions<K> {
@@ -28,10 +28,12 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
       lastTerminal.delete(key);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // The error's code, for a log collector (`--log-format json`); the text format leaves it out.
+      const fields = error instanceof GitfleetError ? { code: error.code } : {};
       if (opts.queue.isShutDown) {
-        opts.log.error(`${describe(key)}: ${message} (stopping; not retried)`);
+        opts.log.error(`${describe(key)}: ${message} (stopping; not retried)`, fields);
       } else if (isTerminal(error)) {
-        if (lastTerminal.get(key) !== message) opts.log.error(`${describe(key)}: ${message}`);
+        if (lastTerminal.get(key) !== message) opts.log.error(`${describe(key)}: ${message}`, fields);
         lastTerminal.set(key, message);
       } else {
         lastTerminal.delete(key);
@@ -39,6 +41,7 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
         const attempt = opts.queue.failures(key);
         opts.log.error(
           `${describe(key)}: ${message} (failure ${attempt}; retrying in ${formatDelay(delay)})`,
+          fields,
         );
       }
     } finally {

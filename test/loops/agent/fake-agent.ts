@@ -67,7 +67,17 @@ export function fakeAgent(opts: { repo?: AgentRepo; cluster?: string } = {}): Fa
 
 /** The loop's own settings a test may set; the rest come from the fake agent. */
 export type FakeLoopSettings = Partial<
-  Pick<AgentLoopOptions, 'random' | 'debounceMs' | 'watchDrift' | 'exportCoalesceMs' | 'heartbeat'>
+  Pick<
+    AgentLoopOptions,
+    | 'random'
+    | 'debounceMs'
+    | 'watchDrift'
+    | 'exportCoalesceMs'
+    | 'heartbeat'
+    | 'metrics'
+    | 'readiness'
+    | 'pass'
+  >
 >;
 
 /**

@@ -1,0 +1,129 @@
+// What `--metrics-addr` and `--log-format` give the long-running commands (hub, agent): the
+// logger, the metrics the loops report to, the readiness the endpoint answers from, and the
+// endpoint itself. Without --metrics-addr the metrics are the no-op and nothing listens.
+import { readFileSync } from 'node:fs';
+import { prometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import { startMetricsServer, type MetricsServer } from '../adapters/http/metrics-server.js';
+import type { FlagSpec } from './command-line.js';
+import type { Clock } from '../loops/runtime/clock.js';
+import type { Logger } from '../loops/runtime/logger.js';
+import { noMetrics, type Metrics } from '../loops/runtime/metrics.js';
+import { Readiness } from '../loops/runtime/readiness.js';
+import { ioLogger, type LogFormat, type Speaker } from './io-logger.js';
+import type { Io } from './io.js';
+import { parseMetricsAddr } from './parse-metrics-addr.js';
+import type { Progress } from '../loops/runtime/progress.js';
+import { terminalProgress } from './terminal-progress.js';
+
+/** `--metrics-addr HOST:PORT` (hub, agent). */
+export const metricsAddrFlag = {
+  type: 'string',
+  value: 'HOST:PORT',
+  help: 'serve /metrics, /healthz and /readyz here (default: off; the host defaults to 127.0.0.1)',
+} as const satisfies FlagSpec;
+
+/** `--log-format text|json` (hub, agent). */
+export const logFormatFlag = {
+  type: 'string',
+  choices: ['text', 'json'],
+  default: 'text',
+  help: 'log lines on stderr as text, or as one JSON object per line',
+} as const satisfies FlagSpec;
+
+export interface ObservabilityOptions {
+  metricsAddr?: string;
+  logFormat?: LogFormat;
+  /** For a URL: the token file, whose value is masked in every log line. */
+  tokenFile?: string;
+}
+
+/** A command's logger, metrics and readiness, and the endpoint once started. */
+export interface Observability {
+  log: Logger;
+  /**
+   * Where the command prints pass results: `io` itself, except that with `--log-format json`
+   * what it writes on stderr (a source that does not load, a pass that failed in part) becomes
+   * an error record, so stderr holds only JSON lines.
+   */
+  resultIo: Io;
+  /** Whether the logs are JSON (--log-format json). */
+  json: boolean;
+  /** Returns a long step's progress lines (`<what> 3,000 of 10,000 <noun>`), or undefined off a terminal or with JSON logs. */
+  progress(what: string, noun: string): Progress | undefined;
+  metrics: Metrics;
+  readiness: Readiness;
+  /** Starts the endpoint when --metrics-addr was given; throws when the address is in use. */
+  serve(): Promise<void>;
+  /** Closes the endpoint (nothing when none was started). */
+  close(): Promise<void>;
+}
+
+/** Returns the observability of a hub or an agent; parses --metrics-addr at once. */
+export function observability(
+  opts: ObservabilityOptions,
+  io: Io,
+  deps: { speaker: Speaker; clock: Pick<Clock, 'now'>; env?: NodeJS.ProcessEnv },
+): Observability {
+  const log = ioLogger(io, deps.speaker, {
+    format: opts.logFormat ?? 'text',
+    clock: deps.clock,
+    secrets: knownSecrets(opts, deps.env ?? process.env),
+  });
+  const readiness = new Readiness();
+  const resultIo: Io = opts.logFormat === 'json' ? { ...io, err: (text) => log.error(unprefixed(text)) } : io;
+  const progress = (what: string, noun: string) =>
+    terminalProgress({ io, clock: deps.clock, logFormat: opts.logFormat ?? 'text', what, noun });
+  if (opts.metricsAddr === undefined) {
+    return {
+      log,
+      resultIo,
+      json: opts.logFormat === 'json',
+      progress,
+      metrics: noMetrics(),
+      readiness,
+      serve: async () => undefined,
+      close: async () => undefined,
+    };
+  }
+  const addr = parseMetricsAddr(opts.metricsAddr);
+  const prom = prometheusMetrics(
+    deps.speaker.name === 'agent' ? { kind: 'agent', cluster: deps.speaker.cluster ?? '' } : { kind: 'hub' },
+  );
+  let server: MetricsServer | undefined;
+  return {
+    log,
+    resultIo,
+    json: opts.logFormat === 'json',
+    progress,
+    metrics: prom,
+    readiness,
+    serve: async () => {
+      server = await startMetricsServer({
+        ...addr,
+        readiness,
+        scrape: () => prom.scrape(),
+        describe: `--metrics-addr ${opts.metricsAddr}`,
+      });
+      log.info(`serving /metrics, /healthz and /readyz on ${server.url}`);
+    },
+    close: async () => server?.close(),
+  };
+}
+
+/** Returns a result line without the speaker the text format starts it with (JSON has its own key). */
+function unprefixed(text: string): string {
+  return text.replace(/^(hub|agent [a-z0-9-]+): /, '');
+}
+
+/** The secrets this process holds and a log line must never show: the Git token, the webhook's. */
+function knownSecrets(opts: ObservabilityOptions, env: NodeJS.ProcessEnv): string[] {
+  const secrets = [env.GITFLEET_GIT_TOKEN, env.GITFLEET_WEBHOOK_SECRET];
+  if (opts.tokenFile !== undefined) {
+    try {
+      secrets.push(readFileSync(opts.tokenFile, 'utf8').trim());
+    } catch {
+      // readToken reports an unreadable file, naming it.
+    }
+  }
+  return secrets.filter((s): s is string => s !== undefined && s.trim() !== '').map((s) => s.trim());
+}

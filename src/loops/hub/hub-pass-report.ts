@@ -1,0 +1,23 @@
+// A hub pass's result as the metrics count it (runtime/metrics.ts). A pass that found the
+// source rendered already succeeded as much as one that rendered it; a source that does not
+// load did not (the branches keep their last good state, and the last-success time stands).
+import type { HubPassReport } from '../runtime/metrics.js';
+import type { HubPassResult } from './hub-pass-result.js';
+
+/** Returns the report of a pass that returned `result` at `nowMs`. */
+export function hubPassReport(result: HubPassResult, nowMs: number): HubPassReport {
+  const rendered = result.type === 'rendered' ? result : undefined;
+  return {
+    result: result.type,
+    seconds: result.timings.totalMs / 1000,
+    succeeded: result.type !== 'loadFailed',
+    at: nowMs / 1000,
+    rolloutDecisions: rendered?.rolloutDecisions?.map((d) => d.type) ?? [],
+    evictions: (rendered?.decisions ?? []).filter((d) => d.type === 'Evicted').map((d) => d.reason),
+  };
+}
+
+/** Returns the report of a pass that threw. */
+export function failedHubPassReport(nowMs: number): HubPassReport {
+  return { result: 'failed', succeeded: false, at: nowMs / 1000, rolloutDecisions: [], evictions: [] };
+}

@@ -1,0 +1,53 @@
+// What the loops count (docs/production.md#health-and-metrics): each loop reports a pass as
+// data once it is done, and the remote repository each exchange with Git; an implementation
+// turns these into Prometheus metrics (adapters/metrics/prometheus-metrics.ts), the no-op
+// below drops them. The loops never time anything themselves for it: durations come from the
+// pass results (their own stopwatches) and from the remote adapter.
+
+/** One hub pass, as the metrics see it. */
+export interface HubPassReport {
+  /** rendered, upToDate, loadFailed, or failed (the pass threw: Git unreachable, a write failed). */
+  result: 'rendered' | 'upToDate' | 'loadFailed' | 'failed';
+  /** Absent when the pass threw before it could time itself. */
+  seconds?: number;
+  /** The pass rendered or found everything rendered: the last-success gauge moves. */
+  succeeded: boolean;
+  /** Unix seconds, from the loop's clock. */
+  at: number;
+  /** The type of each rollout decision (Started, StepPassed, Halted, …). */
+  rolloutDecisions: readonly string[];
+  /** The reason of each eviction (TaintUntolerated, ApplicationFailure, …). */
+  evictions: readonly string[];
+}
+
+/** One agent pass, as the metrics see it. */
+export interface AgentPassReport {
+  /** applied, partlyApplied, tombstoned, noBranch, clusterUnreachable, gitUnreachable, failed. */
+  result: string;
+  seconds?: number;
+  succeeded: boolean;
+  at: number;
+  objects: { applied: number; unchanged: number; failed: number; pruned: number };
+  driftCorrections: number;
+  /** Objects whose drift correction was paused because something keeps undoing it. */
+  fightsBackedOff: number;
+}
+
+/** One exchange with a remote repository. */
+export interface GitExchangeReport {
+  kind: 'fetch' | 'push';
+  seconds: number;
+  ok: boolean;
+}
+
+/** Where the loops report what they did. */
+export interface Metrics {
+  hubPass(report: HubPassReport): void;
+  agentPass(report: AgentPassReport): void;
+  gitExchange(report: GitExchangeReport): void;
+}
+
+/** Returns metrics that drop everything (no `--metrics-addr`). */
+export function noMetrics(): Metrics {
+  return { hubPass: () => undefined, agentPass: () => undefined, gitExchange: () => undefined };
+}
