@@ -2,7 +2,9 @@
 // agent's ownership marker (one labelled list per kind, full objects: their resourceVersion
 // and status feed the skip decision and health), and, only for desired objects not found
 // there, the metadata of what else exists under that name (one metadata-only list per kind and
-// namespace), to tell "absent" from "exists but not ours".
+// namespace), to tell "absent" from "exists but not ours". A kind the agent may not list across
+// namespaces (a tenant agent: check-permissions.ts) is listed namespace by namespace, in the
+// namespaces the pass touches, and not watched (its drift is found by the next resync).
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
@@ -31,6 +33,8 @@ export class LiveIndex {
   constructor(
     private readonly client: ClusterApi,
     private readonly cluster: string,
+    /** group/Kind → the namespaces to list it in, one by one, instead of across namespaces. */
+    private readonly listScope: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {}
 
   /** Returns this agent's live objects of a kind by refKey, or why they could not be listed. */
@@ -39,8 +43,16 @@ export class LiveIndex {
     let listing = this.ourLists.get(key);
     if (!listing) {
       this.kinds.set(key, { apiVersion: kind.apiVersion, kind: kind.kind });
-      listing = this.client.list(kind, { labelSelector: `${clusterLabel}=${this.cluster}` }).then(
-        ({ items }): Listing => ({ type: 'ok', byKey: new Map(items.map((o) => [liveKey(kind, o), o])) }),
+      const labelSelector = `${clusterLabel}=${this.cluster}`;
+      const scope = this.listScope.get(key);
+      const lists = scope
+        ? Promise.all(scope.map((namespace) => this.client.list(kind, { labelSelector, namespace })))
+        : this.client.list(kind, { labelSelector }).then((all) => [all]);
+      listing = lists.then(
+        (results): Listing => ({
+          type: 'ok',
+          byKey: new Map(results.flatMap(({ items }) => items.map((o) => [liveKey(kind, o), o] as const))),
+        }),
         (error: Error): Listing => ({ type: 'error', message: error.message }),
       );
       this.ourLists.set(key, listing);
@@ -76,6 +88,8 @@ export class LiveIndex {
   /** Returns every kind listed successfully so far (what the drift watches follow). */
   async watchableKinds(): Promise<KindRef[]> {
     const listed = await this.listedKinds();
-    return [...this.kinds].filter(([key]) => listed.has(key)).map(([, kind]) => kind);
+    return [...this.kinds]
+      .filter(([key]) => listed.has(key) && !this.listScope.has(key))
+      .map(([, kind]) => kind);
   }
 }
