@@ -123,6 +123,15 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
           '--ignore-not-found',
           `gitfleet-inventory-${cluster}`,
         ]);
+        // The agent loop's Lease, where the build holds one (the agent's own Role allows it).
+        kubectl([
+          'delete',
+          'lease',
+          '-n',
+          'gitfleet-system',
+          '--ignore-not-found',
+          `gitfleet-agent-${cluster}`,
+        ]);
       });
       const token = kubectl([
         'create',
