@@ -4,8 +4,8 @@
 // ServiceAccount from the TokenRequest API (kubectl create token), and `gitfleet agent` started
 // as a process with the in-cluster environment (KUBERNETES_SERVICE_HOST/PORT, the token and CA
 // in GITFLEET_SERVICE_ACCOUNT_DIR) and no kubeconfig. What the RBAC does not allow (a ClusterRole,
-// a ConfigMap in a namespace outside the list) is refused by name and never written; the rest
-// is applied, and once the branch holds only what it may apply, the cluster converges.
+// a ConfigMap in a namespace outside the list) is refused by name and never written; the rest,
+// the tenant's own Namespace object included, is applied, and once the branch holds only what it may apply, the cluster converges.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,9 +169,16 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
         metadata: { name: uniqueName('gitfleet-rbac-test') },
         rules: [],
       };
-      const allowed = aConfigMap(tenant, 'web', { a: '1' });
+      // Its own namespace, as the hub puts every namespace in use on the branch: made by the
+      // cluster's admin, taken over, and covered by the tenant RoleBinding in it.
+      const ownNamespace: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: tenant, annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' } },
+      };
       await commitClusterBranch(repo.dir, cluster, [
-        allowed,
+        ownNamespace,
+        aConfigMap(tenant, 'web', { a: '1' }),
         aConfigMap(outside, 'ledger', { a: '1' }),
         role,
       ]);
@@ -185,11 +192,12 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
 
       const first = await withOutput(agent.output, () =>
         eventually('the first status report', async () =>
-          (await reportOf())?.objects.length === 3 ? reportOf() : undefined,
+          (await reportOf())?.objects.length === 4 ? reportOf() : undefined,
         ),
       );
       const byName = new Map(first!.objects.map((o) => [o.ref.name, o]));
       assert.equal(byName.get('web')?.applied, true, agent.output());
+      assert.equal(byName.get(tenant)?.applied, true, byName.get(tenant)?.message);
       assert.deepEqual(
         [byName.get('ledger')?.message, byName.get(role.metadata.name)?.message],
         [
@@ -205,7 +213,10 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
       );
 
       // The branch holds only what the agent may apply: it converges, the refused objects gone from the report.
-      const head = await commitClusterBranch(repo.dir, cluster, [aConfigMap(tenant, 'web', { a: '2' })]);
+      const head = await commitClusterBranch(repo.dir, cluster, [
+        ownNamespace,
+        aConfigMap(tenant, 'web', { a: '2' }),
+      ]);
       const converged = await withOutput(agent.output, () =>
         eventually(`the head ${head} applied`, async () => {
           const report = await reportOf();
@@ -214,7 +225,10 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
       );
       assert.deepEqual(
         converged.objects.map((o) => [o.ref.name, o.applied]),
-        [['web', true]],
+        [
+          [tenant, true],
+          ['web', true],
+        ],
       );
       assert.equal(kubectl(['get', 'configmap', '-n', tenant, 'web', '-o', 'jsonpath={.data.a}']), '2');
     });

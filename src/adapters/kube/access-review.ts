@@ -17,7 +17,7 @@ import { reviewPath } from './kube-http.js';
 /** A verb the agent uses, as RBAC names it. */
 export type AccessVerb = 'get' | 'list' | 'watch' | 'create' | 'patch' | 'delete';
 
-/** One question: may the client do `verb` on the resource serving `kind`, in `namespace` ('' = every namespace, or cluster-scoped)? */
+/** One question: may the client do `verb` on the resource serving `kind`, in `namespace` ('' = every namespace, or cluster-scoped; a Namespace's own name for a Namespace)? */
 export interface AccessQuestion {
   verb: AccessVerb;
   kind: Pick<ObjectRef, 'apiVersion' | 'kind'>;
@@ -66,7 +66,10 @@ async function reviewOne(client: KubeClient, q: AccessQuestion, timeoutMs: numbe
         verb: q.verb,
         group,
         resource: info.resource,
-        ...(namespaced && q.namespace !== '' ? { namespace: q.namespace } : {}),
+        // A Namespace is authorized in itself (requests on /api/v1/namespaces/<name>).
+        ...((namespaced || (group === '' && info.resource === 'namespaces')) && q.namespace !== ''
+          ? { namespace: q.namespace }
+          : {}),
       },
     },
   };

@@ -10,7 +10,9 @@
 //
 // Asked in two rounds, so an agent with a ClusterRole costs one review per verb and kind: first
 // across namespaces; then, only for a namespaced kind denied there (a tenant agent bound by
-// RoleBindings), in each namespace the pass touches. A kind the agent may list only namespace
+// RoleBindings), in each namespace the pass touches. A Namespace object is asked about in
+// itself, as the API server authorizes a request on /api/v1/namespaces/<name> (a RoleBinding
+// in a namespace covers that namespace's own object). A kind the agent may list only namespace
 // by namespace is listed that way (live-index.ts). A review that gets no answer, or a kind not
 // served yet (its CRD comes in this pass), decides nothing: the write is sent, and a Forbidden
 // the check did not foresee is reported on the object all the same (handle-refusal.ts).
@@ -59,8 +61,8 @@ export async function checkPermissions(
   await answers.ask(
     needs.flatMap(({ ref, verbs }) =>
       verbs
-        .filter((verb) => ref.namespace !== '' && isDenied(answers.get(question(verb, ref, ''))))
-        .map((verb) => question(verb, ref, ref.namespace)),
+        .filter((verb) => authorizedIn(ref) !== '' && isDenied(answers.get(question(verb, ref, ''))))
+        .map((verb) => question(verb, ref, authorizedIn(ref))),
     ),
   );
   permissions.allowed = [];
@@ -84,11 +86,12 @@ export async function checkPermissions(
     if (denied !== undefined) permissions.undeletable.set(refKey(ref), `${refLabel(ref)}: ${denied}`);
   }
   for (const { ref } of needs) {
-    if (ref.namespace === '' || !isDenied(answers.get(question('list', ref, '')))) continue;
-    if (isDenied(answers.get(question('list', ref, ref.namespace)))) continue;
+    const namespace = authorizedIn(ref);
+    if (namespace === '' || !isDenied(answers.get(question('list', ref, '')))) continue;
+    if (isDenied(answers.get(question('list', ref, namespace)))) continue;
     const key = kindKeyOf(ref);
     const namespaces = permissions.listScope.get(key) ?? [];
-    if (!namespaces.includes(ref.namespace)) namespaces.push(ref.namespace);
+    if (!namespaces.includes(namespace)) namespaces.push(namespace);
     permissions.listScope.set(key, namespaces);
   }
   return permissions;
@@ -100,15 +103,23 @@ function deniedVerbs(answers: AnswerCache, ref: ObjectRef, verbs: readonly Verb[
   for (const verb of verbs) {
     const wide = answers.get(question(verb, ref, ''));
     if (!isDenied(wide)) continue;
-    const here =
-      wide.namespaced && ref.namespace !== '' ? answers.get(question(verb, ref, ref.namespace)) : wide;
+    const here = authorizedIn(ref) !== '' ? answers.get(question(verb, ref, authorizedIn(ref))) : wide;
     if (isDenied(here)) denied.push({ verb, answer: here });
   }
   const first = denied[0]?.answer;
   if (!first) return undefined;
-  const where = first.namespaced ? `in namespace ${ref.namespace || 'default'}` : '(cluster-scoped)';
+  const where = first.namespaced ? `in namespace ${ref.namespace}` : '(cluster-scoped)';
   const reasons = [...new Set(denied.map((d) => d.answer.reason).filter((r) => r !== undefined))];
   return `forbidden: the agent's credentials may not ${denied.map((d) => d.verb).join(', ')} ${first.resource} ${where}${reasons.length ? `: ${reasons.join('; ')}` : ''}`;
+}
+
+/** Returns the namespace a request on the object is authorized in: its own, a Namespace's name, or '' (cluster-scoped). */
+function authorizedIn(ref: ObjectRef): string {
+  return isNamespace(ref) ? ref.name : ref.namespace;
+}
+
+function isNamespace(ref: Pick<ObjectRef, 'apiVersion' | 'kind'>): boolean {
+  return ref.apiVersion === 'v1' && ref.kind === 'Namespace';
 }
 
 function isDenied(answer: AccessAnswer | undefined): answer is Extract<AccessAnswer, { type: 'denied' }> {

@@ -4,7 +4,8 @@
 // there, the metadata of what else exists under that name (one metadata-only list per kind and
 // namespace), to tell "absent" from "exists but not ours". A kind the agent may not list across
 // namespaces (a tenant agent: check-permissions.ts) is listed namespace by namespace, in the
-// namespaces the pass touches, and not watched (its drift is found by the next resync).
+// namespaces the pass touches (a Namespace read by name), and not watched (its drift is found by
+// the next resync).
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
@@ -13,6 +14,10 @@ import type { ClusterApi } from './cluster-api.js';
 
 type KindRef = Pick<ObjectRef, 'apiVersion' | 'kind'>;
 type Listing = { type: 'ok'; byKey: Map<string, KubeObject> } | { type: 'error'; message: string };
+
+function isNamespace(kind: KindRef): boolean {
+  return kind.apiVersion === 'v1' && kind.kind === 'Namespace';
+}
 
 /** Returns the refKey of a live object listed as `kind`. */
 export function liveKey(kind: KindRef, object: KubeObject): string {
@@ -46,7 +51,7 @@ export class LiveIndex {
       const labelSelector = `${clusterLabel}=${this.cluster}`;
       const scope = this.listScope.get(key);
       const lists = scope
-        ? Promise.all(scope.map((namespace) => this.client.list(kind, { labelSelector, namespace })))
+        ? Promise.all(scope.map((namespace) => this.listIn(kind, namespace, labelSelector)))
         : this.client.list(kind, { labelSelector }).then((all) => [all]);
       listing = lists.then(
         (results): Listing => ({
@@ -62,6 +67,8 @@ export class LiveIndex {
 
   /** Returns the metadata of whatever exists under an object's name, or undefined; throws when it cannot be read. */
   async other(ref: ObjectRef): Promise<KubeObject | undefined> {
+    // A Namespace the agent may only read by name (a tenant agent's own namespaces).
+    if (isNamespace(ref) && this.listScope.has(kindKeyOf(ref))) return this.client.get(ref);
     const key = `${kindKeyOf(ref)}/${ref.namespace}`;
     let list = this.otherLists.get(key);
     if (!list) {
@@ -71,6 +78,22 @@ export class LiveIndex {
       this.otherLists.set(key, list);
     }
     return (await list).get(refKey(ref));
+  }
+
+  /** Lists a kind's objects in one namespace; a Namespace, which cannot be listed so, is read by name. */
+  private async listIn(
+    kind: KindRef,
+    namespace: string,
+    labelSelector: string,
+  ): Promise<{ items: KubeObject[] }> {
+    if (!isNamespace(kind)) return this.client.list(kind, { labelSelector, namespace });
+    const live = await this.client.get({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      namespace: '',
+      name: namespace,
+    });
+    return { items: live?.metadata.labels?.[clusterLabel] === this.cluster ? [live] : [] };
   }
 
   /** Forgets what was read of a kind (after CRDs change what it is). */

@@ -1,10 +1,11 @@
 // What RBAC does not allow is found before the pass writes (check-permissions.ts), on the fake
 // cluster with RBAC: a tenant agent's object outside its namespaces, or of a cluster-scoped
-// kind, is refused by name with the verbs, resource and namespace, never sent, and reported;
+// kind (but for its own Namespace objects, which its RoleBindings cover), is refused by name with the verbs, resource and namespace, never sent, and reported;
 // the rest is applied; prune does not send a delete it may not make; a Forbidden the reviews
 // did not foresee is reported the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../src/core/model/kube-object.js';
 import type { AccessAnswer, AccessQuestion } from '../../../src/loops/agent/cluster-api.js';
 import { commitClusterBranch } from '../../support/cluster-branch.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
@@ -14,6 +15,13 @@ import { FakeCluster } from './fake-cluster.js';
 /** A tenant agent: anything in `shop` and in gitfleet-system (its inventory), nothing elsewhere. */
 const tenant = (_verb: string, _kind: unknown, namespace: string) =>
   namespace === 'shop' || namespace === 'gitfleet-system';
+
+function overwrite(o: KubeObject): KubeObject {
+  return {
+    ...o,
+    metadata: { ...o.metadata, annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' } },
+  };
+}
 
 function withNamespaces(fake: FakeCluster, ...names: string[]): void {
   for (const name of names) fake.put(aNamespace(name));
@@ -26,6 +34,8 @@ test('a tenant agent refuses, by name, what lies outside its namespaces and appl
   agent.fake.allows = tenant;
   await commitClusterBranch(agent.gitdir, agent.cluster, [
     aNamespace('billing'),
+    // Its own namespace, made by the cluster's admin: the tenant's RoleBinding there covers it.
+    overwrite(aNamespace('shop')),
     aConfigMap('shop', 'web', { a: '1' }),
     aConfigMap('billing', 'ledger', { a: '1' }),
   ]);
@@ -34,6 +44,7 @@ test('a tenant agent refuses, by name, what lies outside its namespaces and appl
 
   const byName = new Map(result.objects.map((o) => [o.ref.name, o]));
   assert.equal(byName.get('web')?.action, 'created');
+  assert.equal(byName.get('shop')?.action, 'takenOver', byName.get('shop')?.message);
   assert.deepEqual(
     { action: byName.get('ledger')?.action, message: byName.get('ledger')?.message },
     {
@@ -48,7 +59,7 @@ test('a tenant agent refuses, by name, what lies outside its namespaces and appl
   );
   assert.deepEqual(
     agent.fake.mutations().filter((m) => !m.includes('gitfleet-system')),
-    ['apply v1/ConfigMap/shop/web'],
+    ['apply v1/Namespace//shop', 'apply v1/ConfigMap/shop/web'],
     'nothing refused was sent',
   );
   assert.equal(result.fullyApplied, false);

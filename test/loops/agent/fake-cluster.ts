@@ -13,7 +13,7 @@
 // | deleting a Namespace takes what is in it   | its objects go with it                                  |
 // | watch events arrive on their own         | after the write that caused them has answered (on the next turn of the event loop) |
 // | a cluster that does not answer             | `down`: reads throw KubeApiError with code 0, writes return a code-0 refusal |
-// | RBAC                                       | `allows` set: access reviews answer by it; a list, apply or delete it does not allow is refused 403 |
+// | RBAC                                       | `allows` set: access reviews answer by it; a list, apply or delete it does not allow is refused 403; a Namespace's own requests are authorized in it |
 //
 // Not modelled: field-manager conflicts (the agent forces its own objects' fields), admission,
 // defaulting, generation, list paging.
@@ -63,6 +63,11 @@ const builtIns: ServedResource[] = [
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', namespaced: true },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', namespaced: false },
 ].map((r) => ({ ...r, verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] }));
+
+/** Returns the namespace the API server authorizes a request on the object in: a Namespace's is its name. */
+function authorizedIn(ref: ObjectRef): string {
+  return ref.kind === 'Namespace' ? ref.name : ref.namespace;
+}
 
 /** Returns the store key of an object: apiVersion/kind/namespace/name. */
 export function storeKey(ref: ObjectRef): string {
@@ -154,7 +159,7 @@ export class FakeCluster implements ClusterApi {
   apply(manifest: KubeObject, opts: ApplyOptions): Promise<WriteResult> {
     const ref = refOf(manifest);
     this.record({ verb: 'apply', key: storeKey(ref), dryRun: opts.dryRun === true, force: opts.force });
-    const refused = this.refusalOf(ref) ?? this.forbidden('patch', ref, ref.namespace);
+    const refused = this.refusalOf(ref) ?? this.forbidden('patch', ref, authorizedIn(ref));
     if (refused) return Promise.resolve({ type: 'refused', refusal: refused });
     const before = this.objects.get(storeKey(ref));
     const merged = mergeInto(before ? deepCopy(before) : {}, deepCopy(manifest)) as KubeObject;
@@ -179,7 +184,7 @@ export class FakeCluster implements ClusterApi {
   delete(ref: ObjectRef): Promise<DeleteResult> {
     this.record({ verb: 'delete', key: storeKey(ref) });
     if (this.down) return Promise.resolve({ type: 'refused', refusal: noAnswer });
-    const denied = this.forbidden('delete', ref, ref.namespace);
+    const denied = this.forbidden('delete', ref, authorizedIn(ref));
     if (denied) return Promise.resolve({ type: 'refused', refusal: denied });
     const before = this.objects.get(storeKey(ref));
     if (!before) return Promise.resolve({ type: 'gone' });
@@ -273,7 +278,7 @@ export class FakeCluster implements ClusterApi {
         const group = groupOf(q.kind.apiVersion);
         const plural = `${q.kind.kind.toLowerCase()}s`;
         const resource = group ? `${plural}.${group}` : plural;
-        const namespace = served.namespaced ? q.namespace : '';
+        const namespace = served.namespaced || q.kind.kind === 'Namespace' ? q.namespace : '';
         const allowed = this.allows?.(q.verb, q.kind, namespace) ?? true;
         return { type: allowed ? 'allowed' : 'denied', resource, namespaced: served.namespaced };
       }),
@@ -300,8 +305,7 @@ export class FakeCluster implements ClusterApi {
   /** Returns the 403 an API server answers when `allows` says no, or undefined. */
   private forbidden(verb: AccessQuestion['verb'], kind: KindRef, namespace: string): ApiRefusal | undefined {
     if (!this.allows) return undefined;
-    const namespaced = this.servedKind(kind)?.namespaced ?? true;
-    if (this.allows(verb, kind, namespaced ? namespace : '')) return undefined;
+    if (this.allows(verb, kind, namespace)) return undefined;
     return {
       code: 403,
       reason: 'Forbidden',
