@@ -6,7 +6,7 @@
 // | the pass needs to             | verbs                           |
 // |-------------------------------|---------------------------------|
 // | read and apply a desired object | get, list, watch, create, patch (server-side apply is a patch that may create) |
-// | prune an object that left the branch | delete                   |
+// | prune an object that left the branch | get, list, delete        |
 //
 // Asked in two rounds, so an agent with a ClusterRole costs one review per verb and kind: first
 // across namespaces; then, only for a namespaced kind denied there (a tenant agent bound by
@@ -25,7 +25,8 @@ import type { DesiredObject } from './read-cluster-branch.js';
 type Verb = AccessQuestion['verb'];
 
 const applyVerbs: readonly Verb[] = ['get', 'list', 'watch', 'create', 'patch'];
-const pruneVerbs: readonly Verb[] = ['delete'];
+// Prune reads what it may delete (is it still there, still ours?) before deleting it.
+const pruneVerbs: readonly Verb[] = ['get', 'list', 'delete'];
 
 /** What the pass may do. */
 export interface Permissions {

@@ -146,3 +146,24 @@ test('a Forbidden the reviews did not foresee is reported on the object, and the
   assert.equal(ledger?.retryable, true, 'RBAC may be fixed before the next pass');
   assert.equal(result.objects.find((o) => o.ref.name === 'web')?.action, 'created');
 });
+
+test('a tenant agent prunes in its namespaces, reading them one by one', async (t) => {
+  const agent = fakeAgent();
+  t.after(() => agent.dispose());
+  withNamespaces(agent.fake, 'gitfleet-system', 'shop');
+  agent.fake.allows = tenant;
+  const web = aConfigMap('shop', 'web', { a: '1' });
+  // A kind of which nothing stays on the branch: only prune reads it.
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'old', namespace: 'shop' } };
+  await commitClusterBranch(agent.gitdir, agent.cluster, [web, secret]);
+  assert.equal((await agent.pass()).fullyApplied, true);
+  await commitClusterBranch(agent.gitdir, agent.cluster, [web]);
+
+  const result = await agent.pass();
+
+  assert.deepEqual(
+    result.prune?.deleted.map((r) => `${r.kind}/${r.name}`),
+    ['Secret/old'],
+  );
+  assert.equal(result.fullyApplied, true, JSON.stringify(result.prune?.plan.held));
+});
