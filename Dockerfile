@@ -1,20 +1,28 @@
-# gitfleet: multi-stage build. The first stage compiles TypeScript; the runtime stage holds only
-# production dependencies and the compiled code, and runs as an unprivileged user.
+# gitfleet's image holds what the published package holds: the first stage runs `npm pack`
+# (its prepack script compiles src with tsconfig.build.json), the runtime stage unpacks that
+# tarball and installs the production dependencies of package-lock.json. The build stage's
+# COPY lines are what the build reads plus package.json `files`; test/packaging/pack.test.ts
+# checks the tarball runs (`gitfleet --help`, the example) from an empty directory.
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json
+# package.json `files`: bin, build/src (compiled above), examples/fleet-repo, scripts/example.js.
+COPY bin ./bin
+COPY examples/fleet-repo ./examples/fleet-repo
+COPY scripts/example.js ./scripts/example.js
+RUN npm pack --pack-destination /tmp && mv /tmp/gitfleet-*.tgz /tmp/gitfleet.tgz
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /src/build/src ./build/src
-COPY bin ./bin
+COPY --from=build /tmp/gitfleet.tgz /tmp/gitfleet.tgz
+RUN tar -xzf /tmp/gitfleet.tgz --strip-components=1 -C /app && rm /tmp/gitfleet.tgz
+COPY package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# uid 1000, as the manifests' runAsUser (deploy/*/deployment.yaml).
 USER node
 ENTRYPOINT ["node", "/app/bin/gitfleet.js"]
 CMD ["--help"]

@@ -11,7 +11,9 @@ import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const example = join(root, 'examples/fleet-repo');
-const repo = join(root, 'out/example-repo');
+// In the working directory: from a checkout (`npm run example`) that is the checkout; from an
+// installed package (`node node_modules/gitfleet/scripts/example.js`), the user's directory.
+const repo = join(process.cwd(), 'out/example-repo');
 const shown = relative(process.cwd(), repo) || '.';
 // A fixed identity for the example's own commits, whatever the user's git configuration says.
 const env = {

@@ -3,7 +3,7 @@
 // the caller gives them: no typed model, no serializer that could drop a field it does not know.
 //
 // Every request is counted; a mutating request is a POST, PUT, PATCH or DELETE without
-// `dryRun`, so a pass that changes nothing can prove it made none.
+// `dryRun` (an access review, answered and never stored, is not one), so a pass that changes nothing can prove it made none.
 import http from 'node:http';
 import { ConfigError } from '../../core/model/config-error.js';
 import https from 'node:https';
@@ -42,6 +42,9 @@ export interface KubeHttpOptions {
 }
 
 const authRefreshMs = 60_000;
+
+/** Where SelfSubjectAccessReviews are sent: a POST that stores nothing, so not counted as a write. */
+export const reviewPath = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 const maxAttempts = 8;
 
 /** A connection to one API server. */
@@ -165,7 +168,7 @@ export class KubeHttp {
 
   private count(req: KubeRequest): void {
     this.counts.total++;
-    if (req.method === 'GET') return;
+    if (req.method === 'GET' || req.path === reviewPath) return;
     if (req.query?.['dryRun'] !== undefined) this.counts.dryRun++;
     else this.counts.mutating++;
   }

@@ -1,8 +1,10 @@
 // The cluster's own status, as Karmada's cluster status controller collects it
 // (pkg/controllers/status/cluster_status_controller.go): the Ready condition from /readyz (or
 // /healthz when /readyz is not served), the Kubernetes version, API enablements from discovery,
-// the node summary and the resource summary (summarize-resources.ts).
+// the node summary and the resource summary (summarize-resources.ts), left out when the agent
+// may not list nodes and pods.
 import type { ClusterStatus } from '../../core/model/cluster.js';
+import type { KubeObject } from '../../core/model/kube-object.js';
 import type { KubeClient } from './kube-client.js';
 import { KubeApiError, refusalOf } from './kube-error.js';
 import { summarizeNodes, summarizeResources } from './summarize-resources.js';
@@ -17,16 +19,33 @@ export async function readClusterFacts(client: KubeClient): Promise<ClusterStatu
   const [version, apiEnablements, nodes, pods] = await Promise.all([
     readVersion(client),
     client.discovery.refresh().then(() => client.discovery.enablements()),
-    client.list(nodeKind),
-    client.list(podKind),
+    listUnlessForbidden(client, nodeKind),
+    listUnlessForbidden(client, podKind),
   ]);
   return {
     kubernetesVersion: version,
     apiEnablements,
     conditions: [readyCondition(200)],
-    nodeSummary: summarizeNodes(nodes.items),
-    resourceSummary: summarizeResources(nodes.items, pods.items),
+    ...(nodes ? { nodeSummary: summarizeNodes(nodes) } : {}),
+    ...(nodes && pods ? { resourceSummary: summarizeResources(nodes, pods) } : {}),
   };
+}
+
+/**
+ * Returns every object of a kind, or undefined when the agent may not list it: a tenant agent
+ * (deploy/agent-namespaced) sees no nodes or pods across namespaces, and its cluster is reported
+ * without the summaries rather than not at all.
+ */
+async function listUnlessForbidden(
+  client: KubeClient,
+  kind: { apiVersion: string; kind: string },
+): Promise<KubeObject[] | undefined> {
+  try {
+    return (await client.list(kind)).items;
+  } catch (error) {
+    if (error instanceof KubeApiError && error.refusal.code === 403) return undefined;
+    throw error;
+  }
 }
 
 /** Returns the HTTP status of /readyz (falling back to /healthz on 404), 0 when there is no answer. */

@@ -10,17 +10,30 @@
 // - reads (get, list, collectionVersion, watch, served, refreshDiscovery) throw KubeApiError,
 //   with `refusal.code` 0 when the server did not answer (the pass reports the cluster
 //   unreachable instead of failing);
-// - list gives each item its apiVersion and kind, whatever the server leaves out.
+// - list gives each item its apiVersion and kind, whatever the server leaves out;
+// - reviewAccess (optional: without it the agent asks nothing and the writes tell) answers
+//   every question, 'unknown' when it could not find out, and never throws.
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { ResourceInfo } from '../../adapters/kube/discovery.js';
+import type { AccessAnswer, AccessQuestion } from '../../adapters/kube/access-review.js';
 import type { ApplyOptions, ListOptions, ListResult, WriteResult } from '../../adapters/kube/kube-client.js';
 import type { RequestCounts } from '../../adapters/kube/kube-http.js';
 import type { WatchEnd, WatchOptions } from '../../adapters/kube/watch-objects.js';
 
-export type { ApplyOptions, ListOptions, ListResult, RequestCounts, WatchEnd, WatchOptions, WriteResult };
+export type {
+  AccessAnswer,
+  AccessQuestion,
+  ApplyOptions,
+  ListOptions,
+  ListResult,
+  RequestCounts,
+  WatchEnd,
+  WatchOptions,
+  WriteResult,
+};
 
 /** A kind at one version, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`. */
 export type KindRef = Pick<ObjectRef, 'apiVersion' | 'kind'>;
@@ -57,6 +70,8 @@ export interface ClusterApi {
   refreshDiscovery(): Promise<void>;
   /** Returns the cluster's status (readiness, version, API enablements, capacity); an unreachable cluster is NotReady, not thrown. */
   readFacts(): Promise<ClusterStatus>;
+  /** Answers whether the agent's credentials allow each verb, in order (check-permissions.ts). */
+  reviewAccess?(questions: readonly AccessQuestion[]): Promise<AccessAnswer[]>;
   /** Returns the requests made so far (total, mutating, dry-run), for the pass's report. */
   requestCounts(): RequestCounts;
 }

@@ -42,6 +42,17 @@ export async function handleRefusal(
     }
     return recreate(ctx, desired, manifest);
   }
+  if (refusal.code === 403) {
+    // What check-permissions.ts did not foresee (a review without an answer, an admission
+    // webhook, RBAC's escalation check on a Role): the server's message names user, verb,
+    // resource and namespace.
+    return {
+      action: 'failed',
+      applied: false,
+      retryable: true,
+      message: `forbidden: ${what}: ${refusal.message}`,
+    };
+  }
   const fields = 'fields' in error && error.fields.length > 0 ? ` [${error.fields.join(', ')}]` : '';
   return {
     action: 'failed',

@@ -119,7 +119,10 @@ export async function writeInventory(
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: inventoryNamespace } },
       { force: false },
     );
-    if (ns.type === 'refused') throw new KubeApiError(`Namespace/${inventoryNamespace}`, ns.refusal);
+    // A tenant agent may not create namespaces; gitfleet-system then exists already (its own
+    // Role lives there) and the ConfigMap's write below says so when it does not.
+    if (ns.type === 'refused' && ns.refusal.code !== 403)
+      throw new KubeApiError(`Namespace/${inventoryNamespace}`, ns.refusal);
   }
   const result = await client.apply(
     {

@@ -2,7 +2,10 @@
 // agent's ownership marker (one labelled list per kind, full objects: their resourceVersion
 // and status feed the skip decision and health), and, only for desired objects not found
 // there, the metadata of what else exists under that name (one metadata-only list per kind and
-// namespace), to tell "absent" from "exists but not ours".
+// namespace), to tell "absent" from "exists but not ours". A kind the agent may not list across
+// namespaces (a tenant agent: check-permissions.ts) is listed namespace by namespace, in the
+// namespaces the pass touches (a Namespace read by name), and not watched (its drift is found by
+// the next resync).
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
@@ -11,6 +14,10 @@ import type { ClusterApi } from './cluster-api.js';
 
 type KindRef = Pick<ObjectRef, 'apiVersion' | 'kind'>;
 type Listing = { type: 'ok'; byKey: Map<string, KubeObject> } | { type: 'error'; message: string };
+
+function isNamespace(kind: KindRef): boolean {
+  return kind.apiVersion === 'v1' && kind.kind === 'Namespace';
+}
 
 /** Returns the refKey of a live object listed as `kind`. */
 export function liveKey(kind: KindRef, object: KubeObject): string {
@@ -31,6 +38,8 @@ export class LiveIndex {
   constructor(
     private readonly client: ClusterApi,
     private readonly cluster: string,
+    /** group/Kind → the namespaces to list it in, one by one, instead of across namespaces. */
+    private readonly listScope: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {}
 
   /** Returns this agent's live objects of a kind by refKey, or why they could not be listed. */
@@ -39,8 +48,16 @@ export class LiveIndex {
     let listing = this.ourLists.get(key);
     if (!listing) {
       this.kinds.set(key, { apiVersion: kind.apiVersion, kind: kind.kind });
-      listing = this.client.list(kind, { labelSelector: `${clusterLabel}=${this.cluster}` }).then(
-        ({ items }): Listing => ({ type: 'ok', byKey: new Map(items.map((o) => [liveKey(kind, o), o])) }),
+      const labelSelector = `${clusterLabel}=${this.cluster}`;
+      const scope = this.listScope.get(key);
+      const lists = scope
+        ? Promise.all(scope.map((namespace) => this.listIn(kind, namespace, labelSelector)))
+        : this.client.list(kind, { labelSelector }).then((all) => [all]);
+      listing = lists.then(
+        (results): Listing => ({
+          type: 'ok',
+          byKey: new Map(results.flatMap(({ items }) => items.map((o) => [liveKey(kind, o), o] as const))),
+        }),
         (error: Error): Listing => ({ type: 'error', message: error.message }),
       );
       this.ourLists.set(key, listing);
@@ -50,6 +67,8 @@ export class LiveIndex {
 
   /** Returns the metadata of whatever exists under an object's name, or undefined; throws when it cannot be read. */
   async other(ref: ObjectRef): Promise<KubeObject | undefined> {
+    // A Namespace the agent may only read by name (a tenant agent's own namespaces).
+    if (isNamespace(ref) && this.listScope.has(kindKeyOf(ref))) return this.client.get(ref);
     const key = `${kindKeyOf(ref)}/${ref.namespace}`;
     let list = this.otherLists.get(key);
     if (!list) {
@@ -59,6 +78,22 @@ export class LiveIndex {
       this.otherLists.set(key, list);
     }
     return (await list).get(refKey(ref));
+  }
+
+  /** Lists a kind's objects in one namespace; a Namespace, which cannot be listed so, is read by name. */
+  private async listIn(
+    kind: KindRef,
+    namespace: string,
+    labelSelector: string,
+  ): Promise<{ items: KubeObject[] }> {
+    if (!isNamespace(kind)) return this.client.list(kind, { labelSelector, namespace });
+    const live = await this.client.get({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      namespace: '',
+      name: namespace,
+    });
+    return { items: live?.metadata.labels?.[clusterLabel] === this.cluster ? [live] : [] };
   }
 
   /** Forgets what was read of a kind (after CRDs change what it is). */
@@ -76,6 +111,8 @@ export class LiveIndex {
   /** Returns every kind listed successfully so far (what the drift watches follow). */
   async watchableKinds(): Promise<KindRef[]> {
     const listed = await this.listedKinds();
-    return [...this.kinds].filter(([key]) => listed.has(key)).map(([, kind]) => kind);
+    return [...this.kinds]
+      .filter(([key]) => listed.has(key) && !this.listScope.has(key))
+      .map(([, kind]) => kind);
   }
 }

@@ -35,6 +35,8 @@ export interface PruneInput {
   guard: PruneGuard;
   allowDeletions: boolean;
   allowanceIgnored?: string;
+  /** refKey → why the agent may not delete it (check-permissions.ts): reported, not sent. */
+  undeletable?: ReadonlyMap<string, string>;
 }
 
 /** Prunes what left the branch, as far as the plan allows, and returns what happened. */
@@ -68,6 +70,11 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     removed: plan.left.map((l) => refKey(l.ref)),
   };
   for (const ref of plan.deletions) {
+    const forbidden = input.undeletable?.get(refKey(ref));
+    if (forbidden !== undefined) {
+      outcome.failed.push({ ref, message: forbidden });
+      continue;
+    }
     const result = await ctx.client.delete(ref);
     if (result.type === 'refused')
       outcome.failed.push({ ref, message: `${refLabel(ref)}: delete failed: ${result.refusal.message}` });

@@ -4,7 +4,9 @@
 //   1. refresh the repository; when Git cannot be reached, keep going on the branch as last
 //      fetched (drift still gets corrected) but prune nothing and write no status;
 //   2. read the cluster branch's head; a tombstone or no branch: apply nothing, delete nothing;
-//   3. extend the inventory with every desired object BEFORE applying anything;
+//   3. ask whether RBAC allows what the pass will do (check-permissions.ts): what it does not is
+//      refused by name and reported; then extend the inventory with every desired object it
+//      may apply BEFORE applying anything;
 //   4. staged server-side apply (apply-staged.ts), each object's result as data;
 //   5. prune what left the branch (prune-objects.ts);
 //   6. record the applied digests and the pruned objects in the inventory;
@@ -24,7 +26,7 @@ import {
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { refKey } from '../../core/model/object-ref.js';
+import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
 import type { RequestCounts } from '../../adapters/kube/kube-http.js';
@@ -35,6 +37,7 @@ import type { ApplyContext } from './apply-context.js';
 import type { Progress } from '../runtime/progress.js';
 import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
+import { checkPermissions } from './check-permissions.js';
 import { readInventory, writeInventory, type InventoryLocation } from './inventory-store.js';
 import { rebuildInventory } from './rebuild-inventory.js';
 import { LiveIndex } from './live-index.js';
@@ -172,9 +175,10 @@ async function applyBranch(
 }> {
   const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
   const known = await knownInventory(opts, at);
+  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, branch));
   const before = withDesired(
     known.inventory,
-    branch.objects.map((o) => o.ref),
+    access.allowed.map((o) => o.ref),
   );
   if (known.writable && !sameInventory(before, known.stored))
     await writeInventory(opts.client, at, before, known);
@@ -182,22 +186,28 @@ async function applyBranch(
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
-    live: new LiveIndex(opts.client, opts.cluster),
+    live: new LiveIndex(opts.client, opts.cluster, access.listScope),
     memory: opts.memory,
     inventory: before,
     clock: opts.clock,
     ...(interpreter ? { interpreter } : {}),
   };
-  const objects = await applyStaged(ctx, branch.objects, {
-    concurrency: opts.concurrency,
-    crdTimeoutMs: opts.crdTimeoutMs,
-    ...(opts.progress ? { progress: opts.progress } : {}),
-  });
+  const objects = [
+    ...access.refused,
+    ...(await applyStaged(ctx, access.allowed, {
+      concurrency: opts.concurrency,
+      crdTimeoutMs: opts.crdTimeoutMs,
+      ...(opts.progress ? { progress: opts.progress } : {}),
+    })),
+  ];
   // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
   // of an inventory that did not read.
   const prune =
     gitReachable && known.problem === undefined
-      ? await pruneObjects(ctx, await pruneInput(opts, branch, before))
+      ? await pruneObjects(ctx, {
+          ...(await pruneInput(opts, branch, before)),
+          undeletable: access.undeletable,
+        })
       : undefined;
   const after = afterPass(before, {
     applied: objects.filter((o) => o.applied).map((o) => appliedEntry(o, before)),
@@ -262,6 +272,13 @@ async function knownInventory(opts: AgentPassOptions, at: InventoryLocation): Pr
     writable: true,
     problem: `${stored.message}; rewritten from the ${stored.salvaged.size} entries that still read and the ${rebuilt.found} live objects carrying ${clusterLabel}=${opts.cluster}; nothing pruned in this pass`,
   };
+}
+
+/** Returns the inventory's objects the branch no longer holds: what prune may delete. */
+function leavingRefs(inventory: Inventory, branch: Extract<BranchRead, { type: 'objects' }>): ObjectRef[] {
+  const desired = new Set(branch.keys);
+  for (const o of branch.objects) desired.add(refKey(o.ref));
+  return [...inventory.values()].filter((e) => !desired.has(refKey(e.ref))).map((e) => e.ref);
 }
 
 /** A restarted agent's memory learns, from the inventory, the versions it last saw match. */

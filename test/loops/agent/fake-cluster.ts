@@ -13,6 +13,7 @@
 // | deleting a Namespace takes what is in it   | its objects go with it                                  |
 // | watch events arrive on their own         | after the write that caused them has answered (on the next turn of the event loop) |
 // | a cluster that does not answer             | `down`: reads throw KubeApiError with code 0, writes return a code-0 refusal |
+// | RBAC                                       | `allows` set: access reviews answer by it; a list, apply or delete it does not allow is refused 403; a Namespace's own requests are authorized in it |
 //
 // Not modelled: field-manager conflicts (the agent forces its own objects' fields), admission,
 // defaulting, generation, list paging.
@@ -22,6 +23,8 @@ import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import { deepCopy, isMap, type KubeObject } from '../../../src/core/model/kube-object.js';
 import { groupOf, type ObjectRef } from '../../../src/core/model/object-ref.js';
 import type {
+  AccessAnswer,
+  AccessQuestion,
   ApplyOptions,
   ClusterApi,
   DeleteResult,
@@ -61,6 +64,11 @@ const builtIns: ServedResource[] = [
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', namespaced: false },
 ].map((r) => ({ ...r, verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] }));
 
+/** Returns the namespace the API server authorizes a request on the object in: a Namespace's is its name. */
+function authorizedIn(ref: ObjectRef): string {
+  return ref.kind === 'Namespace' ? ref.name : ref.namespace;
+}
+
 /** Returns the store key of an object: apiVersion/kind/namespace/name. */
 export function storeKey(ref: ObjectRef): string {
   return `${ref.apiVersion}/${ref.kind}/${ref.namespace}/${ref.name}`;
@@ -73,6 +81,14 @@ export class FakeCluster implements ClusterApi {
   down = false;
   /** The next this many watch requests fail as if the connection broke. */
   failingWatches = 0;
+  /**
+   * RBAC, when set: whether the agent may do `verb` on a kind in a namespace ('' = across
+   * namespaces, or a cluster-scoped kind). Unset: everything is allowed and reviewAccess is
+   * answered without asking it.
+   */
+  allows: ((verb: AccessQuestion['verb'], kind: KindRef, namespace: string) => boolean) | undefined;
+  /** The access reviews asked so far (not in `calls`: they are questions, not requests of the pass's work). */
+  readonly reviews: AccessQuestion[] = [];
   private readonly objects = new Map<string, KubeObject>();
   private readonly watchers = new Set<Watcher>();
   private version = 100;
@@ -125,6 +141,8 @@ export class FakeCluster implements ClusterApi {
         code: 404,
         message: `no resource serves ${kind.apiVersion} ${kind.kind}`,
       });
+    const denied = this.forbidden('list', kind, opts.namespace ?? '');
+    if (denied) throw new KubeApiError(kind.kind, denied);
     const items = [...this.objects.values()]
       .filter((o) => o.apiVersion === kind.apiVersion && o.kind === kind.kind)
       .filter((o) => opts.namespace === undefined || o.metadata.namespace === opts.namespace)
@@ -141,7 +159,7 @@ export class FakeCluster implements ClusterApi {
   apply(manifest: KubeObject, opts: ApplyOptions): Promise<WriteResult> {
     const ref = refOf(manifest);
     this.record({ verb: 'apply', key: storeKey(ref), dryRun: opts.dryRun === true, force: opts.force });
-    const refused = this.refusalOf(ref);
+    const refused = this.refusalOf(ref) ?? this.forbidden('patch', ref, authorizedIn(ref));
     if (refused) return Promise.resolve({ type: 'refused', refusal: refused });
     const before = this.objects.get(storeKey(ref));
     const merged = mergeInto(before ? deepCopy(before) : {}, deepCopy(manifest)) as KubeObject;
@@ -166,6 +184,8 @@ export class FakeCluster implements ClusterApi {
   delete(ref: ObjectRef): Promise<DeleteResult> {
     this.record({ verb: 'delete', key: storeKey(ref) });
     if (this.down) return Promise.resolve({ type: 'refused', refusal: noAnswer });
+    const denied = this.forbidden('delete', ref, authorizedIn(ref));
+    if (denied) return Promise.resolve({ type: 'refused', refusal: denied });
     const before = this.objects.get(storeKey(ref));
     if (!before) return Promise.resolve({ type: 'gone' });
     const finalizers = before.metadata['finalizers'];
@@ -249,6 +269,22 @@ export class FakeCluster implements ClusterApi {
     });
   }
 
+  reviewAccess(questions: readonly AccessQuestion[]): Promise<AccessAnswer[]> {
+    this.reviews.push(...questions);
+    return Promise.resolve(
+      questions.map((q): AccessAnswer => {
+        const served = this.servedKind(q.kind);
+        if (!served) return { type: 'unknown', message: `no ${q.kind.kind} served` };
+        const group = groupOf(q.kind.apiVersion);
+        const plural = `${q.kind.kind.toLowerCase()}s`;
+        const resource = group ? `${plural}.${group}` : plural;
+        const namespace = served.namespaced || q.kind.kind === 'Namespace' ? q.namespace : '';
+        const allowed = this.allows?.(q.verb, q.kind, namespace) ?? true;
+        return { type: allowed ? 'allowed' : 'denied', resource, namespaced: served.namespaced };
+      }),
+    );
+  }
+
   requestCounts(): RequestCounts {
     const counted = this.calls.filter((c) => c.verb !== 'readFacts');
     return {
@@ -264,6 +300,17 @@ export class FakeCluster implements ClusterApi {
 
   private answerOrThrow(subject: string): void {
     if (this.down) throw new KubeApiError(subject, noAnswer);
+  }
+
+  /** Returns the 403 an API server answers when `allows` says no, or undefined. */
+  private forbidden(verb: AccessQuestion['verb'], kind: KindRef, namespace: string): ApiRefusal | undefined {
+    if (!this.allows) return undefined;
+    if (this.allows(verb, kind, namespace)) return undefined;
+    return {
+      code: 403,
+      reason: 'Forbidden',
+      message: `${kind.kind} is forbidden: the fake agent cannot ${verb} it${namespace ? ` in the namespace "${namespace}"` : ''}`,
+    };
   }
 
   /** Returns why the server would refuse to write the object, or undefined. */
