@@ -4,6 +4,7 @@ import { parseCommit } from './parse-commit.js';
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { corruptObjectMessage } from './corrupt-object.js';
+import { forgetRemovedPacks } from './forget-removed-packs.js';
 import { GitWriteError } from './git-write-error.js';
 import { parseTree, type TreeEntry } from './tree-object.js';
 
@@ -37,22 +38,48 @@ export async function readGitObject(
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
   try {
-    const read = await git.readObject({
-      fs: source.fs ?? fs,
-      gitdir: source.gitdir,
-      oid,
-      format: 'content',
-      cache: source.cache ?? {},
-    });
-    return { type: read.type, content: read.object as Uint8Array };
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') {
-      throw new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
+    return await readThrough(source.fs ?? fs, source, oid);
+  } catch (first) {
+    if (!mayBeRepacked(first)) throw explain(source, oid, first);
+    // A repack (repack-packs.ts) may have removed a pack this reader had listed or cached:
+    // its objects are in the pack that replaced it, so read once more from a fresh listing.
+    if (source.cache) forgetRemovedPacks(source.cache);
+    try {
+      return await readThrough(fs, source, oid);
+    } catch (second) {
+      throw explain(source, oid, second);
     }
-    const corrupt = corruptObjectMessage(source.gitdir, oid, error);
-    if (corrupt) throw new GitWriteError('CorruptObject', corrupt);
-    throw error;
   }
+}
+
+async function readThrough(
+  through: GitFs,
+  source: ObjectSource,
+  oid: string,
+): Promise<{ type: string; content: Uint8Array }> {
+  const read = await git.readObject({
+    fs: through,
+    gitdir: source.gitdir,
+    oid,
+    format: 'content',
+    cache: source.cache ?? {},
+  });
+  return { type: read.type, content: read.object as Uint8Array };
+}
+
+/** A miss, or a pack that could not be read: what a reader sees when a repack removed a pack it knew. */
+function mayBeRepacked(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === 'NotFoundError' || code === 'ENOENT' || /Could not read packfile/.test(message ?? '');
+}
+
+/** Returns the error to throw for a failed read: MissingObject, CorruptObject, or the error itself. */
+function explain(source: ObjectSource, oid: string, error: unknown): unknown {
+  if ((error as { code?: string }).code === 'NotFoundError') {
+    return new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
+  }
+  const corrupt = corruptObjectMessage(source.gitdir, oid, error);
+  return corrupt ? new GitWriteError('CorruptObject', corrupt) : error;
 }
 
 /** Returns the entries of the tree with the given id. */
