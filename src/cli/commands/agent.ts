@@ -40,6 +40,7 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
+import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
@@ -227,6 +228,23 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   }
 }
 
+/**
+ * The agent's pass; with a remote repository, followed by the maintenance of the mirror it owns
+ * (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
+ */
+function agentPassWithMaintenance(
+  opts: AgentOptions,
+  deps: { passOptions: AgentPassOptions; clock: ReturnType<typeof systemClock>; log: Logger },
+): () => ReturnType<typeof runAgentPass> {
+  const pass = () => runAgentPass(deps.passOptions);
+  if (!isRepoUrl(opts.repo)) return pass;
+  const { clock, log } = deps;
+  return withRepoMaintenance(
+    pass,
+    repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
+  );
+}
+
 async function loop(
   opts: AgentOptions,
   io: Io,
@@ -245,7 +263,7 @@ async function loop(
   let last = '';
   try {
     await runAgentLoop({
-      pass: () => runAgentPass(deps.passOptions),
+      pass: agentPassWithMaintenance(opts, { ...deps, log }),
       client: deps.client,
       cluster: opts.cluster,
       memory: deps.passOptions.memory,

@@ -23,7 +23,12 @@ import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
-import { createHubPassCache } from '../../loops/hub/hub-pass-cache.js';
+import { createHubPassCache, type HubPassCache } from '../../loops/hub/hub-pass-cache.js';
+import {
+  repoMaintenance,
+  withRepoMaintenance,
+  type RepoMaintenance,
+} from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
@@ -289,16 +294,19 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     ...(opts.failover ? { settings: opts.failover } : {}),
     ...(monitor ? { verdicts: () => monitor.verdicts() } : {}),
   };
-  const pass = () =>
-    runHubPass({
-      repo: setup.repo,
-      sourceRef: opts.sourceRef,
-      identity: deps.identity ?? defaultIdentity,
-      now: () => new Date(clock.now()),
-      log,
-      cache,
-      failover,
-    });
+  const pass = withRepoMaintenance(
+    () =>
+      runHubPass({
+        repo: setup.repo,
+        sourceRef: opts.sourceRef,
+        identity: deps.identity ?? defaultIdentity,
+        now: () => new Date(clock.now()),
+        log,
+        cache,
+        failover,
+      }),
+    hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
+  );
   if (opts.once) {
     const result = await pass();
     printResult(result, opts.output, io);
@@ -327,6 +335,15 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   });
   io.err('hub: stopped');
   return exitCodes.ok;
+}
+
+/** The maintenance of the repository the hub writes (or of its mirror), between its passes (loops/shared/repo-maintenance.ts). */
+function hubMaintenance(
+  gitdir: string,
+  cache: HubPassCache,
+  deps: { clock: Clock; log: Logger; elapsed: () => number },
+): RepoMaintenance {
+  return repoMaintenance({ gitdir, packCache: cache.packs, ...deps });
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */

@@ -1,7 +1,8 @@
-// Keeps the hub's repository (a local one, or the mirror of a remote) from piling up packs:
-// every pass that writes more than a handful of objects adds one (write-objects.ts), and every
-// read walks the list of packs. After a pass, and never during one (the hub runs its passes one
-// at a time and calls this in between), a cheap check decides whether to fold the small packs
+// Keeps a repository gitfleet writes into from piling up packs: the hub's (a local one, or the
+// mirror of a remote) and an agent's mirror. Every hub pass that writes more than a handful of
+// objects adds a pack (adapters/git/write-objects.ts), every fetch into a mirror adds one, and
+// every read walks the list of packs. After a pass, and never during one (a loop runs its
+// passes one at a time and this runs in between, withRepoMaintenance), a cheap check decides whether to fold the small packs
 // into one (adapters/git/repack-packs.ts); the repack runs at most once per interval so a burst
 // of passes does not repack after each.
 //
@@ -92,6 +93,18 @@ export function repoMaintenance(opts: {
         return { type: 'failed', error };
       }
     },
+  };
+}
+
+/** Returns the pass followed by the maintenance check; the pass's result is returned as it was. */
+export function withRepoMaintenance<T>(
+  pass: () => Promise<T>,
+  maintenance: RepoMaintenance,
+): () => Promise<T> {
+  return async () => {
+    const result = await pass();
+    await maintenance.afterPass();
+    return result;
   };
 }
 
