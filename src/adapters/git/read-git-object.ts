@@ -39,13 +39,16 @@ export async function readGitObject(
 ): Promise<{ type: string; content: Uint8Array }> {
   try {
     return await readThrough(source.fs ?? fs, source, oid);
-  } catch (first) {
-    if (!mayBeRepacked(first)) throw explain(source, oid, first);
-    // A repack (repack-packs.ts) may have removed a pack this reader had listed or cached:
-    // its objects are in the pack that replaced it, so read once more from a fresh listing.
+  } catch {
+    // A repack (repack-packs.ts) may have removed a pack this reader had listed or cached, and
+    // isomorphic-git then fails in more ways than one (a miss, an unreadable pack, a null
+    // index): the objects are in the pack that replaced it, so any failure is tried once more
+    // after forgetting the packs that are gone and listing the directory again. A real miss
+    // or damage fails the same way twice, and that error is the one reported.
     if (source.cache) forgetRemovedPacks(source.cache);
+    relist(source.fs);
     try {
-      return await readThrough(fs, source, oid);
+      return await readThrough(source.fs ?? fs, source, oid);
     } catch (second) {
       throw explain(source, oid, second);
     }
@@ -67,10 +70,9 @@ async function readThrough(
   return { type: read.type, content: read.object as Uint8Array };
 }
 
-/** A miss, or a pack that could not be read: what a reader sees when a repack removed a pack it knew. */
-function mayBeRepacked(error: unknown): boolean {
-  const { code, message } = error as { code?: string; message?: string };
-  return code === 'NotFoundError' || code === 'ENOENT' || /Could not read packfile/.test(message ?? '');
+/** Makes a caching view of the file system (object-store-fs.ts) list directories again. */
+function relist(through: GitFs | undefined): void {
+  (through as { relist?: () => void } | undefined)?.relist?.();
 }
 
 /** Returns the error to throw for a failed read: MissingObject, CorruptObject, or the error itself. */
