@@ -5,14 +5,16 @@
 //
 // Safe against a concurrent reader, and against a crash at any point, by its order:
 //
-// | step                                  | a crash here leaves                                       |
-// |---------------------------------------|-----------------------------------------------------------|
-// | 1. new pack + index as temp files     | temp files, removed by the next write or repack           |
-// | 2. rename the .pack, then the .idx    | an extra copy of objects (the old packs are all there)    |
-// | 3. journal: old packs + loose ids     | the same; the next repack finishes the journal            |
-// | 4. remove each old .idx, then .pack   | some old packs gone: their objects are in the new pack,   |
-// | 5. remove the loose objects folded in | and the journal lists what is left to remove              |
-// | 6. remove the journal                 | a clean repository                                        |
+// | step                                       | a crash here leaves                                  |
+// |--------------------------------------------|------------------------------------------------------|
+// | 1. the new pack and index as temp files    | temp files, removed by the next write or repack      |
+// | 2. a journal: the new pack's name, the old | the same; the next repack removes the journal        |
+// |    packs and the loose objects folded in   |                                                      |
+// | 3. rename the .pack, then the .idx         | a .pack without its .idx, which no reader ever sees: |
+// |                                            | the next repack removes it (the journal names it)    |
+// | 4. remove each old .idx, then its .pack    | some old packs gone, their objects in the new pack;  |
+// | 5. remove the loose objects folded in      | the next repack finishes what the journal lists      |
+// | 6. remove the journal                      | a clean repository                                   |
 //
 // A reader never misses an object: the new pack is visible (its .idx renamed) before anything
 // is removed, and a reader that listed the packs before that and then finds one gone reads
@@ -21,7 +23,7 @@
 // One repack at a time per repository: `objects/pack/gitfleet-repack.lock`, taken with O_EXCL
 // and taken over only from a process that no longer runs on this host.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -40,7 +42,8 @@ import { objectFileMode, syncPath, writeNewFile } from './sync-files.js';
 import { removeStaleTempFiles, tempFileName } from './temp-files.js';
 
 /** The points between the steps above, for tests that stop a repack there (kill -9). */
-export type RepackStep = 'packWritten' | 'packRenamed' | 'packIndexed' | 'journalWritten' | 'oldPackRemoved';
+export type RepackStep =
+  'packStarted' | 'packWritten' | 'journalWritten' | 'packRenamed' | 'packIndexed' | 'oldPackRemoved';
 
 export interface RepackOptions {
   gitdir: string;
@@ -73,11 +76,13 @@ export type RepackResult =
       pack: string | null;
       /** Packs and loose objects a crashed repack had left to remove, removed now. */
       finished: number;
-      /** Temp files of crashed writers removed. */
+      /** Temp files (and pack data without an index) of crashed writers removed. */
       tempFiles: number;
     };
 
 const journalName = 'gitfleet-repack.journal';
+/** A pack data file without its index for this long is a crashed writer's leftover. */
+const orphanAgeMs = 60 * 60 * 1000;
 const lockName = 'gitfleet-repack.lock';
 /** Objects read and deflated at a time: memory stays bounded whatever the packs' size. */
 const batchSize = 2000;
@@ -101,7 +106,8 @@ export async function repackPacks(opts: RepackOptions): Promise<RepackResult> {
   try {
     const sync = opts.fsync ?? true;
     const finished = await finishJournal(opts.gitdir);
-    const tempFiles = (await removeStaleTempFiles(packDir, opts.now)).length;
+    const tempFiles =
+      (await removeStaleTempFiles(packDir, opts.now)).length + (await removeOrphanPacks(packDir, opts.now));
     const packs = (await listPacks(opts.gitdir)).filter((p) => !p.keep);
     const loose = await listLooseObjects(opts.gitdir);
     // Loose objects count as one more small pack: they are folded in whenever any pack is.
@@ -130,6 +136,7 @@ export async function repackPacks(opts: RepackOptions): Promise<RepackResult> {
       }
       return { type: type as GitObjectType, content, oid };
     };
+    let journal: Journal | undefined;
     const pack = await writeFoldedPack({
       packDir,
       packs: folded,
@@ -139,13 +146,16 @@ export async function repackPacks(opts: RepackOptions): Promise<RepackResult> {
       threads: opts.threads ?? defaultDeflateThreads(),
       sync,
       step: async (s) => opts.onStep?.(s),
+      // Before the new pack is renamed in: the next repack knows it was ours if it is left without its index.
+      journal: async (name) => {
+        // Writing the same objects again gives the same pack: that one is not removed.
+        journal = { pack: name, packs: folded.filter((n) => n !== name), loose: foldLoose };
+        await writeNewFile(join(packDir, journalName), Buffer.from(JSON.stringify(journal)), sync);
+        if (sync) await syncPath(packDir);
+        await opts.onStep?.('journalWritten');
+      },
     });
-    // Writing the same objects again gives the same pack: nothing to remove then.
-    const journal: Journal = { pack, packs: folded.filter((n) => n !== pack), loose: foldLoose };
-    await writeNewFile(join(packDir, journalName), Buffer.from(JSON.stringify(journal)), sync);
-    if (sync) await syncPath(packDir);
-    await opts.onStep?.('journalWritten');
-    await carryOut(opts.gitdir, journal, opts.onStep);
+    await carryOut(opts.gitdir, journal!, opts.onStep);
     await rm(join(packDir, journalName));
     if (sync) await syncPath(packDir);
     return {
@@ -179,6 +189,8 @@ async function writeFoldedPack(opts: {
   threads: number;
   sync: boolean;
   step: (step: RepackStep) => Promise<void>;
+  /** Records the new pack's name before it is renamed in. */
+  journal: (name: string) => Promise<void>;
 }): Promise<string> {
   const tmpPack = join(opts.packDir, tempFileName('pack'));
   const tmpIdx = join(opts.packDir, tempFileName('idx'));
@@ -190,6 +202,7 @@ async function writeFoldedPack(opts: {
     try {
       const writer = new HashingFileWriter(file);
       await writer.write(encodePackHeader(opts.count));
+      await opts.step('packStarted');
       const append = async (oid: string, bytes: Uint8Array): Promise<void> => {
         entries.push({ oid, crc32: crc32(bytes), offset: writer.position });
         written.add(oid);
@@ -232,6 +245,7 @@ async function writeFoldedPack(opts: {
     await opts.step('packWritten');
     const name = `pack-${checksum.toString('hex')}`;
     const base = join(opts.packDir, name);
+    await opts.journal(name);
     if (existsSync(`${base}.idx`)) {
       await Promise.all([rm(tmpPack), rm(tmpIdx)]);
       return name;
@@ -312,13 +326,40 @@ async function finishJournal(gitdir: string): Promise<number> {
   try {
     journal = JSON.parse(text) as Journal;
   } catch {
-    // The journal is fsynced before anything is removed: a torn one means nothing was.
+    // The journal is fsynced before the new pack is renamed in: a torn one means only temp files were written.
     await rm(path);
     return 0;
+  }
+  const pack = join(gitdir, 'objects', 'pack', journal.pack);
+  if (!existsSync(`${pack}.idx`)) {
+    // Killed before the new pack's index was renamed in: no reader ever saw that pack, and the
+    // old packs are all there. Its data file, if renamed already, is the repack's own leftover.
+    await rm(`${pack}.pack`, { force: true });
+    await rm(path);
+    return 1;
   }
   await carryOut(gitdir, journal);
   await rm(path);
   return journal.packs.length + journal.loose.length;
+}
+
+/**
+ * Removes the `.pack` files without an `.idx` older than an hour: left by a pack writer killed
+ * between its two renames (write-pack.ts renames the data first). No reader opens a pack it
+ * has no index for, and no live writer takes an hour between the renames. Returns how many.
+ */
+async function removeOrphanPacks(packDir: string, now: number): Promise<number> {
+  const names = await readdir(packDir);
+  const present = new Set(names);
+  let removed = 0;
+  for (const name of names) {
+    if (!/^pack-[0-9a-f]+\.pack$/.test(name) || present.has(name.replace(/\.pack$/, '.idx'))) continue;
+    const info = await stat(join(packDir, name)).catch(() => undefined);
+    if (info === undefined || now - info.mtimeMs < orphanAgeMs) continue;
+    await rm(join(packDir, name), { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** Takes the repack lock, or names its live holder. */

@@ -110,7 +110,9 @@ export function withRepoMaintenance<T>(
 
 function describe(gitdir: string, result: RepackResult, ms: number): string {
   if (result.type === 'busy') return `${gitdir}: repack skipped, another one runs (${result.holder})`;
-  if (result.type === 'nothingToDo') return `${gitdir}: packs checked, nothing to fold (${ms} ms)`;
+  const leftovers = result.finished + result.tempFiles;
+  const cleaned = leftovers > 0 ? `; removed ${leftovers} leftovers of a repack or write cut short` : '';
+  if (result.type === 'nothingToDo') return `${gitdir}: packs checked, nothing to fold${cleaned} (${ms} ms)`;
   const loose = result.looseObjects > 0 ? ` and ${result.looseObjects} loose objects` : '';
-  return `${gitdir}: folded ${result.folded.length} packs${loose} into ${result.pack} (${result.objects} objects, ${ms} ms)`;
+  return `${gitdir}: folded ${result.folded.length} packs${loose} into ${result.pack} (${result.objects} objects${cleaned}, ${ms} ms)`;
 }
