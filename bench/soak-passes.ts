@@ -88,6 +88,18 @@ function passClock(): Clock & { tick(): void } {
 
 const rssMiB = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
 
+/** Where the memory is: the JS heap, and buffers outside it (the loaded packs). */
+function memoryMiB(): Record<string, number> {
+  const m = process.memoryUsage();
+  const mib = (n: number) => Math.round(n / 1024 / 1024);
+  return {
+    rss: mib(m.rss),
+    heapUsed: mib(m.heapUsed),
+    external: mib(m.external),
+    arrayBuffers: mib(m.arrayBuffers),
+  };
+}
+
 function cacheSizes(cache: HubPassCache): Record<string, number> {
   return {
     commits: cache.commits.size,
@@ -110,6 +122,7 @@ function stats(ms: readonly number[]) {
   return {
     medianMs: Math.round(median(sorted)),
     p90Ms: Math.round(p90),
+    minMs: Math.round(sorted[0] ?? NaN),
     maxMs: Math.round(sorted.at(-1) ?? NaN),
   };
 }
@@ -148,6 +161,7 @@ try {
   const packCounts: { pass: number; packs: number }[] = [];
   const rss: Record<string, number> = { afterFirstPass: rssMiB() };
   const caches: Record<string, Record<string, number>> = {};
+  const memory: Record<string, Record<string, number>> = { afterFirstPass: memoryMiB() };
   let maxPacks = 0;
   for (let n = 0; n < passes; n++) {
     commitFiles([change(files, n)], `change ${n}`, true);
@@ -179,10 +193,12 @@ try {
     if (n + 1 === Math.floor(passes / 2)) {
       rss.middle = rssMiB();
       caches.middle = cacheSizes(cache);
+      memory.middle = memoryMiB();
     }
   }
   rss.end = rssMiB();
   caches.end = cacheSizes(cache);
+  memory.end = memoryMiB();
   const fsckBegan = performance.now();
   let fsck = 'clean';
   try {
@@ -203,6 +219,7 @@ try {
     last100: stats(passMs.slice(-100)),
     all: stats(passMs),
     rssMiB: { ...rss, peak: Math.round(process.resourceUsage().maxRSS / 1024) },
+    memoryMiB: memory,
     caches,
     packs: { max: maxPacks, end: (await listPacks(gitdir)).length, over: packCounts },
     looseObjectsAtEnd: (await listLooseObjects(gitdir)).length,
