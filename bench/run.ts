@@ -19,6 +19,7 @@ import { failed, type Scenario, type ScenarioOptions, type ScenarioReport } from
 import { scaleScenario } from './scale.js';
 import { failoverScenario } from './failover.js';
 import { rolloutScenario } from './rollout.js';
+import { soakScenario } from './soak.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -28,6 +29,7 @@ const scenarios: Scenario[] = [
   scaleScenario,
   failoverScenario,
   rolloutScenario,
+  soakScenario,
 ];
 
 const { values } = parseArgs({

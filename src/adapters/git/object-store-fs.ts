@@ -13,7 +13,7 @@ import { basename, dirname } from 'node:path';
 type ReaddirFn = (path: string) => Promise<string[]>;
 
 /** Returns an fs client for isomorphic-git that caches listings and stats for the life of one read. */
-export function objectStoreFs(gitdir: string): { promises: typeof fs.promises } {
+export function objectStoreFs(gitdir: string): { promises: typeof fs.promises; relist: () => void } {
   const listings = new Map<string, Promise<string[]>>();
   const readdir: ReaddirFn = (path) => {
     let listing = listings.get(path);
@@ -38,7 +38,11 @@ export function objectStoreFs(gitdir: string): { promises: typeof fs.promises } 
     }
     return fs.readFileSync(path, options as Parameters<typeof fs.readFileSync>[1]);
   };
-  return { promises: { ...fs.promises, readdir, readFile, stat } as unknown as typeof fs.promises };
+  return {
+    promises: { ...fs.promises, readdir, readFile, stat } as unknown as typeof fs.promises,
+    // A reader that found a pack gone (removed by a repack) lists again (read-git-object.ts).
+    relist: () => listings.clear(),
+  };
 }
 
 async function readdirOrNothing(path: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import { parseCommit } from './parse-commit.js';
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { corruptObjectMessage } from './corrupt-object.js';
+import { forgetRemovedPacks } from './forget-removed-packs.js';
 import { GitWriteError } from './git-write-error.js';
 import { parseTree, type TreeEntry } from './tree-object.js';
 
@@ -37,22 +38,50 @@ export async function readGitObject(
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
   try {
-    const read = await git.readObject({
-      fs: source.fs ?? fs,
-      gitdir: source.gitdir,
-      oid,
-      format: 'content',
-      cache: source.cache ?? {},
-    });
-    return { type: read.type, content: read.object as Uint8Array };
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') {
-      throw new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
+    return await readThrough(source.fs ?? fs, source, oid);
+  } catch {
+    // A repack (repack-packs.ts) may have removed a pack this reader had listed or cached, and
+    // isomorphic-git then fails in more ways than one (a miss, an unreadable pack, a null
+    // index): the objects are in the pack that replaced it, so any failure is tried once more
+    // after forgetting the packs that are gone and listing the directory again. A real miss
+    // or damage fails the same way twice, and that error is the one reported.
+    if (source.cache) forgetRemovedPacks(source.cache);
+    relist(source.fs);
+    try {
+      return await readThrough(source.fs ?? fs, source, oid);
+    } catch (second) {
+      throw explain(source, oid, second);
     }
-    const corrupt = corruptObjectMessage(source.gitdir, oid, error);
-    if (corrupt) throw new GitWriteError('CorruptObject', corrupt);
-    throw error;
   }
+}
+
+async function readThrough(
+  through: GitFs,
+  source: ObjectSource,
+  oid: string,
+): Promise<{ type: string; content: Uint8Array }> {
+  const read = await git.readObject({
+    fs: through,
+    gitdir: source.gitdir,
+    oid,
+    format: 'content',
+    cache: source.cache ?? {},
+  });
+  return { type: read.type, content: read.object as Uint8Array };
+}
+
+/** Makes a caching view of the file system (object-store-fs.ts) list directories again. */
+function relist(through: GitFs | undefined): void {
+  (through as { relist?: () => void } | undefined)?.relist?.();
+}
+
+/** Returns the error to throw for a failed read: MissingObject, CorruptObject, or the error itself. */
+function explain(source: ObjectSource, oid: string, error: unknown): unknown {
+  if ((error as { code?: string }).code === 'NotFoundError') {
+    return new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
+  }
+  const corrupt = corruptObjectMessage(source.gitdir, oid, error);
+  return corrupt ? new GitWriteError('CorruptObject', corrupt) : error;
 }
 
 /** Returns the entries of the tree with the given id. */

@@ -57,8 +57,9 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
-import { periodicTrigger } from '../../loops/runtime/trigger.js';
+import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import type { Logger } from '../../loops/runtime/logger.js';
+import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -334,6 +335,23 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   }
 }
 
+/**
+ * The agent's pass; with a remote repository, followed by the maintenance of the mirror it owns
+ * (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
+ */
+function agentPassWithMaintenance(
+  opts: AgentOptions,
+  deps: { passOptions: AgentPassOptions; clock: ReturnType<typeof systemClock>; log: Logger },
+): () => ReturnType<typeof runAgentPass> {
+  const pass = () => runAgentPass(deps.passOptions);
+  if (!isRepoUrl(opts.repo)) return pass;
+  const { clock, log } = deps;
+  return withRepoMaintenance(
+    pass,
+    repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
+  );
+}
+
 async function loop(
   opts: AgentOptions,
   io: Io,
@@ -362,10 +380,11 @@ async function loop(
       // Each term starts afresh: what this agent remembered settling may have been changed by
       // the agent that held the Lease meanwhile.
       const passOptions = { ...deps.passOptions, memory: createAgentMemory() };
+      const maintained = agentPassWithMaintenance(opts, { passOptions, clock: deps.clock, log });
       return runAgentLoop({
         pass: async () => {
           assertLeading(leadership, `agent ${opts.cluster}`, 'this pass applied nothing');
-          return runAgentPass(passOptions);
+          return maintained();
         },
         client: deps.client,
         cluster: opts.cluster,

@@ -27,7 +27,12 @@ import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
-import { createHubPassCache } from '../../loops/hub/hub-pass-cache.js';
+import { createHubPassCache, type HubPassCache } from '../../loops/hub/hub-pass-cache.js';
+import {
+  repoMaintenance,
+  withRepoMaintenance,
+  type RepoMaintenance,
+} from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
@@ -421,25 +426,28 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     deps,
   );
   const progress = observe.progress('hub: rendered', 'templates');
-  const pass = () =>
-    runHubPass({
-      ...(progress ? { progress } : {}),
-      repo: setup.repo,
-      sourceRef: opts.sourceRef,
-      identity: deps.identity ?? defaultIdentity,
-      now: () => new Date(clock.now()),
-      log,
-      cache,
-      failover,
-      // The last look before the refs move: a replica whose renewal is overdue moves none.
-      ...(leadership.elected
-        ? {
-            hooks: {
-              afterObjectsWritten: () => assertLeading(leadership, 'hub', 'this pass moved no ref'),
-            },
-          }
-        : {}),
-    });
+  const pass = withRepoMaintenance(
+    () =>
+      runHubPass({
+        ...(progress ? { progress } : {}),
+        repo: setup.repo,
+        sourceRef: opts.sourceRef,
+        identity: deps.identity ?? defaultIdentity,
+        now: () => new Date(clock.now()),
+        log,
+        cache,
+        failover,
+        // The last look before the refs move: a replica whose renewal is overdue moves none.
+        ...(leadership.elected
+          ? {
+              hooks: {
+                afterObjectsWritten: () => assertLeading(leadership, 'hub', 'this pass moved no ref'),
+              },
+            }
+          : {}),
+      }),
+    hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
+  );
   if (opts.once) {
     const result = await pass();
     printResult(result, opts.output, io);
@@ -536,6 +544,15 @@ function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability
     io,
     { speaker: { name: 'hub' }, clock },
   );
+}
+
+/** The maintenance of the repository the hub writes (or of its mirror), between its passes (loops/shared/repo-maintenance.ts). */
+function hubMaintenance(
+  gitdir: string,
+  cache: HubPassCache,
+  deps: { clock: Clock; log: Logger; elapsed: () => number },
+): RepoMaintenance {
+  return repoMaintenance({ gitdir, packCache: cache.packs, ...deps });
 }
 
 /** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */
