@@ -3,6 +3,7 @@ import type { Template } from '../model/fleet.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import { policyLabel } from '../model/propagation-policy.js';
 import type { SelectedOverriders } from '../override/select-overriders.js';
+import { textDigest } from '../model/text-digest.js';
 
 /**
  * Content keys of rendered objects: two copies with the same key render to the same text, in
@@ -50,9 +51,7 @@ export class RenderKeys {
     if (digest === undefined) {
       // A customization's scripts (ReviseReplica) shape the rendered text too.
       const scripts = template.interpreted?.scriptsKey ?? '';
-      digest = contentDigest(
-        `${template.source.file}\u0000${JSON.stringify(template.object)}\u0000${scripts}`,
-      );
+      digest = textDigest(`${template.source.file}\u0000${JSON.stringify(template.object)}\u0000${scripts}`);
       this.templates.set(template.key, digest);
     }
     return digest;
@@ -61,25 +60,11 @@ export class RenderKeys {
   private policyDigest(policy: OverridePolicy): string {
     let digest = this.policies.get(policy);
     if (digest === undefined) {
-      digest = contentDigest(
+      digest = textDigest(
         `${policy.kind}/${policy.namespace}/${policy.name}\u0000${JSON.stringify(policy.overrideRules)}`,
       );
       this.policies.set(policy, digest);
     }
     return digest;
   }
-}
-
-// A 64-bit digest (two FNV-1a streams with different offsets, plus the length), computed in
-// plain JavaScript so the core stays free of Node modules. Keys cover a few thousand
-// templates and policies: the chance that two of them collide is about 1e-11.
-function contentDigest(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
-  }
-  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length.toString(36)}`;
 }

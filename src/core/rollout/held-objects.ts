@@ -15,7 +15,7 @@
 // spec.replicas of a Deployment, ReplicaSet or StatefulSet, spec.parallelism and
 // spec.completions of a Job. The render's canonical YAML writes them as one line each under the
 // top-level `spec:`, so they are found and carried over line by line, without a parse.
-import { createHash } from 'node:crypto';
+import { textDigest, textLanes } from '../model/text-digest.js';
 
 export type HeldChange = 'same' | 'schedule' | 'content' | 'placed' | 'removed';
 
@@ -65,33 +65,34 @@ export function contentDigest(
   /** The digest of one file's content (default objectDigest); a caller may remember them by text. */
   digestOf: (path: string, text: string) => string = objectDigest,
 ): string {
-  const acc = Buffer.alloc(digestBytes);
+  const acc = emptyDigest();
   for (const [path, text] of files) xorInto(acc, entryDigest(path, digestOf(path, text)));
-  return acc.toString('hex');
+  return digestHex(acc);
 }
-
-const digestBytes = 12;
 
 /** Returns the digest of one object's content at a path, its replica counts left out. */
 export function objectDigest(path: string, text: string): string {
-  return createHash('sha256')
-    .update(withoutReplicas(text, replicaFieldsOf(path)))
-    .digest('hex');
+  return textDigest(withoutReplicas(text, replicaFieldsOf(path)));
 }
 
-/** Returns one object's part of contentDigest: its path and content digest, hashed. */
-export function entryDigest(path: string, digest: string): Buffer {
-  return createHash('sha256').update(path).update('\0').update(digest).digest().subarray(0, digestBytes);
+/** Returns one object's part of contentDigest: its path and content digest, hashed to 96 bits. */
+export function entryDigest(path: string, digest: string): Uint32Array {
+  return textLanes(`${path}\0${digest}`);
 }
 
 /** XORs `entry` into `acc` (adding an object to a digest, or taking it out again). */
-export function xorInto(acc: Buffer, entry: Buffer): void {
-  for (let i = 0; i < digestBytes; i++) acc[i]! ^= entry[i]!;
+export function xorInto(acc: Uint32Array, entry: Uint32Array): void {
+  for (let i = 0; i < acc.length; i++) acc[i] = (acc[i]! ^ entry[i]!) >>> 0;
 }
 
 /** Returns an empty contentDigest accumulator. */
-export function emptyDigest(): Buffer {
-  return Buffer.alloc(digestBytes);
+export function emptyDigest(): Uint32Array {
+  return new Uint32Array(3);
+}
+
+/** Returns an accumulator's digest as text. */
+export function digestHex(acc: Uint32Array): string {
+  return [...acc].map((lane) => lane.toString(16).padStart(8, '0')).join('');
 }
 
 function replicaFieldsOf(path: string): readonly string[] {

@@ -14,6 +14,7 @@ import type { AgentReport } from '../../core/status/status-branch.js';
 import { objectPath } from '../../core/format/object-path.js';
 import {
   classifyChange,
+  digestHex,
   emptyDigest,
   entryDigest,
   heldText,
@@ -198,7 +199,7 @@ async function lookAt(
         view: since.look.view,
         paths: new Map(since.look.paths),
         rendered: new Map(since.look.rendered),
-        acc: Buffer.from(since.look.acc),
+        acc: since.look.acc.slice(),
       }
     : {
         view: { pending: false, digest: '', paths: [] },
@@ -231,7 +232,7 @@ async function lookAt(
   if (look.paths.size === 0) return undefined;
   let pending = false;
   for (const p of look.paths.values()) if (p.change === 'content') pending = true;
-  look.view = { pending, digest: look.acc.toString('hex'), paths: [...look.rendered.keys()].sort() };
+  look.view = { pending, digest: digestHex(look.acc), paths: [...look.rendered.keys()].sort() };
   return look;
 }
 

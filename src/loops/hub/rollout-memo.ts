@@ -13,9 +13,9 @@ export interface ClusterLook {
   view: ClusterView;
   paths: Map<string, { change: HeldChange; before?: string }>;
   /** The rendered selected paths, each with its part of the content digest (held-objects.ts entryDigest). */
-  rendered: Map<string, Buffer>;
+  rendered: Map<string, Uint32Array>;
   /** The content digest so far (the XOR of `rendered`'s parts). */
-  acc: Buffer;
+  acc: Uint32Array;
 }
 
 /**
