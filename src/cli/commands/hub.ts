@@ -22,8 +22,6 @@ import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { formatLoadError } from '../../core/load/load-error.js';
-import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
@@ -37,16 +35,19 @@ import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { escapeText } from '../../core/model/quote-text.js';
-import {
-  hasErrorDiagnostics,
-  type ClusterPassOutcome,
-  type HubPassResult,
-} from '../../loops/hub/hub-pass-result.js';
+import { hasErrorDiagnostics } from '../../loops/hub/hub-pass-result.js';
 import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
+import {
+  leaderElectFlags,
+  leaderElectionOf,
+  withLeadership,
+  type HubLeaderElection,
+} from './hub-leadership.js';
+import { printResult } from './hub-output.js';
 import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
 import {
   defaultClusterMonitorSettings,
@@ -54,18 +55,9 @@ import {
 } from '../../loops/hub/cluster-monitor-rules.js';
 import { defaultHubFailover, type HubFailover } from '../../loops/hub/hub-failover.js';
 import { UsageError } from '../usage-error.js';
-import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
+import type { Leadership } from '../../loops/runtime/leadership.js';
 import type { Readiness } from '../../loops/runtime/readiness.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
-import {
-  LeaseElection,
-  leaseIdentity,
-  leaseTimingsProblem,
-  type LeaseTimings,
-} from '../../adapters/kube/lease-election.js';
-import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
-import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
-import { KubeHttp } from '../../adapters/kube/kube-http.js';
 
 /** `gitfleet hub`: its command line. */
 export const hubSpec = {
@@ -142,46 +134,7 @@ export const hubSpec = {
       default: '10m',
       help: 'how long a Gracefully evicted copy waits for the new copies to be healthy',
     },
-    // kube-controller-manager's leader-election flags, names and defaults (docs/production.md#leader-election).
-    'leader-elect': {
-      type: 'boolean',
-      help: 'run passes only while this replica holds a coordination.k8s.io Lease (several hub replicas)',
-    },
-    'leader-elect-kubeconfig': {
-      type: 'string',
-      value: 'FILE',
-      help: 'the kubeconfig of the cluster holding the Lease (default: in-cluster credentials)',
-    },
-    'leader-elect-resource-namespace': {
-      type: 'string',
-      value: 'NS',
-      default: 'gitfleet-system',
-      help: "the Lease's namespace",
-    },
-    'leader-elect-resource-name': {
-      type: 'string',
-      value: 'NAME',
-      default: 'gitfleet-hub',
-      help: "the Lease's name",
-    },
-    'leader-elect-lease-duration': {
-      type: 'duration',
-      value: 'DURATION',
-      default: '15s',
-      help: 'how long a standby waits, from when it last saw the Lease change, before taking it',
-    },
-    'leader-elect-renew-deadline': {
-      type: 'duration',
-      value: 'DURATION',
-      default: '10s',
-      help: 'how long the leader keeps leading without renewing (shorter than the lease duration)',
-    },
-    'leader-elect-retry-period': {
-      type: 'duration',
-      value: 'DURATION',
-      default: '2s',
-      help: 'how often the leader renews and a standby tries',
-    },
+    ...leaderElectFlags,
     'metrics-addr': metricsAddrFlag,
     'log-format': logFormatFlag,
   },
@@ -253,50 +206,6 @@ export interface HubOptions {
   logFormat?: 'text' | 'json';
   /** Run passes only while holding this Lease (--leader-elect); absent: always. */
   leaderElection?: HubLeaderElection;
-}
-
-/** Where the hub's Lease lives and its timings. */
-export interface HubLeaderElection extends LeaseTimings {
-  /** The kubeconfig of the Lease's cluster (default: in-cluster credentials). */
-  kubeconfig?: string;
-  namespace: string;
-  name: string;
-}
-
-/** Returns the leader election the flags ask for, or nothing without --leader-elect. */
-function leaderElectionOf(values: {
-  'leader-elect': boolean;
-  once: boolean;
-  'leader-elect-kubeconfig'?: string | undefined;
-  'leader-elect-resource-namespace': string;
-  'leader-elect-resource-name': string;
-  'leader-elect-lease-duration': number;
-  'leader-elect-renew-deadline': number;
-  'leader-elect-retry-period': number;
-}): { leaderElection?: HubLeaderElection } {
-  if (!values['leader-elect']) return {};
-  if (values.once)
-    throw new UsageError('--leader-elect is for the loop: a hub with --once runs its one pass without one');
-  const timings: LeaseTimings = {
-    leaseDurationMs: values['leader-elect-lease-duration'],
-    renewDeadlineMs: values['leader-elect-renew-deadline'],
-    retryPeriodMs: values['leader-elect-retry-period'],
-  };
-  const flags: Record<keyof LeaseTimings, string> = {
-    leaseDurationMs: '--leader-elect-lease-duration',
-    renewDeadlineMs: '--leader-elect-renew-deadline',
-    retryPeriodMs: '--leader-elect-retry-period',
-  };
-  const problem = leaseTimingsProblem(timings, (name) => flags[name]);
-  if (problem) throw new UsageError(problem);
-  return {
-    leaderElection: {
-      ...timings,
-      ...(values['leader-elect-kubeconfig'] ? { kubeconfig: values['leader-elect-kubeconfig'] } : {}),
-      namespace: values['leader-elect-resource-namespace'],
-      name: values['leader-elect-resource-name'],
-    },
-  };
 }
 
 /** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
@@ -489,50 +398,6 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   log.info('stopped');
   return exitCodes.ok;
 }
-/**
- * Returns the hub's leadership: the test's, the Lease election that --leader-elect asks for
- * (its client built from --leader-elect-kubeconfig, else the Pod's credentials), or none.
- */
-async function withLeadership(
-  opts: HubOptions,
-  deps: { clock: Clock; random: () => number; log: Logger },
-  given: Partial<HubDeps>,
-): Promise<{ leadership: Leadership; close: () => void }> {
-  const none = () => undefined;
-  if (given.leadership) return { leadership: given.leadership, close: none };
-  const election = opts.leaderElection;
-  if (!election || opts.once) return { leadership: noElection(), close: none };
-  const credentials = await loadKubeConfig({
-    ...(election.kubeconfig ? { kubeconfig: election.kubeconfig } : {}),
-    inClusterDefault: true,
-  });
-  const http = new KubeHttp(credentials.kc, {
-    maxSockets: 2,
-    ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
-  });
-  const store = kubeLeaseStore({
-    http,
-    namespace: election.namespace,
-    name: election.name,
-    where: `the cluster of ${credentials.source}`,
-    // Two requests (read, then update) must fit in the renew deadline.
-    timeoutMs: Math.max(1000, Math.floor(election.renewDeadlineMs / 2)),
-    namespaceHint:
-      "the hub's deploy manifests create it (deploy/hub), or pass --leader-elect-resource-namespace",
-  });
-  const leadership = new LeaseElection({
-    store,
-    identity: leaseIdentity(),
-    leaseDurationMs: election.leaseDurationMs,
-    renewDeadlineMs: election.renewDeadlineMs,
-    retryPeriodMs: election.retryPeriodMs,
-    clock: deps.clock,
-    random: deps.random,
-    log: deps.log,
-  });
-  return { leadership, close: () => http.close() };
-}
-
 /** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
 function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
   return observability(
@@ -553,67 +418,4 @@ function hubMaintenance(
   deps: { clock: Clock; log: Logger; elapsed: () => number },
 ): RepoMaintenance {
   return repoMaintenance({ gitdir, packCache: cache.packs, ...deps });
-}
-
-/** Prints a pass's result; in JSON, one line per pass when the loop runs (a stream of records). */
-function printResult(result: HubPassResult, output: 'text' | 'json', io: Io, oneLine = false): void {
-  if (output === 'json') return io.out(JSON.stringify(result, null, oneLine ? undefined : 2));
-  const source = `${result.source.ref} ${result.source.commit.slice(0, 7)} (${result.source.subject})`;
-  if (result.type === 'loadFailed') {
-    io.err(`hub: ${source} does not load; nothing was written, every branch is as it was:`);
-    for (const e of result.errors) io.err(`  ${formatLoadError(e)}`);
-    return;
-  }
-  if (result.type === 'upToDate') {
-    return io.out(
-      `hub: ${source} is rendered already (bindings at ${result.bindingsCommit.slice(0, 7)}); nothing to do`,
-    );
-  }
-  io.out(formatRendered(result, source));
-}
-
-const maxDiagnosticLines = 50;
-
-function formatRendered(result: Extract<HubPassResult, { type: 'rendered' }>, source: string): string {
-  const lines = [`hub: rendered ${source} in ${result.timings.totalMs} ms`];
-  const rows = Object.entries(result.clusters).map(([name, o]) => [name, ...describeOutcome(o)] as const);
-  const b = result.bindings;
-  rows.push([
-    'bindings',
-    b.type,
-    b.commit?.slice(0, 7) ?? '',
-    b.type === 'updated' ? `${b.records} records, ${b.changes} changed` : '',
-  ]);
-  const width = Math.max(...rows.map((r) => r[0].length));
-  for (const [name, type, commit, detail] of rows) {
-    lines.push(`  ${name.padEnd(width)}  ${type.padEnd(10)} ${commit.padEnd(7)}  ${detail}`.trimEnd());
-  }
-  const count = (s: string) => result.diagnostics.filter((d) => d.severity === s).length;
-  lines.push(`diagnostics: ${count('error')} errors, ${count('warning')} warnings, ${count('info')} info`);
-  for (const d of result.diagnostics.slice(0, maxDiagnosticLines)) lines.push(`  ${formatDiagnostic(d)}`);
-  if (result.diagnostics.length > maxDiagnosticLines) {
-    lines.push(
-      `  … and ${result.diagnostics.length - maxDiagnosticLines} more (--output json lists them all)`,
-    );
-  }
-  return lines.join('\n');
-}
-
-function describeOutcome(o: ClusterPassOutcome): [string, string, string] {
-  switch (o.type) {
-    case 'unchanged':
-      return ['unchanged', '', `${o.objects} objects`];
-    case 'updated':
-      return [
-        'updated',
-        o.commit.slice(0, 7),
-        `${o.objects} objects (+${o.added} ~${o.changed} -${o.removed})`,
-      ];
-    case 'refused':
-      return ['refused', '', `kept its last good commit (+${o.added} ~${o.changed} -${o.removed} refused)`];
-    case 'tombstoned':
-      return ['tombstoned', o.commit.slice(0, 7), 'no longer registered'];
-    case 'retired':
-      return ['retired', '', 'no longer registered (tombstoned earlier)'];
-  }
 }

@@ -1,0 +1,147 @@
+// The hub's leader election (docs/production.md#leader-election): kube-controller-manager's
+// flags, names and defaults, what they ask for, and the Lease election they build.
+import type { FlagSpec } from '../command-line.js';
+import { UsageError } from '../usage-error.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
+import {
+  LeaseElection,
+  leaseIdentity,
+  leaseTimingsProblem,
+  type LeaseTimings,
+} from '../../adapters/kube/lease-election.js';
+import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
+import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
+import { KubeHttp } from '../../adapters/kube/kube-http.js';
+
+/** The `--leader-elect*` flags of `gitfleet hub`. */
+export const leaderElectFlags = {
+  'leader-elect': {
+    type: 'boolean',
+    help: 'run passes only while this replica holds a coordination.k8s.io Lease (several hub replicas)',
+  },
+  'leader-elect-kubeconfig': {
+    type: 'string',
+    value: 'FILE',
+    help: 'the kubeconfig of the cluster holding the Lease (default: in-cluster credentials)',
+  },
+  'leader-elect-resource-namespace': {
+    type: 'string',
+    value: 'NS',
+    default: 'gitfleet-system',
+    help: "the Lease's namespace",
+  },
+  'leader-elect-resource-name': {
+    type: 'string',
+    value: 'NAME',
+    default: 'gitfleet-hub',
+    help: "the Lease's name",
+  },
+  'leader-elect-lease-duration': {
+    type: 'duration',
+    value: 'DURATION',
+    default: '15s',
+    help: 'how long a standby waits, from when it last saw the Lease change, before taking it',
+  },
+  'leader-elect-renew-deadline': {
+    type: 'duration',
+    value: 'DURATION',
+    default: '10s',
+    help: 'how long the leader keeps leading without renewing (shorter than the lease duration)',
+  },
+  'leader-elect-retry-period': {
+    type: 'duration',
+    value: 'DURATION',
+    default: '2s',
+    help: 'how often the leader renews and a standby tries',
+  },
+} as const satisfies Record<string, FlagSpec>;
+
+/** Where the hub's Lease lives and its timings. */
+export interface HubLeaderElection extends LeaseTimings {
+  /** The kubeconfig of the Lease's cluster (default: in-cluster credentials). */
+  kubeconfig?: string;
+  namespace: string;
+  name: string;
+}
+
+/** Returns the leader election the flags ask for, or nothing without --leader-elect. */
+export function leaderElectionOf(values: {
+  'leader-elect': boolean;
+  once: boolean;
+  'leader-elect-kubeconfig'?: string | undefined;
+  'leader-elect-resource-namespace': string;
+  'leader-elect-resource-name': string;
+  'leader-elect-lease-duration': number;
+  'leader-elect-renew-deadline': number;
+  'leader-elect-retry-period': number;
+}): { leaderElection?: HubLeaderElection } {
+  if (!values['leader-elect']) return {};
+  if (values.once)
+    throw new UsageError('--leader-elect is for the loop: a hub with --once runs its one pass without one');
+  const timings: LeaseTimings = {
+    leaseDurationMs: values['leader-elect-lease-duration'],
+    renewDeadlineMs: values['leader-elect-renew-deadline'],
+    retryPeriodMs: values['leader-elect-retry-period'],
+  };
+  const flags: Record<keyof LeaseTimings, string> = {
+    leaseDurationMs: '--leader-elect-lease-duration',
+    renewDeadlineMs: '--leader-elect-renew-deadline',
+    retryPeriodMs: '--leader-elect-retry-period',
+  };
+  const problem = leaseTimingsProblem(timings, (name) => flags[name]);
+  if (problem) throw new UsageError(problem);
+  return {
+    leaderElection: {
+      ...timings,
+      ...(values['leader-elect-kubeconfig'] ? { kubeconfig: values['leader-elect-kubeconfig'] } : {}),
+      namespace: values['leader-elect-resource-namespace'],
+      name: values['leader-elect-resource-name'],
+    },
+  };
+}
+
+/**
+ * Returns the hub's leadership: the test's, the Lease election that --leader-elect asks for
+ * (its client built from --leader-elect-kubeconfig, else the Pod's credentials), or none.
+ */
+export async function withLeadership(
+  opts: { leaderElection?: HubLeaderElection; once: boolean },
+  deps: { clock: Clock; random: () => number; log: Logger },
+  given: { leadership?: Leadership },
+): Promise<{ leadership: Leadership; close: () => void }> {
+  const none = () => undefined;
+  if (given.leadership) return { leadership: given.leadership, close: none };
+  const election = opts.leaderElection;
+  if (!election || opts.once) return { leadership: noElection(), close: none };
+  const credentials = await loadKubeConfig({
+    ...(election.kubeconfig ? { kubeconfig: election.kubeconfig } : {}),
+    inClusterDefault: true,
+  });
+  const http = new KubeHttp(credentials.kc, {
+    maxSockets: 2,
+    ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
+  });
+  const store = kubeLeaseStore({
+    http,
+    namespace: election.namespace,
+    name: election.name,
+    where: `the cluster of ${credentials.source}`,
+    // Two requests (read, then update) must fit in the renew deadline.
+    timeoutMs: Math.max(1000, Math.floor(election.renewDeadlineMs / 2)),
+    namespaceHint:
+      "the hub's deploy manifests create it (deploy/hub), or pass --leader-elect-resource-namespace",
+  });
+  const leadership = new LeaseElection({
+    store,
+    identity: leaseIdentity(),
+    leaseDurationMs: election.leaseDurationMs,
+    renewDeadlineMs: election.renewDeadlineMs,
+    retryPeriodMs: election.retryPeriodMs,
+    clock: deps.clock,
+    random: deps.random,
+    log: deps.log,
+  });
+  return { leadership, close: () => http.close() };
+}
