@@ -201,7 +201,11 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
         ],
       );
       assert.equal(kubectl(['get', 'configmap', '-n', tenant, 'web', '-o', 'jsonpath={.data.a}']), '1');
-      assert.equal(kubectl(['get', 'configmap', '-n', outside, '--ignore-not-found', '-o', 'name']), '');
+      // The refused ConfigMap was never written (a controller-manager puts kube-root-ca.crt in every namespace).
+      assert.equal(
+        kubectl(['get', 'configmap', '-n', outside, 'ledger', '--ignore-not-found', '-o', 'name']),
+        '',
+      );
       assert.equal(
         kubectl(['get', 'clusterrole', role.metadata.name, '--ignore-not-found', '-o', 'name']),
         '',
