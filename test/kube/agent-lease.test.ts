@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heartbeatRef, statusRef } from '../../src/core/publish/hub-refs.js';
 import { readRef } from '../../src/adapters/git/read-ref.js';
+import { runGit } from '../support/run-git.js';
 import {
   aConfigMap,
   aNamespace,
@@ -105,11 +106,15 @@ test('two agents for one cluster: one applies and reports, the other stands by a
       // Read at once: c's first pass and heartbeat come after this line.
       const [statusAtTakeover, heartbeatAtTakeover] = [await status(), await heartbeat()];
       assert.equal(statusAtTakeover, statusAtKill, 'no status written between the kill and the takeover');
-      assert.equal(
-        heartbeatAtTakeover,
-        heartbeatAtKill,
-        'no heartbeat written between the kill and the takeover',
-      );
+      // c may write its first heartbeat before this read (it begins the moment it leads): a
+      // heartbeat that moved must then be c's, stamped no earlier than the second c began leading.
+      if (heartbeatAtTakeover !== heartbeatAtKill) {
+        const stamped = Number(runGit(['-C', repo.dir, 'log', '-1', '--format=%ct', heartbeatAtTakeover!]));
+        assert.ok(
+          stamped * 1000 >= Math.floor(cLeads.at / 1000) * 1000,
+          `no heartbeat written between the kill and the takeover (one stamped ${stamped}, c leads at ${cLeads.at})`,
+        );
+      }
       await applies(c, 'c, after b was killed');
       await eventually('c renews the heartbeat', async () =>
         (await heartbeat()) !== heartbeatAtKill ? true : undefined,
