@@ -2,8 +2,15 @@
 # (its prepack script compiles src with tsconfig.build.json), the runtime stage unpacks that
 # tarball and installs the production dependencies of package-lock.json. The build stage's
 # COPY lines are what the build reads plus package.json `files`; test/packaging/pack.test.ts
-# checks the tarball runs (`gitfleet --help`, the example) from an empty directory.
-FROM node:20-bookworm-slim AS build
+# checks the tarball runs (`gitfleet --help`, the example) from an empty directory, and
+# test/packaging/image.test.ts builds this file and runs the image.
+#
+# NODE_IMAGE is the base of both stages: the official image by default; scripts/build-image.sh
+# passes one it made locally (Debian bookworm minbase, the machine's Node 20, a `node` user with
+# uid 1000) where no registry can be reached. Whatever it is, it must hold node and npm on PATH
+# and the user `node`.
+ARG NODE_IMAGE=node:20-bookworm-slim
+FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -15,7 +22,7 @@ COPY examples/fleet-repo ./examples/fleet-repo
 COPY scripts/example.js ./scripts/example.js
 RUN npm pack --pack-destination /tmp && mv /tmp/gitfleet-*.tgz /tmp/gitfleet.tgz
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /tmp/gitfleet.tgz /tmp/gitfleet.tgz

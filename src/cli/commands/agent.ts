@@ -308,10 +308,11 @@ async function loop(
     log.info(`following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
     const { readiness } = deps.observe;
     const leading = { leadership, log, stop: interrupted, signal: deps.stopping.signal, readiness };
-    await whileLeading(leading, (stop) => {
+    await whileLeading(leading, (stop, lost) => {
       // Each term starts afresh: what this agent remembered settling may have been changed by
-      // the agent that held the Lease meanwhile.
-      const passOptions = { ...deps.passOptions, memory: createAgentMemory() };
+      // the agent that held the Lease meanwhile. A pass in hand when the Lease is lost stops at
+      // its next request (`signal`), with no status written.
+      const passOptions = { ...deps.passOptions, memory: createAgentMemory(), signal: lost };
       const maintained = agentPassWithMaintenance(opts, { passOptions, clock: deps.clock, log });
       return runAgentLoop({
         pass: async () => {

@@ -17,6 +17,8 @@ export interface StagedApplyOptions {
   crdTimeoutMs: number;
   /** Told after each object is applied (or found unchanged, or failed). */
   progress?: Progress;
+  /** Called before each object: throws to stop the apply there (the agent lost its Lease). */
+  stopIfLost?: () => void;
 }
 
 /** Applies every object in stage and kind order and returns each object's result, in apply order. */
@@ -29,6 +31,7 @@ export async function applyStaged(
   let crdsSettled = false;
   let done = 0;
   const apply = async (o: DesiredObject): Promise<ObjectResult> => {
+    opts.stopIfLost?.();
     const result = await applyObject(ctx, o);
     opts.progress?.(++done, objects.length);
     return result;

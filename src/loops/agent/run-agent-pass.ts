@@ -14,6 +14,10 @@
 //      (collect-exports.ts);
 //   8. report every object's result and health, the cluster's status and the exported slices
 //      on the status branch.
+//
+// In the loop, the pass is handed the agent's Lease term as `signal`: once it aborts (another
+// agent took the Lease, or the renewal is overdue) the pass sends no further request and stops
+// at the next object or step, writing no status (until-lost.ts).
 import { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import {
@@ -48,6 +52,7 @@ import { refreshRepo } from './refresh-repo.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { collectExports, exportedServices, type ExportedService } from './collect-exports.js';
+import { stopIfLost, untilLost } from './until-lost.js';
 
 export interface AgentPassOptions {
   repo: AgentRepo;
@@ -73,6 +78,11 @@ export interface AgentPassOptions {
   warn?: (message: string) => void;
   /** Told as the objects are applied (a terminal shows it on long passes). */
   progress?: Progress;
+  /**
+   * Aborted when the agent stops holding its cluster's Lease: the pass then sends nothing more
+   * and ends at the next object or step with NotLeading, without writing status. Absent: runs to the end.
+   */
+  signal?: AbortSignal;
 }
 
 export interface AgentPassResult {
@@ -95,7 +105,10 @@ export interface AgentPassResult {
 }
 
 /** Runs one pass and returns what it did; throws only when the cluster or the inventory cannot be read. */
-export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassResult> {
+export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassResult> {
+  const opts = given.signal
+    ? { ...given, client: untilLost(given.client, given.signal, given.cluster) }
+    : given;
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
   const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
@@ -109,7 +122,9 @@ export async function runAgentPass(opts: AgentPassOptions): Promise<AgentPassRes
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
       : undefined;
+  stopIfLost(opts.signal, opts.cluster, 'applied nothing, wrote no status');
   const { applied, clusterUnreachable } = await applyIfAnswering(opts, branch, gitReachable, interpreter);
+  stopIfLost(opts.signal, opts.cluster, 'wrote no status');
   const status = await reportPass({
     ...opts,
     ...(interpreter ? { interpreter } : {}),
@@ -198,8 +213,12 @@ async function applyBranch(
       concurrency: opts.concurrency,
       crdTimeoutMs: opts.crdTimeoutMs,
       ...(opts.progress ? { progress: opts.progress } : {}),
+      ...(opts.signal
+        ? { stopIfLost: () => stopIfLost(opts.signal, opts.cluster, 'stopped applying, wrote no status') }
+        : {}),
     })),
   ];
+  stopIfLost(opts.signal, opts.cluster, 'pruned nothing, wrote no status');
   // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
   // of an inventory that did not read.
   const prune =

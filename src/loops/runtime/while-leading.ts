@@ -1,7 +1,10 @@
 // A loop that runs only while its process leads (docs/production.md#leader-election): standing
 // by until the leadership is acquired, running the loop, and when the lease is lost, stopping
-// the loop (the pass in hand finishes, but its writes check isLeading() first: assertLeading)
-// and standing by again. A clean stop releases the lease so a standby takes over at once.
+// the loop and standing by again. The loop is handed an AbortSignal of its term, aborted the
+// moment the loss is noticed: the pass in hand stops at its next request or write (the agent's
+// pass checks it; the hub's writes check isLeading() first: assertLeading). A clean stop
+// releases the lease so a standby takes over at once, and aborts nothing: the pass in hand
+// finishes.
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { Leadership } from './leadership.js';
 import type { Logger } from './logger.js';
@@ -31,10 +34,13 @@ export interface WhileLeadingOptions {
   signal: AbortSignal;
 }
 
-/** Runs `loop` each time the process leads, until `stop`; `loop` must return once its `stop` resolves. */
+/**
+ * Runs `loop` each time the process leads, until `stop`; `loop` must return once its `stop`
+ * resolves. `lost` is aborted when this term's leadership is lost (never on a clean stop).
+ */
 export async function whileLeading(
   opts: WhileLeadingOptions,
-  loop: (stop: Promise<void>) => Promise<void>,
+  loop: (stop: Promise<void>, lost: AbortSignal) => Promise<void>,
 ): Promise<void> {
   const { leadership } = opts;
   let stopped = false;
@@ -49,12 +55,18 @@ export async function whileLeading(
       }
       if (!(await leadership.acquire(opts.signal))) break;
       if (stopped) break;
-      const lost = new Promise<void>((resolve) => (onLost = resolve));
+      const term = new AbortController();
+      const lost = new Promise<void>((resolve) => {
+        onLost = () => {
+          term.abort();
+          resolve();
+        };
+      });
       if (leadership.elected) {
         opts.readiness?.setLeading(true);
         opts.log.info('leading: running the loop');
       }
-      await loop(Promise.race([opts.stop, lost]));
+      await loop(Promise.race([opts.stop, lost]), term.signal);
       onLost = () => undefined;
     }
   } finally {

@@ -1,0 +1,139 @@
+// An agent that loses its Lease in the middle of a long pass (docs/production.md#one-agent-per-cluster):
+// one `gitfleet agent` loop applies a branch of 2,000 ConfigMaps; once some have been applied,
+// the test takes the Lease as another agent would (holderIdentity another id, a fresh
+// renewTime, an hour's duration so the agent cannot take it back). Once the agent says it lost
+// the Lease, the test lists the ConfigMaps; from then on at most the requests already on the
+// wire may land (16, the apply concurrency), the pass stops short of the branch, and no status
+// is written. Then the test releases the Lease: the agent leads again, applies the rest and
+// writes its status. What happened is read from the API server and the status branch, not timed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { statusRef } from '../../src/core/publish/hub-refs.js';
+import { readRef } from '../../src/adapters/git/read-ref.js';
+import {
+  aConfigMap,
+  aNamespace,
+  commitClusterBranch,
+  kubectl,
+  makeBareRepo,
+  prefix,
+} from './agent-fixture.js';
+import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
+import { startProcess, type Process } from './lease-processes.js';
+
+const configMaps = 2000;
+/** The agent's apply concurrency (cli/commands/agent.ts): the requests that may be on the wire at once. */
+const concurrency = 16;
+const leaseName = 'gitfleet-agent-member1';
+
+interface LeaseObject {
+  metadata: { resourceVersion: string };
+  spec: Record<string, unknown> & { holderIdentity?: string; leaseTransitions?: number };
+}
+
+/** Returns the names of the branch's ConfigMaps that exist in `ns`. */
+function appliedNames(ns: string): Set<string> {
+  const out = kubectl(['get', 'configmaps', '-n', ns, '-o', 'jsonpath={.items[*].metadata.name}']);
+  return new Set(out.split(' ').filter((n) => n.startsWith('cm-')));
+}
+
+/**
+ * Writes the Lease as another holder would: `holder`, renewed now, for `seconds`. Throws on a
+ * conflict (the agent renewed in between): the caller tries again.
+ */
+function writeLease(ns: string, holder: string, seconds: number): void {
+  const lease = JSON.parse(kubectl(['get', 'lease', leaseName, '-n', ns, '-o', 'json'])) as LeaseObject;
+  const now = new Date().toISOString().replace('Z', '000Z');
+  lease.spec = {
+    ...lease.spec,
+    holderIdentity: holder,
+    leaseDurationSeconds: seconds,
+    acquireTime: now,
+    renewTime: now,
+    leaseTransitions: (lease.spec.leaseTransitions ?? 0) + 1,
+  };
+  // The resourceVersion read travels with the update: a renewal in between makes it conflict.
+  kubectl(['replace', '-f', '-'], { input: JSON.stringify(lease) });
+}
+
+test('an agent whose Lease is taken mid-pass sends no further apply, writes no status, and finishes once it holds the Lease again', async () => {
+  const kc = testKubeConfig();
+  const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
+  const repo = makeBareRepo();
+  const apps = uniqueName('lease-lost-apps');
+  let agent: Process | undefined;
+  await inNamespace(kc, 'lease-lost', async (leaseNs) => {
+    try {
+      const names = Array.from({ length: configMaps }, (_, i) => `cm-${String(i).padStart(4, '0')}`);
+      await commitClusterBranch(repo.dir, 'member1', [
+        aNamespace(apps),
+        ...names.map((n) => aConfigMap(apps, n, { v: n })),
+      ]);
+      agent = startProcess('agent', [
+        ...['agent', '--repo', repo.dir, '--cluster', 'member1', '--kubeconfig', kubeconfig],
+        ...['--context', 'member1', '--interval', '1h', '--lease-namespace', leaseNs],
+        ...['--lease-duration', '4s', '--lease-renew-deadline', '3s', '--lease-retry-period', '1s'],
+      ]);
+      const a = agent;
+      await a.waitFor(/: leading as /);
+      await eventually(
+        'the pass has applied 100 ConfigMaps',
+        async () => (appliedNames(apps).size >= 100 ? true : undefined),
+        180_000,
+      );
+
+      const from = a.lines().length;
+      await eventually('the test takes the Lease', async () => {
+        writeLease(leaseNs, 'another-agent_00000000-0000-0000-0000-000000000000', 3600);
+        return true;
+      });
+      await a.waitFor(
+        /: lost the lease \(another-agent_[0-9a-f-]+ holds it now\); standing by$/,
+        60_000,
+        from,
+      );
+      const atLoss = appliedNames(apps);
+      // The loop ends once the pass in hand has stopped, and whileLeading stands by again.
+      await a.waitFor(/standing by until this replica holds the lease/, 120_000, from);
+      const afterStop = appliedNames(apps);
+      const late = [...afterStop].filter((n) => !atLoss.has(n));
+      console.log(
+        `at the loss: ${atLoss.size} of ${configMaps} applied; after it: ${late.length} more (requests in flight)`,
+      );
+      assert.ok(
+        late.length <= concurrency,
+        `only requests already sent may land after the loss: ${late.length} ConfigMaps appeared after it`,
+      );
+      assert.ok(afterStop.size < configMaps, 'the pass stopped short of the branch');
+      assert.ok(
+        a
+          .lines()
+          .slice(from)
+          .some((l) => /lost its Lease during the pass/.test(l.text)),
+        `the pass ended with the NotLeading error:\n${a.output()}`,
+      );
+      assert.equal(await readRef(repo.dir, statusRef(prefix, 'member1')), null, 'no status written');
+
+      // Released: the agent takes the Lease at its next try, applies the rest and reports.
+      const back = a.lines().length;
+      await eventually('the test releases the Lease', async () => {
+        writeLease(leaseNs, '', 1);
+        return true;
+      });
+      await a.waitFor(/: leading as /, 60_000, back);
+      await eventually(
+        'the agent writes its status for the whole branch',
+        async () => ((await readRef(repo.dir, statusRef(prefix, 'member1'))) ? true : undefined),
+        300_000,
+      );
+      assert.equal(appliedNames(apps).size, configMaps, 'every ConfigMap applied in the new term');
+    } catch (error) {
+      if (agent) console.log(agent.output().split('\n').slice(-40).join('\n'));
+      throw error;
+    } finally {
+      await agent?.stop('SIGTERM');
+      kubectl(['delete', 'namespace', apps, '--wait=false', '--ignore-not-found']);
+      repo.dispose();
+    }
+  });
+});
