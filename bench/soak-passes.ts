@@ -8,7 +8,8 @@
 // 2. N times: change one Deployment's image tag (a different one each time), commit it, pass
 //    with the running hub's cache, then the maintenance check; the maintenance sees a clock that
 //    moves one minute per pass (a hub with a push a minute), so its interval is met as it would
-//    be in a real run and the figures show what the repack costs;
+//    be in a real run and the figures show what the repack costs; RSS, memory and the caches'
+//    sizes are taken every 500 passes;
 // 3. `git fsck --strict` at the end.
 // Progress (one line per 100 passes) goes to stderr; the report is one JSON document on stdout.
 // First, as in bin/gitfleet.js: the hub's thread pool size.
@@ -18,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cachedPackCount } from '../src/adapters/git/forget-removed-packs.js';
+import { cachedPackCount, cachedReaderBytes } from '../src/adapters/git/forget-removed-packs.js';
+import { openPackHandleCount } from '../src/adapters/git/pack-file-handles.js';
 import { listLooseObjects, listPacks } from '../src/adapters/git/list-packs.js';
 import type { SourceFile } from '../src/core/load/load-fleet.js';
 import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
@@ -113,6 +115,8 @@ function cacheSizes(cache: HubPassCache): Record<string, number> {
     sourceBlobs: cache.sourceBlobs.size,
     sourceTexts: cache.sourceTexts.size,
     packIndexes: cachedPackCount(cache.packs),
+    ...cachedReaderBytes(cache.packs),
+    openPackFiles: openPackHandleCount(),
   };
 }
 
@@ -189,6 +193,11 @@ try {
         `${n + 1}/${passes} passes; last 100: median ${last.medianMs} ms, p90 ${last.p90Ms} ms; ` +
           `${packs} packs (max ${maxPacks}), ${repacks.length} repacks; RSS ${rssMiB()} MiB; ${rate.toFixed(2)} passes/s`,
       );
+    }
+    if ((n + 1) % 500 === 0) {
+      rss[`pass${n + 1}`] = rssMiB();
+      memory[`pass${n + 1}`] = memoryMiB();
+      caches[`pass${n + 1}`] = cacheSizes(cache);
     }
     if (n + 1 === Math.floor(passes / 2)) {
       rss.middle = rssMiB();
