@@ -88,10 +88,19 @@ function passClock(): Clock & { tick(): void } {
   return { now: () => now, setTimer: () => () => undefined, tick: () => void (now += 60_000) };
 }
 
-const rssMiB = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+/** Collects garbage first when node runs with --expose-gc, so the figures show what is held, not what is yet to be freed. */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+const rssMiB = () => {
+  collect();
+  return Math.round(process.memoryUsage().rss / 1024 / 1024);
+};
 
 /** Where the memory is: the JS heap, and buffers outside it (the loaded packs). */
 function memoryMiB(): Record<string, number> {
+  collect();
   const m = process.memoryUsage();
   const mib = (n: number) => Math.round(n / 1024 / 1024);
   return {
@@ -100,6 +109,11 @@ function memoryMiB(): Record<string, number> {
     external: mib(m.external),
     arrayBuffers: mib(m.arrayBuffers),
   };
+}
+
+function memoryLine(): string {
+  const m = memoryMiB();
+  return `RSS ${m.rss} MiB (heap ${m.heapUsed}, external ${m.external}, array buffers ${m.arrayBuffers})`;
 }
 
 function cacheSizes(cache: HubPassCache): Record<string, number> {
@@ -191,7 +205,7 @@ try {
       const rate = (n + 1) / ((performance.now() - began) / 1000);
       log(
         `${n + 1}/${passes} passes; last 100: median ${last.medianMs} ms, p90 ${last.p90Ms} ms; ` +
-          `${packs} packs (max ${maxPacks}), ${repacks.length} repacks; RSS ${rssMiB()} MiB; ${rate.toFixed(2)} passes/s`,
+          `${packs} packs (max ${maxPacks}), ${repacks.length} repacks; ${memoryLine()}; ${rate.toFixed(2)} passes/s`,
       );
     }
     if ((n + 1) % 500 === 0) {

@@ -12,7 +12,7 @@ export function looseObjectPath(gitdir: string, oid: string): string {
   return join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
 }
 
-/** Returns the loose object's type and content, null when there is no such file, or throws CorruptObject. */
+/** Returns the loose object's type and content, null when there is no such file, or throws CorruptObject saying why. */
 export function readLooseObject(gitdir: string, oid: string): { type: string; content: Buffer } | null {
   const path = looseObjectPath(gitdir, oid);
   let stored: Buffer;
@@ -23,11 +23,9 @@ export function readLooseObject(gitdir: string, oid: string): { type: string; co
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw e;
   }
+  // The reader (object-database.ts) puts the object and the repository in front of this.
   const damaged = (why: string) =>
-    new GitWriteError(
-      'CorruptObject',
-      `${path}: object ${oid} is corrupt (a truncated or damaged loose object: ${why}): run git fsck in ${gitdir}, and restore the object from a clone`,
-    );
+    new GitWriteError('CorruptObject', `a truncated or damaged loose object: ${path}: ${why}`);
   let raw: Buffer;
   try {
     raw = inflateSync(stored);

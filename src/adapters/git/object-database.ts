@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { ByteLru } from './byte-lru.js';
 import { applyDelta, DeltaError } from './delta.js';
 import { GitWriteError } from './git-write-error.js';
+import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { readLooseObject } from './loose-object.js';
 import { PackFile } from './pack-file.js';
 import { closePackHandle } from './pack-file-handles.js';
@@ -44,8 +45,20 @@ export class ObjectDatabase {
     this.bases = new ByteLru(opts.maxBaseCacheBytes ?? defaultBaseCacheBytes, (o) => o.content.length);
   }
 
-  /** Returns the object, or throws MissingObject or CorruptObject. */
+  /** Returns the object, or throws MissingObject, or CorruptObject naming the object, the repository and the file. */
   read(oid: string): StoredObject {
+    try {
+      return this.readChecked(oid);
+    } catch (e) {
+      if (!isGitfleetError(e, 'CorruptObject')) throw e;
+      throw new GitWriteError(
+        'CorruptObject',
+        `object ${oid} in ${this.gitdir} is corrupt (${e.message}): run git fsck in that repository, and restore the object from a clone`,
+      );
+    }
+  }
+
+  private readChecked(oid: string): StoredObject {
     let found = this.attempt(oid);
     // Not found in the packs listed: a pack written since the listing may hold it.
     if (found === null) {
@@ -53,12 +66,8 @@ export class ObjectDatabase {
       found = this.attempt(oid);
     }
     if (found === null) throw new GitWriteError('MissingObject', `${oid}: no such object in ${this.gitdir}`);
-    if (hashOf(found) !== oid) {
-      throw new GitWriteError(
-        'CorruptObject',
-        `object ${oid} in ${this.gitdir} is corrupt (its content hashes to ${hashOf(found)}): run git fsck in that repository, and restore the object from a clone`,
-      );
-    }
+    const hash = hashOf(found);
+    if (hash !== oid) throw new GitWriteError('CorruptObject', `its content hashes to ${hash}`);
     return found;
   }
 

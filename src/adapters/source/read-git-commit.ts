@@ -197,7 +197,7 @@ async function readingObject<T>(repo: GitSourceRepo, oid: string, read: () => Pr
     return await read();
   } catch (e) {
     if (isGitfleetError(e, 'CorruptObject') && !(e instanceof GitSourceError)) {
-      throw new GitSourceError('CorruptObject', `${e.message} (reading ${oid} from ${repo.dir})`);
+      throw new GitSourceError('CorruptObject', e.message);
     }
     throw e;
   }
