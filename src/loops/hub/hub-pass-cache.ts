@@ -52,7 +52,7 @@ export interface HubPassCache {
    * from that one, is planned at the changed paths only.
    */
   branches: Map<string, { head: string; output: ClusterOutput }>;
-  /** isomorphic-git's parsed pack indexes (object-store.ts). */
+  /** The object reader's cache marker (object-store.ts, object-databases.ts): which repositories it read. */
   packs: object;
   /** `directory\0tree id` → the fleet files under that source tree (path and blob id). */
   sourceBlobs: MemoMap<string, readonly { path: string; oid: string }[]>;
