@@ -58,7 +58,7 @@ export async function readGitSource(opts: {
   for (let i = 0; i < blobs.length; i += READ_BATCH) {
     const batch = blobs.slice(i, i + READ_BATCH);
     const read = await Promise.all(
-      batch.map((b) => readingObject(repo, b.oid, () => Promise.resolve(readBlob(repo, b.oid, b.path)))),
+      batch.map((b) => readingObject(() => Promise.resolve(readBlob(repo, b.oid, b.path)))),
     );
     batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!, b.path) }));
   }
@@ -118,7 +118,7 @@ async function readCommitTree(
   oid: string,
 ): Promise<{ commit: string; treeOid: string }> {
   try {
-    const read = await readingObject(repo, oid, () => Promise.resolve(peelToCommit(repo, oid)));
+    const read = await readingObject(() => Promise.resolve(peelToCommit(repo, oid)));
     return { commit: read.oid, treeOid: read.tree };
   } catch (e) {
     if (isGitfleetError(e, 'MissingObject')) {
@@ -170,7 +170,7 @@ async function listFleetBlobs(
   prefix: string,
   out: { path: string; oid: string }[],
 ): Promise<void> {
-  const tree = await readingObject(repo, treeOid, () => Promise.resolve(readTree(repo, treeOid)));
+  const tree = await readingObject(() => Promise.resolve(readTree(repo, treeOid)));
   const subtrees: Promise<void>[] = [];
   for (const entry of tree) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
@@ -191,8 +191,8 @@ function readTree(repo: GitSourceRepo, oid: string): ReturnType<typeof parseTree
   return parseTree(object.content, oid);
 }
 
-/** Returns what the read returns; a corrupt object becomes a GitSourceError naming it and the repository. */
-async function readingObject<T>(repo: GitSourceRepo, oid: string, read: () => Promise<T>): Promise<T> {
+/** Returns what the read returns; a corrupt object (its message names it and the repository) becomes a GitSourceError. */
+async function readingObject<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
