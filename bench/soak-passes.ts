@@ -8,7 +8,8 @@
 // 2. N times: change one Deployment's image tag (a different one each time), commit it, pass
 //    with the running hub's cache, then the maintenance check; the maintenance sees a clock that
 //    moves one minute per pass (a hub with a push a minute), so its interval is met as it would
-//    be in a real run and the figures show what the repack costs;
+//    be in a real run and the figures show what the repack costs; RSS, memory and the caches'
+//    sizes are taken every 500 passes;
 // 3. `git fsck --strict` at the end.
 // Progress (one line per 100 passes) goes to stderr; the report is one JSON document on stdout.
 // First, as in bin/gitfleet.js: the hub's thread pool size.
@@ -18,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cachedPackCount } from '../src/adapters/git/forget-removed-packs.js';
+import { cachedPackCount, cachedReaderBytes } from '../src/adapters/git/forget-removed-packs.js';
+import { openPackHandleCount } from '../src/adapters/git/pack-file-handles.js';
 import { listLooseObjects, listPacks } from '../src/adapters/git/list-packs.js';
 import type { SourceFile } from '../src/core/load/load-fleet.js';
 import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
@@ -86,10 +88,19 @@ function passClock(): Clock & { tick(): void } {
   return { now: () => now, setTimer: () => () => undefined, tick: () => void (now += 60_000) };
 }
 
-const rssMiB = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+/** Collects garbage first when node runs with --expose-gc, so the figures show what is held, not what is yet to be freed. */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+const rssMiB = () => {
+  collect();
+  return Math.round(process.memoryUsage().rss / 1024 / 1024);
+};
 
 /** Where the memory is: the JS heap, and buffers outside it (the loaded packs). */
 function memoryMiB(): Record<string, number> {
+  collect();
   const m = process.memoryUsage();
   const mib = (n: number) => Math.round(n / 1024 / 1024);
   return {
@@ -98,6 +109,11 @@ function memoryMiB(): Record<string, number> {
     external: mib(m.external),
     arrayBuffers: mib(m.arrayBuffers),
   };
+}
+
+function memoryLine(): string {
+  const m = memoryMiB();
+  return `RSS ${m.rss} MiB (heap ${m.heapUsed}, external ${m.external}, array buffers ${m.arrayBuffers})`;
 }
 
 function cacheSizes(cache: HubPassCache): Record<string, number> {
@@ -113,6 +129,8 @@ function cacheSizes(cache: HubPassCache): Record<string, number> {
     sourceBlobs: cache.sourceBlobs.size,
     sourceTexts: cache.sourceTexts.size,
     packIndexes: cachedPackCount(cache.packs),
+    ...cachedReaderBytes(cache.packs),
+    openPackFiles: openPackHandleCount(),
   };
 }
 
@@ -187,8 +205,13 @@ try {
       const rate = (n + 1) / ((performance.now() - began) / 1000);
       log(
         `${n + 1}/${passes} passes; last 100: median ${last.medianMs} ms, p90 ${last.p90Ms} ms; ` +
-          `${packs} packs (max ${maxPacks}), ${repacks.length} repacks; RSS ${rssMiB()} MiB; ${rate.toFixed(2)} passes/s`,
+          `${packs} packs (max ${maxPacks}), ${repacks.length} repacks; ${memoryLine()}; ${rate.toFixed(2)} passes/s`,
       );
+    }
+    if ((n + 1) % 500 === 0) {
+      rss[`pass${n + 1}`] = rssMiB();
+      memory[`pass${n + 1}`] = memoryMiB();
+      caches[`pass${n + 1}`] = cacheSizes(cache);
     }
     if (n + 1 === Math.floor(passes / 2)) {
       rss.middle = rssMiB();

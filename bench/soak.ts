@@ -104,7 +104,11 @@ function asContender(name: string, s: PassStats, rss: number | null): ContenderR
 /** Runs the worker, passing its progress lines on, and returns its stdout. */
 function runWorker(args: readonly string[], log: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // --expose-gc: the worker collects garbage before it reads the memory, so RSS and the heap
+    // show what is held, not what is yet to be collected.
+    const child = spawn(process.execPath, ['--expose-gc', worker, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

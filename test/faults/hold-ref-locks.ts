@@ -3,12 +3,15 @@
 //
 //   node build/test/faults/hold-ref-locks.js <gitdir> <ref>=<old>:<new> ...
 //
-// It stops by giving updateRefs a file system whose object reads never answer once every lock
-// file exists: the fast-forward checks, which run under the locks, then wait for ever. It prints
-// `locked <pid>` when it is there, so the test knows when to kill it.
+// It stops by blocking, once every lock file exists, the first file read after that: the object
+// reader's (read-git-object.ts) reads of the fast-forward checks, which run under the locks. The
+// reader reads with node:fs's synchronous calls, so those are replaced (syncBuiltinESMExports
+// makes the modules' named imports see the replacements) and the process blocks in them for
+// ever. It prints `locked <pid>` first (a write to a pipe is synchronous), so the test knows
+// when to kill it.
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { updateRefs } from '../../src/adapters/git/update-ref.js';
-import type { GitFs } from '../../src/adapters/git/read-git-object.js';
 
 const [gitdir, ...moves] = process.argv.slice(2);
 if (!gitdir || moves.length === 0) throw new Error('usage: hold-ref-locks <gitdir> <ref>=<old>:<new> ...');
@@ -18,22 +21,23 @@ const updates = moves.map((m) => {
   return { ref, expectedOld: old, newOid: next };
 });
 const locks = updates.map((u) => `${gitdir}/${u.ref}.lock`);
-let told = false;
-const holding: GitFs = {
-  promises: {
-    ...fs.promises,
-    readFile: ((path: string, options?: unknown) => {
-      if (locks.every((l) => fs.existsSync(l))) {
-        if (!told) process.stdout.write(`locked ${process.pid}\n`);
-        told = true;
-        return new Promise(() => undefined);
-      }
-      return fs.promises.readFile(path, options as undefined);
-    }) as typeof fs.promises.readFile,
-  },
-} as GitFs;
-// Keep the process alive while the read waits (a pending promise alone does not).
-setInterval(() => undefined, 1 << 30);
-await updateRefs({ gitdir, updates, fs: holding });
+
+/** Blocks for ever once every lock is taken; the test kills the process there. */
+function holdIfLocked(): void {
+  if (!locks.every((l) => fs.existsSync(l))) return;
+  process.stdout.write(`locked ${process.pid}\n`);
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
+const { readFileSync, readSync } = fs;
+fs.readFileSync = ((...args: Parameters<typeof readFileSync>) => {
+  holdIfLocked();
+  return readFileSync(...args);
+}) as typeof readFileSync;
+fs.readSync = ((...args: Parameters<typeof readSync>) => {
+  holdIfLocked();
+  return (readSync as (...a: unknown[]) => number)(...args);
+}) as typeof readSync;
+syncBuiltinESMExports();
+await updateRefs({ gitdir, updates });
 process.stdout.write('moved\n');
 process.exit(0);

@@ -11,6 +11,9 @@ const result = await repackPacks({
   onStep: async (step) => {
     if (step !== stopAt) return;
     process.stdout.write(`at ${step}\n`);
+    // A pending promise alone does not keep the process alive: without the timer it could exit
+    // before the test's SIGKILL arrives.
+    setInterval(() => undefined, 1 << 30);
     await new Promise(() => undefined);
   },
 });

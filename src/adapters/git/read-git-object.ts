@@ -1,22 +1,22 @@
-// Reads one object, loose or packed, through isomorphic-git, and reads the two shapes the
-// writers need from it: a tree's entries and a commit's parents.
+// Reads one object, loose or packed, through gitfleet's own object reader (object-database.ts:
+// pack entries read in place, deltas resolved through a cache bounded in bytes), and reads the
+// two shapes the writers need from it: a tree's entries and a commit's parents.
 import { parseCommit } from './parse-commit.js';
-import fs from 'node:fs';
-import git from 'isomorphic-git';
-import { corruptObjectMessage } from './corrupt-object.js';
-import { forgetRemovedPacks } from './forget-removed-packs.js';
+import type git from 'isomorphic-git';
 import { GitWriteError } from './git-write-error.js';
+import { objectDatabaseFor } from './object-databases.js';
 import { parseTree, type TreeEntry } from './tree-object.js';
 
 /**
- * Where to read from; `cache` is isomorphic-git's cache of parsed pack indexes and loaded
- * packs. Without one shared across reads, every read loads and parses the packs again, so
- * each entry point that reads more than once makes one (`withCache`).
+ * Where to read from. `cache` marks one view of the repository shared across this call's reads:
+ * the reader's state (parsed pack indexes, delta bases) lives in a per-repository database
+ * (object-databases.ts), and a cache or file system view it has not seen makes it list the
+ * packs again, so each entry point that reads more than once makes one (`withCache`).
  */
 export interface ObjectSource {
   gitdir: string;
   cache?: object;
-  /** The file system isomorphic-git reads through (default node:fs; see object-store.ts). */
+  /** The file system view of one pass (object-store.ts); a new one makes the reader list the packs again. */
   fs?: GitFs;
   /**
    * Commits the caller has just written (id → parent ids): known to be stored, so their type
@@ -32,56 +32,24 @@ export function withCache<T extends ObjectSource>(source: T): T & { cache: objec
   return { ...source, cache: source.cache ?? {} };
 }
 
-/** Returns an object's type and content, or throws MissingObject or CorruptObject. */
+/**
+ * Returns an object's type and content, or throws MissingObject or CorruptObject. A pack that a
+ * repack removed after the reader listed it is looked for again in a new listing (once).
+ */
 export async function readGitObject(
   source: ObjectSource,
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
-  try {
-    return await readThrough(source.fs ?? fs, source, oid);
-  } catch {
-    // A repack (repack-packs.ts) may have removed a pack this reader had listed or cached, and
-    // isomorphic-git then fails in more ways than one (a miss, an unreadable pack, a null
-    // index): the objects are in the pack that replaced it, so any failure is tried once more
-    // after forgetting the packs that are gone and listing the directory again. A real miss
-    // or damage fails the same way twice, and that error is the one reported.
-    if (source.cache) forgetRemovedPacks(source.cache);
-    relist(source.fs);
-    try {
-      return await readThrough(source.fs ?? fs, source, oid);
-    } catch (second) {
-      throw explain(source, oid, second);
-    }
-  }
+  return readGitObjectNow(source, oid);
 }
 
-async function readThrough(
-  through: GitFs,
-  source: ObjectSource,
-  oid: string,
-): Promise<{ type: string; content: Uint8Array }> {
-  const read = await git.readObject({
-    fs: through,
-    gitdir: source.gitdir,
-    oid,
-    format: 'content',
-    cache: source.cache ?? {},
-  });
-  return { type: read.type, content: read.object as Uint8Array };
-}
-
-/** Makes a caching view of the file system (object-store-fs.ts) list directories again. */
-function relist(through: GitFs | undefined): void {
-  (through as { relist?: () => void } | undefined)?.relist?.();
-}
-
-/** Returns the error to throw for a failed read: MissingObject, CorruptObject, or the error itself. */
-function explain(source: ObjectSource, oid: string, error: unknown): unknown {
-  if ((error as { code?: string }).code === 'NotFoundError') {
-    return new GitWriteError('MissingObject', `${oid}: no such object in ${source.gitdir}`);
-  }
-  const corrupt = corruptObjectMessage(source.gitdir, oid, error);
-  return corrupt ? new GitWriteError('CorruptObject', corrupt) : error;
+/**
+ * Returns what readGitObject returns, synchronously: the reads are small positioned reads of
+ * open files, which cost less than a trip through libuv's thread pool would.
+ */
+export function readGitObjectNow(source: ObjectSource, oid: string): { type: string; content: Buffer } {
+  const view = (source.fs as object | undefined) ?? source.cache;
+  return objectDatabaseFor(source.gitdir, view, source.cache).read(oid);
 }
 
 /** Returns the entries of the tree with the given id. */

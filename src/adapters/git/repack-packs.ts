@@ -1,7 +1,8 @@
 // Folds the small packs (and the loose objects) of a repository into one pack, with gitfleet's
 // own pack writer, so a hub that writes a pack per pass keeps a handful of packs for months.
-// Which packs: plan-pack-rollup.ts (git's geometric rule). Objects are read through
-// isomorphic-git and written whole, like every pack gitfleet writes (no deltas).
+// Which packs: plan-pack-rollup.ts (git's geometric rule). Objects are copied from their packs
+// or read through gitfleet's object reader (read-git-object.ts), and written whole, like every
+// pack gitfleet writes (no deltas).
 //
 // Safe against a concurrent reader, and against a crash at any point, by its order:
 //
@@ -49,7 +50,7 @@ export interface RepackOptions {
   gitdir: string;
   /** The geometric factor (default 2). */
   factor?: number;
-  /** isomorphic-git's pack cache to read through (the hub's, so its loaded packs are not read twice). */
+  /** The reader's cache marker to read through (the hub's, so the packs it indexed are not indexed twice). */
   packCache?: object;
   /** Fsync the new pack, the journal and the directory (default true). */
   fsync?: boolean;
@@ -177,7 +178,7 @@ export async function repackPacks(opts: RepackOptions): Promise<RepackResult> {
  * its name. A whole object (not a delta) is copied byte for byte from its pack, as `git repack`
  * reuses packed data: nothing to inflate or deflate, so folding the first big pack costs about
  * a file copy. Deltas (in packs fetched from a remote) and loose objects are read through
- * isomorphic-git and deflated again.
+ * gitfleet's object reader and deflated again.
  */
 async function writeFoldedPack(opts: {
   packDir: string;

@@ -14,7 +14,10 @@ import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fl
 import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
 import { objectStoreFs } from '../git/object-store-fs.js';
-import { corruptObjectMessage } from '../git/corrupt-object.js';
+import { readGitObjectNow } from '../git/read-git-object.js';
+import { parseTree } from '../git/tree-object.js';
+import { parseCommit } from '../git/parse-commit.js';
+import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 
 export type GitSourceErrorCode =
@@ -55,13 +58,9 @@ export async function readGitSource(opts: {
   for (let i = 0; i < blobs.length; i += READ_BATCH) {
     const batch = blobs.slice(i, i + READ_BATCH);
     const read = await Promise.all(
-      batch.map((b) =>
-        readingObject(repo, b.oid, () =>
-          git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache }),
-        ),
-      ),
+      batch.map((b) => readingObject(() => Promise.resolve(readBlob(repo, b.oid, b.path)))),
     );
-    batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!.blob, b.path) }));
+    batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!, b.path) }));
   }
   return { commit, files };
 }
@@ -119,20 +118,50 @@ async function readCommitTree(
   oid: string,
 ): Promise<{ commit: string; treeOid: string }> {
   try {
-    // readCommit peels annotated tags down to the commit they point at.
-    const read = await readingObject(repo, oid, () =>
-      git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
-    );
-    return { commit: read.oid, treeOid: read.commit.tree };
+    const read = await readingObject(() => Promise.resolve(peelToCommit(repo, oid)));
+    return { commit: read.oid, treeOid: read.tree };
   } catch (e) {
-    if (e instanceof Errors.NotFoundError) {
+    if (isGitfleetError(e, 'MissingObject')) {
       throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir} (no object ${oid})`);
     }
-    if (e instanceof Errors.ObjectTypeError) {
+    if (e instanceof NotACommit) {
       throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${repo.dir} is not a commit`);
     }
     throw e;
   }
+}
+
+class NotACommit extends Error {}
+
+/** Returns the commit an id names, annotated tags peeled down to it, and the commit's tree. */
+function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: string } {
+  let oid = start;
+  for (let depth = 0; depth < 16; depth++) {
+    const object = readGitObjectNow(repo, oid);
+    if (object.type === 'commit') {
+      const tree = parseCommit(object.content).tree;
+      if (tree === undefined)
+        throw new GitSourceError('CorruptObject', `commit ${oid} in ${repo.dir}: no tree line`);
+      return { oid, tree };
+    }
+    const text = object.content.toString('utf8');
+    const target = object.type === 'tag' ? /^object ([0-9a-f]{40})$/m.exec(text)?.[1] : undefined;
+    if (target === undefined) throw new NotACommit();
+    oid = target;
+  }
+  throw new NotACommit();
+}
+
+/** Returns a blob's content; an object of another type where the tree names a file is damage. */
+function readBlob(repo: GitSourceRepo, oid: string, path: string): Buffer {
+  const object = readGitObjectNow(repo, oid);
+  if (object.type !== 'blob') {
+    throw new GitSourceError(
+      'CorruptObject',
+      `${path}: ${oid} in ${repo.dir} is a ${object.type}, not a file`,
+    );
+  }
+  return object.content;
 }
 
 async function listFleetBlobs(
@@ -141,14 +170,12 @@ async function listFleetBlobs(
   prefix: string,
   out: { path: string; oid: string }[],
 ): Promise<void> {
-  const { tree } = await readingObject(repo, treeOid, () =>
-    git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache }),
-  );
+  const tree = await readingObject(() => Promise.resolve(readTree(repo, treeOid)));
   const subtrees: Promise<void>[] = [];
   for (const entry of tree) {
-    const path = prefix ? `${prefix}/${entry.path}` : entry.path;
-    if (entry.type === 'tree') {
-      if (isFleetSourceDirectory(entry.path)) subtrees.push(listFleetBlobs(repo, entry.oid, path, out));
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.mode === '40000') {
+      if (isFleetSourceDirectory(entry.name)) subtrees.push(listFleetBlobs(repo, entry.oid, path, out));
     } else if (isFleetSourceFile(path, entry.mode)) {
       out.push({ path, oid: entry.oid });
     }
@@ -156,13 +183,22 @@ async function listFleetBlobs(
   await Promise.all(subtrees);
 }
 
-/** Returns what the read returns; a corrupt object becomes a GitSourceError naming it and the repository. */
-async function readingObject<T>(repo: GitSourceRepo, oid: string, read: () => Promise<T>): Promise<T> {
+function readTree(repo: GitSourceRepo, oid: string): ReturnType<typeof parseTree> {
+  const object = readGitObjectNow(repo, oid);
+  if (object.type !== 'tree') {
+    throw new GitSourceError('CorruptObject', `tree ${oid} in ${repo.dir}: a ${object.type}, not a tree`);
+  }
+  return parseTree(object.content, oid);
+}
+
+/** Returns what the read returns; a corrupt object (its message names it and the repository) becomes a GitSourceError. */
+async function readingObject<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    const corrupt = corruptObjectMessage(repo.gitdir, oid, e);
-    if (corrupt) throw new GitSourceError('CorruptObject', corrupt);
+    if (isGitfleetError(e, 'CorruptObject') && !(e instanceof GitSourceError)) {
+      throw new GitSourceError('CorruptObject', e.message);
+    }
     throw e;
   }
 }

@@ -52,7 +52,7 @@ export interface HubPassCache {
    * from that one, is planned at the changed paths only.
    */
   branches: Map<string, { head: string; output: ClusterOutput }>;
-  /** isomorphic-git's parsed pack indexes (object-store.ts). */
+  /** The object reader's cache marker (object-store.ts, object-databases.ts): which repositories it read. */
   packs: object;
   /** `directory\0tree id` → the fleet files under that source tree (path and blob id). */
   sourceBlobs: MemoMap<string, readonly { path: string; oid: string }[]>;
@@ -91,6 +91,7 @@ export function createHubPassCache(): HubPassCache {
 
 /** Forgets what the pass that just ended did not use. */
 export function sweepHubPassCache(cache: HubPassCache): void {
+  forgetOlderDerivations(cache);
   cache.commits.sweep();
   cache.treeEntries.sweep();
   cache.treeFiles.sweep();
@@ -98,4 +99,23 @@ export function sweepHubPassCache(cache: HubPassCache): void {
   cache.reports.sweep();
   cache.sourceBlobs.sweep();
   cache.sourceTexts.sweep();
+}
+
+/**
+ * Cuts the outputs the cache keeps from the outputs before the ones they were derived from. An
+ * output derived from the last pass's (`derived.from`) is planned at the changed paths only, and
+ * only that one step is ever read; but each `from` is itself derived from the pass before it, so
+ * without a cut every pass's output (its files, its changed paths) stays reachable and the hub's
+ * heap grows with its history. An output whose `derived` is cut is planned whole if it is used
+ * again: slower, never wrong.
+ */
+function forgetOlderDerivations(cache: HubPassCache): void {
+  const kept: ClusterOutput[] = [];
+  for (const { output } of cache.branches.values()) kept.push(output);
+  for (const { output } of cache.renderMemo?.clusters.values() ?? []) kept.push(output);
+  for (const edited of cache.rollout?.outputs.values() ?? []) kept.push(edited.render, edited.output);
+  for (const { output } of cache.rollout?.looks.values() ?? []) kept.push(output);
+  const previous = new Set<ClusterOutput>();
+  for (const output of kept) if (output.derived) previous.add(output.derived.from);
+  for (const output of previous) delete output.derived;
 }

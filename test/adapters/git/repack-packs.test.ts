@@ -90,18 +90,22 @@ test('A reader that cached the old packs still reads every object after a repack
   assert.equal(cachedPackCount(cache), 0);
 });
 
-test('A reader that listed and indexed the old packs before a repack, but had not loaded them, reads again from a fresh listing and finds every object.', async () => {
+test('A reader that listed the old packs before a repack finds every object; the next pass lists again and holds only the new pack.', async () => {
   const repo = makeRepo({ bare: true });
   const objects = await pileOfPacks(repo.gitdir, 5);
   const cache = {};
   const store = openObjectStore(repo.gitdir, cache);
-  // A miss parses every index and loads no pack.
+  // A miss lists and indexes every pack.
   await assert.rejects(readStoredObject(store, 'f'.repeat(40)), /no such object/);
   assert.equal(cachedPackCount(cache), 5);
 
   assert.equal((await repackPacks({ gitdir: repo.gitdir, now, threads: 0 })).type, 'repacked');
   for (const o of objects)
     assert.deepEqual(Buffer.from((await readStoredObject(store, o.oid)).content), Buffer.from(o.content));
+  // The next pass's store is a new view of the repository: its first read lists again.
+  const next = openObjectStore(repo.gitdir, cache);
+  for (const o of objects)
+    assert.deepEqual(Buffer.from((await readStoredObject(next, o.oid)).content), Buffer.from(o.content));
   assert.equal(cachedPackCount(cache), 1, 'the removed packs were dropped from the cache, the new one added');
 });
 
