@@ -77,6 +77,12 @@ export async function withBranchFiles(
     if (!files) continue;
     const texts = new Map<string, string>();
     for (const [path, oid] of files) {
+      // Most files hold what the render says: only the others are read from the repository.
+      const rendered = output.files.get(path);
+      if (rendered !== undefined && hashObject('blob', Buffer.from(rendered)) === oid) {
+        texts.set(path, rendered);
+        continue;
+      }
       const object = await readStoredObject(recorded.read.store, oid);
       texts.set(path, Buffer.from(object.content).toString('utf8'));
     }
