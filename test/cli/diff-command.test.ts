@@ -93,11 +93,14 @@ test('the text output applied with git apply to the base render gives the head r
   assert.deepEqual(readTree(out), readTree(await renderAt(repo, head)));
 });
 
-test('the same ref twice exits 0 and prints nothing', async () => {
+test('the same ref twice exits 0 and prints only the verdict and the state it used', async () => {
   const { repo, head } = changedExample();
   const run = await runCli(['diff', repo, head, 'main']);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout, '');
+  assert.equal(
+    run.stdout,
+    '# verdict: no change on any cluster\n# state: no hub state: rendered as a first pass',
+  );
 });
 
 test('markdown has the summary table with a row per changed cluster and a collapsed diff per cluster', async () => {
@@ -124,6 +127,14 @@ test('json holds both commits, the clusters with their file diffs and the replic
   assert.equal(diff.base.commit, base);
   assert.equal(diff.head.commit, head);
   assert.equal(diff.changed, true);
+  assert.deepEqual(diff.state, { used: false, note: 'no hub state: rendered as a first pass' });
+  const sum = (k: string) => diff.clusters.reduce((n: number, c: Record<string, number>) => n + c[k]!, 0);
+  assert.deepEqual(
+    [diff.verdict.clusters, diff.verdict.added, diff.verdict.changed, diff.verdict.removed],
+    [diff.clusters.length, sum('added'), sum('changed'), sum('removed')],
+  );
+  assert.equal(diff.verdict.refusedDeletions, 0);
+  assert.match(diff.verdict.text, /^verdict: \d+ clusters touched; /);
   const us = diff.clusters.find((c: { cluster: string }) => c.cluster === 'aws-us-prod');
   assert.ok(
     us.files.some(
@@ -180,4 +191,25 @@ test('an unknown ref exits 7 naming it; missing arguments and a bad format are u
   assert.match(missing.stderr, /head 'no-such-branch' does not load/);
   assert.equal((await runCli(['diff', repo, base])).code, 2);
   assert.equal((await runCli(['diff', repo, base, 'main', '--format', 'html'])).code, 2);
+});
+
+test('the sides take any revision naming a commit: HEAD~1 HEAD is the same diff as the two commit ids', async () => {
+  const { repo, base, head } = changedExample();
+  const byId = await runCli(['diff', repo, base, head, '--format', 'json']);
+  for (const [from, to] of [
+    ['HEAD~1', 'HEAD'],
+    ['main^', '@'],
+    [`${head}~1`, ':/new us mirror'],
+    ['HEAD^{/^fleet}', 'main^{commit}'],
+  ] as const) {
+    const run = await runCli(['diff', repo, from, to, '--format', 'json']);
+    assert.equal(run.code, 6, `${from} ${to}: ${run.stderr}`);
+    const [a, b] = [JSON.parse(run.stdout), JSON.parse(byId.stdout)];
+    assert.deepEqual([a.base.commit, a.head.commit], [base, head]);
+    assert.deepEqual(a.clusters, b.clusters);
+  }
+  const nothing = await runCli(['diff', repo, 'HEAD~2', 'HEAD']);
+  assert.equal(nothing.code, 7);
+  assert.match(nothing.stderr, /base 'HEAD~2' does not load/);
+  assert.match(nothing.stderr, /revision 'HEAD~2' in .*: names no commit/);
 });

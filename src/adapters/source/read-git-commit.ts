@@ -3,12 +3,14 @@
 //
 // - the repository may be bare or not: the git directory is `<dir>/.git` when that exists
 //   (a directory, or a `gitdir:` file), otherwise `<dir>` itself;
-// - the ref may be a branch, a tag (annotated tags are peeled to their commit), HEAD, or a full
-//   or abbreviated commit id;
+// - the revision may be any git revision that names one commit (resolve-revision.ts): a branch,
+//   a tag (annotated tags are peeled to their commit), HEAD, a full or abbreviated commit id,
+//   `main~2`, `v1.2^{commit}`, `:/fix` and the other forms of gitrevisions(7);
 // - the same path filter as every source applies (is-fleet-source-path.ts); submodules (mode
 //   160000) and symbolic links (mode 120000) are skipped, as the directory reader skips links.
 import { findLocalGitdir } from './find-local-gitdir.js';
-import git, { Errors } from 'isomorphic-git';
+import { resolveRevision } from './resolve-revision.js';
+import { escapeText } from '../../core/model/quote-text.js';
 import { comparePaths } from '../../core/load/compare-paths.js';
 import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
 import type { SourceFile } from '../../core/load/load-fleet.js';
@@ -18,39 +20,21 @@ import { readGitObjectNow } from '../git/read-git-object.js';
 import { parseTree } from '../git/tree-object.js';
 import { parseCommit } from '../git/parse-commit.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
-import { GitfleetError } from '../../core/model/gitfleet-error.js';
+import { GitSourceError, type GitSourceErrorCode, type GitSourceRepo } from './git-source-error.js';
 
-export type GitSourceErrorCode =
-  'NotAGitRepository' | 'RefNotFound' | 'AmbiguousRef' | 'NotACommit' | 'CorruptObject';
-
-/** Why a commit could not be read; retrying cannot fix any of these. */
-export class GitSourceError extends GitfleetError<GitSourceErrorCode> {
-  constructor(code: GitSourceErrorCode, message: string) {
-    super(message, { code, terminal: true });
-  }
-}
+export { GitSourceError, type GitSourceErrorCode, type GitSourceRepo };
 
 const READ_BATCH = 64;
 
-/** A repository being read: `dir` names it in messages. */
-export interface GitSourceRepo {
-  dir: string;
-  gitdir: string;
-  /** The file system as isomorphic-git sees it (object-store-fs.ts). */
-  fs: ReturnType<typeof objectStoreFs>;
-  /** isomorphic-git's cache of parsed packfiles, shared by every read of one call. */
-  cache: object;
-}
-
-/** Returns the commit id a ref resolves to and every fleet file of that commit, sorted by path. */
+/** Returns the commit id a ref resolves to, every fleet file of that commit sorted by path, and the git directory read. */
 export async function readGitSource(opts: {
   dir: string;
   ref?: string;
-}): Promise<{ commit: string; files: SourceFile[] }> {
+}): Promise<{ commit: string; files: SourceFile[]; gitdir: string; message: string }> {
   const ref = opts.ref ?? 'HEAD';
   const gitdir = findGitdir(opts.dir);
   const repo: GitSourceRepo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
-  const { commit, treeOid } = await resolveCommitTree(repo, ref);
+  const { commit, treeOid, message } = await resolveCommitTree(repo, ref);
   const blobs: { path: string; oid: string }[] = [];
   await listFleetBlobs(repo, treeOid, '', blobs);
   blobs.sort((a, b) => comparePaths(a.path, b.path));
@@ -62,7 +46,7 @@ export async function readGitSource(opts: {
     );
     batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!, b.path) }));
   }
-  return { commit, files };
+  return { commit, files, gitdir, message };
 }
 
 function findGitdir(dir: string): string {
@@ -74,58 +58,37 @@ function findGitdir(dir: string): string {
   );
 }
 
-async function resolveToOid(repo: GitSourceRepo, ref: string): Promise<string> {
-  try {
-    return await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
-  } catch (e) {
-    if (!(e instanceof Errors.NotFoundError)) throw e;
-  }
-  if (/^[0-9a-fA-F]{4,40}$/.test(ref)) {
-    try {
-      return await git.expandOid({
-        fs: repo.fs,
-        gitdir: repo.gitdir,
-        oid: ref.toLowerCase(),
-        cache: repo.cache,
-      });
-    } catch (e) {
-      if (e instanceof Errors.AmbiguousError) {
-        throw new GitSourceError(
-          'AmbiguousRef',
-          `ref '${ref}': ambiguous in ${repo.dir}: more than one object starts with it`,
-        );
-      }
-      if (!(e instanceof Errors.NotFoundError)) throw e;
-    }
-  }
-  throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir}`);
-}
-
 /**
- * Returns the commit a ref names and its tree: a branch, a tag (annotated tags peeled), HEAD,
- * or a full or abbreviated commit id; a GitSourceError when it names no commit.
+ * Returns the commit a revision names (any form of gitrevisions(7) naming one commit:
+ * resolve-revision.ts), its tree and message; a GitSourceError when it names no commit.
  */
 export async function resolveCommitTree(
   repo: GitSourceRepo,
   ref: string,
-): Promise<{ commit: string; treeOid: string }> {
-  return readCommitTree(repo, ref, await resolveToOid(repo, ref));
+): Promise<{ commit: string; treeOid: string; message: string }> {
+  return readCommitTree(repo, ref, await resolveRevision(repo, ref));
 }
 
 async function readCommitTree(
   repo: GitSourceRepo,
   ref: string,
   oid: string,
-): Promise<{ commit: string; treeOid: string }> {
+): Promise<{ commit: string; treeOid: string; message: string }> {
   try {
     const read = await readingObject(() => Promise.resolve(peelToCommit(repo, oid)));
-    return { commit: read.oid, treeOid: read.tree };
+    return { commit: read.oid, treeOid: read.tree, message: read.message };
   } catch (e) {
     if (isGitfleetError(e, 'MissingObject')) {
-      throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir} (no object ${oid})`);
+      throw new GitSourceError(
+        'RefNotFound',
+        `revision '${escapeText(ref)}' in ${repo.dir}: names no commit (no object ${oid})`,
+      );
     }
     if (e instanceof NotACommit) {
-      throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${repo.dir} is not a commit`);
+      throw new GitSourceError(
+        'NotACommit',
+        `revision '${escapeText(ref)}' in ${repo.dir}: ${oid} is not a commit`,
+      );
     }
     throw e;
   }
@@ -134,15 +97,15 @@ async function readCommitTree(
 class NotACommit extends Error {}
 
 /** Returns the commit an id names, annotated tags peeled down to it, and the commit's tree. */
-function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: string } {
+function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: string; message: string } {
   let oid = start;
   for (let depth = 0; depth < 16; depth++) {
     const object = readGitObjectNow(repo, oid);
     if (object.type === 'commit') {
-      const tree = parseCommit(object.content).tree;
+      const { tree, message } = parseCommit(object.content);
       if (tree === undefined)
         throw new GitSourceError('CorruptObject', `commit ${oid} in ${repo.dir}: no tree line`);
-      return { oid, tree };
+      return { oid, tree, message };
     }
     const text = object.content.toString('utf8');
     const target = object.type === 'tag' ? /^object ([0-9a-f]{40})$/m.exec(text)?.[1] : undefined;
