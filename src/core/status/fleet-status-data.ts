@@ -47,7 +47,9 @@ export interface FleetStatusData {
    * The clusters whose per-object status is the one the hub aggregated into the binding records
    * (`BindingView.aggregatedStatus`): their status branch and cluster branch are still the ones
    * the bindings head records, so the hub's aggregation is what aggregateBindingStatus would
-   * give. Their reports carry the cluster's own status and applied commit but no objects.
+   * give. Their reports carry the cluster's own status and applied commit, and the records of
+   * the objects that are not a binding placed there (namespaces made for templates, derived
+   * Services, objects not yet pruned); the others are in the binding records.
    */
   aggregatedByHub: Set<string>;
   /** Why a status branch does not read (no cluster.yaml, not YAML, not an AgentReport). */

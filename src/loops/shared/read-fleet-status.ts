@@ -31,8 +31,9 @@ import type {
   FleetStatusData,
   TemplateEvictionTask,
 } from '../../core/status/fleet-status-data.js';
+import { objectPath } from '../../core/format/object-path.js';
 import {
-  clusterFile,
+  objectsDir,
   parseStatusBranch,
   statusBranchProblem,
   type AgentReport,
@@ -65,11 +66,10 @@ export interface ReadFleetStatusOptions {
   behindLimit?: number;
   /**
    * `fresh` (default): a cluster whose status branch and cluster branch are still the ones the
-   * bindings head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers) is
-   * read from the status the hub aggregated into the binding records, and only its
-   * `cluster.yaml` is read from its status branch (see `aggregatedByHub`). `always`: every
-   * status branch is read whole (the objects a template is not placed with, the reflected
-   * status fields of every object).
+   * bindings head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers)
+   * has the records of the bindings placed there taken from the status the hub aggregated into
+   * the binding records, and only its other files read (see `aggregatedByHub`). `always`:
+   * every status branch is read whole (the reflected status fields of every object).
    */
   objects?: 'fresh' | 'always';
 }
@@ -113,7 +113,7 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
       recordedClusters.get(cluster) === renderedHeads.get(cluster)
     )
       aggregatedByHub.add(cluster);
-  const status = await readStatusBranches(store, reader, statusHeads, aggregatedByHub);
+  const status = await readStatusBranches(store, reader, statusHeads, placedPaths(bindings, aggregatedByHub));
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
   const heartbeatTimes = new Map<string, string>();
   for (const [cluster, oid] of refsUnder(refs, heartbeatRefPrefix(branchPrefix))) {
@@ -203,9 +203,11 @@ async function readYamlFiles(
   store: ObjectStore,
   read: (oid: string) => Promise<string>,
   tree: string,
+  skip?: ReadonlySet<string>,
 ): Promise<Map<string, string>> {
-  const blobs: { path: string; oid: string }[] = [];
-  await listBlobs(store, tree, '', blobs);
+  const listed: { path: string; oid: string }[] = [];
+  await listBlobs(store, tree, '', listed);
+  const blobs = skip ? listed.filter((b) => !skip.has(b.path)) : listed;
   const files = new Map<string, string>();
   for (let i = 0; i < blobs.length; i += 256) {
     const batch = blobs.slice(i, i + 256);
@@ -213,19 +215,6 @@ async function readYamlFiles(
     batch.forEach((b, j) => files.set(b.path, texts[j]!));
   }
   return files;
-}
-
-/** Returns the one file at the root of a tree, path → text, or nothing when it is not there. */
-async function readRootFile(
-  store: ObjectStore,
-  read: (oid: string) => Promise<string>,
-  tree: string,
-  name: string,
-): Promise<Map<string, string>> {
-  const object = await readStoredObject(store, tree);
-  if (object.type !== 'tree') throw new Error(`${tree}: a ${object.type}, not a tree`);
-  const entry = parseTree(object.content, tree).find((e) => e.name === name && e.mode !== treeMode);
-  return new Map(entry ? [[name, await read(entry.oid)]] : []);
 }
 
 async function listBlobs(
@@ -245,6 +234,22 @@ async function listBlobs(
   await Promise.all(subtrees);
 }
 
+/**
+ * Returns, for each of the clusters, the status-branch paths of the objects of the bindings
+ * placed there: the records the hub's aggregation stands for.
+ */
+function placedPaths(
+  bindings: readonly BindingView[],
+  clusters: ReadonlySet<string>,
+): Map<string, Set<string>> {
+  const paths = new Map<string, Set<string>>([...clusters].map((c) => [c, new Set<string>()]));
+  for (const b of bindings) {
+    const path = objectsDir + objectPath(b.resource);
+    for (const { name } of b.clusters) paths.get(name)?.add(path);
+  }
+  return paths;
+}
+
 /** Returns cluster → head for the refs directly under a prefix, by cluster name. */
 function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<string, string> {
   return new Map(
@@ -255,13 +260,13 @@ function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<strin
   );
 }
 
-// A cluster in `summaryOnly` has its cluster.yaml read and no object files: the hub's aggregated
+// The object files of a cluster in `skipped` at those paths are not read: the hub's aggregated
 // status stands for them.
 async function readStatusBranches(
   store: ObjectStore,
   read: (oid: string) => Promise<string>,
   heads: ReadonlyMap<string, string>,
-  summaryOnly: ReadonlySet<string>,
+  skipped: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<{
   reports: Map<string, AgentReport>;
   unreadable: Map<string, string>;
@@ -274,9 +279,7 @@ async function readStatusBranches(
     try {
       const commit = await readCommit(store, head);
       if (commit.time !== undefined) times.set(cluster, commit.time);
-      const files = summaryOnly.has(cluster)
-        ? await readRootFile(store, read, commit.tree, clusterFile)
-        : await readYamlFiles(store, read, commit.tree);
+      const files = await readYamlFiles(store, read, commit.tree, skipped.get(cluster));
       const report = parseStatusBranch(files);
       if (report) reports.set(cluster, { ...report, cluster });
       else unreadable.set(cluster, statusBranchProblem(files) ?? 'no report');
