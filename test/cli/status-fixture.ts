@@ -109,7 +109,7 @@ export async function commitStatusFiles(
   time: number,
 ): Promise<string> {
   const ref = `refs/heads/gitfleet/status/${cluster}`;
-  let parent: string | null = null;
+  let parent: string | null;
   try {
     parent = git(repo, ['rev-parse', '--verify', '-q', ref]).trim() || null;
   } catch {

@@ -163,6 +163,7 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
       repo: opts.repo,
       // The matrix shows what each agent reported, also of templates not placed there.
       objects: opts.wide ? 'always' : 'fresh',
+      templateLabels: selector !== undefined,
       ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
     });
     return {

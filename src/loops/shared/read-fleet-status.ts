@@ -72,6 +72,11 @@ export interface ReadFleetStatusOptions {
    * every status branch is read whole (the reflected status fields of every object).
    */
   objects?: 'fresh' | 'always';
+  /**
+   * Whether to load the source commit for the templates' labels (default true). Loading a
+   * fleet of thousands of templates is most of a read; `status` without `-l` skips it.
+   */
+  templateLabels?: boolean;
 }
 
 /** The default bound of the walk that counts how far a cluster is behind. */
@@ -83,7 +88,9 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
   const repo = opts.repo ?? opts.dir;
   const store = openObjectStore(gitdir);
   const reader = blobReader(store);
-  const atHead = opts.branchPrefix === undefined ? await loadSource(gitdir, 'HEAD') : undefined;
+  const wantLabels = opts.templateLabels !== false;
+  const atHead =
+    opts.branchPrefix === undefined ? await loadSource(gitdir, 'HEAD', { labels: wantLabels }) : undefined;
   const branchPrefix = opts.branchPrefix ?? atHead?.branchPrefix ?? defaultBranchPrefix;
   const refs = await listRefs(gitdir, `refs/heads/${branchPrefix}`);
   const bindingsHead = refs.get(bindingsRef(branchPrefix));
@@ -124,13 +131,15 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
     if (time !== undefined) heartbeatTimes.set(cluster, time);
   }
   const labels =
-    sourceCommit === undefined
-      ? {
-          error: `${bindingsHead.slice(0, 7)}: the bindings head does not name its source commit (${sourceCommitTrailer})`,
-        }
-      : atHead?.commit === sourceCommit
-        ? atHead
-        : await loadSource(gitdir, sourceCommit);
+    opts.templateLabels === false
+      ? { error: "the templates' labels were not asked for" }
+      : sourceCommit === undefined
+        ? {
+            error: `${bindingsHead.slice(0, 7)}: the bindings head does not name its source commit (${sourceCommitTrailer})`,
+          }
+        : atHead?.commit === sourceCommit
+          ? atHead
+          : await loadSource(gitdir, sourceCommit, { labels: true });
   return {
     repo,
     branchPrefix,
@@ -355,10 +364,15 @@ interface SourceRead {
 // The source commit's templates (their labels) and its FleetConfig's branch prefix. A commit
 // that does not load, or a repository without one (a mirror's unborn HEAD), gives an error
 // rather than throwing: only `-l` needs the labels, and the prefix has a default.
-async function loadSource(gitdir: string, ref: string): Promise<SourceRead> {
+async function loadSource(gitdir: string, ref: string, want: { labels: boolean }): Promise<SourceRead> {
   try {
     const { commit, files } = await readGitSource({ dir: gitdir, ref });
-    const loaded = loadFleet(files);
+    // For the branch prefix alone, only the files that may hold the FleetConfig are loaded.
+    const loaded = loadFleet(
+      want.labels ? files : files.filter((f) => /kind:\s*["']?FleetConfig/.test(f.content)),
+    );
+    if (!want.labels)
+      return loaded.ok ? { commit, branchPrefix: loaded.fleet.config.branchPrefix } : { commit };
     if (!loaded.ok)
       return {
         commit,
