@@ -4,7 +4,7 @@
 // (filter-fleet-status.ts) are functions of it, so the command line and the dashboard show the
 // same numbers.
 import type { BindingView } from '../publish/binding-record.js';
-import type { RolloutView } from '../rollout/rollout-view.js';
+import type { RolloutState } from '../model/rollout.js';
 import type { EvictionTaskView } from './eviction-task-view.js';
 import type { AgentReport } from './status-branch.js';
 
@@ -70,6 +70,10 @@ export interface FleetStatusData {
   templateLabelsError?: string;
   /** Every eviction task of every binding record, templates in label order. */
   evictions: TemplateEvictionTask[];
-  /** Every rollout the bindings branch records (.gitfleet/rollouts/), readable or not. */
-  rollouts: RolloutView[];
+  /**
+   * Every rollout the bindings branch records (.gitfleet/rollouts/), readable or not: the
+   * RolloutView of core/rollout/rollout-view.ts, spelled out here because core/rollout reads
+   * core/status.
+   */
+  rollouts: ({ path: string; rollout: RolloutState } | { path: string; unreadable: string })[];
 }

@@ -35,11 +35,11 @@ import { objectPath } from '../../core/format/object-path.js';
 import {
   objectsDir,
   parseStatusBranch,
+  statusCommitTrailer,
   statusBranchProblem,
   type AgentReport,
 } from '../../core/status/status-branch.js';
 import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
-import { statusCommitTrailer } from '../hub/read-status-branches.js';
 import { localGitdir } from './hub-repo.js';
 
 export type { FleetStatusData, CommitDistance } from '../../core/status/fleet-status-data.js';
@@ -65,11 +65,13 @@ export interface ReadFleetStatusOptions {
   /** How many commits of a cluster branch to walk when counting how far behind it is (default 50). */
   behindLimit?: number;
   /**
-   * `fresh` (default): a cluster whose status branch and cluster branch are still the ones the
+   * `always` (default): every status branch is read whole. `fresh`: a cluster whose status branch and cluster branch are still the ones the
    * bindings head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers)
    * has the records of the bindings placed there taken from the status the hub aggregated into
-   * the binding records, and only its other files read (see `aggregatedByHub`). `always`:
-   * every status branch is read whole (the reflected status fields of every object).
+   * the binding records, and only its other files read (see `aggregatedByHub`): far fewer
+   * reads on a big fleet, but the reports then lack those records (and their reflected status
+   * fields), so views must take the statuses from templateStatusItems (core/status/fleet-summary.ts)
+   * or fleetStatusTable (core/status/status-table.ts), not from the reports' objects.
    */
   objects?: 'fresh' | 'always';
   /**
@@ -114,7 +116,7 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
   const statusHeads = refsUnder(refs, statusRefPrefix(branchPrefix));
   for (const [cluster, head] of statusHeads)
     if (
-      opts.objects !== 'always' &&
+      opts.objects === 'fresh' &&
       recordedStatus.get(cluster) === head &&
       renderedHeads.has(cluster) &&
       recordedClusters.get(cluster) === renderedHeads.get(cluster)
