@@ -36,6 +36,12 @@ import { exportedSliceFiles, parseExportedSlices, type ExportProblem } from './e
  */
 export const appliedCommitTrailer = 'Gitfleet-Applied-Commit';
 
+/**
+ * The trailer of a bindings commit naming a status branch head the hub aggregated into the
+ * binding records: `<cluster>=<commit>` (written by loops/hub, read by the status views).
+ */
+export const statusCommitTrailer = 'Gitfleet-Status-Commit';
+
 export const clusterFile = 'cluster.yaml';
 export const objectsDir = 'objects/';
 const apiVersion = 'gitfleet.io/v1alpha1';
@@ -134,6 +140,25 @@ export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentRepo
   if (exported.slices.length > 0) report.exports = exported.slices;
   if (exported.problems.length > 0) report.exportProblems = exported.problems;
   return report;
+}
+
+/**
+ * Returns why a status branch's files hold no report (what makes parseStatusBranch return
+ * undefined), or undefined when they hold one: for a reader that shows the cluster as unreadable.
+ */
+export function statusBranchProblem(files: ReadonlyMap<string, string>): string | undefined {
+  const text = files.get(clusterFile);
+  if (text === undefined) return `no ${clusterFile}`;
+  let doc: unknown;
+  try {
+    doc = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    return `${clusterFile} is not YAML: ${reason}`;
+  }
+  if (!isMap(doc) || !isMap(doc.metadata) || typeof doc.metadata.name !== 'string')
+    return `${clusterFile} is not an AgentReport: it has no metadata.name`;
+  return undefined;
 }
 
 function parseObjectRecord(doc: unknown): ObjectStatusRecord | undefined {

@@ -4,7 +4,10 @@ import type { HealthStatus } from '../health/health.js';
 import type { BindingView } from '../publish/binding-record.js';
 import { matchLabelSelector } from '../select/match-label-selector.js';
 import { aggregateBindingStatus } from './aggregate-status.js';
-import type { AgentReport } from './status-branch.js';
+import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
+import { indexRecords, templateStatusItems } from './fleet-summary.js';
+import type { FleetStatusData } from './fleet-status-data.js';
+import type { AggregatedStatusItem } from '../publish/binding-status.js';
 
 /** One template on one cluster, as `gitfleet status` shows it. */
 export interface StatusRow {
@@ -36,6 +39,29 @@ export interface StatusTableInput {
   templateLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** The head of each cluster branch (see aggregateBindingStatus). */
   renderedCommitOf?: (cluster: string) => string | undefined;
+  /** Leaves out the rows of clusters a template is not placed on (`status --wide` without `--all`). */
+  placedOnly?: boolean;
+  /**
+   * A binding's status on each cluster it is placed on (default: aggregateBindingStatus over the
+   * reports); fleetStatusTable passes templateStatusItems, which knows the hub-aggregated clusters.
+   */
+  itemsOf?: (binding: BindingView) => AggregatedStatusItem[];
+}
+
+/**
+ * Returns the status table of fleet status data (readFleetStatus): every template on every
+ * cluster with a branch or a report, placed rows only with `placedOnly`; right for data read
+ * with `objects: 'fresh'` too.
+ */
+export function fleetStatusTable(data: FleetStatusData, opts: { placedOnly?: boolean } = {}): StatusRow[] {
+  return statusTable({
+    bindings: data.bindings,
+    reports: data.reports,
+    clusters: [...new Set([...data.renderedHeads.keys(), ...data.unreadable.keys()])],
+    renderedCommitOf: (cluster) => data.renderedHeads.get(cluster),
+    itemsOf: templateStatusItems(data),
+    ...(opts.placedOnly ? { placedOnly: true } : {}),
+  });
 }
 
 /**
@@ -51,8 +77,11 @@ export function statusTable(input: StatusTableInput): StatusRow[] {
     )
     .map((b) => ({ binding: b, label: refLabel(b.resource) }))
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-  return bindings.flatMap(({ binding, label }) => rowsOf(input, binding, label, clusters));
+  const recordOf = indexRecords(input.reports);
+  return bindings.flatMap(({ binding, label }) => rowsOf(input, recordOf, binding, label, clusters));
 }
+
+type RecordOf = (cluster: string, key: string) => ObjectStatusRecord | undefined;
 
 function clusterNames(input: StatusTableInput): string[] {
   const names = new Set<string>([...(input.clusters ?? []), ...input.reports.keys()]);
@@ -62,16 +91,22 @@ function clusterNames(input: StatusTableInput): string[] {
 
 function rowsOf(
   input: StatusTableInput,
+  recordOf: RecordOf,
   binding: BindingView,
   template: string,
   clusters: string[],
 ): StatusRow[] {
-  const aggregated = aggregateBindingStatus({
-    binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
-    reports: input.reports,
-    ...(input.renderedCommitOf ? { renderedCommitOf: input.renderedCommitOf } : {}),
-  }).aggregatedStatus;
-  return clusters.map((cluster): StatusRow => {
+  const aggregated =
+    input.itemsOf?.(binding) ??
+    aggregateBindingStatus({
+      binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
+      reports: input.reports,
+      ...(input.renderedCommitOf ? { renderedCommitOf: input.renderedCommitOf } : {}),
+      recordOf,
+    }).aggregatedStatus;
+  const placed = new Set(aggregated.map((s) => s.clusterName));
+  const shown = input.placedOnly ? clusters.filter((c) => placed.has(c)) : clusters;
+  return shown.map((cluster): StatusRow => {
     const appliedCommit = input.reports.get(cluster)?.appliedCommit ?? null;
     const item = aggregated.find((s) => s.clusterName === cluster);
     if (item) {
@@ -88,7 +123,7 @@ function rowsOf(
         ...(item.appliedMessage ? { message: item.appliedMessage } : {}),
       };
     }
-    return unplacedRow({ input, binding, template, cluster, appliedCommit });
+    return unplacedRow({ input, recordOf, binding, template, cluster, appliedCommit });
   });
 }
 
@@ -96,13 +131,13 @@ function rowsOf(
 // yet pruned, or kept by preserveResourcesOnDeletion. The agent's report says so.
 function unplacedRow(input: {
   input: StatusTableInput;
+  recordOf: RecordOf;
   binding: BindingView;
   template: string;
   cluster: string;
   appliedCommit: string | null;
 }): StatusRow {
-  const key = refKey(input.binding.resource);
-  const record = input.input.reports.get(input.cluster)?.objects.find((o) => refKey(o.ref) === key);
+  const record = input.recordOf(input.cluster, refKey(input.binding.resource));
   const base = {
     template: input.template,
     cluster: input.cluster,
