@@ -34,6 +34,8 @@ async function show() {
         if (scroller) scroller.scrollTop = scroll;
       });
     document.body.dataset.page = name;
+    // Which route is drawn, so a reader (or a test) can tell the new page from the one before it.
+    document.body.dataset.route = location.hash || '#/clusters';
   } catch (error) {
     if (run === drawing)
       page.replaceChildren(h('p', { className: 'error' }, `Could not read the dashboard: ${error.message}`));
