@@ -147,8 +147,8 @@ function run(args: string[]): Promise<CliRun> {
 
 const fixture = buildRepo();
 
-test('status --output json lists every template on every cluster from the bindings and status branches', async () => {
-  const { code, stdout, stderr } = await run(['--repo', fixture.repo, '--output', 'json']);
+test('status --wide --all --output json lists every template on every cluster from the bindings and status branches', async () => {
+  const { code, stdout, stderr } = await run(['--repo', fixture.repo, '--wide', '--all', '--output', 'json']);
   assert.equal(code, 0, stderr);
   const rows = (JSON.parse(stdout) as { rows: StatusRow[] }).rows;
   assert.deepEqual(rows, [
@@ -189,8 +189,8 @@ test('status --output json lists every template on every cluster from the bindin
   ]);
 });
 
-test('status prints an aligned table with short commits', async () => {
-  const { code, stdout } = await run(['--repo', fixture.repo]);
+test('status --wide --all prints an aligned table with short commits', async () => {
+  const { code, stdout } = await run(['--repo', fixture.repo, '--wide', '--all']);
   assert.equal(code, 0);
   const lines = stdout.split('\n');
   assert.match(
@@ -209,7 +209,15 @@ test('status prints an aligned table with short commits', async () => {
 });
 
 test('-l selects templates by the labels of the source commit the bindings came from', async () => {
-  const { code, stdout, stderr } = await run(['--repo', fixture.repo, '-l', 'app=web', '--output', 'json']);
+  const { code, stdout, stderr } = await run([
+    '--repo',
+    fixture.repo,
+    '-l',
+    'app=web',
+    '--wide',
+    '--output',
+    'json',
+  ]);
   assert.equal(code, 0, stderr);
   const rows = (JSON.parse(stdout) as { rows: StatusRow[] }).rows;
   assert.deepEqual([...new Set(rows.map((r) => r.template))], ['Deployment/shop/web']);
@@ -343,7 +351,7 @@ test('status shows every rollout the bindings branch records after the table, an
     ]),
     `render ${source.slice(0, 7)}: templates\n\nGitfleet-Source-Commit: ${source}\n`,
   );
-  const text = await run(['--repo', repo]);
+  const text = await run(['--repo', repo, '--wide']);
   assert.equal(text.code, 0, text.stderr);
   const [table, section] = text.stdout.split('\n\nRollouts\n');
   assert.equal(table!.split('\n').length, 3, 'the table is the header and one row per cluster');
@@ -359,7 +367,7 @@ test('status shows every rollout the bindings branch records after the table, an
       '  member2  2/2   Held   abcdef0  waiting for step 1',
     ].join('\n'),
   );
-  const json = await run(['--repo', repo, '--output', 'json']);
+  const json = await run(['--repo', repo, '--wide', '--output', 'json']);
   assert.equal(json.code, 0, json.stderr);
   const parsed = JSON.parse(json.stdout) as { rows: StatusRow[]; rollouts: unknown[] };
   assert.equal(parsed.rows.length, 2);
@@ -374,7 +382,17 @@ test('status shows every rollout the bindings branch records after the table, an
 });
 
 test('without rollout records the JSON output has no rollouts key', async () => {
-  const { code, stdout } = await run(['--repo', fixture.repo, '--output', 'json']);
+  const { code, stdout } = await run(['--repo', fixture.repo, '--wide', '--output', 'json']);
   assert.equal(code, 0);
   assert.deepEqual(Object.keys(JSON.parse(stdout) as object), ['rows', 'evictions', 'judged']);
+  const summary = await run(['--repo', fixture.repo, '--output', 'json']);
+  assert.deepEqual(Object.keys(JSON.parse(summary.stdout) as object), [
+    'bindingsHead',
+    'bindingsTime',
+    'sourceCommit',
+    'clusters',
+    'templates',
+    'evictions',
+    'judged',
+  ]);
 });

@@ -1,35 +1,31 @@
-// `gitfleet status --repo <path> [-l SELECTOR] [--output text|json]`: every template × cluster
-// with its placement, replicas, the commit each cluster applied, and health.
+// `gitfleet status --repo <path|url>`: the fleet at a glance. By default one line per cluster
+// (Ready, rendered and applied commit, how far behind, object health, last report) and one per
+// template (clusters placed, replicas, health rollup); `--wide` gives the template × cluster
+// matrix instead (placed rows only unless `--all`). Then why workloads moved (eviction tasks,
+// the monitor's verdicts) and every rollout the bindings branch records, as before.
 //
-// Reads only gitfleet's branches of a local repository (no checkout): the bindings branch (one
-// ResourceBinding record per template: placement and replicas), each `status/<cluster>` branch
-// (the agent's report) and the heads of the `clusters/<cluster>` branches (to tell a cluster
-// that has not caught up with its latest rendering). A label selector applies to the templates'
-// labels, which only the source holds: the templates are loaded from the source commit the
-// bindings branch names in its Gitfleet-Source-Commit trailer. After the table come why workloads
-// moved (eviction tasks, the monitor's verdicts) and every rollout the bindings branch records
-// under `.gitfleet/rollouts/` (docs/rollout.md), each shown whatever the selector.
+// The reading is loops/shared/read-fleet-status.ts, the views are core/status (fleet-summary.ts,
+// status-table.ts), the same ones the dashboard shows. `--watch` prints again whenever a gitfleet
+// branch moves (status-watch.ts). docs/status.md says what every column means.
+import yaml from 'js-yaml';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { CommandError } from '../command-error.js';
-import { localGitdir } from '../../loops/shared/hub-repo.js';
-import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
-import git from 'isomorphic-git';
-import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
-import { readGitSource } from '../../adapters/source/read-git-commit.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
-import { refLabel } from '../../core/model/object-ref.js';
 import type { LabelSelector } from '../../core/model/selectors.js';
-import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
-import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
-import { formatStatusText, type StatusFailover } from '../../core/status/format-status-text.js';
-import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
-import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
+import { filterFleetStatus } from '../../core/status/filter-fleet-status.js';
+import { clusterNamesOf, summarizeClusters, summarizeTemplates } from '../../core/status/fleet-summary.js';
+import { formatClusterSummaries, formatTemplateSummaries } from '../../core/status/format-fleet-summary.js';
+import {
+  formatFailoverSections,
+  formatStatusText,
+  type StatusFailover,
+} from '../../core/status/format-status-text.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
-import { rolloutViewsOf, type RolloutView } from '../../core/rollout/rollout-view.js';
-import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
-import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
 import { statusTable } from '../../core/status/status-table.js';
+import type { RolloutView } from '../../core/rollout/rollout-view.js';
+import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
+import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
 import type { Io } from '../io.js';
 import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -39,11 +35,13 @@ import { UsageError } from '../usage-error.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { watchStatus, type StatusSnapshot } from './status-watch.js';
 
 /** `gitfleet status`: its command line. */
 export const statusSpec = {
   name: 'status',
-  summary: 'templates x clusters: placement, replicas, the commit each cluster applied, health',
+  summary:
+    'the fleet at a glance: clusters (ready, applied, behind, health) and templates (placement, replicas, health)',
   positionals: [],
   flags: {
     repo: {
@@ -52,25 +50,57 @@ export const statusSpec = {
       required: true,
       help: 'the fleet repository: a local path or an http(s) URL',
     },
+    cluster: {
+      type: 'string',
+      value: 'NAME[,NAME…]',
+      help: 'only these clusters, and the templates placed on them',
+    },
+    template: {
+      type: 'string',
+      value: 'PATTERN[,PATTERN…]',
+      help: 'only these templates: Kind/namespace/name (Kind/name when cluster-scoped) or a name; * and ? match any text and one character',
+    },
     selector: {
       type: 'string',
       value: 'SELECTOR',
       short: 'l',
       help: "only templates whose labels match (kubectl's selector syntax)",
     },
+    wide: {
+      type: 'boolean',
+      help: 'print the template x cluster matrix instead of the summaries: the clusters each template is placed on',
+    },
+    all: {
+      type: 'boolean',
+      help: 'with --wide: every cluster for every template, placed or not',
+    },
+    watch: {
+      type: 'boolean',
+      short: 'w',
+      help: 'print again whenever a gitfleet branch moves, until Ctrl-C',
+    },
+    interval: {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10s',
+      help: 'with --watch on a URL: how often to fetch',
+    },
     'branch-prefix': readBranchPrefixFlag,
     output: {
       type: 'string',
       short: 'o',
-      choices: ['text', 'json'],
+      choices: ['text', 'json', 'yaml'],
       default: 'text',
-      help: 'print the table as text or JSON',
+      help: 'print as text, JSON or YAML (with --watch, JSON prints one document per line)',
     },
     'token-file': tokenFileFlag,
   },
+  notes: [
+    'BEHIND counts the commits of the cluster branch between the applied commit and the rendered head, walking at most 50 first parents (">50" past that, "?" when the applied commit is not on the branch).',
+  ],
 } as const satisfies CommandSpec;
 
-/** `gitfleet status`: parses its command line and prints the table. */
+/** `gitfleet status`: parses its command line and prints the status. */
 export const statusCommand = defineCommand({
   spec: statusSpec,
   run: ({ values }, io) =>
@@ -78,92 +108,165 @@ export const statusCommand = defineCommand({
       {
         repo: values.repo,
         output: values.output,
+        wide: values.wide,
+        all: values.all,
+        watch: values.watch,
+        intervalMs: values.interval,
+        ...(values.cluster !== undefined ? { clusters: listOf(values.cluster) } : {}),
+        ...(values.template !== undefined ? { templates: listOf(values.template) } : {}),
         ...(values.selector !== undefined ? { selector: values.selector } : {}),
         ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
       },
       io,
+      { now: () => new Date(), terminal: process.stdout.isTTY === true },
     ),
 });
 
 export interface StatusOptions {
   repo: string;
+  /** Only these clusters. */
+  clusters?: readonly string[];
+  /** Only the templates these patterns name (core/status/match-template.ts). */
+  templates?: readonly string[];
   /** kubectl-style label selector text over the templates' labels. */
   selector?: string;
+  /** The template × cluster matrix instead of the summaries. */
+  wide?: boolean;
+  /** With `wide`: the clusters a template is not placed on too. */
+  all?: boolean;
+  watch?: boolean;
+  /** With `watch` on a URL: the time between fetches. */
+  intervalMs?: number;
   /** Overrides the FleetConfig's branchPrefix. */
   branchPrefix?: string;
-  output: 'text' | 'json';
+  output: 'text' | 'json' | 'yaml';
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
 }
 
-/** Prints the status table of a local fleet repository; returns the exit code. */
-export async function runStatus(opts: StatusOptions, io: Io): Promise<number> {
-  let selector: LabelSelector | undefined;
-  if (opts.selector !== undefined) {
-    const parsed = parseSelectorText(opts.selector);
-    if (!parsed.ok) throw new UsageError(parsed.message);
-    selector = parsed.selector;
+export interface StatusDeps {
+  /** The clock report ages are measured by. */
+  now: () => Date;
+  /** Whether stdout is a terminal: `--watch` then clears the screen before each snapshot. */
+  terminal?: boolean;
+}
+
+/** Prints the status of a fleet repository (again at every change with --watch); returns the exit code. */
+export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): Promise<number> {
+  const selector = parseSelector(opts.selector);
+  if (opts.all && !opts.wide) throw new UsageError('--all goes with --wide (the matrix)');
+  const source = await statusSource(opts);
+  const snapshot = async (): Promise<StatusSnapshot> => {
+    const data = await readFleetStatus({
+      dir: source.dir,
+      repo: opts.repo,
+      ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
+    });
+    return {
+      text: formatSnapshot(filtered(data, opts, selector), opts, deps.now()),
+      branchPrefix: data.branchPrefix,
+    };
+  };
+  if (!opts.watch) {
+    io.out((await snapshot()).text);
+    return exitCodes.ok;
   }
-  const local = isRepoUrl(opts.repo) ? await fetchMirror(opts) : opts.repo;
-  const repo = await openRepo(local);
-  const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(local));
-  const branches = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
-  const bindingsBranch = `${prefix}bindings`;
-  if (!branches.includes(bindingsBranch)) {
-    const message = `no branch ${bindingsBranch} in ${opts.repo}: has the hub run?`;
-    throw new CommandError('NoBindingsBranch', message, opts.repo);
-  }
-  const bindingsHead = await resolveBranch(repo, bindingsBranch);
-  const bindingsFiles = await readBranchFiles(repo, bindingsHead);
-  const records = [...bindingsFiles.values()];
-  const bindings = records.map(parseBindingView).filter((b): b is BindingView => b !== undefined);
-  const reports = await readReports(repo, branchesUnder(branches, `${prefix}status/`));
-  const heads = new Map<string, string>();
-  for (const [cluster, branch] of branchesUnder(branches, `${prefix}clusters/`)) {
-    heads.set(cluster, await resolveBranch(repo, branch));
-  }
-  const rows = statusTable({
-    bindings,
-    reports,
-    clusters: [...heads.keys()],
-    renderedCommitOf: (cluster) => heads.get(cluster),
-    ...(selector ? { selector, templateLabels: await templateLabels(opts.repo, repo, bindingsHead) } : {}),
+  await watchStatus({
+    dir: source.dir,
+    ...(source.refresh ? { refresh: source.refresh, intervalMs: opts.intervalMs ?? 10_000 } : {}),
+    snapshot,
+    io,
+    separator: deps.terminal ? 'clear' : opts.output === 'json' ? 'none' : 'line',
   });
-  const failover = await failoverOf(repo, bindingsHead, records, new Set(rows.map((r) => r.template)));
-  const rollouts = rolloutViewsOf(bindingsFiles);
-  io.out(
-    opts.output === 'json'
-      ? JSON.stringify({ rows, ...failover, ...rolloutsJson(rollouts) }, null, 2)
-      : formatStatusText(rows, failover, formatRolloutSection(rollouts)),
-  );
   return exitCodes.ok;
 }
 
-// Why workloads moved: the eviction tasks of the shown templates' records (spec.gracefulEvictionTasks)
-// and the monitor's verdicts the bindings head records (Gitfleet-Cluster-Judged).
-async function failoverOf(
-  repo: Repo,
-  bindingsHead: string,
-  records: readonly string[],
-  shown: ReadonlySet<string>,
-): Promise<StatusFailover> {
-  const evictions: StatusFailover['evictions'][number][] = [];
-  for (const text of records) {
-    const view = parseBindingView(text);
-    if (!view || !shown.has(refLabel(view.resource))) continue;
-    for (const task of evictionTasksOfRecord(text))
-      evictions.push({ template: refLabel(view.resource), ...task });
+function parseSelector(text: string | undefined): LabelSelector | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseSelectorText(text);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  return parsed.selector;
+}
+
+function listOf(text: string): string[] {
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (items.length === 0) throw new UsageError(`"${text}": name at least one`);
+  return items;
+}
+
+// The filters, after checking that every cluster named is one the fleet knows: a typo would
+// otherwise print an empty fleet that looks like a healthy one.
+function filtered(
+  data: FleetStatusData,
+  opts: StatusOptions,
+  selector: LabelSelector | undefined,
+): FleetStatusData {
+  if (opts.clusters) {
+    const known = new Set(clusterNamesOf(data));
+    const unknown = opts.clusters.filter((c) => !known.has(c));
+    if (unknown.length > 0)
+      throw new UsageError(
+        `--cluster ${unknown.join(', ')}: no such cluster in ${opts.repo} (known: ${[...known].join(', ') || 'none'})`,
+      );
   }
-  evictions.sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
-  const { commit } = await git.readCommit({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    oid: bindingsHead,
-    cache: repo.cache,
+  if (selector && data.templateLabelsError !== undefined)
+    throw new CommandError(
+      'SourceDoesNotLoad',
+      `${data.templateLabelsError}: -l cannot read the templates' labels`,
+      opts.repo,
+    );
+  return filterFleetStatus(data, {
+    ...(opts.clusters ? { clusters: opts.clusters } : {}),
+    ...(opts.templates ? { templates: opts.templates } : {}),
+    ...(selector ? { selector } : {}),
   });
-  const judged = parseTrailers(commit.message).get(clusterJudgedTrailer) ?? [];
-  return { evictions, judged };
+}
+
+/** Returns one snapshot as the output format asks. */
+function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): string {
+  const failover: StatusFailover = {
+    evictions: data.evictions,
+    judged: [...data.judged].map(([cluster, verdict]) => `${cluster}=${verdict}`),
+  };
+  const rolloutsKey = rolloutsJson(data.rollouts);
+  if (opts.wide) {
+    const rows = statusTable({
+      bindings: data.bindings,
+      reports: data.reports,
+      clusters: [...new Set([...data.renderedHeads.keys(), ...data.unreadable.keys()])],
+      renderedCommitOf: (cluster) => data.renderedHeads.get(cluster),
+      placedOnly: !opts.all,
+    });
+    if (opts.output === 'text') return formatStatusText(rows, failover, formatRolloutSection(data.rollouts));
+    return serialize({ rows, ...failover, ...rolloutsKey }, opts);
+  }
+  const clusters = summarizeClusters(data, now);
+  const templates = summarizeTemplates(data);
+  if (opts.output !== 'text') {
+    const head = {
+      bindingsHead: data.bindingsHead,
+      ...(data.bindingsTime !== undefined ? { bindingsTime: data.bindingsTime } : {}),
+      ...(data.sourceCommit !== undefined ? { sourceCommit: data.sourceCommit } : {}),
+    };
+    return serialize({ ...head, clusters, templates, ...failover, ...rolloutsKey }, opts);
+  }
+  const rollouts = formatRolloutSection(data.rollouts);
+  return [
+    formatClusterSummaries(clusters),
+    formatTemplateSummaries(templates),
+    ...formatFailoverSections(failover),
+    ...(rollouts ? [rollouts] : []),
+  ].join('\n\n');
+}
+
+// With --watch, JSON is one document per line so a reader can take snapshots line by line.
+function serialize(value: object, opts: StatusOptions): string {
+  if (opts.output === 'yaml') return yaml.dump(value, { noRefs: true, lineWidth: -1 }).trimEnd();
+  return opts.watch ? JSON.stringify(value) : JSON.stringify(value, null, 2);
 }
 
 // The rollouts key is there only when the bindings branch records a rollout, so the output of a
@@ -172,125 +275,28 @@ function rolloutsJson(views: readonly RolloutView[]): { rollouts?: readonly Roll
   return views.length > 0 ? { rollouts: views } : {};
 }
 
-interface Repo {
-  fs: ReturnType<typeof objectStoreFs>;
-  gitdir: string;
-  cache: object;
+interface StatusSource {
+  /** The local repository, or the remote's fetched mirror. */
+  dir: string;
+  branchPrefix: string | undefined;
+  /** For a remote: fetch it again. */
+  refresh?: () => Promise<void>;
 }
 
-// A remote repository is read through the same fetched mirror the hub and agents use.
-async function fetchMirror(opts: StatusOptions): Promise<string> {
+// A remote repository is read through the same fetched mirror the hub and agents use. The
+// mirror holds only gitfleet's branches (its HEAD is unborn), so its prefix is the one given.
+async function statusSource(opts: StatusOptions): Promise<StatusSource> {
+  if (!isRepoUrl(opts.repo)) return { dir: opts.repo, branchPrefix: opts.branchPrefix };
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
   const mirror = remoteHubRepo({
     url: opts.repo,
     cacheDir: defaultMirrorCacheDir(),
     mirrorKey: 'status',
     ...(token ? { token } : {}),
     sourceRef: 'main',
-    branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
+    branchPrefix,
   });
   await mirror.refresh();
-  return mirror.gitdir;
-}
-
-async function openRepo(dir: string): Promise<Repo> {
-  const gitdir = localGitdir(dir);
-  return { fs: objectStoreFs(gitdir), gitdir, cache: {} };
-}
-
-/** Returns cluster → branch for the branches directly under a prefix. */
-function branchesUnder(branches: readonly string[], start: string): Map<string, string> {
-  return new Map(
-    branches
-      .filter((name) => name.startsWith(start) && !name.slice(start.length).includes('/'))
-      .sort()
-      .map((branch) => [branch.slice(start.length), branch]),
-  );
-}
-
-async function resolveBranch(repo: Repo, branch: string): Promise<string> {
-  return git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: `refs/heads/${branch}` });
-}
-
-// Each status branch's report; a branch whose report does not read is left out, as if the
-// cluster had reported nothing (the table then says so per template).
-async function readReports(
-  repo: Repo,
-  branches: ReadonlyMap<string, string>,
-): Promise<Map<string, AgentReport>> {
-  const reports = new Map<string, AgentReport>();
-  for (const [cluster, branch] of branches) {
-    const report = parseStatusBranch(await readBranchFiles(repo, await resolveBranch(repo, branch)));
-    if (report) reports.set(cluster, { ...report, cluster });
-  }
-  return reports;
-}
-
-/** Returns every `.yaml` file of a commit's tree, path → text. */
-async function readBranchFiles(repo: Repo, commit: string): Promise<Map<string, string>> {
-  const { commit: c } = await git.readCommit({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    oid: commit,
-    cache: repo.cache,
-  });
-  const blobs: { path: string; oid: string }[] = [];
-  await listBlobs(repo, c.tree, '', blobs);
-  const files = new Map<string, string>();
-  const decoder = new TextDecoder();
-  for (let i = 0; i < blobs.length; i += 64) {
-    const batch = blobs.slice(i, i + 64);
-    const read = await Promise.all(
-      batch.map((b) => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: b.oid, cache: repo.cache })),
-    );
-    batch.forEach((b, j) => files.set(b.path, decoder.decode(read[j]!.blob)));
-  }
-  return files;
-}
-
-async function listBlobs(
-  repo: Repo,
-  tree: string,
-  base: string,
-  out: { path: string; oid: string }[],
-): Promise<void> {
-  const { tree: entries } = await git.readTree({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    oid: tree,
-    cache: repo.cache,
-  });
-  for (const entry of entries) {
-    const path = base + entry.path;
-    if (entry.type === 'tree') await listBlobs(repo, entry.oid, `${path}/`, out);
-    else if (entry.type === 'blob' && path.endsWith('.yaml')) out.push({ path, oid: entry.oid });
-  }
-}
-
-// The templates' labels from the source commit the hub rendered last (the bindings head's
-// trailer), so the selector sees the same templates the bindings came from.
-async function templateLabels(
-  dir: string,
-  repo: Repo,
-  bindingsHead: string,
-): Promise<Map<string, Readonly<Record<string, string>>>> {
-  const { commit } = await git.readCommit({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    oid: bindingsHead,
-    cache: repo.cache,
-  });
-  const source = parseTrailers(commit.message).get(sourceCommitTrailer)?.[0];
-  if (!source)
-    throw new CommandError(
-      'BindingsWithoutSource',
-      `${bindingsHead}: the bindings branch's head does not name its source commit (${sourceCommitTrailer})`,
-    );
-  const loaded = loadFleet((await readGitSource({ dir, ref: source })).files);
-  if (!loaded.ok)
-    throw new CommandError(
-      'SourceDoesNotLoad',
-      `${source.slice(0, 7)}: the source commit does not load, so -l cannot read template labels`,
-    );
-  return new Map(loaded.fleet.templates.map((t) => [t.key, t.object.metadata.labels ?? {}]));
+  return { dir: mirror.gitdir, branchPrefix, refresh: () => mirror.refresh() };
 }

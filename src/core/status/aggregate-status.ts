@@ -19,6 +19,11 @@ export interface AggregateInput {
    * for the agent's next status commit, which is the conservative reading.
    */
   renderedCommitOf?: (cluster: string) => string | undefined;
+  /**
+   * Finds a cluster's record of an object by refKey, for callers that index the reports (a
+   * status view over thousands of templates); without it the report's objects are searched.
+   */
+  recordOf?: (cluster: string, key: string) => ObjectStatusRecord | undefined;
 }
 
 /**
@@ -55,7 +60,9 @@ function statusIn(cluster: string, input: AggregateInput, key: string): Aggregat
     const at = report.appliedCommit ? report.appliedCommit.slice(0, 7) : 'none';
     return notApplied(cluster, `not yet applied: cluster at ${at}, rendered ${rendered.slice(0, 7)}`);
   }
-  const record = report.objects.find((o) => refKey(o.ref) === key);
+  const record = input.recordOf
+    ? input.recordOf(cluster, key)
+    : report.objects.find((o) => refKey(o.ref) === key);
   if (!record) {
     return notApplied(
       cluster,

@@ -36,7 +36,20 @@ export function formatStatusText(
   section = '',
 ): string {
   if (rows.length === 0) return section ? `no templates\n\n${section}` : 'no templates';
-  const parts = [columns([headers, ...rows.map(cellsOf)])];
+  return [
+    columns([headers, ...rows.map(cellsOf)]),
+    ...formatFailoverSections(failover),
+    ...(section ? [section] : []),
+  ].join('\n\n');
+}
+
+/**
+ * Returns the sections on why workloads moved, none when there is nothing to say: the eviction
+ * tasks (a cluster a template was evicted from and still keeps, or is about to lose, its copy)
+ * and the clusters the hub's monitor judged.
+ */
+export function formatFailoverSections(failover: StatusFailover | undefined): string[] {
+  const parts: string[] = [];
   if (failover && failover.evictions.length > 0) {
     const tasks = failover.evictions.map((t) => [
       t.template,
@@ -51,8 +64,7 @@ export function formatStatusText(
   }
   if (failover && failover.judged.length > 0)
     parts.push(`judged by the hub's cluster monitor: ${failover.judged.join(', ')}`);
-  if (section) parts.push(section);
-  return parts.join('\n\n');
+  return parts;
 }
 
 function cellsOf(row: StatusRow): string[] {

@@ -136,6 +136,25 @@ export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentRepo
   return report;
 }
 
+/**
+ * Returns why a status branch's files hold no report (what makes parseStatusBranch return
+ * undefined), or undefined when they hold one: for a reader that shows the cluster as unreadable.
+ */
+export function statusBranchProblem(files: ReadonlyMap<string, string>): string | undefined {
+  const text = files.get(clusterFile);
+  if (text === undefined) return `no ${clusterFile}`;
+  let doc: unknown;
+  try {
+    doc = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    return `${clusterFile} is not YAML: ${reason}`;
+  }
+  if (!isMap(doc) || !isMap(doc.metadata) || typeof doc.metadata.name !== 'string')
+    return `${clusterFile} is not an AgentReport: it has no metadata.name`;
+  return undefined;
+}
+
 function parseObjectRecord(doc: unknown): ObjectStatusRecord | undefined {
   if (!isMap(doc) || !isMap(doc.resource) || typeof doc.applied !== 'boolean') return undefined;
   const r = doc.resource;

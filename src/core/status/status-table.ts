@@ -4,7 +4,8 @@ import type { HealthStatus } from '../health/health.js';
 import type { BindingView } from '../publish/binding-record.js';
 import { matchLabelSelector } from '../select/match-label-selector.js';
 import { aggregateBindingStatus } from './aggregate-status.js';
-import type { AgentReport } from './status-branch.js';
+import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
+import { indexRecords } from './fleet-summary.js';
 
 /** One template on one cluster, as `gitfleet status` shows it. */
 export interface StatusRow {
@@ -36,6 +37,8 @@ export interface StatusTableInput {
   templateLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** The head of each cluster branch (see aggregateBindingStatus). */
   renderedCommitOf?: (cluster: string) => string | undefined;
+  /** Leaves out the rows of clusters a template is not placed on (`status --wide` without `--all`). */
+  placedOnly?: boolean;
 }
 
 /**
@@ -51,8 +54,11 @@ export function statusTable(input: StatusTableInput): StatusRow[] {
     )
     .map((b) => ({ binding: b, label: refLabel(b.resource) }))
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-  return bindings.flatMap(({ binding, label }) => rowsOf(input, binding, label, clusters));
+  const recordOf = indexRecords(input.reports);
+  return bindings.flatMap(({ binding, label }) => rowsOf(input, recordOf, binding, label, clusters));
 }
+
+type RecordOf = (cluster: string, key: string) => ObjectStatusRecord | undefined;
 
 function clusterNames(input: StatusTableInput): string[] {
   const names = new Set<string>([...(input.clusters ?? []), ...input.reports.keys()]);
@@ -62,6 +68,7 @@ function clusterNames(input: StatusTableInput): string[] {
 
 function rowsOf(
   input: StatusTableInput,
+  recordOf: RecordOf,
   binding: BindingView,
   template: string,
   clusters: string[],
@@ -70,8 +77,11 @@ function rowsOf(
     binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
     reports: input.reports,
     ...(input.renderedCommitOf ? { renderedCommitOf: input.renderedCommitOf } : {}),
+    recordOf,
   }).aggregatedStatus;
-  return clusters.map((cluster): StatusRow => {
+  const placed = new Set(aggregated.map((s) => s.clusterName));
+  const shown = input.placedOnly ? clusters.filter((c) => placed.has(c)) : clusters;
+  return shown.map((cluster): StatusRow => {
     const appliedCommit = input.reports.get(cluster)?.appliedCommit ?? null;
     const item = aggregated.find((s) => s.clusterName === cluster);
     if (item) {
@@ -88,7 +98,7 @@ function rowsOf(
         ...(item.appliedMessage ? { message: item.appliedMessage } : {}),
       };
     }
-    return unplacedRow({ input, binding, template, cluster, appliedCommit });
+    return unplacedRow({ input, recordOf, binding, template, cluster, appliedCommit });
   });
 }
 
@@ -96,13 +106,13 @@ function rowsOf(
 // yet pruned, or kept by preserveResourcesOnDeletion. The agent's report says so.
 function unplacedRow(input: {
   input: StatusTableInput;
+  recordOf: RecordOf;
   binding: BindingView;
   template: string;
   cluster: string;
   appliedCommit: string | null;
 }): StatusRow {
-  const key = refKey(input.binding.resource);
-  const record = input.input.reports.get(input.cluster)?.objects.find((o) => refKey(o.ref) === key);
+  const record = input.recordOf(input.cluster, refKey(input.binding.resource));
   const base = {
     template: input.template,
     cluster: input.cluster,
