@@ -93,11 +93,14 @@ test('the text output applied with git apply to the base render gives the head r
   assert.deepEqual(readTree(out), readTree(await renderAt(repo, head)));
 });
 
-test('the same ref twice exits 0 and prints nothing', async () => {
+test('the same ref twice exits 0 and prints only the verdict and the state it used', async () => {
   const { repo, head } = changedExample();
   const run = await runCli(['diff', repo, head, 'main']);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout, '');
+  assert.equal(
+    run.stdout,
+    '# verdict: no change on any cluster\n# state: no hub state: rendered as a first pass',
+  );
 });
 
 test('markdown has the summary table with a row per changed cluster and a collapsed diff per cluster', async () => {

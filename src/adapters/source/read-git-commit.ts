@@ -39,15 +39,15 @@ export interface GitSourceRepo {
   cache: object;
 }
 
-/** Returns the commit id a ref resolves to and every fleet file of that commit, sorted by path. */
+/** Returns the commit id a ref resolves to, every fleet file of that commit sorted by path, and the git directory read. */
 export async function readGitSource(opts: {
   dir: string;
   ref?: string;
-}): Promise<{ commit: string; files: SourceFile[] }> {
+}): Promise<{ commit: string; files: SourceFile[]; gitdir: string; message: string }> {
   const ref = opts.ref ?? 'HEAD';
   const gitdir = findGitdir(opts.dir);
   const repo: GitSourceRepo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
-  const { commit, treeOid } = await resolveCommitTree(repo, ref);
+  const { commit, treeOid, message } = await resolveCommitTree(repo, ref);
   const blobs: { path: string; oid: string }[] = [];
   await listFleetBlobs(repo, treeOid, '', blobs);
   blobs.sort((a, b) => comparePaths(a.path, b.path));
@@ -63,7 +63,7 @@ export async function readGitSource(opts: {
     );
     batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!.blob, b.path) }));
   }
-  return { commit, files };
+  return { commit, files, gitdir, message };
 }
 
 function findGitdir(dir: string): string {
@@ -109,7 +109,7 @@ async function resolveToOid(repo: GitSourceRepo, ref: string): Promise<string> {
 export async function resolveCommitTree(
   repo: GitSourceRepo,
   ref: string,
-): Promise<{ commit: string; treeOid: string }> {
+): Promise<{ commit: string; treeOid: string; message: string }> {
   return readCommitTree(repo, ref, await resolveToOid(repo, ref));
 }
 
@@ -117,13 +117,13 @@ async function readCommitTree(
   repo: GitSourceRepo,
   ref: string,
   oid: string,
-): Promise<{ commit: string; treeOid: string }> {
+): Promise<{ commit: string; treeOid: string; message: string }> {
   try {
     // readCommit peels annotated tags down to the commit they point at.
     const read = await readingObject(repo, oid, () =>
       git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
     );
-    return { commit: read.oid, treeOid: read.commit.tree };
+    return { commit: read.oid, treeOid: read.commit.tree, message: read.commit.message };
   } catch (e) {
     if (e instanceof Errors.NotFoundError) {
       throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir} (no object ${oid})`);

@@ -4,20 +4,16 @@
 //
 // Exit codes (exit-codes.ts): 0 nothing changes, 6 something does, 2 usage error, 7 a side could
 // not be read or does not load (every error printed, naming the ref).
-import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
-import { escapeText } from '../../core/model/quote-text.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
-import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
-import type { Fleet } from '../../core/model/fleet.js';
-import { freshSnapshot } from '../../core/model/snapshot.js';
-import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
-import { diffRenders } from '../../core/review/diff-renders.js';
-import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
-import { formatDiffText } from '../../core/review/format-diff-text.js';
-import { previewRollouts } from '../../core/review/preview-rollouts.js';
-import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
+import {
+  failureTitle,
+  previewDiff,
+  PreviewDiffError,
+  type PreviewDiff,
+  type SideFailure,
+} from '../../loops/shared/preview-diff.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
 
@@ -60,75 +56,41 @@ export const diffCommand = defineCommand({
     ),
 });
 
-type Side =
-  | { side: 'base' | 'head'; ref: string; ok: true; commit: string; fleet: Fleet; result: RenderResult }
-  | { side: 'base' | 'head'; ref: string; ok: false; commit?: string; errors: string[] };
-
-/** Renders both refs and prints their per-cluster diff; returns `ok`, `changed` or `sideDoesNotLoad`. */
+/** Renders both revisions and prints their per-cluster diff; returns `ok`, `changed` or `sideDoesNotLoad`. */
 export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
-  const base = await renderRef(opts.repo, 'base', opts.base);
-  const head = await renderRef(opts.repo, 'head', opts.head);
-  if (!base.ok || !head.ok) {
-    reportFailures([base, head], opts, io);
+  let preview: PreviewDiff;
+  try {
+    preview = await previewDiff({ dir: opts.repo, base: opts.base, head: opts.head });
+  } catch (error) {
+    if (!(error instanceof PreviewDiffError)) throw error;
+    reportFailures(error.failures, opts, io);
     return exitCodes.sideDoesNotLoad;
   }
-  const diff = diffRenders({ base: base.result, head: head.result });
-  const rollout = previewRollouts({
-    strategies: head.fleet.rolloutStrategies ?? [],
-    templates: head.fleet.templates,
-    clusters: head.fleet.clusters,
-    base: base.result,
-    head: head.result,
-  });
-  const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
   if (opts.format === 'json') {
+    const { diff, rollout } = preview;
+    const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
     const sides = {
-      base: { ref: opts.base, commit: base.commit },
-      head: { ref: opts.head, commit: head.commit },
+      base: { ref: opts.base, commit: preview.base.commit },
+      head: { ref: opts.head, commit: preview.head.commit },
     };
-    io.out(JSON.stringify({ ...sides, ...diff, ...(rolloutShown ? { rollout } : {}) }, null, 2));
+    const report = { ...sides, verdict: preview.verdict, state: preview.state, ...diff };
+    io.out(JSON.stringify({ ...report, ...(rolloutShown ? { rollout } : {}) }, null, 2));
   } else if (opts.format === 'markdown') {
-    const title = `gitfleet diff ${refLabel(opts.base, base.commit)} → ${refLabel(opts.head, head.commit)}`;
-    io.out(formatDiffMarkdown(diff, { title, rollout }).replace(/\n$/, ''));
-  } else {
-    const text = formatDiffText(diff, rollout);
-    if (text !== '') io.out(text.replace(/\n$/, ''));
+    io.out(preview.markdown.replace(/\n$/, ''));
+  } else if (preview.text !== '') {
+    io.out(preview.text.replace(/\n$/, ''));
   }
-  return diff.changed ? exitCodes.changed : exitCodes.ok;
-}
-
-// `main` (1a2b3c4), or only the short id when the ref is a commit id.
-function refLabel(ref: string, commit: string): string {
-  const short = `\`${commit.slice(0, 7)}\``;
-  return commit.startsWith(ref.toLowerCase()) ? short : `\`${ref}\` (${short})`;
-}
-
-async function renderRef(repo: string, side: 'base' | 'head', ref: string): Promise<Side> {
-  let read;
-  try {
-    read = await readGitSource({ dir: repo, ref });
-  } catch (error) {
-    if (!(error instanceof GitSourceError)) throw error;
-    return { side, ref, ok: false, errors: [error.message] };
-  }
-  const loaded = loadFleet(read.files);
-  if (!loaded.ok)
-    return { side, ref, ok: false, commit: read.commit, errors: loaded.errors.map(formatLoadError) };
-  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
-  if (problems.length > 0) return { side, ref, ok: false, commit: read.commit, errors: problems };
-  return { side, ref, ok: true, commit: read.commit, fleet, result: renderFleet(freshSnapshot(fleet)) };
+  return preview.diff.changed ? exitCodes.changed : exitCodes.ok;
 }
 
 // Errors go to stderr, and markdown also says it on stdout, so a pull-request comment learns
 // why there is no diff; with --format json the failures are one error object on stdout.
-function reportFailures(sides: Side[], opts: DiffOptions, io: Io): void {
-  const failed = sides.filter((s): s is Extract<Side, { ok: false }> => !s.ok);
-  const title = (s: (typeof failed)[number]) =>
-    `${s.side} '${escapeText(String(s.ref))}'${s.commit ? ` (${s.commit.slice(0, 12)})` : ''} does not load`;
+function reportFailures(failed: readonly SideFailure[], opts: DiffOptions, io: Io): void {
+  const title = failureTitle;
   if (opts.format === 'json') {
     const errors = failed.map((s) => ({
       side: s.side,
-      ref: s.ref,
+      ref: s.revision,
       commit: s.commit ?? null,
       errors: s.errors,
     }));

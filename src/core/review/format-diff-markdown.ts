@@ -17,6 +17,10 @@ export interface MarkdownOptions {
   maxItems?: number;
   /** How the head side's rollout strategies roll the change out (preview-rollouts.ts). */
   rollout?: RolloutPreview;
+  /** The verdict line (judge-verdict.ts): the first line of the comment. */
+  verdict?: string;
+  /** Which hub state the sides were rendered with, said under the heading. */
+  state?: string;
 }
 
 // Room kept for closing a cut cluster section and the truncation note.
@@ -26,7 +30,12 @@ const RESERVE = 600;
 export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? 60_000;
   const maxItems = options.maxItems ?? 100;
-  const parts = [`### ${options.title ?? 'gitfleet diff'}`, ''];
+  const parts = [
+    ...(options.verdict !== undefined ? [`**${capitalize(escapeMarkdown(options.verdict))}**`, ''] : []),
+    `### ${options.title ?? 'gitfleet diff'}`,
+    '',
+    ...(options.state !== undefined ? [`_State: ${escapeMarkdown(options.state)}_`, ''] : []),
+  ];
   if (!diff.changed) {
     parts.push("No change: every cluster's rendered manifests, placement and diagnostics stay the same.");
     return `${parts.join('\n')}\n`;
@@ -157,4 +166,13 @@ function truncationNote(omitted: { files: number; clusters: number }): string {
     `${omitted.clusters} cluster${omitted.clusters === 1 ? '' : 's'} not shown: a GitHub comment holds at most ` +
     '65,536 characters. Run `gitfleet diff` locally for the whole diff.\n'
   );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// Cluster names and notes are plain text: characters markdown would read as emphasis or markup are escaped.
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_<>[\]|]/g, (c) => `\\${c}`);
 }

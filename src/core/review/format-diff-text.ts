@@ -4,15 +4,29 @@ import type { ClusterDiff, RenderDiff } from './diff-renders.js';
 import type { RolloutPreview } from './preview-rollouts.js';
 import { rolloutLines } from './rollout-lines.js';
 
+/** The lines a preview starts with: the verdict (judge-verdict.ts), then which hub state was used. */
+export interface DiffTextHeader {
+  verdict?: string;
+  state?: string;
+}
+
 /**
- * Returns a render diff as `git diff` would print it, after a placement, rollout and diagnostics
- * summary, with a `# cluster …` header line before each cluster's files; '' when nothing
- * changed. The summary and header lines are text `git apply` skips, so the whole output applies
- * to a `gitfleet render --out DIR` of the base inside DIR.
+ * Returns a render diff as `git diff` would print it, after the header (`# verdict: …`,
+ * `# state: …`) and a placement, rollout and diagnostics summary, with a `# cluster …` header
+ * line before each cluster's files; only the header ('' without one) when nothing changed.
+ * Every summary and header line is text `git apply` skips, so the whole output applies to a
+ * `gitfleet render --out DIR` of the base inside DIR.
  */
-export function formatDiffText(diff: RenderDiff, rollout?: RolloutPreview): string {
-  if (!diff.changed) return '';
-  const out: string[] = [];
+export function formatDiffText(
+  diff: RenderDiff,
+  rollout?: RolloutPreview,
+  header: DiffTextHeader = {},
+): string {
+  const top: string[] = [];
+  if (header.verdict !== undefined) top.push(`# ${header.verdict}`);
+  if (header.state !== undefined) top.push(`# state: ${header.state}`);
+  if (!diff.changed) return top.length > 0 ? `${top.join('\n')}\n` : '';
+  const out: string[] = [...top];
   const placement = describePlacement(diff.placement);
   if (placement.length > 0) {
     out.push('# placement:');

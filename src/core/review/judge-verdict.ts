@@ -1,0 +1,132 @@
+// The one line a reviewer reads first (docs/review.md#the-verdict): how far a change reaches.
+// It is computed from the same two renders the diff shows, and the refused deletions are judged
+// by the hub's own rule (core/publish/plan-cluster-update.ts), so the line says what merging does:
+//
+// | field            | counts                                                                  |
+// |------------------|-------------------------------------------------------------------------|
+// | clusters         | clusters whose rendered files change (or that are added or removed)     |
+// | added/changed/removed | rendered files (one object each) over every cluster                |
+// | replicasMoved    | per template, replicas that leave one cluster for another: the smaller  |
+// |                  | of the replicas gained and lost over its clusters (a scale-up moves none)|
+// | refusedDeletions | removals on clusters where the mass-deletion guard refuses the update  |
+import type { Binding } from '../model/binding.js';
+import type { FleetConfig } from '../model/fleet-config.js';
+import { planClusterUpdate } from '../publish/plan-cluster-update.js';
+import type { RenderDiff, RenderSide } from './diff-renders.js';
+
+/** What a change does, in numbers, and the line that says it. */
+export interface Verdict {
+  clusters: number;
+  added: number;
+  changed: number;
+  removed: number;
+  replicasMoved: number;
+  refusedDeletions: number;
+  /** The clusters whose update the guard refuses, by name. */
+  refusedClusters: string[];
+  text: string;
+}
+
+export interface VerdictInput {
+  diff: RenderDiff;
+  base: RenderSide;
+  head: RenderSide;
+  /**
+   * Per cluster, the files its branch holds before the merge (path → content or blob id of the
+   * same kind as `head`'s); absent: the base render's files stand for them.
+   */
+  current?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  guards: FleetConfig['guards'];
+  /** Whether the head commit's message allows large deletions on a cluster (commit-trailers.ts). */
+  deletionsAllowed: (cluster: string) => boolean;
+}
+
+/** Returns the verdict of a diff: the counts and one line of text. */
+export function judgeVerdict(input: VerdictInput): Verdict {
+  const { diff } = input;
+  let added = 0;
+  let changed = 0;
+  let removed = 0;
+  for (const c of diff.clusters) {
+    added += c.added;
+    changed += c.changed;
+    removed += c.removed;
+  }
+  const refused = refusedDeletions(input);
+  const counts = {
+    clusters: diff.clusters.length,
+    added,
+    changed,
+    removed,
+    replicasMoved: countReplicasMoved(input.base.bindings, input.head.bindings),
+    refusedDeletions: refused.count,
+    refusedClusters: refused.clusters,
+  };
+  return { ...counts, text: verdictText(counts, diff.changed) };
+}
+
+/** Returns `verdict: …`, the line a reviewer reads first. */
+export function verdictText(v: Omit<Verdict, 'text'>, changed: boolean): string {
+  if (!changed) return 'verdict: no change on any cluster';
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [
+    `${plural(v.clusters, 'cluster')} touched`,
+    `objects ${v.added} added, ${v.changed} changed, ${v.removed} removed`,
+    `${plural(v.replicasMoved, 'replica')} moved`,
+  ];
+  const refused =
+    v.refusedDeletions === 0
+      ? 'no deletion refused by the mass-deletion guard'
+      : `${plural(v.refusedDeletions, 'deletion')} the mass-deletion guard will refuse (${v.refusedClusters.join(', ')})`;
+  return `verdict: ${parts.join('; ')}; ${refused}`;
+}
+
+function refusedDeletions(input: VerdictInput): { count: number; clusters: string[] } {
+  let count = 0;
+  const clusters: string[] = [];
+  for (const c of input.diff.clusters) {
+    // A cluster no longer registered gets a tombstone, which the guard does not judge.
+    if (c.presence === 'removed') continue;
+    const head = input.head.clusters.get(c.cluster);
+    if (!head) continue;
+    const current =
+      input.current?.get(c.cluster) ?? input.base.clusters.get(c.cluster)?.files ?? new Map<string, string>();
+    const plan = planClusterUpdate({
+      cluster: c.cluster,
+      current,
+      rendered: head.files,
+      held: new Set(head.held?.keys() ?? []),
+      guards: input.guards,
+      deletionsAllowed: input.deletionsAllowed(c.cluster),
+    });
+    if (plan.type !== 'refused') continue;
+    count += plan.changes.filter((x) => x.change === 'removed').length;
+    clusters.push(c.cluster);
+  }
+  return { count, clusters };
+}
+
+/** Returns, summed over templates, the replicas that change cluster between two sets of bindings. */
+export function countReplicasMoved(base: readonly Binding[], head: readonly Binding[]): number {
+  const before = new Map(base.map((b) => [b.key, replicasByCluster(b)]));
+  let moved = 0;
+  for (const binding of head) {
+    const from = before.get(binding.key);
+    if (!from) continue;
+    const to = replicasByCluster(binding);
+    let gained = 0;
+    let lost = 0;
+    for (const cluster of new Set([...from.keys(), ...to.keys()])) {
+      const delta = (to.get(cluster) ?? 0) - (from.get(cluster) ?? 0);
+      if (delta > 0) gained += delta;
+      else lost -= delta;
+    }
+    moved += Math.min(gained, lost);
+  }
+  return moved;
+}
+
+function replicasByCluster(binding: Binding): Map<string, number> {
+  const targets = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+  return new Map(targets.map((t) => [t.name, t.replicas]));
+}

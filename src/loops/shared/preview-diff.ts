@@ -1,0 +1,172 @@
+// The preview of a change, as `gitfleet diff` prints it and the dashboard's commit page shows it
+// (docs/review.md): both revisions rendered, their per-cluster diff, how the head side's rollouts
+// reach the clusters, and the verdict line a reviewer reads first. One function, so the CLI and
+// the dashboard can never show two different previews of the same change.
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
+import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import { freshSnapshot } from '../../core/model/snapshot.js';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
+import { escapeText } from '../../core/model/quote-text.js';
+import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
+import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
+import { diffRenders } from '../../core/review/diff-renders.js';
+import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
+import { formatDiffText } from '../../core/review/format-diff-text.js';
+import { judgeVerdict } from '../../core/review/judge-verdict.js';
+import { previewRollouts, type RolloutPreview } from '../../core/review/preview-rollouts.js';
+import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
+
+export interface PreviewDiffOptions {
+  /** A local git repository holding both revisions (bare or not). */
+  dir: string;
+  /** Any git revision naming a commit (gitrevisions(7)): the side compared from. */
+  base: string;
+  /** The side compared to. */
+  head: string;
+  /** 'auto' (default): render as the hub would when the repository holds its branches; 'none': a first pass. */
+  hubState?: 'auto' | 'none';
+}
+
+/** The preview of a change from base to head. */
+export interface PreviewDiff {
+  base: { revision: string; commit: string };
+  head: { revision: string; commit: string };
+  /** Which recorded hub state both sides were rendered with. */
+  state: { used: boolean; bindingsCommit?: string; recordedAt?: string; note: string };
+  diff: ReturnType<typeof diffRenders>;
+  /** How the head side's rollout strategies reach the clusters (empty lists without strategies). */
+  rollout: RolloutPreview;
+  verdict: {
+    clusters: number;
+    added: number;
+    changed: number;
+    removed: number;
+    replicasMoved: number;
+    refusedDeletions: number;
+    text: string;
+  };
+  /** The same as `gitfleet diff --format markdown` and `--format text` print. */
+  markdown: string;
+  text: string;
+}
+
+/** One side that could not be read or does not load, with every error. */
+export interface SideFailure {
+  side: 'base' | 'head';
+  revision: string;
+  commit?: string;
+  errors: string[];
+}
+
+/** A side of the preview cannot be read (no such revision, not a repository) or does not load. */
+export class PreviewDiffError extends GitfleetError<'SideDoesNotLoad'> {
+  readonly failures: SideFailure[];
+  constructor(failures: SideFailure[]) {
+    super(failures.map((f) => `${failureTitle(f)}: ${f.errors.join('; ')}`).join('; '), {
+      code: 'SideDoesNotLoad',
+      terminal: true,
+    });
+    this.failures = failures;
+  }
+}
+
+/** Returns `base 'main~1' (1a2b3c4d5e6f) does not load`. */
+export function failureTitle(f: SideFailure): string {
+  return `${f.side} '${escapeText(f.revision)}'${f.commit ? ` (${f.commit.slice(0, 12)})` : ''} does not load`;
+}
+
+interface LoadedSide {
+  revision: string;
+  commit: string;
+  message: string;
+  fleet: Fleet;
+}
+
+/** Returns the preview of the change from base to head; throws PreviewDiffError naming each side that fails. */
+export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff> {
+  const sides = await Promise.all([
+    loadSide(opts.dir, 'base', opts.base),
+    loadSide(opts.dir, 'head', opts.head),
+  ]);
+  const failures = sides.filter((s): s is SideFailure => 'errors' in s);
+  if (failures.length > 0) throw new PreviewDiffError(failures);
+  const [base, head] = sides as [LoadedSide, LoadedSide];
+  const state = { used: false, note: 'no hub state: rendered as a first pass' };
+  const baseRender = renderFleet(freshSnapshot(base.fleet));
+  const headRender = renderFleet(freshSnapshot(head.fleet));
+  return assemble({ base, head, baseRender, headRender, state });
+}
+
+function assemble(input: {
+  base: LoadedSide;
+  head: LoadedSide;
+  baseRender: RenderResult;
+  headRender: RenderResult;
+  state: PreviewDiff['state'];
+  current?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}): PreviewDiff {
+  const { base, head, baseRender, headRender, state } = input;
+  const diff = diffRenders({ base: baseRender, head: headRender });
+  const rollout = previewRollouts({
+    strategies: head.fleet.rolloutStrategies ?? [],
+    templates: head.fleet.templates,
+    clusters: head.fleet.clusters,
+    base: baseRender,
+    head: headRender,
+  });
+  const judged = judgeVerdict({
+    diff,
+    base: baseRender,
+    head: headRender,
+    ...(input.current ? { current: input.current } : {}),
+    guards: head.fleet.config.guards,
+    deletionsAllowed: deletionsAllowedBy(head.message),
+  });
+  const { refusedClusters: _refused, ...verdict } = judged;
+  const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
+  const title = `gitfleet diff ${sideLabel(base)} → ${sideLabel(head)}`;
+  const markdown = formatDiffMarkdown(diff, {
+    title,
+    ...(rolloutShown ? { rollout } : {}),
+    verdict: verdict.text,
+    state: state.note,
+  });
+  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note });
+  return {
+    base: { revision: base.revision, commit: base.commit },
+    head: { revision: head.revision, commit: head.commit },
+    state,
+    diff,
+    rollout,
+    verdict,
+    markdown,
+    text,
+  };
+}
+
+// `main` (1a2b3c4), or only the short id when the revision is a commit id.
+function sideLabel(side: LoadedSide): string {
+  const short = `\`${side.commit.slice(0, 7)}\``;
+  return side.commit.startsWith(side.revision.toLowerCase()) ? short : `\`${side.revision}\` (${short})`;
+}
+
+async function loadSide(
+  dir: string,
+  side: 'base' | 'head',
+  revision: string,
+): Promise<LoadedSide | SideFailure> {
+  let read;
+  try {
+    read = await readGitSource({ dir, ref: revision });
+  } catch (error) {
+    if (!(error instanceof GitSourceError)) throw error;
+    return { side, revision, errors: [error.message] };
+  }
+  const failed = (errors: string[]): SideFailure => ({ side, revision, commit: read.commit, errors });
+  const loaded = loadFleet(read.files);
+  if (!loaded.ok) return failed(loaded.errors.map(formatLoadError));
+  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
+  if (problems.length > 0) return failed(problems);
+  return { revision, commit: read.commit, message: read.message, fleet };
+}
