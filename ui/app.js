@@ -68,9 +68,10 @@ async function pageFor(name, arg, overview) {
 function showBanner(overview) {
   const messages = [];
   if (overview.state === 'noHub') messages.push(overview.hint);
-  if (overview.unreadable.length > 0)
+  const unreadable = Object.keys(overview.unreadable);
+  if (unreadable.length > 0)
     messages.push(
-      `The status branch of ${overview.unreadable.join(', ')} does not read: those clusters are shown as unreadable.`,
+      `The status branch of ${unreadable.join(', ')} does not read: shown as unreadable, the rest as reported.`,
     );
   banner.hidden = messages.length === 0;
   banner.replaceChildren(...messages.map((m) => h('p', {}, m)));

@@ -1,7 +1,14 @@
-// The clusters page: one row per cluster, as its agent reports it and as the status rows count it.
+// The clusters page: one row per cluster, the summary `gitfleet status` prints (Ready, version,
+// nodes, rendered and applied commit, object health counts, report age) plus the reported capacity.
 import { h, short } from './dom.js';
 
-const healthCols = ['Healthy', 'Progressing', 'Degraded', 'Unknown', 'failed'];
+const healthCols = [
+  ['healthy', 'Healthy'],
+  ['progressing', 'Progressing'],
+  ['degraded', 'Degraded'],
+  ['unknown', 'Unknown'],
+  ['failed', 'Not applied'],
+];
 
 /** Returns the clusters page of an overview document. */
 export function clustersPage(overview) {
@@ -10,32 +17,30 @@ export function clustersPage(overview) {
   const rows = overview.clusters.map((c) =>
     h(
       'tr',
-      { 'data-cluster': c.name, className: c.readable ? '' : 'unreadable' },
-      h('td', {}, c.name),
-      c.readable
-        ? [
-            h('td', { className: `ready-${c.ready}` }, c.reported ? c.ready : 'no report'),
-            h('td', {}, c.version ?? '–'),
+      { 'data-cluster': c.cluster, className: c.ready === 'Unreadable' ? 'unreadable' : '' },
+      h('td', {}, c.cluster),
+      c.ready === 'Unreadable'
+        ? h(
+            'td',
+            { colspan: 8 + healthCols.length, className: 'error' },
+            `unreadable: its status branch does not parse (${c.readyMessage ?? ''})`,
+          )
+        : [
+            h('td', { className: `ready-${c.ready}`, title: c.readyMessage ?? '' }, readyText(c.ready)),
+            h('td', {}, c.kubernetesVersion ?? '–'),
             h('td', {}, c.nodes ? `${c.nodes.ready}/${c.nodes.total}` : '–'),
             h('td', {}, capacity(c.allocatable)),
             h('td', { className: 'mono' }, short(c.renderedCommit)),
-            h(
-              'td',
-              { className: `mono${c.behind ? ' behind' : ''}` },
-              short(c.appliedCommit),
-              c.behind ? ' (behind)' : '',
+            h('td', { className: 'mono' }, short(c.appliedCommit)),
+            h('td', { className: behindClass(c.behind) }, behindText(c.behind)),
+            healthCols.map(([k, label]) =>
+              h('td', { className: `num h-${label}`, 'data-health': label }, String(c.objects[k])),
             ),
-            healthCols.map((k) =>
-              h('td', { className: `num h-${k}`, 'data-health': k }, String(c.counts[k])),
-            ),
-          ]
-        : h(
-            'td',
-            { colspan: 6 + healthCols.length, className: 'error' },
-            'unreadable: its status branch does not parse',
-          ),
+            h('td', {}, age(c.reportAgeSeconds)),
+          ],
     ),
   );
+  const heads = ['Cluster', 'Ready', 'Version', 'Nodes', 'Allocatable', 'Rendered', 'Applied', 'Behind'];
   return h(
     'section',
     {},
@@ -45,6 +50,7 @@ export function clustersPage(overview) {
       { className: 'meta' },
       'bindings ',
       h('span', { className: 'mono' }, short(overview.bindingsHead)),
+      overview.bindingsTime ? ` (${overview.bindingsTime})` : '',
       ' rendered from source ',
       h(
         'a',
@@ -61,14 +67,42 @@ export function clustersPage(overview) {
         h(
           'tr',
           {},
-          ['Cluster', 'Ready', 'Version', 'Nodes', 'Allocatable', 'Rendered', 'Applied', ...healthCols].map(
-            (t) => h('th', {}, t),
-          ),
+          [...heads, ...healthCols.map(([, l]) => l), 'Reported'].map((t) => h('th', {}, t)),
         ),
       ),
       h('tbody', {}, rows),
     ),
   );
+}
+
+function readyText(ready) {
+  return ready === 'NotReported' ? 'no report' : ready;
+}
+
+function behindText(behind) {
+  if (!behind) return '–';
+  switch (behind.type) {
+    case 'Behind':
+      return behind.commits === 0 ? 'up to date' : `${behind.commits} behind`;
+    case 'AtLeast':
+      return `≥${behind.commits} behind`;
+    case 'NotOnBranch':
+      return 'not on branch';
+    default:
+      return 'never applied';
+  }
+}
+
+function behindClass(behind) {
+  return behind && !(behind.type === 'Behind' && behind.commits === 0) ? 'behind' : '';
+}
+
+function age(seconds) {
+  if (seconds === undefined) return '–';
+  if (seconds < 120) return `${seconds}s ago`;
+  if (seconds < 7200) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86400)}d ago`;
 }
 
 function capacity(allocatable) {

@@ -93,6 +93,7 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
     gitdir,
     branchPrefix: prefix,
     history: async (object) => (await readLog({ repo: dir, branchPrefix: prefix, object })).entries,
+    now: () => new Date(),
   });
   const server = await startUiServer({
     host: opts.host,

@@ -2,9 +2,9 @@
 // branches and the status rows are kept until `invalidate()` (a ref moved), so a page load
 // costs no git reads. Every document is computed by the functions the CLI uses; this module
 // only keeps them and shapes them for the browser.
-import { readGitSource } from '../../adapters/source/read-git-commit.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import type { StatusRow } from '../../core/status/status-table.js';
+import { FleetStatusError, readFleetStatus } from '../shared/read-fleet-status.js';
 import { commitRange, diffCommits, type CommitDiffView } from './commit-diff.js';
 import {
   clusterCardsOf,
@@ -13,7 +13,7 @@ import {
   type ClusterCard,
   type MatrixView,
 } from './dashboard-view.js';
-import { openReadRepo, readHubBranches, type HubBranches } from './read-hub-branches.js';
+import { openReadRepo } from './read-repo-file.js';
 import { templateView, type ReadHistory, type TemplateView } from './template-view.js';
 
 /** The overview every page shows on top: which repository, which state, what to run when there is none. */
@@ -24,8 +24,10 @@ export interface OverviewView {
   state: 'ok' | 'noHub';
   hint?: string;
   bindingsHead: string | null;
+  bindingsTime: string | null;
   sourceCommit: string | null;
-  unreadable: string[];
+  /** cluster → why its status branch does not read. */
+  unreadable: Record<string, string>;
   clusters: ClusterCard[];
 }
 
@@ -34,13 +36,17 @@ export interface DashboardServiceOptions {
   repo: string;
   /** The local git directory read (the repository itself, or a remote's mirror). */
   gitdir: string;
-  branchPrefix: string;
+  /** Overrides the FleetConfig's branchPrefix. */
+  branchPrefix?: string;
   history: ReadHistory;
+  /** The clock the summaries' ages are computed with. */
+  now: () => Date;
 }
 
 interface Snapshot {
   generation: number;
-  hub: HubBranches;
+  /** Undefined when the repository has no hub branches. */
+  data?: FleetStatusData;
   rows: StatusRow[];
   overview: OverviewView;
   matrix: MatrixView;
@@ -75,9 +81,10 @@ export class DashboardService {
   }
 
   async template(key: string): Promise<TemplateView | undefined> {
-    const { hub, rows } = await this.snapshot();
+    const { data, rows } = await this.snapshot();
+    if (!data) return undefined;
     const repo = openReadRepo(this.opts.gitdir);
-    return templateView({ repo, hub, rows, key, history: this.opts.history });
+    return templateView({ repo, data, rows, key, history: this.opts.history });
   }
 
   /** Returns the diff of `a..b`, or of a commit against its first parent. */
@@ -105,41 +112,47 @@ export class DashboardService {
   }
 
   private async read(generation: number): Promise<Snapshot> {
-    const repo = openReadRepo(this.opts.gitdir);
-    const hub = await readHubBranches(repo, this.opts.branchPrefix);
-    const rows = statusRowsOf(hub);
-    const labels = await this.templateLabels(hub.sourceCommit);
+    const empty = { clusters: [], templates: [], cells: '' };
+    let data: FleetStatusData;
+    try {
+      data = await readFleetStatus({
+        dir: this.opts.gitdir,
+        repo: this.opts.repo,
+        ...(this.opts.branchPrefix !== undefined ? { branchPrefix: this.opts.branchPrefix } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof FleetStatusError) || error.code !== 'NoBindingsBranch') throw error;
+      const overview: OverviewView = {
+        repo: this.opts.repo,
+        generation,
+        state: 'noHub',
+        hint: noHubHint(this.opts.repo, error.message),
+        bindingsHead: null,
+        bindingsTime: null,
+        sourceCommit: null,
+        unreadable: {},
+        clusters: [],
+      };
+      return { generation, rows: [], overview, matrix: empty };
+    }
+    const rows = statusRowsOf(data);
     const overview: OverviewView = {
       repo: this.opts.repo,
       generation,
-      state: hub.bindingsHead === null ? 'noHub' : 'ok',
-      ...(hub.bindingsHead === null ? { hint: noHubHint(this.opts.repo, this.opts.branchPrefix) } : {}),
-      bindingsHead: hub.bindingsHead,
-      sourceCommit: hub.sourceCommit,
-      unreadable: hub.unreadable,
-      clusters: clusterCardsOf(hub, rows),
+      state: 'ok',
+      bindingsHead: data.bindingsHead,
+      bindingsTime: data.bindingsTime ?? null,
+      sourceCommit: data.sourceCommit ?? null,
+      unreadable: Object.fromEntries(data.unreadable),
+      clusters: clusterCardsOf(data, this.opts.now()),
     };
-    const matrix = matrixOf(hub, rows, (key) => labels.get(key) ?? {});
-    return { generation, hub, rows, overview, matrix };
-  }
-
-  // The templates' labels (for the label filter) from the source commit the hub rendered last;
-  // none when it cannot be read, so the page still shows everything else.
-  private async templateLabels(source: string | null): Promise<Map<string, Record<string, string>>> {
-    if (source === null) return new Map();
-    try {
-      const loaded = loadFleet((await readGitSource({ dir: this.opts.gitdir, ref: source })).files);
-      if (!loaded.ok) return new Map();
-      return new Map(loaded.fleet.templates.map((t) => [t.key, { ...(t.object.metadata.labels ?? {}) }]));
-    } catch {
-      return new Map();
-    }
+    return { generation, data, rows, overview, matrix: matrixOf(data, rows) };
   }
 }
 
-function noHubHint(repo: string, prefix: string): string {
+function noHubHint(repo: string, why: string): string {
   return (
-    `no branch ${prefix}bindings in ${repo}: the hub has not written this repository yet. ` +
+    `${why.replace(/: has the hub run\?$/, '')}: the hub has not written this repository yet. ` +
     `Run \`gitfleet hub --repo ${repo} --once\` (or keep \`gitfleet hub --repo ${repo}\` running), ` +
     `then \`gitfleet agent --repo ${repo} --cluster NAME\` beside each member cluster.`
   );

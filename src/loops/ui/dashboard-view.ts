@@ -1,35 +1,19 @@
-// The dashboard's two overview documents, shaped from what `gitfleet status` computes: the rows
-// of core/status/status-table.ts (placement, applied, health per template × cluster, judged as
-// the hub aggregates the agents' reports) and the agents' cluster status. Nothing here judges
-// health itself. The matrix goes to the browser as one character per cell, so 2,000 templates
-// × 50 clusters is 100,000 bytes, not 100,000 JSON objects.
+// The dashboard's two overview documents, shaped from what `gitfleet status` computes from the
+// same FleetStatusData: the per-cluster summaries (core/status/fleet-summary.ts) and the rows of
+// the full matrix (core/status/status-table.ts, as `status --wide --all` prints them). Nothing
+// here judges health. The matrix goes to the browser as one character per cell, so 2,000
+// templates × 50 clusters is 100,000 bytes, not 100,000 JSON objects.
 import type { HealthStatus } from '../../core/health/health.js';
-import type { ObjectRef } from '../../core/model/object-ref.js';
-import { refLabel } from '../../core/model/object-ref.js';
+import { refLabel, type ObjectRef } from '../../core/model/object-ref.js';
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
+import { summarizeClusters, type ClusterSummary } from '../../core/status/fleet-summary.js';
 import { statusTable, type StatusRow } from '../../core/status/status-table.js';
-import type { HubBranches } from './read-hub-branches.js';
 
-/** One cell of the matrix: a letter per health, upper case when placed, lower case when only reported. */
+/** One cell: a letter per health, upper case when placed, lower case when only reported; X unreadable. */
 export type CellCode = '.' | 'H' | 'P' | 'D' | 'U' | 'F' | 'h' | 'p' | 'd' | 'u' | 'f' | 'X';
 
-/** One cluster as the clusters page shows it. */
-export interface ClusterCard {
-  name: string;
-  /** False when its status branch does not parse: everything else is unknown. */
-  readable: boolean;
-  /** Whether its agent has reported at all. */
-  reported: boolean;
-  ready: 'True' | 'False' | 'Unknown';
-  readyMessage?: string;
-  version?: string;
-  nodes?: { total: number; ready: number };
-  allocatable?: Record<string, string>;
-  renderedCommit: string | null;
-  appliedCommit: string | null;
-  /** The agent applied an older rendering than the cluster branch's head. */
-  behind: boolean;
-  counts: Record<HealthStatus | 'failed', number>;
-}
+/** One cluster as the clusters page shows it: its summary, and the capacity its agent reported. */
+export type ClusterCard = ClusterSummary & { allocatable?: Record<string, string> };
 
 /** The templates × clusters matrix, columns in `clusters` order, rows in `templates` order. */
 export interface MatrixView {
@@ -48,13 +32,13 @@ export interface MatrixView {
 
 const letters: Record<HealthStatus, string> = { Healthy: 'H', Progressing: 'P', Degraded: 'D', Unknown: 'U' };
 
-/** Returns the status rows of every template × cluster (core/status/status-table.ts). */
-export function statusRowsOf(hub: HubBranches): StatusRow[] {
+/** Returns every template × cluster row, unplaced ones included (status-table.ts). */
+export function statusRowsOf(data: FleetStatusData): StatusRow[] {
   return statusTable({
-    bindings: hub.bindings,
-    reports: hub.reports,
-    clusters: [...new Set([...hub.heads.keys(), ...hub.unreadable])],
-    renderedCommitOf: (cluster) => hub.heads.get(cluster),
+    bindings: data.bindings,
+    reports: data.reports,
+    clusters: [...new Set([...data.renderedHeads.keys(), ...data.unreadable.keys()])],
+    renderedCommitOf: (cluster) => data.renderedHeads.get(cluster),
   });
 }
 
@@ -66,12 +50,12 @@ export interface CellContext {
 }
 
 /** Returns the clusters that cannot be read and the objects whose apply failed, for cellOf. */
-export function cellContextOf(hub: HubBranches): CellContext {
+export function cellContextOf(data: FleetStatusData): CellContext {
   const failed = new Set<string>();
-  for (const [cluster, report] of hub.reports)
+  for (const [cluster, report] of data.reports)
     for (const o of report.objects)
       if (!o.applied && o.message !== undefined) failed.add(`${cluster} ${refLabel(o.ref)}`);
-  return { unreadable: new Set(hub.unreadable), failed };
+  return { unreadable: new Set(data.unreadable.keys()), failed };
 }
 
 /**
@@ -85,16 +69,12 @@ export function cellOf(row: StatusRow, ctx: CellContext): CellCode {
   return (row.placed ? letter : letter.toLowerCase()) as CellCode;
 }
 
-/** Returns the matrix of the rows, with each template's labels from the source (none when unknown). */
-export function matrixOf(
-  hub: HubBranches,
-  rows: readonly StatusRow[],
-  labelsOf: (key: string) => Record<string, string>,
-): MatrixView {
+/** Returns the matrix of the rows, with each template's labels from the source commit. */
+export function matrixOf(data: FleetStatusData, rows: readonly StatusRow[]): MatrixView {
   const clusters = [...new Set(rows.map((r) => r.cluster))].sort();
   const refs = new Map<string, { ref: ObjectRef; key: string }>();
-  for (const b of hub.bindings) refs.set(refLabel(b.resource), { ref: b.resource, key: b.key });
-  const ctx = cellContextOf(hub);
+  for (const b of data.bindings) refs.set(refLabel(b.resource), { ref: b.resource, key: b.key });
+  const ctx = cellContextOf(data);
   const labels: string[] = [];
   const cells: string[] = [];
   for (const row of rows) {
@@ -103,50 +83,22 @@ export function matrixOf(
   }
   const templates = labels.map((label) => {
     const found = refs.get(label);
-    const ref = found?.ref;
     return {
       label,
       key: found?.key ?? label,
-      kind: ref?.kind ?? '',
-      namespace: ref?.namespace ?? '',
-      name: ref?.name ?? label,
-      labels: labelsOf(found?.key ?? ''),
+      kind: found?.ref.kind ?? '',
+      namespace: found?.ref.namespace ?? '',
+      name: found?.ref.name ?? label,
+      labels: (found && data.templateLabels.get(found.key)) ?? {},
     };
   });
   return { clusters, templates, cells: cells.join('') };
 }
 
-/** Returns one card per cluster: its own status from its agent, and health counts from the rows. */
-export function clusterCardsOf(hub: HubBranches, rows: readonly StatusRow[]): ClusterCard[] {
-  const names = [...new Set([...rows.map((r) => r.cluster), ...hub.heads.keys(), ...hub.unreadable])].sort();
-  const ctx = cellContextOf(hub);
-  return names.map((name) => {
-    const report = hub.reports.get(name);
-    const status = report?.clusterStatus;
-    const ready = status?.conditions?.find((c) => c.type === 'Ready');
-    const counts = { Healthy: 0, Progressing: 0, Degraded: 0, Unknown: 0, failed: 0 };
-    for (const row of rows) {
-      if (row.cluster !== name || !row.placed || row.health === undefined) continue;
-      if (ctx.failed.has(`${name} ${row.template}`)) counts.failed++;
-      else counts[row.health]++;
-    }
-    const renderedCommit = hub.heads.get(name) ?? null;
-    const appliedCommit = report?.appliedCommit ?? null;
-    return {
-      name,
-      readable: !hub.unreadable.includes(name),
-      reported: report !== undefined,
-      ready: ready?.status ?? 'Unknown',
-      ...(ready?.message !== undefined ? { readyMessage: ready.message } : {}),
-      ...(status?.kubernetesVersion !== undefined ? { version: status.kubernetesVersion } : {}),
-      ...(status?.nodeSummary
-        ? { nodes: { total: status.nodeSummary.totalNum, ready: status.nodeSummary.readyNum } }
-        : {}),
-      ...(status?.resourceSummary?.allocatable ? { allocatable: status.resourceSummary.allocatable } : {}),
-      renderedCommit,
-      appliedCommit,
-      behind: report !== undefined && renderedCommit !== null && appliedCommit !== renderedCommit,
-      counts,
-    };
+/** Returns one card per cluster: `gitfleet status`'s summary, and the allocatable resources reported. */
+export function clusterCardsOf(data: FleetStatusData, now: Date): ClusterCard[] {
+  return summarizeClusters(data, now).map((summary) => {
+    const allocatable = data.reports.get(summary.cluster)?.clusterStatus?.resourceSummary?.allocatable;
+    return allocatable ? { ...summary, allocatable } : summary;
   });
 }

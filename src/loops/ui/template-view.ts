@@ -9,7 +9,8 @@ import type { LogEntry } from '../../core/review/log-entry.js';
 import type { ObjectSpec } from '../../core/review/parse-object-spec.js';
 import { redactSecretPair } from '../../core/review/redact-secret-pair.js';
 import type { StatusRow } from '../../core/status/status-table.js';
-import { readFileAt, type HubBranches, type ReadRepo } from './read-hub-branches.js';
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
+import { readFileAt, type ReadRepo } from './read-repo-file.js';
 
 /** Returns the history of one object on the cluster branches, newest first. */
 export type ReadHistory = (object: ObjectSpec) => Promise<LogEntry[]>;
@@ -27,17 +28,17 @@ export interface TemplateView {
 /** Returns the template page of the binding with this refKey, or undefined when there is none. */
 export async function templateView(input: {
   repo: ReadRepo;
-  hub: HubBranches;
+  data: FleetStatusData;
   rows: readonly StatusRow[];
   key: string;
   history: ReadHistory;
 }): Promise<TemplateView | undefined> {
-  const binding = input.hub.bindings.find((b) => b.key === input.key);
+  const binding = input.data.bindings.find((b) => b.key === input.key);
   if (!binding) return undefined;
   const label = refLabel(binding.resource);
   const path = objectPath(binding.resource);
   const rendered: TemplateView['rendered'] = [];
-  for (const [cluster, head] of input.hub.heads) {
+  for (const [cluster, head] of input.data.renderedHeads) {
     const text = await readFileAt(input.repo, head, path);
     rendered.push({
       cluster,
