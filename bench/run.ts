@@ -20,6 +20,7 @@ import { scaleScenario } from './scale.js';
 import { failoverScenario } from './failover.js';
 import { rolloutScenario } from './rollout.js';
 import { soakScenario } from './soak.js';
+import { uiMatrixScenario } from './ui-matrix.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -30,6 +31,7 @@ const scenarios: Scenario[] = [
   failoverScenario,
   rolloutScenario,
   soakScenario,
+  uiMatrixScenario,
 ];
 
 const { values } = parseArgs({

@@ -13,7 +13,8 @@ export const skipReason = existsSync(chromiumPath)
   ? undefined
   : `${chromiumPath} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does it)`;
 
-const flags = [
+/** The flags every launch uses (exported for the benchmark, which launches its own browser). */
+export const chromiumFlags = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -36,7 +37,7 @@ export async function launchChromium(viewport = { width: 1280, height: 800 }): P
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: flags,
+    args: chromiumFlags,
     viewport,
   });
   return {
