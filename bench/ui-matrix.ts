@@ -121,7 +121,10 @@ async function pageLoads(url: string, runs: number): Promise<{ drawnMs: number; 
 }
 
 /** Commits the generated fleet, renders it with one hub pass, and writes every cluster's status branch. */
-async function writeFleet(gitdir: string, shape: { templates: number; clusters: number }): Promise<void> {
+export async function writeFleet(
+  gitdir: string,
+  shape: { templates: number; clusters: number },
+): Promise<void> {
   execFileSync('git', ['init', '-q', '--bare', gitdir], { env });
   const commit = [
     'commit refs/heads/main',

@@ -106,7 +106,15 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
       commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
     },
   });
-  const moved = (): void => server.broadcast('changed', { generation: service.invalidate() });
+  const moved = (): void => {
+    service.reload().then(
+      (generation) => server.broadcast('changed', { generation }),
+      (error: unknown) =>
+        io.err(`gitfleet ui: reading ${opts.repo} again failed: ${(error as Error).message}`),
+    );
+  };
+  // The first read starts now, so the first page finds it done or under way.
+  service.overview().catch(() => undefined);
   const stopWatching = remote
     ? pollRemote(remote, opts.intervalMs, moved, io)
     : await watchRefs(gitdir, moved);

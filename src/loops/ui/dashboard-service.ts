@@ -1,5 +1,5 @@
 // What `gitfleet ui` serves, computed once per state of the repository: the reading of the hub's
-// branches and the status rows are kept until `invalidate()` (a ref moved), so a page load
+// branches and the status rows are kept until `reload()` (a ref moved), so a page load
 // costs no git reads. Every document is computed by the functions the CLI uses; this module
 // only keeps them and shapes them for the browser.
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
@@ -52,24 +52,33 @@ interface Snapshot {
   matrix: MatrixView;
 }
 
-/** The dashboard's documents over one repository; call invalidate() when its refs move. */
+const maxCachedDiffs = 32;
+
+/** The dashboard's documents over one repository; call reload() when its refs move. */
 export class DashboardService {
   private generation = 0;
+  /** The generation of `current`. */
+  private latest = 0;
   private current: Promise<Snapshot> | undefined;
   private readonly diffs = new Map<string, Promise<CommitDiffView>>();
 
   constructor(private readonly opts: DashboardServiceOptions) {}
 
-  /** Forgets what was read; the next document reads the repository again. Returns the new generation. */
-  invalidate(): number {
-    this.generation++;
-    this.current = undefined;
-    return this.generation;
-  }
-
-  /** Returns the generation of the state last read (bumped by invalidate). */
-  get currentGeneration(): number {
-    return this.generation;
+  /**
+   * Reads the repository again (a ref moved) and resolves with the new generation once the new
+   * documents are ready, so a page told of it fetches them at once; until then every document
+   * is the last one read (a big fleet takes seconds to read, and the page keeps showing it).
+   */
+  async reload(): Promise<number> {
+    const generation = ++this.generation;
+    const reading = this.read(generation);
+    await reading;
+    // A later reload may have finished first: keep the newest.
+    if (this.latest < generation) {
+      this.latest = generation;
+      this.current = reading;
+    }
+    return generation;
   }
 
   async overview(): Promise<OverviewView> {
@@ -92,12 +101,17 @@ export class DashboardService {
     const repo = openReadRepo(this.opts.gitdir);
     const range = await commitRange(repo, spec);
     if ('error' in range) return { ok: false, errors: [range.error] };
+    // Only a diff of two commit ids cannot change; one naming a branch is computed each time.
     const key = `${range.base}..${range.head}`;
-    let diff = this.diffs.get(key);
-    if (diff === undefined || !/^[0-9a-f]{40}\.\.[0-9a-f]{40}$/.test(key)) {
-      diff = diffCommits({ dir: this.opts.gitdir, repo, ...range });
-      // Only a diff of two commit ids cannot change; one of branch names is computed each time.
-      if (/^[0-9a-f]{40}\.\.[0-9a-f]{40}$/.test(key)) this.diffs.set(key, diff);
+    const immutable = /^[0-9a-f]{40}\.\.[0-9a-f]{40}$/.test(key);
+    const cached = immutable ? this.diffs.get(key) : undefined;
+    if (cached) return cached;
+    const diff = diffCommits({ dir: this.opts.gitdir, repo, ...range });
+    if (immutable) {
+      this.diffs.set(key, diff);
+      // A bounded cache: the oldest diff goes first.
+      if (this.diffs.size > maxCachedDiffs) this.diffs.delete(this.diffs.keys().next().value!);
+      diff.catch(() => this.diffs.delete(key));
     }
     return diff;
   }
