@@ -139,26 +139,22 @@ test(
     // Point at the one row's first cell (aws-eu-prod): the line under the legend names its health.
     const canvas = page.locator('#matrix');
     const n = async (name: string) => Number(await canvas.getAttribute(`data-${name}`));
-    await canvas.hover({
-      position: {
-        x: (await n('label-width')) + (await n('cell-width')) / 2,
-        y: (await n('header-height')) + (await n('row-height')) / 2,
-      },
-    });
-    assert.equal(await page.textContent('#matrix-detail'), 'Deployment/shop/web on aws-eu-prod: Degraded');
+    const firstCell = {
+      x: (await n('label-width')) + (await n('cell-width')) / 2,
+      y: (await n('header-height')) + (await n('row-height')) / 2,
+    };
+    const pointAtFirstCell = async () => {
+      await canvas.hover({ position: firstCell });
+      return page.textContent('#matrix-detail');
+    };
+    assert.equal(await pointAtFirstCell(), 'Deployment/shop/web on aws-eu-prod: Degraded');
     await page.fill('#filter-cluster', 'aws-us');
     await page.fill('#filter-label', '');
     await page.selectOption('#filter-namespace', '');
-    await canvas.hover({
-      position: {
-        x: (await n('label-width')) + (await n('cell-width')) / 2,
-        y: (await n('header-height')) + (await n('row-height')) / 2,
-      },
-    });
-    assert.equal(
-      await page.textContent('#matrix-detail'),
-      'Deployment/shop/api on aws-us-prod: apply failed',
-    );
+    assert.equal(await pointAtFirstCell(), 'Deployment/shop/api on aws-us-prod: apply failed');
+    await page.fill('#filter-cluster', 'onprem');
+    await page.selectOption('#filter-kind', 'Namespace');
+    assert.equal(await pointAtFirstCell(), 'Namespace/ml on onprem-gpu: status unreadable');
     await page.fill('#filter-cluster', '');
     await page.selectOption('#filter-kind', '');
     await page.screenshot({ path: join(shots, 'matrix.png') });
