@@ -20,6 +20,7 @@ import { scaleScenario } from './scale.js';
 import { failoverScenario } from './failover.js';
 import { rolloutScenario } from './rollout.js';
 import { soakScenario } from './soak.js';
+import { statusScenario } from './status.js';
 import { uiMatrixScenario } from './ui-matrix.js';
 
 const scenarios: Scenario[] = [
@@ -31,6 +32,7 @@ const scenarios: Scenario[] = [
   failoverScenario,
   rolloutScenario,
   soakScenario,
+  statusScenario,
   uiMatrixScenario,
 ];
 

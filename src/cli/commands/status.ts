@@ -161,6 +161,8 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
     const data = await readFleetStatus({
       dir: source.dir,
       repo: opts.repo,
+      // The matrix shows what each agent reported, also of templates not placed there.
+      objects: opts.wide ? 'always' : 'fresh',
       ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
     });
     return {

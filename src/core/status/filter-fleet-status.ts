@@ -38,6 +38,7 @@ export function filterFleetStatus(data: FleetStatusData, filter: FleetStatusFilt
     ...data,
     bindings,
     reports: cut(data.reports),
+    aggregatedByHub: new Set([...data.aggregatedByHub].filter(inClusters)),
     unreadable: cut(data.unreadable),
     reportTimes: cut(data.reportTimes),
     heartbeatTimes: cut(data.heartbeatTimes),

@@ -43,6 +43,13 @@ export interface FleetStatusData {
   bindings: BindingView[];
   /** The readable status branches' reports. */
   reports: Map<string, AgentReport>;
+  /**
+   * The clusters whose per-object status is the one the hub aggregated into the binding records
+   * (`BindingView.aggregatedStatus`): their status branch and cluster branch are still the ones
+   * the bindings head records, so the hub's aggregation is what aggregateBindingStatus would
+   * give. Their reports carry the cluster's own status and applied commit but no objects.
+   */
+  aggregatedByHub: Set<string>;
   /** Why a status branch does not read (no cluster.yaml, not YAML, not an AgentReport). */
   unreadable: Map<string, string>;
   /** When the agent committed the head of its status branch (RFC 3339). */

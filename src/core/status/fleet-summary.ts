@@ -88,7 +88,42 @@ export interface TemplateSummary {
 
 /** Returns one summary per cluster that has a cluster branch, a status branch or a placement, by name. */
 export function summarizeClusters(data: FleetStatusData, now: Date): ClusterSummary[] {
-  return clusterNamesOf(data).map((cluster) => summarizeCluster(data, cluster, now));
+  const byHub = countAggregatedByHub(data);
+  return clusterNamesOf(data).map((cluster) => summarizeCluster(data, cluster, now, byHub.get(cluster)));
+}
+
+// The object counts of the clusters the hub's aggregation stands for: one object per binding
+// placed there, counted by the status the hub recorded for it on that cluster.
+function countAggregatedByHub(data: FleetStatusData): Map<string, ObjectCounts> {
+  const counts = new Map<string, ObjectCounts>();
+  if (data.aggregatedByHub.size === 0) return counts;
+  for (const cluster of data.aggregatedByHub) counts.set(cluster, emptyCounts());
+  for (const binding of data.bindings) {
+    const recorded = new Map(binding.aggregatedStatus.map((s) => [s.clusterName, s]));
+    for (const { name } of binding.clusters) {
+      const c = counts.get(name);
+      if (!c) continue;
+      const item = recorded.get(name);
+      c.total++;
+      if (!item || !item.applied) c.failed++;
+      else c[healthKey(item.health)]++;
+    }
+  }
+  return counts;
+}
+
+function emptyCounts(): ObjectCounts {
+  return { total: 0, healthy: 0, progressing: 0, degraded: 0, unknown: 0, failed: 0 };
+}
+
+function healthKey(health: HealthStatus): 'healthy' | 'progressing' | 'degraded' | 'unknown' {
+  return health === 'Healthy'
+    ? 'healthy'
+    : health === 'Progressing'
+      ? 'progressing'
+      : health === 'Degraded'
+        ? 'degraded'
+        : 'unknown';
 }
 
 /** Returns every cluster the data knows of, sorted by name. */
@@ -102,7 +137,12 @@ export function clusterNamesOf(data: FleetStatusData): string[] {
   return [...names].sort();
 }
 
-function summarizeCluster(data: FleetStatusData, cluster: string, now: Date): ClusterSummary {
+function summarizeCluster(
+  data: FleetStatusData,
+  cluster: string,
+  now: Date,
+  byHub: ObjectCounts | undefined,
+): ClusterSummary {
   const report = data.reports.get(cluster);
   const rendered = data.renderedHeads.get(cluster);
   const behind = data.behind.get(cluster);
@@ -118,7 +158,7 @@ function summarizeCluster(data: FleetStatusData, cluster: string, now: Date): Cl
     ...(rendered !== undefined ? { renderedCommit: rendered } : {}),
     appliedCommit: report?.appliedCommit ?? null,
     ...(behind ? { behind } : {}),
-    objects: countObjects(report?.objects ?? []),
+    objects: byHub ?? countObjects(report?.objects ?? []),
     ...(reportedAt !== undefined ? { reportedAt } : {}),
     ...ageField('reportAgeSeconds', reportedAt, now),
     ...(heartbeatAt !== undefined ? { heartbeatAt } : {}),
@@ -148,20 +188,10 @@ function readinessOf(
 
 /** Returns how many of the objects are in each state. */
 export function countObjects(objects: readonly ObjectStatusRecord[]): ObjectCounts {
-  const counts: ObjectCounts = {
-    total: objects.length,
-    healthy: 0,
-    progressing: 0,
-    degraded: 0,
-    unknown: 0,
-    failed: 0,
-  };
+  const counts = { ...emptyCounts(), total: objects.length };
   for (const o of objects) {
     if (!o.applied) counts.failed++;
-    else if (o.health === 'Healthy') counts.healthy++;
-    else if (o.health === 'Progressing') counts.progressing++;
-    else if (o.health === 'Degraded') counts.degraded++;
-    else counts.unknown++;
+    else counts[healthKey(o.health)]++;
   }
   return counts;
 }
@@ -180,20 +210,44 @@ function ageField<K extends string>(key: K, time: string | undefined, now: Date)
  * applied it yet).
  */
 export function summarizeTemplates(data: FleetStatusData): TemplateSummary[] {
-  const recordOf = indexRecords(data.reports);
-  const renderedCommitOf = (cluster: string) => data.renderedHeads.get(cluster);
+  const itemsOf = templateStatusItems(data);
   return data.bindings
     .map((binding) => ({ binding, label: refLabel(binding.resource) }))
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-    .map(({ binding, label }) => {
-      const items = aggregateBindingStatus({
-        binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
-        reports: data.reports,
-        renderedCommitOf,
-        recordOf,
-      }).aggregatedStatus;
-      return summarizeTemplate(binding, label, items);
-    });
+    .map(({ binding, label }) => summarizeTemplate(binding, label, itemsOf(binding)));
+}
+
+/**
+ * Returns a function giving a binding's status on each cluster it is placed on, sorted by
+ * cluster (Karmada's aggregatedStatus): for a cluster in `aggregatedByHub` that has applied its
+ * rendered head the item the hub recorded, for the others aggregateBindingStatus over the agent's report. Made once per data
+ * (it indexes the reports); the cells of the template × cluster matrix.
+ */
+export function templateStatusItems(data: FleetStatusData): (binding: BindingView) => AggregatedStatusItem[] {
+  const recordOf = indexRecords(data.reports);
+  const renderedCommitOf = (cluster: string) => data.renderedHeads.get(cluster);
+  return (binding) => {
+    const items = aggregateBindingStatus({
+      binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
+      reports: data.reports,
+      renderedCommitOf,
+      recordOf,
+    }).aggregatedStatus;
+    if (data.aggregatedByHub.size === 0) return items;
+    // The hub records what the agent reported (it aggregates without the rendered heads), so a
+    // cluster behind its rendered head keeps the computed "not yet applied".
+    return items.map((item) =>
+      data.aggregatedByHub.has(item.clusterName) &&
+      data.reports.get(item.clusterName)?.appliedCommit === data.renderedHeads.get(item.clusterName)
+        ? (binding.aggregatedStatus.find((s) => s.clusterName === item.clusterName) ?? {
+            clusterName: item.clusterName,
+            applied: false,
+            health: 'Unknown',
+            appliedMessage: `the hub recorded no status of ${refLabel(binding.resource)} on cluster ${item.clusterName}`,
+          })
+        : item,
+    );
+  };
 }
 
 /** Returns a lookup of each report's records by cluster and refKey, built once. */

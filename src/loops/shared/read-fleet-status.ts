@@ -31,7 +31,14 @@ import type {
   FleetStatusData,
   TemplateEvictionTask,
 } from '../../core/status/fleet-status-data.js';
-import { parseStatusBranch, statusBranchProblem, type AgentReport } from '../../core/status/status-branch.js';
+import {
+  clusterFile,
+  parseStatusBranch,
+  statusBranchProblem,
+  type AgentReport,
+} from '../../core/status/status-branch.js';
+import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
+import { statusCommitTrailer } from '../hub/read-status-branches.js';
 import { localGitdir } from './hub-repo.js';
 
 export type { FleetStatusData, CommitDistance } from '../../core/status/fleet-status-data.js';
@@ -56,6 +63,15 @@ export interface ReadFleetStatusOptions {
   branchPrefix?: string;
   /** How many commits of a cluster branch to walk when counting how far behind it is (default 50). */
   behindLimit?: number;
+  /**
+   * `fresh` (default): a cluster whose status branch and cluster branch are still the ones the
+   * bindings head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers) is
+   * read from the status the hub aggregated into the binding records, and only its
+   * `cluster.yaml` is read from its status branch (see `aggregatedByHub`). `always`: every
+   * status branch is read whole (the objects a template is not placed with, the reflected
+   * status fields of every object).
+   */
+  objects?: 'fresh' | 'always';
 }
 
 /** The default bound of the walk that counts how far a cluster is behind. */
@@ -85,7 +101,20 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
     .map(parseBindingView)
     .filter((b): b is BindingView => b !== undefined);
   const renderedHeads = refsUnder(refs, clusterRefPrefix(branchPrefix));
-  const status = await readStatusBranches(store, reader, refsUnder(refs, statusRefPrefix(branchPrefix)));
+  const recordedStatus = parseClusterTrailers(trailers.get(statusCommitTrailer) ?? []);
+  const recordedClusters = parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []);
+  const aggregatedByHub = new Set<string>();
+  const statusHeads = refsUnder(refs, statusRefPrefix(branchPrefix));
+  for (const [cluster, head] of statusHeads)
+    if (
+      opts.objects !== 'always' &&
+      recordedStatus.get(cluster) === head &&
+      renderedHeads.has(cluster) &&
+      recordedClusters.get(cluster) === renderedHeads.get(cluster)
+    )
+      aggregatedByHub.add(cluster);
+  const status = await readStatusBranches(store, reader, statusHeads, aggregatedByHub);
+  for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
   const heartbeatTimes = new Map<string, string>();
   for (const [cluster, oid] of refsUnder(refs, heartbeatRefPrefix(branchPrefix))) {
     const time = await readCommit(store, oid).then(
@@ -110,6 +139,7 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
     ...(sourceCommit !== undefined ? { sourceCommit } : {}),
     bindings,
     reports: status.reports,
+    aggregatedByHub,
     unreadable: status.unreadable,
     reportTimes: status.times,
     heartbeatTimes,
@@ -185,6 +215,19 @@ async function readYamlFiles(
   return files;
 }
 
+/** Returns the one file at the root of a tree, path → text, or nothing when it is not there. */
+async function readRootFile(
+  store: ObjectStore,
+  read: (oid: string) => Promise<string>,
+  tree: string,
+  name: string,
+): Promise<Map<string, string>> {
+  const object = await readStoredObject(store, tree);
+  if (object.type !== 'tree') throw new Error(`${tree}: a ${object.type}, not a tree`);
+  const entry = parseTree(object.content, tree).find((e) => e.name === name && e.mode !== treeMode);
+  return new Map(entry ? [[name, await read(entry.oid)]] : []);
+}
+
 async function listBlobs(
   store: ObjectStore,
   tree: string,
@@ -212,10 +255,13 @@ function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<strin
   );
 }
 
+// A cluster in `summaryOnly` has its cluster.yaml read and no object files: the hub's aggregated
+// status stands for them.
 async function readStatusBranches(
   store: ObjectStore,
   read: (oid: string) => Promise<string>,
   heads: ReadonlyMap<string, string>,
+  summaryOnly: ReadonlySet<string>,
 ): Promise<{
   reports: Map<string, AgentReport>;
   unreadable: Map<string, string>;
@@ -228,7 +274,9 @@ async function readStatusBranches(
     try {
       const commit = await readCommit(store, head);
       if (commit.time !== undefined) times.set(cluster, commit.time);
-      const files = await readYamlFiles(store, read, commit.tree);
+      const files = summaryOnly.has(cluster)
+        ? await readRootFile(store, read, commit.tree, clusterFile)
+        : await readYamlFiles(store, read, commit.tree);
       const report = parseStatusBranch(files);
       if (report) reports.set(cluster, { ...report, cluster });
       else unreadable.set(cluster, statusBranchProblem(files) ?? 'no report');
