@@ -44,6 +44,8 @@ export async function readSource(source: string, ref: string | undefined): Promi
  */
 export function sourceBranchOf(ref: string | undefined): string {
   if (ref === undefined || ref === 'HEAD' || /^[0-9a-f]{7,40}$/.test(ref)) return 'main';
+  // A revision of one commit (HEAD~1, v1.2^{commit}, :/fix, main@{1}) names no branch either.
+  if (ref === '@' || /[~^:@{}]/.test(ref)) return 'main';
   if (ref.startsWith('refs/heads/')) return ref.slice('refs/heads/'.length);
   return ref.startsWith('refs/') ? 'main' : ref;
 }

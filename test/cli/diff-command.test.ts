@@ -184,3 +184,24 @@ test('an unknown ref exits 7 naming it; missing arguments and a bad format are u
   assert.equal((await runCli(['diff', repo, base])).code, 2);
   assert.equal((await runCli(['diff', repo, base, 'main', '--format', 'html'])).code, 2);
 });
+
+test('the sides take any revision naming a commit: HEAD~1 HEAD is the same diff as the two commit ids', async () => {
+  const { repo, base, head } = changedExample();
+  const byId = await runCli(['diff', repo, base, head, '--format', 'json']);
+  for (const [from, to] of [
+    ['HEAD~1', 'HEAD'],
+    ['main^', '@'],
+    [`${head}~1`, ':/new us mirror'],
+    ['HEAD^{/^fleet}', 'main^{commit}'],
+  ] as const) {
+    const run = await runCli(['diff', repo, from, to, '--format', 'json']);
+    assert.equal(run.code, 6, `${from} ${to}: ${run.stderr}`);
+    const [a, b] = [JSON.parse(run.stdout), JSON.parse(byId.stdout)];
+    assert.deepEqual([a.base.commit, a.head.commit], [base, head]);
+    assert.deepEqual(a.clusters, b.clusters);
+  }
+  const nothing = await runCli(['diff', repo, 'HEAD~2', 'HEAD']);
+  assert.equal(nothing.code, 7);
+  assert.match(nothing.stderr, /base 'HEAD~2' does not load/);
+  assert.match(nothing.stderr, /revision 'HEAD~2' in .*: names no commit/);
+});

@@ -186,3 +186,14 @@ for (const { name, addr, host } of [
     }
   });
 }
+
+test('hub --source-ref with a revision of one commit is a usage error saying the hub follows a branch', async () => {
+  const repo = exampleFleetRepo({ bare: false });
+  for (const rev of ['HEAD~1', 'main^{commit}', git(repo, ['rev-parse', 'main']), 'refs/tags/v1']) {
+    const run = await runCli(['hub', '--repo', repo.path, '--once', '--source-ref', rev]);
+    assert.equal(run.code, 2, `${rev}: ${run.stderr}`);
+    assert.match(run.stderr, /the hub follows a branch and renders each new commit on it/);
+    assert.match(run.stderr, /gitfleet render --ref or gitfleet diff/);
+  }
+  assert.equal(hubRefs(repo).size, 0, 'nothing was written');
+});

@@ -174,3 +174,23 @@ test('render --watch re-renders on save and prints what changed', { timeout: 180
     child.kill('SIGTERM');
   }
 });
+
+test('render --ref takes any revision naming a commit: main~1 renders the commit before, as its id does', async () => {
+  const repo = exampleRepo();
+  const first = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, env: gitEnv }).toString().trim();
+  execFileSync('git', ['tag', '-a', '-m', 'first', 'v1'], { cwd: repo, env: gitEnv });
+  execFileSync('git', ['rm', '-q', '-r', 'apps'], { cwd: repo, env: gitEnv });
+  execFileSync('git', ['commit', '-qm', 'no apps'], { cwd: repo, env: gitEnv });
+  const outs = ['by-id', 'tilde', 'caret', 'peeled', 'search', 'head'].map((n) => join(repo, '..', n));
+  const refs = [first, 'main~1', 'HEAD^', 'v1^{commit}', ':/^fleet', 'HEAD'];
+  for (const [i, ref] of refs.entries()) {
+    const run = await runCli(['render', repo, '--ref', ref, '--out', outs[i]!]);
+    assert.equal(run.code, 0, `${ref}: ${run.stderr}`);
+  }
+  const [byId, ...rest] = outs.map(readTree);
+  for (const tree of rest.slice(0, 4)) assert.deepEqual(tree, byId);
+  assert.notDeepEqual(rest[4], byId, 'HEAD (without the apps) renders differently');
+  const bad = await runCli(['render', repo, '--ref', 'HEAD~5', '--out', join(repo, '..', 'bad')]);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /revision 'HEAD~5' in .*: names no commit \(.* has no parent/);
+});

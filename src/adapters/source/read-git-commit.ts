@@ -3,41 +3,26 @@
 //
 // - the repository may be bare or not: the git directory is `<dir>/.git` when that exists
 //   (a directory, or a `gitdir:` file), otherwise `<dir>` itself;
-// - the ref may be a branch, a tag (annotated tags are peeled to their commit), HEAD, or a full
-//   or abbreviated commit id;
+// - the revision may be any git revision that names one commit (resolve-revision.ts): a branch,
+//   a tag (annotated tags are peeled to their commit), HEAD, a full or abbreviated commit id,
+//   `main~2`, `v1.2^{commit}`, `:/fix` and the other forms of gitrevisions(7);
 // - the same path filter as every source applies (is-fleet-source-path.ts); submodules (mode
 //   160000) and symbolic links (mode 120000) are skipped, as the directory reader skips links.
 import { findLocalGitdir } from './find-local-gitdir.js';
 import git, { Errors } from 'isomorphic-git';
+import { resolveRevision } from './resolve-revision.js';
+import { escapeText } from '../../core/model/quote-text.js';
 import { comparePaths } from '../../core/load/compare-paths.js';
 import { isFleetSourceDirectory, isFleetSourcePath } from '../../core/load/is-fleet-source-path.js';
 import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
 import { objectStoreFs } from '../git/object-store-fs.js';
 import { corruptObjectMessage } from '../git/corrupt-object.js';
-import { GitfleetError } from '../../core/model/gitfleet-error.js';
+import { GitSourceError, type GitSourceErrorCode, type GitSourceRepo } from './git-source-error.js';
 
-export type GitSourceErrorCode =
-  'NotAGitRepository' | 'RefNotFound' | 'AmbiguousRef' | 'NotACommit' | 'CorruptObject';
-
-/** Why a commit could not be read; retrying cannot fix any of these. */
-export class GitSourceError extends GitfleetError<GitSourceErrorCode> {
-  constructor(code: GitSourceErrorCode, message: string) {
-    super(message, { code, terminal: true });
-  }
-}
+export { GitSourceError, type GitSourceErrorCode, type GitSourceRepo };
 
 const READ_BATCH = 64;
-
-/** A repository being read: `dir` names it in messages. */
-export interface GitSourceRepo {
-  dir: string;
-  gitdir: string;
-  /** The file system as isomorphic-git sees it (object-store-fs.ts). */
-  fs: ReturnType<typeof objectStoreFs>;
-  /** isomorphic-git's cache of parsed packfiles, shared by every read of one call. */
-  cache: object;
-}
 
 /** Returns the commit id a ref resolves to, every fleet file of that commit sorted by path, and the git directory read. */
 export async function readGitSource(opts: {
@@ -75,42 +60,15 @@ function findGitdir(dir: string): string {
   );
 }
 
-async function resolveToOid(repo: GitSourceRepo, ref: string): Promise<string> {
-  try {
-    return await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
-  } catch (e) {
-    if (!(e instanceof Errors.NotFoundError)) throw e;
-  }
-  if (/^[0-9a-fA-F]{4,40}$/.test(ref)) {
-    try {
-      return await git.expandOid({
-        fs: repo.fs,
-        gitdir: repo.gitdir,
-        oid: ref.toLowerCase(),
-        cache: repo.cache,
-      });
-    } catch (e) {
-      if (e instanceof Errors.AmbiguousError) {
-        throw new GitSourceError(
-          'AmbiguousRef',
-          `ref '${ref}': ambiguous in ${repo.dir}: more than one object starts with it`,
-        );
-      }
-      if (!(e instanceof Errors.NotFoundError)) throw e;
-    }
-  }
-  throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir}`);
-}
-
 /**
- * Returns the commit a ref names and its tree: a branch, a tag (annotated tags peeled), HEAD,
- * or a full or abbreviated commit id; a GitSourceError when it names no commit.
+ * Returns the commit a revision names (any form of gitrevisions(7) naming one commit:
+ * resolve-revision.ts), its tree and message; a GitSourceError when it names no commit.
  */
 export async function resolveCommitTree(
   repo: GitSourceRepo,
   ref: string,
 ): Promise<{ commit: string; treeOid: string; message: string }> {
-  return readCommitTree(repo, ref, await resolveToOid(repo, ref));
+  return readCommitTree(repo, ref, await resolveRevision(repo, ref));
 }
 
 async function readCommitTree(
@@ -126,10 +84,16 @@ async function readCommitTree(
     return { commit: read.oid, treeOid: read.commit.tree, message: read.commit.message };
   } catch (e) {
     if (e instanceof Errors.NotFoundError) {
-      throw new GitSourceError('RefNotFound', `ref '${ref}': not found in ${repo.dir} (no object ${oid})`);
+      throw new GitSourceError(
+        'RefNotFound',
+        `revision '${escapeText(ref)}' in ${repo.dir}: names no commit (no object ${oid})`,
+      );
     }
     if (e instanceof Errors.ObjectTypeError) {
-      throw new GitSourceError('NotACommit', `ref '${ref}': ${oid} in ${repo.dir} is not a commit`);
+      throw new GitSourceError(
+        'NotACommit',
+        `revision '${escapeText(ref)}' in ${repo.dir}: ${oid} is not a commit`,
+      );
     }
     throw e;
   }

@@ -1,6 +1,9 @@
-// `gitfleet diff <repo> <base-ref> <head-ref> [--format text|markdown|json]`: renders both refs
-// straight from git objects and prints what changes on each cluster, and, when the head side has
-// rollout strategies, which clusters the change reaches first (core/review/preview-rollouts.ts).
+// `gitfleet diff <repo> <base> <head> [--format text|markdown|json] [--no-hub-state]`: renders
+// both revisions (any git revision naming a commit) straight from git objects, the way the hub
+// would on its recorded state when the repository holds the hub's branches (previewDiff,
+// loops/shared/preview-diff.ts; docs/review.md), and prints the verdict line, then what changes
+// on each cluster, and, when the head side has rollout strategies, which clusters the change
+// reaches first (core/review/preview-rollouts.ts).
 //
 // Exit codes (exit-codes.ts): 0 nothing changes, 6 something does, 2 usage error, 7 a side could
 // not be read or does not load (every error printed, naming the ref).
@@ -24,6 +27,10 @@ export interface DiffOptions {
   base: string;
   head: string;
   format: DiffFormat;
+  /** 'auto': as the hub would, with its recorded state when the repository holds it; 'none': a first pass. */
+  hubState?: 'auto' | 'none';
+  /** The time the hub pass previewed would run at (default: now). */
+  now?: () => Date;
 }
 
 /** `gitfleet diff`: its command line. */
@@ -32,8 +39,11 @@ export const diffSpec = {
   summary: 'per-cluster diff of the rendered output of two refs, read straight from git objects',
   positionals: [
     { name: '<repo>', help: 'a local git repository holding both refs (bare or not)' },
-    { name: '<base-ref>', help: 'the ref to compare from (a branch, tag or commit id)' },
-    { name: '<head-ref>', help: 'the ref to compare to' },
+    {
+      name: '<base-ref>',
+      help: 'the revision to compare from: any git revision naming a commit (main, HEAD~1, v1.2^{commit}, an id)',
+    },
+    { name: '<head-ref>', help: 'the revision to compare to, rendered as the hub would write it' },
   ],
   flags: {
     format: {
@@ -41,6 +51,10 @@ export const diffSpec = {
       choices: ['text', 'markdown', 'json'],
       default: 'text',
       help: 'a unified diff, a pull-request comment, or the whole structure as JSON',
+    },
+    'no-hub-state': {
+      type: 'boolean',
+      help: "render both sides as a first pass, without the hub's recorded bindings and the clusters' status",
     },
   },
 } as const satisfies CommandSpec;
@@ -51,7 +65,13 @@ export const diffCommand = defineCommand({
   errorExit: 'sideDoesNotLoad',
   run: ({ values, positionals }, io) =>
     runDiff(
-      { repo: positionals[0]!, base: positionals[1]!, head: positionals[2]!, format: values.format },
+      {
+        repo: positionals[0]!,
+        base: positionals[1]!,
+        head: positionals[2]!,
+        format: values.format,
+        hubState: values['no-hub-state'] ? 'none' : 'auto',
+      },
       io,
     ),
 });
@@ -60,7 +80,13 @@ export const diffCommand = defineCommand({
 export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
   let preview: PreviewDiff;
   try {
-    preview = await previewDiff({ dir: opts.repo, base: opts.base, head: opts.head });
+    preview = await previewDiff({
+      dir: opts.repo,
+      base: opts.base,
+      head: opts.head,
+      ...(opts.hubState ? { hubState: opts.hubState } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
   } catch (error) {
     if (!(error instanceof PreviewDiffError)) throw error;
     reportFailures(error.failures, opts, io);

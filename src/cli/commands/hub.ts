@@ -55,6 +55,8 @@ import {
 } from '../../loops/hub/cluster-monitor-rules.js';
 import { defaultHubFailover, type HubFailover } from '../../loops/hub/hub-failover.js';
 import { UsageError } from '../usage-error.js';
+import { branchNameProblem } from '../../core/model/parse-revision.js';
+import { quoteText } from '../../core/model/quote-text.js';
 import type { Leadership } from '../../loops/runtime/leadership.js';
 import type { Readiness } from '../../loops/runtime/readiness.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
@@ -66,7 +68,12 @@ export const hubSpec = {
   positionals: [],
   flags: {
     repo: repoFlag,
-    'source-ref': { type: 'string', value: 'BRANCH', default: 'main', help: 'the branch to render' },
+    'source-ref': {
+      type: 'string',
+      value: 'BRANCH',
+      default: 'main',
+      help: 'the branch to follow: each new commit on it is rendered (a branch, not a fixed revision)',
+    },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
     output: {
@@ -147,7 +154,7 @@ export const hubCommand = defineCommand({
     runHub(
       {
         repo: values.repo,
-        sourceRef: values['source-ref'],
+        sourceRef: followedBranch(values['source-ref']),
         once: values.once,
         intervalMs: values.interval,
         output: values.output,
@@ -177,6 +184,22 @@ export const hubCommand = defineCommand({
       io,
     ),
 });
+
+/**
+ * Returns the --source-ref a hub follows; a usage error for a revision that names one fixed
+ * commit (`HEAD~1`, a tag, a commit id): the hub renders each new commit of a branch and records
+ * it as the branch's render, so a revision that never moves is refused, with --once too (the
+ * commit would be recorded as the branch's latest render); `gitfleet render --ref` and
+ * `gitfleet diff` take any revision.
+ */
+export function followedBranch(sourceRef: string): string {
+  const problem = branchNameProblem(sourceRef);
+  if (problem === undefined) return sourceRef;
+  throw new UsageError(
+    `--source-ref ${quoteText(sourceRef)}: the hub follows a branch and renders each new commit on it, ` +
+      `but ${problem}; name a branch (main, refs/heads/release), or use gitfleet render --ref or gitfleet diff for one commit`,
+  );
+}
 
 export interface HubOptions {
   /** A local path (bare or not) or an http(s) URL. */

@@ -9,7 +9,9 @@
 //   3. read the hub's branches (prefix from the FleetConfig): the bindings branch names the
 //      last rendered source commit (S already rendered: stop, nothing to do) and holds the
 //      previous bindings; the cluster branches' current trees;
-//   4. render with the previous bindings (stickiness survives restarts);
+//   4. render with the previous bindings (stickiness survives restarts), the clusters' status,
+//      the failover records and the rollout stage (plan-pass-render.ts, which `gitfleet diff`
+//      runs too, so its preview is what the pass writes);
 //   5. plan every branch: registered clusters (plan-cluster-branch.ts, with the mass-deletion
 //      guard; a branch someone else moved is judged against the hub's last commit there, which
 //      the bindings branch records, and put back), unregistered clusters with a branch
@@ -19,20 +21,13 @@
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
-import { withClusterScopes } from '../../core/load/default-namespace.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
-import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
-import type { Snapshot } from '../../core/model/snapshot.js';
-import { planClusterTaints, planEvictions } from '../../core/failover/plan-failover.js';
-import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
+import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
-import { defaultHubFailover, readFailoverRecords, wakeAtDue, type HubFailover } from './hub-failover.js';
-import type { FailoverWrites } from './plan-bindings-branch.js';
-import { planRolloutStage } from './hub-rollout.js';
-import { clusterStatusOf, readAgentReports, sameStatusHeads } from './read-status-branches.js';
-import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
+import { defaultHubFailover, wakeAtDue, type HubFailover } from './hub-failover.js';
+import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
@@ -41,7 +36,8 @@ import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
 import { planPassWrites } from './plan-pass-writes.js';
-import { readHubState, readPreviousBindings, type HubState } from './read-hub-state.js';
+import { planPassRender } from './plan-pass-render.js';
+import { readHubState, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
@@ -169,69 +165,18 @@ async function renderAndWrite(pass: {
   verdicts: ReadonlyMap<string, ClusterVerdict>;
 }): Promise<HubPassResult> {
   const { opts, read, source, fleet, state, timer, failover, verdicts } = pass;
-  const previous = await readPreviousBindings(read, state.bindings.current.files);
-  const recorded = await readFailoverRecords(read, state.bindings.current.files);
-  timer.mark('readMs');
-  const reports = await readAgentReports(read, state.statusHeads);
-  const clusterStatus = withMonitorVerdicts(clusterStatusOf(reports), verdicts);
-  const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
-  const now = opts.now();
-  const taints = planClusterTaints({ now, fleet, clusterStatus, recorded });
-  const snapshot: Snapshot = {
-    fleet: withClusterScopes(fleet, clusterStatus),
-    clusterStatus,
-    previous,
-    exportedSlices: exported.slices,
-    clusterTaints: taints.taints,
-  };
-  const renderWith = (s: Snapshot): RenderResult => {
-    const memo = read.cache.renderMemo;
-    const result = renderFleet(s, {
-      ...(memo ? { memo } : {}),
-      ahead: true,
-      ...(opts.progress ? { progress: opts.progress } : {}),
-    });
-    read.cache.renderMemo = result.memo;
-    return result;
-  };
-  let render = renderWith(snapshot);
-  const evictions = planEvictions({
-    now,
-    settings: failover.settings,
+  const { render, reports, rollout, failoverWrites, exportDiagnostics } = await planPassRender({
+    read,
     fleet,
-    bindings: render.bindings,
-    previous,
-    clusterStatus,
-    clusterTaints: taints.taints,
-    reports,
-    clusterHeads: state.clusterHeads,
-    recorded,
-    memory: failover.memory,
-  });
-  // An eviction or a fresh schedule changes the previous bindings: render again with them, so
-  // the replicas leave the cluster and land elsewhere in this same pass.
-  if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
-  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
-  // Failover is never held: the replicas it moves, the clusters it places a workload on and the
-  // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
-  const rollout = await planRolloutStage(read, {
-    now,
-    fleet,
-    render,
     state,
-    reports,
-    previous,
     sourceCommit: source.commit,
-  });
-  if (rollout) render = { ...render, clusters: rollout.clusters };
-  timer.mark('renderMs');
-  const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
-  const failoverWrites: FailoverWrites = {
-    files: new Map([...taints.files, ...evictions.files]),
-    decisions: [...taints.decisions, ...evictions.decisions],
+    now: opts.now(),
+    failover,
     verdicts,
-    ...(wakeAt ? { wakeAt } : {}),
-  };
+    ...(opts.progress ? { progress: opts.progress } : {}),
+    onStateRead: () => timer.mark('readMs'),
+  });
+  timer.mark('renderMs');
   const blobs = new TextBlobs(read.cache);
   const ctx: PassContext = {
     ...read,
@@ -272,7 +217,7 @@ async function renderAndWrite(pass: {
     clusters: plan.clusters,
     bindings: plan.bindings,
     diagnostics: [
-      ...exported.diagnostics,
+      ...exportDiagnostics,
       ...render.diagnostics,
       ...(rollout?.diagnostics ?? []),
       ...plan.diagnostics,
@@ -284,12 +229,6 @@ async function renderAndWrite(pass: {
     timings: timer.done(),
     attempts: 1,
   };
-}
-
-function earliestOf(a: Date | undefined, b: Date | undefined): Date | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return a.getTime() <= b.getTime() ? a : b;
 }
 
 /** The pass's phase timings, each phase adding the time since the previous mark. */

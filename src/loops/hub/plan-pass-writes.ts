@@ -16,6 +16,7 @@ import type { Fleet } from '../../core/model/fleet.js';
 import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
 import { evictionsByCluster, type ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
+import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
 import type { RefMove } from '../shared/hub-repo.js';
 import { clusterRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
@@ -147,6 +148,32 @@ async function isNextHubCommit(ctx: PassContext, commit: string, parent: string)
   return parseTrailers((await readCommitInfo(ctx, commit)).message).has(sourceCommitTrailer);
 }
 
+/**
+ * Returns what a registered cluster's branch holds after a pass: its render plus the hub's own
+ * files under `.gitfleet/` (the interpreter customizations, the Services to export), each
+ * written when there is something to say or the branch holds one already.
+ */
+export function clusterBranchOutput(input: {
+  fleet: Fleet;
+  rendered: ClusterOutput;
+  provided: readonly ProvidedService[];
+  /** The branch's current files (path → anything). */
+  current: ReadonlyMap<string, unknown>;
+}): ClusterOutput {
+  const { rendered, current } = input;
+  const customizations = branchCustomizationsText(
+    input.fleet.interpreterCustomizations ?? [],
+    rendered.files.keys(),
+    current.has(branchCustomizationsPath),
+  );
+  const exports = branchExportsText(input.provided, current.has(branchExportsPath));
+  return withHubFile(
+    withHubFile(rendered, branchCustomizationsPath, customizations),
+    branchExportsPath,
+    exports,
+  );
+}
+
 /** A registered cluster's branch follows its render; an unregistered one's gets its tombstone. */
 function planBranchOf(
   ctx: PassContext,
@@ -169,17 +196,12 @@ function planBranchOf(
   const ref = clusterRef(config.branchPrefix, cluster);
   const rendered = input.render.clusters.get(cluster);
   if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
-  const customizations = branchCustomizationsText(
-    input.fleet.interpreterCustomizations ?? [],
-    rendered.files.keys(),
-    current.files.has(branchCustomizationsPath),
-  );
-  const exports = branchExportsText(input.provided.get(cluster) ?? [], current.files.has(branchExportsPath));
-  const output = withHubFile(
-    withHubFile(rendered, branchCustomizationsPath, customizations),
-    branchExportsPath,
-    exports,
-  );
+  const output = clusterBranchOutput({
+    fleet: input.fleet,
+    rendered,
+    provided: input.provided.get(cluster) ?? [],
+    current: current.files,
+  });
   return planClusterBranch(ctx, {
     cluster,
     ref,

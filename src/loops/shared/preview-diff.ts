@@ -16,6 +16,8 @@ import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { judgeVerdict } from '../../core/review/judge-verdict.js';
 import { previewRollouts, type RolloutPreview } from '../../core/review/preview-rollouts.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
+import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
+import { blobIdsOf, renderAsHub } from './preview/render-as-hub.js';
 
 export interface PreviewDiffOptions {
   /** A local git repository holding both revisions (bare or not). */
@@ -26,6 +28,8 @@ export interface PreviewDiffOptions {
   head: string;
   /** 'auto' (default): render as the hub would when the repository holds its branches; 'none': a first pass. */
   hubState?: 'auto' | 'none';
+  /** The time a hub pass would run at, for its failover and rollout decisions (default: now). */
+  now?: () => Date;
 }
 
 /** The preview of a change from base to head. */
@@ -77,6 +81,7 @@ export function failureTitle(f: SideFailure): string {
 }
 
 interface LoadedSide {
+  gitdir: string;
   revision: string;
   commit: string;
   message: string;
@@ -92,10 +97,38 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
   const failures = sides.filter((s): s is SideFailure => 'errors' in s);
   if (failures.length > 0) throw new PreviewDiffError(failures);
   const [base, head] = sides as [LoadedSide, LoadedSide];
-  const state = { used: false, note: 'no hub state: rendered as a first pass' };
-  const baseRender = renderFleet(freshSnapshot(base.fleet));
-  const headRender = renderFleet(freshSnapshot(head.fleet));
-  return assemble({ base, head, baseRender, headRender, state });
+  const prefix = head.fleet.config.branchPrefix;
+  const recorded = opts.hubState === 'none' ? undefined : await readRecordedState(head.gitdir, prefix);
+  if (!recorded) {
+    const state = {
+      used: false,
+      note:
+        opts.hubState === 'none'
+          ? 'no hub state (--no-hub-state): rendered as a first pass'
+          : describeRecordedState(undefined, prefix),
+    };
+    const baseRender = renderFleet(freshSnapshot(base.fleet));
+    const headRender = renderFleet(freshSnapshot(head.fleet));
+    return assemble({ base, head, baseRender, headRender, state });
+  }
+  const now = (opts.now ?? (() => new Date()))();
+  const baseSide = await renderAsHub({ recorded, fleet: base.fleet, commit: base.commit, now });
+  const headSide = await renderAsHub({ recorded, fleet: head.fleet, commit: head.commit, now });
+  const state = {
+    used: true,
+    ...(recorded.bindings
+      ? { bindingsCommit: recorded.bindings.commit, recordedAt: recorded.bindings.recordedAt }
+      : {}),
+    note: describeRecordedState(recorded, prefix),
+  };
+  return assemble({
+    base,
+    head,
+    baseRender: baseSide.render,
+    headRender: headSide.render,
+    state,
+    current: headSide.current,
+  });
 }
 
 function assemble(input: {
@@ -115,11 +148,19 @@ function assemble(input: {
     base: baseRender,
     head: headRender,
   });
+  // With the branches' files (blob ids), the guard judges the head render as blob ids too.
+  const current = input.current;
+  const guarded = current
+    ? {
+        ...headRender,
+        clusters: new Map([...headRender.clusters].map(([c, o]) => [c, { ...o, files: blobIdsOf(o.files) }])),
+      }
+    : headRender;
   const judged = judgeVerdict({
     diff,
     base: baseRender,
-    head: headRender,
-    ...(input.current ? { current: input.current } : {}),
+    head: guarded,
+    ...(current ? { current } : {}),
     guards: head.fleet.config.guards,
     deletionsAllowed: deletionsAllowedBy(head.message),
   });
@@ -168,5 +209,5 @@ async function loadSide(
   if (!loaded.ok) return failed(loaded.errors.map(formatLoadError));
   const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
   if (problems.length > 0) return failed(problems);
-  return { revision, commit: read.commit, message: read.message, fleet };
+  return { gitdir: read.gitdir, revision, commit: read.commit, message: read.message, fleet };
 }

@@ -103,7 +103,7 @@ test('A ref that does not exist is a RefNotFound error naming the ref and the re
     await assert.rejects(readGitSource({ dir, ref }), (e: unknown) => {
       assert.ok(e instanceof GitSourceError);
       assert.equal(e.code, 'RefNotFound');
-      assert.ok(e.message.startsWith(`ref '${ref}': not found in ${dir}`), e.message);
+      assert.ok(e.message.startsWith(`revision '${ref}' in ${dir}: names no commit (`), e.message);
       return true;
     });
   }

@@ -1,0 +1,118 @@
+// Steps 4 and 5a of a pass (hub-pass.ts): what the hub renders for a source commit given the
+// recorded state of its branches, without writing anything. The pass writes what this returns;
+// `gitfleet diff` (loops/shared/preview/) previews the same thing, so a preview is what merging
+// does: the previous bindings (stickiness), the clusters' status (taints, dynamic weights,
+// Aggregated division, API enablements), the failover records and the rollout stage.
+import { withClusterScopes } from '../../core/load/default-namespace.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import type { PreviousBinding } from '../../core/model/binding.js';
+import type { Snapshot } from '../../core/model/snapshot.js';
+import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
+import { planClusterTaints, planEvictions } from '../../core/failover/plan-failover.js';
+import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
+import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
+import type { AgentReport } from '../../core/status/status-branch.js';
+import type { Diagnostic } from '../../core/model/diagnostic.js';
+import { readFailoverRecords, type HubFailover } from './hub-failover.js';
+import type { FailoverWrites } from './plan-bindings-branch.js';
+import { planRolloutStage, type RolloutStage } from './hub-rollout.js';
+import { clusterStatusOf, readAgentReports } from './read-status-branches.js';
+import { readPreviousBindings, type HubState } from './read-hub-state.js';
+import type { ReadContext } from './read-git-state.js';
+
+export interface PassRenderInput {
+  read: ReadContext;
+  fleet: Fleet;
+  state: HubState;
+  sourceCommit: string;
+  now: Date;
+  failover: HubFailover;
+  verdicts: ReadonlyMap<string, ClusterVerdict>;
+  progress?: (done: number, total: number) => void;
+  /** Told when the recorded state has been read (the pass's read timing ends there). */
+  onStateRead?: () => void;
+}
+
+/** What a pass renders, with what it decided on the way. */
+export interface PassRender {
+  render: RenderResult;
+  previous: ReadonlyMap<string, PreviousBinding>;
+  reports: ReadonlyMap<string, AgentReport>;
+  rollout: RolloutStage | undefined;
+  failoverWrites: FailoverWrites;
+  /** Diagnostics of reading the exported endpoints. */
+  exportDiagnostics: Diagnostic[];
+}
+
+/** Returns the render a pass makes of the fleet on the recorded state, with its failover and rollout decisions. */
+export async function planPassRender(input: PassRenderInput): Promise<PassRender> {
+  const { read, fleet, state, now, failover, verdicts } = input;
+  const previous = await readPreviousBindings(read, state.bindings.current.files);
+  const recorded = await readFailoverRecords(read, state.bindings.current.files);
+  input.onStateRead?.();
+  const reports = await readAgentReports(read, state.statusHeads);
+  const clusterStatus = withMonitorVerdicts(clusterStatusOf(reports), verdicts);
+  const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
+  const taints = planClusterTaints({ now, fleet, clusterStatus, recorded });
+  const snapshot: Snapshot = {
+    fleet: withClusterScopes(fleet, clusterStatus),
+    clusterStatus,
+    previous,
+    exportedSlices: exported.slices,
+    clusterTaints: taints.taints,
+  };
+  const renderWith = (s: Snapshot): RenderResult => {
+    const memo = read.cache.renderMemo;
+    const result = renderFleet(s, {
+      ...(memo ? { memo } : {}),
+      ahead: true,
+      ...(input.progress ? { progress: input.progress } : {}),
+    });
+    read.cache.renderMemo = result.memo;
+    return result;
+  };
+  let render = renderWith(snapshot);
+  const evictions = planEvictions({
+    now,
+    settings: failover.settings,
+    fleet,
+    bindings: render.bindings,
+    previous,
+    clusterStatus,
+    clusterTaints: taints.taints,
+    reports,
+    clusterHeads: state.clusterHeads,
+    recorded,
+    memory: failover.memory,
+  });
+  // An eviction or a fresh schedule changes the previous bindings: render again with them, so
+  // the replicas leave the cluster and land elsewhere in this same pass.
+  if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
+  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
+  // Failover is never held: the replicas it moves, the clusters it places a workload on and the
+  // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
+  const rollout = await planRolloutStage(read, {
+    now,
+    fleet,
+    render,
+    state,
+    reports,
+    previous,
+    sourceCommit: input.sourceCommit,
+  });
+  if (rollout) render = { ...render, clusters: rollout.clusters };
+  const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
+  const failoverWrites: FailoverWrites = {
+    files: new Map([...taints.files, ...evictions.files]),
+    decisions: [...taints.decisions, ...evictions.decisions],
+    verdicts,
+    ...(wakeAt ? { wakeAt } : {}),
+  };
+  return { render, previous, reports, rollout, failoverWrites, exportDiagnostics: exported.diagnostics };
+}
+
+function earliestOf(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return a.getTime() <= b.getTime() ? a : b;
+}
