@@ -35,7 +35,16 @@ import { launchChromium, skipReason, type Browser } from './launch-chromium.js';
 import { startUi, type UiProcess } from './ui-process.js';
 
 const shots = join(repoRoot, 'test-output/screenshots');
-const secrets = [secretValue, secretBase64, nextSecretValue, nextSecretBase64];
+// The example's own value too (examples/fleet-repo/apps/shop/web.yaml), which the first commit holds.
+const exampleSecret = 'not-a-real-key-example-only';
+const secrets = [
+  secretValue,
+  secretBase64,
+  nextSecretValue,
+  nextSecretBase64,
+  exampleSecret,
+  Buffer.from(exampleSecret).toString('base64'),
+];
 
 let repo: FleetRepo;
 let ui: UiProcess;
@@ -244,7 +253,10 @@ test(
     await assertNoSecretOnPage('the commit page');
     await page.fill('#commit-rev', 'HEAD~2..HEAD');
     await page.press('#commit-rev', 'Enter');
-    await page.waitForSelector('body[data-route="#/commit/HEAD~2..HEAD"] #commit-page');
+    await page.waitForSelector('body[data-route="#/commit/HEAD~2..HEAD"] #commit-diff');
+    assert.match((await page.textContent('#commit-sides')) ?? '', /initial fleet → head \w+ scale web to 12/);
+    assert.match((await page.textContent('#commit-diff')) ?? '', /\+ {2}session\.key: "<redacted, changed>"/);
+    await page.screenshot({ path: join(shots, 'commit-range.png'), fullPage: true });
     await assertNoSecretOnPage('the range page');
   },
 );

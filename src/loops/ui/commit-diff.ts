@@ -16,8 +16,9 @@ export async function commitRange(
 ): Promise<{ base: string; head: string } | { error: string }> {
   const range = spec.split('..');
   if (range.length === 2 && range[0] && range[1]) return { base: range[0], head: range[1] };
-  const head = await resolveCommit(repo, spec);
-  if (head === undefined) return { error: `'${spec}': names no commit in the repository` };
+  const resolved = await resolveCommit(repo, spec);
+  if ('error' in resolved) return resolved;
+  const head = resolved.oid;
   const { parent } = await readCommitInfo(repo, head);
   if (parent === undefined)
     return { error: `${head.slice(0, 12)}: the repository's first commit has no parent to compare with` };

@@ -1,8 +1,11 @@
 // The few reads of git objects the dashboard makes itself, beyond what readFleetStatus and
 // previewDiff read: one file of a cluster branch (the template page's rendered YAML), and a
-// revision resolved to a commit with its parent and subject (the commit page's two sides).
+// revision resolved to a commit (by the resolver `gitfleet diff` uses) with its parent and
+// subject (the commit page's two sides).
 import git from 'isomorphic-git';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
+import { GitSourceError } from '../../adapters/source/git-source-error.js';
+import { resolveRevision } from '../../adapters/source/resolve-revision.js';
 
 /** A local git directory being read, with isomorphic-git's pack cache for one reading. */
 export interface ReadRepo {
@@ -36,29 +39,15 @@ export async function readCommitInfo(
   return { parent: commit.parent[0], subject: commit.message.split('\n', 1)[0] ?? '' };
 }
 
-/** Returns the commit a branch, tag, HEAD or (abbreviated) commit id names, or undefined. */
-export async function resolveCommit(repo: ReadRepo, rev: string): Promise<string | undefined> {
-  for (const ref of [rev, `refs/heads/${rev}`, `refs/tags/${rev}`]) {
-    try {
-      const oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
-      // An annotated tag names its commit through the tag object.
-      return (await git.readCommit({ ...repo, oid: (await peel(repo, oid)) ?? oid })).oid;
-    } catch {
-      // try the next form
-    }
-  }
-  if (!/^[0-9a-f]{4,40}$/i.test(rev)) return undefined;
+/** Returns the commit any git revision names (gitrevisions(7), as `gitfleet diff` reads them), or why none. */
+export async function resolveCommit(
+  repo: ReadRepo,
+  rev: string,
+): Promise<{ oid: string } | { error: string }> {
   try {
-    return await git.expandOid({ ...repo, oid: rev.toLowerCase() });
-  } catch {
-    return undefined;
-  }
-}
-
-async function peel(repo: ReadRepo, oid: string): Promise<string | undefined> {
-  try {
-    return (await git.readTag({ ...repo, oid })).tag.object;
-  } catch {
-    return undefined;
+    return { oid: await resolveRevision({ dir: repo.gitdir, ...repo }, rev) };
+  } catch (error) {
+    if (error instanceof GitSourceError) return { error: error.message };
+    throw error;
   }
 }
