@@ -20,7 +20,7 @@ import { exitCodes } from '../exit-codes.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import type { Io } from '../io.js';
-import { readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
+import { cacheDirFlag, readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
 import { readLog } from './log.js';
 
 /** `gitfleet ui`: its command line. */
@@ -50,6 +50,7 @@ export const uiSpec = {
     },
     'branch-prefix': readBranchPrefixFlag,
     'token-file': tokenFileFlag,
+    'cache-dir': cacheDirFlag,
   },
 } as const satisfies CommandSpec;
 
@@ -65,6 +66,7 @@ export const uiCommand = defineCommand({
         intervalMs: values.interval,
         ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+        ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
       },
       io,
     ),
@@ -77,6 +79,8 @@ export interface UiOptions {
   intervalMs: number;
   branchPrefix?: string;
   tokenFile?: string;
+  /** For a URL: where its mirror lives (default: defaultMirrorCacheDir). */
+  cacheDir?: string;
 }
 
 /** The shipped page's folder: `ui/` at the package's root (this file is build/src/cli/commands/ui.js). */
@@ -165,7 +169,7 @@ async function openMirror(opts: UiOptions): Promise<{ gitdir: string; refresh():
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   const mirror = remoteHubRepo({
     url: opts.repo,
-    cacheDir: defaultMirrorCacheDir(),
+    cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
     mirrorKey: 'ui',
     ...(token ? { token } : {}),
     sourceRef: 'main',
