@@ -5,6 +5,8 @@ import { h, short } from './dom.js';
 /** Returns the template page of a template document. */
 export function templatePage(doc) {
   const b = doc.binding;
+  // A few rendered files are shown open; more are listed, each opened on a click.
+  const shown = doc.rendered.filter((r) => r.yaml !== null).length;
   return h(
     'section',
     { id: 'template-page' },
@@ -57,7 +59,11 @@ export function templatePage(doc) {
             h('td', {}, r.cluster),
             h('td', {}, r.placed ? 'yes' : 'no'),
             h('td', {}, r.replicas ?? ''),
-            h('td', { className: 'mono' }, r.applied ? short(r.appliedCommit) : 'no'),
+            h(
+              'td',
+              { className: 'mono' },
+              r.applied ? short(r.appliedCommit) : r.placed || r.health ? 'no' : '–',
+            ),
             h('td', { className: `h-${r.health ?? 'none'}` }, r.health ?? ''),
             h('td', {}, r.message ?? ''),
           ),
@@ -71,7 +77,7 @@ export function templatePage(doc) {
         {
           className: 'rendered',
           'data-cluster': r.cluster,
-          open: r.yaml !== null && doc.rendered.length <= 3,
+          open: r.yaml !== null && shown <= 3,
         },
         h('summary', {}, `${r.cluster}: ${r.yaml === null ? 'not rendered there' : r.path}`),
         r.yaml === null ? null : h('pre', {}, r.yaml),

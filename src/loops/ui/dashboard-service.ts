@@ -132,6 +132,9 @@ export class DashboardService {
       data = await readFleetStatus({
         dir: this.opts.gitdir,
         repo: this.opts.repo,
+        // The matrix shows what each agent reported, also of templates not placed there, as
+        // `status --wide` does.
+        objects: 'always',
         ...(this.opts.branchPrefix !== undefined ? { branchPrefix: this.opts.branchPrefix } : {}),
       });
     } catch (error) {
