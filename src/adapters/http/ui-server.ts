@@ -65,9 +65,13 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   const host = opts.host ?? '127.0.0.1';
   const streams = new Set<ServerResponse>();
   let port = opts.port;
-  const server = createServer(
-    (req, res) => void answer(req, res, { ...opts, host, boundPort: () => port, streams }),
-  );
+  const server = createServer((req, res) => {
+    // Whatever goes wrong answering one request is that request's 500, never the process's end.
+    answer(req, res, { ...opts, host, boundPort: () => port, streams }).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `${(error as Error).message}\n`);
+      else res.end();
+    });
+  });
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -120,7 +124,15 @@ async function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
   if (path === '/' || path === '/index.html') return sendFile(res, ctx.staticRoot, 'index.html');
-  if (path.startsWith('/ui/')) return sendFile(res, ctx.staticRoot, decodeURIComponent(path.slice(4)));
+  if (path.startsWith('/ui/')) {
+    let file: string;
+    try {
+      file = decodeURIComponent(path.slice(4));
+    } catch {
+      return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    }
+    return sendFile(res, ctx.staticRoot, file);
+  }
   if (path === '/api/events') return openStream(req, res, ctx.streams);
   const handler = path.startsWith('/api/') ? ctx.api[path.slice(5)] : undefined;
   if (handler === undefined || !Object.hasOwn(ctx.api, path.slice(5)))

@@ -110,12 +110,26 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
       commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
     },
   });
+  // One read at a time: moves during a read (a hub pass moves many refs) make one more read after it.
+  let reading = false;
+  let again = false;
   const moved = (): void => {
-    service.reload().then(
-      (generation) => server.broadcast('changed', { generation }),
-      (error: unknown) =>
-        io.err(`gitfleet ui: reading ${opts.repo} again failed: ${(error as Error).message}`),
-    );
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void (async () => {
+      do {
+        again = false;
+        try {
+          server.broadcast('changed', { generation: await service.reload() });
+        } catch (error) {
+          io.err(`gitfleet ui: reading ${opts.repo} again failed: ${(error as Error).message}`);
+        }
+      } while (again);
+      reading = false;
+    })();
   };
   // The first read starts now, so the first page finds it done or under way.
   service.overview().catch(() => undefined);

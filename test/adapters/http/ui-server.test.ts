@@ -79,6 +79,8 @@ test('nothing outside its folder is served, however the path is spelled', async 
     '/ui/%2e%2e/outside.js',
     '/ui/..%2foutside.js',
     '/ui/%2e%2e%2fui%2f..%2f..%2foutside.js',
+    '/ui/%E0%A4%A',
+    '/ui/%00index.html',
   ])
     assert.equal((await send(path)).status, 404, path);
 });
