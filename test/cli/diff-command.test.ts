@@ -127,6 +127,14 @@ test('json holds both commits, the clusters with their file diffs and the replic
   assert.equal(diff.base.commit, base);
   assert.equal(diff.head.commit, head);
   assert.equal(diff.changed, true);
+  assert.deepEqual(diff.state, { used: false, note: 'no hub state: rendered as a first pass' });
+  const sum = (k: string) => diff.clusters.reduce((n: number, c: Record<string, number>) => n + c[k]!, 0);
+  assert.deepEqual(
+    [diff.verdict.clusters, diff.verdict.added, diff.verdict.changed, diff.verdict.removed],
+    [diff.clusters.length, sum('added'), sum('changed'), sum('removed')],
+  );
+  assert.equal(diff.verdict.refusedDeletions, 0);
+  assert.match(diff.verdict.text, /^verdict: \d+ clusters touched; /);
   const us = diff.clusters.find((c: { cluster: string }) => c.cluster === 'aws-us-prod');
   assert.ok(
     us.files.some(

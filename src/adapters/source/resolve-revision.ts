@@ -13,6 +13,7 @@ import {
 } from '../../core/model/parse-revision.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { GitSourceError, type GitSourceRepo } from './git-source-error.js';
+import { corruptObjectMessage } from '../git/corrupt-object.js';
 import { openRefStore, readReflog, resolveRefName, symbolicTarget, type RefStore } from './read-refs.js';
 import { findYoungestMatching, listRefTips } from './search-commit-messages.js';
 
@@ -289,6 +290,8 @@ async function readObject(ctx: Resolving, oid: string): Promise<RevObject> {
     });
   } catch (error) {
     if (error instanceof Errors.NotFoundError) return nothing(ctx, `no object ${oid}`);
+    const corrupt = corruptObjectMessage(ctx.repo.gitdir, oid, error);
+    if (corrupt) throw new GitSourceError('CorruptObject', corrupt);
     throw error;
   }
   const object = toRevObject(oid, read);

@@ -17,7 +17,7 @@ import { judgeVerdict } from '../../core/review/judge-verdict.js';
 import { previewRollouts, type RolloutPreview } from '../../core/review/preview-rollouts.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
-import { blobIdsOf, renderAsHub } from './preview/render-as-hub.js';
+import { blobIdsOf, renderAsHub, withBranchFiles } from './preview/render-as-hub.js';
 
 export interface PreviewDiffOptions {
   /** A local git repository holding both revisions (bare or not). */
@@ -114,17 +114,27 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
   const now = (opts.now ?? (() => new Date()))();
   const baseSide = await renderAsHub({ recorded, fleet: base.fleet, commit: base.commit, now });
   const headSide = await renderAsHub({ recorded, fleet: head.fleet, commit: head.commit, now });
+  // The hub rendered the base commit last: its cluster branches are the base side, so the diff
+  // is what the next pass changes on them (a rollout's held clusters, status that moved since).
+  const onBranches = recorded.bindings?.source === base.commit;
+  const baseRender = onBranches
+    ? await withBranchFiles(recorded, baseSide.render, baseSide.current)
+    : baseSide.render;
   const state = {
     used: true,
     ...(recorded.bindings
       ? { bindingsCommit: recorded.bindings.commit, recordedAt: recorded.bindings.recordedAt }
       : {}),
-    note: describeRecordedState(recorded, prefix),
+    note:
+      `${describeRecordedState(recorded, prefix)}; base side: ` +
+      (onBranches
+        ? 'the cluster branches as the hub last wrote them for it'
+        : 'rendered on the same state (the hub last rendered another commit)'),
   };
   return assemble({
     base,
     head,
-    baseRender: baseSide.render,
+    baseRender,
     headRender: headSide.render,
     state,
     current: headSide.current,

@@ -30,6 +30,7 @@ import {
   removeFleetRepos,
   type FleetRepo,
 } from './hub-fixture.js';
+import { at, canary, fleetWithStrategy, record, report, setImage, strategy, t0 } from './rollout-fixture.js';
 
 const scratch: string[] = [];
 after(() => {
@@ -50,13 +51,17 @@ function clusterBranches(repo: FleetRepo): Map<string, Map<string, string>> {
 }
 
 /** The head side of the preview, as renderAsHub makes it for previewDiff. */
-async function headSide(repo: FleetRepo, revision: string): Promise<Map<string, Map<string, string>>> {
+async function headSide(
+  repo: FleetRepo,
+  revision: string,
+  at: () => Date = now,
+): Promise<Map<string, Map<string, string>>> {
   const read = await readGitSource({ dir: repo.path, ref: revision });
   const loaded = loadFleet(read.files);
   assert.ok(loaded.ok);
   const recorded = await readRecordedState(repo.gitdir, loaded.fleet.config.branchPrefix);
   assert.ok(recorded, 'the repository holds the hub state');
-  const side = await renderAsHub({ recorded, fleet: loaded.fleet, commit: read.commit, now: now() });
+  const side = await renderAsHub({ recorded, fleet: loaded.fleet, commit: read.commit, now: at() });
   return new Map([...side.render.clusters].map(([c, o]) => [c, new Map(o.files)]));
 }
 
@@ -97,11 +102,11 @@ function sorted(map: Map<string, Map<string, string>>): [string, [string, string
 }
 
 /** Checks the preview of main against what the next hub pass writes; returns the preview. */
-async function assertPreviewIsWhatTheHubWrites(repo: FleetRepo, base: string) {
+async function assertPreviewIsWhatTheHubWrites(repo: FleetRepo, base: string, at: () => Date = now) {
   const before = clusterBranches(repo);
-  const preview = await previewDiff({ dir: repo.path, base, head: 'main', now });
-  const head = await headSide(repo, 'main');
-  rendered(await hubPass(repo));
+  const preview = await previewDiff({ dir: repo.path, base, head: 'main', now: at });
+  const head = await headSide(repo, 'main', at);
+  rendered(await hubPass(repo, { now: at }));
   const after = clusterBranches(repo);
   assert.deepEqual(sorted(head), sorted(after), 'the head side is what the hub wrote, byte for byte');
   assert.deepEqual(
@@ -130,6 +135,13 @@ test('on the example fleet, the preview of a pushed commit is what the following
   assert.equal(preview.state.bindingsCommit?.length, 40);
   assert.match(preview.state.note, /^hub state: bindings gitfleet\/bindings at [0-9a-f]{12} \(recorded /);
   assert.ok(preview.verdict.changed > 0);
+  // Now the hub has rendered the head: a preview from the old base renders that base on the state.
+  const again = await previewDiff({ dir: repo.path, base, head: 'main', now });
+  assert.match(
+    again.state.note,
+    /; base side: rendered on the same state \(the hub last rendered another commit\)$/,
+  );
+  assert.deepEqual(again.diff, preview.diff);
 });
 
 const member = (name: string) => `apiVersion: cluster.karmada.io/v1alpha1
@@ -211,5 +223,30 @@ test('with dynamic weights, Aggregated division and a NotReady cluster, the prev
   assert.notDeepEqual(
     fresh.diff.clusters.map((c) => c.files.map((f) => f.diff)),
     preview.diff.clusters.map((c) => c.files.map((f) => f.diff)),
+  );
+});
+
+test('during a rollout, the preview holds the later steps as the hub does, then releases them once the canary is Healthy', async () => {
+  const repo = await fleetWithStrategy(strategy());
+  const base = git(repo, ['rev-parse', 'main']);
+  commitChange(repo, 'web 1.9.0', (work) => setImage(work, '1.9.0'));
+  const first = await assertPreviewIsWhatTheHubWrites(repo, base, at(t0));
+  assert.deepEqual(
+    first.diff.clusters
+      .filter((c) => c.files.some((f) => f.path === 'shop/Deployment.apps/web.yaml'))
+      .map((c) => c.cluster),
+    [canary],
+    'only the canary gets the new image; the later step is held',
+  );
+  assert.equal(record(repo)?.phase, 'Progressing');
+  await report(repo, canary, 'Healthy');
+  const second = git(repo, ['rev-parse', 'main']);
+  commitChange(repo, 'web 1.9.1', (work) => setImage(work, '1.9.1'));
+  const next = await assertPreviewIsWhatTheHubWrites(repo, second, at(t0 + 60_000));
+  assert.match(next.state.note, /; base side: the cluster branches as the hub last wrote them for it$/);
+  // The new revision starts the rollout again: the later step keeps 1.8.0, so nothing changes there.
+  assert.deepEqual(
+    next.diff.clusters.map((c) => c.cluster),
+    [canary],
   );
 });

@@ -10,6 +10,7 @@ import { defaultHubFailover } from '../../hub/hub-failover.js';
 import { planPassRender } from '../../hub/plan-pass-render.js';
 import { clusterBranchOutput } from '../../hub/plan-pass-writes.js';
 import { readCommitFiles } from '../../hub/read-git-state.js';
+import { readStoredObject } from '../../../adapters/git/object-store.js';
 import type { RecordedState } from './read-recorded-state.js';
 
 /** A side rendered as the hub would, and the files each cluster branch holds now (path → blob id). */
@@ -58,4 +59,34 @@ export async function renderAsHub(input: {
 /** Returns the cluster's files as blob ids, the form a branch's files are read in. */
 export function blobIdsOf(files: ReadonlyMap<string, string>): Map<string, string> {
   return new Map([...files].map(([path, text]) => [path, hashObject('blob', Buffer.from(text))]));
+}
+
+/**
+ * Returns the render with each cluster that has a branch holding what its branch holds now
+ * (path → text), in place of what the render would write there: the base side of a preview
+ * when the hub has rendered the base commit, so the diff shows what the next pass changes.
+ */
+export async function withBranchFiles(
+  recorded: RecordedState,
+  render: RenderResult,
+  current: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): Promise<RenderResult> {
+  const clusters = new Map(render.clusters);
+  for (const [cluster, output] of render.clusters) {
+    const files = current.get(cluster);
+    if (!files) continue;
+    const texts = new Map<string, string>();
+    for (const [path, oid] of files) {
+      // Most files hold what the render says: only the others are read from the repository.
+      const rendered = output.files.get(path);
+      if (rendered !== undefined && hashObject('blob', Buffer.from(rendered)) === oid) {
+        texts.set(path, rendered);
+        continue;
+      }
+      const object = await readStoredObject(recorded.read.store, oid);
+      texts.set(path, Buffer.from(object.content).toString('utf8'));
+    }
+    clusters.set(cluster, { ...output, files: texts, held: new Map() });
+  }
+  return { ...render, clusters };
 }
