@@ -22,7 +22,7 @@ import {
   type StatusFailover,
 } from '../../core/status/format-status-text.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
-import { statusTable } from '../../core/status/status-table.js';
+import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
 import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
@@ -161,8 +161,9 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
     const data = await readFleetStatus({
       dir: source.dir,
       repo: opts.repo,
-      // The matrix shows what each agent reported, also of templates not placed there.
-      objects: opts.wide ? 'always' : 'fresh',
+      // The views below take the statuses the hub aggregated where they are current.
+      objects: 'fresh',
+      templateLabels: selector !== undefined,
       ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
     });
     return {
@@ -236,13 +237,7 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
   };
   const rolloutsKey = rolloutsJson(data.rollouts);
   if (opts.wide) {
-    const rows = statusTable({
-      bindings: data.bindings,
-      reports: data.reports,
-      clusters: [...new Set([...data.renderedHeads.keys(), ...data.unreadable.keys()])],
-      renderedCommitOf: (cluster) => data.renderedHeads.get(cluster),
-      placedOnly: !opts.all,
-    });
+    const rows = fleetStatusTable(data, { placedOnly: !opts.all });
     if (opts.output === 'text') return formatStatusText(rows, failover, formatRolloutSection(data.rollouts));
     return serialize({ rows, ...failover, ...rolloutsKey }, opts);
   }

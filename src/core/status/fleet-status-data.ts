@@ -4,7 +4,7 @@
 // (filter-fleet-status.ts) are functions of it, so the command line and the dashboard show the
 // same numbers.
 import type { BindingView } from '../publish/binding-record.js';
-import type { RolloutView } from '../rollout/rollout-view.js';
+import type { RolloutState } from '../model/rollout.js';
 import type { EvictionTaskView } from './eviction-task-view.js';
 import type { AgentReport } from './status-branch.js';
 
@@ -47,7 +47,9 @@ export interface FleetStatusData {
    * The clusters whose per-object status is the one the hub aggregated into the binding records
    * (`BindingView.aggregatedStatus`): their status branch and cluster branch are still the ones
    * the bindings head records, so the hub's aggregation is what aggregateBindingStatus would
-   * give. Their reports carry the cluster's own status and applied commit but no objects.
+   * give. Their reports carry the cluster's own status and applied commit, and the records of
+   * the objects that are not a binding placed there (namespaces made for templates, derived
+   * Services, objects not yet pruned); the others are in the binding records.
    */
   aggregatedByHub: Set<string>;
   /** Why a status branch does not read (no cluster.yaml, not YAML, not an AgentReport). */
@@ -68,6 +70,10 @@ export interface FleetStatusData {
   templateLabelsError?: string;
   /** Every eviction task of every binding record, templates in label order. */
   evictions: TemplateEvictionTask[];
-  /** Every rollout the bindings branch records (.gitfleet/rollouts/), readable or not. */
-  rollouts: RolloutView[];
+  /**
+   * Every rollout the bindings branch records (.gitfleet/rollouts/), readable or not: the
+   * RolloutView of core/rollout/rollout-view.ts, spelled out here because core/rollout reads
+   * core/status.
+   */
+  rollouts: ({ path: string; rollout: RolloutState } | { path: string; unreadable: string })[];
 }

@@ -93,11 +93,14 @@ export function summarizeClusters(data: FleetStatusData, now: Date): ClusterSumm
 }
 
 // The object counts of the clusters the hub's aggregation stands for: one object per binding
-// placed there, counted by the status the hub recorded for it on that cluster.
+// placed there, counted by the status the hub recorded for it on that cluster, plus the objects
+// the report carries.
 function countAggregatedByHub(data: FleetStatusData): Map<string, ObjectCounts> {
   const counts = new Map<string, ObjectCounts>();
   if (data.aggregatedByHub.size === 0) return counts;
-  for (const cluster of data.aggregatedByHub) counts.set(cluster, emptyCounts());
+  // The report carries the records of what is not a binding placed there.
+  for (const cluster of data.aggregatedByHub)
+    counts.set(cluster, countObjects(data.reports.get(cluster)?.objects ?? []));
   for (const binding of data.bindings) {
     const recorded = new Map(binding.aggregatedStatus.map((s) => [s.clusterName, s]));
     for (const { name } of binding.clusters) {

@@ -36,6 +36,12 @@ import { exportedSliceFiles, parseExportedSlices, type ExportProblem } from './e
  */
 export const appliedCommitTrailer = 'Gitfleet-Applied-Commit';
 
+/**
+ * The trailer of a bindings commit naming a status branch head the hub aggregated into the
+ * binding records: `<cluster>=<commit>` (written by loops/hub, read by the status views).
+ */
+export const statusCommitTrailer = 'Gitfleet-Status-Commit';
+
 export const clusterFile = 'cluster.yaml';
 export const objectsDir = 'objects/';
 const apiVersion = 'gitfleet.io/v1alpha1';

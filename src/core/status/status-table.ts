@@ -5,7 +5,9 @@ import type { BindingView } from '../publish/binding-record.js';
 import { matchLabelSelector } from '../select/match-label-selector.js';
 import { aggregateBindingStatus } from './aggregate-status.js';
 import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
-import { indexRecords } from './fleet-summary.js';
+import { indexRecords, templateStatusItems } from './fleet-summary.js';
+import type { FleetStatusData } from './fleet-status-data.js';
+import type { AggregatedStatusItem } from '../publish/binding-status.js';
 
 /** One template on one cluster, as `gitfleet status` shows it. */
 export interface StatusRow {
@@ -39,6 +41,27 @@ export interface StatusTableInput {
   renderedCommitOf?: (cluster: string) => string | undefined;
   /** Leaves out the rows of clusters a template is not placed on (`status --wide` without `--all`). */
   placedOnly?: boolean;
+  /**
+   * A binding's status on each cluster it is placed on (default: aggregateBindingStatus over the
+   * reports); fleetStatusTable passes templateStatusItems, which knows the hub-aggregated clusters.
+   */
+  itemsOf?: (binding: BindingView) => AggregatedStatusItem[];
+}
+
+/**
+ * Returns the status table of fleet status data (readFleetStatus): every template on every
+ * cluster with a branch or a report, placed rows only with `placedOnly`; right for data read
+ * with `objects: 'fresh'` too.
+ */
+export function fleetStatusTable(data: FleetStatusData, opts: { placedOnly?: boolean } = {}): StatusRow[] {
+  return statusTable({
+    bindings: data.bindings,
+    reports: data.reports,
+    clusters: [...new Set([...data.renderedHeads.keys(), ...data.unreadable.keys()])],
+    renderedCommitOf: (cluster) => data.renderedHeads.get(cluster),
+    itemsOf: templateStatusItems(data),
+    ...(opts.placedOnly ? { placedOnly: true } : {}),
+  });
 }
 
 /**
@@ -73,12 +96,14 @@ function rowsOf(
   template: string,
   clusters: string[],
 ): StatusRow[] {
-  const aggregated = aggregateBindingStatus({
-    binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
-    reports: input.reports,
-    ...(input.renderedCommitOf ? { renderedCommitOf: input.renderedCommitOf } : {}),
-    recordOf,
-  }).aggregatedStatus;
+  const aggregated =
+    input.itemsOf?.(binding) ??
+    aggregateBindingStatus({
+      binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
+      reports: input.reports,
+      ...(input.renderedCommitOf ? { renderedCommitOf: input.renderedCommitOf } : {}),
+      recordOf,
+    }).aggregatedStatus;
   const placed = new Set(aggregated.map((s) => s.clusterName));
   const shown = input.placedOnly ? clusters.filter((c) => placed.has(c)) : clusters;
   return shown.map((cluster): StatusRow => {

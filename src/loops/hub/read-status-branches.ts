@@ -3,7 +3,7 @@
 // enablement, available replicas, the not-ready taint); per-object status is aggregated into
 // the binding records (aggregatedStatus, FullyApplied).
 import type { ClusterStatus } from '../../core/model/cluster.js';
-import { parseStatusBranch, type AgentReport } from '../../core/status/status-branch.js';
+import { parseStatusBranch, statusCommitTrailer, type AgentReport } from '../../core/status/status-branch.js';
 import { memoize } from '../runtime/memo-map.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
@@ -51,8 +51,9 @@ export function clusterStatusOf(reports: ReadonlyMap<string, AgentReport>): Map<
   return status;
 }
 
-/** The trailer of a bindings commit naming a status branch head it aggregated: `<cluster>=<commit>`. */
-export const statusCommitTrailer = 'Gitfleet-Status-Commit';
+// The trailer of a bindings commit naming a status branch head it aggregated (`<cluster>=<commit>`),
+// named in core so the status views read it too.
+export { statusCommitTrailer };
 
 /** Returns the trailer lines for the given status heads, sorted by cluster. */
 export function statusTrailerLines(heads: ReadonlyMap<string, string>): string[] {

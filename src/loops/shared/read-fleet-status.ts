@@ -31,14 +31,15 @@ import type {
   FleetStatusData,
   TemplateEvictionTask,
 } from '../../core/status/fleet-status-data.js';
+import { objectPath } from '../../core/format/object-path.js';
 import {
-  clusterFile,
+  objectsDir,
   parseStatusBranch,
+  statusCommitTrailer,
   statusBranchProblem,
   type AgentReport,
 } from '../../core/status/status-branch.js';
 import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
-import { statusCommitTrailer } from '../hub/read-status-branches.js';
 import { localGitdir } from './hub-repo.js';
 
 export type { FleetStatusData, CommitDistance } from '../../core/status/fleet-status-data.js';
@@ -64,14 +65,20 @@ export interface ReadFleetStatusOptions {
   /** How many commits of a cluster branch to walk when counting how far behind it is (default 50). */
   behindLimit?: number;
   /**
-   * `fresh` (default): a cluster whose status branch and cluster branch are still the ones the
-   * bindings head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers) is
-   * read from the status the hub aggregated into the binding records, and only its
-   * `cluster.yaml` is read from its status branch (see `aggregatedByHub`). `always`: every
-   * status branch is read whole (the objects a template is not placed with, the reflected
-   * status fields of every object).
+   * `always` (default): every status branch is read whole. `fresh`: a cluster whose status branch and cluster branch are still the ones the
+   * bindings head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers)
+   * has the records of the bindings placed there taken from the status the hub aggregated into
+   * the binding records, and only its other files read (see `aggregatedByHub`): far fewer
+   * reads on a big fleet, but the reports then lack those records (and their reflected status
+   * fields), so views must take the statuses from templateStatusItems (core/status/fleet-summary.ts)
+   * or fleetStatusTable (core/status/status-table.ts), not from the reports' objects.
    */
   objects?: 'fresh' | 'always';
+  /**
+   * Whether to load the source commit for the templates' labels (default true). Loading a
+   * fleet of thousands of templates is most of a read; `status` without `-l` skips it.
+   */
+  templateLabels?: boolean;
 }
 
 /** The default bound of the walk that counts how far a cluster is behind. */
@@ -83,7 +90,9 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
   const repo = opts.repo ?? opts.dir;
   const store = openObjectStore(gitdir);
   const reader = blobReader(store);
-  const atHead = opts.branchPrefix === undefined ? await loadSource(gitdir, 'HEAD') : undefined;
+  const wantLabels = opts.templateLabels !== false;
+  const atHead =
+    opts.branchPrefix === undefined ? await loadSource(gitdir, 'HEAD', { labels: wantLabels }) : undefined;
   const branchPrefix = opts.branchPrefix ?? atHead?.branchPrefix ?? defaultBranchPrefix;
   const refs = await listRefs(gitdir, `refs/heads/${branchPrefix}`);
   const bindingsHead = refs.get(bindingsRef(branchPrefix));
@@ -107,13 +116,13 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
   const statusHeads = refsUnder(refs, statusRefPrefix(branchPrefix));
   for (const [cluster, head] of statusHeads)
     if (
-      opts.objects !== 'always' &&
+      opts.objects === 'fresh' &&
       recordedStatus.get(cluster) === head &&
       renderedHeads.has(cluster) &&
       recordedClusters.get(cluster) === renderedHeads.get(cluster)
     )
       aggregatedByHub.add(cluster);
-  const status = await readStatusBranches(store, reader, statusHeads, aggregatedByHub);
+  const status = await readStatusBranches(store, reader, statusHeads, placedPaths(bindings, aggregatedByHub));
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
   const heartbeatTimes = new Map<string, string>();
   for (const [cluster, oid] of refsUnder(refs, heartbeatRefPrefix(branchPrefix))) {
@@ -124,13 +133,15 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
     if (time !== undefined) heartbeatTimes.set(cluster, time);
   }
   const labels =
-    sourceCommit === undefined
-      ? {
-          error: `${bindingsHead.slice(0, 7)}: the bindings head does not name its source commit (${sourceCommitTrailer})`,
-        }
-      : atHead?.commit === sourceCommit
-        ? atHead
-        : await loadSource(gitdir, sourceCommit);
+    opts.templateLabels === false
+      ? { error: "the templates' labels were not asked for" }
+      : sourceCommit === undefined
+        ? {
+            error: `${bindingsHead.slice(0, 7)}: the bindings head does not name its source commit (${sourceCommitTrailer})`,
+          }
+        : atHead?.commit === sourceCommit
+          ? atHead
+          : await loadSource(gitdir, sourceCommit, { labels: true });
   return {
     repo,
     branchPrefix,
@@ -203,9 +214,11 @@ async function readYamlFiles(
   store: ObjectStore,
   read: (oid: string) => Promise<string>,
   tree: string,
+  skip?: ReadonlySet<string>,
 ): Promise<Map<string, string>> {
-  const blobs: { path: string; oid: string }[] = [];
-  await listBlobs(store, tree, '', blobs);
+  const listed: { path: string; oid: string }[] = [];
+  await listBlobs(store, tree, '', listed);
+  const blobs = skip ? listed.filter((b) => !skip.has(b.path)) : listed;
   const files = new Map<string, string>();
   for (let i = 0; i < blobs.length; i += 256) {
     const batch = blobs.slice(i, i + 256);
@@ -213,19 +226,6 @@ async function readYamlFiles(
     batch.forEach((b, j) => files.set(b.path, texts[j]!));
   }
   return files;
-}
-
-/** Returns the one file at the root of a tree, path → text, or nothing when it is not there. */
-async function readRootFile(
-  store: ObjectStore,
-  read: (oid: string) => Promise<string>,
-  tree: string,
-  name: string,
-): Promise<Map<string, string>> {
-  const object = await readStoredObject(store, tree);
-  if (object.type !== 'tree') throw new Error(`${tree}: a ${object.type}, not a tree`);
-  const entry = parseTree(object.content, tree).find((e) => e.name === name && e.mode !== treeMode);
-  return new Map(entry ? [[name, await read(entry.oid)]] : []);
 }
 
 async function listBlobs(
@@ -245,6 +245,22 @@ async function listBlobs(
   await Promise.all(subtrees);
 }
 
+/**
+ * Returns, for each of the clusters, the status-branch paths of the objects of the bindings
+ * placed there: the records the hub's aggregation stands for.
+ */
+function placedPaths(
+  bindings: readonly BindingView[],
+  clusters: ReadonlySet<string>,
+): Map<string, Set<string>> {
+  const paths = new Map<string, Set<string>>([...clusters].map((c) => [c, new Set<string>()]));
+  for (const b of bindings) {
+    const path = objectsDir + objectPath(b.resource);
+    for (const { name } of b.clusters) paths.get(name)?.add(path);
+  }
+  return paths;
+}
+
 /** Returns cluster → head for the refs directly under a prefix, by cluster name. */
 function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<string, string> {
   return new Map(
@@ -255,13 +271,13 @@ function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<strin
   );
 }
 
-// A cluster in `summaryOnly` has its cluster.yaml read and no object files: the hub's aggregated
+// The object files of a cluster in `skipped` at those paths are not read: the hub's aggregated
 // status stands for them.
 async function readStatusBranches(
   store: ObjectStore,
   read: (oid: string) => Promise<string>,
   heads: ReadonlyMap<string, string>,
-  summaryOnly: ReadonlySet<string>,
+  skipped: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<{
   reports: Map<string, AgentReport>;
   unreadable: Map<string, string>;
@@ -274,9 +290,7 @@ async function readStatusBranches(
     try {
       const commit = await readCommit(store, head);
       if (commit.time !== undefined) times.set(cluster, commit.time);
-      const files = summaryOnly.has(cluster)
-        ? await readRootFile(store, read, commit.tree, clusterFile)
-        : await readYamlFiles(store, read, commit.tree);
+      const files = await readYamlFiles(store, read, commit.tree, skipped.get(cluster));
       const report = parseStatusBranch(files);
       if (report) reports.set(cluster, { ...report, cluster });
       else unreadable.set(cluster, statusBranchProblem(files) ?? 'no report');
@@ -352,10 +366,15 @@ interface SourceRead {
 // The source commit's templates (their labels) and its FleetConfig's branch prefix. A commit
 // that does not load, or a repository without one (a mirror's unborn HEAD), gives an error
 // rather than throwing: only `-l` needs the labels, and the prefix has a default.
-async function loadSource(gitdir: string, ref: string): Promise<SourceRead> {
+async function loadSource(gitdir: string, ref: string, want: { labels: boolean }): Promise<SourceRead> {
   try {
     const { commit, files } = await readGitSource({ dir: gitdir, ref });
-    const loaded = loadFleet(files);
+    // For the branch prefix alone, only the files that may hold the FleetConfig are loaded.
+    const loaded = loadFleet(
+      want.labels ? files : files.filter((f) => /kind:\s*["']?FleetConfig/.test(f.content)),
+    );
+    if (!want.labels)
+      return loaded.ok ? { commit, branchPrefix: loaded.fleet.config.branchPrefix } : { commit };
     if (!loaded.ok)
       return {
         commit,
