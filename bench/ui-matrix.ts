@@ -8,8 +8,9 @@
 // performance marks, relative to navigation start:
 //   drawn        `matrix-drawn`: the matrix document fetched, parsed and its first screen drawn
 //   interactive  `matrix-filtered`: then a kind filter chosen and the matrix drawn again
-// The server's first read of the repository (readFleetStatus + the rows) happens once, before
-// the runs, and is reported apart: the page is served from what the server keeps between reads.
+// The server's first read of the repository (readFleetStatus + the rows, begun at startup) happens
+// once, before the runs, and is reported apart (process start to the first matrix document): the
+// pages are served from what the server keeps between reads.
 //
 //   npx tsc -p tsconfig.json && node build/bench/run.js --scenario ui-matrix [--quick]
 import { execFileSync, spawn } from 'node:child_process';
@@ -46,13 +47,17 @@ export const uiMatrixScenario: Scenario = {
     try {
       opts.log(`ui-matrix: generating and rendering ${shape.templates} x ${shape.clusters}`);
       await writeFleet(gitdir, shape);
+      // The server starts reading the repository at startup, so its first read is timed from the
+      // process's start to the first matrix document it answers.
+      const began = performance.now();
       const ui = await startUi(gitdir);
       try {
-        const began = performance.now();
         const first = await fetch(`${ui.url}/api/matrix`, { signal: AbortSignal.timeout(300_000) });
         const matrix = (await first.json()) as { templates: unknown[]; clusters: unknown[]; cells: string };
         const serverReadMs = Math.round(performance.now() - began);
-        opts.log(`ui-matrix: the server's first read took ${serverReadMs} ms; ${opts.runs} page loads`);
+        opts.log(
+          `ui-matrix: process start to the first matrix document: ${serverReadMs} ms; ${opts.runs} page loads`,
+        );
         const runs = await pageLoads(ui.url, opts.runs);
         const drawn = spread(runs.map((r) => r.drawnMs));
         const interactive = spread(runs.map((r) => r.interactiveMs));
@@ -77,7 +82,7 @@ export const uiMatrixScenario: Scenario = {
           ],
           ratios: [],
           details: {
-            serverFirstReadMs: serverReadMs,
+            startToFirstMatrixMs: serverReadMs,
             matrixBytes: JSON.stringify(matrix).length,
             rows: matrix.templates.length,
             columns: matrix.clusters.length,
