@@ -137,4 +137,22 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  {
+    // The dashboard's page (ui/) runs in the browser: its globals, listed so a typo is still caught.
+    files: ['ui/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'fetch',
+          'EventSource',
+          'Node',
+          'performance',
+          'requestAnimationFrame',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

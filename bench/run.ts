@@ -21,6 +21,7 @@ import { failoverScenario } from './failover.js';
 import { rolloutScenario } from './rollout.js';
 import { soakScenario } from './soak.js';
 import { statusScenario } from './status.js';
+import { uiMatrixScenario } from './ui-matrix.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -32,6 +33,7 @@ const scenarios: Scenario[] = [
   rolloutScenario,
   soakScenario,
   statusScenario,
+  uiMatrixScenario,
 ];
 
 const { values } = parseArgs({

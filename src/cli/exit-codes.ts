@@ -22,7 +22,7 @@ export const exitCodes = {
 export type ExitCodeName = keyof typeof exitCodes;
 
 /** The commands of the CLI, as the table names them. */
-export type CommandName = 'render' | 'validate' | 'diff' | 'log' | 'hub' | 'agent' | 'status';
+export type CommandName = 'render' | 'validate' | 'diff' | 'log' | 'hub' | 'agent' | 'status' | 'ui';
 
 /** One row of the table: a code, what it means, and the commands that exit with it. */
 export interface ExitCodeRow {
@@ -32,7 +32,7 @@ export interface ExitCodeRow {
   meaning: string;
 }
 
-const every: readonly CommandName[] = ['render', 'validate', 'diff', 'log', 'hub', 'agent', 'status'];
+const every: readonly CommandName[] = ['render', 'validate', 'diff', 'log', 'hub', 'agent', 'status', 'ui'];
 
 /** Every exit code, with its meaning and the commands it applies to, in the order `--help` prints. */
 export const exitCodeTable: readonly ExitCodeRow[] = [
@@ -46,7 +46,7 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
   {
     name: 'failed',
     code: exitCodes.failed,
-    commands: ['render', 'validate', 'log', 'hub', 'agent', 'status'],
+    commands: ['render', 'validate', 'log', 'hub', 'agent', 'status', 'ui'],
     meaning:
       'failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster), or another error, printed subject first',
   },

@@ -7,6 +7,7 @@ import { hubCommand } from './commands/hub.js';
 import { logCommand } from './commands/log.js';
 import { renderCommand } from './commands/render.js';
 import { statusCommand } from './commands/status.js';
+import { uiCommand } from './commands/ui.js';
 import { validateCommand } from './commands/validate.js';
 import { formatCommandHelp, formatSynopsis, type CommandSpec } from './command-line.js';
 import { exitCodes, formatExitCodes } from './exit-codes.js';
@@ -23,6 +24,7 @@ const commands: readonly Command<CommandSpec>[] = [
   hubCommand,
   agentCommand,
   statusCommand,
+  uiCommand,
 ] as unknown as readonly Command<CommandSpec>[];
 
 /** Returns the top-level usage: each command's usage line and summary, then the exit codes. */

@@ -250,6 +250,20 @@ const rows: Row[] = [
     says: /\S/,
   },
   {
+    command: 'ui',
+    want: 'failed',
+    name: 'a path that is no repository',
+    args: () => ['ui', '--repo', join(dir, 'no-such-repo'), '--port', '0'],
+    says: /no-such-repo/,
+  },
+  {
+    command: 'ui',
+    want: 'usage',
+    name: 'no --repo',
+    args: () => ['ui'],
+    says: /--repo/,
+  },
+  {
     command: 'agent',
     want: 'failed',
     name: 'a cluster that does not answer',

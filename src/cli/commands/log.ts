@@ -97,6 +97,17 @@ export interface LogOptions {
 
 /** Prints the history of an object (or of every render) on the cluster branches; returns the exit code. */
 export async function runLog(opts: LogOptions, io: Io): Promise<number> {
+  const { branches: wanted, entries } = await readLog(opts);
+  if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
+  else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
+  else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
+  return exitCodes.ok;
+}
+
+/** Returns the cluster branches read and the history on them, newest first (what `gitfleet log` prints). */
+export async function readLog(
+  opts: Omit<LogOptions, 'output'>,
+): Promise<{ branches: { cluster: string; branch: string }[]; entries: LogEntry[] }> {
   const gitdir = localGitdir(opts.repo);
   const repo: Repo = { fs: objectStoreFs(gitdir), gitdir, cache: {} };
   const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
@@ -111,10 +122,7 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   const entries = mergeNewestFirst(lists, (e) => e.time);
   await addSources(repo, entries);
   await addDecisions(repo, `${prefix}bindings`, entries);
-  if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
-  else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
-  else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
-  return exitCodes.ok;
+  return { branches: wanted, entries };
 }
 
 async function clusterBranches(repo: Repo, prefix: string): Promise<{ cluster: string; branch: string }[]> {

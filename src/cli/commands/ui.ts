@@ -1,0 +1,194 @@
+// `gitfleet ui --repo <path|url> [--port P] [--host H] [--interval 10s]`: the read-only web
+// dashboard (docs/dashboard.md). The composition root of the dashboard: it opens the repository
+// (a URL through the same fetched mirror `status` uses), builds the service over the readers the
+// other commands use (status rows, `gitfleet log`'s reading, the diff of `gitfleet diff`), serves
+// it on 127.0.0.1 and tells every open page when a branch moved: a local repository by watching
+// its refs, a URL by fetching it every --interval.
+import { fileURLToPath } from 'node:url';
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { startUiServer } from '../../adapters/http/ui-server.js';
+import { watchLocalRefs } from '../../adapters/watch/watch-local-refs.js';
+import { readToken } from '../../adapters/remote/read-token.js';
+import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { DashboardService } from '../../loops/ui/dashboard-service.js';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
+import type { Io } from '../io.js';
+import { cacheDirFlag, readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
+import { readLog } from './log.js';
+
+/** `gitfleet ui`: its command line. */
+export const uiSpec = {
+  name: 'ui',
+  summary: 'a read-only web dashboard of the fleet (clusters, templates x clusters, diffs), on 127.0.0.1',
+  positionals: [],
+  flags: {
+    repo: {
+      type: 'string',
+      value: '<path|url>',
+      required: true,
+      help: 'the fleet repository: a local path or an http(s) URL',
+    },
+    port: { type: 'port', value: 'PORT', default: '8080', help: 'the port to listen on (0: any free port)' },
+    host: {
+      type: 'string',
+      value: 'HOST',
+      default: '127.0.0.1',
+      help: 'the address to listen on; anything but loopback shows the fleet to the network',
+    },
+    interval: {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10s',
+      help: 'for a URL: how often to fetch it to see branches move',
+    },
+    'branch-prefix': readBranchPrefixFlag,
+    'token-file': tokenFileFlag,
+    'cache-dir': cacheDirFlag,
+  },
+} as const satisfies CommandSpec;
+
+/** `gitfleet ui`: parses its command line and serves the dashboard until interrupted. */
+export const uiCommand = defineCommand({
+  spec: uiSpec,
+  run: ({ values }, io) =>
+    runUi(
+      {
+        repo: values.repo,
+        port: values.port,
+        host: values.host,
+        intervalMs: values.interval,
+        ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
+        ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+        ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+      },
+      io,
+    ),
+});
+
+export interface UiOptions {
+  repo: string;
+  port: number;
+  host: string;
+  intervalMs: number;
+  branchPrefix?: string;
+  tokenFile?: string;
+  /** For a URL: where its mirror lives (default: defaultMirrorCacheDir). */
+  cacheDir?: string;
+}
+
+/** The shipped page's folder: `ui/` at the package's root (this file is build/src/cli/commands/ui.js). */
+const staticRoot = fileURLToPath(new URL('../../../../ui', import.meta.url));
+
+/** Serves the dashboard until SIGINT or SIGTERM; returns the exit code. */
+export async function runUi(opts: UiOptions, io: Io): Promise<number> {
+  const remote = isRepoUrl(opts.repo) ? await openMirror(opts) : undefined;
+  const dir = remote?.gitdir ?? opts.repo;
+  const gitdir = remote?.gitdir ?? localGitdir(opts.repo);
+  const prefix = opts.branchPrefix ?? (remote ? defaultBranchPrefix : await fleetBranchPrefix(dir));
+  const service = new DashboardService({
+    repo: remote ? new URL(opts.repo).origin + new URL(opts.repo).pathname : opts.repo,
+    gitdir,
+    branchPrefix: prefix,
+    history: async (object) => (await readLog({ repo: dir, branchPrefix: prefix, object })).entries,
+    now: () => new Date(),
+  });
+  const server = await startUiServer({
+    host: opts.host,
+    port: opts.port,
+    staticRoot,
+    api: {
+      overview: () => service.overview(),
+      matrix: () => service.matrix(),
+      template: (params) => service.template(params.get('key') ?? ''),
+      commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
+    },
+  });
+  // One read at a time: moves during a read (a hub pass moves many refs) make one more read after it.
+  let reading = false;
+  let again = false;
+  const moved = (): void => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void (async () => {
+      do {
+        again = false;
+        try {
+          server.broadcast('changed', { generation: await service.reload() });
+        } catch (error) {
+          io.err(`gitfleet ui: reading ${opts.repo} again failed: ${(error as Error).message}`);
+        }
+      } while (again);
+      reading = false;
+    })();
+  };
+  // The first read starts now, so the first page finds it done or under way.
+  service.overview().catch(() => undefined);
+  const stopWatching = remote
+    ? pollRemote(remote, opts.intervalMs, moved, io)
+    : await watchRefs(gitdir, moved);
+  io.out(`gitfleet ui: serving ${opts.repo} at ${server.url}/ (read-only; Ctrl-C stops)`);
+  await io.untilInterrupted();
+  await stopWatching();
+  await server.close();
+  return exitCodes.ok;
+}
+
+async function watchRefs(gitdir: string, moved: () => void): Promise<() => Promise<void>> {
+  const watcher = await watchLocalRefs({ gitdir, refs: ['refs/heads/'], onChange: moved });
+  return () => watcher.close();
+}
+
+// A URL is fetched every interval; the page hears of it only when a ref actually moved.
+function pollRemote(
+  mirror: { gitdir: string; refresh(): Promise<unknown> },
+  intervalMs: number,
+  moved: () => void,
+  io: Io,
+): () => Promise<void> {
+  let last: string | undefined;
+  let running = Promise.resolve();
+  const poll = async (): Promise<void> => {
+    try {
+      await mirror.refresh();
+      const refs = JSON.stringify([...(await listRefs(mirror.gitdir, 'refs/')).entries()]);
+      if (last !== undefined && refs !== last) moved();
+      last = refs;
+    } catch (error) {
+      io.err(
+        `gitfleet ui: fetching the repository failed (the page keeps what it showed): ${(error as Error).message}`,
+      );
+    }
+  };
+  running = poll();
+  const timer = setInterval(() => {
+    running = running.then(poll);
+  }, intervalMs);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+async function openMirror(opts: UiOptions): Promise<{ gitdir: string; refresh(): Promise<unknown> }> {
+  const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  const mirror = remoteHubRepo({
+    url: opts.repo,
+    cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
+    mirrorKey: 'ui',
+    ...(token ? { token } : {}),
+    sourceRef: 'main',
+    branchPrefix: opts.branchPrefix ?? defaultBranchPrefix,
+  });
+  await mirror.refresh();
+  return mirror;
+}

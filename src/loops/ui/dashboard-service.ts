@@ -1,0 +1,176 @@
+// What `gitfleet ui` serves, computed once per state of the repository: the reading of the hub's
+// branches and the status rows are kept until `reload()` (a ref moved), so a page load
+// costs no git reads. Every document is computed by the functions the CLI uses; this module
+// only keeps them and shapes them for the browser.
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
+import type { StatusRow } from '../../core/status/status-table.js';
+import { FleetStatusError, readFleetStatus } from '../shared/read-fleet-status.js';
+import { commitRange, diffCommits, type CommitDiffView } from './commit-diff.js';
+import {
+  clusterCardsOf,
+  matrixOf,
+  statusRowsOf,
+  type ClusterCard,
+  type MatrixView,
+} from './dashboard-view.js';
+import { openReadRepo } from './read-repo-file.js';
+import { templateView, type ReadHistory, type TemplateView } from './template-view.js';
+
+/** The overview every page shows on top: which repository, which state, what to run when there is none. */
+export interface OverviewView {
+  repo: string;
+  generation: number;
+  /** `noHub`: the repository has no bindings branch; `hint` says what to run. */
+  state: 'ok' | 'noHub';
+  hint?: string;
+  bindingsHead: string | null;
+  bindingsTime: string | null;
+  sourceCommit: string | null;
+  /** cluster → why its status branch does not read. */
+  unreadable: Record<string, string>;
+  clusters: ClusterCard[];
+}
+
+export interface DashboardServiceOptions {
+  /** How the repository is named on the page (a path or a URL without credentials). */
+  repo: string;
+  /** The local git directory read (the repository itself, or a remote's mirror). */
+  gitdir: string;
+  /** Overrides the FleetConfig's branchPrefix. */
+  branchPrefix?: string;
+  history: ReadHistory;
+  /** The clock the summaries' ages are computed with. */
+  now: () => Date;
+}
+
+interface Snapshot {
+  generation: number;
+  /** Undefined when the repository has no hub branches. */
+  data?: FleetStatusData;
+  rows: StatusRow[];
+  overview: OverviewView;
+  matrix: MatrixView;
+}
+
+const maxCachedDiffs = 32;
+
+/** The dashboard's documents over one repository; call reload() when its refs move. */
+export class DashboardService {
+  private generation = 0;
+  /** The generation of `current`. */
+  private latest = 0;
+  private current: Promise<Snapshot> | undefined;
+  private readonly diffs = new Map<string, Promise<CommitDiffView>>();
+
+  constructor(private readonly opts: DashboardServiceOptions) {}
+
+  /**
+   * Reads the repository again (a ref moved) and resolves with the new generation once the new
+   * documents are ready, so a page told of it fetches them at once; until then every document
+   * is the last one read (a big fleet takes seconds to read, and the page keeps showing it).
+   */
+  async reload(): Promise<number> {
+    const generation = ++this.generation;
+    const reading = this.read(generation);
+    await reading;
+    // A later reload may have finished first: keep the newest.
+    if (this.latest < generation) {
+      this.latest = generation;
+      this.current = reading;
+    }
+    return generation;
+  }
+
+  async overview(): Promise<OverviewView> {
+    return (await this.snapshot()).overview;
+  }
+
+  async matrix(): Promise<MatrixView> {
+    return (await this.snapshot()).matrix;
+  }
+
+  async template(key: string): Promise<TemplateView | undefined> {
+    const { data, rows } = await this.snapshot();
+    if (!data) return undefined;
+    const repo = openReadRepo(this.opts.gitdir);
+    return templateView({ repo, data, rows, key, history: this.opts.history });
+  }
+
+  /** Returns the diff of `a..b`, or of a commit against its first parent. */
+  async commit(spec: string): Promise<CommitDiffView> {
+    const repo = openReadRepo(this.opts.gitdir);
+    const range = await commitRange(repo, spec);
+    if ('error' in range) return { ok: false, errors: [range.error] };
+    // Only a diff of two commit ids cannot change; one naming a branch is computed each time.
+    const key = `${range.base}..${range.head}`;
+    const immutable = /^[0-9a-f]{40}\.\.[0-9a-f]{40}$/.test(key);
+    const cached = immutable ? this.diffs.get(key) : undefined;
+    if (cached) return cached;
+    const diff = diffCommits({ dir: this.opts.gitdir, repo, ...range });
+    if (immutable) {
+      this.diffs.set(key, diff);
+      // A bounded cache: the oldest diff goes first.
+      if (this.diffs.size > maxCachedDiffs) this.diffs.delete(this.diffs.keys().next().value!);
+      diff.catch(() => this.diffs.delete(key));
+    }
+    return diff;
+  }
+
+  private snapshot(): Promise<Snapshot> {
+    this.current ??= this.read(this.generation);
+    const reading = this.current;
+    reading.catch(() => {
+      if (this.current === reading) this.current = undefined;
+    });
+    return reading;
+  }
+
+  private async read(generation: number): Promise<Snapshot> {
+    const empty = { clusters: [], templates: [], cells: '' };
+    let data: FleetStatusData;
+    try {
+      data = await readFleetStatus({
+        dir: this.opts.gitdir,
+        repo: this.opts.repo,
+        // The matrix shows what each agent reported, also of templates not placed there, as
+        // `status --wide` does.
+        objects: 'always',
+        ...(this.opts.branchPrefix !== undefined ? { branchPrefix: this.opts.branchPrefix } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof FleetStatusError) || error.code !== 'NoBindingsBranch') throw error;
+      const overview: OverviewView = {
+        repo: this.opts.repo,
+        generation,
+        state: 'noHub',
+        hint: noHubHint(this.opts.repo, error.message),
+        bindingsHead: null,
+        bindingsTime: null,
+        sourceCommit: null,
+        unreadable: {},
+        clusters: [],
+      };
+      return { generation, rows: [], overview, matrix: empty };
+    }
+    const rows = statusRowsOf(data);
+    const overview: OverviewView = {
+      repo: this.opts.repo,
+      generation,
+      state: 'ok',
+      bindingsHead: data.bindingsHead,
+      bindingsTime: data.bindingsTime ?? null,
+      sourceCommit: data.sourceCommit ?? null,
+      unreadable: Object.fromEntries(data.unreadable),
+      clusters: clusterCardsOf(data, this.opts.now()),
+    };
+    return { generation, data, rows, overview, matrix: matrixOf(data, rows) };
+  }
+}
+
+function noHubHint(repo: string, why: string): string {
+  return (
+    `${why.replace(/: has the hub run\?$/, '')}: the hub has not written this repository yet. ` +
+    `Run \`gitfleet hub --repo ${repo} --once\` (or keep \`gitfleet hub --repo ${repo}\` running), ` +
+    `then \`gitfleet agent --repo ${repo} --cluster NAME\` beside each member cluster.`
+  );
+}
