@@ -48,6 +48,8 @@ export interface PreviewDiff {
     removed: number;
     replicasMoved: number;
     refusedDeletions: number;
+    /** The clusters whose update the mass-deletion guard refuses, by name. */
+    refusedClusters: string[];
     text: string;
   };
   /** The same as `gitfleet diff --format markdown` and `--format text` print. */
@@ -166,7 +168,7 @@ function assemble(input: {
         clusters: new Map([...headRender.clusters].map(([c, o]) => [c, { ...o, files: blobIdsOf(o.files) }])),
       }
     : headRender;
-  const judged = judgeVerdict({
+  const verdict = judgeVerdict({
     diff,
     base: baseRender,
     head: guarded,
@@ -174,7 +176,6 @@ function assemble(input: {
     guards: head.fleet.config.guards,
     deletionsAllowed: deletionsAllowedBy(head.message),
   });
-  const { refusedClusters: _refused, ...verdict } = judged;
   const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
   const title = `gitfleet diff ${sideLabel(base)} → ${sideLabel(head)}`;
   const markdown = formatDiffMarkdown(diff, {
