@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCommandLine } from '../../src/cli/command-line.js';
-import { hubSpec, parseEvictionRate } from '../../src/cli/commands/hub.js';
+import { hubSpec, parseEvictionRate } from '../../src/cli/commands/hub-spec.js';
 import { defaultFailoverSettings } from '../../src/core/model/failover.js';
 import { runCli } from './run-cli.js';
 

@@ -1,0 +1,136 @@
+// `gitfleet hub`'s command line: its flags, and the checks of the values no flag type makes
+// (a followed branch, an eviction rate, the monitor's period against its grace period).
+import { logFormatFlag, metricsAddrFlag } from '../observability.js';
+import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
+import type { CommandSpec } from '../command-line.js';
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { escapeText, quoteText } from '../../core/model/quote-text.js';
+import { leaderElectFlags } from './hub-leadership.js';
+import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
+import { UsageError } from '../usage-error.js';
+import { branchNameProblem } from '../../core/model/parse-revision.js';
+
+/** `gitfleet hub`: its command line. */
+export const hubSpec = {
+  name: 'hub',
+  summary: "render the source branch into the hub's branches, once or on every change",
+  positionals: [],
+  flags: {
+    repo: repoFlag,
+    'source-ref': {
+      type: 'string',
+      value: 'BRANCH',
+      default: 'main',
+      help: 'the branch to follow: each new commit on it is rendered (a branch, not a fixed revision)',
+    },
+    once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
+    interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print pass results as text or JSON',
+    },
+    'token-file': tokenFileFlag,
+    'cache-dir': cacheDirFlag,
+    'webhook-port': { type: 'port', value: 'PORT', help: 'for a URL: serve the push webhook on this port' },
+    'webhook-addr': {
+      type: 'string',
+      value: 'ADDR',
+      help: "for a URL: the webhook's bind address (default 127.0.0.1)",
+    },
+    'webhook-secret-file': {
+      type: 'string',
+      value: 'FILE',
+      help: "for a URL: a file holding the webhook's secret (else $GITFLEET_WEBHOOK_SECRET)",
+    },
+    'branch-prefix': {
+      type: 'string',
+      value: 'PREFIX',
+      help: `the prefix of the hub's branches: for a URL, the ones its mirror holds; for the cluster monitor, where it reads the heartbeats (default ${defaultBranchPrefix})`,
+    },
+    'cluster-monitor-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '5s',
+      help: "how often the hub looks at the agents' heartbeat and status refs",
+    },
+    'cluster-monitor-grace-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '40s',
+      help: "how long a cluster's heartbeat and status may stand still before the hub judges it Unknown",
+    },
+    'cluster-startup-grace-period': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '60s',
+      help: 'the same for a cluster whose agent never wrote a status branch',
+    },
+    // Karmada's controller-manager flags of the taint manager and graceful eviction (docs/failover.md).
+    'enable-no-execute-taint-eviction': {
+      type: 'boolean',
+      help: 'evict bindings from clusters with NoExecute taints they do not tolerate (off, as in Karmada v1.14+)',
+    },
+    'no-execute-taint-eviction-purge-mode': {
+      type: 'string',
+      choices: ['Directly', 'Gracefully'],
+      default: 'Gracefully',
+      help: "how a NoExecute eviction removes the old copy when the policy's failover.cluster does not say",
+    },
+    'resource-eviction-rate': {
+      type: 'string',
+      value: 'RATE',
+      default: '0.5',
+      help: 'NoExecute evictions per second, in bursts of three (0: one burst every 30 minutes)',
+    },
+    'graceful-eviction-timeout': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10m',
+      help: 'how long a Gracefully evicted copy waits for the new copies to be healthy',
+    },
+    ...leaderElectFlags,
+    'metrics-addr': metricsAddrFlag,
+    'log-format': logFormatFlag,
+  },
+} as const satisfies CommandSpec;
+
+/**
+ * Returns the --source-ref a hub follows; a usage error for a revision that names one fixed
+ * commit (`HEAD~1`, a tag, a commit id): the hub renders each new commit of a branch and records
+ * it as the branch's render, so a revision that never moves is refused, with --once too (the
+ * commit would be recorded as the branch's latest render); `gitfleet render --ref` and
+ * `gitfleet diff` take any revision.
+ */
+export function followedBranch(sourceRef: string): string {
+  const problem = branchNameProblem(sourceRef);
+  if (problem === undefined) return sourceRef;
+  throw new UsageError(
+    `--source-ref ${quoteText(sourceRef)}: the hub follows a branch and renders each new commit on it, ` +
+      `but ${problem}; name a branch (main, refs/heads/release), or use gitfleet render --ref or gitfleet diff for one commit`,
+  );
+}
+
+/** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
+export function parseEvictionRate(text: string): number {
+  const rate = Number(text);
+  if (text.trim() === '' || !Number.isFinite(rate) || rate < 0) {
+    throw new UsageError(
+      `--resource-eviction-rate must be a number of evictions per second, 0 or more, not '${escapeText(text)}'`,
+    );
+  }
+  return rate;
+}
+
+/** Returns the monitor settings, or a usage error when the period is not shorter than the grace period. */
+export function monitorSettings(settings: ClusterMonitorSettings): ClusterMonitorSettings {
+  // Karmada says the same of its flags: a look less often than the grace period would judge
+  // live clusters between two looks.
+  if (settings.periodMs >= settings.gracePeriodMs) {
+    throw new UsageError(
+      `--cluster-monitor-period (${settings.periodMs} ms) must be shorter than --cluster-monitor-grace-period (${settings.gracePeriodMs} ms)`,
+    );
+  }
+  return settings;
+}
