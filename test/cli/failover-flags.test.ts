@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCommandLine } from '../../src/cli/command-line.js';
 import { parseInterval } from '../../src/cli/parse-interval.js';
-import { agentSpec } from '../../src/cli/commands/agent.js';
+import { agentSpec } from '../../src/cli/commands/agent-spec.js';
 import { hubSpec, monitorSettings } from '../../src/cli/commands/hub-spec.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { runCli } from './run-cli.js';

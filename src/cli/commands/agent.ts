@@ -21,13 +21,12 @@
 // applies to; a second agent for the same cluster stands by and takes over when the first
 // releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
 // pass run by hand needs no RBAC for Leases).
-import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { logFormatFlag, metricsAddrFlag, observability, type Observability } from '../observability.js';
+import { observability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
-import { agentLeadership, agentLeaseFlags, agentLeaseOf, type AgentLease } from './agent-lease.js';
+import { agentLeadership, agentLeaseOf, type AgentLease } from './agent-lease.js';
 import type { Leadership } from '../../loops/runtime/leadership.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
 import { createAgentMemory } from '../../loops/agent/agent-memory.js';
@@ -55,82 +54,10 @@ import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-ma
 import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
-import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
-import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
-
-/** `gitfleet agent`: its command line. */
-export const agentSpec = {
-  name: 'agent',
-  summary:
-    "apply the cluster's branch to the cluster and report to the status branch, once or on every change",
-  positionals: [],
-  flags: {
-    repo: repoFlag,
-    cluster: {
-      type: 'string',
-      value: 'NAME',
-      required: true,
-      help: 'the member cluster this agent applies (a DNS label)',
-    },
-    kubeconfig: {
-      type: 'string',
-      value: 'FILE',
-      help: 'the kubeconfig to use (default: $KUBECONFIG, ~/.kube/config or in-cluster)',
-    },
-    context: {
-      type: 'string',
-      value: 'C',
-      help: 'the kubeconfig context to use (default: its current context)',
-    },
-    once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
-    interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
-    'export-coalesce': {
-      type: 'duration',
-      value: 'DURATION',
-      default: '1s',
-      help: 'window over which changes of exported EndpointSlices are coalesced into one status commit',
-    },
-    'branch-prefix': {
-      type: 'string',
-      value: 'PREFIX',
-      default: defaultBranchPrefix,
-      help: "the prefix of the hub's branches",
-    },
-    'allow-deletions': { type: 'boolean', help: 'prune past the mass-deletion guard in this run' },
-    'cluster-status-update-frequency': {
-      type: 'duration',
-      value: 'DURATION',
-      default: '10s',
-      help: "how old the cluster's facts (API enablements, nodes, capacity) may be before a pass reads them again",
-    },
-    'cluster-lease-duration': {
-      type: 'duration',
-      value: 'DURATION',
-      default: '40s',
-      help: 'the heartbeat lease: the heartbeat ref is renewed every duration × renew fraction',
-    },
-    'cluster-lease-renew-interval-fraction': {
-      type: 'fraction',
-      value: 'FRACTION',
-      default: '0.25',
-      help: 'the fraction of the lease duration between two heartbeats',
-    },
-    ...agentLeaseFlags,
-    'token-file': tokenFileFlag,
-    'cache-dir': cacheDirFlag,
-    output: {
-      type: 'string',
-      choices: ['text', 'json'],
-      default: 'text',
-      help: 'print pass results as text or JSON',
-    },
-    'metrics-addr': metricsAddrFlag,
-    'log-format': logFormatFlag,
-  },
-} as const satisfies CommandSpec;
+import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName } from './agent-spec.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
@@ -168,13 +95,6 @@ export const agentCommand = defineCommand({
     );
   },
 });
-
-/** Karmada's `--cluster-status-update-frequency` default. */
-const defaultStatusUpdateFrequencyMs = 10_000;
-
-function isClusterName(name: string): boolean {
-  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
-}
 
 export interface AgentOptions {
   repo: string;

@@ -1,0 +1,85 @@
+// `gitfleet agent`'s command line: its flags and the check of a cluster name.
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { logFormatFlag, metricsAddrFlag } from '../observability.js';
+import { agentLeaseFlags } from './agent-lease.js';
+import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
+import type { CommandSpec } from '../command-line.js';
+
+/** Karmada's `--cluster-status-update-frequency` default. */
+export const defaultStatusUpdateFrequencyMs = 10_000;
+
+/** Whether a name is a DNS label, as cluster names are. */
+export function isClusterName(name: string): boolean {
+  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
+}
+
+/** `gitfleet agent`: its command line. */
+export const agentSpec = {
+  name: 'agent',
+  summary:
+    "apply the cluster's branch to the cluster and report to the status branch, once or on every change",
+  positionals: [],
+  flags: {
+    repo: repoFlag,
+    cluster: {
+      type: 'string',
+      value: 'NAME',
+      required: true,
+      help: 'the member cluster this agent applies (a DNS label)',
+    },
+    kubeconfig: {
+      type: 'string',
+      value: 'FILE',
+      help: 'the kubeconfig to use (default: $KUBECONFIG, ~/.kube/config or in-cluster)',
+    },
+    context: {
+      type: 'string',
+      value: 'C',
+      help: 'the kubeconfig context to use (default: its current context)',
+    },
+    once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
+    interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    'export-coalesce': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '1s',
+      help: 'window over which changes of exported EndpointSlices are coalesced into one status commit',
+    },
+    'branch-prefix': {
+      type: 'string',
+      value: 'PREFIX',
+      default: defaultBranchPrefix,
+      help: "the prefix of the hub's branches",
+    },
+    'allow-deletions': { type: 'boolean', help: 'prune past the mass-deletion guard in this run' },
+    'cluster-status-update-frequency': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '10s',
+      help: "how old the cluster's facts (API enablements, nodes, capacity) may be before a pass reads them again",
+    },
+    'cluster-lease-duration': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '40s',
+      help: 'the heartbeat lease: the heartbeat ref is renewed every duration × renew fraction',
+    },
+    'cluster-lease-renew-interval-fraction': {
+      type: 'fraction',
+      value: 'FRACTION',
+      default: '0.25',
+      help: 'the fraction of the lease duration between two heartbeats',
+    },
+    ...agentLeaseFlags,
+    'token-file': tokenFileFlag,
+    'cache-dir': cacheDirFlag,
+    output: {
+      type: 'string',
+      choices: ['text', 'json'],
+      default: 'text',
+      help: 'print pass results as text or JSON',
+    },
+    'metrics-addr': metricsAddrFlag,
+    'log-format': logFormatFlag,
+  },
+} as const satisfies CommandSpec;
