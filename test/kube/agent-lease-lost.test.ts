@@ -1,5 +1,5 @@
 // An agent that loses its Lease in the middle of a long pass (docs/production.md#one-agent-per-cluster):
-// one `gitfleet agent` loop applies a branch of 2,000 ConfigMaps; once some have been applied,
+// one `gitfleet agent` loop applies a branch of 3,000 ConfigMaps; once 50 have been applied,
 // the test takes the Lease as another agent would (holderIdentity another id, a fresh
 // renewTime, an hour's duration so the agent cannot take it back). Once the agent says it lost
 // the Lease, the test lists the ConfigMaps; from then on at most the requests already on the
@@ -21,7 +21,7 @@ import {
 import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
 import { startProcess, type Process } from './lease-processes.js';
 
-const configMaps = 2000;
+const configMaps = 3000;
 /** The agent's apply concurrency (cli/commands/agent.ts): the requests that may be on the wire at once. */
 const concurrency = 16;
 const leaseName = 'gitfleet-agent-member1';
@@ -77,8 +77,8 @@ test('an agent whose Lease is taken mid-pass sends no further apply, writes no s
       const a = agent;
       await a.waitFor(/: leading as /);
       await eventually(
-        'the pass has applied 100 ConfigMaps',
-        async () => (appliedNames(apps).size >= 100 ? true : undefined),
+        'the pass has applied 50 ConfigMaps',
+        async () => (appliedNames(apps).size >= 50 ? true : undefined),
         180_000,
       );
 
