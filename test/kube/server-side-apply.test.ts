@@ -42,11 +42,16 @@ function statusOf(body: unknown): Status {
   return (typeof body === 'string' ? JSON.parse(body) : body) as Status;
 }
 
+/**
+ * Each field manager of an object with the fields it owns under `spec` (as JSON text): the
+ * fields elsewhere are left out, since a running controller-manager owns `status.replicas`,
+ * whose field set reads `"f:replicas"` too.
+ */
 function managersOf(obj: KubernetesObject): { manager: string; operation: string; fields: string }[] {
   return (obj.metadata?.managedFields ?? []).map((m) => ({
     manager: m.manager ?? '',
     operation: m.operation ?? '',
-    fields: JSON.stringify(m.fieldsV1 ?? {}),
+    fields: JSON.stringify((m.fieldsV1 as Record<string, unknown> | undefined)?.['f:spec'] ?? {}),
   }));
 }
 
