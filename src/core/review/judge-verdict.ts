@@ -8,6 +8,8 @@
 // | added/changed/removed | rendered files (one object each) over every cluster                |
 // | replicasMoved    | per template, replicas that leave one cluster for another: the smaller  |
 // |                  | of the replicas gained and lost over its clusters (a scale-up moves none)|
+// | replicasBefore/After | replicas scheduled over every template and cluster, base and head:  |
+// |                  | the line shows them when they differ (a scale-up or down)               |
 // | refusedDeletions | removals on clusters where the mass-deletion guard refuses the update  |
 import type { Binding } from '../model/binding.js';
 import type { FleetConfig } from '../model/fleet-config.js';
@@ -21,6 +23,9 @@ export interface Verdict {
   changed: number;
   removed: number;
   replicasMoved: number;
+  /** Replicas scheduled over every template and cluster on the base and on the head side. */
+  replicasBefore: number;
+  replicasAfter: number;
   refusedDeletions: number;
   /** The clusters whose update the guard refuses, by name. */
   refusedClusters: string[];
@@ -59,6 +64,8 @@ export function judgeVerdict(input: VerdictInput): Verdict {
     changed,
     removed,
     replicasMoved: countReplicasMoved(input.base.bindings, input.head.bindings),
+    replicasBefore: totalReplicas(input.base.bindings),
+    replicasAfter: totalReplicas(input.head.bindings),
     refusedDeletions: refused.count,
     refusedClusters: refused.clusters,
   };
@@ -72,7 +79,9 @@ export function verdictText(v: Omit<Verdict, 'text'>, changed: boolean): string 
   const parts = [
     `${plural(v.clusters, 'cluster')} touched`,
     `objects ${v.added} added, ${v.changed} changed, ${v.removed} removed`,
-    `${plural(v.replicasMoved, 'replica')} moved`,
+    v.replicasBefore === v.replicasAfter
+      ? `${plural(v.replicasMoved, 'replica')} moved`
+      : `replicas ${v.replicasBefore} → ${v.replicasAfter}, ${v.replicasMoved} moved`,
   ];
   const refused =
     v.refusedDeletions === 0
@@ -124,6 +133,12 @@ export function countReplicasMoved(base: readonly Binding[], head: readonly Bind
     moved += Math.min(gained, lost);
   }
   return moved;
+}
+
+function totalReplicas(bindings: readonly Binding[]): number {
+  let total = 0;
+  for (const b of bindings) for (const n of replicasByCluster(b).values()) total += n;
+  return total;
 }
 
 function replicasByCluster(binding: Binding): Map<string, number> {

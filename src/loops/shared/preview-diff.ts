@@ -47,6 +47,9 @@ export interface PreviewDiff {
     changed: number;
     removed: number;
     replicasMoved: number;
+    /** Replicas scheduled over every template and cluster, base and head side. */
+    replicasBefore: number;
+    replicasAfter: number;
     refusedDeletions: number;
     /** The clusters whose update the mass-deletion guard refuses, by name. */
     refusedClusters: string[];

@@ -98,6 +98,15 @@ test('the verdict sums the per-cluster counts and names the replicas moved', () 
   );
 });
 
+test('a scale-up shows the replicas before and after beside the replicas moved', () => {
+  const v = verdictOf(
+    side({ m1: objects(1), m2: objects(1) }, [aBinding('web', { m1: 5, m2: 2 })]),
+    side({ m1: { 'x/ConfigMap/a0.yaml': 'changed\n' }, m2: objects(1) }, [aBinding('web', { m1: 6, m2: 3 })]),
+  );
+  assert.deepEqual([v.replicasBefore, v.replicasAfter, v.replicasMoved], [7, 9, 0]);
+  assert.match(v.text, /; replicas 7 → 9, 0 moved; /);
+});
+
 test('deletions the mass-deletion guard refuses are counted per refused cluster, unless the commit allows them', () => {
   const base = side({ all: objects(3), share: objects(12), fine: objects(12) });
   const head = side({ all: {}, share: objects(5), fine: objects(7) });
