@@ -17,6 +17,7 @@ import { formatMachine, formatScenario, formatSummaryTable } from './lib/format-
 import { machineInfo } from './lib/machine.js';
 import { failed, type Scenario, type ScenarioOptions, type ScenarioReport } from './lib/report.js';
 import { scaleScenario } from './scale.js';
+import { hubScaleScenario, render10kScenario } from './hub-scale.js';
 import { failoverScenario } from './failover.js';
 import { rolloutScenario } from './rollout.js';
 import { soakScenario } from './soak.js';
@@ -29,6 +30,8 @@ const scenarios: Scenario[] = [
   incrementalScenario,
   applyScenario,
   scaleScenario,
+  hubScaleScenario,
+  render10kScenario,
   failoverScenario,
   rolloutScenario,
   soakScenario,

@@ -18,10 +18,11 @@ export function selectNewObjects(
   const selected: GitObject[] = [];
   for (const o of objects) {
     const oid = o.oid ?? hashObject(o.type, o.content);
+    // A pass names a blob once per branch that holds it: check an id the first time only.
+    if (seen.has(oid)) continue;
     if (!oidPattern.test(oid)) {
       throw new GitWriteError('InvalidObjectId', `${oid}: not an object id (40 lowercase hex digits)`);
     }
-    if (seen.has(oid)) continue;
     seen.add(oid);
     if (exists?.(oid)) continue;
     selected.push({ type: o.type, content: o.content, oid });

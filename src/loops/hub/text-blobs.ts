@@ -16,6 +16,12 @@ import type { HubPassCache, RenderedText } from './hub-pass-cache.js';
 export class TextBlobs {
   private readonly hashedTexts = new Map<string, string>();
   private readonly textByOid = new Map<string, string>();
+  /**
+   * Blobs already made in this pass: every branch that needs a new text asks for its blob, and
+   * a first pass of 1,000 clusters asked for the same text up to 1,000 times, each a fresh
+   * Buffer (the writer keeps one per id anyway): most of that pass's allocation.
+   */
+  private readonly blobs = new Map<string, GitObject>();
   private readonly next = new Map<string, Map<string, RenderedText>>();
   /** How many distinct texts were hashed, for the pass's figures. */
   hashed = 0;
@@ -53,9 +59,13 @@ export class TextBlobs {
 
   /** Returns the blob of a text this pass hashed, by its id. */
   blob(oid: string): GitObject {
+    const made = this.blobs.get(oid);
+    if (made) return made;
     const text = this.textByOid.get(oid);
     if (text === undefined) throw new InternalError(`${oid}: no text hashed in this pass has this id`);
-    return { type: 'blob', content: Buffer.from(text, 'utf8'), oid };
+    const blob: GitObject = { type: 'blob', content: Buffer.from(text, 'utf8'), oid };
+    this.blobs.set(oid, blob);
+    return blob;
   }
 
   /** Keeps this pass's texts for the next pass, in place of the previous ones. */
