@@ -34,7 +34,9 @@ import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
-import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
+import { clusterBranchRef, localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
+import { branchPoll } from '../../loops/agent/branch-poll.js';
+import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { heartbeatRef } from '../../core/publish/hub-refs.js';
 import {
   defaultHeartbeatSettings,
@@ -50,10 +52,10 @@ import {
   type AgentPassResult,
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
-import { systemClock } from '../../loops/runtime/clock.js';
+import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { periodicTrigger } from '../../loops/runtime/trigger.js';
+import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -87,6 +89,12 @@ export const agentSpec = {
     },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    'branch-poll': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '1s',
+      help: 'with a URL: how often to ask the remote (one ls-refs of the cluster branch) whether the branch moved',
+    },
     'export-coalesce': {
       type: 'duration',
       value: 'DURATION',
@@ -149,6 +157,7 @@ export const agentCommand = defineCommand({
         ...(values.context ? { context: values.context } : {}),
         once: values.once,
         intervalMs: values.interval,
+        branchPollMs: values['branch-poll'],
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
@@ -183,6 +192,8 @@ export interface AgentOptions {
   context?: string;
   once: boolean;
   intervalMs: number;
+  /** With a remote repository: how often the cluster branch's position is asked for (default 1 s). */
+  branchPollMs?: number;
   /** The coalescing window of exported EndpointSlice changes (multi-cluster services). */
   exportCoalesceMs?: number;
   branchPrefix: string;
@@ -284,6 +295,12 @@ function agentPassWithMaintenance(
   );
 }
 
+/** With a remote repository, the trigger that asks the remote whether the cluster branch moved. */
+function remotePoll(repo: AgentRepo, clock: Clock, intervalMs: number): Trigger[] {
+  const probe = (repo as Partial<RemoteHubRepo>).probeSource;
+  return probe ? [branchPoll({ clock, intervalMs, probe: () => probe() })] : [];
+}
+
 async function loop(
   opts: AgentOptions,
   io: Io,
@@ -325,6 +342,7 @@ async function loop(
         triggers: [
           watchLocalRefs({ gitdir: passOptions.repo.gitdir, sourceRef: ref }),
           periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
+          ...remotePoll(deps.passOptions.repo, deps.clock, opts.branchPollMs ?? 1000),
         ],
         clock: deps.clock,
         random: Math.random,
