@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 
 function commandLines(): { pid: number; args: string[] }[] {
   const out: { pid: number; args: string[] }[] = [];
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
