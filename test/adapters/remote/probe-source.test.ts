@@ -59,6 +59,8 @@ test('the ls-refs answer names only the asked ref, and none for a missing one', 
     // c1 is a prefix of c10..c19, so the server names those too; only the exact name counts.
     const prefixed = await lsRemoteBranch({ ...target, ref: 'refs/heads/gitfleet/clusters/c1' });
     assert.equal(prefixed.type, 'at');
+    // A name that is only a prefix of others is not there.
+    assert.equal((await lsRemoteBranch({ ...target, ref: 'refs/heads/gitfleet/clusters/c' })).type, 'absent');
     assert.deepEqual(await lsRemoteBranch({ ...target, ref: 'refs/heads/gitfleet/clusters/none' }), {
       type: 'absent',
       bytes: 4,
