@@ -4,7 +4,12 @@
 // Not a test: the figures go to the README.
 //
 //   eval "$(npm run --silent clusters -- env)"
-//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--json]
+//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--concurrency 16] [--json]
+//
+// Rounds alternate which side goes first (round 1 kubectl, round 2 the agent, ...), so neither
+// always meets a warmer or a more crowded server. Each round also says where the time went
+// (agent-apply-cpu.ts): the CPU of the agent, of kubectl and of the apiserver and etcd during
+// each side's first apply, and per request kind the wall time with requests in flight.
 //
 // Reported per round: wall time of the first apply and of the no-op pass for both, and the
 // agent's requests in each pass (mutating ones counted apart: the target for the no-op pass
@@ -31,6 +36,8 @@ import { clusterBranchRef, localAgentRepo } from '../src/loops/agent/agent-repo.
 import { kubeClusterApi } from '../src/loops/agent/kube-cluster-api.js';
 import { runAgentPass, type AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
 import { systemClock } from '../src/loops/runtime/clock.js';
+import { cpuBetween, sampleCpu, timeClusterApi, type CpuSpent, type MethodTime } from './agent-apply-cpu.js';
+import { serverPidsOf } from './lib/server-pids.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +45,7 @@ const { values } = parseArgs({
     deployments: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '1' },
     context: { type: 'string', default: 'member1' },
+    concurrency: { type: 'string', default: '16' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -128,8 +136,13 @@ async function commitBranch(gitdir: string, cluster: string, objects: readonly K
 }
 
 interface Round {
-  kubectl: { firstMs: number; noopMs: number };
+  order: 'kubectl first' | 'agent first';
+  kubectl: { firstMs: number; noopMs: number; firstCpu: CpuSpent };
   agent: {
+    firstCpu: CpuSpent;
+    firstRequests: Record<string, MethodTime>;
+    noopRequests: Record<string, MethodTime>;
+    maxRssMiB: number;
     firstMs: number;
     noopMs: number;
     first: AgentPassResult['requests'];
@@ -156,17 +169,23 @@ async function round(index: number): Promise<Round> {
         .map((o) => emitYaml(o))
         .join('---\n'),
     );
-    const kubectlFirst = timed(() =>
-      kubectl(['apply', '--server-side', '--field-manager=bench', '-f', file]),
-    );
-    const kubectlNoop = timed(() => kubectl(['apply', '--server-side', '--field-manager=bench', '-f', file]));
+    const kubectlSide = () => {
+      const before = sampleCpu(serverPids);
+      const firstMs = timed(() => kubectl(['apply', '--server-side', '--field-manager=bench', '-f', file]));
+      const firstCpu = cpuBetween(before, sampleCpu(serverPids));
+      const noopMs = timed(() => kubectl(['apply', '--server-side', '--field-manager=bench', '-f', file]));
+      return { firstMs, noopMs, firstCpu };
+    };
+    const kubectlFirst = index % 2 === 0;
+    const kubectlResult = kubectlFirst ? kubectlSide() : undefined;
 
     const gitdir = join(dir, 'repo.git');
     execFileSync('git', ['init', '-q', '--bare', gitdir]);
     await commitBranch(gitdir, cluster, manifests(agentNs));
+    const timedApi = timeClusterApi(kubeClusterApi(client));
     const options = {
       repo: localAgentRepo(gitdir),
-      client: kubeClusterApi(client),
+      client: timedApi.api,
       cluster,
       branchPrefix: 'gitfleet/',
       memory: createAgentMemory(),
@@ -174,15 +193,25 @@ async function round(index: number): Promise<Round> {
       identity: { name: 'bench', email: 'bench@example.invalid' },
       guard: { maxDeleteFraction: 0.5, minObjects: 10 },
       allowDeletions: false,
-      concurrency: 16,
+      concurrency: Number(values.concurrency),
       crdTimeoutMs: 60_000,
       factsMaxAgeMs: 30_000,
     };
+    const before = sampleCpu(serverPids);
     const [agentFirst, first] = await timedAsync(() => runAgentPass(options));
+    const firstCpu = cpuBetween(before, sampleCpu(serverPids));
+    const firstRequests = timedApi.report();
     const [agentNoop, noop] = await timedAsync(() => runAgentPass(options));
+    const noopRequests = subtract(timedApi.report(), firstRequests);
+    const maxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
     return {
-      kubectl: { firstMs: kubectlFirst, noopMs: kubectlNoop },
+      order: kubectlFirst ? 'kubectl first' : 'agent first',
+      kubectl: kubectlResult ?? kubectlSide(),
       agent: {
+        firstCpu,
+        firstRequests,
+        noopRequests,
+        maxRssMiB,
         firstMs: agentFirst,
         noopMs: agentNoop,
         first: first.requests,
@@ -204,6 +233,25 @@ async function round(index: number): Promise<Round> {
   }
 }
 
+/** Per-method figures of the no-op pass: the cumulative ones less the first pass's. */
+function subtract(
+  all: Record<string, MethodTime>,
+  first: Record<string, MethodTime>,
+): Record<string, MethodTime> {
+  const out: Record<string, MethodTime> = {};
+  for (const [name, t] of Object.entries(all)) {
+    const f = first[name];
+    const calls = t.calls - (f?.calls ?? 0);
+    if (calls > 0) out[name] = { calls, busyMs: t.busyMs - (f?.busyMs ?? 0), maxInFlight: t.maxInFlight };
+  }
+  return out;
+}
+
+const cpuText = (c: CpuSpent, own: 'self' | 'children') =>
+  `${own === 'self' ? 'agent' : 'kubectl'} ${(own === 'self' ? c.selfMs : c.childrenMs) ?? '?'} ms, ` +
+  `apiserver ${c.serversMs[0] ?? '?'} ms, etcd ${c.serversMs[1] ?? '?'} ms`;
+
+const serverPids = serverPidsOf(kubeconfig, values.context!);
 const rounds: Round[] = [];
 for (let i = 0; i < Number(values.rounds); i++) rounds.push(await round(i));
 const machine = {
@@ -213,7 +261,13 @@ const machine = {
   load: loadavg().map((l) => l.toFixed(2)),
 };
 if (values.json) {
-  console.log(JSON.stringify({ objects: total, deployments, machine, rounds }, null, 2));
+  console.log(
+    JSON.stringify(
+      { objects: total, deployments, concurrency: Number(values.concurrency), machine, rounds },
+      null,
+      2,
+    ),
+  );
 } else {
   console.log(
     `agent apply: ${total} objects (${deployments} Deployments, ${total - deployments} ConfigMaps) + 1 Namespace, one test cluster`,
@@ -222,7 +276,7 @@ if (values.json) {
     `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, load ${machine.load.join(' ')}`,
   );
   for (const [i, r] of rounds.entries()) {
-    console.log(`round ${i + 1}:`);
+    console.log(`round ${i + 1} (${r.order}):`);
     console.log(
       `  kubectl apply --server-side  first ${r.kubectl.firstMs} ms   no-op ${r.kubectl.noopMs} ms`,
     );
@@ -231,7 +285,15 @@ if (values.json) {
         `(first: ${r.agent.first.total} requests, ${r.agent.first.mutating} mutating; no-op: ${r.agent.noop.total} requests, ${r.agent.noop.mutating} mutating, ${r.agent.noop.dryRun} dry-run)`,
     );
     console.log(
-      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(1)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}`,
+      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(2)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}; agent process max RSS ${r.agent.maxRssMiB} MiB`,
     );
+    console.log(`  CPU in the first apply: kubectl side: ${cpuText(r.kubectl.firstCpu, 'children')}`);
+    console.log(`                          agent side:   ${cpuText(r.agent.firstCpu, 'self')}`);
+    const busy = (t: Record<string, MethodTime>) =>
+      Object.entries(t)
+        .map(([n, m]) => `${n} ${m.calls}× ${m.busyMs} ms (≤${m.maxInFlight} in flight)`)
+        .join('; ');
+    console.log(`  agent requests in flight, first: ${busy(r.agent.firstRequests)}`);
+    console.log(`  agent requests in flight, no-op: ${busy(r.agent.noopRequests)}`);
   }
 }

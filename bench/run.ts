@@ -9,7 +9,8 @@
 // minimum and maximum of its repetitions (5 by default, 3 with --quick) and its peak RSS.
 // Progress goes to stderr, the result to stdout.
 import { parseArgs } from 'node:util';
-import { applyScenario } from './bench-apply.js';
+import { apply10kScenario, applyScenario } from './bench-apply.js';
+import { pushLatencyScenario } from './push-latency-scenario.js';
 import { commitScenario } from './bench-commit.js';
 import { incrementalScenario } from './bench-incremental.js';
 import { runRenderScenario, renderScenario } from './bench-render.js';
@@ -29,6 +30,8 @@ const scenarios: Scenario[] = [
   commitScenario,
   incrementalScenario,
   applyScenario,
+  apply10kScenario,
+  pushLatencyScenario,
   scaleScenario,
   hubScaleScenario,
   render10kScenario,

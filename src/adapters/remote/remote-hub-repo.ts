@@ -26,6 +26,8 @@ import { defaultRemoteTimeouts, type RemoteTimeouts } from './remote-timeouts.js
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import fs from 'node:fs';
 import git from 'isomorphic-git';
+import { discoverRefs } from './discover-refs.js';
+import { lsRemoteBranch } from './ls-remote-branch.js';
 import { parseRemoteUrl } from './parse-remote-url.js';
 import type { PublishUpdate } from './publish-update.js';
 import { pushRefs } from './push-refs.js';
@@ -82,6 +84,12 @@ export interface RemoteHubRepo {
   fetchRefs(): Promise<RefreshResult>;
   /** Pushes each updated ref by compare-and-swap; throws PushRejected when the remote moved first. */
   publish(updates: readonly PublishUpdate[]): Promise<void>;
+  /**
+   * Returns where the source branch points on the remote now (null: not there), asking for it
+   * alone (ls-remote-branch.ts; the full advertisement when the server does not speak protocol
+   * v2). Touches no mirror: a poller asks this often and refreshes only when it moved.
+   */
+  probeSource(): Promise<string | null>;
 }
 
 /**
@@ -165,7 +173,24 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     refresh: () => fetchRefs().then(() => undefined),
     fetchRefs,
     publish: (updates) => serial(() => publishAll(access, layout, updates, timed)),
+    probeSource: () => probeSource(access, layout.sourceRef),
   };
+}
+
+/** Where the source ref points on the remote: protocol v2 ls-refs of that ref, else the v0 advertisement. */
+async function probeSource(access: RemoteAccess, ref: string): Promise<string | null> {
+  const target = {
+    url: access.url,
+    headers: access.authHeaders,
+    timeouts: access.timeouts,
+    signal: access.signal,
+    errors: { action: `ls-refs ${ref}`, url: access.url, ref, secrets: access.secrets },
+  };
+  const probe = await lsRemoteBranch({ ...target, ref });
+  if (probe.type === 'at') return probe.oid;
+  if (probe.type === 'absent') return null;
+  const advertised = await discoverRefs({ ...target, service: 'git-upload-pack' });
+  return advertised.refs.get(ref) ?? null;
 }
 
 async function publishAll(

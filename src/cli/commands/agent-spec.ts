@@ -39,6 +39,12 @@ export const agentSpec = {
     },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    'branch-poll': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '1s',
+      help: 'with a URL: how often to ask the remote (one ls-refs of the cluster branch) whether the branch moved',
+    },
     'export-coalesce': {
       type: 'duration',
       value: 'DURATION',

@@ -2,7 +2,7 @@
 //
 //   gitfleet agent --repo <path> --cluster NAME [--kubeconfig FILE] [--context C] [--once]
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
-//                  [--token-file F] [--cache-dir D] [--export-coalesce 1s]
+//                  [--token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
 //                  [--log-format text|json]
@@ -33,7 +33,9 @@ import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
-import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
+import { clusterBranchRef, localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
+import { branchPoll } from '../../loops/agent/branch-poll.js';
+import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { heartbeatRef } from '../../core/publish/hub-refs.js';
 import {
   defaultHeartbeatSettings,
@@ -49,10 +51,10 @@ import {
   type AgentPassResult,
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
-import { systemClock } from '../../loops/runtime/clock.js';
+import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { periodicTrigger } from '../../loops/runtime/trigger.js';
+import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -76,6 +78,7 @@ export const agentCommand = defineCommand({
         ...(values.context ? { context: values.context } : {}),
         once: values.once,
         intervalMs: values.interval,
+        branchPollMs: values['branch-poll'],
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
@@ -103,6 +106,8 @@ export interface AgentOptions {
   context?: string;
   once: boolean;
   intervalMs: number;
+  /** With a remote repository: how often the cluster branch's position is asked for (default 1 s). */
+  branchPollMs?: number;
   /** The coalescing window of exported EndpointSlice changes (multi-cluster services). */
   exportCoalesceMs?: number;
   branchPrefix: string;
@@ -204,6 +209,12 @@ function agentPassWithMaintenance(
   );
 }
 
+/** With a remote repository, the trigger that asks the remote whether the cluster branch moved. */
+function remotePoll(repo: AgentRepo, clock: Clock, intervalMs: number): Trigger[] {
+  const probe = (repo as Partial<RemoteHubRepo>).probeSource;
+  return probe ? [branchPoll({ clock, intervalMs, probe: () => probe() })] : [];
+}
+
 async function loop(
   opts: AgentOptions,
   io: Io,
@@ -245,6 +256,7 @@ async function loop(
         triggers: [
           watchLocalRefs({ gitdir: passOptions.repo.gitdir, sourceRef: ref }),
           periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
+          ...remotePoll(deps.passOptions.repo, deps.clock, opts.branchPollMs ?? 1000),
         ],
         clock: deps.clock,
         random: Math.random,

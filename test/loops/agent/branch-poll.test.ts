@@ -1,0 +1,61 @@
+// branchPoll, the trigger that makes a remote agent notice its branch moving: on the fake
+// clock it probes right away and then every interval, fires only when the answer changes
+// (the first answer is the baseline), backs off while the probe fails and comes back to the
+// interval once it answers, and probes no more once stopped.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { branchPoll } from '../../../src/loops/agent/branch-poll.js';
+import { eventually } from '../../support/eventually.js';
+import { fakeClock } from '../runtime/fake-clock.js';
+
+test('it fires once per move, not on the baseline nor on an unchanged answer', async () => {
+  const clock = fakeClock();
+  const answers: (string | null | Error)[] = ['a', 'a', 'b', 'b', null, 'c'];
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    probe: () => {
+      const next = answers[Math.min(asked++, answers.length - 1)]!;
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+    },
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  for (let i = 1; i < answers.length; i++) {
+    await eventually(() => clock.pending().length === 1, `wait ${i}`);
+    assert.deepEqual(clock.pending(), [1000]);
+    clock.advance(1000);
+  }
+  await eventually(() => asked === answers.length, 'every answer asked');
+  await eventually(() => fired.length === 3, 'three moves');
+  assert.deepEqual(fired, ['branch moved to b', 'branch moved to nothing', 'branch moved to c']);
+  await trigger.stop();
+  assert.deepEqual(clock.pending(), [], 'no probe after stop');
+});
+
+test('a failing probe waits twice as long each time, up to the cap, and the interval comes back', async () => {
+  const clock = fakeClock();
+  const answers: (string | Error)[] = ['a', ...Array.from({ length: 4 }, () => new Error('down')), 'a', 'b'];
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    maxBackoffMs: 5000,
+    probe: () => {
+      const next = answers[Math.min(asked++, answers.length - 1)]!;
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+    },
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  const waits: number[] = [];
+  for (let i = 1; i < answers.length; i++) {
+    await eventually(() => clock.pending().length === 1 && asked === i, `wait ${i}`);
+    waits.push(clock.pending()[0]!);
+    clock.advance(clock.pending()[0]!);
+  }
+  await eventually(() => fired.length === 1, 'the move after the outage');
+  assert.deepEqual(waits, [1000, 2000, 4000, 5000, 5000, 1000]);
+  await trigger.stop();
+});
