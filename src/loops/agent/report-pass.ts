@@ -138,7 +138,9 @@ async function unreachableReport(input: ReportInput): Promise<AgentReport> {
         type: 'Applied',
         status: 'False',
         reason: 'ClusterUnreachable',
-        message: `the cluster did not answer: ${input.clusterUnreachable}`,
+        // The error itself (which request failed, refused or reset) goes into the commit
+        // message only: in the report it would make each failing pass a new status commit.
+        message: 'the cluster did not answer (the status commit says why)',
       },
     ],
   };
