@@ -13,7 +13,7 @@ import { renderFleet, type RenderResult } from '../../core/render/render-fleet.j
 import { diffRenders } from '../../core/review/diff-renders.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
-import { judgeVerdict } from '../../core/review/judge-verdict.js';
+import { judgeVerdict, type Verdict } from '../../core/review/judge-verdict.js';
 import { previewRollouts, type RolloutPreview } from '../../core/review/preview-rollouts.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
@@ -41,20 +41,8 @@ export interface PreviewDiff {
   diff: ReturnType<typeof diffRenders>;
   /** How the head side's rollout strategies reach the clusters (empty lists without strategies). */
   rollout: RolloutPreview;
-  verdict: {
-    clusters: number;
-    added: number;
-    changed: number;
-    removed: number;
-    replicasMoved: number;
-    /** Replicas scheduled over every template and cluster, base and head side. */
-    replicasBefore: number;
-    replicasAfter: number;
-    refusedDeletions: number;
-    /** The clusters whose update the mass-deletion guard refuses, by name. */
-    refusedClusters: string[];
-    text: string;
-  };
+  /** The line a reviewer reads first and its counts (core/review/judge-verdict.ts). */
+  verdict: Verdict;
   /** The same as `gitfleet diff --format markdown` and `--format text` print. */
   markdown: string;
   text: string;
