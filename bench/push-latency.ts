@@ -238,6 +238,9 @@ else {
     `  push → agent's mirror holds the commit: P50 ${report.latencyMs.p50} ms, P99 ${report.latencyMs.p99} ms (min ${report.latencyMs.min}, max ${report.latencyMs.max}; ${report.missed} missed)`,
   );
   console.log(
+    `  push → the poll noticed it: P50 ${report.noticedMs.p50} ms, P99 ${report.noticedMs.p99} ms (the rest is the mirror's fetch)`,
+  );
+  console.log(
     `  one agent waiting, per minute: ${report.perAgentPerMinute.requests} requests, ${report.perAgentPerMinute.bytes} bytes on the wire (${perPollBytes} per poll)`,
   );
   console.log(
