@@ -19,41 +19,17 @@ import {
   prefix,
 } from './agent-fixture.js';
 import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
-import { startProcess, type Process } from './lease-processes.js';
+import { startProcess, writeLease, type Process } from './lease-processes.js';
 
 const configMaps = 3000;
 /** The agent's apply concurrency (cli/commands/agent.ts): the requests that may be on the wire at once. */
 const concurrency = 16;
 const leaseName = 'gitfleet-agent-member1';
 
-interface LeaseObject {
-  metadata: { resourceVersion: string };
-  spec: Record<string, unknown> & { holderIdentity?: string; leaseTransitions?: number };
-}
-
 /** Returns the names of the branch's ConfigMaps that exist in `ns`. */
 function appliedNames(ns: string): Set<string> {
   const out = kubectl(['get', 'configmaps', '-n', ns, '-o', 'jsonpath={.items[*].metadata.name}']);
   return new Set(out.split(' ').filter((n) => n.startsWith('cm-')));
-}
-
-/**
- * Writes the Lease as another holder would: `holder`, renewed now, for `seconds`. Throws on a
- * conflict (the agent renewed in between): the caller tries again.
- */
-function writeLease(ns: string, holder: string, seconds: number): void {
-  const lease = JSON.parse(kubectl(['get', 'lease', leaseName, '-n', ns, '-o', 'json'])) as LeaseObject;
-  const now = new Date().toISOString().replace('Z', '000Z');
-  lease.spec = {
-    ...lease.spec,
-    holderIdentity: holder,
-    leaseDurationSeconds: seconds,
-    acquireTime: now,
-    renewTime: now,
-    leaseTransitions: (lease.spec.leaseTransitions ?? 0) + 1,
-  };
-  // The resourceVersion read travels with the update: a renewal in between makes it conflict.
-  kubectl(['replace', '-f', '-'], { input: JSON.stringify(lease) });
 }
 
 test('an agent whose Lease is taken mid-pass sends no further apply, writes no status, and finishes once it holds the Lease again', async () => {
@@ -84,7 +60,7 @@ test('an agent whose Lease is taken mid-pass sends no further apply, writes no s
 
       const from = a.lines().length;
       await eventually('the test takes the Lease', async () => {
-        writeLease(leaseNs, 'another-agent_00000000-0000-0000-0000-000000000000', 3600);
+        writeLease(leaseNs, leaseName, 'another-agent_00000000-0000-0000-0000-000000000000', 3600);
         return true;
       });
       await a.waitFor(
@@ -117,7 +93,7 @@ test('an agent whose Lease is taken mid-pass sends no further apply, writes no s
       // Released: the agent takes the Lease at its next try, applies the rest and reports.
       const back = a.lines().length;
       await eventually('the test releases the Lease', async () => {
-        writeLease(leaseNs, '', 1);
+        writeLease(leaseNs, leaseName, '', 1);
         return true;
       });
       await a.waitFor(/: leading as /, 60_000, back);

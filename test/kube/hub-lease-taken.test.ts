@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, removeTempDirs, tempDir } from '../git-server/git-cli.js';
-import { kubectl } from './agent-fixture.js';
 import { eventually, inNamespace, testKubeConfig } from './test-clusters.js';
-import { startProcess, type Process } from './lease-processes.js';
+import { startProcess, writeLease, type Process } from './lease-processes.js';
 
 const leaseName = 'gitfleet-hub';
 
@@ -48,23 +47,6 @@ async function sourceOf(repo: string, branch: string): Promise<string | undefine
   return /^Gitfleet-Source-Commit: ([0-9a-f]{40})$/m.exec(body)?.[1];
 }
 
-/** Writes the Lease as another replica would (throws on a conflict with a renewal: try again). */
-function writeLease(ns: string, holder: string, seconds: number): void {
-  const lease = JSON.parse(kubectl(['get', 'lease', leaseName, '-n', ns, '-o', 'json'])) as {
-    spec: Record<string, unknown> & { leaseTransitions?: number };
-  };
-  const now = new Date().toISOString().replace('Z', '000Z');
-  lease.spec = {
-    ...lease.spec,
-    holderIdentity: holder,
-    leaseDurationSeconds: seconds,
-    acquireTime: now,
-    renewTime: now,
-    leaseTransitions: (lease.spec.leaseTransitions ?? 0) + 1,
-  };
-  kubectl(['replace', '-f', '-'], { input: JSON.stringify(lease) });
-}
-
 test('a hub whose Lease is taken stands by and renders nothing, and leads and converges again once the Lease is released', async () => {
   const kc = testKubeConfig();
   const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
@@ -89,7 +71,7 @@ test('a hub whose Lease is taken stands by and renders nothing, and leads and co
 
       const taken = h.lines().length;
       await eventually('the test takes the Lease', async () => {
-        writeLease(namespace, 'another-hub_00000000-0000-0000-0000-000000000000', 3600);
+        writeLease(namespace, leaseName, 'another-hub_00000000-0000-0000-0000-000000000000', 3600);
         return true;
       });
       await h.waitFor(
@@ -114,7 +96,7 @@ test('a hub whose Lease is taken stands by and renders nothing, and leads and co
 
       const back = h.lines().length;
       await eventually('the test releases the Lease', async () => {
-        writeLease(namespace, '', 1);
+        writeLease(namespace, leaseName, '', 1);
         return true;
       });
       const leads = await h.waitFor(/: leading as /, 60_000, back);

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { eventually } from './test-clusters.js';
+import { kubectl } from './agent-fixture.js';
 
 const cli = join(new URL('.', import.meta.url).pathname, '../../../bin/gitfleet.js');
 
@@ -63,4 +64,25 @@ export function startProcess(name: string, args: readonly string[], env: NodeJS.
       await exited;
     },
   };
+}
+
+/**
+ * Writes the Lease `name` in `ns` as another holder would: `holder`, renewed now, for `seconds`.
+ * The resourceVersion read travels with the update, so a renewal in between makes it conflict
+ * and this throws: the caller tries again.
+ */
+export function writeLease(ns: string, name: string, holder: string, seconds: number): void {
+  const lease = JSON.parse(kubectl(['get', 'lease', name, '-n', ns, '-o', 'json'])) as {
+    spec: Record<string, unknown> & { leaseTransitions?: number };
+  };
+  const now = new Date().toISOString().replace('Z', '000Z');
+  lease.spec = {
+    ...lease.spec,
+    holderIdentity: holder,
+    leaseDurationSeconds: seconds,
+    acquireTime: now,
+    renewTime: now,
+    leaseTransitions: (lease.spec.leaseTransitions ?? 0) + 1,
+  };
+  kubectl(['replace', '-f', '-'], { input: JSON.stringify(lease) });
 }
