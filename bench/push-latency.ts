@@ -26,6 +26,7 @@ import { discoverRefs } from '../src/adapters/remote/discover-refs.js';
 import { remoteHubRepo, type RemoteHubRepo } from '../src/adapters/remote/remote-hub-repo.js';
 import { defaultRemoteTimeouts } from '../src/adapters/remote/remote-timeouts.js';
 import { readRef } from '../src/adapters/git/read-ref.js';
+import { agentMirrorRefs } from '../src/loops/agent/agent-repo.js';
 import { branchPoll } from '../src/loops/agent/branch-poll.js';
 import { systemClock } from '../src/loops/runtime/clock.js';
 import { startGitServer } from '../test/git-server/start-git-server.js';
@@ -122,6 +123,7 @@ for (const name of names.slice(0, agents)) {
     mirrorKey: `agent ${name}`,
     sourceRef: `gitfleet/clusters/${name}`,
     branchPrefix: 'gitfleet/',
+    onlyRefs: agentMirrorRefs('gitfleet/', name),
     quietRefs: (ref) => ref.startsWith('refs/heads/gitfleet/heartbeat/'),
   });
   await repo.refresh();

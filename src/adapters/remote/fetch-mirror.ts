@@ -8,7 +8,12 @@
 // (the agents' heartbeats, whose value is all anyone reads, from the advertisement) do not
 // count: they move every few seconds, and would otherwise make every poll a fetch.
 //
-// isomorphic-git writes the fetched refs before it has stored the pack, so a pack cut off or
+// That is the hub's mirror. An agent's mirror (layout `only`) asks for its few branches alone
+// (fetch-wanted.ts: a protocol v2 ls-refs, and a v2 fetch of their new tips): at 1,000
+// clusters the v0 advertisement is 3,000 refs and 251 KB, and isomorphic-git's fetch of every
+// branch writes 3,000 tracking refs, for the three or four branches an agent reads.
+//
+// Either way the new tips land as incoming refs first. isomorphic-git writes the fetched refs before it has stored the pack, so a pack cut off or
 // damaged on the way would leave refs at objects the mirror lacks, and every later fetch
 // would offer those as "haves" and never receive them. So the fetch writes its refs under
 // refs/remotes/incoming/ (verify-fetched-pack.ts checks the pack's checksum and that every
@@ -18,15 +23,11 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { updateRefs, type RefUpdateRequest } from '../git/update-ref.js';
+import { allowanceSourceRef } from './allowance-source-ref.js';
 import { discoverRefs } from './discover-refs.js';
-import { gitHttpClient } from './git-http-client.js';
-import {
-  incomingRemote,
-  localRefOf,
-  mirrorRemote,
-  trackingRefOf,
-  type MirrorLayout,
-} from './mirror-layout.js';
+import { advertiseWanted, downloadWanted, movedBranches } from './fetch-wanted.js';
+import { isoFetch } from './iso-fetch.js';
+import { localRefOf, mirrorRemote, trackingRefOf, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 import { RemoteError } from './remote-error.js';
 import type { RemoteAccess } from './remote-access.js';
 import { toRemoteError } from './to-remote-error.js';
@@ -53,22 +54,59 @@ export interface RefreshResult {
 }
 
 /** Fetches the mirrored branches and aligns the local ones; returns the local branches it moved. */
-export async function fetchMirror(
-  opts: RemoteAccess & { layout: MirrorLayout; quiet?: ((ref: string) => boolean) | undefined },
-): Promise<RefreshResult> {
-  const errors = { action: 'fetch', url: opts.url, secrets: opts.secrets };
+export async function fetchMirror(opts: FetchMirrorOptions): Promise<RefreshResult> {
+  const wanted = wantedRefs(opts.layout);
+  const remoteBranches = wanted === null ? await fetchEveryBranch(opts) : await fetchOnly(opts, wanted);
+  return { moved: await alignLocalRefs(opts.gitdir, opts.layout), remoteBranches };
+}
+
+type FetchMirrorOptions = RemoteAccess & {
+  layout: MirrorLayout;
+  quiet?: ((ref: string) => boolean) | undefined;
+};
+
+/** The hub's mirror: the v0 advertisement, and isomorphic-git's fetch of every branch when one moved. */
+async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, string>> {
   const advertised = await discoverRefs({
     url: opts.url,
     headers: opts.authHeaders,
     timeouts: opts.timeouts,
     signal: opts.signal,
-    errors,
+    errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     service: 'git-upload-pack',
   });
   if (!advertised.refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout);
-  if (await hasNewBranches(opts.gitdir, advertised.refs, opts.quiet)) await fetchBranches(opts);
-  const remoteBranches = new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
-  return { moved: await alignLocalRefs(opts.gitdir, opts.layout), remoteBranches };
+  if (await hasNewBranches(opts.gitdir, advertised.refs, opts.quiet)) {
+    const ref = opts.layout.sourceRef;
+    await fetchVerified(opts, () => isoFetch(opts, { ref, singleBranch: false }));
+  }
+  return new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
+}
+
+/**
+ * An agent's mirror: its wanted branches (fetch-wanted.ts), then the source branch its
+ * cluster branch's head names when that head allows deletions (allowance-source-ref.ts).
+ */
+async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): Promise<Map<string, string>> {
+  const refs = await fetchWantedOnce(opts, wanted);
+  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout);
+  const source = await allowanceSourceRef(opts.gitdir, opts.layout);
+  if (source === null || wanted.includes(source)) return refs;
+  for (const [ref, oid] of await fetchWantedOnce(opts, [source])) refs.set(ref, oid);
+  return refs;
+}
+
+/** Asks where the branches are and fetches those that moved (unless only quiet ones did); returns where they are. */
+async function fetchWantedOnce(
+  opts: FetchMirrorOptions,
+  wanted: readonly string[],
+): Promise<Map<string, string>> {
+  const advertised = await advertiseWanted(opts, wanted);
+  const moved = await movedBranches(opts.gitdir, advertised.refs);
+  if ([...moved.keys()].some((ref) => opts.quiet?.(ref) !== true)) {
+    await fetchVerified(opts, () => downloadWanted(opts, { moved, v2: advertised.v2, wanted }));
+  }
+  return advertised.refs;
 }
 
 /** True when a branch on the remote is not where the mirror's tracking ref says. */
@@ -85,25 +123,13 @@ async function hasNewBranches(
   return false;
 }
 
-async function fetchBranches(opts: RemoteAccess & { layout: MirrorLayout }): Promise<void> {
+/** Runs the download (objects and incoming refs), verifies what it brought, then moves the tracking refs. */
+async function fetchVerified(opts: FetchMirrorOptions, download: () => Promise<void>): Promise<void> {
   const { gitdir } = opts;
   await clearIncoming(gitdir); // what a fetch killed before its check left behind
   const before = await listPacks(gitdir);
   try {
-    await git.fetch({
-      fs,
-      http: gitHttpClient({ timeouts: opts.timeouts, signal: opts.signal }),
-      cache: {},
-      gitdir,
-      url: opts.url,
-      remote: incomingRemote,
-      ref: opts.layout.sourceRef,
-      remoteRef: opts.layout.sourceRef,
-      singleBranch: false,
-      tags: false,
-      prune: false,
-      headers: { ...opts.authHeaders },
-    });
+    await download();
     await verifyFetchedPack({ gitdir, before, trackingRef: trackingRefOf });
   } catch (error) {
     await discardNewPacks(gitdir, before);

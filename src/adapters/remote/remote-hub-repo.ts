@@ -49,6 +49,12 @@ export interface RemoteHubRepoOptions {
   sourceRef: string;
   /** The prefix of every branch the hub writes, e.g. `gitfleet/`. */
   branchPrefix: string;
+  /**
+   * An agent's mirror: the only branches under the prefix it fetches besides `sourceRef` (full
+   * names; its status and heartbeat branch, the bindings branch), asked for by name with
+   * protocol v2 (fetch-wanted.ts). Default, the hub's mirror: every branch under the prefix.
+   */
+  onlyRefs?: readonly string[];
   /** Connect and silence limits of every request (default 10 s and 30 s). */
   timeouts?: RemoteTimeouts;
   /** Aborts every request in flight: the process is stopping. */

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { listObjectsToPush } from './list-objects-to-push.js';
-import { incomingRemote } from './mirror-layout.js';
+import { fetchTempDir, incomingRemote } from './mirror-layout.js';
 import { openObjectReader } from './object-reader.js';
 
 const packDir = (gitdir: string): string => join(gitdir, 'objects', 'pack');
@@ -75,9 +75,10 @@ export async function discardNewPacks(gitdir: string, before: ReadonlySet<string
   }
 }
 
-/** Removes the incoming refs and any pack left without its index (a fetch killed midway). */
+/** Removes the incoming refs, the fetch's temp files and any pack left without its index (a fetch killed midway). */
 export async function clearIncoming(gitdir: string): Promise<void> {
   await rm(join(gitdir, 'refs', 'remotes', incomingRemote), { recursive: true, force: true });
+  await rm(join(gitdir, fetchTempDir), { recursive: true, force: true });
   const names = await readdir(packDir(gitdir)).catch(() => [] as string[]);
   for (const name of names) {
     if (name.endsWith('.pack') && !names.includes(name.replace(/\.pack$/, '.idx'))) {

@@ -1,5 +1,5 @@
 // An agent's repository over HTTP(S): the same fetched mirror the hub uses, with the cluster
-// branch as the branch to follow. The mirror's publish pushes only refs under the prefix, and
+// branch as the branch to follow, holding only the branches the agent reads (agentMirrorRefs). The mirror's publish pushes only refs under the prefix, and
 // the agent moves only its status branch and its heartbeat, so an agent needs read access to
 // its cluster branch and write access to those two only (the heartbeat's pushes replace its
 // commit: a host's branch protection must allow that on gitfleet/heartbeat/*). The token comes
@@ -11,7 +11,7 @@
 // make the agent fetch (it does not read them), or every refresh would be a fetch.
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
-import type { AgentRepo } from '../../loops/agent/agent-repo.js';
+import { agentMirrorRefs, type AgentRepo } from '../../loops/agent/agent-repo.js';
 import { privateFiles } from './hub-remote-setup.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
@@ -38,6 +38,7 @@ export async function remoteAgentRepo(opts: {
     ...(token ? { token } : {}),
     sourceRef: `${opts.branchPrefix}clusters/${opts.cluster}`,
     branchPrefix: opts.branchPrefix,
+    onlyRefs: agentMirrorRefs(opts.branchPrefix, opts.cluster),
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),

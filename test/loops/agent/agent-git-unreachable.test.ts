@@ -8,7 +8,7 @@ import { basename, dirname } from 'node:path';
 import assert from 'node:assert/strict';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { parseStatusBranch } from '../../../src/core/status/status-branch.js';
-import { statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
+import { agentMirrorRefs, statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
 import { readStatusFiles } from '../../../src/loops/agent/write-status-branch.js';
 import { serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { startSilentServer } from '../../git-server/start-faulty-proxy.js';
@@ -36,6 +36,7 @@ test('with its git server stopped, the agent keeps the cluster as it is, deletes
     mirrorKey: 'agent m1',
     sourceRef: `${prefix}clusters/m1`,
     branchPrefix: prefix,
+    onlyRefs: agentMirrorRefs(prefix, 'm1'),
     timeouts,
   });
   const agent = fakeAgent({ repo });
@@ -80,6 +81,7 @@ test('with its git server stopped, the agent keeps the cluster as it is, deletes
     mirrorKey: 'agent m1',
     sourceRef: `${prefix}clusters/m1`,
     branchPrefix: prefix,
+    onlyRefs: agentMirrorRefs(prefix, 'm1'),
     timeouts,
   });
   const recovered = await agent.pass({ repo: back });
@@ -104,6 +106,7 @@ test('a remote that accepts and never answers: the loop retries with backoff on 
     mirrorKey: 'agent m1',
     sourceRef: `${prefix}clusters/m1`,
     branchPrefix: prefix,
+    onlyRefs: agentMirrorRefs(prefix, 'm1'),
     timeouts,
   });
   const agent = fakeAgent({ repo });

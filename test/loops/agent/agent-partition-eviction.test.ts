@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { basename, dirname } from 'node:path';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
+import { agentMirrorRefs } from '../../../src/loops/agent/agent-repo.js';
 import { defaultHubIdentity } from '../../../src/core/apply-plan/hub-identity.js';
 import { serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
@@ -68,6 +69,7 @@ async function partitioned(
       mirrorKey: 'agent m1',
       sourceRef: `${prefix}clusters/m1`,
       branchPrefix: prefix,
+      onlyRefs: agentMirrorRefs(prefix, 'm1'),
       timeouts,
     });
   const agent = fakeAgent({ repo: repoAt(fleet.url) });

@@ -11,7 +11,7 @@ import {
   startHeartbeat,
   writeHeartbeat,
 } from '../../../src/loops/agent/heartbeat.js';
-import { localAgentRepo, type AgentRepo } from '../../../src/loops/agent/agent-repo.js';
+import { agentMirrorRefs, localAgentRepo, type AgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import type { Logger } from '../../../src/loops/runtime/logger.js';
 import { serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { commitClusterBranch, makeBareRepo, prefix } from '../../support/cluster-branch.js';
@@ -88,6 +88,7 @@ test('a heartbeat is pushed to a git server, replacing the last one there withou
     mirrorKey: 'agent m1',
     sourceRef: `${prefix}clusters/m1`,
     branchPrefix: prefix,
+    onlyRefs: agentMirrorRefs(prefix, 'm1'),
   });
   await commitClusterBranch(fleet.served, 'm1', [aNamespace('shop')]);
   await repo.refresh();
@@ -102,6 +103,7 @@ test('a heartbeat is pushed to a git server, replacing the last one there withou
     mirrorKey: 'agent m1',
     sourceRef: `${prefix}clusters/m1`,
     branchPrefix: prefix,
+    onlyRefs: agentMirrorRefs(prefix, 'm1'),
   });
   await fresh.refresh();
   const after = await beat(fresh, author.time + 20);

@@ -1,0 +1,35 @@
+// The one branch outside an agent's own that its pass may read: the deletion allowance on its
+// cluster branch's head counts only when the source commit it names itself allows the
+// deletions (core/apply-plan/judge-deletion-allowance.ts), so that commit must be in the
+// mirror. The head names its source branch (Gitfleet-Source-Ref), and an agent's mirror
+// fetches that branch only while the head carries a Gitfleet-Allow-Deletions trailer: rarely,
+// and the source's history is then fetched once and kept up to date after.
+import {
+  allowDeletionsTrailer,
+  parseTrailers,
+  sourceRefTrailer,
+} from '../../core/publish/commit-trailers.js';
+import { parseCommit } from '../git/parse-commit.js';
+import { readGitObject } from '../git/read-git-object.js';
+import { isValidRefName } from '../git/ref-name.js';
+import { readRef } from '../git/read-ref.js';
+import { trackingRefOf, type MirrorLayout } from './mirror-layout.js';
+
+/** Returns the source branch the mirrored head names when it allows deletions, or null. */
+export async function allowanceSourceRef(gitdir: string, layout: MirrorLayout): Promise<string | null> {
+  const head = await readRef(gitdir, trackingRefOf(layout.sourceRef));
+  if (head === null) return null;
+  let message: string;
+  try {
+    const object = await readGitObject({ gitdir }, head);
+    if (object.type !== 'commit') return null;
+    message = parseCommit(object.content).message;
+  } catch {
+    return null; // the pass reports a head it cannot read
+  }
+  const trailers = parseTrailers(message);
+  if (!trailers.has(allowDeletionsTrailer)) return null;
+  const ref = trailers.get(sourceRefTrailer)?.at(-1);
+  if (ref === undefined || ref === layout.sourceRef) return null;
+  return ref.startsWith('refs/heads/') && isValidRefName(ref) ? ref : null;
+}
