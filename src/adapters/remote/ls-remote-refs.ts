@@ -4,7 +4,7 @@
 // refs whose names they begin: cluster `a1` also hears of `a10`…`a19`; only exact names are
 // kept), so its size does not grow with the fleet, where a v0 ref advertisement lists every
 // cluster's branches (about 3 refs × 80 bytes per cluster). A server that does not speak v2
-// answers the POST with an error or a v0 answer; the caller is told `unsupported` and can
+// answers the POST with an error, nothing or a v0 answer; the caller is told `unsupported` and can
 // fall back to the full advertisement (discover-refs.ts).
 import { exchange } from './http-exchange.js';
 import { decodePktLines, encodePktLine, flushPacket, packetText } from './pkt-line.js';
@@ -52,6 +52,9 @@ export async function lsRemoteRefs(target: ServiceTarget & { refs: readonly stri
   } catch (error) {
     return { type: 'unsupported', reason: (error as Error).message };
   }
+  // A v2 answer ends with a flush, even when no ref matches; a v0 server that cannot read the
+  // request answers 200 with nothing (upload-pack died on "command=ls-refs").
+  if (packets.at(-1)?.type !== 'flush') return { type: 'unsupported', reason: 'no ls-refs answer' };
   const wanted = new Set(target.refs);
   const refs = new Map<string, string>();
   for (const packet of packets) {
