@@ -5,6 +5,7 @@
 // and fetches the source branch only while its head carries a deletion allowance.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -214,3 +215,36 @@ test(
     }
   },
 );
+
+test('An agent refresh killed (SIGKILL) at random points converges at the next refresh.', slow, async (t) => {
+  const fleet = await serveFleet({ branches });
+  try {
+    const agent = agentOf(fleet);
+    await agent.refresh();
+    const child = join(new URL('.', import.meta.url).pathname, 'agent-refresh-child.js');
+    let last = '';
+    let midway = 0; // rounds killed before the refresh was done: where the kill landed, for the log
+    for (let round = 0; round < 6; round++) {
+      const big = randomBytes(32 * 1024).toString('base64');
+      last = await pushTo(fleet, `${prefix}clusters/m1`, `apps/big-${round}.yaml`, `${big}\n`);
+      const proc = spawn(process.execPath, [child, fleet.url, fleet.cacheDir], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((resolve) => proc.stdout.once('data', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
+      proc.kill('SIGKILL');
+      await new Promise((resolve) => proc.once('exit', resolve));
+      if ((await git(agent.gitdir, ['rev-parse', `refs/heads/${prefix}clusters/m1`])) !== last) midway++;
+    }
+    t.diagnostic(`${midway} of 6 kills landed before the refresh was done`);
+    await agent.refresh();
+    assert.equal(await git(agent.gitdir, ['rev-parse', `refs/heads/${prefix}clusters/m1`]), last);
+    await git(agent.gitdir, ['fsck', '--strict', '--no-dangling']);
+    const packs = readdirSync(join(agent.gitdir, 'objects', 'pack'));
+    for (const pack of packs.filter((p) => p.endsWith('.pack')))
+      assert.ok(packs.includes(pack.replace(/\.pack$/, '.idx')), `${pack} has its index`);
+    assert.equal(existsSync(join(agent.gitdir, 'fetch-tmp')), false);
+  } finally {
+    await fleet.server.close();
+  }
+});
