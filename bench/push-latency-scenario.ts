@@ -13,6 +13,7 @@ interface PushLatencyReport {
   perAgentPerMinute: { requests: number; bytes: number };
   thousandAgentsPerMinute: { requests: number; bytes: number; bytesIfV0: number };
   perPollBytes: number;
+  pushPhase: { perPushPerAgentBytes: number };
   v0AdvertisementBytes: number;
 }
 
@@ -39,7 +40,7 @@ export const pushLatencyScenario: Scenario = {
     return {
       scenario: 'push-latency',
       status: 'ran',
-      note: `P50 ${r.latencyMs.p50} ms, P99 ${r.latencyMs.p99} ms (target P99 < 2000 ms), ${r.missed} missed; per agent per minute ${r.perAgentPerMinute.requests} requests, ${r.perAgentPerMinute.bytes} bytes`,
+      note: `P50 ${r.latencyMs.p50} ms, P99 ${r.latencyMs.p99} ms (target P99 < 2000 ms), ${r.missed} missed; per agent per minute ${r.perAgentPerMinute.requests} requests, ${r.perAgentPerMinute.bytes} bytes; a push costs each agent about ${r.pushPhase.perPushPerAgentBytes} bytes`,
       parameters: { ...shape, pollMs: 1000, source: 'bench/push-latency.js' },
       contenders: [
         {

@@ -174,6 +174,10 @@ const v0Bytes = proxy.bytes.up - v0Before.up + proxy.bytes.down - v0Before.down;
 
 const latencies: number[] = [];
 const noticeLatencies: number[] = [];
+// The push phase: polls plus the refreshes the pushes cause. The pushes go to the server
+// directly (not through the proxy), so the proxy's bytes are the agents' alone; each `git
+// push` is two of the server's requests (GET info/refs, POST git-receive-pack).
+const phaseStart = { at: performance.now(), requests: server.requests.length, ...proxy.bytes };
 for (let i = 0; i < pushes; i++) {
   await new Promise((r) => setTimeout(r, 300 + Math.random() * 1000));
   writeFileSync(join(work, 'a.yaml'), `kind: ConfigMap\n# ${i}\n`);
@@ -193,6 +197,13 @@ for (let i = 0; i < pushes; i++) {
   }
   console.error(`push-latency: push ${i + 1}: ${latencies.slice(-agents).join(', ')} ms`);
 }
+const phaseMs = performance.now() - phaseStart.at;
+const phase = {
+  windowMs: Math.round(phaseMs),
+  requests: server.requests.length - phaseStart.requests - 2 * pushes,
+  bytesUp: proxy.bytes.up - phaseStart.up,
+  bytesDown: proxy.bytes.down - phaseStart.down,
+};
 for (const a of started) await a.stop();
 proxy.server.close();
 await server.close();
@@ -218,6 +229,19 @@ const report = {
   },
   missed: latencies.filter((l) => !Number.isFinite(l)).length,
   idle,
+  pushPhase: {
+    ...phase,
+    perAgentPerMinute: {
+      requests: Math.round((phase.requests * 60_000) / phaseMs / agents),
+      bytes: Math.round(((phase.bytesUp + phase.bytesDown) * 60_000) / phaseMs / agents),
+    },
+    /** What one push of its branch costs one agent beyond its polls, from the phase's bytes less the idle rate. */
+    perPushPerAgentBytes: Math.round(
+      (phase.bytesUp + phase.bytesDown - ((idle.bytesUp + idle.bytesDown) * phaseMs) / idleMs) /
+        pushes /
+        agents,
+    ),
+  },
   perAgentPerMinute: {
     requests: perAgentMinute(idle.requests),
     bytes: perAgentMinute(idle.bytesUp + idle.bytesDown),
@@ -244,6 +268,9 @@ else {
   );
   console.log(
     `  one agent waiting, per minute: ${report.perAgentPerMinute.requests} requests, ${report.perAgentPerMinute.bytes} bytes on the wire (${perPollBytes} per poll)`,
+  );
+  console.log(
+    `  while pushed to (${pushes} pushes): per agent per minute ${report.pushPhase.perAgentPerMinute.requests} requests, ${report.pushPhase.perAgentPerMinute.bytes} bytes; a push costs each agent about ${report.pushPhase.perPushPerAgentBytes} bytes beyond its polls`,
   );
   console.log(
     `  1,000 agents, per minute: ${report.thousandAgentsPerMinute.requests} requests, ${mib(report.thousandAgentsPerMinute.bytes)}; with the v0 advertisement (${v0Bytes} bytes a poll): ${mib(report.thousandAgentsPerMinute.bytesIfV0)}`,
