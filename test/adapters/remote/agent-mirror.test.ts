@@ -9,12 +9,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { isRemoteError } from '../../../src/adapters/remote/remote-error.js';
-import { agentMirrorRefs } from '../../../src/loops/agent/agent-repo.js';
 import { git, gitFails, removeTempDirs } from '../../git-server/git-cli.js';
 import { startAgentMirrorProxy } from './agent-mirror-proxy.js';
-import { commitWorkFile, serveFleet, type ServedFleet } from './remote-fixture.js';
+import { agentMirrorOf, commitWorkFile, serveFleet, type ServedFleet } from './remote-fixture.js';
 
 after(removeTempDirs);
 
@@ -29,15 +27,7 @@ const branches = [
 const own = [`${prefix}clusters/m1`, `${prefix}status/m1`, `${prefix}heartbeat/m1`, `${prefix}bindings`];
 
 function agentOf(fleet: ServedFleet, url = fleet.url) {
-  return remoteHubRepo({
-    url,
-    cacheDir: fleet.cacheDir,
-    mirrorKey: 'agent m1',
-    sourceRef: `${prefix}clusters/m1`,
-    branchPrefix: prefix,
-    onlyRefs: agentMirrorRefs(prefix, 'm1'),
-    timeouts: { connectMs: 2_000, idleMs: 2_000 },
-  });
+  return agentMirrorOf({ url, cacheDir: fleet.cacheDir, timeouts: { connectMs: 2_000, idleMs: 2_000 } });
 }
 
 /** Commits on a branch of the work tree and pushes it; returns the commit. */

@@ -6,6 +6,9 @@ import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-
 import { toGitObject } from '../../../src/adapters/git/hash-object.js';
 import { makeCommit } from '../../../src/adapters/git/make-commit.js';
 import { writeObjects } from '../../../src/adapters/git/write-objects.js';
+import { remoteHubRepo, type RemoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
+import type { RemoteTimeouts } from '../../../src/adapters/remote/remote-timeouts.js';
+import { agentMirrorRefs } from '../../../src/loops/agent/agent-repo.js';
 import { git, makeServedRepo, tempDir } from '../../git-server/git-cli.js';
 import { startGitServer, type GitServer } from '../../git-server/start-git-server.js';
 
@@ -77,4 +80,21 @@ export async function commitInMirror(opts: {
     objects: [...blobs.map((b) => b.blob), ...tree.newObjects, commit],
   });
   return commit.oid;
+}
+
+/** Returns the mirror agent m1 works on (branch prefix `gitfleet/`), as `gitfleet agent` builds it: its own branches only. */
+export function agentMirrorOf(opts: {
+  url: string;
+  cacheDir: string;
+  timeouts?: RemoteTimeouts;
+}): RemoteHubRepo {
+  return remoteHubRepo({
+    url: opts.url,
+    cacheDir: opts.cacheDir,
+    mirrorKey: 'agent m1',
+    sourceRef: 'gitfleet/clusters/m1',
+    branchPrefix: 'gitfleet/',
+    onlyRefs: agentMirrorRefs('gitfleet/', 'm1'),
+    ...(opts.timeouts === undefined ? {} : { timeouts: opts.timeouts }),
+  });
 }

@@ -6,11 +6,10 @@
 import { after, test } from 'node:test';
 import { basename, dirname } from 'node:path';
 import assert from 'node:assert/strict';
-import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { parseStatusBranch } from '../../../src/core/status/status-branch.js';
-import { agentMirrorRefs, statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
+import { statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
 import { readStatusFiles } from '../../../src/loops/agent/write-status-branch.js';
-import { serveFleet } from '../../adapters/remote/remote-fixture.js';
+import { agentMirrorOf, serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { startSilentServer } from '../../git-server/start-faulty-proxy.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
 import { commitClusterBranch, prefix } from '../../support/cluster-branch.js';
@@ -30,15 +29,7 @@ const settings = { ...web, name: 'settings' };
 test('with its git server stopped, the agent keeps the cluster as it is, deletes nothing, and reports the outage once back', async (t) => {
   const fleet = await serveFleet();
   t.after(() => fleet.server.close().catch(() => undefined));
-  const repo = remoteHubRepo({
-    url: fleet.url,
-    cacheDir: fleet.cacheDir,
-    mirrorKey: 'agent m1',
-    sourceRef: `${prefix}clusters/m1`,
-    branchPrefix: prefix,
-    onlyRefs: agentMirrorRefs(prefix, 'm1'),
-    timeouts,
-  });
+  const repo = agentMirrorOf({ url: fleet.url, cacheDir: fleet.cacheDir, timeouts });
   const agent = fakeAgent({ repo });
   const objects = [
     aNamespace('shop'),
@@ -75,13 +66,9 @@ test('with its git server stopped, the agent keeps the cluster as it is, deletes
   assert.equal(agent.memory.git.failures, 2);
 
   // Back: a server on the same repository (another port, so another URL: a new mirror).
-  const back = remoteHubRepo({
+  const back = agentMirrorOf({
     url: (await serveFleetAgain(fleet.served, t)).url,
     cacheDir: fleet.cacheDir,
-    mirrorKey: 'agent m1',
-    sourceRef: `${prefix}clusters/m1`,
-    branchPrefix: prefix,
-    onlyRefs: agentMirrorRefs(prefix, 'm1'),
     timeouts,
   });
   const recovered = await agent.pass({ repo: back });
@@ -100,15 +87,7 @@ test('with its git server stopped, the agent keeps the cluster as it is, deletes
 test('a remote that accepts and never answers: the loop retries with backoff on the fake clock and writes nothing', async (t) => {
   const silent = await startSilentServer();
   t.after(() => silent.close());
-  const repo = remoteHubRepo({
-    url: silent.url('fleet.git'),
-    cacheDir: tempDir('cache'),
-    mirrorKey: 'agent m1',
-    sourceRef: `${prefix}clusters/m1`,
-    branchPrefix: prefix,
-    onlyRefs: agentMirrorRefs(prefix, 'm1'),
-    timeouts,
-  });
+  const repo = agentMirrorOf({ url: silent.url('fleet.git'), cacheDir: tempDir('cache'), timeouts });
   const agent = fakeAgent({ repo });
   const { results, stop } = startFakeLoop(agent, { watchDrift: false });
   t.after(stop);

@@ -8,10 +8,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { basename, dirname } from 'node:path';
-import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
-import { agentMirrorRefs } from '../../../src/loops/agent/agent-repo.js';
 import { defaultHubIdentity } from '../../../src/core/apply-plan/hub-identity.js';
-import { serveFleet } from '../../adapters/remote/remote-fixture.js';
+import { agentMirrorOf, serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
 import { commitClusterBranch, prefix } from '../../support/cluster-branch.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
@@ -62,16 +60,7 @@ async function partitioned(
 ) {
   const fleet = await serveFleet();
   t.after(() => fleet.server.close().catch(() => undefined));
-  const repoAt = (url: string) =>
-    remoteHubRepo({
-      url,
-      cacheDir: fleet.cacheDir,
-      mirrorKey: 'agent m1',
-      sourceRef: `${prefix}clusters/m1`,
-      branchPrefix: prefix,
-      onlyRefs: agentMirrorRefs(prefix, 'm1'),
-      timeouts,
-    });
+  const repoAt = (url: string) => agentMirrorOf({ url, cacheDir: fleet.cacheDir, timeouts });
   const agent = fakeAgent({ repo: repoAt(fleet.url) });
   const objects = [
     aNamespace('shop'),

@@ -4,16 +4,15 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import {
   renewIntervalMs,
   defaultHeartbeatSettings,
   startHeartbeat,
   writeHeartbeat,
 } from '../../../src/loops/agent/heartbeat.js';
-import { agentMirrorRefs, localAgentRepo, type AgentRepo } from '../../../src/loops/agent/agent-repo.js';
+import { localAgentRepo, type AgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import type { Logger } from '../../../src/loops/runtime/logger.js';
-import { serveFleet } from '../../adapters/remote/remote-fixture.js';
+import { agentMirrorOf, serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { commitClusterBranch, makeBareRepo, prefix } from '../../support/cluster-branch.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
@@ -82,14 +81,7 @@ test('each heartbeat replaces the last: one parentless commit of the empty tree,
 test('a heartbeat is pushed to a git server, replacing the last one there without history', async (t) => {
   const fleet = await serveFleet();
   t.after(() => fleet.server.close().catch(() => undefined));
-  const repo = remoteHubRepo({
-    url: fleet.url,
-    cacheDir: fleet.cacheDir,
-    mirrorKey: 'agent m1',
-    sourceRef: `${prefix}clusters/m1`,
-    branchPrefix: prefix,
-    onlyRefs: agentMirrorRefs(prefix, 'm1'),
-  });
+  const repo = agentMirrorOf({ url: fleet.url, cacheDir: fleet.cacheDir });
   await commitClusterBranch(fleet.served, 'm1', [aNamespace('shop')]);
   await repo.refresh();
   await beat(repo, author.time);
@@ -97,14 +89,7 @@ test('a heartbeat is pushed to a git server, replacing the last one there withou
   assert.equal(gitOut(fleet.served, ['rev-parse', ref]), last);
   assert.equal(gitOut(fleet.served, ['rev-list', '--count', ref]), '1');
   // A new mirror (a rebuilt cache) takes the count up from what the server holds.
-  const fresh = remoteHubRepo({
-    url: fleet.url,
-    cacheDir: `${fleet.cacheDir}-2`,
-    mirrorKey: 'agent m1',
-    sourceRef: `${prefix}clusters/m1`,
-    branchPrefix: prefix,
-    onlyRefs: agentMirrorRefs(prefix, 'm1'),
-  });
+  const fresh = agentMirrorOf({ url: fleet.url, cacheDir: `${fleet.cacheDir}-2` });
   await fresh.refresh();
   const after = await beat(fresh, author.time + 20);
   assert.equal(gitOut(fleet.served, ['rev-parse', ref]), after);
