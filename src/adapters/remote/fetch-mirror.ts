@@ -179,13 +179,14 @@ function missingSource(url: string, layout: MirrorLayout): RemoteError {
 
 /** Moves every mirrored local branch to its tracking ref, in one locked batch; returns the moves. */
 async function alignLocalRefs(gitdir: string, layout: MirrorLayout): Promise<MovedRef[]> {
-  const names = await git.listRefs({ fs, gitdir, filepath: `refs/remotes/${mirrorRemote}` });
+  // An agent's mirror names its branches; a mirror made before it fetched only those may hold
+  // thousands of other tracking refs, which it need not list every time.
+  const locals = wantedRefs(layout) ?? (await mirroredTrackedBranches(gitdir, layout));
   const packed = await readPackedRefs(gitdir);
   const moves: MovedRef[] = [];
-  for (const name of names) {
-    const local = localRefOf(layout, `refs/remotes/${mirrorRemote}/${name}`);
-    if (local === null) continue;
-    const to = await git.resolveRef({ fs, gitdir, ref: trackingRefOf(local) });
+  for (const local of locals) {
+    const to = await readRef(gitdir, trackingRefOf(local), packed);
+    if (to === null) continue;
     const from = await readRef(gitdir, local, packed);
     if (from !== to) moves.push({ ref: local, from, to });
   }
@@ -193,4 +194,10 @@ async function alignLocalRefs(gitdir: string, layout: MirrorLayout): Promise<Mov
   const updates: RefUpdateRequest[] = moves.map((m) => ({ ref: m.ref, newOid: m.to, expectedOld: m.from }));
   await updateRefs({ gitdir, updates, allowNonFastForward: true });
   return moves;
+}
+
+/** Returns the mirrored branches that have a tracking ref. */
+async function mirroredTrackedBranches(gitdir: string, layout: MirrorLayout): Promise<string[]> {
+  const names = await git.listRefs({ fs, gitdir, filepath: `refs/remotes/${mirrorRemote}` });
+  return names.flatMap((name) => localRefOf(layout, `refs/remotes/${mirrorRemote}/${name}`) ?? []);
 }

@@ -18,7 +18,7 @@
 //     push it. Mirrors are keyed by URL, so this check is what keeps a new repository at an
 //     old URL from inheriting the old one's refs; hub branches are never deleted on purpose,
 //     so the full fetch it costs is rare.
-import { mirrorLayout, isMirrored, type MirrorLayout } from './mirror-layout.js';
+import { mirrorLayout, isMirrored, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
 import { findBrokenRefs } from './find-broken-refs.js';
 import { mirrorDirFor, openMirror, rebuildMirror, type OpenMirrorOptions } from './open-mirror.js';
@@ -254,11 +254,12 @@ async function unpublishedBranches(
   layout: MirrorLayout,
   remoteBranches: ReadonlyMap<string, string>,
 ): Promise<string[]> {
-  const names = await git.listRefs({ fs, gitdir, filepath: 'refs/heads' });
+  const refs =
+    wantedRefs(layout) ??
+    (await git.listRefs({ fs, gitdir, filepath: 'refs/heads' })).map((name) => `refs/heads/${name}`);
   const packed = await readPackedRefs(gitdir);
   const stale: string[] = [];
-  for (const name of names) {
-    const ref = `refs/heads/${name}`;
+  for (const ref of refs) {
     if (!isMirrored(layout, ref) || remoteBranches.has(ref)) continue;
     if ((await readRef(gitdir, ref, packed)) !== null) stale.push(ref);
   }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRemoteError } from '../../../src/adapters/remote/remote-error.js';
+import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { git, gitFails, removeTempDirs } from '../../git-server/git-cli.js';
 import { startAgentMirrorProxy } from './agent-mirror-proxy.js';
 import { agentMirrorOf, commitWorkFile, serveFleet, type ServedFleet } from './remote-fixture.js';
@@ -238,3 +239,35 @@ test('An agent refresh killed (SIGKILL) at random points converges at the next r
     await fleet.server.close();
   }
 });
+
+test(
+  "A mirror made when agents fetched every branch goes on working as the agent's mirror.",
+  slow,
+  async () => {
+    const fleet = await serveFleet({ branches });
+    try {
+      const old = remoteHubRepo({
+        url: fleet.url,
+        cacheDir: fleet.cacheDir,
+        mirrorKey: 'agent m1',
+        sourceRef: `${prefix}clusters/m1`,
+        branchPrefix: prefix,
+      });
+      await old.refresh();
+      const agent = agentOf(fleet);
+      assert.equal(agent.gitdir, old.gitdir);
+      const moved = await pushTo(fleet, `${prefix}clusters/m1`, 'apps/m1.yaml', 'kind: ConfigMap\n');
+      await pushTo(fleet, `${prefix}clusters/m2`, 'apps/m2.yaml', 'kind: Secret\n');
+      await agent.refresh();
+      assert.equal(await git(agent.gitdir, ['rev-parse', `refs/heads/${prefix}clusters/m1`]), moved);
+      // The other clusters' branches it held stay where they were: no longer followed.
+      assert.equal(
+        await git(agent.gitdir, ['rev-parse', `refs/heads/${prefix}clusters/m2`]),
+        await git(fleet.served, ['rev-parse', 'main']),
+      );
+      await git(agent.gitdir, ['fsck', '--strict', '--no-dangling']);
+    } finally {
+      await fleet.server.close();
+    }
+  },
+);
