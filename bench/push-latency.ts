@@ -171,6 +171,17 @@ await discoverRefs({
 });
 
 const v0Bytes = proxy.bytes.up - v0Before.up + proxy.bytes.down - v0Before.down;
+// What every push of an agent (its status, its heartbeat) reads first: receive-pack has no
+// protocol v2, so its advertisement lists every ref.
+const pushBefore = { ...proxy.bytes };
+await discoverRefs({
+  url,
+  headers: {},
+  timeouts: defaultRemoteTimeouts(),
+  errors: { action: 'info/refs', url, secrets: [] },
+  service: 'git-receive-pack',
+});
+const receivePackBytes = proxy.bytes.up - pushBefore.up + proxy.bytes.down - pushBefore.down;
 
 const latencies: number[] = [];
 const noticeLatencies: number[] = [];
@@ -248,6 +259,7 @@ const report = {
   },
   perPollBytes,
   v0AdvertisementBytes: v0Bytes,
+  receivePackAdvertisementBytes: receivePackBytes,
   thousandAgentsPerMinute: {
     requests: perAgentMinute(idle.requests) * 1000,
     bytes: perAgentMinute(idle.bytesUp + idle.bytesDown) * 1000,
@@ -271,6 +283,9 @@ else {
   );
   console.log(
     `  while pushed to (${pushes} pushes): per agent per minute ${report.pushPhase.perAgentPerMinute.requests} requests, ${report.pushPhase.perAgentPerMinute.bytes} bytes; a push costs each agent about ${report.pushPhase.perPushPerAgentBytes} bytes beyond its polls`,
+  );
+  console.log(
+    `  every push of an agent (status, heartbeat) first reads receive-pack's advertisement of every ref: ${receivePackBytes} bytes`,
   );
   console.log(
     `  1,000 agents, per minute: ${report.thousandAgentsPerMinute.requests} requests, ${mib(report.thousandAgentsPerMinute.bytes)}; with the v0 advertisement (${v0Bytes} bytes a poll): ${mib(report.thousandAgentsPerMinute.bytesIfV0)}`,
