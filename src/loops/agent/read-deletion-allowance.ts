@@ -2,9 +2,9 @@
 // to decide whether the cluster branch head's Gitfleet-Allow-Deletions trailer comes from the
 // hub: the head's author and committer, the source commit it names, and whether the bindings
 // branch (whose commits carry the Gitfleet-Source-Commit trailer of each source commit the hub
-// rendered) records that source commit. A remote repository's mirror fetches every branch
-// under the prefix, so the bindings branch is there too, and the source commit's objects with
-// the source branch. For an eviction (the head names one from this cluster) it also finds the
+// rendered) records that source commit. A remote repository's agent mirror fetches the
+// bindings branch (agent-repo.ts agentMirrorRefs), and, while the head allows deletions, the
+// source branch the head names, so the source commit is there too. For an eviction (the head names one from this cluster) it also finds the
 // bindings commit that recorded the head: the oldest of the newest-first run of commits whose
 // Gitfleet-Cluster-Commit trailer names it (the same walk, which stops once both are known).
 import { parseCommit, type ParsedCommit } from '../../adapters/git/parse-commit.js';
