@@ -13,12 +13,12 @@
 // clusters the v0 advertisement is 3,000 refs and 251 KB, and isomorphic-git's fetch of every
 // branch writes 3,000 tracking refs, for the three or four branches an agent reads.
 //
-// Either way the new tips land as incoming refs first. isomorphic-git writes the fetched refs before it has stored the pack, so a pack cut off or
-// damaged on the way would leave refs at objects the mirror lacks, and every later fetch
-// would offer those as "haves" and never receive them. So the fetch writes its refs under
-// refs/remotes/incoming/ (verify-fetched-pack.ts checks the pack's checksum and that every
-// object the new tips need is present) and only then are the tracking refs moved, under
-// locks. A failed check deletes the new pack and the incoming refs: the mirror is as before.
+// Either way the new tips land as incoming refs first. isomorphic-git writes the fetched refs
+// before it has stored the pack, so a pack cut off or damaged on the way would leave refs at
+// objects the mirror lacks, and every later fetch would offer those as "haves" and never
+// receive them. So the fetch writes its refs under refs/remotes/incoming/
+// (verify-fetched-pack.ts checks the pack's checksum and that every object the new tips need
+// is present) and only then are the tracking refs moved, under locks. A failed check deletes the new pack and the incoming refs: the mirror is as before.
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
