@@ -160,28 +160,23 @@ const idle = {
 
 const perAgentMinute = (x: number) => Math.round((x * 60_000) / idleMs / agents);
 
+/** Returns the bytes on the wire of one v0 advertisement of the service, through the proxy. */
+async function advertisementBytes(service: 'git-upload-pack' | 'git-receive-pack'): Promise<number> {
+  const before = { ...proxy.bytes };
+  await discoverRefs({
+    url,
+    headers: {},
+    timeouts: defaultRemoteTimeouts(),
+    errors: { action: 'info/refs', url, secrets: [] },
+    service,
+  });
+  return proxy.bytes.up - before.up + proxy.bytes.down - before.down;
+}
 // The v0 advertisement a poll without protocol v2 reads (what a refresh reads first), once.
-const v0Before = { ...proxy.bytes };
-await discoverRefs({
-  url,
-  headers: {},
-  timeouts: defaultRemoteTimeouts(),
-  errors: { action: 'info/refs', url, secrets: [] },
-  service: 'git-upload-pack',
-});
-
-const v0Bytes = proxy.bytes.up - v0Before.up + proxy.bytes.down - v0Before.down;
+const v0Bytes = await advertisementBytes('git-upload-pack');
 // What every push of an agent (its status, its heartbeat) reads first: receive-pack has no
 // protocol v2, so its advertisement lists every ref.
-const pushBefore = { ...proxy.bytes };
-await discoverRefs({
-  url,
-  headers: {},
-  timeouts: defaultRemoteTimeouts(),
-  errors: { action: 'info/refs', url, secrets: [] },
-  service: 'git-receive-pack',
-});
-const receivePackBytes = proxy.bytes.up - pushBefore.up + proxy.bytes.down - pushBefore.down;
+const receivePackBytes = await advertisementBytes('git-receive-pack');
 
 const latencies: number[] = [];
 const noticeLatencies: number[] = [];
