@@ -9,6 +9,7 @@ import type { BindingView } from '../../core/publish/binding-record.js';
 import type { EvictionTaskView } from '../../core/status/eviction-task-view.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { MemoMap } from '../runtime/memo-map.js';
+import type { TreeEntry } from '../../adapters/git/tree-object.js';
 
 /** One `.yaml` file under a tree: its path below that tree and its blob id. */
 export interface TreeFile {
@@ -41,8 +42,8 @@ export interface SourceRead {
 
 /** The facts kept between reads, each keyed by an object id. */
 export interface FleetStatusMemo {
-  /** tree id → its `.yaml` files, submodules left out. */
-  trees: MemoMap<string, readonly TreeFile[]>;
+  /** tree id → its subtrees and `.yaml` files (submodules left out). */
+  trees: MemoMap<string, readonly TreeEntry[]>;
   commits: MemoMap<string, CommitRead>;
   /** blob id (a file of the bindings branch) → what it holds. */
   bindings: MemoMap<string, BindingFile>;

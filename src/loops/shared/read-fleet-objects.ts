@@ -6,7 +6,7 @@
 import { readGitObjectNow } from '../../adapters/git/read-git-object.js';
 import type { ObjectStore } from '../../adapters/git/object-store.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { parseTree, treeMode } from '../../adapters/git/tree-object.js';
+import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import type { CommitRead, FleetStatusMemo, TreeFile } from './fleet-status-memo.js';
 
 /** One read: the repository as it is now, and what earlier reads left in the memo. */
@@ -59,18 +59,26 @@ function committerTime(text: string): string | undefined {
  * out. A subtree seen in an earlier read is not read again: a status branch whose one namespace
  * changed costs the trees on that path.
  */
-export function listYamlFiles(read: FleetRead, tree: string): readonly TreeFile[] {
+export function listYamlFiles(read: FleetRead, tree: string): TreeFile[] {
+  const files: TreeFile[] = [];
+  collectYamlFiles(read, tree, '', files);
+  return files;
+}
+
+function collectYamlFiles(read: FleetRead, tree: string, base: string, out: TreeFile[]): void {
+  for (const entry of yamlEntries(read, tree)) {
+    if (entry.mode === treeMode) collectYamlFiles(read, entry.oid, `${base}${entry.name}/`, out);
+    else out.push({ path: base + entry.name, oid: entry.oid });
+  }
+}
+
+// A tree's subtrees and `.yaml` files, as the memo keeps them.
+function yamlEntries(read: FleetRead, tree: string): readonly TreeEntry[] {
   const kept = read.memo.trees.get(tree);
   if (kept !== undefined) return kept;
-  const files: TreeFile[] = [];
-  for (const entry of parseTree(readTyped(read, tree, 'tree'), tree)) {
-    if (entry.mode === treeMode) {
-      for (const below of listYamlFiles(read, entry.oid))
-        files.push({ path: `${entry.name}/${below.path}`, oid: below.oid });
-    } else if (entry.mode !== '160000' && entry.name.endsWith('.yaml')) {
-      files.push({ path: entry.name, oid: entry.oid });
-    }
-  }
-  read.memo.trees.set(tree, files);
-  return files;
+  const entries = parseTree(readTyped(read, tree, 'tree'), tree).filter(
+    (e) => e.mode === treeMode || (e.mode !== '160000' && e.name.endsWith('.yaml')),
+  );
+  read.memo.trees.set(tree, entries);
+  return entries;
 }
