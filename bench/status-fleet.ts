@@ -20,12 +20,7 @@ const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev
 
 /** Builds the fleet into a new bare repository at `gitdir`; returns how many status records it wrote. */
 export async function buildStatusFleet(gitdir: string, shape: FleetShape): Promise<{ records: number }> {
-  const git = (args: string[], input?: string) =>
-    execFileSync('git', ['--git-dir', gitdir, ...args], {
-      env,
-      input: input ?? '',
-      maxBuffer: 1 << 30,
-    }).toString();
+  const git = gitIn(gitdir);
   execFileSync('git', ['init', '-q', '--bare', gitdir], { env });
   const files = generateFleet(shape);
   fastImport(git, 'refs/heads/main', files, 'generated fleet', false);
@@ -52,6 +47,16 @@ export async function buildStatusFleet(gitdir: string, shape: FleetShape): Promi
   // status branch moves.
   await pass(gitdir, cache);
   return { records };
+}
+
+/** Returns a runner of git commands in the repository: args (and stdin) in, stdout out. */
+export function gitIn(gitdir: string): (args: string[], input?: string) => string {
+  return (args, input) =>
+    execFileSync('git', ['--git-dir', gitdir, ...args], {
+      env,
+      input: input ?? '',
+      maxBuffer: 1 << 30,
+    }).toString();
 }
 
 function ready() {
@@ -93,7 +98,8 @@ function clusterHeads(git: (args: string[]) => string): Map<string, string> {
   );
 }
 
-function fastImport(
+/** Commits the files on `ref` with git fast-import (on top of its head when `parent`). */
+export function fastImport(
   git: (args: string[], input?: string) => string,
   ref: string,
   files: readonly SourceFile[],

@@ -3,17 +3,20 @@
 // object records, no blob shared between clusters). Each contender is the whole command in a
 // fresh process (`node bin/gitfleet.js status …`, Node's start included), output to a file:
 // the summary (the default), the same as JSON, the matrix of placed rows (`--wide`) and the
-// full matrix (`--wide --all`, what `status` printed before the summary).
+// full matrix (`--wide --all`, what `status` printed before the summary). Then the dashboard
+// server's read after one status branch moved, with the memo and without (status-reread.ts).
 //
 //   npm run bench -- --scenario status [--quick]      (--quick: 200 templates on 10 clusters)
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { alternate, type Contender } from './lib/alternate.js';
-import { failed, type Scenario, type ScenarioReport } from './lib/report.js';
+import { failed, ratioOf, type ContenderResult, type Scenario, type ScenarioReport } from './lib/report.js';
 import { runTimed } from './lib/run-timed.js';
 import { withScratchDir } from './lib/scratch-dir.js';
 import { buildStatusFleet } from './status-fleet.js';
+import { rereadContenders } from './status-reread.js';
+import { spread } from './lib/stats.js';
 
 const cli = fileURLToPath(new URL('../../bin/gitfleet.js', import.meta.url));
 
@@ -49,15 +52,27 @@ export const statusScenario: Scenario = {
             return { ms: run.ms, peakRssMiB: run.peakRssMiB };
           },
         }));
+        const cpuMs = new Map<string, number[]>();
+        contenders.push(...rereadContenders(gitdir, cpuMs));
         const results = await alternate({ contenders, runs: opts.runs, log: opts.log });
+        const [memo, cold] = results.slice(-2) as [ContenderResult, ContenderResult];
         return {
           scenario: 'status',
           status: 'ran',
-          note: 'the whole command in a fresh process, Node start included; output written to a file',
+          note: 'status: the whole command in a fresh process, Node start included, output written to a file; the dashboard reads: the second read of one process (status-reread.ts)',
           parameters: { ...shape, statusRecords: records },
           contenders: results,
-          ratios: [],
-          details: { outputBytes: Object.fromEntries(outputBytes) },
+          ratios: [
+            ratioOf({
+              label: 'dashboard read after one status branch moved',
+              gitfleet: memo,
+              alternative: cold,
+            }),
+          ],
+          details: {
+            outputBytes: Object.fromEntries(outputBytes),
+            rereadCpuMs: Object.fromEntries([...cpuMs].map(([name, ms]) => [name, spread(ms)])),
+          },
         };
       });
     } catch (err) {

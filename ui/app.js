@@ -27,7 +27,9 @@ async function show() {
     const view = await pageFor(name, arg, overview);
     if (run !== drawing) return;
     const scroll = document.getElementById('matrix-scroll')?.scrollTop;
+    const focus = focusOf(page);
     page.replaceChildren(view);
+    restoreFocus(focus);
     if (scroll !== undefined)
       requestAnimationFrame(() => {
         const scroller = document.getElementById('matrix-scroll');
@@ -63,6 +65,32 @@ async function pageFor(name, arg, overview) {
     default:
       return clustersPage(overview);
   }
+}
+
+// A live update draws the page anew while someone may be typing in one of its fields (the
+// matrix's filters): the field with the focus is found again by its id in the new page and gets
+// the focus back, with the text typed so far and the caret where it was.
+function focusOf(root) {
+  const el = document.activeElement;
+  if (!el || !el.id || !root.contains(el)) return undefined;
+  const typed = 'value' in el && typeof el.selectionStart === 'number';
+  return {
+    id: el.id,
+    value: typed ? el.value : undefined,
+    selection: typed ? [el.selectionStart, el.selectionEnd, el.selectionDirection] : undefined,
+  };
+}
+
+function restoreFocus(focus) {
+  if (!focus) return;
+  const el = document.getElementById(focus.id);
+  if (!el || !page.contains(el)) return;
+  if (focus.value !== undefined && el.value !== focus.value) {
+    el.value = focus.value;
+    el.dispatchEvent(new window.Event('input', { bubbles: true }));
+  }
+  el.focus({ preventScroll: true });
+  if (focus.selection) el.setSelectionRange(...focus.selection);
 }
 
 function showBanner(overview) {

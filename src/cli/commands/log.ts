@@ -14,8 +14,16 @@
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { localGitdir } from '../../loops/shared/hub-repo.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
-import git, { type CommitObject } from 'isomorphic-git';
-import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
+import {
+  branchHead,
+  clusterBranches,
+  NoSuchCommit,
+  openLogRepo,
+  readLogCommit,
+  readLogTree,
+  type LogCommit,
+  type LogRepo,
+} from './log-objects.js';
 import { formatLogText } from '../../core/review/format-log-text.js';
 import { compareFiles, type LogEntry, type LogSource } from '../../core/review/log-entry.js';
 import { mergeNewestFirst } from '../../core/review/merge-newest-first.js';
@@ -109,36 +117,20 @@ export async function readLog(
   opts: Omit<LogOptions, 'output'>,
 ): Promise<{ branches: { cluster: string; branch: string }[]; entries: LogEntry[] }> {
   const gitdir = localGitdir(opts.repo);
-  const repo: Repo = { fs: objectStoreFs(gitdir), gitdir, cache: {} };
   const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
-  const branches = await clusterBranches(repo, prefix);
+  const repo = await openLogRepo(gitdir, prefix);
+  const branches = clusterBranches(repo, prefix);
   const wanted = opts.cluster === undefined ? branches : branches.filter((b) => b.cluster === opts.cluster);
   if (wanted.length === 0) {
     const which = opts.cluster === undefined ? `${prefix}clusters/*` : `${prefix}clusters/${opts.cluster}`;
     throw new CommandError('NoClusterBranch', `no cluster branch ${which} in ${opts.repo}`, opts.repo);
   }
   const lists = [];
-  for (const branch of wanted) lists.push(await walkBranch({ repo, ...branch, object: opts.object }));
+  for (const branch of wanted) lists.push(walkBranch({ repo, ...branch, object: opts.object }));
   const entries = mergeNewestFirst(lists, (e) => e.time);
-  await addSources(repo, entries);
-  await addDecisions(repo, `${prefix}bindings`, entries);
+  addSources(repo, entries);
+  addDecisions(repo, `${prefix}bindings`, entries);
   return { branches: wanted, entries };
-}
-
-async function clusterBranches(repo: Repo, prefix: string): Promise<{ cluster: string; branch: string }[]> {
-  const names = await git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
-  const start = `${prefix}clusters/`;
-  return names
-    .filter((name) => name.startsWith(start) && !name.slice(start.length).includes('/'))
-    .sort()
-    .map((branch) => ({ cluster: branch.slice(start.length), branch }));
-}
-
-interface Repo {
-  fs: ReturnType<typeof objectStoreFs>;
-  gitdir: string;
-  /** isomorphic-git's pack cache, shared by every read of one command. */
-  cache: object;
 }
 
 type ObjectFiles = { nsTree: string | null; files: Map<string, string> };
@@ -146,36 +138,32 @@ type ObjectFiles = { nsTree: string | null; files: Map<string, string> };
 /** A commit of the walk, with the followed object's files in it (when following one). */
 interface Visited {
   oid: string;
-  commit: CommitObject;
+  commit: LogCommit;
   files?: ObjectFiles;
 }
 
 /** Returns the branch's commits, newest first: all of them, or those that touched the object. */
-async function walkBranch(input: {
-  repo: Repo;
+function walkBranch(input: {
+  repo: LogRepo;
   cluster: string;
   branch: string;
   object?: ObjectSpec | undefined;
-}): Promise<LogEntry[]> {
+}): LogEntry[] {
   const { repo, cluster } = input;
   const filesOf = input.object && objectFilesReader(repo, input.object);
   const entries: LogEntry[] = [];
-  let oid: string | undefined = await git.resolveRef({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    ref: `refs/heads/${input.branch}`,
-  });
+  let oid: string | undefined = branchHead(repo, input.branch);
   let child: Visited | undefined;
   while (oid !== undefined || child !== undefined) {
     let current: Visited | undefined;
     if (oid !== undefined) {
-      const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
-      current = { oid, commit, ...(filesOf ? { files: await filesOf(commit.tree) } : {}) };
+      const commit = readLogCommit(repo, oid);
+      current = { oid, commit, ...(filesOf ? { files: filesOf(commit.tree) } : {}) };
     }
     const entry = child && entryFor({ cluster, child, parent: current });
     if (entry) entries.push(entry);
     child = current;
-    oid = current?.commit.parent[0];
+    oid = current?.commit.parents[0];
   }
   return entries;
 }
@@ -211,18 +199,15 @@ function entryFor(input: {
 }
 
 /** Adds to each entry the failover and rollout decisions of the bindings commit that recorded it. */
-async function addDecisions(repo: Repo, bindingsBranch: string, entries: LogEntry[]): Promise<void> {
+function addDecisions(repo: LogRepo, bindingsBranch: string, entries: LogEntry[]): void {
   if (entries.length === 0) return;
-  let oid: string | undefined;
-  try {
-    oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: `refs/heads/${bindingsBranch}` });
-  } catch {
-    return; // no bindings branch: the cluster commits' own trailers are all there is
-  }
+  let oid = branchHead(repo, bindingsBranch);
+  // No bindings branch: the cluster commits' own trailers are all there is.
+  if (oid === undefined) return;
   const oldest = Math.min(...entries.map((e) => e.time));
   const recorded = new Map<string, string[]>();
   while (oid !== undefined) {
-    const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    const commit = readLogCommit(repo, oid);
     if (commit.committer.timestamp < oldest) break;
     const lines = decisionLinesOf(commit.message);
     // Newest first: an older commit naming the same cluster commit overwrites, so the oldest wins.
@@ -230,7 +215,7 @@ async function addDecisions(repo: Repo, bindingsBranch: string, entries: LogEntr
       parseTrailers(commit.message).get(clusterCommitTrailer) ?? [],
     ))
       recorded.set(`${cluster}=${head}`, lines);
-    oid = commit.parent[0];
+    oid = commit.parents[0];
   }
   for (const entry of entries) {
     const lines = recorded.get(`${entry.cluster}=${entry.commit}`) ?? [];
@@ -241,46 +226,40 @@ async function addDecisions(repo: Repo, bindingsBranch: string, entries: LogEntr
 
 // Reads the object's files in a commit tree: `<ns>/<matching kind dirs>/<name>.yaml`. The
 // namespace tree's id is compared first, so an unchanged namespace costs one tree read.
-function objectFilesReader(repo: Repo, spec: ObjectSpec): (tree: string) => Promise<ObjectFiles> {
-  const readTree = async (oid: string) =>
-    (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree;
+function objectFilesReader(repo: LogRepo, spec: ObjectSpec): (tree: string) => ObjectFiles {
+  const readTree = (oid: string) => readLogTree(repo, oid);
   let last: ObjectFiles | undefined;
-  return async (tree) => {
-    const ns = (await readTree(tree)).find((e) => e.path === namespaceDir(spec) && e.type === 'tree');
+  return (tree) => {
+    const ns = readTree(tree).find((e) => e.path === namespaceDir(spec) && e.type === 'tree');
     if (ns === undefined) return { nsTree: null, files: new Map() };
     if (last?.nsTree === ns.oid) return last;
     const files = new Map<string, string>();
-    for (const kindDir of (await readTree(ns.oid)).filter(
-      (e) => e.type === 'tree' && isKindDirOf(spec, e.path),
-    )) {
-      const blob = (await readTree(kindDir.oid)).find(
-        (e) => e.path === objectFileName(spec) && e.type === 'blob',
-      );
+    for (const kindDir of readTree(ns.oid).filter((e) => e.type === 'tree' && isKindDirOf(spec, e.path))) {
+      const blob = readTree(kindDir.oid).find((e) => e.path === objectFileName(spec) && e.type === 'blob');
       if (blob) files.set(`${ns.path}/${kindDir.path}/${blob.path}`, blob.oid);
     }
     return (last = { nsTree: ns.oid, files });
   };
 }
 
-async function addSources(repo: Repo, entries: LogEntry[]): Promise<void> {
-  const read = new Map<string, Promise<LogSource>>();
+function addSources(repo: LogRepo, entries: LogEntry[]): void {
+  const read = new Map<string, LogSource>();
   for (const entry of entries) {
     if (entry.source === null) continue;
     const { commit, ref } = entry.source;
     let source = read.get(commit);
     if (source === undefined) read.set(commit, (source = readSourceCommit(repo, commit)));
-    entry.source = { ...(await source), ...(ref !== undefined ? { ref } : {}) };
+    entry.source = { ...source, ...(ref !== undefined ? { ref } : {}) };
   }
 }
 
-async function readSourceCommit(repo: Repo, oid: string): Promise<LogSource> {
+function readSourceCommit(repo: LogRepo, oid: string): LogSource {
   try {
-    const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    const commit = readLogCommit(repo, oid);
     const author = { name: commit.author.name, email: commit.author.email, time: commit.author.timestamp };
     return { commit: oid, missing: false, author, subject: commit.message.split('\n', 1)[0]!.trim() };
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'NotFoundError' || code === 'ObjectTypeError') return { commit: oid, missing: true };
+    if (error instanceof NoSuchCommit) return { commit: oid, missing: true };
     throw error;
   }
 }

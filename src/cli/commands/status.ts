@@ -26,6 +26,7 @@ import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
 import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
+import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
 import type { Io } from '../io.js';
 import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -157,6 +158,8 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
   const selector = parseSelector(opts.selector);
   if (opts.all && !opts.wide) throw new UsageError('--all goes with --wide (the matrix)');
   const source = await statusSource(opts);
+  // With --watch, each snapshot reads only what changed since the one before.
+  const memo = createFleetStatusMemo();
   const snapshot = async (): Promise<StatusSnapshot> => {
     const data = await readFleetStatus({
       dir: source.dir,
@@ -164,6 +167,7 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
       // The views below take the statuses the hub aggregated where they are current.
       objects: 'fresh',
       templateLabels: selector !== undefined,
+      memo,
       ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
     });
     return {

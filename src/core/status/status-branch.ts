@@ -120,6 +120,31 @@ function objectDocument(record: ObjectStatusRecord): Record<string, unknown> {
  * too, and named in `exportProblems`.
  */
 export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentReport | undefined {
+  const objects = [...files.keys()]
+    .filter(isObjectStatusPath)
+    .map((path) => ({ path, record: parseObjectStatusFile(files.get(path)!) }));
+  return assembleStatusBranch(files, objects);
+}
+
+/** Whether a status-branch path holds one object's record (`objects/…/<name>.yaml`). */
+export function isObjectStatusPath(path: string): boolean {
+  return path.startsWith(objectsDir) && path.endsWith('.yaml');
+}
+
+/** Returns the record an object file of a status branch holds, or undefined when it holds none. */
+export function parseObjectStatusFile(text: string): ObjectStatusRecord | undefined {
+  return parseObjectRecord(loadYaml(text));
+}
+
+/**
+ * Returns what parseStatusBranch returns, from the branch's other files (`cluster.yaml`, the
+ * exported slices) and its object files already parsed (parseObjectStatusFile): for a reader
+ * that keeps parsed records by blob id between reads.
+ */
+export function assembleStatusBranch(
+  files: ReadonlyMap<string, string>,
+  objects: readonly { path: string; record: ObjectStatusRecord | undefined }[],
+): AgentReport | undefined {
   const cluster = loadYaml(files.get(clusterFile));
   if (!isMap(cluster) || !isMap(cluster.metadata) || typeof cluster.metadata.name !== 'string')
     return undefined;
@@ -131,11 +156,8 @@ export function parseStatusBranch(files: ReadonlyMap<string, string>): AgentRepo
   const clusterStatus = parseClusterStatus(cluster.clusterStatus);
   if (clusterStatus) report.clusterStatus = clusterStatus;
   if (Array.isArray(cluster.conditions)) report.conditions = parseConditions(cluster.conditions);
-  const paths = [...files.keys()].filter((p) => p.startsWith(objectsDir) && p.endsWith('.yaml')).sort();
-  for (const path of paths) {
-    const record = parseObjectRecord(loadYaml(files.get(path)));
-    if (record) report.objects.push(record);
-  }
+  const sorted = [...objects].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const { record } of sorted) if (record) report.objects.push(record);
   const exported = parseExportedSlices(report.cluster, files);
   if (exported.slices.length > 0) report.exports = exported.slices;
   if (exported.problems.length > 0) report.exportProblems = exported.problems;

@@ -6,12 +6,8 @@
 // `clusters/<cluster>` branches, with how far each cluster's applied commit is behind. The
 // templates' labels come from the source commit the bindings head names. One status branch
 // that does not read makes that cluster unreadable, never the whole read.
-import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { openObjectStore, readStoredObject, type ObjectStore } from '../../adapters/git/object-store.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { parseTree, treeMode } from '../../adapters/git/tree-object.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
+import { openObjectStore } from '../../adapters/git/object-store.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { refLabel } from '../../core/model/object-ref.js';
@@ -25,21 +21,21 @@ import {
 } from '../../core/publish/hub-refs.js';
 import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
 import { rolloutViewsOf } from '../../core/rollout/rollout-view.js';
+import { rolloutDir } from '../../core/rollout/rollout-record.js';
 import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
-import type {
-  CommitDistance,
-  FleetStatusData,
-  TemplateEvictionTask,
-} from '../../core/status/fleet-status-data.js';
+import type { FleetStatusData, TemplateEvictionTask } from '../../core/status/fleet-status-data.js';
 import { objectPath } from '../../core/format/object-path.js';
-import {
-  objectsDir,
-  parseStatusBranch,
-  statusCommitTrailer,
-  statusBranchProblem,
-  type AgentReport,
-} from '../../core/status/status-branch.js';
+import { objectsDir, statusCommitTrailer } from '../../core/status/status-branch.js';
 import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
+import {
+  createFleetStatusMemo,
+  sweepFleetStatusMemo,
+  type BindingFile,
+  type FleetStatusMemo,
+} from './fleet-status-memo.js';
+import { listYamlFiles, readCommit, readText, type FleetRead } from './read-fleet-objects.js';
+import { distances, readStatusBranches } from './read-status-reports.js';
+import { loadSource } from './read-source-labels.js';
 import { localGitdir } from './hub-repo.js';
 
 export type { FleetStatusData, CommitDistance } from '../../core/status/fleet-status-data.js';
@@ -79,6 +75,12 @@ export interface ReadFleetStatusOptions {
    * fleet of thousands of templates is most of a read; `status` without `-l` skips it.
    */
   templateLabels?: boolean;
+  /**
+   * What earlier reads of the same repository kept (createFleetStatusMemo), for a caller that
+   * reads again when a ref moves (the dashboard, `status --watch`); swept at the end of the read.
+   * Without one, nothing outlives the read.
+   */
+  memo?: FleetStatusMemo;
 }
 
 /** The default bound of the walk that counts how far a cluster is behind. */
@@ -86,13 +88,23 @@ export const defaultBehindLimit = 50;
 
 /** Returns everything the status views need; throws FleetStatusError NoBindingsBranch when the hub has not run. */
 export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<FleetStatusData> {
+  const memo = opts.memo ?? createFleetStatusMemo();
+  try {
+    return await readWith(opts, memo);
+  } finally {
+    sweepFleetStatusMemo(memo);
+  }
+}
+
+async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Promise<FleetStatusData> {
   const gitdir = localGitdir(opts.dir);
   const repo = opts.repo ?? opts.dir;
-  const store = openObjectStore(gitdir);
-  const reader = blobReader(store);
+  const read: FleetRead = { store: openObjectStore(gitdir), memo };
   const wantLabels = opts.templateLabels !== false;
   const atHead =
-    opts.branchPrefix === undefined ? await loadSource(gitdir, 'HEAD', { labels: wantLabels }) : undefined;
+    opts.branchPrefix === undefined
+      ? await loadSource(gitdir, 'HEAD', { labels: wantLabels }, memo)
+      : undefined;
   const branchPrefix = opts.branchPrefix ?? atHead?.branchPrefix ?? defaultBranchPrefix;
   const refs = await listRefs(gitdir, `refs/heads/${branchPrefix}`);
   const bindingsHead = refs.get(bindingsRef(branchPrefix));
@@ -102,34 +114,20 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
       `no branch ${branchPrefix}bindings in ${repo}: has the hub run?`,
       repo,
     );
-  const bindingsCommit = await readCommit(store, bindingsHead);
+  const bindingsCommit = readCommit(read, bindingsHead);
   const trailers = parseTrailers(bindingsCommit.message);
   const sourceCommit = trailers.get(sourceCommitTrailer)?.[0];
-  const bindingsFiles = await readYamlFiles(store, reader, bindingsCommit.tree);
-  const bindings = [...bindingsFiles.values()]
-    .map(parseBindingView)
-    .filter((b): b is BindingView => b !== undefined);
+  const bindingsBranch = readBindingsTree(read, bindingsCommit.tree);
+  const bindings = bindingsBranch.files.map((f) => f.view).filter((b): b is BindingView => b !== undefined);
   const renderedHeads = refsUnder(refs, clusterRefPrefix(branchPrefix));
-  const recordedStatus = parseClusterTrailers(trailers.get(statusCommitTrailer) ?? []);
-  const recordedClusters = parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []);
-  const aggregatedByHub = new Set<string>();
   const statusHeads = refsUnder(refs, statusRefPrefix(branchPrefix));
-  for (const [cluster, head] of statusHeads)
-    if (
-      opts.objects === 'fresh' &&
-      recordedStatus.get(cluster) === head &&
-      renderedHeads.has(cluster) &&
-      recordedClusters.get(cluster) === renderedHeads.get(cluster)
-    )
-      aggregatedByHub.add(cluster);
-  const status = await readStatusBranches(store, reader, statusHeads, placedPaths(bindings, aggregatedByHub));
+  const aggregatedByHub =
+    opts.objects === 'fresh' ? freshClusters(trailers, statusHeads, renderedHeads) : new Set<string>();
+  const status = readStatusBranches(read, statusHeads, placedPaths(bindings, aggregatedByHub));
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
   const heartbeatTimes = new Map<string, string>();
   for (const [cluster, oid] of refsUnder(refs, heartbeatRefPrefix(branchPrefix))) {
-    const time = await readCommit(store, oid).then(
-      (c) => c.time,
-      () => undefined,
-    );
+    const time = commitTime(read, oid);
     if (time !== undefined) heartbeatTimes.set(cluster, time);
   }
   const labels =
@@ -141,7 +139,7 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
           }
         : atHead?.commit === sourceCommit
           ? atHead
-          : await loadSource(gitdir, sourceCommit, { labels: true });
+          : await loadSource(gitdir, sourceCommit, { labels: true }, memo);
   return {
     repo,
     branchPrefix,
@@ -155,94 +153,72 @@ export async function readFleetStatus(opts: ReadFleetStatusOptions): Promise<Fle
     reportTimes: status.times,
     heartbeatTimes,
     renderedHeads,
-    behind: await distances(store, status.reports, renderedHeads, opts.behindLimit ?? defaultBehindLimit),
+    behind: distances(read, status.reports, renderedHeads, opts.behindLimit ?? defaultBehindLimit),
     judged: judgedOf(trailers.get(clusterJudgedTrailer) ?? []),
     templateLabels: labels.labels ?? new Map(),
     ...(labels.error !== undefined ? { templateLabelsError: labels.error } : {}),
-    evictions: evictionsOf(bindingsFiles),
-    rollouts: rolloutViewsOf(bindingsFiles),
+    evictions: evictionsOf(bindingsBranch.files),
+    rollouts: rolloutViewsOf(bindingsBranch.rolloutTexts),
   };
 }
 
-interface CommitRead {
-  tree: string;
-  parents: string[];
-  message: string;
-  /** The committer time, RFC 3339 in UTC. */
-  time?: string;
+function commitTime(read: FleetRead, oid: string): string | undefined {
+  try {
+    return readCommit(read, oid).time;
+  } catch {
+    return undefined;
+  }
 }
 
-async function readCommit(store: ObjectStore, oid: string): Promise<CommitRead> {
-  const object = await readStoredObject(store, oid);
-  if (object.type !== 'commit') throw new Error(`${oid}: a ${object.type}, not a commit`);
-  const text = Buffer.from(object.content).toString('utf8');
-  const parsed = parseCommit(text);
-  if (!parsed.tree) throw new Error(`${oid}: a commit without a tree`);
-  const time = committerTime(text);
-  return {
-    tree: parsed.tree,
-    parents: parsed.parents,
-    message: parsed.message,
-    ...(time !== undefined ? { time } : {}),
-  };
+/**
+ * Returns the clusters whose status branch and cluster branch are still the ones the bindings
+ * head records (its Gitfleet-Status-Commit and Gitfleet-Cluster-Commit trailers).
+ */
+function freshClusters(
+  trailers: ReadonlyMap<string, readonly string[]>,
+  statusHeads: ReadonlyMap<string, string>,
+  renderedHeads: ReadonlyMap<string, string>,
+): Set<string> {
+  const recordedStatus = parseClusterTrailers(trailers.get(statusCommitTrailer) ?? []);
+  const recordedClusters = parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []);
+  const fresh = new Set<string>();
+  for (const [cluster, head] of statusHeads)
+    if (
+      recordedStatus.get(cluster) === head &&
+      renderedHeads.has(cluster) &&
+      recordedClusters.get(cluster) === renderedHeads.get(cluster)
+    )
+      fresh.add(cluster);
+  return fresh;
 }
 
-// `committer Name <email> 1700000000 +0000` in the header: the seconds are UTC whatever the zone.
-function committerTime(text: string): string | undefined {
-  const header = text.slice(0, Math.max(0, text.indexOf('\n\n')));
-  const m = /^committer .* (\d+) [+-]\d{4}$/m.exec(header);
-  return m ? new Date(Number(m[1]) * 1000).toISOString() : undefined;
-}
-
-// Blob texts by id, read once per read: the status branches of a healthy fleet share most of
-// their files (the same object, applied and Healthy, on many clusters).
-function blobReader(store: ObjectStore): (oid: string) => Promise<string> {
-  const texts = new Map<string, Promise<string>>();
-  const decoder = new TextDecoder();
-  return (oid) => {
-    let text = texts.get(oid);
-    if (!text) {
-      text = readStoredObject(store, oid).then((o) => decoder.decode(o.content));
-      texts.set(oid, text);
+/**
+ * Returns what each `.yaml` file of the bindings branch holds (parsed once per blob id), in
+ * tree order, and the texts of the rollout records.
+ */
+function readBindingsTree(
+  read: FleetRead,
+  tree: string,
+): { files: BindingFile[]; rolloutTexts: Map<string, string> } {
+  const files: BindingFile[] = [];
+  const rolloutTexts = new Map<string, string>();
+  for (const { path, oid } of listYamlFiles(read, tree)) {
+    let file = read.memo.bindings.get(oid);
+    if (file === undefined || path.startsWith(rolloutDir)) {
+      const text = readText(read, oid);
+      if (path.startsWith(rolloutDir)) rolloutTexts.set(path, text);
+      file ??= bindingFileOf(text);
+      read.memo.bindings.set(oid, file);
     }
-    return text;
-  };
+    files.push(file);
+  }
+  return { files, rolloutTexts };
 }
 
-/** Returns every `.yaml` file under a tree, path → text. */
-async function readYamlFiles(
-  store: ObjectStore,
-  read: (oid: string) => Promise<string>,
-  tree: string,
-  skip?: ReadonlySet<string>,
-): Promise<Map<string, string>> {
-  const listed: { path: string; oid: string }[] = [];
-  await listBlobs(store, tree, '', listed);
-  const blobs = skip ? listed.filter((b) => !skip.has(b.path)) : listed;
-  const files = new Map<string, string>();
-  for (let i = 0; i < blobs.length; i += 256) {
-    const batch = blobs.slice(i, i + 256);
-    const texts = await Promise.all(batch.map((b) => read(b.oid)));
-    batch.forEach((b, j) => files.set(b.path, texts[j]!));
-  }
-  return files;
-}
-
-async function listBlobs(
-  store: ObjectStore,
-  tree: string,
-  base: string,
-  out: { path: string; oid: string }[],
-): Promise<void> {
-  const object = await readStoredObject(store, tree);
-  if (object.type !== 'tree') throw new Error(`${tree}: a ${object.type}, not a tree`);
-  const subtrees: Promise<void>[] = [];
-  for (const entry of parseTree(object.content, tree)) {
-    const path = base + entry.name;
-    if (entry.mode === treeMode) subtrees.push(listBlobs(store, entry.oid, `${path}/`, out));
-    else if (entry.mode !== '160000' && path.endsWith('.yaml')) out.push({ path, oid: entry.oid });
-  }
-  await Promise.all(subtrees);
+function bindingFileOf(text: string): BindingFile {
+  const view = parseBindingView(text);
+  const evictions = view && text.includes('gracefulEvictionTasks') ? evictionTasksOfRecord(text) : [];
+  return { view, evictions };
 }
 
 /**
@@ -271,69 +247,6 @@ function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<strin
   );
 }
 
-// The object files of a cluster in `skipped` at those paths are not read: the hub's aggregated
-// status stands for them.
-async function readStatusBranches(
-  store: ObjectStore,
-  read: (oid: string) => Promise<string>,
-  heads: ReadonlyMap<string, string>,
-  skipped: ReadonlyMap<string, ReadonlySet<string>>,
-): Promise<{
-  reports: Map<string, AgentReport>;
-  unreadable: Map<string, string>;
-  times: Map<string, string>;
-}> {
-  const reports = new Map<string, AgentReport>();
-  const unreadable = new Map<string, string>();
-  const times = new Map<string, string>();
-  for (const [cluster, head] of heads) {
-    try {
-      const commit = await readCommit(store, head);
-      if (commit.time !== undefined) times.set(cluster, commit.time);
-      const files = await readYamlFiles(store, read, commit.tree, skipped.get(cluster));
-      const report = parseStatusBranch(files);
-      if (report) reports.set(cluster, { ...report, cluster });
-      else unreadable.set(cluster, statusBranchProblem(files) ?? 'no report');
-    } catch (error) {
-      unreadable.set(cluster, error instanceof Error ? error.message : String(error));
-    }
-  }
-  return { reports, unreadable, times };
-}
-
-// For each reporting cluster with a cluster branch: walk first parents from the rendered head
-// until the applied commit, at most `limit` commits.
-async function distances(
-  store: ObjectStore,
-  reports: ReadonlyMap<string, AgentReport>,
-  heads: ReadonlyMap<string, string>,
-  limit: number,
-): Promise<Map<string, CommitDistance>> {
-  const behind = new Map<string, CommitDistance>();
-  for (const [cluster, report] of reports) {
-    const head = heads.get(cluster);
-    if (head === undefined) continue;
-    behind.set(cluster, await distance(store, head, report.appliedCommit, limit));
-  }
-  return behind;
-}
-
-async function distance(
-  store: ObjectStore,
-  head: string,
-  applied: string | null,
-  limit: number,
-): Promise<CommitDistance> {
-  if (applied === null) return { type: 'NeverApplied' };
-  let oid: string | undefined = head;
-  for (let commits = 0; oid !== undefined; commits++) {
-    if (oid === applied) return { type: 'Behind', commits };
-    if (commits === limit) return { type: 'AtLeast', commits: limit };
-    oid = (await readCommit(store, oid).catch(() => undefined))?.parents[0];
-  }
-  return { type: 'NotOnBranch' };
-}
-
 /** Returns `member2=Unknown` trailer values as cluster → verdict. */
 function judgedOf(values: readonly string[]): Map<string, string> {
   const judged = new Map<string, string>();
@@ -344,48 +257,11 @@ function judgedOf(values: readonly string[]): Map<string, string> {
   return judged;
 }
 
-function evictionsOf(files: ReadonlyMap<string, string>): TemplateEvictionTask[] {
+function evictionsOf(files: readonly BindingFile[]): TemplateEvictionTask[] {
   const evictions: TemplateEvictionTask[] = [];
-  for (const text of files.values()) {
-    if (!text.includes('gracefulEvictionTasks')) continue;
-    const view = parseBindingView(text);
+  for (const { view, evictions: tasks } of files) {
     if (!view) continue;
-    for (const task of evictionTasksOfRecord(text))
-      evictions.push({ template: refLabel(view.resource), ...task });
+    for (const task of tasks) evictions.push({ template: refLabel(view.resource), ...task });
   }
   return evictions.sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
-}
-
-interface SourceRead {
-  commit?: string;
-  branchPrefix?: string;
-  labels?: Map<string, Record<string, string>>;
-  error?: string;
-}
-
-// The source commit's templates (their labels) and its FleetConfig's branch prefix. A commit
-// that does not load, or a repository without one (a mirror's unborn HEAD), gives an error
-// rather than throwing: only `-l` needs the labels, and the prefix has a default.
-async function loadSource(gitdir: string, ref: string, want: { labels: boolean }): Promise<SourceRead> {
-  try {
-    const { commit, files } = await readGitSource({ dir: gitdir, ref });
-    // For the branch prefix alone, only the files that may hold the FleetConfig are loaded.
-    const loaded = loadFleet(
-      want.labels ? files : files.filter((f) => /kind:\s*["']?FleetConfig/.test(f.content)),
-    );
-    if (!want.labels)
-      return loaded.ok ? { commit, branchPrefix: loaded.fleet.config.branchPrefix } : { commit };
-    if (!loaded.ok)
-      return {
-        commit,
-        error: `${commit.slice(0, 7)}: the source commit does not load, so its templates' labels are unknown`,
-      };
-    return {
-      commit,
-      branchPrefix: loaded.fleet.config.branchPrefix,
-      labels: new Map(loaded.fleet.templates.map((t) => [t.key, { ...(t.object.metadata.labels ?? {}) }])),
-    };
-  } catch (error) {
-    return { error: `${ref}: ${error instanceof Error ? error.message : String(error)}` };
-  }
 }

@@ -1,10 +1,12 @@
 // What `gitfleet ui` serves, computed once per state of the repository: the reading of the hub's
 // branches and the status rows are kept until `reload()` (a ref moved), so a page load
-// costs no git reads. Every document is computed by the functions the CLI uses; this module
+// costs no git reads, and a reload reads and parses only the trees and blobs that changed (the
+// read's memo, fleet-status-memo.ts). Every document is computed by the functions the CLI uses; this module
 // only keeps them and shapes them for the browser.
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import type { StatusRow } from '../../core/status/status-table.js';
 import { FleetStatusError, readFleetStatus } from '../shared/read-fleet-status.js';
+import { createFleetStatusMemo } from '../shared/fleet-status-memo.js';
 import { commitRange, diffCommits, type CommitDiffView } from './commit-diff.js';
 import {
   clusterCardsOf,
@@ -61,6 +63,8 @@ export class DashboardService {
   private latest = 0;
   private current: Promise<Snapshot> | undefined;
   private readonly diffs = new Map<string, Promise<CommitDiffView>>();
+  /** What one read keeps for the next (by object id): a read after a ref moved costs what changed. */
+  private readonly memo = createFleetStatusMemo();
 
   constructor(private readonly opts: DashboardServiceOptions) {}
 
@@ -135,6 +139,7 @@ export class DashboardService {
         // The matrix shows what each agent reported, also of templates not placed there, as
         // `status --wide` does.
         objects: 'always',
+        memo: this.memo,
         ...(this.opts.branchPrefix !== undefined ? { branchPrefix: this.opts.branchPrefix } : {}),
       });
     } catch (error) {

@@ -1,0 +1,95 @@
+// The git reads of `gitfleet log`, through gitfleet's own object reader (the one the hub and the
+// status views read with): refs from the ref files, commits and trees from the object store.
+// The reads are synchronous: small positioned reads of open pack files.
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { openObjectStore, type ObjectStore } from '../../adapters/git/object-store.js';
+import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { readGitObjectNow } from '../../adapters/git/read-git-object.js';
+import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
+import { isGitfleetError } from '../../core/model/gitfleet-error.js';
+
+/** One `gitfleet log`: the repository's object store and the refs under the prefix, read once. */
+export interface LogRepo {
+  store: ObjectStore;
+  /** Every ref under `refs/heads/<prefix>`, full name → commit id. */
+  refs: ReadonlyMap<string, string>;
+}
+
+/** Who wrote or committed a commit, and when (seconds since the epoch). */
+export interface LogSignature {
+  name: string;
+  email: string;
+  timestamp: number;
+}
+
+/** What the log reads of a commit. */
+export interface LogCommit {
+  tree: string;
+  parents: string[];
+  author: LogSignature;
+  committer: LogSignature;
+  message: string;
+}
+
+/** Thrown when an id names no commit (missing, or another type): a source commit that is gone. */
+export class NoSuchCommit extends Error {}
+
+/** Returns the repository's store and its refs under `refs/heads/<prefix>`. */
+export async function openLogRepo(gitdir: string, prefix: string): Promise<LogRepo> {
+  return { store: openObjectStore(gitdir), refs: await listRefs(gitdir, `refs/heads/${prefix}`) };
+}
+
+/** Returns the cluster branches (`<prefix>clusters/<cluster>`), sorted by branch name. */
+export function clusterBranches(repo: LogRepo, prefix: string): { cluster: string; branch: string }[] {
+  const start = `refs/heads/${prefix}clusters/`;
+  return [...repo.refs.keys()]
+    .filter((ref) => ref.startsWith(start) && !ref.slice(start.length).includes('/'))
+    .map((ref) => ref.slice('refs/heads/'.length))
+    .sort()
+    .map((branch) => ({ cluster: branch.slice(`${prefix}clusters/`.length), branch }));
+}
+
+/** Returns the commit a branch (`<prefix>…`, without refs/heads/) points at, or undefined. */
+export function branchHead(repo: LogRepo, branch: string): string | undefined {
+  return repo.refs.get(`refs/heads/${branch}`);
+}
+
+/** Returns a commit's fields; throws NoSuchCommit when the id names no commit. */
+export function readLogCommit(repo: LogRepo, oid: string): LogCommit {
+  let object: { type: string; content: Buffer };
+  try {
+    object = readGitObjectNow(repo.store, oid);
+  } catch (error) {
+    if (isGitfleetError(error, 'MissingObject')) throw new NoSuchCommit(`${oid}: no such commit`);
+    throw error;
+  }
+  if (object.type !== 'commit') throw new NoSuchCommit(`${oid}: a ${object.type}, not a commit`);
+  const text = object.content.toString('utf8');
+  const parsed = parseCommit(text);
+  if (parsed.tree === undefined) throw new Error(`${oid}: a commit without a tree`);
+  return {
+    tree: parsed.tree,
+    parents: parsed.parents,
+    author: signatureOf(text, 'author'),
+    committer: signatureOf(text, 'committer'),
+    message: parsed.message,
+  };
+}
+
+// `author Name <email> 1700000000 +0000`, the first such line of the header.
+function signatureOf(text: string, field: 'author' | 'committer'): LogSignature {
+  const header = text.slice(0, Math.max(0, text.indexOf('\n\n')));
+  const m = new RegExp(`^${field} (.*) <(.*)> (\\d+) [+-]\\d{4}$`, 'm').exec(header);
+  return { name: m?.[1] ?? '', email: m?.[2] ?? '', timestamp: m ? Number(m[3]) : 0 };
+}
+
+/** Returns a tree's entries: subtrees (`tree`), files (`blob`) and submodules (`commit`). */
+export function readLogTree(repo: LogRepo, oid: string): { path: string; oid: string; type: string }[] {
+  const object = readGitObjectNow(repo.store, oid);
+  if (object.type !== 'tree') throw new Error(`${oid}: a ${object.type}, not a tree`);
+  return parseTree(object.content, oid).map((e: TreeEntry) => ({
+    path: e.name,
+    oid: e.oid,
+    type: e.mode === treeMode ? 'tree' : e.mode === '160000' ? 'commit' : 'blob',
+  }));
+}

@@ -1,0 +1,47 @@
+// The source commit's side of a status read: its templates' labels (for `-l` and the dashboard's
+// label filter) and its FleetConfig's branch prefix. A commit that does not load, or a repository
+// without one (a mirror's unborn HEAD), gives an error rather than throwing: only `-l` needs the
+// labels, and the prefix has a default. What a commit id gave is kept in the memo (a commit never
+// changes); `HEAD` is a name, so its reading is never kept.
+import { readGitSource } from '../../adapters/source/read-git-commit.js';
+import { loadFleet } from '../../core/load/load-fleet.js';
+import type { FleetStatusMemo, SourceRead } from './fleet-status-memo.js';
+
+/** Returns the labels (when asked for) and the branch prefix of the source at `ref`. */
+export async function loadSource(
+  gitdir: string,
+  ref: string,
+  want: { labels: boolean },
+  memo: FleetStatusMemo,
+): Promise<SourceRead> {
+  const key = `${ref} ${want.labels ? 'labels' : 'prefix'}`;
+  const kept = /^[0-9a-f]{40}$/.test(ref) ? memo.sources.get(key) : undefined;
+  if (kept !== undefined) return kept;
+  const read = await loadSourceNow(gitdir, ref, want);
+  if (read.commit === ref) memo.sources.set(key, read);
+  return read;
+}
+
+async function loadSourceNow(gitdir: string, ref: string, want: { labels: boolean }): Promise<SourceRead> {
+  try {
+    const { commit, files } = await readGitSource({ dir: gitdir, ref });
+    // For the branch prefix alone, only the files that may hold the FleetConfig are loaded.
+    const loaded = loadFleet(
+      want.labels ? files : files.filter((f) => /kind:\s*["']?FleetConfig/.test(f.content)),
+    );
+    if (!want.labels)
+      return loaded.ok ? { commit, branchPrefix: loaded.fleet.config.branchPrefix } : { commit };
+    if (!loaded.ok)
+      return {
+        commit,
+        error: `${commit.slice(0, 7)}: the source commit does not load, so its templates' labels are unknown`,
+      };
+    return {
+      commit,
+      branchPrefix: loaded.fleet.config.branchPrefix,
+      labels: new Map(loaded.fleet.templates.map((t) => [t.key, { ...(t.object.metadata.labels ?? {}) }])),
+    };
+  } catch (error) {
+    return { error: `${ref}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
