@@ -28,7 +28,7 @@ import {
   type InventoryEntry,
 } from '../../core/apply-plan/inventory.js';
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
-import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
+import { kindKeyOf, type PruneGuard } from '../../core/apply-plan/plan-prune.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
@@ -42,7 +42,13 @@ import type { Progress } from '../runtime/progress.js';
 import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
 import { checkPermissions } from './check-permissions.js';
-import { readInventory, writeInventory, type InventoryLocation } from './inventory-store.js';
+import { findUnchanged } from './find-unchanged.js';
+import {
+  readInventory,
+  writeInventory,
+  type InventoryAt,
+  type InventoryLocation,
+} from './inventory-store.js';
 import { rebuildInventory } from './rebuild-inventory.js';
 import { LiveIndex } from './live-index.js';
 import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
@@ -112,12 +118,13 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
   const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
-  opts.memory.parsed.sweep();
   const branch = await readClusterBranch({
     gitdir: opts.repo.gitdir,
     ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
     parsed: opts.memory.parsed,
+    ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
+  opts.memory.branch = branch;
   const interpreter =
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
@@ -196,20 +203,22 @@ async function applyBranch(
     access.allowed.map((o) => o.ref),
   );
   if (known.writable && !sameInventory(before, known.stored))
-    await writeInventory(opts.client, at, before, known);
+    remember(opts.memory, await writeInventory(opts.client, at, before, known));
   seedSettled(opts.memory, before);
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
-    live: new LiveIndex(opts.client, opts.cluster, access.listScope),
+    live: new LiveIndex(opts.client, opts.cluster, access.listScope, observedKinds(opts.memory)),
     memory: opts.memory,
     inventory: before,
     clock: opts.clock,
     ...(interpreter ? { interpreter } : {}),
   };
+  const split = await findUnchanged(ctx, access.allowed);
   const objects = [
     ...access.refused,
-    ...(await applyStaged(ctx, access.allowed, {
+    ...split.unchanged,
+    ...(await applyStaged(ctx, split.rest, {
       concurrency: opts.concurrency,
       crdTimeoutMs: opts.crdTimeoutMs,
       ...(opts.progress ? { progress: opts.progress } : {}),
@@ -233,7 +242,7 @@ async function applyBranch(
     removed: prune?.removed ?? [],
   });
   if (known.writable && !sameInventory(after, before))
-    await writeInventory(opts.client, at, after, { exists: true });
+    remember(opts.memory, await writeInventory(opts.client, at, after, { exists: true }));
   const exports = await collectExports(
     opts.client,
     opts.cluster,
@@ -266,9 +275,12 @@ interface KnownInventory {
  * could not be listed for that, left as it is; either way this pass applies but prunes nothing.
  */
 async function knownInventory(opts: AgentPassOptions, at: InventoryLocation): Promise<KnownInventory> {
-  const stored = await readInventory(opts.client, at);
-  if (stored.type === 'ok')
+  const stored = await readInventory(opts.client, at, opts.memory.inventory);
+  if (stored.type === 'ok') {
+    if (stored.resourceVersion !== undefined)
+      remember(opts.memory, { resourceVersion: stored.resourceVersion, inventory: stored.inventory });
     return { inventory: stored.inventory, stored: stored.inventory, exists: stored.exists, writable: true };
+  }
   const rebuilt = await rebuildInventory({
     client: opts.client,
     cluster: opts.cluster,
@@ -293,11 +305,24 @@ async function knownInventory(opts: AgentPassOptions, at: InventoryLocation): Pr
   };
 }
 
+/** Keeps what the inventory ConfigMap holds at its resourceVersion, so the next pass need not decode it. */
+function remember(memory: AgentMemory, known: InventoryAt | undefined): void {
+  if (known) memory.inventory = known;
+  else delete memory.inventory;
+}
+
 /** Returns the inventory's objects the branch no longer holds: what prune may delete. */
 function leavingRefs(inventory: Inventory, branch: Extract<BranchRead, { type: 'objects' }>): ObjectRef[] {
   const desired = new Set(branch.keys);
   for (const o of branch.objects) desired.add(refKey(o.ref));
   return [...inventory.values()].filter((e) => !desired.has(refKey(e.ref))).map((e) => e.ref);
+}
+
+/** Returns the group/Kind of every kind the last report saw objects of in place. */
+function observedKinds(memory: AgentMemory): Set<string> {
+  const kinds = new Set<string>();
+  for (const { record } of memory.observed.values()) kinds.add(kindKeyOf(record.ref));
+  return kinds;
 }
 
 /** A restarted agent's memory learns, from the inventory, the versions it last saw match. */

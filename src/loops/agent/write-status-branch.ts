@@ -17,7 +17,14 @@ import { treeMode } from '../../adapters/git/tree-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
-import { statusBranchFiles, type AgentReport } from '../../core/status/status-branch.js';
+import { objectPath } from '../../core/format/object-path.js';
+import {
+  objectsDir,
+  objectStatusFile,
+  statusBranchFiles,
+  type AgentReport,
+  type ObjectStatusRecord,
+} from '../../core/status/status-branch.js';
 import type { AgentRepo } from './agent-repo.js';
 
 export type StatusWrite = { type: 'unchanged'; commit: string } | { type: 'written'; commit: string };
@@ -30,6 +37,8 @@ export interface WriteStatusOptions {
   author: GitSignature;
   /** Told when moving the ref recovered the locks a killed gitfleet writer left. */
   warn?: (message: string) => void;
+  /** The file of each record written out before (records are not changed once made): not made again. */
+  blobs?: WeakMap<ObjectStatusRecord, GitObject>;
 }
 
 /** Commits the report when it differs from the branch's head and moves the ref; returns the head afterwards. */
@@ -37,10 +46,21 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
   const { gitdir } = opts.repo;
   const blobs = new Map<string, GitObject>();
   const files = new Map<string, string>();
-  for (const [path, text] of statusBranchFiles(opts.report)) {
-    const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
+  const add = (path: string, blob: GitObject) => {
     blobs.set(blob.oid, blob);
     files.set(path, blob.oid);
+  };
+  for (const [path, text] of statusBranchFiles({ ...opts.report, objects: [] }))
+    add(path, toGitObject('blob', Buffer.from(text, 'utf8')));
+  for (const record of opts.report.objects) {
+    const known = opts.blobs?.get(record);
+    if (known) add(objectsDir + objectPath(record.ref), known);
+    else {
+      const [path, text] = objectStatusFile(record);
+      const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
+      opts.blobs?.set(record, blob);
+      add(path, blob);
+    }
   }
   const tree = buildTreeFromScratch(files);
   const head = await readRef(gitdir, opts.ref);
