@@ -142,7 +142,7 @@ export function sameInventory(a: Inventory, b: Inventory): boolean {
   if (a.size !== b.size) return false;
   for (const [key, x] of a) {
     const y = b.get(key);
-    if (y === undefined || !sameEntry(x, y)) return false;
+    if (y === undefined || (x !== y && !sameEntry(x, y))) return false;
   }
   return true;
 }

@@ -4,7 +4,6 @@
 // resourceVersions the inventory recorded after its last applies, so it checks with a server
 // dry-run only the objects written since, not every object.
 import type { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
-import type { GitObject } from '../../adapters/git/git-object.js';
 import type { FightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
@@ -15,6 +14,7 @@ import type { ResourceInterpreter } from '../../core/model/resource-interpreter.
 import type { InventoryAt } from './inventory-store.js';
 import { MemoMap } from '../runtime/memo-map.js';
 import type { BranchRead } from './read-cluster-branch.js';
+import { createStatusMemo, type StatusMemo } from './write-status-branch.js';
 
 export interface AgentMemory {
   /** refKey → the resourceVersion last seen matching the manifest (after our apply, or a clean dry-run). */
@@ -50,8 +50,8 @@ export interface AgentMemory {
    * pass needs only its metadata (observed-records.ts). Rebuilt by every report.
    */
   observed: Map<string, ObservedRecord>;
-  /** The status branch's file of each record in `observed`, so an unchanged record is not written out again. */
-  statusBlobs: WeakMap<ObjectStatusRecord, GitObject>;
+  /** What the status writes made, so an unchanged report is not written out again. */
+  status: StatusMemo;
 }
 
 /** What the last report said of an object in place, and what it judged it on. */
@@ -73,6 +73,6 @@ export function createAgentMemory(fight: FightSettings = defaultFightSettings())
     parsed: new MemoMap(),
     git: { failures: 0 },
     observed: new Map(),
-    statusBlobs: new WeakMap(),
+    status: createStatusMemo(),
   };
 }

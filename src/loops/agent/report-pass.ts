@@ -103,7 +103,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     report,
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
-    blobs: memory.statusBlobs,
+    memo: memory.status,
     ...(input.warn ? { warn: input.warn } : {}),
   }).catch((error: unknown) => {
     throw lostRace(input, error);

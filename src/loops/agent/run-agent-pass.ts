@@ -20,17 +20,9 @@
 // at the next object or step, writing no status (until-lost.ts).
 import { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
-import {
-  afterPass,
-  sameInventory,
-  withDesired,
-  type Inventory,
-  type InventoryEntry,
-} from '../../core/apply-plan/inventory.js';
-import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
+import { afterPass, sameInventory, withDesired, type Inventory } from '../../core/apply-plan/inventory.js';
 import { kindKeyOf, type PruneGuard } from '../../core/apply-plan/plan-prune.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
 import type { RequestCounts } from '../../adapters/kube/kube-http.js';
@@ -43,13 +35,15 @@ import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
 import { checkPermissions } from './check-permissions.js';
 import { findUnchanged } from './find-unchanged.js';
+import { writeInventory } from './inventory-store.js';
 import {
-  readInventory,
-  writeInventory,
-  type InventoryAt,
-  type InventoryLocation,
-} from './inventory-store.js';
-import { rebuildInventory } from './rebuild-inventory.js';
+  appliedEntry,
+  desiredKeys,
+  knownInventory,
+  leavingRefs,
+  remember,
+  seedSettled,
+} from './pass-inventory.js';
 import { LiveIndex } from './live-index.js';
 import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
 import { readDeletionAllowance } from './read-deletion-allowance.js';
@@ -197,7 +191,8 @@ async function applyBranch(
 }> {
   const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
   const known = await knownInventory(opts, at);
-  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, branch));
+  const desired = desiredKeys(branch);
+  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
   const before = withDesired(
     known.inventory,
     access.allowed.map((o) => o.ref),
@@ -233,7 +228,7 @@ async function applyBranch(
   const prune =
     gitReachable && known.problem === undefined
       ? await pruneObjects(ctx, {
-          ...(await pruneInput(opts, branch, before)),
+          ...(await pruneInput(opts, branch, before, desired)),
           undeletable: access.undeletable,
         })
       : undefined;
@@ -256,68 +251,6 @@ async function applyBranch(
   };
 }
 
-interface KnownInventory {
-  /** What the pass starts from. */
-  inventory: Inventory;
-  /** What the ConfigMap holds now, as far as it reads (compared with, to write only changes). */
-  stored: Inventory;
-  exists: boolean;
-  /** False when the stored inventory must be left as it is (it does not read and could not be rebuilt). */
-  writable: boolean;
-  /** Why the stored inventory is not to be trusted this pass; nothing is pruned when set. */
-  problem?: string;
-}
-
-/**
- * Returns the inventory the pass starts from. One that does not parse never stops the pass:
- * it is rebuilt from what still reads plus every live object carrying the marker
- * (rebuild-inventory.ts says why that loses nothing prune could act on), or, when some kind
- * could not be listed for that, left as it is; either way this pass applies but prunes nothing.
- */
-async function knownInventory(opts: AgentPassOptions, at: InventoryLocation): Promise<KnownInventory> {
-  const stored = await readInventory(opts.client, at, opts.memory.inventory);
-  if (stored.type === 'ok') {
-    if (stored.resourceVersion !== undefined)
-      remember(opts.memory, { resourceVersion: stored.resourceVersion, inventory: stored.inventory });
-    return { inventory: stored.inventory, stored: stored.inventory, exists: stored.exists, writable: true };
-  }
-  const rebuilt = await rebuildInventory({
-    client: opts.client,
-    cluster: opts.cluster,
-    salvaged: stored.salvaged,
-    concurrency: opts.concurrency,
-  });
-  if (rebuilt.type === 'incomplete') {
-    return {
-      inventory: stored.salvaged,
-      stored: stored.salvaged,
-      exists: true,
-      writable: false,
-      problem: `${stored.message}; left as it is, since ${rebuilt.failed.length} kind(s) could not be listed to rebuild it (${rebuilt.failed.join('; ')}); applying goes on, nothing is pruned until it reads again`,
-    };
-  }
-  return {
-    inventory: rebuilt.inventory,
-    stored: new Map(),
-    exists: true,
-    writable: true,
-    problem: `${stored.message}; rewritten from the ${stored.salvaged.size} entries that still read and the ${rebuilt.found} live objects carrying ${clusterLabel}=${opts.cluster}; nothing pruned in this pass`,
-  };
-}
-
-/** Keeps what the inventory ConfigMap holds at its resourceVersion, so the next pass need not decode it. */
-function remember(memory: AgentMemory, known: InventoryAt | undefined): void {
-  if (known) memory.inventory = known;
-  else delete memory.inventory;
-}
-
-/** Returns the inventory's objects the branch no longer holds: what prune may delete. */
-function leavingRefs(inventory: Inventory, branch: Extract<BranchRead, { type: 'objects' }>): ObjectRef[] {
-  const desired = new Set(branch.keys);
-  for (const o of branch.objects) desired.add(refKey(o.ref));
-  return [...inventory.values()].filter((e) => !desired.has(refKey(e.ref))).map((e) => e.ref);
-}
-
 /** Returns the group/Kind of every kind the last report saw objects of in place. */
 function observedKinds(memory: AgentMemory): Set<string> {
   const kinds = new Set<string>();
@@ -325,41 +258,13 @@ function observedKinds(memory: AgentMemory): Set<string> {
   return kinds;
 }
 
-/** A restarted agent's memory learns, from the inventory, the versions it last saw match. */
-function seedSettled(memory: AgentMemory, inventory: Inventory): void {
-  for (const [key, entry] of inventory) {
-    if (entry.resourceVersion !== undefined && !memory.settled.has(key))
-      memory.settled.set(key, entry.resourceVersion);
-  }
-}
-
-/**
- * Returns the inventory entry of an object in place. The resourceVersion recorded is the one
- * the agent's own write returned; an object found unchanged keeps the one recorded before, so
- * a controller updating its status (a new resourceVersion, checked clean by a dry run) does
- * not cost an inventory write on every pass.
- */
-function appliedEntry(o: ObjectResult, before: Inventory): InventoryEntry {
-  if (o.action === 'unchanged') {
-    const known = before.get(refKey(o.ref));
-    return {
-      ref: o.ref,
-      digest: o.digest,
-      ...(known?.resourceVersion ? { resourceVersion: known.resourceVersion } : {}),
-    };
-  }
-  const rv = o.live?.metadata.resourceVersion;
-  return { ref: o.ref, digest: o.digest, ...(typeof rv === 'string' ? { resourceVersion: rv } : {}) };
-}
-
 /** Returns what prune needs; the head's deletion allowance counts only when proven to come from the hub. */
 async function pruneInput(
   opts: AgentPassOptions,
   branch: Extract<BranchRead, { type: 'objects' }>,
   inventory: Inventory,
+  desired: ReadonlySet<string>,
 ): Promise<PruneInput> {
-  const desired = new Set(branch.keys);
-  for (const o of branch.objects) desired.add(refKey(o.ref));
   const allowance = await readDeletionAllowance({
     gitdir: opts.repo.gitdir,
     branchPrefix: opts.branchPrefix,

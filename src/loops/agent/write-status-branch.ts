@@ -37,34 +37,61 @@ export interface WriteStatusOptions {
   author: GitSignature;
   /** Told when moving the ref recovered the locks a killed gitfleet writer left. */
   warn?: (message: string) => void;
-  /** The file of each record written out before (records are not changed once made): not made again. */
-  blobs?: WeakMap<ObjectStatusRecord, GitObject>;
+  /** What earlier writes made, so an unchanged report costs neither files nor a tree (createStatusMemo). */
+  memo?: StatusMemo;
+}
+
+/**
+ * What an agent's earlier status writes made: the file of each record (records are never
+ * changed once made), and the last report found on or written to the branch: its records, the
+ * text of its other files, and the commit that holds it.
+ */
+export interface StatusMemo {
+  blobs: WeakMap<ObjectStatusRecord, GitObject>;
+  last?: { commit: string; records: readonly ObjectStatusRecord[]; others: string };
+}
+
+/** Returns an empty memo. */
+export function createStatusMemo(): StatusMemo {
+  return { blobs: new WeakMap() };
 }
 
 /** Commits the report when it differs from the branch's head and moves the ref; returns the head afterwards. */
 export async function writeStatusBranch(opts: WriteStatusOptions): Promise<StatusWrite> {
   const { gitdir } = opts.repo;
+  const others = statusBranchFiles({ ...opts.report, objects: [] });
+  const othersText = [...others].map(([path, text]) => `${path}\0${text}`).join('\0');
+  const head = await readRef(gitdir, opts.ref);
+  const last = opts.memo?.last;
+  // The head holds the last report: the same records (the same objects) and other files are the same tree.
+  if (head !== null && last?.commit === head && last.others === othersText) {
+    if (sameRecords(last.records, opts.report.objects)) return { type: 'unchanged', commit: head };
+  }
+  const remember = (commit: string) => {
+    if (opts.memo) opts.memo.last = { commit, records: opts.report.objects, others: othersText };
+  };
   const blobs = new Map<string, GitObject>();
   const files = new Map<string, string>();
   const add = (path: string, blob: GitObject) => {
     blobs.set(blob.oid, blob);
     files.set(path, blob.oid);
   };
-  for (const [path, text] of statusBranchFiles({ ...opts.report, objects: [] }))
-    add(path, toGitObject('blob', Buffer.from(text, 'utf8')));
+  for (const [path, text] of others) add(path, toGitObject('blob', Buffer.from(text, 'utf8')));
   for (const record of opts.report.objects) {
-    const known = opts.blobs?.get(record);
+    const known = opts.memo?.blobs.get(record);
     if (known) add(objectsDir + objectPath(record.ref), known);
     else {
       const [path, text] = objectStatusFile(record);
       const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
-      opts.blobs?.set(record, blob);
+      opts.memo?.blobs.set(record, blob);
       add(path, blob);
     }
   }
   const tree = buildTreeFromScratch(files);
-  const head = await readRef(gitdir, opts.ref);
-  if (head !== null && (await treeOf(gitdir, head)) === tree.root) return { type: 'unchanged', commit: head };
+  if (head !== null && (await treeOf(gitdir, head)) === tree.root) {
+    remember(head);
+    return { type: 'unchanged', commit: head };
+  }
   const commit = makeCommit({
     tree: tree.root,
     parents: head === null ? [] : [head],
@@ -81,7 +108,15 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
       ...(opts.warn ? { warn: opts.warn } : {}),
     });
   }
+  remember(commit.oid);
   return { type: 'written', commit: commit.oid };
+}
+
+/** Returns whether two reports hold the same record objects, in any order (each file is named by its record). */
+function sameRecords(a: readonly ObjectStatusRecord[], b: readonly ObjectStatusRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  const seen = new Set(a);
+  return seen.size === a.length && b.every((record) => seen.has(record));
 }
 
 async function treeOf(gitdir: string, commit: string): Promise<string | undefined> {
