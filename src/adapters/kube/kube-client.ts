@@ -24,7 +24,11 @@ export interface ListOptions {
   fieldSelector?: string;
   /** Only this namespace (namespaced resources); all namespaces when absent. */
   namespace?: string;
-  /** Ask for metadata only (PartialObjectMetadataList): existence, labels, annotations, owners. */
+  /**
+   * Ask for metadata only (PartialObjectMetadataList): existence, labels, annotations, owners,
+   * finalizers, resourceVersion; without managedFields, dropped as each page is read (most of an
+   * item's size, and no reader of a metadata list looks at them).
+   */
   metadataOnly?: boolean;
 }
 
@@ -178,6 +182,7 @@ export class KubeClient {
       for (const item of page.items ?? []) {
         item.apiVersion = kind.apiVersion;
         item.kind = kind.kind;
+        if (opts.metadataOnly) delete item.metadata['managedFields'];
         items.push(item);
       }
       next = page.metadata?.continue || undefined;

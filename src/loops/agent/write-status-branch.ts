@@ -98,7 +98,9 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
     author: opts.author,
     message: opts.message,
   });
-  await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit] });
+  // Deflated on this thread: deflate workers (write-pack.ts) would add a V8 isolate each to the
+  // agent's peak memory for its one large write, the first report of a large branch.
+  await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit], threads: 0 });
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
   // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
   if ((await readRef(gitdir, opts.ref)) !== commit.oid) {
