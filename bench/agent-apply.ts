@@ -13,7 +13,8 @@
 //
 // Reported per round: wall time of the first apply and of the no-op pass for both, and the
 // agent's requests in each pass (mutating ones counted apart: the target for the no-op pass
-// is 0). The agent's pass is the whole pass (read the branch, inventory, staged apply, prune,
+// is 0). The agent's passes run in a process of their own (agent-pass-process.ts), whose peak
+// RSS and heap are the agent's alone; `--noops N` runs N no-op passes after the first apply. The agent's pass is the whole pass (read the branch, inventory, staged apply, prune,
 // health, cluster facts, status commit); kubectl's is one `kubectl apply` process.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,12 +32,10 @@ import { inventoryName, inventoryNamespace } from '../src/core/apply-plan/agent-
 import type { KubeObject } from '../src/core/model/kube-object.js';
 import { emitYaml } from '../src/core/format/emit-yaml.js';
 import { objectPath } from '../src/core/format/object-path.js';
-import { createAgentMemory } from '../src/loops/agent/agent-memory.js';
-import { clusterBranchRef, localAgentRepo } from '../src/loops/agent/agent-repo.js';
-import { kubeClusterApi } from '../src/loops/agent/kube-cluster-api.js';
-import { runAgentPass, type AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
-import { systemClock } from '../src/loops/runtime/clock.js';
-import { cpuBetween, sampleCpu, timeClusterApi, type CpuSpent, type MethodTime } from './agent-apply-cpu.js';
+import { clusterBranchRef } from '../src/loops/agent/agent-repo.js';
+import type { AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
+import { cpuBetween, sampleCpu, type CpuSpent, type MethodTime } from './agent-apply-cpu.js';
+import { runAgentProcess, type AgentProcessReport, type PassFigures } from './agent-pass-process.js';
 import { serverPidsOf } from './lib/server-pids.js';
 
 const { values } = parseArgs({
@@ -46,10 +45,16 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     context: { type: 'string', default: 'member1' },
     concurrency: { type: 'string', default: '16' },
+    /** No-op passes after the first apply (the first of them is the round's no-op figure). */
+    noops: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
   },
 });
 const total = Number(values.objects);
+if (!(Number(values.noops) >= 1)) {
+  console.error('--noops: at least 1');
+  process.exit(2);
+}
 const deployments = Number(values.deployments);
 const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG'];
 const bin = process.env['GITFLEET_K8S_BIN'];
@@ -104,12 +109,6 @@ function timed(fn: () => void): number {
   return Math.round(performance.now() - start);
 }
 
-async function timedAsync<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const start = performance.now();
-  const value = await fn();
-  return [Math.round(performance.now() - start), value];
-}
-
 async function commitBranch(gitdir: string, cluster: string, objects: readonly KubeObject[]): Promise<void> {
   const files = new Map<string, string>();
   const blobs = objects.map((o) => {
@@ -142,12 +141,15 @@ interface Round {
     firstCpu: CpuSpent;
     firstRequests: Record<string, MethodTime>;
     noopRequests: Record<string, MethodTime>;
+    /** Peak RSS of the agent's own process (VmHWM), MiB. */
     maxRssMiB: number;
     firstMs: number;
     noopMs: number;
     first: AgentPassResult['requests'];
     noop: AgentPassResult['requests'];
     fullyApplied: boolean;
+    /** Every pass of the agent's process: the first, then each no-op (`--noops`). */
+    process: AgentProcessReport;
   };
 }
 
@@ -182,41 +184,30 @@ async function round(index: number): Promise<Round> {
     const gitdir = join(dir, 'repo.git');
     execFileSync('git', ['init', '-q', '--bare', gitdir]);
     await commitBranch(gitdir, cluster, manifests(agentNs));
-    const timedApi = timeClusterApi(kubeClusterApi(client));
-    const options = {
-      repo: localAgentRepo(gitdir),
-      client: timedApi.api,
+    const agent = await runAgentProcess({
+      gitdir,
       cluster,
-      branchPrefix: 'gitfleet/',
-      memory: createAgentMemory(),
-      clock: systemClock(),
-      identity: { name: 'bench', email: 'bench@example.invalid' },
-      guard: { maxDeleteFraction: 0.5, minObjects: 10 },
-      allowDeletions: false,
+      kubeconfig: kubeconfig!,
+      context: values.context!,
       concurrency: Number(values.concurrency),
-      crdTimeoutMs: 60_000,
-      factsMaxAgeMs: 30_000,
-    };
-    const before = sampleCpu(serverPids);
-    const [agentFirst, first] = await timedAsync(() => runAgentPass(options));
-    const firstCpu = cpuBetween(before, sampleCpu(serverPids));
-    const firstRequests = timedApi.report();
-    const [agentNoop, noop] = await timedAsync(() => runAgentPass(options));
-    const noopRequests = subtract(timedApi.report(), firstRequests);
-    const maxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+      serverPids,
+      noops: Number(values.noops),
+    });
+    const noop = agent.noops[0]!;
     return {
       order: kubectlFirst ? 'kubectl first' : 'agent first',
       kubectl: kubectlResult ?? kubectlSide(),
       agent: {
-        firstCpu,
-        firstRequests,
-        noopRequests,
-        maxRssMiB,
-        firstMs: agentFirst,
-        noopMs: agentNoop,
-        first: first.requests,
+        firstCpu: agent.first.cpu,
+        firstRequests: agent.first.methods,
+        noopRequests: noop.methods,
+        maxRssMiB: Math.max(...agent.noops.map((n) => n.peakRssMiB), agent.first.peakRssMiB),
+        firstMs: agent.first.ms,
+        noopMs: noop.ms,
+        first: agent.first.requests,
         noop: noop.requests,
-        fullyApplied: first.fullyApplied && noop.fullyApplied,
+        fullyApplied: agent.first.fullyApplied && agent.noops.every((n) => n.fullyApplied),
+        process: agent,
       },
     };
   } finally {
@@ -231,20 +222,6 @@ async function round(index: number): Promise<Round> {
     client.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Per-method figures of the no-op pass: the cumulative ones less the first pass's. */
-function subtract(
-  all: Record<string, MethodTime>,
-  first: Record<string, MethodTime>,
-): Record<string, MethodTime> {
-  const out: Record<string, MethodTime> = {};
-  for (const [name, t] of Object.entries(all)) {
-    const f = first[name];
-    const calls = t.calls - (f?.calls ?? 0);
-    if (calls > 0) out[name] = { calls, busyMs: t.busyMs - (f?.busyMs ?? 0), maxInFlight: t.maxInFlight };
-  }
-  return out;
 }
 
 const cpuText = (c: CpuSpent, own: 'self' | 'children') =>
@@ -295,5 +272,10 @@ if (values.json) {
         .join('; ');
     console.log(`  agent requests in flight, first: ${busy(r.agent.firstRequests)}`);
     console.log(`  agent requests in flight, no-op: ${busy(r.agent.noopRequests)}`);
+    const figures = (f: PassFigures) =>
+      `${f.ms} ms (CPU ${f.cpu.selfMs ?? '?'} ms, apiserver ${f.cpu.serversMs[0] ?? '?'} ms; ${f.requests.total} requests, ${f.requests.mutating} mutating; peak RSS ${f.peakRssMiB} MiB, heap ${f.heapUsedMiB} MiB)`;
+    console.log(`  agent process, first pass: ${figures(r.agent.process.first)}`);
+    for (const [n, f] of r.agent.process.noops.entries())
+      console.log(`  agent process, no-op ${n + 1}:   ${figures(f)}`);
   }
 }

@@ -24,7 +24,11 @@ export interface ListOptions {
   fieldSelector?: string;
   /** Only this namespace (namespaced resources); all namespaces when absent. */
   namespace?: string;
-  /** Ask for metadata only (PartialObjectMetadataList): existence, labels, annotations, owners. */
+  /**
+   * Ask for metadata only (PartialObjectMetadataList): existence, labels, annotations, owners,
+   * finalizers, resourceVersion; without managedFields, dropped as each page is read (most of an
+   * item's size, and no reader of a metadata list looks at them).
+   */
   metadataOnly?: boolean;
 }
 
@@ -37,7 +41,10 @@ export interface ListResult {
 const applyPatch = 'application/apply-patch+yaml';
 const metadataAccept =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;q=0.9';
+// Full objects can be large (a ConfigMap up to 1 MiB), so their pages stay at 500 as kubectl's; an
+// item's metadata is about 0.5 KB, so metadata-only lists take 2,000 a page: a quarter of the round trips.
 const pageSize = 500;
+const metadataPageSize = 2000;
 
 /** A member cluster as the agent uses it. */
 export class KubeClient {
@@ -161,7 +168,7 @@ export class KubeClient {
         query: {
           labelSelector: opts.labelSelector,
           fieldSelector: opts.fieldSelector,
-          limit: String(pageSize),
+          limit: String(opts.metadataOnly ? metadataPageSize : pageSize),
           continue: next,
         },
         ...(opts.metadataOnly ? { accept: metadataAccept } : {}),
@@ -171,8 +178,13 @@ export class KubeClient {
         items?: KubeObject[];
         metadata?: { continue?: string; resourceVersion?: string };
       };
-      for (const item of page.items ?? [])
-        items.push({ ...item, apiVersion: kind.apiVersion, kind: kind.kind });
+      // The parsed answer is ours alone: each item gets its kind in place, not as a copy.
+      for (const item of page.items ?? []) {
+        item.apiVersion = kind.apiVersion;
+        item.kind = kind.kind;
+        if (opts.metadataOnly) delete item.metadata['managedFields'];
+        items.push(item);
+      }
       next = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (next);

@@ -137,7 +137,24 @@ export function afterPass(
   return next;
 }
 
-/** Returns whether two inventories hold the same entries. */
+/** Returns whether two inventories hold the same entries (what formatInventory writes of them is equal). */
 export function sameInventory(a: Inventory, b: Inventory): boolean {
-  return formatInventory(a) === formatInventory(b);
+  if (a.size !== b.size) return false;
+  for (const [key, x] of a) {
+    const y = b.get(key);
+    if (y === undefined || (x !== y && !sameEntry(x, y))) return false;
+  }
+  return true;
+}
+
+function sameEntry(x: InventoryEntry, y: InventoryEntry): boolean {
+  return (
+    x.digest === y.digest &&
+    // An empty resourceVersion is not written, as an absent one.
+    (x.resourceVersion || undefined) === (y.resourceVersion || undefined) &&
+    x.ref.apiVersion === y.ref.apiVersion &&
+    x.ref.kind === y.ref.kind &&
+    x.ref.namespace === y.ref.namespace &&
+    x.ref.name === y.ref.name
+  );
 }

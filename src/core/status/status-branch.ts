@@ -75,12 +75,15 @@ export interface AgentReport {
 /** Returns the files of a status branch for a report, path → canonical YAML, sorted by path. */
 export function statusBranchFiles(report: AgentReport): Map<string, string> {
   const entries: [string, string][] = [[clusterFile, emitYaml(clusterDocument(report))]];
-  for (const record of report.objects) {
-    entries.push([objectsDir + objectPath(record.ref), emitYaml(objectDocument(record))]);
-  }
+  for (const record of report.objects) entries.push(objectStatusFile(record));
   entries.push(...exportedSliceFiles(report.exports ?? []));
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(entries);
+}
+
+/** Returns the path and canonical YAML of one object's file on a status branch. */
+export function objectStatusFile(record: ObjectStatusRecord): [string, string] {
+  return [objectsDir + objectPath(record.ref), emitYaml(objectDocument(record))];
 }
 
 function clusterDocument(report: AgentReport): Record<string, unknown> {

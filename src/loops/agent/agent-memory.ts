@@ -10,7 +10,11 @@ import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
+import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
+import type { InventoryAt } from './inventory-store.js';
 import { MemoMap } from '../runtime/memo-map.js';
+import type { BranchRead } from './read-cluster-branch.js';
+import { createStatusMemo, type StatusMemo } from './write-status-branch.js';
 
 export interface AgentMemory {
   /** refKey → the resourceVersion last seen matching the manifest (after our apply, or a clean dry-run). */
@@ -34,8 +38,28 @@ export interface AgentMemory {
   trustedAllowances: Set<string>;
   /** The last cluster facts read, and when. */
   facts?: { atMs: number; status: ClusterStatus };
+  /** The last read of the cluster branch (read again only when its head moves). */
+  branch?: BranchRead;
+  /** The inventory as last read or written, and the ConfigMap's resourceVersion then (read again only when that changes). */
+  inventory?: InventoryAt;
   /** The interpreter of the branch's customizations, made again only when the file changes. */
   interpreter?: BranchInterpreter;
+  /**
+   * refKey → the status record of an object last found in place, and the live resourceVersion
+   * and interpreter it was judged on: while both are the same, the object is unchanged, so a
+   * pass needs only its metadata (observed-records.ts). Rebuilt by every report.
+   */
+  observed: Map<string, ObservedRecord>;
+  /** What the status writes made, so an unchanged report is not written out again. */
+  status: StatusMemo;
+}
+
+/** What the last report said of an object in place, and what it judged it on. */
+export interface ObservedRecord {
+  resourceVersion: string;
+  interpreter: ResourceInterpreter | undefined;
+  /** Frozen: shared by the reports of every pass that finds the object unchanged. */
+  record: Readonly<ObjectStatusRecord>;
 }
 
 /** Returns an empty memory with the default fight settings. */
@@ -48,5 +72,7 @@ export function createAgentMemory(fight: FightSettings = defaultFightSettings())
     fight,
     parsed: new MemoMap(),
     git: { failures: 0 },
+    observed: new Map(),
+    status: createStatusMemo(),
   };
 }

@@ -53,9 +53,12 @@ export async function checkPermissions(
     listScope: new Map(),
   };
   if (!client.reviewAccess || objects.length + leaving.length === 0) return permissions;
+  // The answers depend on the kind and the namespace only: ask and judge once per scope, not per object.
+  const applyScopes = byScope(objects.map((o) => o.ref));
+  const pruneScopes = byScope(leaving);
   const needs = [
-    ...objects.map((o) => ({ ref: o.ref, verbs: applyVerbs })),
-    ...leaving.map((ref) => ({ ref, verbs: pruneVerbs })),
+    ...[...applyScopes.values()].map((ref) => ({ ref, verbs: applyVerbs })),
+    ...[...pruneScopes.values()].map((ref) => ({ ref, verbs: pruneVerbs })),
   ];
   const answers = new AnswerCache(client);
   await answers.ask(needs.flatMap(({ ref, verbs }) => verbs.map((verb) => question(verb, ref, ''))));
@@ -66,9 +69,11 @@ export async function checkPermissions(
         .map((verb) => question(verb, ref, authorizedIn(ref))),
     ),
   );
+  const applyDenied = judgeScopes(answers, applyScopes, applyVerbs);
+  const pruneDenied = judgeScopes(answers, pruneScopes, pruneVerbs);
   permissions.allowed = [];
   for (const o of objects) {
-    const denied = deniedVerbs(answers, o.ref, applyVerbs);
+    const denied = applyDenied.get(scopeKey(o.ref));
     if (denied === undefined) permissions.allowed.push(o);
     else
       permissions.refused.push({
@@ -83,7 +88,7 @@ export async function checkPermissions(
       });
   }
   for (const ref of leaving) {
-    const denied = deniedVerbs(answers, ref, pruneVerbs);
+    const denied = pruneDenied.get(scopeKey(ref));
     if (denied !== undefined) permissions.undeletable.set(refKey(ref), `${refLabel(ref)}: ${denied}`);
   }
   for (const { ref } of needs) {
@@ -96,6 +101,35 @@ export async function checkPermissions(
     permissions.listScope.set(key, namespaces);
   }
   return permissions;
+}
+
+/** Returns what decides an object's answers (its kind, where it is authorized, its namespace) as one key. */
+function scopeKey(ref: ObjectRef): string {
+  return `${kindKeyOf(ref)}\0${authorizedIn(ref)}\0${ref.namespace}`;
+}
+
+/** Returns one object of each scope the given objects are in, by scope key. */
+function byScope(refs: readonly ObjectRef[]): Map<string, ObjectRef> {
+  const scopes = new Map<string, ObjectRef>();
+  for (const ref of refs) {
+    const key = scopeKey(ref);
+    if (!scopes.has(key)) scopes.set(key, ref);
+  }
+  return scopes;
+}
+
+/** Returns, by scope key, the message naming what is denied there (scopes where all is allowed are absent). */
+function judgeScopes(
+  answers: AnswerCache,
+  scopes: ReadonlyMap<string, ObjectRef>,
+  verbs: readonly Verb[],
+): Map<string, string> {
+  const denied = new Map<string, string>();
+  for (const [key, ref] of scopes) {
+    const message = deniedVerbs(answers, ref, verbs);
+    if (message !== undefined) denied.set(key, message);
+  }
+  return denied;
 }
 
 /** Returns the message naming what the agent may not do to an object, or undefined when it may do all of it. */

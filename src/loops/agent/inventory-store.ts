@@ -30,7 +30,8 @@ export interface InventoryLocation {
 
 /** What a read found: the inventory, or why it does not read and the entries that still do. */
 export type InventoryRead =
-  | { type: 'ok'; inventory: Inventory; exists: boolean }
+  /** `resourceVersion`: the ConfigMap's, when it exists. */
+  | { type: 'ok'; inventory: Inventory; exists: boolean; resourceVersion?: string }
   | { type: 'unreadable'; message: string; salvaged: Inventory; exists: true };
 
 const versionKey = 'version';
@@ -89,11 +90,29 @@ function inflatePartly(bytes: Buffer): string {
   }
 }
 
-/** Returns the stored inventory (empty when there is none yet) or why it is unreadable; throws when it cannot be read at all. */
-export async function readInventory(client: ClusterApi, at: InventoryLocation): Promise<InventoryRead> {
+/** An inventory known to be what the ConfigMap held at a resourceVersion. */
+export interface InventoryAt {
+  resourceVersion: string;
+  inventory: Inventory;
+}
+
+/**
+ * Returns the stored inventory (empty when there is none yet) or why it is unreadable; throws
+ * when it cannot be read at all. `known`: what the ConfigMap held at some resourceVersion,
+ * returned instead of decoding the ConfigMap again while it is still at that version.
+ */
+export async function readInventory(
+  client: ClusterApi,
+  at: InventoryLocation,
+  known?: InventoryAt,
+): Promise<InventoryRead> {
   const ref = inventoryRef(at);
   const live = await client.get(ref);
   if (live === undefined) return { type: 'ok', inventory: new Map(), exists: false };
+  const rv = live.metadata.resourceVersion;
+  const resourceVersion = typeof rv === 'string' ? { resourceVersion: rv } : {};
+  if (known !== undefined && rv === known.resourceVersion)
+    return { type: 'ok', inventory: known.inventory, exists: true, ...resourceVersion };
   const parsed = decodeInventory(live);
   if (parsed.type === 'invalid') {
     return {
@@ -103,16 +122,20 @@ export async function readInventory(client: ClusterApi, at: InventoryLocation): 
       exists: true,
     };
   }
-  return { type: 'ok', inventory: parsed.inventory, exists: true };
+  return { type: 'ok', inventory: parsed.inventory, exists: true, ...resourceVersion };
 }
 
-/** Stores the inventory, creating the namespace first when the inventory did not exist; throws on failure. */
+/**
+ * Stores the inventory, creating the namespace first when the inventory did not exist; returns
+ * it with the ConfigMap's resourceVersion after the write (undefined when the answer has none);
+ * throws on failure.
+ */
 export async function writeInventory(
   client: ClusterApi,
   at: InventoryLocation,
   inventory: Inventory,
   opts: { exists: boolean },
-): Promise<void> {
+): Promise<InventoryAt | undefined> {
   const ref = inventoryRef(at);
   if (!opts.exists) {
     const ns = await client.apply(
@@ -135,4 +158,6 @@ export async function writeInventory(
   );
   if (result.type === 'refused')
     throw new KubeApiError(`ConfigMap/${ref.namespace}/${ref.name}`, result.refusal);
+  const rv = result.live.metadata.resourceVersion;
+  return typeof rv === 'string' ? { resourceVersion: rv, inventory } : undefined;
 }

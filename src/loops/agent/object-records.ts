@@ -3,9 +3,10 @@
 import { healthOf } from '../../core/health/health-of.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { reflectStatus } from '../../core/status/reflect-status.js';
-import { refOfKey } from '../../core/model/object-ref.js';
+import { refKey, refOfKey } from '../../core/model/object-ref.js';
 import type { ObjectResult } from './object-result.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
+import type { ObservedRecord } from './agent-memory.js';
 
 /** Returns the status record of every object the pass handled, and one per file that did not parse. */
 export function objectRecords(
@@ -22,7 +23,36 @@ export function objectRecords(
   return records;
 }
 
-function recordOf(result: ObjectResult, interpreter: ResourceInterpreter | undefined): ObjectStatusRecord {
+/**
+ * Returns, by refKey, what the records say of the objects in place (applied, no message) and
+ * the resourceVersion and interpreter they were judged on: the next pass's `observed`.
+ * `records` are objectRecords(results, ...), in the same order.
+ */
+export function observedRecords(
+  results: readonly ObjectResult[],
+  records: readonly ObjectStatusRecord[],
+  interpreter: ResourceInterpreter | undefined,
+): Map<string, ObservedRecord> {
+  const observed = new Map<string, ObservedRecord>();
+  results.forEach((result, i) => {
+    const rv = result.live?.metadata.resourceVersion;
+    const record = records[i];
+    if (!result.applied || result.action === 'refused' || typeof rv !== 'string' || !record) return;
+    if (record.message !== undefined) return;
+    observed.set(refKey(result.ref), {
+      resourceVersion: rv,
+      interpreter,
+      record: Object.isFrozen(record) ? record : Object.freeze(record),
+    });
+  });
+  return observed;
+}
+
+function recordOf(
+  result: ObjectResult,
+  interpreter: ResourceInterpreter | undefined,
+): Readonly<ObjectStatusRecord> {
+  if (result.record) return result.record;
   // A foreign object (refused) is not ours to judge; anything else is judged on what is live.
   const live = result.action === 'refused' ? undefined : result.live;
   const health = live

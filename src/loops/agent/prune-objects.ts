@@ -41,9 +41,8 @@ export interface PruneInput {
 
 /** Prunes what left the branch, as far as the plan allows, and returns what happened. */
 export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promise<PruneOutcome> {
-  const candidates = [...input.inventory.values()]
-    .filter((e) => !input.desired.has(refKey(e.ref)))
-    .map((e) => e.ref);
+  const candidates: ObjectRef[] = [];
+  for (const [key, entry] of input.inventory) if (!input.desired.has(key)) candidates.push(entry.ref);
   const live = new Map<string, PruneLiveFacts>();
   for (const ref of candidates) {
     const facts = await factsOf(ctx, ref);

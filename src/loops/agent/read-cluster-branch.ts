@@ -47,14 +47,21 @@ export type BranchRead =
       errors: { path: string; key: string | undefined; message: string }[];
     };
 
-/** Returns what the branch's head holds; `parsed` caches manifests by blob id across passes. */
+/**
+ * Returns what the branch's head holds; `parsed` caches manifests by blob id across passes
+ * (swept here, so it keeps what the last read used), and `last` is the previous read, returned
+ * as it is when the head is still its commit (a commit's content never changes).
+ */
 export async function readClusterBranch(opts: {
   gitdir: string;
   ref: string;
   parsed: MemoMap<string, KubeObject | string>;
+  last?: BranchRead;
 }): Promise<BranchRead> {
   const commit = await readRef(opts.gitdir, opts.ref);
   if (commit === null) return { type: 'missing' };
+  if (opts.last && opts.last.type !== 'missing' && opts.last.commit === commit) return opts.last;
+  opts.parsed.sweep();
   const source = withCache({ gitdir: opts.gitdir });
   const { tree, message } = await readCommit(source, commit);
   const files = await listFiles(source, tree, '');

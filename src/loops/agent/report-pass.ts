@@ -12,7 +12,7 @@ import type { AgentMemory } from './agent-memory.js';
 import type { AgentRepo } from './agent-repo.js';
 import type { ObjectResult } from './object-result.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
-import { objectRecords } from './object-records.js';
+import { objectRecords, observedRecords } from './object-records.js';
 import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
 import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
@@ -72,13 +72,15 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     memory.lastExports ??= last?.exports ?? [];
   }
   if (fullyApplied) memory.appliedCommit = branch.commit;
+  const records = branch.type === 'objects' ? objectRecords(input.objects, unparsed, input.interpreter) : [];
+  if (!input.clusterUnreachable) memory.observed = observedRecords(input.objects, records, input.interpreter);
   const report: AgentReport = input.clusterUnreachable
     ? await unreachableReport(input)
     : {
         cluster: input.cluster,
         appliedCommit: memory.appliedCommit,
         clusterStatus: await clusterFacts(input),
-        objects: branch.type === 'objects' ? objectRecords(input.objects, unparsed, input.interpreter) : [],
+        objects: records,
         conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
         ...(input.exports?.length ? { exports: input.exports } : {}),
       };
@@ -101,6 +103,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     report,
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
+    memo: memory.status,
     ...(input.warn ? { warn: input.warn } : {}),
   }).catch((error: unknown) => {
     throw lostRace(input, error);

@@ -20,17 +20,9 @@
 // at the next object or step, writing no status (until-lost.ts).
 import { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
-import {
-  afterPass,
-  sameInventory,
-  withDesired,
-  type Inventory,
-  type InventoryEntry,
-} from '../../core/apply-plan/inventory.js';
-import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
-import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
+import { afterPass, sameInventory, withDesired, type Inventory } from '../../core/apply-plan/inventory.js';
+import { kindKeyOf, type PruneGuard } from '../../core/apply-plan/plan-prune.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { refKey, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
 import type { RequestCounts } from '../../adapters/kube/kube-http.js';
@@ -42,8 +34,16 @@ import type { Progress } from '../runtime/progress.js';
 import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
 import { checkPermissions } from './check-permissions.js';
-import { readInventory, writeInventory, type InventoryLocation } from './inventory-store.js';
-import { rebuildInventory } from './rebuild-inventory.js';
+import { findUnchanged } from './find-unchanged.js';
+import { writeInventory } from './inventory-store.js';
+import {
+  appliedEntry,
+  desiredKeys,
+  knownInventory,
+  leavingRefs,
+  remember,
+  seedSettled,
+} from './pass-inventory.js';
 import { LiveIndex } from './live-index.js';
 import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
 import { readDeletionAllowance } from './read-deletion-allowance.js';
@@ -112,12 +112,13 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
   const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
-  opts.memory.parsed.sweep();
   const branch = await readClusterBranch({
     gitdir: opts.repo.gitdir,
     ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
     parsed: opts.memory.parsed,
+    ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
+  opts.memory.branch = branch;
   const interpreter =
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
@@ -190,26 +191,29 @@ async function applyBranch(
 }> {
   const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
   const known = await knownInventory(opts, at);
-  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, branch));
+  const desired = desiredKeys(branch);
+  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
   const before = withDesired(
     known.inventory,
     access.allowed.map((o) => o.ref),
   );
   if (known.writable && !sameInventory(before, known.stored))
-    await writeInventory(opts.client, at, before, known);
+    remember(opts.memory, await writeInventory(opts.client, at, before, known));
   seedSettled(opts.memory, before);
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
-    live: new LiveIndex(opts.client, opts.cluster, access.listScope),
+    live: new LiveIndex(opts.client, opts.cluster, access.listScope, observedKinds(opts.memory)),
     memory: opts.memory,
     inventory: before,
     clock: opts.clock,
     ...(interpreter ? { interpreter } : {}),
   };
+  const split = await findUnchanged(ctx, access.allowed);
   const objects = [
     ...access.refused,
-    ...(await applyStaged(ctx, access.allowed, {
+    ...split.unchanged,
+    ...(await applyStaged(ctx, split.rest, {
       concurrency: opts.concurrency,
       crdTimeoutMs: opts.crdTimeoutMs,
       ...(opts.progress ? { progress: opts.progress } : {}),
@@ -224,7 +228,7 @@ async function applyBranch(
   const prune =
     gitReachable && known.problem === undefined
       ? await pruneObjects(ctx, {
-          ...(await pruneInput(opts, branch, before)),
+          ...(await pruneInput(opts, branch, before, desired)),
           undeletable: access.undeletable,
         })
       : undefined;
@@ -233,7 +237,7 @@ async function applyBranch(
     removed: prune?.removed ?? [],
   });
   if (known.writable && !sameInventory(after, before))
-    await writeInventory(opts.client, at, after, { exists: true });
+    remember(opts.memory, await writeInventory(opts.client, at, after, { exists: true }));
   const exports = await collectExports(
     opts.client,
     opts.cluster,
@@ -247,84 +251,11 @@ async function applyBranch(
   };
 }
 
-interface KnownInventory {
-  /** What the pass starts from. */
-  inventory: Inventory;
-  /** What the ConfigMap holds now, as far as it reads (compared with, to write only changes). */
-  stored: Inventory;
-  exists: boolean;
-  /** False when the stored inventory must be left as it is (it does not read and could not be rebuilt). */
-  writable: boolean;
-  /** Why the stored inventory is not to be trusted this pass; nothing is pruned when set. */
-  problem?: string;
-}
-
-/**
- * Returns the inventory the pass starts from. One that does not parse never stops the pass:
- * it is rebuilt from what still reads plus every live object carrying the marker
- * (rebuild-inventory.ts says why that loses nothing prune could act on), or, when some kind
- * could not be listed for that, left as it is; either way this pass applies but prunes nothing.
- */
-async function knownInventory(opts: AgentPassOptions, at: InventoryLocation): Promise<KnownInventory> {
-  const stored = await readInventory(opts.client, at);
-  if (stored.type === 'ok')
-    return { inventory: stored.inventory, stored: stored.inventory, exists: stored.exists, writable: true };
-  const rebuilt = await rebuildInventory({
-    client: opts.client,
-    cluster: opts.cluster,
-    salvaged: stored.salvaged,
-    concurrency: opts.concurrency,
-  });
-  if (rebuilt.type === 'incomplete') {
-    return {
-      inventory: stored.salvaged,
-      stored: stored.salvaged,
-      exists: true,
-      writable: false,
-      problem: `${stored.message}; left as it is, since ${rebuilt.failed.length} kind(s) could not be listed to rebuild it (${rebuilt.failed.join('; ')}); applying goes on, nothing is pruned until it reads again`,
-    };
-  }
-  return {
-    inventory: rebuilt.inventory,
-    stored: new Map(),
-    exists: true,
-    writable: true,
-    problem: `${stored.message}; rewritten from the ${stored.salvaged.size} entries that still read and the ${rebuilt.found} live objects carrying ${clusterLabel}=${opts.cluster}; nothing pruned in this pass`,
-  };
-}
-
-/** Returns the inventory's objects the branch no longer holds: what prune may delete. */
-function leavingRefs(inventory: Inventory, branch: Extract<BranchRead, { type: 'objects' }>): ObjectRef[] {
-  const desired = new Set(branch.keys);
-  for (const o of branch.objects) desired.add(refKey(o.ref));
-  return [...inventory.values()].filter((e) => !desired.has(refKey(e.ref))).map((e) => e.ref);
-}
-
-/** A restarted agent's memory learns, from the inventory, the versions it last saw match. */
-function seedSettled(memory: AgentMemory, inventory: Inventory): void {
-  for (const [key, entry] of inventory) {
-    if (entry.resourceVersion !== undefined && !memory.settled.has(key))
-      memory.settled.set(key, entry.resourceVersion);
-  }
-}
-
-/**
- * Returns the inventory entry of an object in place. The resourceVersion recorded is the one
- * the agent's own write returned; an object found unchanged keeps the one recorded before, so
- * a controller updating its status (a new resourceVersion, checked clean by a dry run) does
- * not cost an inventory write on every pass.
- */
-function appliedEntry(o: ObjectResult, before: Inventory): InventoryEntry {
-  if (o.action === 'unchanged') {
-    const known = before.get(refKey(o.ref));
-    return {
-      ref: o.ref,
-      digest: o.digest,
-      ...(known?.resourceVersion ? { resourceVersion: known.resourceVersion } : {}),
-    };
-  }
-  const rv = o.live?.metadata.resourceVersion;
-  return { ref: o.ref, digest: o.digest, ...(typeof rv === 'string' ? { resourceVersion: rv } : {}) };
+/** Returns the group/Kind of every kind the last report saw objects of in place. */
+function observedKinds(memory: AgentMemory): Set<string> {
+  const kinds = new Set<string>();
+  for (const { record } of memory.observed.values()) kinds.add(kindKeyOf(record.ref));
+  return kinds;
 }
 
 /** Returns what prune needs; the head's deletion allowance counts only when proven to come from the hub. */
@@ -332,9 +263,8 @@ async function pruneInput(
   opts: AgentPassOptions,
   branch: Extract<BranchRead, { type: 'objects' }>,
   inventory: Inventory,
+  desired: ReadonlySet<string>,
 ): Promise<PruneInput> {
-  const desired = new Set(branch.keys);
-  for (const o of branch.objects) desired.add(refKey(o.ref));
   const allowance = await readDeletionAllowance({
     gitdir: opts.repo.gitdir,
     branchPrefix: opts.branchPrefix,

@@ -17,7 +17,14 @@ import { treeMode } from '../../adapters/git/tree-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
-import { statusBranchFiles, type AgentReport } from '../../core/status/status-branch.js';
+import { objectPath } from '../../core/format/object-path.js';
+import {
+  objectsDir,
+  objectStatusFile,
+  statusBranchFiles,
+  type AgentReport,
+  type ObjectStatusRecord,
+} from '../../core/status/status-branch.js';
 import type { AgentRepo } from './agent-repo.js';
 
 export type StatusWrite = { type: 'unchanged'; commit: string } | { type: 'written'; commit: string };
@@ -30,28 +37,70 @@ export interface WriteStatusOptions {
   author: GitSignature;
   /** Told when moving the ref recovered the locks a killed gitfleet writer left. */
   warn?: (message: string) => void;
+  /** What earlier writes made, so an unchanged report costs neither files nor a tree (createStatusMemo). */
+  memo?: StatusMemo;
+}
+
+/**
+ * What an agent's earlier status writes made: the file of each record (records are never
+ * changed once made), and the last report found on or written to the branch: its records, the
+ * text of its other files, and the commit that holds it.
+ */
+export interface StatusMemo {
+  blobs: WeakMap<ObjectStatusRecord, GitObject>;
+  last?: { commit: string; records: readonly ObjectStatusRecord[]; others: string };
+}
+
+/** Returns an empty memo. */
+export function createStatusMemo(): StatusMemo {
+  return { blobs: new WeakMap() };
 }
 
 /** Commits the report when it differs from the branch's head and moves the ref; returns the head afterwards. */
 export async function writeStatusBranch(opts: WriteStatusOptions): Promise<StatusWrite> {
   const { gitdir } = opts.repo;
+  const others = statusBranchFiles({ ...opts.report, objects: [] });
+  const othersText = [...others].map(([path, text]) => `${path}\0${text}`).join('\0');
+  const head = await readRef(gitdir, opts.ref);
+  const last = opts.memo?.last;
+  // The head holds the last report: the same records (the same objects) and other files are the same tree.
+  if (head !== null && last?.commit === head && last.others === othersText) {
+    if (sameRecords(last.records, opts.report.objects)) return { type: 'unchanged', commit: head };
+  }
+  const remember = (commit: string) => {
+    if (opts.memo) opts.memo.last = { commit, records: opts.report.objects, others: othersText };
+  };
   const blobs = new Map<string, GitObject>();
   const files = new Map<string, string>();
-  for (const [path, text] of statusBranchFiles(opts.report)) {
-    const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
+  const add = (path: string, blob: GitObject) => {
     blobs.set(blob.oid, blob);
     files.set(path, blob.oid);
+  };
+  for (const [path, text] of others) add(path, toGitObject('blob', Buffer.from(text, 'utf8')));
+  for (const record of opts.report.objects) {
+    const known = opts.memo?.blobs.get(record);
+    if (known) add(objectsDir + objectPath(record.ref), known);
+    else {
+      const [path, text] = objectStatusFile(record);
+      const blob = toGitObject('blob', Buffer.from(text, 'utf8'));
+      opts.memo?.blobs.set(record, blob);
+      add(path, blob);
+    }
   }
   const tree = buildTreeFromScratch(files);
-  const head = await readRef(gitdir, opts.ref);
-  if (head !== null && (await treeOf(gitdir, head)) === tree.root) return { type: 'unchanged', commit: head };
+  if (head !== null && (await treeOf(gitdir, head)) === tree.root) {
+    remember(head);
+    return { type: 'unchanged', commit: head };
+  }
   const commit = makeCommit({
     tree: tree.root,
     parents: head === null ? [] : [head],
     author: opts.author,
     message: opts.message,
   });
-  await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit] });
+  // Deflated on this thread: deflate workers (write-pack.ts) would add a V8 isolate each to the
+  // agent's peak memory for its one large write, the first report of a large branch.
+  await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit], threads: 0 });
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
   // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
   if ((await readRef(gitdir, opts.ref)) !== commit.oid) {
@@ -61,7 +110,15 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
       ...(opts.warn ? { warn: opts.warn } : {}),
     });
   }
+  remember(commit.oid);
   return { type: 'written', commit: commit.oid };
+}
+
+/** Returns whether two reports hold the same record objects, in any order (each file is named by its record). */
+function sameRecords(a: readonly ObjectStatusRecord[], b: readonly ObjectStatusRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  const seen = new Set(a);
+  return seen.size === a.length && b.every((record) => seen.has(record));
 }
 
 async function treeOf(gitdir: string, commit: string): Promise<string | undefined> {

@@ -45,6 +45,8 @@ export interface FakeCall {
   key?: string;
   dryRun?: boolean;
   force?: boolean;
+  /** A list that asked for metadata only. */
+  metadataOnly?: boolean;
 }
 
 interface Watcher {
@@ -134,7 +136,11 @@ export class FakeCluster implements ClusterApi {
   }
 
   list(kind: KindRef, opts: ListOptions = {}): Promise<ListResult> {
-    this.record({ verb: 'list', key: `${kind.apiVersion}/${kind.kind}` });
+    this.record({
+      verb: 'list',
+      key: `${kind.apiVersion}/${kind.kind}`,
+      ...(opts.metadataOnly ? { metadataOnly: true } : {}),
+    });
     this.answerOrThrow(kind.kind);
     if (!this.servedKind(kind))
       throw new KubeApiError(kind.kind, {
