@@ -4,7 +4,7 @@
 // Not a test: the figures go to the README.
 //
 //   eval "$(npm run --silent clusters -- env)"
-//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--concurrency 16] [--json]
+//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--concurrency 64] [--http1] [--json]
 //
 // Rounds alternate which side goes first (round 1 kubectl, round 2 the agent, ...), so neither
 // always meets a warmer or a more crowded server. Each round also says where the time went
@@ -32,6 +32,7 @@ import type { KubeObject } from '../src/core/model/kube-object.js';
 import { emitYaml } from '../src/core/format/emit-yaml.js';
 import { objectPath } from '../src/core/format/object-path.js';
 import { createAgentMemory } from '../src/loops/agent/agent-memory.js';
+import { defaultApplyConcurrency } from '../src/loops/agent/apply-staged.js';
 import { clusterBranchRef, localAgentRepo } from '../src/loops/agent/agent-repo.js';
 import { kubeClusterApi } from '../src/loops/agent/kube-cluster-api.js';
 import { runAgentPass, type AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
@@ -45,7 +46,9 @@ const { values } = parseArgs({
     deployments: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '1' },
     context: { type: 'string', default: 'member1' },
-    concurrency: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: String(defaultApplyConcurrency) },
+    /** Talk HTTP/1.1 to the API server instead of HTTP/2 (to compare the two). */
+    http1: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -148,6 +151,8 @@ interface Round {
     first: AgentPassResult['requests'];
     noop: AgentPassResult['requests'];
     fullyApplied: boolean;
+    /** What the agent talked to the API server: 'h2' or 'http/1.1'. */
+    protocol: string;
   };
 }
 
@@ -157,7 +162,7 @@ async function round(index: number): Promise<Round> {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig!);
   kc.setCurrentContext(values.context!);
-  const client = KubeClient.fromKubeConfig(kc);
+  const client = KubeClient.fromKubeConfig(kc, { http2: !values.http1 });
   const cluster = `bench-${tag}`;
   const kubectlNs = `bench-kubectl-${tag}`;
   const agentNs = `bench-agent-${tag}`;
@@ -217,6 +222,7 @@ async function round(index: number): Promise<Round> {
         first: first.requests,
         noop: noop.requests,
         fullyApplied: first.fullyApplied && noop.fullyApplied,
+        protocol: client.http.protocol() ?? 'none',
       },
     };
   } finally {
@@ -285,7 +291,7 @@ if (values.json) {
         `(first: ${r.agent.first.total} requests, ${r.agent.first.mutating} mutating; no-op: ${r.agent.noop.total} requests, ${r.agent.noop.mutating} mutating, ${r.agent.noop.dryRun} dry-run)`,
     );
     console.log(
-      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(2)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}; agent process max RSS ${r.agent.maxRssMiB} MiB`,
+      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(2)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}; over ${r.agent.protocol}; agent process max RSS ${r.agent.maxRssMiB} MiB`,
     );
     console.log(`  CPU in the first apply: kubectl side: ${cpuText(r.kubectl.firstCpu, 'children')}`);
     console.log(`                          agent side:   ${cpuText(r.agent.firstCpu, 'self')}`);
