@@ -3,13 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import {
-  collectAnswer,
-  type TlsMaterial,
-  type Wire,
-  type WireProtocol,
-  type WireRequest,
-} from './kube-wire.js';
+import { collectAnswer, type TlsMaterial, type Wire, type WireRequest } from './kube-wire.js';
 
 /** HTTP/1.1 keep-alive connections to one server. */
 export class Http1Wire implements Wire {
@@ -25,7 +19,7 @@ export class Http1Wire implements Wire {
     this.agent = this.secure ? new https.Agent(options) : new http.Agent(options);
   }
 
-  protocol(): WireProtocol {
+  protocol(): 'http/1.1' {
     return 'http/1.1';
   }
 
