@@ -4,7 +4,7 @@
 // Not a test: the figures go to the README.
 //
 //   eval "$(npm run --silent clusters -- env)"
-//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--concurrency 16] [--json]
+//   npx tsc -p tsconfig.json && node build/bench/agent-apply.js [--objects 1000] [--deployments 50] [--rounds 1] [--concurrency 64] [--http1] [--json]
 //
 // Rounds alternate which side goes first (round 1 kubectl, round 2 the agent, ...), so neither
 // always meets a warmer or a more crowded server. Each round also says where the time went
@@ -32,6 +32,7 @@ import { inventoryName, inventoryNamespace } from '../src/core/apply-plan/agent-
 import type { KubeObject } from '../src/core/model/kube-object.js';
 import { emitYaml } from '../src/core/format/emit-yaml.js';
 import { objectPath } from '../src/core/format/object-path.js';
+import { defaultApplyConcurrency } from '../src/loops/agent/apply-staged.js';
 import { clusterBranchRef } from '../src/loops/agent/agent-repo.js';
 import type { AgentPassResult } from '../src/loops/agent/run-agent-pass.js';
 import { cpuBetween, sampleCpu, type CpuSpent, type MethodTime } from './agent-apply-cpu.js';
@@ -44,9 +45,11 @@ const { values } = parseArgs({
     deployments: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '1' },
     context: { type: 'string', default: 'member1' },
-    concurrency: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: String(defaultApplyConcurrency) },
     /** No-op passes after the first apply (the first of them is the round's no-op figure). */
     noops: { type: 'string', default: '1' },
+    /** Talk HTTP/1.1 to the API server instead of HTTP/2 (to compare the two). */
+    http1: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -150,6 +153,8 @@ interface Round {
     fullyApplied: boolean;
     /** Every pass of the agent's process: the first, then each no-op (`--noops`). */
     process: AgentProcessReport;
+    /** What the agent talked to the API server: 'h2' or 'http/1.1'. */
+    protocol: string;
   };
 }
 
@@ -159,7 +164,7 @@ async function round(index: number): Promise<Round> {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig!);
   kc.setCurrentContext(values.context!);
-  const client = KubeClient.fromKubeConfig(kc);
+  const client = KubeClient.fromKubeConfig(kc, { http2: !values.http1 });
   const cluster = `bench-${tag}`;
   const kubectlNs = `bench-kubectl-${tag}`;
   const agentNs = `bench-agent-${tag}`;
@@ -192,6 +197,7 @@ async function round(index: number): Promise<Round> {
       concurrency: Number(values.concurrency),
       serverPids,
       noops: Number(values.noops),
+      http1: values.http1,
     });
     const noop = agent.noops[0]!;
     return {
@@ -208,6 +214,7 @@ async function round(index: number): Promise<Round> {
         noop: noop.requests,
         fullyApplied: agent.first.fullyApplied && agent.noops.every((n) => n.fullyApplied),
         process: agent,
+        protocol: agent.protocol,
       },
     };
   } finally {
@@ -262,7 +269,7 @@ if (values.json) {
         `(first: ${r.agent.first.total} requests, ${r.agent.first.mutating} mutating; no-op: ${r.agent.noop.total} requests, ${r.agent.noop.mutating} mutating, ${r.agent.noop.dryRun} dry-run)`,
     );
     console.log(
-      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(2)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}; agent process max RSS ${r.agent.maxRssMiB} MiB`,
+      `  first apply: agent ${(r.kubectl.firstMs / r.agent.firstMs).toFixed(2)}× faster than kubectl; fully applied: ${r.agent.fullyApplied}; over ${r.agent.protocol}; agent process max RSS ${r.agent.maxRssMiB} MiB`,
     );
     console.log(`  CPU in the first apply: kubectl side: ${cpuText(r.kubectl.firstCpu, 'children')}`);
     console.log(`                          agent side:   ${cpuText(r.agent.firstCpu, 'self')}`);

@@ -27,6 +27,8 @@ export interface AgentProcessInput {
   serverPids: number[];
   /** Passes with nothing new after the first. */
   noops: number;
+  /** Talk HTTP/1.1 to the API server instead of HTTP/2. */
+  http1: boolean;
 }
 
 export interface PassFigures {
@@ -45,6 +47,8 @@ export interface PassFigures {
 export interface AgentProcessReport {
   first: PassFigures;
   noops: PassFigures[];
+  /** What the agent talked to the API server: 'h2' or 'http/1.1'. */
+  protocol: string;
 }
 
 /** Runs the agent's passes in a child process and returns its figures. */
@@ -91,7 +95,7 @@ async function main(input: AgentProcessInput): Promise<AgentProcessReport> {
   const kc = new KubeConfig();
   kc.loadFromFile(input.kubeconfig);
   kc.setCurrentContext(input.context);
-  const client = KubeClient.fromKubeConfig(kc);
+  const client = KubeClient.fromKubeConfig(kc, { http2: !input.http1 });
   const timedApi = timeClusterApi(kubeClusterApi(client));
   const options = {
     repo: localAgentRepo(input.gitdir),
@@ -127,7 +131,7 @@ async function main(input: AgentProcessInput): Promise<AgentProcessReport> {
     const first = await pass();
     const noops: PassFigures[] = [];
     for (let i = 0; i < input.noops; i++) noops.push(await pass());
-    return { first, noops };
+    return { first, noops, protocol: client.http.protocol() ?? 'none' };
   } finally {
     client.close();
   }

@@ -1,14 +1,18 @@
 // HTTP to one API server with the credentials of a kubeconfig context (loaded and applied by
-// @kubernetes/client-node's KubeConfig), over keep-alive connections. Bodies go out exactly as
-// the caller gives them: no typed model, no serializer that could drop a field it does not know.
+// @kubernetes/client-node's KubeConfig), over HTTP/2 when the server offers it and HTTP/1.1
+// keep-alive connections otherwise (http2-wire.ts). Bodies go out exactly as the caller gives
+// them: no typed model, no serializer that could drop a field it does not know.
 //
 // Every request is counted; a mutating request is a POST, PUT, PATCH or DELETE without
 // `dryRun` (an access review, answered and never stored, is not one), so a pass that changes nothing can prove it made none.
-import http from 'node:http';
-import { ConfigError } from '../../core/model/config-error.js';
-import https from 'node:https';
+import { createHash } from 'node:crypto';
+import type https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ConfigError } from '../../core/model/config-error.js';
+import { Http1Wire } from './http1-wire.js';
+import { Http2Wire } from './http2-wire.js';
 import { KubeApiError, refusalOf } from './kube-error.js';
+import type { TlsMaterial, Wire, WireProtocol, WireRequest } from './kube-wire.js';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -36,7 +40,10 @@ export interface RequestCounts {
 }
 
 export interface KubeHttpOptions {
+  /** HTTP/1.1 connections at most (when the server does not speak HTTP/2, or `http2` is false). */
   maxSockets?: number;
+  /** Use HTTP/2 when the server offers it (default true). */
+  http2?: boolean;
   /** The bearer token of each request, asked for each time (in-cluster: the rotating ServiceAccount token). */
   bearerToken?: () => string;
 }
@@ -50,9 +57,10 @@ const maxAttempts = 8;
 /** A connection to one API server. */
 export class KubeHttp {
   private counts: RequestCounts = { total: 0, mutating: 0, dryRun: 0 };
-  private auth: { at: number; options: https.RequestOptions } | undefined;
-  private readonly agent: http.Agent;
-  private readonly server: URL;
+  private auth: Promise<Credentials> | undefined;
+  private authAt = 0;
+  private readonly wire: Wire;
+  private readonly base: string;
   private readonly bearerToken: (() => string) | undefined;
 
   constructor(
@@ -66,10 +74,13 @@ export class KubeHttp {
         'InvalidKubeconfig',
         `kubeconfig: context ${kc.getCurrentContext()} has no cluster`,
       );
-    this.server = new URL(cluster.server);
-    const secure = this.server.protocol === 'https:';
-    const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32 };
-    this.agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    const server = new URL(cluster.server);
+    this.base = server.pathname.replace(/\/$/, '');
+    const maxSockets = opts.maxSockets ?? 32;
+    this.wire =
+      server.protocol === 'https:' && opts.http2 !== false
+        ? new Http2Wire(server, maxSockets)
+        : new Http1Wire(server, maxSockets);
   }
 
   /** Returns a copy of the request counts. */
@@ -82,9 +93,14 @@ export class KubeHttp {
     this.counts = { total: 0, mutating: 0, dryRun: 0 };
   }
 
-  /** Closes the idle connections. */
+  /** Returns the protocol requests go over ('h2' or 'http/1.1'), undefined before the first connection. */
+  protocol(): WireProtocol | undefined {
+    return this.wire.protocol();
+  }
+
+  /** Closes the connections. */
   close(): void {
-    this.agent.destroy();
+    this.wire.close();
   }
 
   /**
@@ -105,25 +121,19 @@ export class KubeHttp {
 
   private async requestOnce(req: KubeRequest): Promise<KubeAnswer & { retryAfterMs?: number }> {
     this.count(req);
-    const options = await this.options(req);
-    return new Promise((resolve, reject) => {
-      const r = this.transport().request(this.url(req), options, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        const retryAfter = Number(res.headers['retry-after']);
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
-          }),
-        );
-        res.on('error', (err) => reject(noAnswer(req, err)));
-      });
-      r.on('timeout', () => r.destroy(new Error(`timed out after ${req.timeoutMs ?? 60_000} ms`)));
-      r.on('error', (err) => reject(noAnswer(req, err)));
-      r.end(req.body);
-    });
+    const auth = await this.credentials();
+    let answer;
+    try {
+      answer = await this.wire.exchange(this.onWire(req, auth), auth.tls);
+    } catch (error) {
+      throw noAnswer(req, error as Error);
+    }
+    const retryAfter = Number(answer.retryAfter);
+    return {
+      status: answer.status,
+      body: answer.body,
+      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
+    };
   }
 
   /**
@@ -132,38 +142,45 @@ export class KubeHttp {
    */
   async stream(req: KubeRequest, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
     this.count(req);
-    const options = { ...(await this.options({ ...req, timeoutMs: 0 })), signal };
-    return new Promise((resolve, reject) => {
-      const r = this.transport().request(this.url(req), options, (res) => {
-        if (res.statusCode !== 200) {
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-          res.on('end', () =>
-            reject(new KubeApiError(`GET ${req.path}`, refusalOf(res.statusCode ?? 0, body))),
-          );
-          return;
-        }
-        let pending = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          pending += chunk;
-          let nl: number;
-          while ((nl = pending.indexOf('\n')) >= 0) {
-            const line = pending.slice(0, nl);
-            pending = pending.slice(nl + 1);
-            if (line.trim() !== '') onLine(line);
-          }
-        });
-        res.on('end', () => resolve());
-        res.on('error', (err) => (signal.aborted ? resolve() : reject(noAnswer(req, err))));
+    const auth = await this.credentials();
+    let opened;
+    try {
+      opened = await this.wire.open(this.onWire({ ...req, timeoutMs: 0 }, auth), auth.tls, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      throw noAnswer(req, error as Error);
+    }
+    const { status, body } = opened;
+    if (status !== 200) {
+      const text = await new Promise<string>((resolve) => {
+        let all = '';
+        body.on('data', (c: Buffer) => (all += c.toString('utf8')));
+        body.on('end', () => resolve(all));
+        body.on('error', () => resolve(all));
       });
-      r.on('error', (err) => (signal.aborted ? resolve() : reject(noAnswer(req, err))));
-      r.end();
+      throw new KubeApiError(`GET ${req.path}`, refusalOf(status, text));
+    }
+    return new Promise((resolve, reject) => {
+      let pending = '';
+      let ended = false;
+      body.setEncoding('utf8');
+      body.on('data', (chunk: string) => {
+        pending += chunk;
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (line.trim() !== '') onLine(line);
+        }
+      });
+      body.on('end', () => {
+        ended = true;
+        resolve();
+      });
+      const broken = (err: Error) => (signal.aborted ? resolve() : reject(noAnswer(req, err)));
+      body.on('error', broken);
+      body.on('close', () => ended || broken(new Error('the connection closed during the watch')));
     });
-  }
-
-  private transport(): typeof https | typeof http {
-    return this.server.protocol === 'https:' ? https : http;
   }
 
   private count(req: KubeRequest): void {
@@ -173,39 +190,68 @@ export class KubeHttp {
     else this.counts.mutating++;
   }
 
-  private url(req: KubeRequest): URL {
-    const base = this.server.pathname.replace(/\/$/, '');
-    const url = new URL(`${base}${req.path}`, this.server);
-    for (const [key, value] of Object.entries(req.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, value);
-    }
-    return url;
+  /** The request as the wire sends it: path with query, headers with the credentials. */
+  private onWire(req: KubeRequest, auth: Credentials): WireRequest {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(req.query ?? {}))
+      if (value !== undefined) query.set(key, value);
+    const qs = query.toString();
+    const headers: Record<string, string> = { ...auth.headers, accept: req.accept ?? 'application/json' };
+    if (this.bearerToken) headers['authorization'] = `Bearer ${this.bearerToken()}`;
+    if (req.contentType) headers['content-type'] = req.contentType;
+    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+    return {
+      method: req.method,
+      path: `${this.base}${req.path}${qs ? `?${qs}` : ''}`,
+      headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      timeoutMs: req.timeoutMs ?? 60_000,
+    };
   }
 
   /** TLS material and credentials of the context, re-read now and then (exec plugins rotate tokens). */
-  private async options(req: KubeRequest): Promise<https.RequestOptions> {
+  private credentials(): Promise<Credentials> {
     const now = Date.now();
-    if (!this.auth || now - this.auth.at > authRefreshMs) {
-      const options: https.RequestOptions = {};
-      await this.kc.applyToHTTPSOptions(options);
-      delete options.agent;
-      this.auth = { at: now, options };
+    if (!this.auth || now - this.authAt > authRefreshMs) {
+      const pending = credentialsOf(this.kc);
+      this.auth = pending;
+      this.authAt = now;
+      // A failed read is the caller's error, and tried again on the next request.
+      pending.catch(() => {
+        if (this.auth === pending) this.auth = undefined;
+      });
     }
-    const base = this.auth.options;
-    return {
-      ...base,
-      agent: this.agent,
-      method: req.method,
-      ...(req.timeoutMs === 0 ? {} : { timeout: req.timeoutMs ?? 60_000 }),
-      headers: {
-        ...(base.headers as Record<string, string> | undefined),
-        ...(this.bearerToken ? { authorization: `Bearer ${this.bearerToken()}` } : {}),
-        accept: req.accept ?? 'application/json',
-        ...(req.contentType ? { 'content-type': req.contentType } : {}),
-        ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}),
-      },
-    };
+    return this.auth;
   }
+}
+
+interface Credentials {
+  tls: TlsMaterial;
+  /** Headers every request carries (Authorization, Impersonate-User), lower-case names. */
+  headers: Record<string, string>;
+}
+
+const tlsFields = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+/** Returns what the kubeconfig context says to connect and authenticate with. */
+async function credentialsOf(kc: KubeConfig): Promise<Credentials> {
+  const options: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(options);
+  const tls: Record<string, unknown> = {};
+  const id = createHash('sha256');
+  for (const field of tlsFields) {
+    const value = options[field];
+    if (value === undefined) continue;
+    tls[field] = value;
+    id.update(`${field}=${Buffer.isBuffer(value) ? value.toString('base64') : JSON.stringify(value)}\n`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value !== undefined)
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  if (options.auth) headers['authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  return { tls: { options: tls, id: id.digest('hex') }, headers };
 }
 
 function noAnswer(req: KubeRequest, err: Error): KubeApiError {

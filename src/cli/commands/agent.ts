@@ -60,6 +60,7 @@ import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName } from './agent-spec.js';
+import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
@@ -167,7 +168,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     identity: { name: `gitfleet agent ${opts.cluster}`, email: `agent-${opts.cluster}@gitfleet.invalid` },
     guard: { ...defaultDeletionGuard },
     allowDeletions: opts.allowDeletions,
-    concurrency: 16,
+    concurrency: defaultApplyConcurrency,
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
     warn: (m) => log.warn(m),

@@ -1,0 +1,67 @@
+// What KubeHttp sends its requests through: one HTTP exchange at a time, over HTTP/2 (one
+// multiplexed connection, as kubectl and client-go use; http2-wire.ts) or HTTP/1.1 keep-alive
+// sockets (http1-wire.ts), chosen by what the server offers in the TLS handshake; watches
+// always go over HTTP/1.1.
+import type { Readable } from 'node:stream';
+import type tls from 'node:tls';
+
+/** One request on the wire: the path with its query string, the headers to send as they are. */
+export interface WireRequest {
+  method: string;
+  /** Path and query, e.g. `/api/v1/namespaces?limit=500`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Give up after this long without an answer; 0: never (a watch). */
+  timeoutMs: number;
+}
+
+/** A whole answer: status, the Retry-After header if any, and the body as text. */
+export interface WireAnswer {
+  status: number;
+  retryAfter?: string;
+  body: string;
+}
+
+/** The TLS settings of a kubeconfig context, with an id that changes when any of them does. */
+export interface TlsMaterial {
+  options: tls.ConnectionOptions;
+  id: string;
+}
+
+/** What a wire speaks: HTTP/2, or HTTP/1.1. */
+export type WireProtocol = 'h2' | 'http/1.1';
+
+/** A way to reach one API server. */
+export interface Wire {
+  /** Returns the protocol requests go over, once the first connection said (undefined before). */
+  protocol(): WireProtocol | undefined;
+  /** Returns the server's answer; rejects with the transport's Error when there is none. */
+  exchange(req: WireRequest, tls: TlsMaterial): Promise<WireAnswer>;
+  /** Opens a long-running request (a watch); resolves with the status and the body as it arrives. */
+  open(req: WireRequest, tls: TlsMaterial, signal: AbortSignal): Promise<{ status: number; body: Readable }>;
+  /** Closes every connection, ending what is in flight. */
+  close(): void;
+}
+
+/** Returns the status, Retry-After and text of a body read to its end; rejects when it closes before. */
+export function collectAnswer(
+  body: Readable,
+  status: number,
+  retryAfter: string | undefined,
+): Promise<WireAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    body.on('end', () => {
+      ended = true;
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve({ status, body: text, ...(retryAfter !== undefined ? { retryAfter } : {}) });
+    });
+    body.on('close', () => {
+      if (!ended) reject(new Error('the connection closed before the answer ended'));
+    });
+    body.on('error', reject);
+  });
+}
