@@ -42,6 +42,8 @@ export interface PassTimings {
   writeMs: number;
   /** Move the refs and publish them. */
   refsMs: number;
+  /** Write the persisted memo (hub-memo.ts), after the refs moved: not part of totalMs; 0 when none is kept. */
+  memoMs: number;
   totalMs: number;
 }
 

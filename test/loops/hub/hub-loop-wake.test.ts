@@ -7,7 +7,16 @@ import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { fakeClock } from '../runtime/fake-clock.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const timings = { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, totalMs: 0 };
+const timings = {
+  readMs: 0,
+  loadMs: 0,
+  renderMs: 0,
+  planMs: 0,
+  writeMs: 0,
+  refsMs: 0,
+  memoMs: 0,
+  totalMs: 0,
+};
 const source = { ref: 'refs/heads/main', commit: '0'.repeat(40), subject: '', message: '' };
 
 function renderedResult(wakeAt?: Date): HubPassResult {

@@ -9,7 +9,16 @@ import { fakeClock } from '../runtime/fake-clock.js';
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 function upToDate(n: number): HubPassResult {
-  const timings = { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, totalMs: 0 };
+  const timings = {
+    readMs: 0,
+    loadMs: 0,
+    renderMs: 0,
+    planMs: 0,
+    writeMs: 0,
+    refsMs: 0,
+    memoMs: 0,
+    totalMs: 0,
+  };
   return {
     type: 'upToDate',
     source: { ref: 'refs/heads/main', commit: `${n}`.padStart(40, '0'), subject: '', message: '' },
