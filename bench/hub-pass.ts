@@ -131,7 +131,9 @@ async function timedPass(cache: HubPassCache) {
   const cpu = process.cpuUsage();
   const result = await pass(cache);
   const used = process.cpuUsage(cpu);
-  const memo = result.type === 'rendered' && !values['no-memo'] ? await timedMemoWrite(cache) : {};
+  // No restart to measure (--skip-restart): no memo to write.
+  const keep = result.type === 'rendered' && !values['no-memo'] && !values['skip-restart'];
+  const memo = keep ? await timedMemoWrite(cache) : {};
   const written = result.type === 'rendered' ? result.written : undefined;
   const updated =
     result.type === 'rendered'

@@ -30,6 +30,8 @@ interface KeptCache {
   renderMemo: HubPassCache['renderMemo'];
   recordTexts: HubPassCache['recordTexts'];
   branches: HubPassCache['branches'];
+  /** Text → its blob id, for every text the branches hold. */
+  textOids: Map<string, string>;
   records: EntriesOf<HubPassCache['records']>;
   treeFiles: EntriesOf<HubPassCache['treeFiles']>;
   commits: EntriesOf<HubPassCache['commits']>;
@@ -76,7 +78,7 @@ export async function restoreHubMemo(
   if (kept.renderMemo) cache.renderMemo = kept.renderMemo;
   cache.recordTexts = kept.recordTexts;
   cache.branches = kept.branches;
-  cache.renderedTexts = renderedTextsOf(kept.branches);
+  cache.renderedTexts = renderedTextsOf(kept.branches, kept.textOids);
   for (const name of memoMaps) {
     const map = cache[name] as MemoMap<unknown, unknown>;
     for (const [key, value] of kept[name]) map.set(key, value);
@@ -90,12 +92,20 @@ export async function restoreHubMemo(
 function keptCacheOf(root: unknown): KeptCache {
   if (root === null || typeof root !== 'object') throw new GraphCodecError('NotDecodable', 'not a cache');
   const kept = root as KeptCache;
-  for (const name of ['recordTexts', 'branches'] as const)
+  for (const name of ['recordTexts', 'branches', 'textOids'] as const)
     if (!(kept[name] instanceof Map)) throw new GraphCodecError('NotDecodable', `${name} is not a map`);
   for (const name of memoMaps)
     if (!Array.isArray(kept[name])) throw new GraphCodecError('NotDecodable', `${name} is not a list`);
   return kept;
 }
+
+/**
+ * Above this many rendered files over all cluster branches the memo is not written: at
+ * 2,000 × 50 (100,000 files) it is about 30 MiB and takes a second or two to write, and it grows
+ * with the files, so at 1,000 clusters its text would pass what one string can hold.
+ */
+const maxKeptFiles = 400_000;
+const toldTooLarge = new WeakSet<HubPassCache>();
 
 /**
  * Writes the pass cache to the memo file, for the refs the pass left under the prefix. A
@@ -105,9 +115,19 @@ export async function saveHubMemo(
   cache: HubPassCache,
   opts: { gitdir: string; prefix: string; log: Logger },
 ): Promise<void> {
+  const files = [...cache.branches.values()].reduce((n, b) => n + b.output.files.size, 0);
+  if (files > maxKeptFiles) {
+    if (!toldTooLarge.has(cache)) {
+      toldTooLarge.add(cache);
+      opts.log.info(
+        `${hubMemoPath(opts.gitdir)}: not written: the branches hold ${files} rendered files, more than ${maxKeptFiles}; a restart renders everything`,
+      );
+    }
+    return;
+  }
   try {
     const refs = await hubRefsOf(opts.gitdir, opts.prefix);
-    const body = encodeGraph(keptCacheFrom(cache), { omit: isOlderOutputLink });
+    const body = encodeGraph(keptCacheFrom(cache, refs, opts.prefix), { omit: isOlderOutputLink });
     await writeHubMemoFile(opts.gitdir, { version: hubMemoVersion, prefix: opts.prefix, refs }, body);
   } catch (error) {
     opts.log.warn(
@@ -116,15 +136,30 @@ export async function saveHubMemo(
   }
 }
 
-function keptCacheFrom(cache: HubPassCache): KeptCache {
+// What the file keeps of the cache. The tree files and the binding records are those of the
+// refs the pass left only (a pass also reads the trees it replaced), and each distinct text's
+// blob id is kept once, to rebuild each branch's rendered texts without hashing them again.
+function keptCacheFrom(cache: HubPassCache, refs: Record<string, string>, prefix: string): KeptCache {
+  const trees = new Map(cache.treeFiles.held());
+  const commits = new Map(cache.commits.held());
+  const headTrees = new Set(Object.values(refs).map((head) => commits.get(head)?.tree));
+  const treeFiles = [...trees].filter(([tree]) => headTrees.has(tree));
+  const bindings = refs[bindingsRef(prefix)];
+  const recordFiles = bindings ? trees.get(commits.get(bindings)?.tree ?? '') : undefined;
+  const recordOids = recordFiles ? new Set(recordFiles.values()) : undefined;
+  const records = [...cache.records.held()].filter(([oid]) => !recordOids || recordOids.has(oid));
+  const textOids = new Map<string, string>();
+  for (const texts of cache.renderedTexts.values())
+    for (const { text, oid } of texts.values()) textOids.set(text, oid);
   return {
     loadMemo: cache.loadMemo,
     renderMemo: cache.renderMemo,
     recordTexts: withoutTexts(cache.recordTexts),
     branches: cache.branches,
-    records: [...cache.records.held()],
-    treeFiles: [...cache.treeFiles.held()],
-    commits: [...cache.commits.held()],
+    textOids,
+    records,
+    treeFiles,
+    commits: [...commits],
     sourceTexts: [...cache.sourceTexts.held()],
     reports: [...cache.reports.held()],
   };
@@ -140,18 +175,19 @@ function withoutTexts(recorded: HubPassCache['recordTexts']): HubPassCache['reco
 }
 
 /**
- * Returns each kept branch's texts with their blob ids, made from the kept outputs: a text's id
- * is a function of the text, so each distinct text is hashed once here instead of being kept
- * (the texts the file keeps are one string each, so the lookups are by identity).
+ * Returns each kept branch's texts with their blob ids, made from the kept outputs and the kept
+ * id of each distinct text (a text it has no id for is hashed: an id is a function of its text).
  */
-function renderedTextsOf(branches: HubPassCache['branches']): HubPassCache['renderedTexts'] {
-  const oids = new Map<string, string>();
+function renderedTextsOf(
+  branches: HubPassCache['branches'],
+  textOids: Map<string, string>,
+): HubPassCache['renderedTexts'] {
   const byBranch: HubPassCache['renderedTexts'] = new Map();
   for (const [ref, { output }] of branches) {
     const texts = new Map<string, RenderedText>();
     for (const [path, text] of output.files) {
-      let oid = oids.get(text);
-      if (oid === undefined) oids.set(text, (oid = hashObject('blob', Buffer.from(text, 'utf8'))));
+      let oid = textOids.get(text);
+      if (oid === undefined) textOids.set(text, (oid = hashObject('blob', Buffer.from(text, 'utf8'))));
       texts.set(path, { text, oid });
     }
     byBranch.set(ref, texts);

@@ -47,6 +47,11 @@ export interface PassTimings {
   totalMs: number;
 }
 
+/** Returns timings of nothing yet: every phase 0 ms. */
+export function noTimings(): PassTimings {
+  return { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, memoMs: 0, totalMs: 0 };
+}
+
 interface PassFacts {
   source: SourceCommit;
   timings: PassTimings;

@@ -31,7 +31,7 @@ import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
-import type { HubPassResult, PassTimings, SourceCommit } from './hub-pass-result.js';
+import { noTimings, type HubPassResult, type PassTimings, type SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
@@ -259,16 +259,7 @@ class PassTimer {
 
   constructor(elapsed?: () => number) {
     this.watch = new Stopwatch(elapsed);
-    this.timings = {
-      readMs: 0,
-      loadMs: 0,
-      renderMs: 0,
-      planMs: 0,
-      writeMs: 0,
-      refsMs: 0,
-      memoMs: 0,
-      totalMs: 0,
-    };
+    this.timings = noTimings();
   }
 
   mark(phase: Exclude<keyof PassTimings, 'totalMs'>): void {
