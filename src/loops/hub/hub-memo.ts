@@ -4,9 +4,10 @@
 //
 // What it keeps is the pass cache itself, as one graph (graph-codec.ts), so that the identities
 // the render memo reuses by are kept too: the load memo (what each source file gave the last
-// load), the render memo, each branch's rendered texts and blob ids, the recorded bindings, the
-// outputs the cluster branches hold, and the facts keyed by git object ids (binding record blob
-// → previous binding, tree → files, commit → tree and message, source blob → text).
+// load), the render memo, the outputs the cluster branches hold (each branch's rendered texts are
+// rebuilt from them and the kept blob id of each distinct text), the recorded bindings, and the
+// facts keyed by git object ids (binding record blob → previous binding, tree → files, commit →
+// tree and message, source blob → text).
 //
 // Why reusing it is never wrong: the restarted hub loads the fleet with the kept load memo, which
 // hands back the kept template, policy and cluster objects only for files whose text is the same
@@ -21,7 +22,7 @@ import { bindingsRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MemoMap } from '../runtime/memo-map.js';
 import { decodeGraph, encodeGraph, GraphCodecError } from './graph-codec.js';
-import type { HubPassCache, RenderedText } from './hub-pass-cache.js';
+import { createHubPassCache, type HubPassCache, type RenderedText } from './hub-pass-cache.js';
 import { hubMemoPath, hubMemoVersion, readHubMemoFile, writeHubMemoFile } from './hub-memo-file.js';
 
 /** The parts of the pass cache the file keeps. */
@@ -68,23 +69,31 @@ export async function restoreHubMemo(
     return false;
   };
   if (read.type === 'ignored') return ignore(read.reason);
-  let kept: KeptCache;
   try {
-    kept = keptCacheOf(decodeGraph(read.body));
+    fillCache(cache, keptCacheOf(decodeGraph(read.body)));
   } catch (error) {
+    // Nothing half-filled stays: the cache is a fresh one again.
+    Object.assign(cache, createHubPassCache(), { memoRead: true });
+    delete cache.loadMemo;
+    delete cache.renderMemo;
     return ignore((error as Error).message);
   }
+  opts.log.info(`${hubMemoPath(opts.gitdir)}: used; this pass renders what changed`);
+  return true;
+}
+
+// Puts the kept parts into the cache (each branch's rendered texts rebuilt from the outputs).
+function fillCache(cache: HubPassCache, kept: KeptCache): void {
+  const renderedTexts = renderedTextsOf(kept.branches, kept.textOids);
   if (kept.loadMemo) cache.loadMemo = kept.loadMemo;
   if (kept.renderMemo) cache.renderMemo = kept.renderMemo;
   cache.recordTexts = kept.recordTexts;
   cache.branches = kept.branches;
-  cache.renderedTexts = renderedTextsOf(kept.branches, kept.textOids);
+  cache.renderedTexts = renderedTexts;
   for (const name of memoMaps) {
     const map = cache[name] as MemoMap<unknown, unknown>;
     for (const [key, value] of kept[name]) map.set(key, value);
   }
-  opts.log.info(`${hubMemoPath(opts.gitdir)}: used; this pass renders what changed`);
-  return true;
 }
 
 // The decoded root as the kept cache, after checking the kind of each part: the checksum and

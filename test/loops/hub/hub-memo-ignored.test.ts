@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { encodeGraph } from '../../../src/loops/hub/graph-codec.js';
 import { hubMemoPath } from '../../../src/loops/hub/hub-memo-file.js';
 import {
   commitChange,
@@ -79,6 +80,24 @@ const cases: {
     name: 'a memo whose body this hub cannot read (its checksum right)',
     damage: (repo) => rewriteMemo(repo, (m) => ({ ...m, body: '{"strings":[],"root":["x"]}' })),
     reason: /ignored \(hub memo: an unknown tag: "x"\)/,
+  },
+  {
+    name: 'a memo of the right kinds whose parts do not fit together (its checksum right)',
+    damage: (repo) =>
+      rewriteMemo(repo, (m) => ({
+        ...m,
+        body: JSON.stringify(
+          encodeGraph({
+            recordTexts: new Map(),
+            branches: new Map([['refs/heads/gitfleet/clusters/onprem-gpu', { head: 'none' }]]),
+            textOids: new Map(),
+            ...Object.fromEntries(
+              ['records', 'treeFiles', 'commits', 'sourceTexts', 'reports'].map((k) => [k, []]),
+            ),
+          }),
+        ),
+      })),
+    reason: /ignored \(Cannot read properties of undefined \(reading 'files'\)\)/,
   },
 ];
 
