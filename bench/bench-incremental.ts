@@ -1,7 +1,8 @@
 // Scenario incremental: one template changed, the hub's pass against a full pass, from
 // bench/hub-pass.js (its own engineer's benchmark), run once per repetition in a fresh process.
 // Each run commits the generated fleet, makes the first (full) pass, changes one image tag and
-// passes again with the running hub's cache, then after a simulated restart (cold cache).
+// passes again with the running hub's cache, then after a restart (a fresh process that starts
+// from the hub memo), and after a restart with the memo off (what a restart cost before it).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { alternate, type Contender } from './lib/alternate.js';
@@ -15,6 +16,7 @@ interface HubPassReport {
   first: { totalMs: number };
   incremental: { totalMs: number; objects?: number; clustersUpdated?: number };
   incrementalAfterRestart: { totalMs: number };
+  incrementalAfterRestartNoMemo: { totalMs: number };
   noop: { totalMs: number };
   peakRssMiB: number;
 }
@@ -26,6 +28,11 @@ const passes = [
     key: 'incrementalAfterRestart',
     name: 'hub pass, one template changed (after a restart)',
     side: 'gitfleet',
+  },
+  {
+    key: 'incrementalAfterRestartNoMemo',
+    name: 'hub pass, one template changed (after a restart, hub memo off)',
+    side: 'alternative',
   },
   { key: 'noop', name: 'hub pass, nothing changed', side: 'gitfleet' },
 ] as const;
@@ -57,7 +64,7 @@ export const incrementalScenario: Scenario = {
     return {
       scenario: 'incremental',
       status: 'ran',
-      note: 'the four passes run in this order in one process per repetition; peak RSS is that whole process',
+      note: 'the passes run in this order in one process per repetition (each restart a fresh process of its own); peak RSS is the first process',
       parameters: { ...shape, source: 'bench/hub-pass.js' },
       contenders: results,
       ratios: [
@@ -70,6 +77,11 @@ export const incrementalScenario: Scenario = {
           label: 'one template changed, after a restart',
           gitfleet: contender(results, passes[2].name),
           alternative: full,
+        }),
+        ratioOf({
+          label: 'after a restart: hub memo on vs off',
+          gitfleet: contender(results, passes[2].name),
+          alternative: contender(results, passes[3].name),
         }),
       ],
       details: { lastRun: reports.at(-1) },

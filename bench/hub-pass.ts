@@ -8,7 +8,10 @@
 // 2. first pass: every cluster branch and the bindings branch written from nothing;
 // 3. incremental pass: one template changed (an image tag), committed with git, pass again
 //    with the cache a running hub keeps between passes;
-// 4. the same after a restart: another template changed, pass with a cold cache;
+// 4. the same after a restart: another template changed, one pass in a fresh process
+//    (`--restart-in GITDIR`) that starts from the hub memo the last pass left
+//    (src/loops/hub/hub-memo.ts); then a third template changed, a fresh process again with the
+//    memo off (`--no-memo`): a restart as it was before the memo;
 // 5. a pass over the same commit (nothing to do);
 // (--skip-restart leaves step 4 out: at 1,000 clusters the hub-scale scenario times the first and
 // the warm incremental pass, and a second full render would only double its run time)
@@ -18,16 +21,18 @@
 // First, as in bin/gitfleet.js: the hub's thread pool size.
 import '../src/cli/size-thread-pool.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SourceFile } from '../src/core/load/load-fleet.js';
 import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
 import { runHubPass } from '../src/loops/hub/hub-pass.js';
+import { saveHubMemo } from '../src/loops/hub/hub-memo.js';
+import { hubMemoPath } from '../src/loops/hub/hub-memo-file.js';
 import type { HubPassResult } from '../src/loops/hub/hub-pass-result.js';
 import { localHubRepo } from '../src/loops/shared/hub-repo.js';
-import { silentLogger } from '../src/loops/runtime/logger.js';
+import { silentLogger, type Logger } from '../src/loops/runtime/logger.js';
 import { generateFleet } from './generate-fleet.js';
 
 const { values } = parseArgs({
@@ -38,11 +43,18 @@ const { values } = parseArgs({
     fsck: { type: 'boolean', default: false },
     rollout: { type: 'boolean', default: false },
     'skip-restart': { type: 'boolean', default: false },
+    /** Run one pass over this repository with a cold cache, print its figures, and exit. */
+    'restart-in': { type: 'string' },
+    /** Neither read nor write the hub memo. */
+    'no-memo': { type: 'boolean', default: false },
+    /** Print the passes' log lines (the hub memo's, among others) on stderr. */
+    verbose: { type: 'boolean', default: false },
   },
 });
 const shape = { templates: Number(values.templates), clusters: Number(values.clusters) };
-const dir = mkdtempSync(join(tmpdir(), 'gitfleet-bench-hub-'));
-const gitdir = join(dir, 'fleet.git');
+const restartIn = values['restart-in'];
+const dir = restartIn ? undefined : mkdtempSync(join(tmpdir(), 'gitfleet-bench-hub-'));
+const gitdir = restartIn ?? join(dir!, 'fleet.git');
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 const git = (args: string[], input?: string) =>
   execFileSync('git', ['--git-dir', gitdir, ...args], {
@@ -92,24 +104,79 @@ function rolloutStrategy(clusters: number): SourceFile {
   };
 }
 
+const stderrLogger: Logger = {
+  info: (m) => console.error(`info: ${m}`),
+  warn: (m) => console.error(`warn: ${m}`),
+  error: (m) => console.error(`error: ${m}`),
+};
+
 async function pass(cache: HubPassCache): Promise<HubPassResult> {
   return runHubPass({
+    // The memo is written by timedPass, after the pass, to time it on its own.
+    persistMemo: values['no-memo'] ? false : 'readOnly',
     repo: localHubRepo(gitdir),
     sourceRef: 'main',
     identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
     now: () => new Date(1_700_000_000_000),
-    log: silentLogger(),
+    log: values.verbose ? stderrLogger : silentLogger(),
     cache,
   });
 }
 
-function figures(result: HubPassResult) {
+/**
+ * Returns a pass's figures, with the process's CPU time (user + system) during it, and what
+ * writing the hub memo after it cost (wall and CPU), as a running hub writes it.
+ */
+async function timedPass(cache: HubPassCache) {
+  const cpu = process.cpuUsage();
+  const result = await pass(cache);
+  const used = process.cpuUsage(cpu);
+  // No restart to measure (--skip-restart): no memo to write.
+  const keep = result.type === 'rendered' && !values['no-memo'] && !values['skip-restart'];
+  const memo = keep ? await timedMemoWrite(cache) : {};
   const written = result.type === 'rendered' ? result.written : undefined;
   const updated =
     result.type === 'rendered'
       ? Object.values(result.clusters).filter((c) => c.type === 'updated').length
       : 0;
-  return { type: result.type, ...result.timings, ...written, clustersUpdated: updated };
+  const cpuMs = Math.round((used.user + used.system) / 1000);
+  return { type: result.type, ...result.timings, cpuMs, ...memo, ...written, clustersUpdated: updated };
+}
+
+async function timedMemoWrite(
+  cache: HubPassCache,
+): Promise<{ memoMs: number; memoCpuMs: number; memoMiB: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await saveHubMemo(cache, {
+    gitdir,
+    prefix: 'gitfleet/',
+    log: values.verbose ? stderrLogger : silentLogger(),
+  });
+  const used = process.cpuUsage(cpu);
+  return {
+    memoMs: Math.round(performance.now() - start),
+    memoCpuMs: Math.round((used.user + used.system) / 1000),
+    memoMiB: Math.round((statSync(hubMemoPath(gitdir)).size / 2 ** 20) * 10) / 10,
+  };
+}
+
+type Figures = Awaited<ReturnType<typeof timedPass>>;
+
+/** Returns the figures of one pass with a cold cache in a fresh process (a hub just started). */
+function passInFreshProcess(memo: boolean): Figures {
+  const args = [process.argv[1]!, '--restart-in', gitdir, ...(memo ? [] : ['--no-memo'])];
+  const out = execFileSync(process.execPath, [...args, ...(values.verbose ? ['--verbose'] : [])], {
+    env,
+    maxBuffer: 1 << 24,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.toString()) as Figures;
+}
+
+if (restartIn) {
+  console.log(JSON.stringify(await timedPass(createHubPassCache())));
+  process.exit(0);
 }
 
 try {
@@ -117,7 +184,7 @@ try {
   const files = generateFleet(shape);
   commitFiles(files, 'generated fleet', false);
   const cache = createHubPassCache();
-  const first = figures(await pass(cache));
+  const first = await timedPass(cache);
   // What the running hub holds after its first pass (its cache included): memory per cluster.
   const heapAfterFirstMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   if (values.rollout) {
@@ -126,13 +193,16 @@ try {
     if (added.type !== 'rendered') throw new Error(`the strategy's pass: ${added.type}`);
   }
   commitFiles([bumpImage(files, 0)], 'bump app0/svc0', true);
-  const incremental = figures(await pass(cache));
-  let afterRestart: ReturnType<typeof figures> | null = null;
+  const incremental = await timedPass(cache);
+  let afterRestart: Figures | null = null;
+  let afterRestartNoMemo: Figures | null = null;
   if (!values['skip-restart']) {
     commitFiles([bumpImage(files, 1)], 'bump app1/svc0', true);
-    afterRestart = figures(await pass(createHubPassCache()));
+    afterRestart = passInFreshProcess(!values['no-memo']);
+    commitFiles([bumpImage(files, 2)], 'bump app2/svc0', true);
+    afterRestartNoMemo = passInFreshProcess(false);
   }
-  const noop = figures(await pass(cache));
+  const noop = await timedPass(cache);
   if (values.fsck) git(['fsck', '--strict', '--no-dangling']);
   const report = {
     scenario: values.rollout ? 'hub pass with a rollout strategy' : 'hub pass',
@@ -140,6 +210,7 @@ try {
     first,
     incremental,
     incrementalAfterRestart: afterRestart,
+    incrementalAfterRestartNoMemo: afterRestartNoMemo,
     noop,
     speedup: Math.round((first.totalMs / incremental.totalMs) * 10) / 10,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -148,5 +219,5 @@ try {
   };
   console.log(values.json ? JSON.stringify(report) : report);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir!, { recursive: true, force: true });
 }

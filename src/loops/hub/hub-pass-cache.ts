@@ -62,6 +62,8 @@ export interface HubPassCache {
   records: MemoMap<string, PreviousBinding | null>;
   /** Status branch commit → the agent report it holds (null: unreadable). */
   reports: MemoMap<string, AgentReport | null>;
+  /** Set once the persisted memo was looked for (hub-memo.ts): a cache is filled from it at most once. */
+  memoRead?: boolean;
   /** What each source file gave the last load: an unchanged file is not parsed again. */
   loadMemo?: LoadMemo;
   /** The last render's rendered objects by content key: an incremental render reuses them. */

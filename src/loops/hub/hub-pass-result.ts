@@ -42,7 +42,14 @@ export interface PassTimings {
   writeMs: number;
   /** Move the refs and publish them. */
   refsMs: number;
+  /** Write the persisted memo (hub-memo.ts), after the refs moved: not part of totalMs; 0 when none is kept. */
+  memoMs: number;
   totalMs: number;
+}
+
+/** Returns timings of nothing yet: every phase 0 ms. */
+export function noTimings(): PassTimings {
+  return { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, memoMs: 0, totalMs: 0 };
 }
 
 interface PassFacts {

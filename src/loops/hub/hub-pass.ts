@@ -31,7 +31,7 @@ import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
-import type { HubPassResult, PassTimings, SourceCommit } from './hub-pass-result.js';
+import { noTimings, type HubPassResult, type PassTimings, type SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
@@ -41,6 +41,7 @@ import { readHubState, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
+import { restoreHubMemo, saveHubMemo } from './hub-memo.js';
 import { TextBlobs } from './text-blobs.js';
 import { sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
@@ -67,6 +68,12 @@ export interface HubPassOptions {
   failover?: HubFailover;
   /** Told as the templates are rendered (a terminal shows it on a long first render). */
   progress?: (done: number, total: number) => void;
+  /**
+   * Keep the pass cache in `<gitdir>/gitfleet/hub-memo-v1` after each pass that moved refs, and
+   * start a fresh cache from it (hub-memo.ts), so a restarted hub costs what changed (default
+   * true). `'readOnly'`: start from it, leave the writing to the caller (saveHubMemo).
+   */
+  persistMemo?: boolean | 'readOnly';
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -109,6 +116,10 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   if (already) {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
+  }
+  if (opts.persistMemo !== false && !cache.memoRead) {
+    cache.memoRead = true;
+    await restoreHubMemo(cache, { gitdir: opts.repo.gitdir, log: opts.log });
   }
   const { source, files } = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
@@ -211,6 +222,16 @@ async function renderAndWrite(pass: {
   read.cache.branches = ctx.branches;
   timer.mark('refsMs');
   sweepHubPassCache(read.cache);
+  const timings = timer.done();
+  // After the refs moved (the pass's effect is out): outside the pass's total, timed on its own.
+  if (opts.persistMemo === undefined || opts.persistMemo === true) {
+    await saveHubMemo(read.cache, {
+      gitdir: opts.repo.gitdir,
+      prefix: fleet.config.branchPrefix,
+      log: opts.log,
+    });
+    timings.memoMs = timer.sinceDone();
+  }
   return {
     type: 'rendered',
     source,
@@ -226,7 +247,7 @@ async function renderAndWrite(pass: {
     ...(rollout && rollout.decisions.length > 0 ? { rolloutDecisions: rollout.decisions } : {}),
     ...(failoverWrites.wakeAt ? { wakeAt: failoverWrites.wakeAt } : {}),
     written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
-    timings: timer.done(),
+    timings,
     attempts: 1,
   };
 }
@@ -238,7 +259,7 @@ class PassTimer {
 
   constructor(elapsed?: () => number) {
     this.watch = new Stopwatch(elapsed);
-    this.timings = { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, totalMs: 0 };
+    this.timings = noTimings();
   }
 
   mark(phase: Exclude<keyof PassTimings, 'totalMs'>): void {
@@ -246,7 +267,13 @@ class PassTimer {
   }
 
   done(): PassTimings {
+    this.watch.lap();
     return { ...this.timings, totalMs: this.watch.total() };
+  }
+
+  /** Returns the milliseconds since `done` (a step after the pass, timed on its own). */
+  sinceDone(): number {
+    return this.watch.lap();
   }
 }
 

@@ -26,6 +26,11 @@ export class MemoMap<K, V> {
     return this.entries.size;
   }
 
+  /** Returns every entry held, without marking any used (for the hub's persisted memo). */
+  held(): IterableIterator<[K, V]> {
+    return this.entries.entries();
+  }
+
   /** Drops every entry not used since the last sweep and returns how many were dropped. */
   sweep(): number {
     let dropped = 0;

@@ -2,12 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runHubLoop } from '../../../src/loops/hub/hub-loop.js';
-import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import { noTimings, type HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { fakeClock } from '../runtime/fake-clock.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const timings = { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, totalMs: 0 };
+const timings = noTimings();
 const source = { ref: 'refs/heads/main', commit: '0'.repeat(40), subject: '', message: '' };
 
 function renderedResult(wakeAt?: Date): HubPassResult {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runHubLoop } from '../../../src/loops/hub/hub-loop.js';
-import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import { noTimings, type HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
 import type { Logger } from '../../../src/loops/runtime/logger.js';
 import type { Trigger } from '../../../src/loops/runtime/trigger.js';
 import { fakeClock } from '../runtime/fake-clock.js';
@@ -9,7 +9,7 @@ import { fakeClock } from '../runtime/fake-clock.js';
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 function upToDate(n: number): HubPassResult {
-  const timings = { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, totalMs: 0 };
+  const timings = noTimings();
   return {
     type: 'upToDate',
     source: { ref: 'refs/heads/main', commit: `${n}`.padStart(40, '0'), subject: '', message: '' },
