@@ -31,6 +31,7 @@ import {
 } from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
+import { saveDeferredHubMemo } from '../../loops/hub/hub-memo.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { hasErrorDiagnostics } from '../../loops/hub/hub-pass-result.js';
 import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
@@ -234,6 +235,8 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         log,
         cache,
         failover,
+        // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
+        persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.
         ...(leadership.elected
           ? {
@@ -272,6 +275,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       metrics: observe.metrics,
       readiness,
       stop,
+      saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
       report: (result) => {
         // A failing or up-to-date source is reported once, not at every resync.
         const key = `${result.type} ${result.source.commit}`;

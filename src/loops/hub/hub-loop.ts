@@ -11,7 +11,7 @@ import { noMetrics, type Metrics } from '../runtime/metrics.js';
 import type { Readiness } from '../runtime/readiness.js';
 import { runWorker } from '../runtime/run-worker.js';
 import type { Trigger } from '../runtime/trigger.js';
-import { createWorkQueue } from '../runtime/work-queue.js';
+import { createWorkQueue, type WorkQueue } from '../runtime/work-queue.js';
 import type { HubPassResult } from './hub-pass-result.js';
 import { failedHubPassReport, hubPassReport } from './hub-pass-report.js';
 
@@ -31,11 +31,20 @@ export interface HubLoopOptions {
   metrics?: Metrics;
   /** Told when the first pass is done and when the loop stops. */
   readiness?: Readiness;
+  /**
+   * Writes the hub memo a pass left pending (saveDeferredHubMemo; never throws): run once no
+   * pass has rendered for `memoIdleMs`, and when the loop stops, never while a pass runs.
+   */
+  saveMemo?: () => Promise<void>;
+  /** How long after the last rendered pass the memo is written (default 10 s). */
+  memoIdleMs?: number;
 }
+
+const defaultMemoIdleMs = 10_000;
 
 /** Runs passes on every trigger until `stop` resolves; returns once the pass in hand is done. */
 export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
-  const queue = createWorkQueue<'pass'>({ clock: opts.clock, backoff: defaultBackoff(opts.random) });
+  const queue = createWorkQueue<Work>({ clock: opts.clock, backoff: defaultBackoff(opts.random) });
   const notify = (): void => queue.add('pass');
   queue.add('pass');
   // A failover decision that falls due later (a toleration or grace period ending) runs a pass
@@ -47,15 +56,18 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
     cancelWake();
     if (result.wakeAt) cancelWake = opts.clock.setTimer(notify, result.wakeAt.getTime() - opts.clock.now());
   };
+  const memo = idleMemo(opts, queue);
   const worker = runWorker({
     queue,
-    handle: async () => {
+    handle: async (work) => {
+      if (work === 'memo') return memo.due();
       const result = await countedPass(opts);
       wakeAt(result);
+      if (result.type === 'rendered') memo.rendered();
       opts.report(result);
     },
     log: opts.log,
-    describe: () => 'hub pass',
+    describe: (work) => (work === 'memo' ? 'hub memo' : 'hub pass'),
   });
   const started: Trigger[] = [];
   try {
@@ -69,8 +81,43 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
     cancelWake();
     queue.shutDown();
     await worker;
+    await memo.flush();
     opts.readiness?.setStopped();
   }
+}
+
+type Work = 'pass' | 'memo';
+
+/**
+ * The memo's write, kept off the passes: after a rendered pass it is due once no pass has
+ * rendered for memoIdleMs (a burst of pushes writes it once, after the burst), it runs on the
+ * loop's one worker (never beside a pass, which changes the cache it writes), and a stopping
+ * loop writes what is pending. A hub killed before it wrote starts from the memo before, whose
+ * refs are stale: ignored, a full pass, never a wrong one.
+ */
+function idleMemo(opts: HubLoopOptions, queue: WorkQueue<Work>) {
+  const idleMs = opts.memoIdleMs ?? defaultMemoIdleMs;
+  let pending = false;
+  let lastRendered = 0;
+  const save = async (): Promise<void> => {
+    pending = false;
+    await opts.saveMemo?.();
+  };
+  return {
+    rendered(): void {
+      if (!opts.saveMemo) return;
+      pending = true;
+      lastRendered = opts.clock.now();
+      queue.addAfter('memo', idleMs);
+    },
+    async due(): Promise<void> {
+      if (!pending) return;
+      const wait = lastRendered + idleMs - opts.clock.now();
+      if (wait > 0) queue.addAfter('memo', wait);
+      else await save();
+    },
+    flush: (): Promise<void> => (pending ? save() : Promise.resolve()),
+  };
 }
 
 /** Runs one pass and reports it to the metrics and the readiness, whatever its outcome. */

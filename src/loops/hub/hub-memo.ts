@@ -122,8 +122,9 @@ const toldTooLarge = new WeakSet<HubPassCache>();
  */
 export async function saveHubMemo(
   cache: HubPassCache,
-  opts: { gitdir: string; prefix: string; log: Logger },
+  opts: { gitdir: string; prefix: string; log: Logger; refs?: Record<string, string> },
 ): Promise<void> {
+  delete cache.memoPending;
   const files = [...cache.branches.values()].reduce((n, b) => n + b.output.files.size, 0);
   if (files > maxKeptFiles) {
     if (!toldTooLarge.has(cache)) {
@@ -135,7 +136,7 @@ export async function saveHubMemo(
     return;
   }
   try {
-    const refs = await hubRefsOf(opts.gitdir, opts.prefix);
+    const refs = opts.refs ?? (await hubRefsOf(opts.gitdir, opts.prefix));
     const body = encodeGraph(keptCacheFrom(cache, refs, opts.prefix), { omit: isOlderOutputLink });
     await writeHubMemoFile(opts.gitdir, { version: hubMemoVersion, prefix: opts.prefix, refs }, body);
   } catch (error) {
@@ -211,4 +212,17 @@ function isOlderOutputLink(owner: object, key: string): boolean {
   if (key !== 'derived') return false;
   const output = owner as { files?: unknown; held?: unknown };
   return output.files instanceof Map && output.held instanceof Map;
+}
+
+/**
+ * Writes the memo a pass with `persistMemo: 'deferred'` left pending, naming the refs that pass
+ * left (a ref moved since makes the memo stale, so it is then ignored); does nothing when none
+ * is pending. Never throws.
+ */
+export async function saveDeferredHubMemo(
+  cache: HubPassCache,
+  opts: { gitdir: string; log: Logger },
+): Promise<void> {
+  const pending = cache.memoPending;
+  if (pending) await saveHubMemo(cache, { ...opts, prefix: pending.prefix, refs: pending.refs });
 }

@@ -64,6 +64,11 @@ export interface HubPassCache {
   reports: MemoMap<string, AgentReport | null>;
   /** Set once the persisted memo was looked for (hub-memo.ts): a cache is filled from it at most once. */
   memoRead?: boolean;
+  /**
+   * Set by a pass with `persistMemo: 'deferred'` that moved refs: the prefix and the refs it
+   * left, for the memo its caller writes later (saveDeferredHubMemo, when the hub loop is idle).
+   */
+  memoPending?: { prefix: string; refs: Record<string, string> };
   /** What each source file gave the last load: an unchanged file is not parsed again. */
   loadMemo?: LoadMemo;
   /** The last render's rendered objects by content key: an incremental render reuses them. */

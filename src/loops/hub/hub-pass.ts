@@ -41,7 +41,7 @@ import { readHubState, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
-import { restoreHubMemo, saveHubMemo } from './hub-memo.js';
+import { hubRefsOf, restoreHubMemo, saveHubMemo } from './hub-memo.js';
 import { TextBlobs } from './text-blobs.js';
 import { sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
@@ -72,8 +72,12 @@ export interface HubPassOptions {
    * Keep the pass cache in `<gitdir>/gitfleet/hub-memo-v1` after each pass that moved refs, and
    * start a fresh cache from it (hub-memo.ts), so a restarted hub costs what changed (default
    * true). `'readOnly'`: start from it, leave the writing to the caller (saveHubMemo).
+   * `'deferred'`: start from it, and note on the cache what the memo of this pass would name
+   * (memoPending), for the caller to write when it is idle (saveDeferredHubMemo): writing costs
+   * about as much CPU as a warm pass of 2,000 × 50 several times over, so a running hub does not
+   * pay it after every pass.
    */
-  persistMemo?: boolean | 'readOnly';
+  persistMemo?: boolean | 'readOnly' | 'deferred';
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -231,6 +235,9 @@ async function renderAndWrite(pass: {
       log: opts.log,
     });
     timings.memoMs = timer.sinceDone();
+  } else if (opts.persistMemo === 'deferred') {
+    const prefix = fleet.config.branchPrefix;
+    read.cache.memoPending = { prefix, refs: await hubRefsOf(opts.repo.gitdir, prefix) };
   }
   return {
     type: 'rendered',
