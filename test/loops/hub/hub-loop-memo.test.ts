@@ -3,26 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runHubLoop } from '../../../src/loops/hub/hub-loop.js';
-import { noTimings, type HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import { renderedResult, upToDate } from './hub-loop-results.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { fakeClock } from '../runtime/fake-clock.js';
 
 const tick = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 };
-const timings = noTimings();
-const source = { ref: 'refs/heads/main', commit: '0'.repeat(40), subject: '', message: '' };
-const rendered: HubPassResult = {
-  type: 'rendered',
-  source,
-  clusters: {},
-  bindings: { type: 'unchanged', commit: null },
-  diagnostics: [],
-  written: { objects: 0, refs: 0, hashedTexts: 0 },
-  timings,
-  attempts: 1,
-};
-const upToDate: HubPassResult = { type: 'upToDate', source, bindingsCommit: 'b', timings, attempts: 1 };
+const rendered = renderedResult();
 
 function memoLoop(results: HubPassResult[]) {
   const clock = fakeClock();

@@ -2,30 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runHubLoop } from '../../../src/loops/hub/hub-loop.js';
-import { noTimings, type HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import { renderedResult, upToDate } from './hub-loop-results.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { fakeClock } from '../runtime/fake-clock.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const timings = noTimings();
-const source = { ref: 'refs/heads/main', commit: '0'.repeat(40), subject: '', message: '' };
-
-function renderedResult(wakeAt?: Date): HubPassResult {
-  return {
-    type: 'rendered',
-    source,
-    clusters: {},
-    bindings: { type: 'unchanged', commit: null },
-    diagnostics: [],
-    written: { objects: 0, refs: 0, hashedTexts: 0 },
-    timings,
-    attempts: 1,
-    ...(wakeAt ? { wakeAt } : {}),
-  };
-}
-
-const upToDate: HubPassResult = { type: 'upToDate', source, bindingsCommit: 'b', timings, attempts: 1 };
-
 test('a wake-at time runs a pass then; a pass with nothing to do keeps the timer; a rendered pass without one cancels it', async () => {
   const clock = fakeClock();
   const results: HubPassResult[] = [
