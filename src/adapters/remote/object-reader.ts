@@ -32,6 +32,8 @@ export interface ObjectReader {
   close(): Promise<void>;
 }
 
+const objectId = /^[0-9a-f]{40}$/;
+
 interface Pack {
   /** Position among the repository's packs, to read them one after the other. */
   rank: number;
@@ -58,6 +60,8 @@ class MirrorObjectReader implements ObjectReader {
   ) {}
 
   async has(oid: string): Promise<boolean> {
+    // A ref file cut short by a kill holds no object id: the mirror does not hold what it names.
+    if (!objectId.test(oid)) return false;
     if (this.locate(oid)) return true;
     return stat(join(this.gitdir, 'objects', oid.slice(0, 2), oid.slice(2))).then(
       () => true,
