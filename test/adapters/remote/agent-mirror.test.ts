@@ -219,12 +219,18 @@ test('An agent refresh killed (SIGKILL) at random points converges at the next r
       const big = randomBytes(32 * 1024).toString('base64');
       last = await pushTo(fleet, `${prefix}clusters/m1`, `apps/big-${round}.yaml`, `${big}\n`);
       const proc = spawn(process.execPath, [child, fleet.url, fleet.cacheDir], {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // Listened for from the start: a child that fails on its own exits before the kill.
+      const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
+      let stderr = '';
+      proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       await new Promise<void>((resolve) => proc.stdout.once('data', () => resolve()));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
       proc.kill('SIGKILL');
-      await new Promise((resolve) => proc.once('exit', resolve));
+      const code = await exited;
+      // Killed, never failed: a refresh after an earlier kill must not throw.
+      assert.equal(code, null, `the refresh failed on what a kill left: ${stderr}`);
       if ((await git(agent.gitdir, ['rev-parse', `refs/heads/${prefix}clusters/m1`])) !== last) midway++;
     }
     t.diagnostic(`${midway} of 6 kills landed before the refresh was done`);
