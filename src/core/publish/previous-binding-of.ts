@@ -1,7 +1,7 @@
 // What the next pass will read back from a binding's record (parseBindingRecord of
 // bindingRecord), known without writing and parsing the YAML: parsing 2,000 records takes
 // ~0.3 ms each, so a running hub remembers this instead. A test keeps the two in step.
-import type { Binding, PreviousBinding } from '../model/binding.js';
+import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.js';
 
 /** Returns the previous binding a binding's record holds, or null for a record without a claim. */
 export function previousBindingOf(binding: Binding): PreviousBinding | null {
@@ -10,10 +10,7 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
   return {
     key: binding.key,
     policy: { kind: binding.policy.kind, namespace: binding.policy.namespace, name: binding.policy.name },
-    clusters:
-      schedule.type === 'Scheduled'
-        ? schedule.clusters.map((c) => ({ name: c.name, replicas: c.replicas }))
-        : [],
+    clusters: schedule.type === 'Scheduled' ? plainTargets(schedule.clusters) : [],
     ...(schedule.type === 'Scheduled' && schedule.affinityName
       ? { affinityName: schedule.affinityName }
       : {}),
@@ -37,4 +34,11 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
     ...(binding.lastScheduledTime !== undefined ? { lastScheduledTime: binding.lastScheduledTime } : {}),
     ...(binding.appliedPlacement !== undefined ? { appliedPlacement: binding.appliedPlacement } : {}),
   };
+}
+
+// The binding's own list when it holds only names and replicas (it is never changed once
+// scheduled, so the placement shares it and the hub memo keeps it once); else a copy of those.
+function plainTargets(clusters: TargetCluster[]): TargetCluster[] {
+  const plain = clusters.every((c) => Object.keys(c).length === 2 && 'name' in c && 'replicas' in c);
+  return plain ? clusters : clusters.map((c) => ({ name: c.name, replicas: c.replicas }));
 }

@@ -74,7 +74,9 @@ export function createObjectRenderer(opts: {
     return clusters.has(cluster);
   };
   const keys = new RenderKeys();
-  const used = new Map<string, RenderOutcome>();
+  // Content key → the copy made for it: copies with one key are one object (a Duplicated
+  // template's copies on fifty clusters are one), which the hub memo then keeps once.
+  const used = new Map<string, RenderedCopy>();
   const completions = new Map<string, ReadonlyMap<string, number> | undefined>();
   const completionsOf = (binding: Binding, template: Template) => {
     if (!completions.has(binding.key))
@@ -113,7 +115,9 @@ export function createObjectRenderer(opts: {
           requiredBy,
           keepsMemberReplicas: keep,
         }) + preservedLabelsKey(preserved);
-      let outcome = used.get(key) ?? reuse?.get(key);
+      const made = used.get(key);
+      if (made) return made;
+      let outcome = reuse?.get(key);
       if (!outcome) {
         outcome = renderCopy({
           template,
@@ -127,8 +131,9 @@ export function createObjectRenderer(opts: {
           ...(jobCompletions !== undefined ? { completions: jobCompletions } : {}),
         });
       }
-      used.set(key, outcome);
-      return { key, outcome };
+      const copy = { key, outcome };
+      used.set(key, copy);
+      return copy;
     },
   };
 }

@@ -1,5 +1,5 @@
 // Stage 2 of a render (docs/architecture.md#schedule): every claim scheduled into a binding.
-import type { Binding, PreviousBinding } from '../model/binding.js';
+import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { ReuseHook } from '../model/reuse-hook.js';
 import type { Snapshot } from '../model/snapshot.js';
@@ -34,9 +34,11 @@ export function scheduleClaims(opts: {
 }): { bindings: Binding[]; diagnostics: Diagnostic[]; placements: Map<string, PreviousBinding> } {
   const { fleet, clusterStatus, clusterTaints } = opts.snapshot;
   const context = { clusters: fleet.clusters, clusterStatus, ...(clusterTaints ? { clusterTaints } : {}) };
+  const lists = new TargetLists();
   const schedule = (input: ScheduleInput): ScheduledClaim => {
     const bound = bindClaim(input.claim, context, input.previous);
-    return { ...bound, placement: previousBindingOf(bound.binding) ?? undefined };
+    const binding = lists.shared(bound.binding);
+    return { ...bound, binding, placement: previousBindingOf(binding) ?? undefined };
   };
   const bindings: Binding[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -49,4 +51,28 @@ export function scheduleClaims(opts: {
     if (scheduled.diagnostic) diagnostics.push(scheduled.diagnostic);
   }
   return { bindings, diagnostics, placements };
+}
+
+/**
+ * One list for each distinct schedule of a render: the bindings scheduled on the same clusters
+ * with the same replicas (every ConfigMap of a fleet placed everywhere) share one frozen list,
+ * so what keeps them (the render memo, the hub memo on disk) holds it once.
+ */
+class TargetLists {
+  readonly #lists = new Map<string, TargetCluster[]>();
+
+  /** Returns the binding with its scheduled clusters as the render's shared list. */
+  shared(binding: Binding): Binding {
+    const schedule = binding.schedule;
+    if (schedule.type !== 'Scheduled' || schedule.clusters.length === 0) return binding;
+    let key = '';
+    for (const c of schedule.clusters) key += `${c.name}\0${c.replicas}\0`;
+    const list = this.#lists.get(key);
+    if (list === undefined) {
+      const frozen = schedule.clusters.map((c) => Object.freeze({ name: c.name, replicas: c.replicas }));
+      this.#lists.set(key, Object.freeze(frozen) as TargetCluster[]);
+      return { ...binding, schedule: { ...schedule, clusters: frozen } };
+    }
+    return list === schedule.clusters ? binding : { ...binding, schedule: { ...schedule, clusters: list } };
+  }
 }

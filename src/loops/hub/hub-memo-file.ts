@@ -1,21 +1,21 @@
-// The file that holds the hub's persisted memo (hub-memo.ts): `<gitdir>/gitfleet/hub-memo-v1`,
-// outside every branch, so the branches' formats stay as they are. Three lines:
+// The file that holds the hub's persisted memo (hub-memo.ts): `<gitdir>/gitfleet/hub-memo-v2`,
+// outside every branch, so the branches' formats stay as they are. Three parts:
 //
-//   1. the header, JSON: the format version, the branch prefix, and the refs the hub's pass
-//      left (the bindings branch and every cluster branch) when the file was written;
-//   2. the body, JSON: the encoded graph (graph-codec.ts);
-//   3. the SHA-1 of lines 1 and 2, hex.
+//   1. the header, one line of JSON: the format version, the branch prefix, and the refs the
+//      hub's pass left (the bindings branch and every cluster branch) when the file was written;
+//   2. the body: the encoded graph (graph-codec.ts, binary), and a newline;
+//   3. the SHA-1 of parts 1 and 2, hex, on a line of its own.
 //
 // It is written whole to a temporary file in the same directory (mode 0600) and renamed over
 // the last one, so a reader sees the old file or the new one. A file that does not match (another
 // version, refs moved since, truncated, a flipped byte) is reported as ignored, with the reason.
+// Version 1 held the graph as JSON text; a hub that writes version 2 removes a version 1 file.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EncodedGraph } from './graph-codec.js';
 
 /** The memo's format version: bump it whenever what hub-memo.ts keeps changes shape. */
-export const hubMemoVersion = 1;
+export const hubMemoVersion = 2;
 
 export interface HubMemoHeader {
   version: number;
@@ -26,7 +26,7 @@ export interface HubMemoHeader {
 }
 
 export type HubMemoRead =
-  | { type: 'read'; header: HubMemoHeader; body: EncodedGraph }
+  | { type: 'read'; header: HubMemoHeader; body: Buffer }
   | { type: 'absent' }
   | { type: 'ignored'; reason: string };
 
@@ -53,22 +53,20 @@ export async function readHubMemoFile(
   }
   try {
     const checked = checkedContent(data);
-    if (typeof checked !== 'string') return { type: 'ignored', reason: checked.reason };
-    const headerEnd = checked.indexOf('\n');
-    const header = JSON.parse(checked.slice(0, headerEnd)) as HubMemoHeader;
+    if ('reason' in checked) return { type: 'ignored', reason: checked.reason };
+    const header = JSON.parse(checked.header) as HubMemoHeader;
     if (header.version !== hubMemoVersion)
       return { type: 'ignored', reason: `format version ${header.version}, not ${hubMemoVersion}` };
     const moved = movedRef(header.refs, await refsNow(header.prefix));
     if (moved) return { type: 'ignored', reason: `written at other refs (${moved})` };
-    return { type: 'read', header, body: JSON.parse(checked.slice(headerEnd + 1)) as EncodedGraph };
+    return { type: 'read', header, body: checked.body };
   } catch (error) {
     return { type: 'ignored', reason: `unreadable: ${(error as Error).message}` };
   }
 }
 
-// The header and body lines (without the last newline) when the trailing checksum is theirs,
-// else what is wrong, as `{ reason }`.
-function checkedContent(data: Buffer): string | { reason: string } {
+// The header line and the body when the trailing checksum is theirs, else what is wrong.
+function checkedContent(data: Buffer): { header: string; body: Buffer } | { reason: string } {
   const sumStart = data.length - 41;
   if (sumStart < 0 || data[data.length - 1] !== 0x0a || data[sumStart - 1] !== 0x0a)
     return { reason: 'truncated: no checksum line' };
@@ -76,11 +74,12 @@ function checkedContent(data: Buffer): string | { reason: string } {
   const content = data.subarray(0, sumStart);
   if (createHash('sha1').update(content).digest('hex') !== sum)
     return { reason: 'its checksum does not match' };
-  const text = content.toString('utf8');
-  const headerEnd = text.indexOf('\n');
-  if (headerEnd < 0 || text.indexOf('\n', headerEnd + 1) !== text.length - 1)
-    return { reason: 'not a header and a body' };
-  return text.slice(0, -1);
+  const headerEnd = content.indexOf(0x0a);
+  if (headerEnd < 0 || headerEnd === content.length - 1) return { reason: 'not a header and a body' };
+  return {
+    header: content.subarray(0, headerEnd).toString('utf8'),
+    body: content.subarray(headerEnd + 1, content.length - 1),
+  };
 }
 
 // The first ref whose head differs between the memo and the repository, as `ref: memo → now`.
@@ -93,22 +92,24 @@ function movedRef(memo: Record<string, string>, now: Record<string, string>): st
 }
 
 /** Writes the memo in place of the last one (temporary file, then rename); throws on failure. */
-export async function writeHubMemoFile(
-  gitdir: string,
-  header: HubMemoHeader,
-  body: EncodedGraph,
-): Promise<void> {
+export async function writeHubMemoFile(gitdir: string, header: HubMemoHeader, body: Buffer): Promise<void> {
   const path = hubMemoPath(gitdir);
   const dir = join(gitdir, 'gitfleet');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const content = `${JSON.stringify(header)}\n${JSON.stringify(body)}\n`;
-  const sum = createHash('sha1').update(content, 'utf8').digest('hex');
+  const content = [Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body, newline];
+  const hash = createHash('sha1');
+  for (const part of content) hash.update(part);
+  const sum = Buffer.from(`${hash.digest('hex')}\n`, 'latin1');
   const temporary = join(dir, `.hub-memo-v${hubMemoVersion}.${process.pid}.tmp`);
   try {
-    await writeFile(temporary, `${content}${sum}\n`, { mode: 0o600 });
+    await writeFile(temporary, Buffer.concat([...content, sum]), { mode: 0o600 });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
+  // What an older hub wrote (version 1) is of no use to this one, and large.
+  await rm(join(dir, 'hub-memo-v1'), { force: true });
 }
+
+const newline = Buffer.from('\n', 'latin1');

@@ -159,8 +159,10 @@ function keptCacheFrom(cache: HubPassCache, refs: Record<string, string>, prefix
   const recordOids = recordFiles ? new Set(recordFiles.values()) : undefined;
   const records = [...cache.records.held()].filter(([oid]) => !recordOids || recordOids.has(oid));
   const textOids = new Map<string, string>();
-  for (const texts of cache.renderedTexts.values())
-    for (const { text, oid } of texts.values()) textOids.set(text, oid);
+  // Only the cluster branches' texts: the bindings branch's record texts are not kept (their
+  // records are, withoutTexts), and were a sixth of the file.
+  for (const [ref, texts] of cache.renderedTexts)
+    if (cache.branches.has(ref)) for (const { text, oid } of texts.values()) textOids.set(text, oid);
   return {
     loadMemo: cache.loadMemo,
     renderMemo: cache.renderMemo,

@@ -69,7 +69,7 @@ export interface HubPassOptions {
   /** Told as the templates are rendered (a terminal shows it on a long first render). */
   progress?: (done: number, total: number) => void;
   /**
-   * Keep the pass cache in `<gitdir>/gitfleet/hub-memo-v1` after each pass that moved refs, and
+   * Keep the pass cache in `<gitdir>/gitfleet/hub-memo-v2` after each pass that moved refs, and
    * start a fresh cache from it (hub-memo.ts), so a restarted hub costs what changed (default
    * true). `'readOnly'`: start from it, leave the writing to the caller (saveHubMemo).
    * `'deferred'`: start from it, and note on the cache what the memo of this pass would name

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeGraph, encodeGraph, type EncodedGraph } from '../../../src/loops/hub/graph-codec.js';
+import { decodeGraph, encodeGraph, graphMagic, Tag } from '../../../src/loops/hub/graph-codec.js';
 
-/** Returns the value after a round trip through the codec and JSON text, as the memo file makes it. */
+/** Returns the value after a round trip through the codec, as the memo file makes it. */
 function roundTrip(value: unknown, omit?: (owner: object, key: string) => boolean): unknown {
-  const text = JSON.stringify(encodeGraph(value, omit ? { omit } : {}));
-  return decodeGraph(JSON.parse(text) as EncodedGraph);
+  const bytes = encodeGraph(value, omit ? { omit } : {});
+  // As read back from a file: a Buffer at an offset of a larger one, not word-aligned.
+  const file = Buffer.concat([Buffer.from('{"header":1}\n'), bytes, Buffer.from('\n')]);
+  return decodeGraph(file.subarray(13, 13 + bytes.length));
 }
 
 test('an object reached twice comes back as one object, a cycle included', () => {
@@ -30,10 +32,18 @@ test('a long string used many times is written once', () => {
     Array.from({ length: 50 }, (_, i) => [`member${i}`, new Map([['default/Service/web.yaml', text]])]),
   );
   const encoded = encodeGraph(clusters);
-  assert.equal(encoded.strings.filter((s) => s === text).length, 1);
-  assert.ok(JSON.stringify(encoded).length < 50 * 100 + 2000);
-  const back = decodeGraph(JSON.parse(JSON.stringify(encoded)) as EncodedGraph) as typeof clusters;
+  assert.equal(encoded.toString('latin1').split('x'.repeat(1000)).length, 2);
+  assert.ok(encoded.length < 50 * 60 + 1200, `${encoded.length} bytes`);
+  const back = roundTrip(clusters) as typeof clusters;
   assert.equal(back.get('member49')!.get('default/Service/web.yaml'), text);
+});
+
+test('objects of one shape name their keys once; strings keep every character', () => {
+  const targets = Array.from({ length: 200 }, (_, i) => ({ name: `member${i}`, replicas: i }));
+  const encoded = encodeGraph(targets);
+  assert.equal(encoded.toString('latin1').split('replicas').length, 2);
+  const odd = { ключ: 'значение ✓', tab: '\t\u0000"\\', emoji: '🚀'.repeat(3) };
+  assert.deepEqual(roundTrip({ targets, odd }), { targets, odd });
 });
 
 test('what JSON has no word for keeps its kind: Map, Set, Date, undefined, NaN, infinities, -0', () => {
@@ -95,9 +105,36 @@ test('a value that would not come back the same is refused, naming its kind', ()
   assert.throws(() => encodeGraph({ n: 1n }), /hub memo: a bigint cannot be kept/);
 });
 
-test('a graph it did not write does not decode: unknown tags, references out of range', () => {
-  assert.throws(() => decodeGraph({ strings: [], root: ['x'] }), /an unknown tag: "x"/);
-  assert.throws(() => decodeGraph({ strings: [], root: ['s', 0] }), /a reference out of range/);
-  assert.throws(() => decodeGraph({ strings: [], root: ['a', ['r', 5]] }), /a reference out of range/);
-  assert.throws(() => decodeGraph({ strings: [], root: ['f', 'many'] }), /an unknown number/);
+/** Bytes laid out as encodeGraph lays them out: no strings, floats or shapes unless given. */
+function graphBytes(tape: number[], parts: { strings?: string[]; shapes?: number[][] } = {}): Buffer {
+  const strings = (parts.strings ?? []).map((s) => Buffer.from(s));
+  const size = strings.reduce((n, b) => n + b.length, 0);
+  const words = (w: number[]) => Buffer.from(new Uint32Array(w).buffer);
+  return Buffer.concat([
+    words([graphMagic, strings.length, ...strings.map((b) => b.length)]),
+    ...strings,
+    Buffer.alloc((4 - (size % 4)) % 4),
+    words([0]),
+    words([(parts.shapes ?? []).length, ...(parts.shapes ?? []).flatMap((k) => [k.length, ...k])]),
+    words([tape.length, ...tape]),
+  ]);
+}
+
+test('bytes it did not write do not decode: unknown tags, references out of range, cut short', () => {
+  assert.deepEqual(decodeGraph(graphBytes([Tag.Array, 1, Tag.String, 0], { strings: ['a'] })), ['a']);
+  assert.throws(() => decodeGraph(graphBytes([99])), /hub memo: an unknown tag: 99/);
+  assert.throws(() => decodeGraph(graphBytes([Tag.String, 0])), /a string out of range: 0/);
+  assert.throws(() => decodeGraph(graphBytes([Tag.Array, 1, Tag.Ref, 5])), /a reference out of range: 5/);
+  assert.throws(() => decodeGraph(graphBytes([Tag.Number, 0])), /a number out of range: 0/);
+  assert.throws(() => decodeGraph(graphBytes([Tag.Object, 3])), /a shape out of range: 3/);
+  assert.throws(() => decodeGraph(graphBytes([Tag.Array, 2, Tag.Null])), /cut short/);
+  assert.throws(() => decodeGraph(graphBytes([Tag.Null, Tag.Null])), /words after the root/);
+  assert.throws(
+    () => decodeGraph(graphBytes([Tag.Object, 0], { strings: ['k'], shapes: [[0]] })),
+    /cut short/,
+  );
+  const good = encodeGraph({ a: [1, 2, 3], b: 'text' });
+  assert.throws(() => decodeGraph(good.subarray(0, good.length - 4)), /cut short/);
+  assert.throws(() => decodeGraph(Buffer.concat([good, Buffer.alloc(4)])), /bytes after the graph/);
+  assert.throws(() => decodeGraph(Buffer.from('{"strings":[],"root":null}')), /not an encoded graph/);
 });

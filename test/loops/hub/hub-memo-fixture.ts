@@ -25,14 +25,20 @@ export function usedLine(repo: FleetRepo): string {
   return `${hubMemoPath(repo.gitdir)}: used; this pass renders what changed`;
 }
 
-/** Rewrites the memo's header and body (its lines 1 and 2) and puts a checksum that matches them. */
+/** Rewrites the memo's header and body (its parts 1 and 2) and puts a checksum that matches them. */
 export function rewriteMemo(
   repo: FleetRepo,
-  edit: (lines: { header: string; body: string }) => { header: string; body: string },
+  edit: (parts: { header: string; body: Buffer }) => { header: string; body: Buffer },
 ): void {
   const path = hubMemoPath(repo.gitdir);
-  const [header, body] = readFileSync(path, 'utf8').split('\n') as [string, string];
+  const data = readFileSync(path);
+  const headerEnd = data.indexOf(0x0a);
+  const header = data.subarray(0, headerEnd).toString('utf8');
+  const body = data.subarray(headerEnd + 1, data.length - 42);
   const made = edit({ header, body });
-  const content = `${made.header}\n${made.body}\n`;
-  writeFileSync(path, `${content}${createHash('sha1').update(content).digest('hex')}\n`);
+  const content = Buffer.concat([Buffer.from(`${made.header}\n`), made.body, Buffer.from('\n')]);
+  writeFileSync(
+    path,
+    Buffer.concat([content, Buffer.from(`${createHash('sha1').update(content).digest('hex')}\n`)]),
+  );
 }

@@ -57,8 +57,8 @@ const cases: {
   {
     name: 'a memo of another format version',
     damage: (repo) =>
-      rewriteMemo(repo, (m) => ({ ...m, header: m.header.replace('"version":1', '"version":2') })),
-    reason: /ignored \(format version 2, not 1\)/,
+      rewriteMemo(repo, (m) => ({ ...m, header: m.header.replace('"version":2', '"version":3') })),
+    reason: /ignored \(format version 3, not 2\)/,
   },
   {
     name: 'a memo written at another bindings head',
@@ -78,24 +78,22 @@ const cases: {
   },
   {
     name: 'a memo whose body this hub cannot read (its checksum right)',
-    damage: (repo) => rewriteMemo(repo, (m) => ({ ...m, body: '{"strings":[],"root":["x"]}' })),
-    reason: /ignored \(hub memo: an unknown tag: "x"\)/,
+    damage: (repo) => rewriteMemo(repo, (m) => ({ ...m, body: Buffer.from('{"strings":[],"root":["x"]}') })),
+    reason: /ignored \(hub memo: not an encoded graph\)/,
   },
   {
     name: 'a memo of the right kinds whose parts do not fit together (its checksum right)',
     damage: (repo) =>
       rewriteMemo(repo, (m) => ({
         ...m,
-        body: JSON.stringify(
-          encodeGraph({
-            recordTexts: new Map(),
-            branches: new Map([['refs/heads/gitfleet/clusters/onprem-gpu', { head: 'none' }]]),
-            textOids: new Map(),
-            ...Object.fromEntries(
-              ['records', 'treeFiles', 'commits', 'sourceTexts', 'reports'].map((k) => [k, []]),
-            ),
-          }),
-        ),
+        body: encodeGraph({
+          recordTexts: new Map(),
+          branches: new Map([['refs/heads/gitfleet/clusters/onprem-gpu', { head: 'none' }]]),
+          textOids: new Map(),
+          ...Object.fromEntries(
+            ['records', 'treeFiles', 'commits', 'sourceTexts', 'reports'].map((k) => [k, []]),
+          ),
+        }),
       })),
     reason: /ignored \(Cannot read properties of undefined \(reading 'files'\)\)/,
   },
@@ -135,7 +133,7 @@ test('a memo that cannot be written is a warning: the pass is rendered, and the 
   const { result, lines } = await restartedHubPass(repo);
   rendered(result);
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, /^warn: .*hub-memo-v1: not written \(.*\); a restart renders everything$/);
+  assert.match(lines[0]!, /^warn: .*hub-memo-v2: not written \(.*\); a restart renders everything$/);
   rmSync(join(repo.gitdir, 'gitfleet'));
   mkdirSync(join(repo.gitdir, 'gitfleet'));
   commitChange(repo, 'bump web', bumpWeb);

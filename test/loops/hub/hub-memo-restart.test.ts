@@ -99,5 +99,5 @@ test('a memo left by a pass killed after it moved the refs (the one before it) i
   assert.deepEqual(hubRefs(killed), hubRefs(full));
   assert.equal(rendered(result).written.hashedTexts, expected.written.hashedTexts);
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, /hub-memo-v1: ignored \(written at other refs \(refs\/heads\/gitfleet\/bindings: /);
+  assert.match(lines[0]!, /hub-memo-v2: ignored \(written at other refs \(refs\/heads\/gitfleet\/bindings: /);
 });
