@@ -280,7 +280,7 @@ if (values.json) {
     console.log(`  agent requests in flight, first: ${busy(r.agent.firstRequests)}`);
     console.log(`  agent requests in flight, no-op: ${busy(r.agent.noopRequests)}`);
     const figures = (f: PassFigures) =>
-      `${f.ms} ms (CPU ${f.cpu.selfMs ?? '?'} ms, apiserver ${f.cpu.serversMs[0] ?? '?'} ms; ${f.requests.total} requests, ${f.requests.mutating} mutating; peak RSS ${f.peakRssMiB} MiB, heap ${f.heapUsedMiB} MiB)`;
+      `${f.ms} ms (CPU ${f.cpu.selfMs ?? '?'} ms, apiserver ${f.cpu.serversMs[0] ?? '?'} ms; ${f.requests.total} requests, ${f.requests.mutating} mutating; peak RSS ${f.peakRssMiB} MiB, heap ${f.heapUsedMiB} MiB; at the pass's peak: rss ${f.atPeak.rss}, heap ${f.atPeak.heapUsed}/${f.atPeak.heapTotal}, external ${f.atPeak.external} (array buffers ${f.atPeak.arrayBuffers}) MiB)`;
     console.log(`  agent process, first pass: ${figures(r.agent.process.first)}`);
     for (const [n, f] of r.agent.process.noops.entries())
       console.log(`  agent process, no-op ${n + 1}:   ${figures(f)}`);

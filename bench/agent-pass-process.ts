@@ -42,6 +42,11 @@ export interface PassFigures {
   peakRssMiB: number;
   /** V8's heap in use right after the pass, MiB. */
   heapUsedMiB: number;
+  /**
+   * process.memoryUsage() when the RSS was highest during the pass (sampled every 20 ms), MiB:
+   * where the peak was (V8's heap, Buffers and other memory outside it, the rest native).
+   */
+  atPeak: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
 }
 
 export interface AgentProcessReport {
@@ -115,8 +120,14 @@ async function main(input: AgentProcessInput): Promise<AgentProcessReport> {
     const methodsBefore = timedApi.report();
     const cpuBefore = sampleCpu(input.serverPids);
     const start = performance.now();
-    const result = await runAgentPass(options);
+    let peak = process.memoryUsage();
+    const sampler = setInterval(() => {
+      const now = process.memoryUsage();
+      if (now.rss > peak.rss) peak = now;
+    }, 20);
+    const result = await runAgentPass(options).finally(() => clearInterval(sampler));
     const ms = Math.round(performance.now() - start);
+    const mib = (n: number) => Math.round(n / 2 ** 20);
     return {
       ms,
       cpu: cpuBetween(cpuBefore, sampleCpu(input.serverPids)),
@@ -125,6 +136,13 @@ async function main(input: AgentProcessInput): Promise<AgentProcessReport> {
       fullyApplied: result.fullyApplied,
       peakRssMiB: peakRssMiB(),
       heapUsedMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+      atPeak: {
+        rss: mib(peak.rss),
+        heapTotal: mib(peak.heapTotal),
+        heapUsed: mib(peak.heapUsed),
+        external: mib(peak.external),
+        arrayBuffers: mib(peak.arrayBuffers),
+      },
     };
   };
   try {

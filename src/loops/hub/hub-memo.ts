@@ -110,8 +110,9 @@ function keptCacheOf(root: unknown): KeptCache {
 
 /**
  * Above this many rendered files over all cluster branches the memo is not written: at
- * 2,000 × 50 (100,000 files) it is about 30 MiB and takes a second or two to write, and it grows
- * with the files, so at 1,000 clusters its text would pass what one string can hold.
+ * 2,000 × 50 (100,000 files) it is about 18 MiB and takes half a second to write, during which
+ * the hub's loop waits; it grows with the files. The bound has not been measured again since
+ * the binary form (format 2), whose size no longer meets a string's limit.
  */
 const maxKeptFiles = 400_000;
 const toldTooLarge = new WeakSet<HubPassCache>();
