@@ -27,20 +27,20 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
       opts.queue.forget(key);
       lastTerminal.delete(key);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = named(describe(key), error instanceof Error ? error.message : String(error));
       // The error's code, for a log collector (`--log-format json`); the text format leaves it out.
       const fields = error instanceof GitfleetError ? { code: error.code } : {};
       if (opts.queue.isShutDown) {
-        opts.log.error(`${describe(key)}: ${message} (stopping; not retried)`, fields);
+        opts.log.error(`${message} (stopping; not retried)`, fields);
       } else if (isTerminal(error)) {
-        if (lastTerminal.get(key) !== message) opts.log.error(`${describe(key)}: ${message}`, fields);
+        if (lastTerminal.get(key) !== message) opts.log.error(message, fields);
         lastTerminal.set(key, message);
       } else {
         lastTerminal.delete(key);
         const delay = opts.queue.retryLater(key);
         const attempt = opts.queue.failures(key);
         opts.log.error(
-          `${describe(key)}: ${message} (failure ${attempt}; retrying in ${formatDelay(delay)})`,
+          `${message} (failure ${attempt}; retrying in ${formatDelay(delay)})`,
           fields,
         );
       }
@@ -48,6 +48,12 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
       opts.queue.done(key);
     }
   }
+}
+
+// The message under the key's name, once: an error that names its subject already (`agent
+// member1: lost its Lease…`) is not named twice.
+function named(subject: string, message: string): string {
+  return message.startsWith(`${subject}: `) ? message : `${subject}: ${message}`;
 }
 
 function formatDelay(ms: number): string {

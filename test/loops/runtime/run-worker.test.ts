@@ -64,6 +64,27 @@ test('a terminal error is not retried, and the same one is not logged again', as
   await worker;
 });
 
+test('an error that names its key already is not named twice', async () => {
+  const clock = fakeClock();
+  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
+  const log = capture();
+  let calls = 0;
+  const worker = runWorker({
+    queue,
+    log,
+    describe: (k) => `agent ${k}`,
+    handle: () => Promise.reject(new Error(calls++ === 0 ? 'agent member1: lost its Lease' : 'boom')),
+  });
+  queue.add('member1');
+  await tick();
+  assert.deepEqual(log.errors, ['agent member1: lost its Lease (failure 1; retrying in 1.0 s)']);
+  clock.advance(1000);
+  await tick();
+  assert.deepEqual(log.errors.slice(1), ['agent member1: boom (failure 2; retrying in 2.0 s)']);
+  queue.shutDown();
+  await worker;
+});
+
 test('shutting down lets the item in hand finish', async () => {
   const clock = fakeClock();
   const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
