@@ -69,6 +69,11 @@ class TargetLists {
     for (const c of schedule.clusters) key += `${c.name}\0${c.replicas}\0`;
     const list = this.#lists.get(key);
     if (list === undefined) {
+      // A list kept from an earlier render (a binding that kept its clusters) is shared already.
+      if (Object.isFrozen(schedule.clusters)) {
+        this.#lists.set(key, schedule.clusters);
+        return binding;
+      }
       const frozen = schedule.clusters.map((c) => Object.freeze({ name: c.name, replicas: c.replicas }));
       this.#lists.set(key, Object.freeze(frozen) as TargetCluster[]);
       return { ...binding, schedule: { ...schedule, clusters: frozen } };
