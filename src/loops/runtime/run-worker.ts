@@ -39,10 +39,7 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
         lastTerminal.delete(key);
         const delay = opts.queue.retryLater(key);
         const attempt = opts.queue.failures(key);
-        opts.log.error(
-          `${message} (failure ${attempt}; retrying in ${formatDelay(delay)})`,
-          fields,
-        );
+        opts.log.error(`${message} (failure ${attempt}; retrying in ${formatDelay(delay)})`, fields);
       }
     } finally {
       opts.queue.done(key);
