@@ -41,6 +41,7 @@ import { readGitObject } from './read-git-object.js';
 import { assertSameOid } from './select-new-objects.js';
 import { objectFileMode, syncPath, writeNewFile } from './sync-files.js';
 import { removeStaleTempFiles, tempFileName } from './temp-files.js';
+import { pidExists } from './pid-exists.js';
 
 /** The points between the steps above, for tests that stop a repack there (kill -9). */
 export type RepackStep =
@@ -393,10 +394,5 @@ function readHolder(path: string): string | null {
 function isLive(holder: string): boolean {
   const [host, pid] = holder.split(' ');
   if (host !== hostname()) return true;
-  try {
-    process.kill(Number(pid), 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pidExists(Number(pid));
 }

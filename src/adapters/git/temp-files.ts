@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pidExists } from './pid-exists.js';
 
 export type TempFileKind = 'pack' | 'idx' | 'obj';
 
@@ -32,20 +33,9 @@ export async function removeStaleTempFiles(dir: string, now: number): Promise<st
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (!info) continue;
-    if (isRunning(Number(match[2])) && now - info.mtimeMs < maxAgeMs) continue;
+    if (pidExists(Number(match[2])) && now - info.mtimeMs < maxAgeMs) continue;
     await rm(path, { force: true });
     removed.push(name);
   }
   return removed;
-}
-
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

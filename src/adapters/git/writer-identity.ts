@@ -4,6 +4,7 @@
 // mistaken for the writer.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { pidExists } from './pid-exists.js';
 
 /** The identity of a process that takes ref locks. */
 export interface WriterIdentity {
@@ -28,7 +29,7 @@ export function livenessOf(writer: WriterIdentity): WriterLiveness {
   if (writer.host !== hostname()) return 'elsewhere';
   const bootId = readBootId();
   if (writer.bootId !== null && bootId !== null && writer.bootId !== bootId) return 'gone';
-  if (writer.startTime === null) return isRunning(writer.pid) ? 'alive' : 'gone';
+  if (writer.startTime === null) return pidExists(writer.pid) ? 'alive' : 'gone';
   const now = startTimeOf(writer.pid);
   return now !== null && now === writer.startTime ? 'alive' : 'gone';
 }
@@ -51,15 +52,5 @@ function readBootId(): string | null {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
     return null;
-  }
-}
-
-// Without /proc: signal 0 tells whether the pid exists (EPERM: it does, as another user's).
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

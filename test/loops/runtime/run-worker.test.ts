@@ -12,12 +12,20 @@ function capture(): Logger & { errors: string[] } {
   return { errors, info: () => undefined, warn: () => undefined, error: (m) => errors.push(m) };
 }
 
+/** A fake clock, a work queue on it without jitter, and a logger that keeps the errors. */
+function setup() {
+  const clock = fakeClock();
+  return {
+    clock,
+    queue: createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) }),
+    log: capture(),
+  };
+}
+
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 test('a failing key is logged once per failure and retried after the backoff, until it succeeds', async () => {
-  const clock = fakeClock();
-  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
-  const log = capture();
+  const { clock, queue, log } = setup();
   let calls = 0;
   const worker = runWorker({
     queue,
@@ -45,9 +53,7 @@ test('a failing key is logged once per failure and retried after the backoff, un
 });
 
 test('a terminal error is not retried, and the same one is not logged again', async () => {
-  const clock = fakeClock();
-  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
-  const log = capture();
+  const { clock, queue, log } = setup();
   const worker = runWorker({
     queue,
     log,
@@ -65,9 +71,7 @@ test('a terminal error is not retried, and the same one is not logged again', as
 });
 
 test('an error that names its key already is not named twice', async () => {
-  const clock = fakeClock();
-  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
-  const log = capture();
+  const { clock, queue, log } = setup();
   let calls = 0;
   const worker = runWorker({
     queue,
@@ -111,9 +115,7 @@ test('shutting down lets the item in hand finish', async () => {
 });
 
 test('a failing key is not run again by triggers before its backoff delay has passed', async () => {
-  const clock = fakeClock();
-  const queue = createWorkQueue<string>({ clock, backoff: defaultBackoff(() => 0) });
-  const log = capture();
+  const { clock, queue, log } = setup();
   const runs: number[] = [];
   const start = clock.now();
   const worker = runWorker({
