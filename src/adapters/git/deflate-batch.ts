@@ -4,6 +4,7 @@
 import { deflateSync } from 'node:zlib';
 import type { GitObjectType } from './git-object.js';
 import { hashObject } from './hash-object.js';
+import { deflateChunk } from './zlib-chunk.js';
 
 /** Objects to deflate: their contents back to back in `data`, split by `lengths`. */
 export interface DeflateTask {
@@ -39,7 +40,9 @@ export function deflateTask(task: DeflateTask): DeflateResult {
   task.lengths.forEach((length, i) => {
     const content = task.data.subarray(at, at + length);
     at += length;
-    parts.push(deflateSync(content, zlibOptionsFor(task.types[i]!, length)));
+    parts.push(
+      deflateSync(content, { ...zlibOptionsFor(task.types[i]!, length), chunkSize: deflateChunk(length) }),
+    );
     oids.push(hashObject(task.types[i]!, content));
   });
   // A fresh buffer, never a slice of Node's shared pool, so it can be transferred.

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { GitWriteError } from './git-write-error.js';
+import { inflateChunkFromStored } from './zlib-chunk.js';
 
 const types: ReadonlySet<string> = new Set(['blob', 'tree', 'commit', 'tag']);
 
@@ -28,7 +29,7 @@ export function readLooseObject(gitdir: string, oid: string): { type: string; co
     new GitWriteError('CorruptObject', `a truncated or damaged loose object: ${path}: ${why}`);
   let raw: Buffer;
   try {
-    raw = inflateSync(stored);
+    raw = inflateSync(stored, { chunkSize: inflateChunkFromStored(stored.length) });
   } catch (e) {
     throw damaged(`it does not inflate: ${(e as Error).message}`);
   }

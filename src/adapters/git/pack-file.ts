@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { GitWriteError } from './git-write-error.js';
 import { PackIndex } from './pack-index.js';
+import { inflateChunk } from './zlib-chunk.js';
 import { packHandle, readAt } from './pack-file-handles.js';
 
 /** Pack entry type numbers of whole objects. */
@@ -116,20 +117,13 @@ export class PackFile {
     if (compressed.length !== end - from) throw damaged('the pack ends inside it');
     let data: Buffer;
     try {
-      // One byte more than declared is allowed, so a stream that is longer is seen as such. The
-      // output buffer is sized to the object: with zlib's default 16 KiB chunk, each small object
-      // read kept 16 KiB of memory alive (10,000 manifests: 160 MiB outside the heap).
-      data = inflateSync(compressed, { maxOutputLength: size + 1, chunkSize: chunkFor(size) });
+      // One byte more than declared is allowed, so a stream that is longer is seen as such; the
+      // output buffer is sized to the object (zlib-chunk.ts).
+      data = inflateSync(compressed, { maxOutputLength: size + 1, chunkSize: inflateChunk(size) });
     } catch (e) {
       throw damaged(`its data does not inflate: ${(e as Error).message}`);
     }
     if (data.length !== size) throw damaged(`it inflates to ${data.length} bytes, its header says ${size}`);
     return data;
   }
-}
-
-// zlib's output chunk for an object of `size` bytes: the whole object in one (at least zlib's
-// minimum, 64 bytes), up to 1 MiB; larger ones are put together from 1 MiB chunks.
-function chunkFor(size: number): number {
-  return Math.min(Math.max(64, size + 1), 1 << 20);
 }
