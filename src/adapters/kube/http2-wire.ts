@@ -19,6 +19,7 @@ import {
   collectAnswer,
   type TlsMaterial,
   type Wire,
+  type WireAnswer,
   type WireProtocol,
   type WireRequest,
 } from './kube-wire.js';
@@ -48,25 +49,49 @@ export class Http2Wire implements Wire {
     const session = await this.session(tls);
     if (session === 'http/1.1') return this.fallback().exchange(req, tls);
     const stream = this.request(session, req);
+    const timeoutMs = req.timeoutMs;
     return new Promise((resolve, reject) => {
-      if (req.timeoutMs > 0)
-        stream.setTimeout(req.timeoutMs, () => {
-          stream.close(http2.constants.NGHTTP2_CANCEL);
-          reject(new Error(`timed out after ${req.timeoutMs} ms`));
-          this.checkAlive(session);
-        });
-      let responded = false;
-      stream.on('response', (headers) => {
+      // A finished stream lives on until a full collection (its native handle holds it weakly,
+      // and V8's young-generation collections keep what such handles reach), so it is left holding
+      // nothing of the request or the answer: every listener here and in collectAnswer comes off
+      // when the exchange settles. Otherwise each one carried its request body, its answer and
+      // their promises into the old generation (10,000 applies: about 100 MiB there).
+      const onTimeout = () => {
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        fail(new Error(`timed out after ${timeoutMs} ms`));
+        this.checkAlive(session);
+      };
+      const onResponse = (headers: http2.IncomingHttpHeaders) => {
         responded = true;
         const retryAfter = headers['retry-after'];
         collectAnswer(
           stream,
           Number(headers[':status']),
           typeof retryAfter === 'string' ? retryAfter : undefined,
-        ).then(resolve, reject);
-      });
-      stream.on('error', reject);
-      stream.on('close', () => responded || reject(closedEarly(stream)));
+        ).then(done, fail);
+      };
+      const onClose = () => responded || fail(closedEarly(stream));
+      const detach = () => {
+        if (timeoutMs > 0) stream.setTimeout(0, onTimeout);
+        stream.removeListener('response', onResponse);
+        stream.removeListener('error', fail);
+        stream.removeListener('close', onClose);
+      };
+      const done = (answer: WireAnswer) => {
+        detach();
+        resolve(answer);
+      };
+      function fail(error: Error): void {
+        detach();
+        reject(error);
+      }
+      let responded = false;
+      if (timeoutMs > 0) stream.setTimeout(timeoutMs, onTimeout);
+      stream.on('response', onResponse);
+      stream.on('error', fail);
+      // An error after the exchange settled has no one to tell (and must not be unhandled).
+      stream.on('error', ignore);
+      stream.on('close', onClose);
       stream.end(req.body);
     });
   }
@@ -191,3 +216,5 @@ export class Http2Wire implements Wire {
 function closedEarly(stream: http2.ClientHttp2Stream): Error {
   return new Error(`the stream closed before an answer (HTTP/2 code ${stream.rstCode ?? 'none'})`);
 }
+
+function ignore(): void {}

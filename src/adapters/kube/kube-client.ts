@@ -26,8 +26,7 @@ export interface ListOptions {
   namespace?: string;
   /**
    * Ask for metadata only (PartialObjectMetadataList): existence, labels, annotations, owners,
-   * finalizers, resourceVersion; without managedFields, dropped as each page is read (most of an
-   * item's size, and no reader of a metadata list looks at them).
+   * finalizers, resourceVersion.
    */
   metadataOnly?: boolean;
 }
@@ -82,7 +81,10 @@ export class KubeClient {
     return this.discovery.resourceFor(ref.apiVersion, ref.kind);
   }
 
-  /** Server-side applies the manifest exactly as given; returns the stored (or dry-run) object or the refusal. */
+  /**
+   * Server-side applies the manifest exactly as given; returns the stored (or dry-run) object,
+   * without managedFields, or the refusal.
+   */
   async apply(manifest: KubeObject, opts: ApplyOptions): Promise<WriteResult> {
     const info = await this.resourceOf(manifest);
     if (!info) return notServed(manifest);
@@ -101,7 +103,7 @@ export class KubeClient {
     return 'refusal' in answer ? { type: 'refused', refusal: answer.refusal } : writeResult(answer);
   }
 
-  /** Merge-patches an object (e.g. to remove a label); returns the stored object or the refusal. */
+  /** Merge-patches an object (e.g. to remove a label); returns the stored object (without managedFields) or the refusal. */
   async mergePatch(ref: ObjectRef, patch: unknown): Promise<WriteResult> {
     const info = await this.resourceOf(ref);
     if (!info) return notServed(ref);
@@ -157,7 +159,11 @@ export class KubeClient {
     return JSON.parse(answer.body) as KubeObject;
   }
 
-  /** Lists the objects of a kind (every page); each item gets its apiVersion and kind. */
+  /**
+   * Lists the objects of a kind (every page); each item gets its apiVersion and kind and loses
+   * its managedFields as each page is read (most of a small item's size, and no reader of a list
+   * looks at them).
+   */
   async list(kind: Pick<ObjectRef, 'apiVersion' | 'kind'>, opts: ListOptions = {}): Promise<ListResult> {
     const info = await this.resourceOf(kind);
     if (!info)
@@ -190,7 +196,7 @@ export class KubeClient {
       for (const item of page.items ?? []) {
         item.apiVersion = kind.apiVersion;
         item.kind = kind.kind;
-        if (opts.metadataOnly) delete item.metadata['managedFields'];
+        delete item.metadata['managedFields'];
         items.push(item);
       }
       next = page.metadata?.continue || undefined;
@@ -236,9 +242,15 @@ function namespaceOf(manifest: KubeObject, info: ResourceInfo): string {
   return info.namespaced ? (manifest.metadata.namespace ?? 'default') : '';
 }
 
+// The stored object of a write, without managedFields: most of a small object's answer, and no
+// reader of a write's answer looks at them (who owns which field is the server's to settle; the
+// drift check leaves them out, has-drifted.ts). The pass keeps each answer until its report.
 function writeResult(answer: { status: number; body: string }): WriteResult {
-  if (answer.status >= 200 && answer.status < 300)
-    return { type: 'ok', live: JSON.parse(answer.body) as KubeObject };
+  if (answer.status >= 200 && answer.status < 300) {
+    const live = JSON.parse(answer.body) as KubeObject;
+    if (live.metadata) delete live.metadata['managedFields'];
+    return { type: 'ok', live };
+  }
   return { type: 'refused', refusal: refusalOf(answer.status, answer.body) };
 }
 

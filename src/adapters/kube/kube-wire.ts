@@ -44,24 +44,41 @@ export interface Wire {
   close(): void;
 }
 
-/** Returns the status, Retry-After and text of a body read to its end; rejects when it closes before. */
+/**
+ * Returns the status, Retry-After and text of a body read to its end; rejects when it closes
+ * before. Its listeners come off the body once it settles (http2-wire.ts says why).
+ */
 export function collectAnswer(
   body: Readable,
   status: number,
   retryAfter: string | undefined,
 ): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let ended = false;
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.on('end', () => {
-      ended = true;
-      const text = Buffer.concat(chunks).toString('utf8');
+    let chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () => {
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+      detach();
       resolve({ status, body: text, ...(retryAfter !== undefined ? { retryAfter } : {}) });
-    });
-    body.on('close', () => {
-      if (!ended) reject(new Error('the connection closed before the answer ended'));
-    });
-    body.on('error', reject);
+    };
+    const onClose = () => onError(new Error('the connection closed before the answer ended'));
+    const onError = (error: Error) => {
+      detach();
+      reject(error);
+    };
+    const detach = () => {
+      chunks = [];
+      body.removeListener('data', onData);
+      body.removeListener('end', onEnd);
+      body.removeListener('close', onClose);
+      body.removeListener('error', onError);
+      body.on('error', ignore);
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('close', onClose);
+    body.on('error', onError);
   });
 }
+
+function ignore(): void {}
