@@ -18,6 +18,7 @@ import {
   makeBareRepo,
   prefix,
 } from './agent-fixture.js';
+import { inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
 import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
 import { startProcess, writeLease, type Process } from './lease-processes.js';
 
@@ -109,6 +110,15 @@ test('an agent whose Lease is taken mid-pass sends no further apply, writes no s
     } finally {
       await agent?.stop('SIGTERM');
       kubectl(['delete', 'namespace', apps, '--wait=false', '--ignore-not-found']);
+      // The agents ran as member1: their inventory is no later test's to find.
+      kubectl([
+        'delete',
+        'configmap',
+        inventoryName('member1'),
+        '-n',
+        inventoryNamespace,
+        '--ignore-not-found',
+      ]);
       repo.dispose();
     }
   });

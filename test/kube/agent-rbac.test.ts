@@ -90,7 +90,10 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
   const dir = mkdtempSync(join(tmpdir(), 'gitfleet-rbac-'));
   const repo = makeBareRepo();
   const cluster = uniqueName('rbac');
-  t.after(() => {
+  // One hook, in this order: the agent may be writing its status into the repository until it exits.
+  let stopAgent: (() => Promise<unknown>) | undefined;
+  t.after(async () => {
+    await stopAgent?.();
     repo.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -178,10 +181,10 @@ test('a tenant agent with the shipped RBAC applies what it may, refuses the rest
         role,
       ]);
       const agent = startAgent([...base, '--interval', '2s'], env);
-      t.after(async () => {
+      stopAgent = () => {
         if (agent.child.exitCode === null) agent.child.kill('SIGTERM');
-        await agent.exited;
-      });
+        return agent.exited;
+      };
       const reportOf = async (): Promise<AgentReport | undefined> =>
         parseStatusBranch(await readStatusFiles(repo.dir, statusBranchRef(prefix, cluster)));
 

@@ -19,7 +19,9 @@ import { fakeAgent } from './fake-agent.js';
 
 after(removeTempDirs);
 
-const timeouts = { connectMs: 2_000, idleMs: 300 };
+// Generous: a stopped server refuses at once, and a loaded machine can take seconds to start
+// git http-backend for the answer after the reconnect (an idle limit of 300 ms failed it).
+const timeouts = { connectMs: 10_000, idleMs: 10_000 };
 const web = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'web' };
 const eviction = 'v1/ConfigMap/shop/web from m1: TaintUntolerated cluster.karmada.io/unreachable:NoExecute';
 
