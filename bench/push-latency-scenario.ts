@@ -15,6 +15,11 @@ interface PushLatencyReport {
   perPollBytes: number;
   pushPhase: { perPushPerAgentBytes: number };
   v0AdvertisementBytes: number;
+  heartbeatPushes: {
+    first: { bytes: number };
+    later: { bytes: number }[];
+    thousandAgentsPerMinuteBytes: number;
+  };
 }
 
 export const pushLatencyScenario: Scenario = {
@@ -40,7 +45,7 @@ export const pushLatencyScenario: Scenario = {
     return {
       scenario: 'push-latency',
       status: 'ran',
-      note: `P50 ${r.latencyMs.p50} ms, P99 ${r.latencyMs.p99} ms (target P99 < 2000 ms), ${r.missed} missed; per agent per minute ${r.perAgentPerMinute.requests} requests, ${r.perAgentPerMinute.bytes} bytes; a push costs each agent about ${r.pushPhase.perPushPerAgentBytes} bytes`,
+      note: `P50 ${r.latencyMs.p50} ms, P99 ${r.latencyMs.p99} ms (target P99 < 2000 ms), ${r.missed} missed; per agent per minute ${r.perAgentPerMinute.requests} requests, ${r.perAgentPerMinute.bytes} bytes; a push costs each agent about ${r.pushPhase.perPushPerAgentBytes} bytes; a heartbeat push ${r.heartbeatPushes.first.bytes} bytes the first time, then ${r.heartbeatPushes.later.map((h) => h.bytes).join(', ')}`,
       parameters: { ...shape, pollMs: 1000, source: 'bench/push-latency.js' },
       contenders: [
         {

@@ -28,6 +28,7 @@ import { defaultRemoteTimeouts } from '../src/adapters/remote/remote-timeouts.js
 import { readRef } from '../src/adapters/git/read-ref.js';
 import { agentMirrorRefs } from '../src/loops/agent/agent-repo.js';
 import { branchPoll } from '../src/loops/agent/branch-poll.js';
+import { writeHeartbeat } from '../src/loops/agent/heartbeat.js';
 import { systemClock } from '../src/loops/runtime/clock.js';
 import { startGitServer } from '../test/git-server/start-git-server.js';
 import { machineInfo } from './lib/machine.js';
@@ -211,6 +212,26 @@ const phase = {
   bytesDown: proxy.bytes.down - phaseStart.down,
 };
 for (const a of started) await a.stop();
+
+// An agent's own pushes, its heartbeat the most frequent (every 10 s by default): the polls are
+// stopped, so the proxy counts one agent's heartbeat pushes alone. The first in the process reads
+// receive-pack's advertisement; once its capabilities are known, a push goes without it
+// (src/adapters/remote/push-refs.ts).
+const heartbeats: { bytes: number; requests: number; ms: number }[] = [];
+for (let i = 0; i < 6; i++) {
+  const before = { requests: server.requests.length, ...proxy.bytes, at: performance.now() };
+  await writeHeartbeat({
+    repo: started[0]!.repo,
+    ref: `refs/heads/gitfleet/heartbeat/${started[0]!.name}`,
+    cluster: started[0]!.name,
+    author: { name: 'bench', email: 'bench@example.invalid', time: 1_700_000_000 + i, tzOffsetMinutes: 0 },
+  });
+  heartbeats.push({
+    bytes: proxy.bytes.up - before.up + proxy.bytes.down - before.down,
+    requests: server.requests.length - before.requests,
+    ms: Math.round(performance.now() - before.at),
+  });
+}
 proxy.server.close();
 await server.close();
 
@@ -255,6 +276,15 @@ const report = {
   perPollBytes,
   v0AdvertisementBytes: v0Bytes,
   receivePackAdvertisementBytes: receivePackBytes,
+  /** One agent's heartbeat pushes: the first (advertisement read), then each later one. */
+  heartbeatPushes: {
+    first: heartbeats[0]!,
+    later: heartbeats.slice(1),
+    /** At one heartbeat every 10 s, what 1,000 agents' heartbeats cost the host a minute. */
+    thousandAgentsPerMinuteBytes: Math.round(
+      (heartbeats.slice(1).reduce((n, h) => n + h.bytes, 0) / 5) * 6 * 1000,
+    ),
+  },
   thousandAgentsPerMinute: {
     requests: perAgentMinute(idle.requests) * 1000,
     bytes: perAgentMinute(idle.bytesUp + idle.bytesDown) * 1000,
@@ -280,7 +310,12 @@ else {
     `  while pushed to (${pushes} pushes): per agent per minute ${report.pushPhase.perAgentPerMinute.requests} requests, ${report.pushPhase.perAgentPerMinute.bytes} bytes; a push costs each agent about ${report.pushPhase.perPushPerAgentBytes} bytes beyond its polls`,
   );
   console.log(
-    `  every push of an agent (status, heartbeat) first reads receive-pack's advertisement of every ref: ${receivePackBytes} bytes`,
+    `  receive-pack's advertisement of every ref: ${receivePackBytes} bytes; an agent's first heartbeat push in a process (which reads it): ${heartbeats[0]!.bytes} bytes, ${heartbeats[0]!.requests} requests; each later one: ${heartbeats
+      .slice(1)
+      .map((h) => `${h.bytes} bytes/${h.requests} req`)
+      .join(
+        ', ',
+      )}; 1,000 agents' heartbeats (every 10 s): ${mib(report.heartbeatPushes.thousandAgentsPerMinuteBytes)} a minute`,
   );
   console.log(
     `  1,000 agents, per minute: ${report.thousandAgentsPerMinute.requests} requests, ${mib(report.thousandAgentsPerMinute.bytes)}; with the v0 advertisement (${v0Bytes} bytes a poll): ${mib(report.thousandAgentsPerMinute.bytesIfV0)}`,

@@ -23,6 +23,8 @@ export interface GitServerOptions {
 export interface SeenRequest {
   method: string;
   path: string;
+  /** The query string, `?` included, or ''. */
+  query: string;
   authorized: boolean;
   authorization: string | undefined;
   /** The request body's Content-Encoding (git gzips large fetch requests). */
@@ -45,10 +47,11 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
   const requests: SeenRequest[] = [];
   const server = createServer((req, res) => {
     const authorized = opts.token === undefined || hasToken(req.headers.authorization, opts.token);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const { pathname: path, search: query } = new URL(req.url ?? '/', 'http://localhost');
     requests.push({
       method: req.method ?? '',
       path,
+      query,
       authorized,
       authorization: req.headers.authorization,
       contentEncoding: req.headers['content-encoding'],

@@ -17,6 +17,15 @@
 // supports `atomic` (git, GitHub, GitLab, Gitea do), every ref moves in one request, all or
 // none; otherwise one request per ref, in the given order, stopping at the first refusal,
 // so the bindings branch, last, is never visible ahead of the cluster branches.
+//
+// The advertisement lists every ref of the repository (about 250 KB at 1,000 clusters), and
+// an agent pushes its heartbeat every few seconds. So once a remote's capabilities are known
+// (from an advertisement this process read), a push first goes without one: each command
+// against the value the mirror last saw (the expected old commit, or for a `replace` the
+// tracking ref), only when the new commit descends from it, the objects from there on. receive-
+// pack checks every old value under its lock and every object it needs, so a stale view costs a
+// refusal, never a wrong update; on any refusal the push is planned again from a fresh
+// advertisement as above, which gives the same outcome as if it had been read first.
 import { isAncestor } from '../git/is-ancestor.js';
 import { readRef } from '../git/read-ref.js';
 import { updateRefs } from '../git/update-ref.js';
@@ -33,9 +42,46 @@ import { pushReportError } from './to-remote-error.js';
 
 const zeroOid = '0000000000000000000000000000000000000000';
 
-/** Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws PushRejected on a lost race. */
-export async function pushRefs(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<void> {
-  const target = (ref?: string): ServiceTarget => ({
+/** receive-pack's capabilities per remote URL, as this process last read them advertised. */
+const advertisedCapabilities = new Map<string, ReadonlySet<string>>();
+
+/** How a push went out: without the advertisement, or planned from one (read for it, or after a refusal). */
+export type PushWay = 'blind' | 'advertised';
+
+/**
+ * Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws
+ * PushRejected on a lost race. Returns how the push went out (for tests and benchmarks).
+ */
+export async function pushRefs(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<PushWay> {
+  if (await pushBlind(access, updates)) return 'blind';
+  const advertised = await discoverRefs({ ...serviceTarget(access), service: 'git-receive-pack' });
+  advertisedCapabilities.set(access.url, advertised.capabilities);
+  const { commands, done } = await planCommands(access, advertised.refs, updates);
+  await recordPushed(access.gitdir, done);
+  if (commands.length === 0) return 'advertised';
+  const atomic = advertised.capabilities.has('atomic');
+  const capabilities = capabilitiesToAsk(advertised.capabilities);
+  const remoteHas = new Set(advertised.refs.values());
+  const reader = await openObjectReader(access.gitdir);
+  try {
+    for (const batch of atomic ? [commands] : commands.map((c) => [c])) {
+      await pushBatch({
+        reader,
+        remoteHas,
+        batch,
+        capabilities,
+        target: serviceTarget(access, batch[0]!.ref),
+        gitdir: access.gitdir,
+      });
+    }
+  } finally {
+    await reader.close();
+  }
+  return 'advertised';
+}
+
+function serviceTarget(access: RemoteAccess, ref?: string): ServiceTarget {
+  return {
     url: access.url,
     headers: access.authHeaders,
     timeouts: access.timeouts,
@@ -46,27 +92,60 @@ export async function pushRefs(access: RemoteAccess, updates: readonly PublishUp
       secrets: access.secrets,
       ...(ref === undefined ? {} : { ref }),
     },
-  });
-  const advertised = await discoverRefs({ ...target(), service: 'git-receive-pack' });
-  const { commands, done } = await planCommands(access, advertised.refs, updates);
-  await recordPushed(access.gitdir, done);
-  if (commands.length === 0) return;
-  const atomic = advertised.capabilities.has('atomic');
-  const sideBand = advertised.capabilities.has('side-band-64k') ? ['side-band-64k'] : [];
-  const capabilities = ['report-status', ...(atomic ? ['atomic'] : []), ...sideBand];
-  const remoteHas = new Set(advertised.refs.values());
+  };
+}
+
+function capabilitiesToAsk(advertised: ReadonlySet<string>): string[] {
+  return [
+    'report-status',
+    ...(advertised.has('atomic') ? ['atomic'] : []),
+    ...(advertised.has('side-band-64k') ? ['side-band-64k'] : []),
+  ];
+}
+
+/**
+ * Pushes against the mirror's view of the remote without reading the advertisement; returns
+ * false, having moved nothing, when that cannot be done or the remote refused it. Only for a
+ * remote whose capabilities are known, in one request (one update, or `atomic`), and only for
+ * updates the mirror's view already allows: the expected old commit is the one it tracks, the
+ * new one descends from it (a `replace` goes against the tracked value, whatever it is).
+ */
+async function pushBlind(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<boolean> {
+  const known = advertisedCapabilities.get(access.url);
+  if (known === undefined || !known.has('report-status') || updates.length === 0) return false;
+  if (updates.length > 1 && !known.has('atomic')) return false;
+  const commands: PushCommand[] = [];
+  for (const u of updates) {
+    const tracked = await readRef(access.gitdir, trackingRefOf(u.ref));
+    if (u.replace !== true) {
+      if (tracked !== u.oldOid) return false;
+      if (
+        tracked !== null &&
+        !(await isAncestor({ gitdir: access.gitdir, ancestor: tracked, descendant: u.newOid }))
+      )
+        return false;
+    }
+    if (tracked === u.newOid) return false;
+    commands.push({ ref: u.ref, old: tracked ?? zeroOid, new: u.newOid });
+  }
   const reader = await openObjectReader(access.gitdir);
   try {
-    for (const batch of atomic ? [commands] : commands.map((c) => [c])) {
-      await pushBatch({
-        reader,
-        remoteHas,
-        batch,
-        capabilities,
-        target: target(batch[0]!.ref),
-        gitdir: access.gitdir,
-      });
-    }
+    await pushBatch({
+      reader,
+      remoteHas: new Set(commands.map((c) => c.old).filter((oid) => oid !== zeroOid)),
+      batch: commands,
+      capabilities: capabilitiesToAsk(known),
+      target: serviceTarget(access, commands[0]!.ref),
+      gitdir: access.gitdir,
+    });
+    return true;
+  } catch (error) {
+    // Refused, or the pack could not be stored (it lacked what the remote no longer has): the
+    // advertisement decides. Anything else (the remote unreachable, credentials) would fail the
+    // same way again.
+    if (error instanceof RemoteError && ['PushRejected', 'PushDeclined', 'RemoteFailed'].includes(error.code))
+      return false;
+    throw error;
   } finally {
     await reader.close();
   }

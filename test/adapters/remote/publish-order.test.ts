@@ -6,7 +6,7 @@ import { readRef } from '../../../src/adapters/git/read-ref.js';
 import { RemoteError } from '../../../src/adapters/remote/remote-error.js';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { git, removeTempDirs } from '../../git-server/git-cli.js';
-import { commitInMirror, serveFleet } from './remote-fixture.js';
+import { commitInMirror, revParse, serveFleet } from './remote-fixture.js';
 
 after(removeTempDirs);
 
@@ -22,10 +22,6 @@ function declineBadRef(served: string): void {
     `#!/bin/sh\n[ "$1" = "${bad}" ] && { echo "declined by policy" >&2; exit 1; }\nexit 0\n`,
   );
   chmodSync(hook, 0o755);
-}
-
-async function revParse(gitdir: string, ref: string): Promise<string | null> {
-  return git(gitdir, ['rev-parse', '--verify', '--quiet', ref]).catch(() => null);
 }
 
 const cases: {

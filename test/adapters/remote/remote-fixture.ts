@@ -98,3 +98,36 @@ export function agentMirrorOf(opts: {
     ...(opts.timeouts === undefined ? {} : { timeouts: opts.timeouts }),
   });
 }
+
+/** Resolves to the ref's id in a git dir according to git, or null. */
+export async function revParse(gitdir: string, ref: string): Promise<string | null> {
+  return git(gitdir, ['rev-parse', '--verify', '--quiet', ref]).catch(() => null);
+}
+
+/** Runs `body` on a fleet served over HTTP and a hub repository of it; the server stops after. */
+export async function withServedHub(
+  opts: { branchPrefix: string; branches?: string[] },
+  body: (fleet: ServedFleet, hub: RemoteHubRepo) => Promise<void>,
+): Promise<void> {
+  const fleet = await serveFleet(opts.branches ? { branches: opts.branches } : {});
+  try {
+    const hub = remoteHubRepo({
+      url: fleet.url,
+      cacheDir: fleet.cacheDir,
+      sourceRef: 'main',
+      branchPrefix: opts.branchPrefix,
+    });
+    await body(fleet, hub);
+  } finally {
+    await fleet.server.close();
+  }
+}
+
+/** Another writer: clones `branch` from the server, commits a file on it and pushes; returns their commit. */
+export async function pushedByAnother(fleet: ServedFleet, branch: string, text: string): Promise<string> {
+  const other = tempDir('other');
+  await git(other, ['clone', '-q', '--branch', branch, fleet.url, '.']);
+  const theirs = await commitWorkFile(other, 'a.yaml', text, 'not the hub');
+  await git(other, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`]);
+  return theirs;
+}

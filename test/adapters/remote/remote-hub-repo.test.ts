@@ -5,36 +5,19 @@ import { RemoteError } from '../../../src/adapters/remote/remote-error.js';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { git, makeServedRepo, removeTempDirs, tempDir } from '../../git-server/git-cli.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
-import { commitInMirror, commitWorkFile, serveFleet, type ServedFleet } from './remote-fixture.js';
+import {
+  commitInMirror,
+  commitWorkFile,
+  pushedByAnother,
+  revParse,
+  serveFleet,
+  withServedHub,
+} from './remote-fixture.js';
 
 after(removeTempDirs);
 
 const cluster = 'refs/heads/gitfleet/clusters/x';
 const slow = { timeout: 120_000 };
-
-/** Resolves to the ref's id in a git dir according to git, or null. */
-async function revParse(gitdir: string, ref: string): Promise<string | null> {
-  return git(gitdir, ['rev-parse', '--verify', '--quiet', ref]).catch(() => null);
-}
-
-/** Runs `body` on a fleet served over HTTP and a hub repository of it; the server stops after. */
-async function withServedHub(
-  opts: { branchPrefix: string; branches?: string[] },
-  body: (fleet: ServedFleet, hub: ReturnType<typeof remoteHubRepo>) => Promise<void>,
-): Promise<void> {
-  const fleet = await serveFleet(opts.branches ? { branches: opts.branches } : {});
-  try {
-    const hub = remoteHubRepo({
-      url: fleet.url,
-      cacheDir: fleet.cacheDir,
-      sourceRef: 'main',
-      branchPrefix: opts.branchPrefix,
-    });
-    await body(fleet, hub);
-  } finally {
-    await fleet.server.close();
-  }
-}
 
 test(
   'A refresh mirrors the source branch and the prefixed branches pushed with git, and a second refresh moves nothing.',
@@ -112,10 +95,7 @@ test(
       await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
 
       // Someone else advances the branch on the server first.
-      const other = tempDir('other');
-      await git(other, ['clone', '-q', '--branch', 'gitfleet/clusters/x', fleet.url, '.']);
-      const theirs = await commitWorkFile(other, 'a.yaml', 'theirs\n', 'not the hub');
-      await git(other, ['push', '-q', 'origin', 'HEAD:refs/heads/gitfleet/clusters/x']);
+      const theirs = await pushedByAnother(fleet, 'gitfleet/clusters/x', 'theirs\n');
 
       const ours = await commitInMirror({
         gitdir: hub.gitdir,
