@@ -223,11 +223,18 @@ test('without an object every render commit of every cluster is listed with its 
   assert.equal(entries.at(-1)!.changes.length, 3);
 });
 
-test('the branch prefix comes from the FleetConfig at HEAD', async () => {
+test('the branch prefix comes from the FleetConfig at HEAD, even when the rest of the fleet does not load', async () => {
   const other = initRepo();
   const fleetConfig =
     'apiVersion: gitfleet.io/v1alpha1\nkind: FleetConfig\nmetadata: { name: fleet }\nspec: { branchPrefix: ops/ }\n';
-  const source = sourceCommit(other, { 'fleet.yaml': fleetConfig }, 'configure', 'Dana', T0);
+  const broken = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: [not closed\n';
+  const source = sourceCommit(
+    other,
+    { 'fleet.yaml': fleetConfig, 'apps/broken.yaml': broken },
+    'configure',
+    'Dana',
+    T0,
+  );
   renderCommit({
     repo: other,
     cluster: 'x',

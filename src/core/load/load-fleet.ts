@@ -15,6 +15,7 @@
 // same objects, which lets the render skip work for them (render-fleet.ts). The fleet is equal
 // with or without the memo.
 import type { Fleet } from '../model/fleet.js';
+import type { FleetConfig } from '../model/fleet-config.js';
 import { locationLabel } from '../model/source-location.js';
 import { collectFile, mergeItems, newCollection, type CollectedItem } from './collect-documents.js';
 import { comparePaths } from './compare-paths.js';
@@ -97,13 +98,28 @@ const DEFAULT_MAX_EXPANDED_BYTES = 16 * 1024 * 1024;
 
 type Parsed = { ok: true; documents: RawDocument[] } | { ok: false; errors: LoadError[] };
 
-/** Returns the fleet held by the files, or every error that keeps it from loading. */
-export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
-  const limits: StreamLimits = {
+function limitsOf(options: LoadOptions): StreamLimits {
+  return {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     maxExpandedNodes: options.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES,
     maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_MAX_EXPANDED_BYTES,
   };
+}
+
+/**
+ * Returns the FleetConfig the files hold, as a load would find it (step 2), parsing only the
+ * files whose text mentions it: the defaults when there is none or it is invalid, whatever the
+ * rest of the fleet holds (a template that does not load does not hide the branch prefix).
+ */
+export function readFleetConfig(files: readonly SourceFile[], options: LoadOptions = {}): FleetConfig {
+  const limits = limitsOf(options);
+  const sources = files.filter((f) => isFleetSourcePath(f.path)).sort((a, b) => comparePaths(a.path, b.path));
+  return findFleetConfig(sources, (file) => parseYamlStream(file, limits), options.sourceBranch).config;
+}
+
+/** Returns the fleet held by the files, or every error that keeps it from loading. */
+export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
+  const limits = limitsOf(options);
   const limitsKey = `${limits.maxFileBytes}/${limits.maxExpandedNodes}/${limits.maxExpandedBytes}`;
   const previous = options.memo?.limits === limitsKey ? options.memo.files : undefined;
   const sources = files.filter((f) => isFleetSourcePath(f.path)).sort((a, b) => comparePaths(a.path, b.path));
