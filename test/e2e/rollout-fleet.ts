@@ -32,7 +32,13 @@ export const ns = 'shop';
 export interface WebSpec {
   image: string;
   nodeSelector?: Record<string, string>;
-  /** The Deployment's own progress deadline (default 10 s; 600: Pods that stay Pending leave it Progressing). */
+  /**
+   * The Deployment's own progress deadline. Default: 10 s for a change with a nodeSelector (it
+   * turns Degraded soon), 300 s for a good one. A good spec reverted to inherits the Progressing
+   * condition's last update from the stuck rollout before it: with a deadline shorter than that
+   * stall, the controller reports it timed out for a moment before it finds the old ReplicaSet
+   * complete, and the gate fails the revert on that moment. 600: Pods that stay Pending leave it Progressing.
+   */
   progressDeadlineSeconds?: number;
 }
 
@@ -109,7 +115,7 @@ kind: Deployment
 metadata: {name: ${name}, namespace: ${ns}}
 spec:
   replicas: 1
-  progressDeadlineSeconds: ${spec.progressDeadlineSeconds ?? 10}
+  progressDeadlineSeconds: ${spec.progressDeadlineSeconds ?? (spec.nodeSelector ? 10 : 300)}
   selector: {matchLabels: {app: ${name}}}
   template:
     metadata: {labels: {app: ${name}}}

@@ -18,9 +18,8 @@ import {
   makeBareRepo,
   prefix,
 } from './agent-fixture.js';
-import { inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
 import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
-import { startProcess, writeLease, type Process } from './lease-processes.js';
+import { removeAgentLeftovers, startProcess, writeLease, type Process } from './lease-processes.js';
 
 const configMaps = 3000;
 /** The agent's apply concurrency (cli/commands/agent.ts): the requests that may be on the wire at once. */
@@ -109,16 +108,7 @@ test('an agent whose Lease is taken mid-pass sends no further apply, writes no s
       throw error;
     } finally {
       await agent?.stop('SIGTERM');
-      kubectl(['delete', 'namespace', apps, '--wait=false', '--ignore-not-found']);
-      // The agents ran as member1: their inventory is no later test's to find.
-      kubectl([
-        'delete',
-        'configmap',
-        inventoryName('member1'),
-        '-n',
-        inventoryNamespace,
-        '--ignore-not-found',
-      ]);
+      removeAgentLeftovers('member1', apps);
       repo.dispose();
     }
   });

@@ -17,9 +17,8 @@ import {
   makeBareRepo,
   prefix,
 } from './agent-fixture.js';
-import { inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
 import { eventually, inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
-import { startProcess, type Process } from './lease-processes.js';
+import { removeAgentLeftovers, startProcess, type Process } from './lease-processes.js';
 
 const leaseDurationS = 4;
 const retryPeriodS = 1;
@@ -143,16 +142,7 @@ test('two agents for one cluster: one applies and reports, the other stands by a
       throw error;
     } finally {
       for (const agent of agents) await agent.stop('SIGTERM');
-      kubectl(['delete', 'namespace', apps, '--wait=false', '--ignore-not-found']);
-      // The agents ran as member1: their inventory is no later test's to find.
-      kubectl([
-        'delete',
-        'configmap',
-        inventoryName('member1'),
-        '-n',
-        inventoryNamespace,
-        '--ignore-not-found',
-      ]);
+      removeAgentLeftovers('member1', apps);
       repo.dispose();
     }
   });

@@ -2,6 +2,7 @@
 // with the time each line arrived, so a test can wait for a line and tell when it came.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { inventoryName, inventoryNamespace } from '../../src/core/apply-plan/agent-keys.js';
 import { eventually } from './test-clusters.js';
 import { kubectl } from './agent-fixture.js';
 
@@ -85,4 +86,13 @@ export function writeLease(ns: string, name: string, holder: string, seconds: nu
     leaseTransitions: (lease.spec.leaseTransitions ?? 0) + 1,
   };
   kubectl(['replace', '-f', '-'], { input: JSON.stringify(lease) });
+}
+
+/**
+ * Removes what agents run as `cluster` left on the test cluster: the namespace of their objects
+ * and their inventory, which no later test running an agent of that name should find.
+ */
+export function removeAgentLeftovers(cluster: string, namespace: string): void {
+  kubectl(['delete', 'namespace', namespace, '--wait=false', '--ignore-not-found']);
+  kubectl(['delete', 'configmap', inventoryName(cluster), '-n', inventoryNamespace, '--ignore-not-found']);
 }
