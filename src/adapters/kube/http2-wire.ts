@@ -51,11 +51,12 @@ export class Http2Wire implements Wire {
     const stream = this.request(session, req);
     const timeoutMs = req.timeoutMs;
     return new Promise((resolve, reject) => {
-      // A finished stream lives on until a full collection (its native handle holds it weakly,
-      // and V8's young-generation collections keep what such handles reach), so it is left holding
-      // nothing of the request or the answer: every listener here and in collectAnswer comes off
-      // when the exchange settles. Otherwise each one carried its request body, its answer and
-      // their promises into the old generation (10,000 applies: about 100 MiB there).
+      // A finished stream outlives its exchange: in a heap profile of 10,000 applies its objects
+      // reached V8's old generation and went only at a full collection (why young-generation
+      // collections keep them was not established). So it is left holding nothing of the request
+      // or the answer: every listener here and in collectAnswer comes off when the exchange
+      // settles. Before, each stream carried its request body, its answer and their promises
+      // along (promoted per young collection: 3.3-3.5 MB before, 2.3 MB after).
       const onTimeout = () => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
         fail(new Error(`timed out after ${timeoutMs} ms`));

@@ -1,5 +1,5 @@
 // collectAnswer reads a body to its end and then lets go of it: none of its listeners stay on
-// the body once it settles (an HTTP/2 stream outlives its exchange until a full collection, and
+// the body once it settles (an HTTP/2 stream outlives its exchange, in a profile until a full collection, and
 // what its listeners reach would live as long), and an error after that is nobody's to throw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
