@@ -109,10 +109,12 @@ function keptCacheOf(root: unknown): KeptCache {
 }
 
 /**
- * Above this many rendered files over all cluster branches the memo is not written: at
- * 2,000 × 50 (100,000 files) it is about 18 MiB and takes half a second to write, during which
- * the hub's loop waits; it grows with the files. The bound has not been measured again since
- * the binary form (format 2), whose size no longer meets a string's limit.
+ * Above this many rendered files over all cluster branches the memo is not written: it grows
+ * with the files, and the hub's loop waits while it is written. Format 2, measured with
+ * bench/hub-pass.js: at 2,000 × 50 (100,000 files) about 18 MiB, half a second to write; at
+ * 2,000 × 200 (400,000 files, the bound) 1.0–1.4 s to write and 0.75 s to read back, a restarted
+ * pass 1.25 s against a first pass of 9.2 s (3 December). Past the bound a restart renders
+ * everything rather than the loop stalling for seconds per pass.
  */
 const maxKeptFiles = 400_000;
 const toldTooLarge = new WeakSet<HubPassCache>();
