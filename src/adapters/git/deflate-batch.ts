@@ -1,7 +1,7 @@
 // The unit of work of the deflate pool: a run of objects packed into one buffer (so it crosses
 // to a worker thread as a single transfer), deflated one by one and hashed on the way, so the
 // ids callers give are checked at no cost to the main thread.
-import { deflateSync } from 'node:zlib';
+import { deflateSync, type ZlibOptions } from 'node:zlib';
 import type { GitObjectType } from './git-object.js';
 import { hashObject } from './hash-object.js';
 import { deflateChunk } from './zlib-chunk.js';
@@ -40,9 +40,7 @@ export function deflateTask(task: DeflateTask): DeflateResult {
   task.lengths.forEach((length, i) => {
     const content = task.data.subarray(at, at + length);
     at += length;
-    parts.push(
-      deflateSync(content, { ...zlibOptionsFor(task.types[i]!, length), chunkSize: deflateChunk(length) }),
-    );
+    parts.push(deflateSync(content, zlibOptionsFor(task.types[i]!, length)));
     oids.push(hashObject(task.types[i]!, content));
   });
   // A fresh buffer, never a slice of Node's shared pool, so it can be transferred.
@@ -60,25 +58,16 @@ export function deflateTask(task: DeflateTask): DeflateResult {
 // more than the compression. A window no larger than the input (plus zlib's lookahead) and a
 // hash table to match give the same output, in a fraction of the time; any inflater reads it.
 // Trees are mostly object ids, which do not compress: the fastest level gives them the same
-// size (within 1% on the hub's trees) in two thirds of the time.
-interface ZlibOptions {
-  level?: number;
-  windowBits?: number;
-  memLevel?: number;
-}
-const optionsCache = new Map<string, ZlibOptions>();
-
+// size (within 1% on the hub's trees) in two thirds of the time. The output buffer is sized to
+// the object (zlib-chunk.ts).
 function zlibOptionsFor(type: GitObjectType, length: number): ZlibOptions {
   let windowBits = 9;
   while (windowBits < 15 && 1 << windowBits < length + 262) windowBits++;
   const level = type === 'tree' ? 1 : -1;
-  const key = `${level}/${windowBits}`;
-  let options = optionsCache.get(key);
-  if (!options) {
-    options = windowBits === 15 ? { level } : { level, windowBits, memLevel: Math.max(1, windowBits - 7) };
-    optionsCache.set(key, options);
-  }
-  return options;
+  const chunkSize = deflateChunk(length);
+  return windowBits === 15
+    ? { level, chunkSize }
+    : { level, windowBits, memLevel: Math.max(1, windowBits - 7), chunkSize };
 }
 
 /** Returns the pieces of a buffer cut by consecutive lengths (views, not copies). */

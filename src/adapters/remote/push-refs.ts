@@ -45,39 +45,42 @@ const zeroOid = '0000000000000000000000000000000000000000';
 /** receive-pack's capabilities per remote URL, as this process last read them advertised. */
 const advertisedCapabilities = new Map<string, ReadonlySet<string>>();
 
-/** How a push went out: without the advertisement, or planned from one (read for it, or after a refusal). */
-export type PushWay = 'blind' | 'advertised';
+/** Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws PushRejected on a lost race. */
+export async function pushRefs(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<void> {
+  // One reader of the mirror's objects for the push, opened when objects are first listed.
+  let opened: Promise<ObjectReader> | undefined;
+  const reader = () => (opened ??= openObjectReader(access.gitdir));
+  try {
+    if (!(await pushBlind(access, updates, reader))) await pushAdvertised(access, updates, reader);
+  } finally {
+    if (opened) await (await opened).close();
+  }
+}
 
-/**
- * Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws
- * PushRejected on a lost race. Returns how the push went out (for tests and benchmarks).
- */
-export async function pushRefs(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<PushWay> {
-  if (await pushBlind(access, updates)) return 'blind';
+/** Plans the push from receive-pack's advertisement (and remembers the remote's capabilities), then sends it. */
+async function pushAdvertised(
+  access: RemoteAccess,
+  updates: readonly PublishUpdate[],
+  reader: () => Promise<ObjectReader>,
+): Promise<void> {
   const advertised = await discoverRefs({ ...serviceTarget(access), service: 'git-receive-pack' });
   advertisedCapabilities.set(access.url, advertised.capabilities);
   const { commands, done } = await planCommands(access, advertised.refs, updates);
   await recordPushed(access.gitdir, done);
-  if (commands.length === 0) return 'advertised';
+  if (commands.length === 0) return;
   const atomic = advertised.capabilities.has('atomic');
   const capabilities = capabilitiesToAsk(advertised.capabilities);
   const remoteHas = new Set(advertised.refs.values());
-  const reader = await openObjectReader(access.gitdir);
-  try {
-    for (const batch of atomic ? [commands] : commands.map((c) => [c])) {
-      await pushBatch({
-        reader,
-        remoteHas,
-        batch,
-        capabilities,
-        target: serviceTarget(access, batch[0]!.ref),
-        gitdir: access.gitdir,
-      });
-    }
-  } finally {
-    await reader.close();
+  for (const batch of atomic ? [commands] : commands.map((c) => [c])) {
+    await pushBatch({
+      reader: await reader(),
+      remoteHas,
+      batch,
+      capabilities,
+      target: serviceTarget(access, batch[0]!.ref),
+      gitdir: access.gitdir,
+    });
   }
-  return 'advertised';
 }
 
 function serviceTarget(access: RemoteAccess, ref?: string): ServiceTarget {
@@ -110,7 +113,11 @@ function capabilitiesToAsk(advertised: ReadonlySet<string>): string[] {
  * updates the mirror's view already allows: the expected old commit is the one it tracks, the
  * new one descends from it (a `replace` goes against the tracked value, whatever it is).
  */
-async function pushBlind(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<boolean> {
+async function pushBlind(
+  access: RemoteAccess,
+  updates: readonly PublishUpdate[],
+  reader: () => Promise<ObjectReader>,
+): Promise<boolean> {
   const known = advertisedCapabilities.get(access.url);
   if (known === undefined || !known.has('report-status') || updates.length === 0) return false;
   if (updates.length > 1 && !known.has('atomic')) return false;
@@ -128,10 +135,9 @@ async function pushBlind(access: RemoteAccess, updates: readonly PublishUpdate[]
     if (tracked === u.newOid) return false;
     commands.push({ ref: u.ref, old: tracked ?? zeroOid, new: u.newOid });
   }
-  const reader = await openObjectReader(access.gitdir);
   try {
     await pushBatch({
-      reader,
+      reader: await reader(),
       remoteHas: new Set(commands.map((c) => c.old).filter((oid) => oid !== zeroOid)),
       batch: commands,
       capabilities: capabilitiesToAsk(known),
@@ -146,8 +152,6 @@ async function pushBlind(access: RemoteAccess, updates: readonly PublishUpdate[]
     if (error instanceof RemoteError && ['PushRejected', 'PushDeclined', 'RemoteFailed'].includes(error.code))
       return false;
     throw error;
-  } finally {
-    await reader.close();
   }
 }
 
