@@ -20,6 +20,7 @@ import { failed, type Scenario, type ScenarioOptions, type ScenarioReport } from
 import { scaleScenario } from './scale.js';
 import { hubScaleScenario, render10kScenario } from './hub-scale.js';
 import { failoverScenario } from './failover.js';
+import { chaosScenario } from './chaos.js';
 import { rolloutScenario } from './rollout.js';
 import { soakScenario } from './soak.js';
 import { statusScenario } from './status.js';
@@ -36,6 +37,7 @@ const scenarios: Scenario[] = [
   hubScaleScenario,
   render10kScenario,
   failoverScenario,
+  chaosScenario,
   rolloutScenario,
   soakScenario,
   statusScenario,

@@ -19,7 +19,12 @@ export function formatMachine(m: Machine): string {
 /** Returns a scenario's contenders, ratio and notes as text lines. */
 export function formatScenario(report: ScenarioReport): string {
   const lines = [`== ${report.scenario}: ${JSON.stringify(report.parameters)}`];
-  if (report.status !== 'ran') return [...lines, `  ${report.status}: ${report.note ?? ''}`].join('\n');
+  if (report.status !== 'ran') {
+    const details = Object.entries(report.details ?? {}).map(
+      ([key, value]) => `  ${key}: ${JSON.stringify(value)}`,
+    );
+    return [...lines, `  ${report.status}: ${report.note ?? ''}`, ...details].join('\n');
+  }
   const width = Math.max(...report.contenders.map((c) => c.name.length));
   for (const c of report.contenders) {
     const rss = c.peakRssMiB === null ? '' : `  peak RSS ${c.peakRssMiB} MiB`;

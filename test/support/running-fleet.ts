@@ -19,12 +19,21 @@ export interface RunningFleet {
   running(name: string): boolean;
   /** Throws, with what it printed, when the named process has exited. */
   assertRunning(name: string): void;
+  /**
+   * Sends the named process a signal; for SIGKILL and SIGTERM resolves once it has exited (an
+   * exit asked for, not counted by `unexpectedExits`), for others (SIGSTOP, SIGCONT) at once.
+   */
+  signal(name: string, signal: NodeJS.Signals): Promise<void>;
+  /** The processes that exited without being told to (stop, stopAgent, signal), with their last output. */
+  unexpectedExits(): { name: string; code: number | null; signal: string | null; output: string }[];
 }
 
 /** Extra arguments for the hub and for every agent (failover settings, heartbeat intervals). */
 export interface FleetArgs {
   hub?: readonly string[];
   agent?: readonly string[];
+  /** Run the agents with their Lease (the clusters need the lease namespace); default --no-lease. */
+  agentLease?: boolean;
 }
 
 /** Starts the hub (resync 1s) and an agent per cluster (context of the same name, resync 1s). */
@@ -36,18 +45,28 @@ export function startFleet(
 ): RunningFleet {
   const children = new Map<string, ChildProcess>();
   const logs = new Map<string, string[]>();
+  const asked = new WeakSet<ChildProcess>();
+  const unexpected: { name: string; code: number | null; signal: string | null; output: string }[] = [];
   const start = (name: string, args: readonly string[]) => {
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = logs.get(name) ?? [];
     logs.set(name, lines);
     child.stdout!.on('data', (d: Buffer) => lines.push(d.toString()));
     child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
+    child.on('exit', (code, signal) => {
+      if (!asked.has(child)) unexpected.push({ name, code, signal, output: lines.join('').slice(-4000) });
+    });
     children.set(name, child);
+  };
+  const kill = (child: ChildProcess, signal: NodeJS.Signals) => {
+    if (signal === 'SIGKILL' || signal === 'SIGTERM') asked.add(child);
+    child.kill(signal);
   };
   const agentArgs = (cluster: string) => [
     ...['agent', '--repo', repo, '--cluster', cluster, '--kubeconfig', kubeconfig],
     // One agent per cluster by construction: no Lease (the clusters have no gitfleet-system).
-    ...['--context', cluster, '--interval', '1s', '--no-lease', ...(extra.agent ?? [])],
+    ...['--context', cluster, '--interval', '1s', ...(extra.agentLease ? [] : ['--no-lease'])],
+    ...(extra.agent ?? []),
   ];
   start('hub', ['hub', '--repo', repo, '--interval', '1s', ...(extra.hub ?? [])]);
   for (const cluster of clusters) start(cluster, agentArgs(cluster));
@@ -55,7 +74,7 @@ export function startFleet(
   return {
     async stop() {
       const running = [...children].filter(([, c]) => c.exitCode === null && c.signalCode === null);
-      for (const [, child] of running) child.kill('SIGTERM');
+      for (const [, child] of running) kill(child, 'SIGTERM');
       const failed = process.exitCode !== undefined && process.exitCode !== 0;
       if (failed) console.log(output());
       const stuck = (
@@ -70,7 +89,7 @@ export function startFleet(
     async stopAgent(cluster) {
       const child = children.get(cluster);
       if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
+      kill(child, 'SIGTERM');
       const stuck = await exitsWithin(child, stopWaitMs, cluster);
       if (stuck)
         throw new Error(`agent ${cluster} did not exit within ${stopWaitMs / 1000} s of SIGTERM (killed)`);
@@ -79,6 +98,15 @@ export function startFleet(
       logs.get(cluster)?.push(`--- ${cluster} started again\n`);
       start(cluster, agentArgs(cluster));
     },
+    async signal(name, signal) {
+      const child = children.get(name);
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      kill(child, signal);
+      if (signal !== 'SIGKILL' && signal !== 'SIGTERM') return;
+      const stuck = await exitsWithin(child, stopWaitMs, name);
+      if (stuck) throw new Error(`${name} did not exit within ${stopWaitMs / 1000} s of ${signal} (killed)`);
+    },
+    unexpectedExits: () => [...unexpected],
     output,
     running(name) {
       const child = children.get(name);

@@ -10,6 +10,7 @@ import { startClusters } from './start-clusters.js';
 import { killProcessesNow, stopProcesses } from './stop-processes.js';
 import { testEnv } from './test-env.js';
 import { startApiServer, stopApiServer } from './restart-api-server.js';
+import type { ApiTarget } from './api-request.js';
 
 /**
  * What a test may do to the running clusters, by name (`member2`): stop one member's
@@ -18,6 +19,8 @@ import { startApiServer, stopApiServer } from './restart-api-server.js';
 export interface TestClusters {
   stopApiServer(cluster: string): Promise<void>;
   startApiServer(cluster: string): Promise<void>;
+  /** The cluster's API server and admin token, for the harness's own requests (apiRequest). */
+  target(cluster: string): ApiTarget;
 }
 
 /** Options of a test run's clusters. */
@@ -86,6 +89,7 @@ export async function withTestClusters<T>(
           binDir: started.binDir,
           readyTimeoutMs: opts.readyTimeoutMs ?? 240_000,
         }),
+      target: (name) => ({ server: record(name).server, token: record(name).token }),
     });
   } finally {
     await stop();
