@@ -72,7 +72,7 @@ export const hubSpec = {
       type: 'duration',
       value: 'DURATION',
       default: '30s',
-      help: 'how long a judged cluster must be seen alive, without a break, before it is judged no more (0s: at once)',
+      help: 'how long a judged cluster must be seen alive, without a break, before it is judged no more',
     },
     // Karmada's controller-manager flags of the taint manager and graceful eviction (docs/failover.md).
     'enable-no-execute-taint-eviction': {

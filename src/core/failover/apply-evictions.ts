@@ -101,7 +101,7 @@ type Verdict = { keep: true; expiresAt?: number } | { keep: false; reason: Ended
  * | suppressDeletion false                                     | dropped, DeletionConfirmed       |
  * | creationTimestamp + (gracePeriodSeconds or --graceful-eviction-timeout) ≤ now | dropped, Timeout |
  * | the binding's schedule has seen the eviction, and every scheduled cluster is Ready and reports the object applied and Healthy at its branch head | dropped, HealthyOnNewClusters |
- * | no cluster fits the binding, and the evicted cluster is Ready and fails only the ClusterEviction filter | dropped, ClusterRecovered |
+ * | a TaintManager task; no cluster fits the binding, and the evicted cluster is Ready and fails only the ClusterEviction filter | dropped, ClusterRecovered |
  * | otherwise                                                  | kept                             |
  *
  * ClusterRecovered is gitfleet's: in Karmada a binding no other cluster could take fails to
@@ -194,6 +194,9 @@ function assessTask(task: GracefulEvictionTask, input: EvictionInput, binding: B
 // The binding fits no cluster (a filter failure, which Karmada's scheduler leaves unscheduled)
 // and the evicted cluster, Ready, is kept out by its eviction task alone.
 function hasRecovered(binding: Binding, task: GracefulEvictionTask, input: EvictionInput): boolean {
+  // Only the cluster's own failure ends with the cluster: an application that failed there is
+  // not mended by its cluster being Ready (it would be placed back and evicted again).
+  if (task.producer !== 'TaintManager') return false;
   const schedule = binding.schedule;
   if (schedule.type !== 'NoFit' || schedule.keepPrevious || schedule.reason !== undefined) return false;
   if (!isReady(input, task.fromCluster)) return false;

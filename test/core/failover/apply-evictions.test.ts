@@ -350,6 +350,15 @@ const assessRows: {
     want: 'ClusterRecovered',
   },
   {
+    name: 'an application failover task is not ended by its cluster being back (the application failed, not the cluster): kept',
+    given: {
+      task: aTask({ producer: 'ApplicationFailover', reason: 'ApplicationFailure' }),
+      binding: noFit([{ cluster: 'member2', onlyEviction: true }]),
+    },
+    want: 'kept',
+    wakeAt: '2026-12-01T15:05:00.000Z',
+  },
+  {
     name: 'no cluster took it, the evicted cluster fits but is not Ready: kept',
     given: {
       task: aTask(),
