@@ -12,8 +12,9 @@
 // seconds are not compared), so a policy's own `{key: cluster.karmada.io/unreachable, operator:
 // Exists, effect: NoExecute, tolerationSeconds: 0}` replaces the default. Karmada removed the
 // flags in v1.15, when it stopped adding those NoExecute taints itself; gitfleet keeps them,
-// because a ClusterTaintPolicy commonly adds them and without a default a cluster that is gone
-// for one monitor grace period loses every workload at once, and a flapping agent one each flap.
+// because the ClusterTaintPolicy one writes to fail over adds exactly those taints, and without a
+// default a cluster gone for one monitor grace period loses every workload that does not say
+// otherwise, and a flapping agent loses them again at each flap.
 //
 // Where gitfleet differs: Karmada writes them into the stored policy; gitfleet adds them where the
 // taint manager reads a binding's tolerations (taint-evictions.ts), not at load time. So the
