@@ -61,7 +61,13 @@ test("the hub's monitor flags take Go durations", () => {
 
 test('a monitor period not shorter than the grace period is a usage error naming both flags', () => {
   assert.throws(
-    () => monitorSettings({ periodMs: 40_000, gracePeriodMs: 40_000, startupGracePeriodMs: 60_000 }),
+    () =>
+      monitorSettings({
+        periodMs: 40_000,
+        gracePeriodMs: 40_000,
+        startupGracePeriodMs: 60_000,
+        successThresholdMs: 0,
+      }),
     (e: unknown) =>
       e instanceof UsageError && /--cluster-monitor-period .*--cluster-monitor-grace-period/.test(e.message),
   );

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCommandLine } from '../../src/cli/command-line.js';
-import { hubSpec, parseEvictionRate } from '../../src/cli/commands/hub-spec.js';
+import { failoverSettingsOf, hubSpec, parseEvictionRate } from '../../src/cli/commands/hub-spec.js';
 import { defaultFailoverSettings } from '../../src/core/model/failover.js';
 import { runCli } from './run-cli.js';
 
@@ -58,5 +58,53 @@ test('hub eviction flags: a bad purge mode or rate is a usage error naming the f
     const rate = await runCli(['hub', '--repo', 'r', '--once', `--resource-eviction-rate=${bad}`]);
     assert.equal(rate.code, 2, rate.stderr);
     assert.match(rate.stderr, /--resource-eviction-rate must be a number of evictions per second, 0 or more/);
+  }
+});
+
+test('hub failover flags: the default tolerations, the fleet disruption and the success threshold have their defaults', () => {
+  const settings = failoverSettingsOf(valuesOf([]));
+  assert.deepEqual(settings, defaultFailoverSettings);
+  assert.equal(valuesOf([])['cluster-success-threshold'], 30_000);
+});
+
+test('hub failover flags: given values are read', () => {
+  const v = valuesOf([
+    '--default-not-ready-toleration-seconds=0',
+    '--default-unreachable-toleration-seconds=120',
+    '--unhealthy-fleet-threshold=0.7',
+    '--large-fleet-size-threshold=10',
+    '--secondary-resource-eviction-rate=0.1',
+    '--cluster-success-threshold=1s',
+  ]);
+  const settings = failoverSettingsOf(v);
+  assert.equal(settings.defaultNotReadyTolerationSeconds, 0);
+  assert.equal(settings.defaultUnreachableTolerationSeconds, 120);
+  assert.equal(settings.unhealthyFleetThreshold, 0.7);
+  assert.equal(settings.largeFleetSizeThreshold, 10);
+  assert.equal(settings.secondaryResourceEvictionRate, 0.1);
+  assert.equal(v['cluster-success-threshold'], 1000);
+});
+
+test('hub failover flags: a bad value is a usage error naming the flag', async () => {
+  const cases: [string, RegExp][] = [
+    [
+      '--default-unreachable-toleration-seconds=-1',
+      /--default-unreachable-toleration-seconds must be a whole number of seconds, 0 or more, not '-1'/,
+    ],
+    [
+      '--default-not-ready-toleration-seconds=5m',
+      /--default-not-ready-toleration-seconds must be a whole number of seconds/,
+    ],
+    ['--unhealthy-fleet-threshold=1.5', /--unhealthy-fleet-threshold must be a number above 0 and at most 1/],
+    ['--large-fleet-size-threshold=many', /--large-fleet-size-threshold must be a whole number of clusters/],
+    [
+      '--secondary-resource-eviction-rate=-0.1',
+      /--secondary-resource-eviction-rate must be a number of evictions per second, 0 or more/,
+    ],
+  ];
+  for (const [flag, want] of cases) {
+    const out = await runCli(['hub', '--repo', 'r', '--once', flag]);
+    assert.equal(out.code, 2, `${flag}: ${out.stderr}`);
+    assert.match(out.stderr, want);
   }
 });

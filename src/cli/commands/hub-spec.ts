@@ -9,6 +9,7 @@ import { leaderElectFlags } from './hub-leadership.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
+import type { FailoverSettings } from '../../core/model/failover.js';
 
 /** `gitfleet hub`: its command line. */
 export const hubSpec = {
@@ -67,6 +68,12 @@ export const hubSpec = {
       default: '60s',
       help: 'the same for a cluster whose agent never wrote a status branch',
     },
+    'cluster-success-threshold': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '30s',
+      help: 'how long a judged cluster must be seen alive, without a break, before it is judged no more',
+    },
     // Karmada's controller-manager flags of the taint manager and graceful eviction (docs/failover.md).
     'enable-no-execute-taint-eviction': {
       type: 'boolean',
@@ -90,6 +97,38 @@ export const hubSpec = {
       default: '10m',
       help: 'how long a Gracefully evicted copy waits for the new copies to be healthy',
     },
+    // Karmada's webhook flags (up to v1.14) for the default tolerations of every policy.
+    'default-not-ready-toleration-seconds': {
+      type: 'string',
+      value: 'SECONDS',
+      default: '300',
+      help: 'the tolerationSeconds of the cluster.karmada.io/not-ready:NoExecute toleration a policy gets when it has none',
+    },
+    'default-unreachable-toleration-seconds': {
+      type: 'string',
+      value: 'SECONDS',
+      default: '300',
+      help: 'the same for cluster.karmada.io/unreachable:NoExecute',
+    },
+    // The node lifecycle controller's disruption flags, with the fleet as its zone.
+    'unhealthy-fleet-threshold': {
+      type: 'fraction',
+      value: 'FRACTION',
+      default: '0.55',
+      help: 'with more than 2 clusters not Ready and at least this share of the fleet, NoExecute evictions stop (or slow, in a large fleet)',
+    },
+    'large-fleet-size-threshold': {
+      type: 'string',
+      value: 'COUNT',
+      default: '50',
+      help: 'a fleet of more clusters than this is large: when disrupted, it evicts at the secondary rate instead of not at all',
+    },
+    'secondary-resource-eviction-rate': {
+      type: 'string',
+      value: 'RATE',
+      default: '0.01',
+      help: 'NoExecute evictions per second of a large fleet at or above --unhealthy-fleet-threshold (0: none)',
+    },
     ...leaderElectFlags,
     'metrics-addr': metricsAddrFlag,
     'log-format': logFormatFlag,
@@ -112,15 +151,57 @@ export function followedBranch(sourceRef: string): string {
   );
 }
 
-/** Returns --resource-eviction-rate as a number: 0 or more, evictions per second. */
-export function parseEvictionRate(text: string): number {
+/** Returns --resource-eviction-rate (or the flag named) as a number: 0 or more, evictions per second. */
+export function parseEvictionRate(text: string, flag = 'resource-eviction-rate'): number {
   const rate = Number(text);
   if (text.trim() === '' || !Number.isFinite(rate) || rate < 0) {
     throw new UsageError(
-      `--resource-eviction-rate must be a number of evictions per second, 0 or more, not '${escapeText(text)}'`,
+      `--${flag} must be a number of evictions per second, 0 or more, not '${escapeText(text)}'`,
     );
   }
   return rate;
+}
+
+/** Returns a flag's whole number, 0 or more (seconds, a count), or a usage error naming the flag. */
+export function parseWholeNumber(text: string, flag: string, what: string): number {
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`--${flag} must be a whole number of ${what}, 0 or more, not '${escapeText(text)}'`);
+  }
+  return Number(text);
+}
+
+/** Returns the hub's failover settings from its flags (Karmada's names; docs/failover.md). */
+export function failoverSettingsOf(values: {
+  'enable-no-execute-taint-eviction': boolean;
+  'no-execute-taint-eviction-purge-mode': 'Directly' | 'Gracefully';
+  'resource-eviction-rate': string;
+  'graceful-eviction-timeout': number;
+  'default-not-ready-toleration-seconds': string;
+  'default-unreachable-toleration-seconds': string;
+  'unhealthy-fleet-threshold': number;
+  'large-fleet-size-threshold': string;
+  'secondary-resource-eviction-rate': string;
+}): FailoverSettings {
+  const seconds = (flag: 'default-not-ready-toleration-seconds' | 'default-unreachable-toleration-seconds') =>
+    parseWholeNumber(values[flag], flag, 'seconds');
+  return {
+    enableNoExecuteTaintEviction: values['enable-no-execute-taint-eviction'],
+    noExecuteTaintEvictionPurgeMode: values['no-execute-taint-eviction-purge-mode'],
+    resourceEvictionRate: parseEvictionRate(values['resource-eviction-rate']),
+    gracefulEvictionTimeoutSeconds: values['graceful-eviction-timeout'] / 1000,
+    defaultNotReadyTolerationSeconds: seconds('default-not-ready-toleration-seconds'),
+    defaultUnreachableTolerationSeconds: seconds('default-unreachable-toleration-seconds'),
+    unhealthyFleetThreshold: values['unhealthy-fleet-threshold'],
+    largeFleetSizeThreshold: parseWholeNumber(
+      values['large-fleet-size-threshold'],
+      'large-fleet-size-threshold',
+      'clusters',
+    ),
+    secondaryResourceEvictionRate: parseEvictionRate(
+      values['secondary-resource-eviction-rate'],
+      'secondary-resource-eviction-rate',
+    ),
+  };
 }
 
 /** Returns the monitor settings, or a usage error when the period is not shorter than the grace period. */

@@ -50,7 +50,7 @@ import { defaultHubFailover, type HubFailover } from '../../loops/hub/hub-failov
 import type { Leadership } from '../../loops/runtime/leadership.js';
 import type { Readiness } from '../../loops/runtime/readiness.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
-import { followedBranch, hubSpec, monitorSettings, parseEvictionRate } from './hub-spec.js';
+import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './hub-spec.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -67,6 +67,7 @@ export const hubCommand = defineCommand({
           periodMs: values['cluster-monitor-period'],
           gracePeriodMs: values['cluster-monitor-grace-period'],
           startupGracePeriodMs: values['cluster-startup-grace-period'],
+          successThresholdMs: values['cluster-success-threshold'],
         }),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
         ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
@@ -78,12 +79,7 @@ export const hubCommand = defineCommand({
           : {}),
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
-        failover: {
-          enableNoExecuteTaintEviction: values['enable-no-execute-taint-eviction'],
-          noExecuteTaintEvictionPurgeMode: values['no-execute-taint-eviction-purge-mode'],
-          resourceEvictionRate: parseEvictionRate(values['resource-eviction-rate']),
-          gracefulEvictionTimeoutSeconds: values['graceful-eviction-timeout'] / 1000,
-        },
+        failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
       },
       io,

@@ -8,6 +8,7 @@
 // | the object in the report                          | reads as   | the timer (FailoverMemory.unhealthySince) |
 // |---------------------------------------------------|------------|-------------------------------------------|
 // | no report, or a report of an older cluster commit | no news    | kept as it is; no eviction on stale news  |
+// | a report from a cluster whose Ready is not True   | no news    | the same: its agent may be gone (point 10 of issue 27) |
 // | missing, or not applied                           | Unknown    | cleared                                   |
 // | Healthy or Unknown                                | healthy    | cleared                                   |
 // | Progressing or Degraded                           | Unhealthy  | started at the first such pass; evicted when now > since + tolerationSeconds |
@@ -95,6 +96,9 @@ function observe(binding: Binding, cluster: string, input: EvictionInput): Obser
   if (!report) return { type: 'stale' };
   const head = input.clusterHeads?.get(cluster);
   if (head !== undefined && report.appliedCommit !== head) return { type: 'stale' };
+  // A cluster the hub judges not Ready (its agent gone, or its API server) reports old news.
+  const ready = input.clusterStatus.get(cluster)?.conditions?.find((c) => c.type === 'Ready');
+  if (ready !== undefined && ready.status !== 'True') return { type: 'stale' };
   const record = report.objects.find((o) => refKey(o.ref) === binding.key);
   if (!record || !record.applied) return { type: 'healthy' };
   return record.health === 'Progressing' || record.health === 'Degraded'

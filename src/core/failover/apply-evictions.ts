@@ -17,6 +17,7 @@ import { formatTime, parseTime, dateOf } from '../model/rfc3339.js';
 import { aggregateBindingStatus } from '../status/aggregate-status.js';
 import type { EvictionRequest } from './eviction-request.js';
 import type { EvictionInput } from './failover-input.js';
+import { copyClause, doneMessage, type EndedReason, type EndedTask } from './settle-ended-tasks.js';
 
 /**
  * Returns the previous bindings with the requested evictions applied, and one Evicted decision
@@ -86,9 +87,7 @@ function evictedDecision(request: EvictionRequest): FailoverDecision {
 }
 
 /** Why a task was dropped. */
-type Verdict =
-  | { keep: true; expiresAt?: number }
-  | { keep: false; reason: 'DeletionConfirmed' | 'Timeout' | 'HealthyOnNewClusters'; detail: string };
+type Verdict = { keep: true; expiresAt?: number } | { keep: false; reason: EndedReason; detail: string };
 
 /**
  * Returns the previous bindings with the finished eviction tasks dropped, one EvictionDone
@@ -101,8 +100,16 @@ type Verdict =
  * | suppressDeletion true                                      | kept: a person decides (no timeout) |
  * | suppressDeletion false                                     | dropped, DeletionConfirmed       |
  * | creationTimestamp + (gracePeriodSeconds or --graceful-eviction-timeout) ≤ now | dropped, Timeout |
- * | the binding's schedule has seen the eviction, and every scheduled cluster reports the object applied and Healthy at its branch head | dropped, HealthyOnNewClusters |
+ * | the binding's schedule has seen the eviction, and every scheduled cluster is Ready and reports the object applied and Healthy at its branch head | dropped, HealthyOnNewClusters |
+ * | a TaintManager task; no cluster fits the binding, and the evicted cluster is Ready and fails only the ClusterEviction filter | dropped, ClusterRecovered |
  * | otherwise                                                  | kept                             |
+ *
+ * ClusterRecovered is gitfleet's: in Karmada a binding no other cluster could take fails to
+ * schedule, so its schedulerObservedGeneration lags and the task waits for its timeout while
+ * the ClusterEviction filter keeps the cluster out, though the cluster is back. Here the
+ * outage ends the eviction: the render that follows schedules the binding on that cluster again,
+ * where its copy never left (settle-ended-tasks.ts says so in the decision). A report from a cluster
+ * that is not Ready (the monitor's verdict, or its agent's word) never ends a task.
  *
  * "Has seen the eviction" is Karmada's schedulerObservedGeneration == generation with a True
  * Scheduled condition: here, the binding of the render (input.bindings) was scheduled without
@@ -114,12 +121,15 @@ export function assessEvictionTasks(input: EvictionInput): {
   previous: Map<string, PreviousBinding>;
   changed: boolean;
   decisions: FailoverDecision[];
+  /** The dropped tasks, for settleEndedTasks once the render that follows is known. */
+  ended: EndedTask[];
   wakeAt?: Date;
 } {
   const now = input.now.getTime();
   const bindings = new Map(input.bindings.map((b) => [b.key, b]));
   const result = new Map(input.previous);
   const decisions: FailoverDecision[] = [];
+  const ended: EndedTask[] = [];
   let changed = false;
   let wakeAt: number | undefined;
   for (const [key, previous] of input.previous) {
@@ -136,7 +146,10 @@ export function assessEvictionTasks(input: EvictionInput): {
         kept.push(task);
         if (verdict.expiresAt !== undefined && (wakeAt === undefined || verdict.expiresAt < wakeAt))
           wakeAt = verdict.expiresAt;
-      } else decisions.push(doneDecision(key, task, verdict));
+      } else {
+        decisions.push(doneDecision(key, task, verdict));
+        ended.push({ key, task, reason: verdict.reason, detail: verdict.detail });
+      }
       changed ||= stamped || !verdict.keep;
     }
     if (kept.length === tasks.length && kept.every((t, i) => t === tasks[i])) continue;
@@ -147,6 +160,7 @@ export function assessEvictionTasks(input: EvictionInput): {
     previous: result,
     changed,
     decisions,
+    ended,
     ...(wakeAt !== undefined ? { wakeAt: dateOf(wakeAt) } : {}),
   };
 }
@@ -167,7 +181,30 @@ function assessTask(task: GracefulEvictionTask, input: EvictionInput, binding: B
   }
   const healthy = binding ? healthyClusters(binding, task, input) : undefined;
   if (healthy) return { keep: false, reason: 'HealthyOnNewClusters', detail: healthy };
+  if (binding && hasRecovered(binding, task, input)) {
+    return {
+      keep: false,
+      reason: 'ClusterRecovered',
+      detail: `${task.fromCluster} is Ready and fits the placement again, and no other cluster took the workload`,
+    };
+  }
   return { keep: true, expiresAt: end };
+}
+
+// The binding fits no cluster (a filter failure, which Karmada's scheduler leaves unscheduled)
+// and the evicted cluster, Ready, is kept out by its eviction task alone.
+function hasRecovered(binding: Binding, task: GracefulEvictionTask, input: EvictionInput): boolean {
+  // Only the cluster's own failure ends with the cluster: an application that failed there is
+  // not mended by its cluster being Ready (it would be placed back and evicted again).
+  if (task.producer !== 'TaintManager') return false;
+  const schedule = binding.schedule;
+  if (schedule.type !== 'NoFit' || schedule.keepPrevious || schedule.reason !== undefined) return false;
+  if (!isReady(input, task.fromCluster)) return false;
+  return schedule.diagnosis.some((d) => d.cluster === task.fromCluster && d.onlyEviction === true);
+}
+
+function isReady(input: EvictionInput, cluster: string): boolean {
+  return input.clusterStatus.get(cluster)?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
 }
 
 function keepUntilTimeout(task: GracefulEvictionTask, now: number, settings: FailoverSettings): Verdict {
@@ -197,6 +234,8 @@ function healthyClusters(
     ...(heads ? { renderedCommitOf: (cluster: string) => heads.get(cluster) } : {}),
   });
   if (!status.aggregatedStatus.every((s) => s.applied && s.health === 'Healthy')) return undefined;
+  // A report from a cluster the hub does not judge Ready is old news (its agent may be gone).
+  if (!status.aggregatedStatus.every((s) => isReady(input, s.clusterName))) return undefined;
   const names = status.aggregatedStatus.map((s) => s.clusterName);
   return names.length > 0 ? `applied and Healthy on ${names.join(', ')}` : 'scheduled on no cluster';
 }
@@ -206,13 +245,12 @@ function doneDecision(
   task: GracefulEvictionTask,
   verdict: Extract<Verdict, { keep: false }>,
 ): FailoverDecision {
-  const copy = task.purgeMode === 'Directly' ? 'its copy was removed at eviction' : 'its copy is removed';
   return {
     type: 'EvictionDone',
     cluster: task.fromCluster,
     binding: key,
     reason: verdict.reason,
-    message: `${labelOfKey(key)} from ${task.fromCluster}: ${verdict.reason}: ${verdict.detail}; ${copy} (evicted for ${task.reason} by ${task.producer})`,
+    message: doneMessage(key, task.fromCluster, verdict, copyClause(task.purgeMode, false), task),
   };
 }
 

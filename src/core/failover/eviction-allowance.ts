@@ -14,6 +14,7 @@
 // | Evicted       | with purgeMode Directly, in this pass; a graceful   | Gitfleet-Eviction         |
 // |               | task keeps them, so the render removes nothing yet  |                           |
 // | EvictionDone  | the task is dropped: the kept copy leaves now       | Gitfleet-Eviction-Done    |
+// |   copyKept    | the binding is scheduled there again: nothing leaves | nothing                  |
 // | others        | no                                                 | nothing                   |
 //
 // The allowed paths are those of the evicted binding and of its followers (propagateDeps
@@ -44,6 +45,8 @@ export function evictionsByCluster(
   const out = new Map<string, { paths: Set<string>; decisions: FailoverDecision[] }>();
   for (const d of decisions) {
     if (!leaving.has(d.type) || d.cluster === undefined || d.binding === undefined) continue;
+    // A task ended with the binding scheduled there again: its copy stays, nothing leaves.
+    if (d.copyKept) continue;
     const entry = out.get(d.cluster) ?? { paths: new Set<string>(), decisions: [] };
     out.set(d.cluster, entry);
     entry.decisions.push(d);

@@ -23,6 +23,8 @@ export interface FailoverMemory {
   unhealthySince: Map<string, number>;
   /** When (ms, hub clock) the taint manager last evicted: the rate limit's memory. */
   lastEvictionAt?: number;
+  /** The fleet's disruption state at the last pass (fleet-disruption.ts); absent: normal. */
+  fleetDisruption?: 'normal' | 'partial' | 'full';
 }
 
 export function newFailoverMemory(): FailoverMemory {

@@ -6,6 +6,7 @@ import type { FailoverDecision, FailoverSettings, TimedTaint } from '../model/fa
 import type { Fleet } from '../model/fleet.js';
 import type { AgentReport } from '../status/status-branch.js';
 import type { FailoverMemory } from './eviction-request.js';
+import type { EndedTask } from './settle-ended-tasks.js';
 
 /** The directory of the bindings branch that holds the failover stage's own records. */
 export const failoverDir = '.gitfleet/failover/';
@@ -56,6 +57,8 @@ export interface EvictionOutput {
   changed: boolean;
   files: Map<string, string>;
   decisions: FailoverDecision[];
+  /** The eviction tasks this stage ended: settleEndedTasks tells their decisions what the render then did. */
+  ended: EndedTask[];
   /** The earliest time a decision falls due (a toleration ends, a grace period ends, the rate limit lets the next eviction go). */
   wakeAt?: Date;
 }

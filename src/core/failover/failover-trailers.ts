@@ -7,6 +7,7 @@
 //   Gitfleet-Eviction-Done: shop/Deployment.apps/web from member2: HealthyOnNewClusters ...
 //   Gitfleet-Taint: member2 +cluster.karmada.io/unreachable:NoExecute: ...
 //   Gitfleet-Rebalance: <rebalancer>: ...
+//   Gitfleet-Fleet-Disruption: 3 of 3 clusters are not Ready (...): ... no NoExecute eviction ...
 //
 // The wake-at and judged trailers are part of "is this pass needed?": a pass is needed when the
 // time recorded has come or the monitor's verdicts differ from the ones recorded.
@@ -38,6 +39,7 @@ const trailerOf: Partial<Record<FailoverDecision['type'], string>> = {
   TaintAdded: 'Gitfleet-Taint',
   TaintRemoved: 'Gitfleet-Taint',
   Rebalanced: 'Gitfleet-Rebalance',
+  FleetDisruption: 'Gitfleet-Fleet-Disruption',
 };
 
 /** Returns one trailer line per decision that has one, in decision order. */

@@ -28,6 +28,7 @@ import type { EvictionRequest } from './eviction-request.js';
 export type { ClusterTaintsInput, ClusterTaintsOutput, EvictionInput, EvictionOutput };
 
 export { failoverDir } from './failover-input.js';
+export { settleEndedTasks } from './settle-ended-tasks.js';
 
 /** Step 1: the hub's taints of every registered cluster. */
 export function planClusterTaints(input: ClusterTaintsInput): ClusterTaintsOutput {
@@ -55,6 +56,7 @@ export function planEvictions(input: EvictionInput): EvictionOutput {
     changed: evicted.changed || assessed.changed || rebalanced.changed,
     files: rebalanced.files,
     decisions,
+    ended: assessed.ended,
     ...(wakeAt ? { wakeAt } : {}),
   };
 }

@@ -17,6 +17,10 @@
 // for it) counts in no toleration time, as in Karmada's GetMinTolerationTimeWithCurrentTime;
 // so it evicts at once what does not tolerate it, and never what tolerates it.
 //
+// The tolerations are the placement's plus Karmada's default not-ready and unreachable NoExecute
+// ones it lacks (default-tolerations.ts: 300 s each by default), so a cluster that goes quiet for
+// a moment keeps its workloads.
+//
 // Not evicted: a cluster the binding already has an eviction task for (the task is the
 // eviction under way), and followers (bindings without a policy: dependencies, HPAs,
 // Namespaces), which the render places on their leaders' clusters.
@@ -29,7 +33,9 @@
 // eviction (1800 s at rate 0). gitfleet evicts a burst of at most three once that interval has
 // passed since its last eviction (FailoverMemory.lastEvictionAt, the hub process's memory: a
 // restarted hub may evict at once); the rest are deferred (an EvictionDeferred decision) with
-// wakeAt when the next burst may go.
+// wakeAt when the next burst may go. When most of the fleet is not Ready (fleet-disruption.ts)
+// nothing is evicted, or at the secondary rate in a large fleet, and a FleetDisruption decision
+// (the bindings commit's Gitfleet-Fleet-Disruption trailer) says so when the state changes.
 import type { Binding } from '../model/binding.js';
 import type { Cluster, Taint, Toleration } from '../model/cluster.js';
 import type { FailoverDecision, PurgeMode, TimedTaint } from '../model/failover.js';
@@ -39,6 +45,8 @@ import { formatTime, parseTime, dateOf } from '../model/rfc3339.js';
 import { formatTaint, toleratesTaint } from '../schedule/find-untolerated-taint.js';
 import type { EvictionRequest } from './eviction-request.js';
 import type { EvictionInput } from './failover-input.js';
+import { withDefaultTolerations } from './default-tolerations.js';
+import { describeFleetDisruption, judgeFleetDisruption, type FleetDisruption } from './fleet-disruption.js';
 
 /** Karmada's taint manager runs three eviction workers (ConcurrentReconciles: 3, cmd/controller-manager/app/controllermanager.go). */
 export const EVICTION_WORKERS = 3;
@@ -53,6 +61,7 @@ export function taintEvictionRequests(input: EvictionInput): {
 } {
   if (!input.settings.enableNoExecuteTaintEviction) return { requests: [], decisions: [] };
   const now = input.now.getTime();
+  const disruption = fleetDisruptionNow(input);
   const clusters = new Map(input.fleet.clusters.map((c) => [c.name, c]));
   const due: EvictionRequest[] = [];
   let wake: number | undefined;
@@ -67,7 +76,8 @@ export function taintEvictionRequests(input: EvictionInput): {
       const cluster = clusters.get(target.name);
       if (cluster === undefined || evicting.has(target.name)) continue;
       const taints = noExecuteTaints(cluster, input.clusterTaints.get(target.name));
-      const verdict = judgeNoExecute(taints, binding.placement.clusterTolerations, now);
+      const tolerations = withDefaultTolerations(binding.placement.clusterTolerations, input.settings);
+      const verdict = judgeNoExecute(taints, tolerations, now);
       if (verdict.type === 'tolerated') continue;
       if (verdict.type === 'later') {
         wake = Math.min(wake ?? verdict.at, verdict.at);
@@ -76,11 +86,15 @@ export function taintEvictionRequests(input: EvictionInput): {
       due.push(requestOf(binding, target.name, verdict.why, input.settings.noExecuteTaintEvictionPurgeMode));
     }
   }
-  const paced = pace(due, input, now);
+  // A disrupted fleet evicts nothing (rate 0) or slowly; the verdict that ends it asks a pass.
+  const paced =
+    disruption.evictions.rate > 0 || disruption.evictions.state === 'normal'
+      ? pace(due, input, now, disruption.evictions.rate)
+      : { requests: [], decisions: [] };
   if (paced.nextAt !== undefined) wake = Math.min(wake ?? paced.nextAt, paced.nextAt);
   return {
     requests: paced.requests,
-    decisions: paced.decisions,
+    decisions: [...disruption.decisions, ...paced.decisions],
     ...(wake !== undefined ? { wakeAt: dateOf(wake) } : {}),
   };
 }
@@ -162,9 +176,9 @@ function pace(
   due: readonly EvictionRequest[],
   input: EvictionInput,
   now: number,
+  rate: number,
 ): { requests: EvictionRequest[]; decisions: FailoverDecision[]; nextAt?: number } {
   if (due.length === 0) return { requests: [], decisions: [] };
-  const rate = input.settings.resourceEvictionRate;
   const interval = rate > 0 ? Math.max(1, Math.round(1000 / rate)) : MAX_EVICTION_DELAY_MS;
   const last = input.memory.lastEvictionAt;
   const open = last === undefined || last + interval <= now;
@@ -178,7 +192,26 @@ function pace(
     binding: r.binding,
     cluster: r.cluster,
     reason: 'RateLimited',
-    message: `${r.message}: eviction deferred to ${formatTime(nextAt)} (--resource-eviction-rate ${rate}/s)`,
+    message: `${r.message}: eviction deferred to ${formatTime(nextAt)} (${rate === input.settings.resourceEvictionRate ? '--resource-eviction-rate' : '--secondary-resource-eviction-rate'} ${rate}/s)`,
   }));
   return { requests, decisions, nextAt };
+}
+
+// The fleet's disruption state (fleet-disruption.ts), and a FleetDisruption decision when it
+// differs from the one this hub process last saw (a restarted hub says so of a disrupted fleet).
+function fleetDisruptionNow(input: EvictionInput): {
+  evictions: FleetDisruption;
+  decisions: FailoverDecision[];
+} {
+  const names = input.fleet.clusters.map((c) => c.name);
+  const evictions = judgeFleetDisruption(names, input.clusterStatus, input.settings);
+  const before = input.memory.fleetDisruption ?? 'normal';
+  input.memory.fleetDisruption = evictions.state;
+  if (before === evictions.state) return { evictions, decisions: [] };
+  const message =
+    evictions.state === 'normal'
+      ? `the fleet is no longer disrupted (${evictions.notReady.length} of ${evictions.counted} clusters not Ready): NoExecute evictions resume at --resource-eviction-rate`
+      : describeFleetDisruption(evictions, input.settings);
+  const reason = evictions.state === 'normal' ? 'FleetRecovered' : 'FleetDisrupted';
+  return { evictions, decisions: [{ type: 'FleetDisruption', reason, message }] };
 }

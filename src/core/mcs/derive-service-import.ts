@@ -2,6 +2,7 @@ import type { Binding } from '../model/binding.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { isMap, type KubeObject } from '../model/kube-object.js';
 import { refKey, refLabel } from '../model/object-ref.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 import { collectSlices, reportingClusters, type CollectedSlice } from './collect-slices.js';
 import type { McsInput, McsObject } from './mcs-object.js';
 import { derivedServiceName, importControllerValue, importedSliceName } from './mcs-names.js';
@@ -24,12 +25,16 @@ const serviceExportKey = (namespace: string, name: string) =>
  *
  * Exporting clusters are those the ServiceExport of the same name is placed on that report
  * slices of the Service. Only `spec.type: ClusterSetIP` (the default) is derived, as in Karmada.
+ * "Placed on" counts a cluster the ServiceExport (or ServiceImport) is being evicted from while
+ * its copy stays (a Gracefully or Never eviction task, follow/placed-clusters.ts), as Karmada keeps
+ * that cluster's Work and with it the endpoints it reports: consumers keep the endpoints of a copy
+ * that still serves (not ready while its cluster is not Ready) until the task ends.
  */
 export function deriveServiceImport(binding: Binding, input: McsInput): McsObject[] | Diagnostic {
   const template = input.templates.get(binding.key)!;
   const { namespace, name } = binding.resource;
   const subject = refLabel(binding.resource);
-  const importers = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters.map((c) => c.name) : [];
+  const importers = placedClusters(binding).map((c) => c.name);
   if (importers.length === 0) return [];
   const spec = isMap(template.object.spec) ? template.object.spec : {};
   if ((spec.type ?? 'ClusterSetIP') !== 'ClusterSetIP') {
@@ -41,8 +46,7 @@ export function deriveServiceImport(binding: Binding, input: McsInput): McsObjec
     };
   }
   const exportBinding = input.bindingsByKey.get(serviceExportKey(namespace, name));
-  const exporters =
-    exportBinding?.schedule.type === 'Scheduled' ? exportBinding.schedule.clusters.map((c) => c.name) : [];
+  const exporters = exportBinding ? placedClusters(exportBinding).map((c) => c.name) : [];
   const collected = collectSlices({ namespace, service: name, clusters: exporters, ...input });
   const service = derivedServiceName(name);
   const objects: McsObject[] = [

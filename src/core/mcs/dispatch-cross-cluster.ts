@@ -3,6 +3,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Template } from '../model/fleet.js';
 import { isMap } from '../model/kube-object.js';
 import { refKey, refLabel } from '../model/object-ref.js';
+import { placedClusters } from '../follow/placed-clusters.js';
 import { collectSlices } from './collect-slices.js';
 import type { McsInput, McsObject } from './mcs-object.js';
 import { dispatchControllerValue, dispatchedSliceName } from './mcs-names.js';
@@ -74,9 +75,9 @@ function clusterNames(selectors: unknown): string[] | undefined {
   return names.length > 0 ? names : undefined;
 }
 
+// The clusters the binding's objects are on, a copy kept by a graceful eviction task included.
 function placedOn(binding: Binding | undefined): Set<string> {
-  const schedule = binding?.schedule;
-  return new Set(schedule?.type === 'Scheduled' ? schedule.clusters.map((c) => c.name) : []);
+  return new Set(binding ? placedClusters(binding).map((c) => c.name) : []);
 }
 
 function missingService(template: Template, serviceKey: string): Diagnostic {

@@ -12,6 +12,8 @@ export interface TargetCluster {
 export interface ClusterDiagnosis {
   cluster: string;
   reason: string;
+  /** Set when only the ClusterEviction filter rejected the cluster: it fits but for the binding's eviction task. */
+  onlyEviction?: true;
 }
 
 /**

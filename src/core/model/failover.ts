@@ -100,6 +100,21 @@ export interface FailoverSettings {
   gracefulEvictionTimeoutSeconds: number;
   /** --resource-eviction-rate: evictions per second (default 0.5; 0 → one every 1800 s). */
   resourceEvictionRate: number;
+  /**
+   * --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (Karmada's
+   * webhook flags, default 300): the NoExecute tolerations of cluster.karmada.io/not-ready and
+   * cluster.karmada.io/unreachable a policy gets when it has none of its own (default-tolerations.ts).
+   */
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
+  /**
+   * --unhealthy-fleet-threshold (default 0.55), --large-fleet-size-threshold (default 50) and
+   * --secondary-resource-eviction-rate (default 0.01/s): the node lifecycle controller's
+   * disruption rules with the fleet as its zone (fleet-disruption.ts).
+   */
+  unhealthyFleetThreshold: number;
+  largeFleetSizeThreshold: number;
+  secondaryResourceEvictionRate: number;
 }
 
 export const defaultFailoverSettings: FailoverSettings = {
@@ -107,6 +122,11 @@ export const defaultFailoverSettings: FailoverSettings = {
   noExecuteTaintEvictionPurgeMode: 'Gracefully',
   gracefulEvictionTimeoutSeconds: 600,
   resourceEvictionRate: 0.5,
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
+  unhealthyFleetThreshold: 0.55,
+  largeFleetSizeThreshold: 50,
+  secondaryResourceEvictionRate: 0.01,
 };
 
 /** One decision of a failover pass, for the commits' trailers, the log and `gitfleet status`. */
@@ -118,7 +138,8 @@ export interface FailoverDecision {
     | 'EvictionDone'
     | 'EvictionDeferred'
     | 'Rebalanced'
-    | 'ClusterJudged';
+    | 'ClusterJudged'
+    | 'FleetDisruption';
   cluster?: string;
   /** The binding key (refKey of the template). */
   binding?: string;
@@ -128,4 +149,9 @@ export interface FailoverDecision {
   message: string;
   /** The policy that decided (ClusterTaintPolicy name, the binding's PropagationPolicy), when one did. */
   policy?: string;
+  /**
+   * EvictionDone only: the same pass schedules the binding on the evicted cluster again, so its
+   * copy stays there (no deletion is allowed for it, and the message says so).
+   */
+  copyKept?: true;
 }

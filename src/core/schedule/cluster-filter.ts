@@ -20,6 +20,16 @@ const FILTERS: readonly ClusterFilter[] = [
   filterSpreadConstraint,
 ];
 
+/**
+ * Returns whether the ClusterEviction filter is the only one that rejects the cluster: it would
+ * be feasible but for the binding's eviction task from it (the cluster is back: Ready, its
+ * taints gone), which is what ends a task no other cluster took over (core/failover/apply-evictions.ts).
+ */
+export function failsOnlyForEviction(cluster: Cluster, context: FilterContext): boolean {
+  if (filterClusterEviction(cluster, context).ok) return false;
+  return FILTERS.every((filter) => filter === filterClusterEviction || filter(cluster, context).ok);
+}
+
 /** Returns the first rejection of a cluster by the filter plugins, or `{ ok: true }`. */
 export function runClusterFilters(cluster: Cluster, context: FilterContext): FilterResult {
   for (const filter of FILTERS) {

@@ -45,7 +45,7 @@ function scheduleWithAffinityTerms(
     failures.push({ term, outcome });
   }
   const diagnosis: ClusterDiagnosis[] = failures.flatMap(({ term, outcome }) =>
-    outcome.diagnosis.map((d) => ({ cluster: d.cluster, reason: `[${term.affinityName}] ${d.reason}` })),
+    outcome.diagnosis.map((d) => ({ ...d, reason: `[${term.affinityName}] ${d.reason}` })),
   );
   const message = `no clusterAffinities term fits: ${failures
     .map(({ term, outcome }) => `[${term.affinityName}] ${outcome.message}`)

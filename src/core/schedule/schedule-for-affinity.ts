@@ -4,7 +4,7 @@ import type { ClusterAffinityTerm } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
 import { clusterMatches } from '../select/cluster-matches.js';
 import { assignReplicas } from './assign-replicas.js';
-import { runClusterFilters } from './cluster-filter.js';
+import { failsOnlyForEviction, runClusterFilters } from './cluster-filter.js';
 import type { FilterContext } from './filter-plugin.js';
 import { sortClusterDetails, type ClusterDetail } from './cluster-detail.js';
 import { estimateAvailableReplicas } from './estimate-available-replicas.js';
@@ -98,7 +98,12 @@ function filterClusters(
     };
     const verdict = runClusterFilters(cluster, context);
     if (verdict.ok) feasible.push({ cluster, overflowOrder });
-    else diagnosis.push({ cluster: cluster.name, reason: verdict.reason });
+    else
+      diagnosis.push({
+        cluster: cluster.name,
+        reason: verdict.reason,
+        ...(context.evictionTasks && failsOnlyForEviction(cluster, context) ? { onlyEviction: true } : {}),
+      });
   }
   // A name no cluster has is no cluster to filter, but it is why the affinity fits nowhere.
   const registered = new Set(input.clusters.map((c) => c.name));

@@ -20,7 +20,10 @@
 // may have been as cut off as it was, and their first heartbeat back is yet to come. The
 // verdict's reason is ClusterStatusUnknown when the cluster has a status branch (it reported
 // once), ClusterStatusNeverUpdated when it has none. A judged cluster whose refs move again is
-// un-judged at the next look (Karmada: a renewed lease renews the probe time). Only registered
+// un-judged once it has been seen alive for `successThresholdMs` (--cluster-success-threshold,
+// 30 s), its refs never standing still for a grace period meanwhile: one move starts the count,
+// a silence of a grace period breaks it, so an agent that flaps stays judged (Karmada's status
+// controller damps a recovery the same way, by its own observations). Only registered
 // clusters are judged; one that leaves the fleet is forgotten, so coming back starts afresh.
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 
@@ -32,13 +35,19 @@ export interface ClusterMonitorSettings {
   gracePeriodMs: number;
   /** How long a cluster that never reported may take to start (`--cluster-startup-grace-period`). */
   startupGracePeriodMs: number;
+  /**
+   * How long a judged cluster must be seen alive before it is un-judged (`--cluster-success-threshold`,
+   * Karmada's name for the same damping in its cluster status controller). 0: at its first sign of life.
+   */
+  successThresholdMs: number;
 }
 
-/** Karmada's defaults: look every 5 s, judge after 40 s, or 60 s for a cluster that never reported. */
+/** Karmada's defaults: look every 5 s, judge after 40 s (60 s for a cluster that never reported), trust a recovery after 30 s. */
 export const defaultClusterMonitorSettings: ClusterMonitorSettings = {
   periodMs: 5_000,
   gracePeriodMs: 40_000,
   startupGracePeriodMs: 60_000,
+  successThresholdMs: 30_000,
 };
 
 /** One look at the refs: for each registered cluster, its heartbeat and status heads (null: none). */
@@ -54,6 +63,10 @@ interface Probe {
   value: string;
   /** When the value was first seen, or last seen changing. */
   probeAt: number;
+  /** The verdict while the cluster is judged. */
+  judged?: ClusterVerdict;
+  /** For a judged cluster seen alive again: the first look that saw it move, unbroken since. */
+  recoveringSince?: number;
 }
 
 /** The monitor's memory: the start time, the last look's and each cluster's probe. */
@@ -87,16 +100,46 @@ export function judgeClusters(
   for (const [cluster, heads] of look.clusters) {
     const value = `${heads.heartbeat ?? '-'} ${heads.status ?? '-'}`;
     const probe = memory.probes.get(cluster);
-    if (probe === undefined || probe.value !== value) {
+    if (probe === undefined) {
       memory.probes.set(cluster, { value, probeAt: look.at });
       continue;
     }
+    if (probe.value !== value) {
+      probe.value = value;
+      probe.probeAt = look.at;
+      if (probe.judged) probe.recoveringSince ??= look.at;
+    }
     const reported = heads.status !== null;
     const grace = reported ? settings.gracePeriodMs : settings.startupGracePeriodMs;
-    if (!judging || look.at - probe.probeAt <= grace) continue;
-    verdicts.set(cluster, verdictOf(reported, grace));
+    const alive = look.at - probe.probeAt <= grace;
+    if (probe.judged) {
+      const verdict = judgedStill(probe, alive, look.at, settings);
+      if (verdict) verdicts.set(cluster, verdict);
+      continue;
+    }
+    if (!judging || alive) continue;
+    probe.judged = verdictOf(reported, grace);
+    verdicts.set(cluster, probe.judged);
   }
   return verdicts;
+}
+
+// A judged cluster stays judged until it has been seen alive for the success threshold without
+// a break (a grace period with no move breaks it): a flapping agent stays judged, so its flaps
+// make no taint, verdict or bindings commit each (Karmada's --cluster-success-threshold).
+function judgedStill(
+  probe: Probe,
+  alive: boolean,
+  at: number,
+  settings: ClusterMonitorSettings,
+): ClusterVerdict | undefined {
+  if (!alive) delete probe.recoveringSince;
+  else if (probe.recoveringSince !== undefined && at - probe.recoveringSince >= settings.successThresholdMs) {
+    delete probe.judged;
+    delete probe.recoveringSince;
+    return undefined;
+  }
+  return probe.judged;
 }
 
 function verdictOf(reported: boolean, graceMs: number): ClusterVerdict {

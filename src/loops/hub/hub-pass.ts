@@ -192,6 +192,8 @@ async function renderAndWrite(pass: {
     onStateRead: () => timer.mark('readMs'),
   });
   timer.mark('renderMs');
+  // A fleet gone quiet stops the evictions: said once, when it starts and when it ends.
+  for (const d of failoverWrites.decisions) if (d.type === 'FleetDisruption') opts.log.warn(d.message);
   const blobs = new TextBlobs(read.cache);
   const ctx: PassContext = {
     ...read,

@@ -8,7 +8,7 @@ import type { Fleet } from '../../core/model/fleet.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import type { Snapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
-import { planClusterTaints, planEvictions } from '../../core/failover/plan-failover.js';
+import { planClusterTaints, planEvictions, settleEndedTasks } from '../../core/failover/plan-failover.js';
 import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
@@ -88,6 +88,8 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   // An eviction or a fresh schedule changes the previous bindings: render again with them, so
   // the replicas leave the cluster and land elsewhere in this same pass.
   if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
+  // An ended task whose cluster this render schedules again keeps its copy there: say so.
+  const decisions = settleEndedTasks(evictions.decisions, evictions.ended, render.bindings);
   // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
   // Failover is never held: the replicas it moves, the clusters it places a workload on and the
   // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
@@ -104,7 +106,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
   const failoverWrites: FailoverWrites = {
     files: new Map([...taints.files, ...evictions.files]),
-    decisions: [...taints.decisions, ...evictions.decisions],
+    decisions: [...taints.decisions, ...decisions],
     verdicts,
     ...(wakeAt ? { wakeAt } : {}),
   };

@@ -273,6 +273,25 @@ test('A report of an older cluster commit is no news: the timer is neither start
   assert.equal(memory.unhealthySince.get(`${webKey} member2`), t0);
 });
 
+test('A report from a cluster the hub judges not Ready is no news: neither started, cleared nor acted on.', () => {
+  const memory = newFailoverMemory();
+  memory.unhealthySince.set(`${webKey} member2`, t0);
+  const judged = (health: HealthStatus) => {
+    const input = anEvictionInput({
+      nowMs: t0 + 60 * s,
+      bindings: [binding],
+      reports: [aReport('member1', 'Healthy'), aReport('member2', health)],
+      memory,
+    });
+    const status = { conditions: [{ type: 'Ready', status: 'Unknown' as const }] };
+    return applicationFailoverRequests({ ...input, clusterStatus: new Map([['member2', status]]) });
+  };
+  assert.deepEqual(judged('Degraded').requests, [], 'its last report said Degraded: no eviction on it');
+  assert.equal(memory.unhealthySince.get(`${webKey} member2`), t0);
+  judged('Healthy');
+  assert.equal(memory.unhealthySince.get(`${webKey} member2`), t0);
+});
+
 test('A cluster the binding is being evicted from is not judged again, and its timer is dropped.', () => {
   const memory = newFailoverMemory();
   memory.unhealthySince.set(`${webKey} member2`, t0);

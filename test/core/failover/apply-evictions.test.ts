@@ -9,6 +9,7 @@ import { defaultFailoverSettings, type GracefulEvictionTask } from '../../../src
 import { refKey, type ObjectRef } from '../../../src/core/model/object-ref.js';
 import type { HealthStatus } from '../../../src/core/health/health.js';
 import { applyEvictions, assessEvictionTasks } from '../../../src/core/failover/apply-evictions.js';
+import { settleEndedTasks } from '../../../src/core/failover/settle-ended-tasks.js';
 import type { EvictionRequest } from '../../../src/core/failover/eviction-request.js';
 import { newFailoverMemory } from '../../../src/core/failover/eviction-request.js';
 import type { EvictionInput } from '../../../src/core/failover/failover-input.js';
@@ -229,6 +230,19 @@ function boundOn(clusters: Record<string, number>, failed = false): Binding {
   };
 }
 
+/** The first render's binding of web when no cluster fits it (a filter failure unless keepPrevious). */
+function noFit(diagnosis: { cluster: string; onlyEviction?: true }[], keepPrevious = false): Binding {
+  return {
+    ...boundOn({}),
+    schedule: {
+      type: 'NoFit',
+      diagnosis: diagnosis.map((d) => ({ reason: 'being evicted', ...d })),
+      message: '0/3 clusters are available',
+      ...(keepPrevious ? { reason: 'Unschedulable' as const, keepPrevious: true } : {}),
+    },
+  };
+}
+
 /** An agent report of web on a cluster: applied at `commit`, with this health. */
 function reportOf(cluster: string, health: HealthStatus, commit = `head-${cluster}`): AgentReport {
   return {
@@ -249,16 +263,21 @@ function assessInput(opts: {
   binding?: Binding;
   reports?: AgentReport[];
   timeoutSeconds?: number;
+  /** The clusters' Ready condition (default: True on member1 to member3). */
+  ready?: Record<string, 'True' | 'False' | 'Unknown'>;
 }): EvictionInput {
   const binding = opts.binding ?? boundOn({ member1: 2, member3: 2 });
   const clusters = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
+  const ready = opts.ready ?? { member1: 'True', member2: 'True', member3: 'True' };
   return {
     now,
     settings: { ...defaultFailoverSettings, gracefulEvictionTimeoutSeconds: opts.timeoutSeconds ?? 600 },
     fleet: emptyFleet,
     bindings: [binding],
     previous: new Map([[key, previousOn({ member1: 2, member3: 2 }, [opts.task])]]),
-    clusterStatus: new Map(),
+    clusterStatus: new Map(
+      Object.entries(ready).map(([c, status]) => [c, { conditions: [{ type: 'Ready', status }] }]),
+    ),
     clusterTaints: new Map(),
     reports: new Map((opts.reports ?? []).map((r) => [r.cluster, r])),
     clusterHeads: new Map(clusters.map((c) => [c.name, `head-${c.name}`])),
@@ -273,7 +292,7 @@ const assessRows: {
   name: string;
   given: Parameters<typeof assessInput>[0];
   /** 'kept', or the reason of the EvictionDone decision. */
-  want: 'kept' | 'Timeout' | 'HealthyOnNewClusters' | 'DeletionConfirmed';
+  want: 'kept' | 'Timeout' | 'HealthyOnNewClusters' | 'DeletionConfirmed' | 'ClusterRecovered';
   /** The wakeAt when kept (absent: none). */
   wakeAt?: string;
 }[] = [
@@ -316,6 +335,51 @@ const assessRows: {
   {
     name: 'the schedule failed (Scheduled False): kept, whatever the health',
     given: { task: aTask(), binding: boundOn({ member1: 2, member3: 2 }, true), reports: healthyOnBoth },
+    want: 'kept',
+    wakeAt: '2026-12-01T15:05:00.000Z',
+  },
+  {
+    name: 'a new cluster reports Healthy but the hub judges it not Ready (its agent is gone): kept',
+    given: { task: aTask(), reports: healthyOnBoth, ready: { member1: 'True', member3: 'Unknown' } },
+    want: 'kept',
+    wakeAt: '2026-12-01T15:05:00.000Z',
+  },
+  {
+    name: 'no cluster took it, and the evicted cluster is Ready and fails only the eviction filter: done, ClusterRecovered',
+    given: { task: aTask(), binding: noFit([{ cluster: 'member2', onlyEviction: true }]) },
+    want: 'ClusterRecovered',
+  },
+  {
+    name: 'an application failover task is not ended by its cluster being back (the application failed, not the cluster): kept',
+    given: {
+      task: aTask({ producer: 'ApplicationFailover', reason: 'ApplicationFailure' }),
+      binding: noFit([{ cluster: 'member2', onlyEviction: true }]),
+    },
+    want: 'kept',
+    wakeAt: '2026-12-01T15:05:00.000Z',
+  },
+  {
+    name: 'no cluster took it, the evicted cluster fits but is not Ready: kept',
+    given: {
+      task: aTask(),
+      binding: noFit([{ cluster: 'member2', onlyEviction: true }]),
+      ready: { member2: 'Unknown' },
+    },
+    want: 'kept',
+    wakeAt: '2026-12-01T15:05:00.000Z',
+  },
+  {
+    name: 'no cluster took it, the evicted cluster fails another filter too (still tainted): kept',
+    given: { task: aTask(), binding: noFit([{ cluster: 'member2' }]) },
+    want: 'kept',
+    wakeAt: '2026-12-01T15:05:00.000Z',
+  },
+  {
+    name: 'the schedule failed after filtering (it keeps its clusters): kept',
+    given: {
+      task: aTask(),
+      binding: noFit([{ cluster: 'member2', onlyEviction: true }], true),
+    },
     want: 'kept',
     wakeAt: '2026-12-01T15:05:00.000Z',
   },
@@ -412,4 +476,35 @@ test('assessEvictionTasks: of two tasks, the finished one is dropped and the oth
     ['member4 Timeout'],
   );
   assert.equal(result.wakeAt?.toISOString(), '2026-12-01T15:02:00.000Z');
+});
+
+test('assessEvictionTasks: ClusterRecovered says the cluster is back; settleEndedTasks says the copy stays when the render schedules it there', () => {
+  const result = assessEvictionTasks(
+    assessInput({ task: aTask(), binding: noFit([{ cluster: 'member2', onlyEviction: true }]) }),
+  );
+  assert.equal(
+    result.decisions[0]?.message,
+    'Deployment/shop/web from member2: ClusterRecovered: member2 is Ready and fits the placement again, and no other cluster took the workload; its copy is removed (evicted for TaintUntolerated by TaintManager)',
+  );
+  // The render that follows schedules web on member2 again: the copy never leaves.
+  const settled = settleEndedTasks(result.decisions, result.ended, [boundOn({ member2: 2 })]);
+  assert.equal(
+    settled[0]?.message,
+    'Deployment/shop/web from member2: ClusterRecovered: member2 is Ready and fits the placement again, and no other cluster took the workload; scheduled on member2 again, so its copy stays (evicted for TaintUntolerated by TaintManager)',
+  );
+  assert.equal(settled[0]?.copyKept, true);
+});
+
+test('settleEndedTasks: a timed-out task whose cluster the render schedules again keeps its copy, and says so', () => {
+  const result = assessEvictionTasks(assessInput({ task: aTask({ creationTimestamp: minutesAgo(11) }) }));
+  assert.deepEqual(
+    result.decisions.map((d) => d.reason),
+    ['Timeout'],
+  );
+  const away = settleEndedTasks(result.decisions, result.ended, [boundOn({ member1: 2, member3: 2 })]);
+  assert.match(away[0]!.message, /; its copy is removed \(/, 'not scheduled there: the copy goes');
+  assert.equal(away[0]!.copyKept, undefined);
+  const back = settleEndedTasks(result.decisions, result.ended, [boundOn({ member1: 2, member2: 2 })]);
+  assert.match(back[0]!.message, /; scheduled on member2 again, so its copy stays \(/);
+  assert.doesNotMatch(back[0]!.message, /removed/);
 });

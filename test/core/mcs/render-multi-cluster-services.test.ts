@@ -356,3 +356,67 @@ test('what a ServiceImport derives follows it as its dependencies do: its confli
     );
   }
 });
+
+test('a ServiceExport evicted Gracefully from its only cluster still exports from there while its copy stays: consumers keep its endpoints', () => {
+  const loaded = loadFleet(aFleet());
+  assert.ok(loaded.ok);
+  const exportedSlices = new Map([['member1', [aSlice('member1', 'web-abcde', ['10.0.0.1'])]]]);
+  const first = renderFleet({
+    fleet: loaded.fleet,
+    clusterStatus: new Map(),
+    previous: new Map(),
+    exportedSlices,
+  });
+  // member1 was judged Unknown and the Service and ServiceExport evicted from it Gracefully
+  // (as the taint manager's GracefulEvictCluster leaves them): no other cluster took them.
+  const previous = new Map<string, PreviousBinding>();
+  for (const b of first.bindings) {
+    const p = previousBindingOf(b);
+    if (!p) continue;
+    const evicted = b.resource.kind === 'Service' || b.resource.kind === 'ServiceExport';
+    previous.set(
+      b.key,
+      evicted
+        ? {
+            ...p,
+            clusters: [],
+            evictionTasks: [
+              {
+                fromCluster: 'member1',
+                purgeMode: 'Gracefully',
+                reason: 'TaintUntolerated',
+                producer: 'TaintManager',
+                creationTimestamp: '2026-12-01T15:00:00.000Z',
+              },
+            ],
+          }
+        : p,
+    );
+  }
+  const status = new Map<string, ClusterStatus>([
+    ['member1', { conditions: [{ type: 'Ready', status: 'Unknown' }] }],
+  ]);
+  const during = renderFleet({ fleet: loaded.fleet, clusterStatus: status, previous, exportedSlices });
+  assert.ok(
+    fileOf(during, 'member1', 'shop/ServiceExport.multicluster.x-k8s.io/web.yaml'),
+    'the copy stays on member1',
+  );
+  assert.deepEqual(pathsOf(during, 'member2', slices), [`${slices}imported-member1-web-abcde.yaml`]);
+  const slice = fileOf(during, 'member2', `${slices}imported-member1-web-abcde.yaml`)!;
+  assert.deepEqual(
+    slice.endpoints.map((e) => e.conditions.ready),
+    [false],
+    'served as not ready while member1 is not Ready',
+  );
+  // member1 Ready again, its task still running: the endpoints are ready again.
+  const ready = new Map<string, ClusterStatus>([
+    ['member1', { conditions: [{ type: 'Ready', status: 'True' }] }],
+  ]);
+  const back = renderFleet({ fleet: loaded.fleet, clusterStatus: ready, previous, exportedSlices });
+  assert.deepEqual(
+    fileOf(back, 'member2', `${slices}imported-member1-web-abcde.yaml`)!.endpoints.map(
+      (e) => e.conditions.ready,
+    ),
+    [true],
+  );
+});

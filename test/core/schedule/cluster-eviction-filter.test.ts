@@ -112,6 +112,22 @@ test('a binding being evicted from its only cluster fits nowhere, and the diagno
       cluster: 'member2',
       reason:
         'being evicted (TaintUntolerated by TaintManager since 2026-12-01T15:00:00.000Z): not schedulable until the eviction is done',
+      // Nothing but the task keeps it out: the cluster is back (core/failover/apply-evictions.ts).
+      onlyEviction: true,
     },
   ]);
+});
+
+test('an evicted cluster that another filter rejects too (still tainted) is not marked as kept out by the eviction alone', () => {
+  const result = scheduleBinding(
+    anInput(
+      {
+        previous: evicted({}),
+        clusterStatus: new Map([['member2', { conditions: [{ type: 'Ready', status: 'Unknown' }] }]]),
+      },
+      ['member2'],
+    ),
+  );
+  assert.equal(result.type, 'NoFit');
+  assert.equal(result.type === 'NoFit' ? result.diagnosis[0]?.onlyEviction : 'scheduled', undefined);
 });

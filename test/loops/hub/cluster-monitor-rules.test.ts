@@ -6,26 +6,41 @@ import {
   defaultClusterMonitorSettings as settings,
   judgeClusters,
   newMonitorMemory,
+  type ClusterMonitorSettings,
   type MonitorMemory,
 } from '../../../src/loops/hub/cluster-monitor-rules.js';
 
 type Heads = Record<string, { heartbeat?: string; status?: string }>;
 
 /** Looks at second `s` with these heads; returns the verdicts as `cluster=reason`. */
-function lookAt(memory: MonitorMemory, s: number, heads: Heads): string[] {
+function lookAt(
+  memory: MonitorMemory,
+  s: number,
+  heads: Heads,
+  with_: ClusterMonitorSettings = settings,
+): string[] {
   const clusters = new Map(
     Object.entries(heads).map(([c, h]) => [c, { heartbeat: h.heartbeat ?? null, status: h.status ?? null }]),
   );
-  const verdicts = judgeClusters(memory, { at: s * 1000, clusters }, settings);
+  const verdicts = judgeClusters(memory, { at: s * 1000, clusters }, with_);
   return [...verdicts].map(([c, v]) => `${c}=${v.reason}`);
 }
 
 /** Looks every 5 s from `from` to `to` with the same heads; returns the verdicts of the last look. */
-function standStill(memory: MonitorMemory, from: number, to: number, heads: Heads): string[] {
+function standStill(
+  memory: MonitorMemory,
+  from: number,
+  to: number,
+  heads: Heads,
+  with_: ClusterMonitorSettings = settings,
+): string[] {
   let verdicts: string[] = [];
-  for (let s = from; s <= to; s += 5) verdicts = lookAt(memory, s, heads);
+  for (let s = from; s <= to; s += 5) verdicts = lookAt(memory, s, heads, with_);
   return verdicts;
 }
+
+/** The monitor without damping: a judged cluster is un-judged at its first sign of life. */
+const undamped: ClusterMonitorSettings = { ...settings, successThresholdMs: 0 };
 
 test('a reported cluster whose heads stand still is judged once the grace period has passed, not before', () => {
   const memory = newMonitorMemory(0);
@@ -79,14 +94,81 @@ test('a short startup grace period does not judge before a full monitor grace pe
   assert.equal(judgeClusters(memory, { at: 41_000, clusters: heads }, short).size, 1);
 });
 
-test('a judged cluster whose heartbeat moves again is un-judged at the next look', () => {
+test('without a success threshold, a judged cluster whose heartbeat moves again is un-judged at the next look', () => {
   const memory = newMonitorMemory(0);
   const still: Heads = { member2: { heartbeat: 'h1', status: 's1' } };
-  assert.deepEqual(standStill(memory, 0, 45, still), ['member2=ClusterStatusUnknown']);
-  assert.deepEqual(lookAt(memory, 50, { member2: { heartbeat: 'h2', status: 's1' } }), []);
+  assert.deepEqual(standStill(memory, 0, 45, still, undamped), ['member2=ClusterStatusUnknown']);
+  assert.deepEqual(lookAt(memory, 50, { member2: { heartbeat: 'h2', status: 's1' } }, undamped), []);
   const moved: Heads = { member2: { heartbeat: 'h2', status: 's1' } };
-  assert.deepEqual(standStill(memory, 55, 90, moved), [], 'a fresh grace period from the move');
-  assert.deepEqual(lookAt(memory, 91, moved), ['member2=ClusterStatusUnknown']);
+  assert.deepEqual(standStill(memory, 55, 90, moved, undamped), [], 'a fresh grace period from the move');
+  assert.deepEqual(lookAt(memory, 91, moved, undamped), ['member2=ClusterStatusUnknown']);
+});
+
+test('a judged cluster is un-judged once it has been seen alive for the success threshold (30 s), not at its first heartbeat', () => {
+  const memory = newMonitorMemory(0);
+  assert.deepEqual(standStill(memory, 0, 45, { member2: { heartbeat: 'h0', status: 's1' } }), [
+    'member2=ClusterStatusUnknown',
+  ]);
+  // The agent is back at 50 s and renews every 5 s: judged until 30 s of life have been seen.
+  for (let s = 50; s < 80; s += 5)
+    assert.deepEqual(
+      lookAt(memory, s, { member2: { heartbeat: `h${s}`, status: 's1' } }),
+      ['member2=ClusterStatusUnknown'],
+      `at ${s} s`,
+    );
+  assert.deepEqual(lookAt(memory, 80, { member2: { heartbeat: 'h80', status: 's1' } }), []);
+});
+
+test('a flapping agent (20 s up, 20 s down) stays judged: its verdict does not change with each flap', () => {
+  const memory = newMonitorMemory(0);
+  const flapping = { ...settings, gracePeriodMs: 6_000, periodMs: 1_000 };
+  const verdicts: string[] = [];
+  let beat = 0;
+  for (let s = 0; s <= 240; s++) {
+    // Up (renewing every second) for 20 s, then killed for 20 s, from 10 s on.
+    const up = s < 10 || Math.floor((s - 10) / 20) % 2 === 1;
+    if (up) beat++;
+    const heads = new Map([['member3', { heartbeat: `h${beat}`, status: 's1' }]]);
+    const judged = judgeClusters(memory, { at: s * 1000, clusters: heads }, flapping).size > 0;
+    const last = verdicts.at(-1);
+    const now = judged ? 'judged' : 'fine';
+    if (last !== now) verdicts.push(now);
+  }
+  assert.deepEqual(verdicts, ['fine', 'judged'], 'judged once, and never un-judged while it flaps');
+  const undampedMemory = newMonitorMemory(0);
+  let changes = 0;
+  let previous = false;
+  beat = 0;
+  for (let s = 0; s <= 240; s++) {
+    const up = s < 10 || Math.floor((s - 10) / 20) % 2 === 1;
+    if (up) beat++;
+    const heads = new Map([['member3', { heartbeat: `h${beat}`, status: 's1' }]]);
+    const judged =
+      judgeClusters(undampedMemory, { at: s * 1000, clusters: heads }, { ...flapping, successThresholdMs: 0 })
+        .size > 0;
+    if (judged !== previous) changes++;
+    previous = judged;
+  }
+  assert.ok(changes >= 10, `without the threshold each flap changes the verdict twice (${changes} changes)`);
+});
+
+test('a recovery broken by a silence of a grace period starts its count again', () => {
+  const memory = newMonitorMemory(0);
+  assert.deepEqual(standStill(memory, 0, 45, { member2: { heartbeat: 'h0', status: 's1' } }), [
+    'member2=ClusterStatusUnknown',
+  ]);
+  lookAt(memory, 50, { member2: { heartbeat: 'h50', status: 's1' } });
+  // Silent from 50 s to 95 s (longer than the 40 s grace): the count from 50 s is broken.
+  assert.deepEqual(standStill(memory, 55, 95, { member2: { heartbeat: 'h50', status: 's1' } }), [
+    'member2=ClusterStatusUnknown',
+  ]);
+  for (let s = 100; s < 130; s += 5)
+    assert.deepEqual(
+      lookAt(memory, s, { member2: { heartbeat: `h${s}`, status: 's1' } }),
+      ['member2=ClusterStatusUnknown'],
+      `at ${s} s: 30 s from 100 s, not from 50 s`,
+    );
+  assert.deepEqual(lookAt(memory, 130, { member2: { heartbeat: 'h130', status: 's1' } }), []);
 });
 
 test('only the clusters of the look are judged, and one that leaves is forgotten', () => {

@@ -162,8 +162,11 @@ test('a cluster whose heartbeat stops is judged Unknown, loses new placements, a
   assert.deepEqual(placedOn(repo, 'shop/Deployment.apps/web.yaml'), ['member1', 'member2']);
   assert.match(bindingsMessage(repo), /^Gitfleet-Cluster-Judged: member2=Unknown$/m);
 
-  // member2's agent comes back: its first heartbeat un-judges it, and the next pass says so.
+  // member2's agent comes back: judged until it has been seen alive for the success threshold
+  // (30 s), then un-judged, and the next pass says so.
   await run(repo, clock, monitor, 10, true);
+  assert.deepEqual([...monitor.verdicts().keys()], ['member2'], 'one heartbeat is not yet a recovery');
+  await run(repo, clock, monitor, 30, true);
   assert.equal(monitor.verdicts().size, 0);
   rendered(await hubPass(repo, { failover }));
   assert.doesNotMatch(bindingsMessage(repo), /Gitfleet-Cluster-Judged/);

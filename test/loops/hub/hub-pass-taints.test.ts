@@ -110,6 +110,8 @@ test('a ClusterTaintPolicy adding NoExecute on Ready False: recorded, and with e
     settings: { ...defaultFailoverSettings, enableNoExecuteTaintEviction: true },
   };
   rendered(await hubPass(repo, { failover }));
+  // member1 reports Ready: with no cluster Ready the fleet would be disrupted and evict nothing.
+  await reportReady(repo, 'member1', 'True');
   await reportReady(repo, 'member2', 'False');
   const pass = rendered(await hubPass(repo, { failover }));
   const files = branchFiles(repo, 'gitfleet/bindings');
