@@ -14,7 +14,9 @@ export type LoadErrorCode =
   | 'FileTooLarge'
   | 'TooManyFleetConfigs'
   /** A field the kind's schema does not have (an error for Karmada's kinds, a warning for built-in ones). */
-  | 'UnknownField';
+  | 'UnknownField'
+  /** An apiVersion or kind that names nothing in an API group gitfleet understands (check-known-kind.ts). */
+  | 'UnknownKind';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {
