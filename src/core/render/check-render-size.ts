@@ -34,6 +34,10 @@ export function checkRenderTotal(
   clusters: ReadonlyMap<string, ClusterOutput>,
   limit: number = maxRenderBytes,
 ): { ok: true } | { ok: false; message: string } {
+  // Characters first (no text is read): a UTF-8 character is at most three bytes per UTF-16 unit.
+  let characters = 0;
+  for (const output of clusters.values()) for (const text of output.files.values()) characters += text.length;
+  if (characters * 3 <= limit) return { ok: true };
   const sizes: [string, number][] = [];
   let total = 0;
   for (const [name, output] of clusters) {
