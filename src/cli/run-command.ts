@@ -12,6 +12,7 @@ import {
   type FlagValues,
 } from './command-line.js';
 import { exitCodes, type ExitCodeName } from './exit-codes.js';
+import { escapingIo } from './escaping-io.js';
 import type { Io } from './io.js';
 import { printError, reportOfError, wantsJson } from './print-error.js';
 import { UsageError } from './usage-error.js';
@@ -34,9 +35,11 @@ export function defineCommand<S extends CommandSpec>(command: Command<S>): Comma
 export async function runCommand<S extends CommandSpec>(
   command: Command<S>,
   args: readonly string[],
-  io: Io,
+  given: Io,
 ): Promise<number> {
   const { spec } = command;
+  // Nothing from the fleet reaches the terminal raw (escaping-io.ts).
+  const io = escapingIo(given);
   const json = wantsJson(args);
   try {
     const line = parseCommandLine(spec, args);

@@ -17,9 +17,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isIPv6 } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError } from '../../core/model/config-error.js';
+import { checkKubeconfigFile } from './check-kubeconfig-file.js';
 
 /** The kubelet's mount of the Pod's ServiceAccount. */
 export const defaultServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -52,14 +53,15 @@ export async function loadKubeConfig(
   let source: string;
   const homeConfig = join(home, '.kube', 'config');
   if (opts.kubeconfig) {
-    kc.loadFromFile(opts.kubeconfig);
     source = `kubeconfig ${opts.kubeconfig}`;
+    loadChecked(source, [opts.kubeconfig], () => kc.loadFromFile(opts.kubeconfig ?? ''));
   } else if (!opts.inClusterDefault && env['KUBECONFIG']) {
-    kc.loadFromDefault();
     source = `kubeconfig $KUBECONFIG (${env['KUBECONFIG']})`;
+    const files = env['KUBECONFIG'].split(delimiter).filter((f) => f !== '');
+    loadChecked(source, files, () => kc.loadFromDefault());
   } else if (!opts.inClusterDefault && existsSync(homeConfig)) {
-    kc.loadFromFile(homeConfig);
     source = `kubeconfig ${homeConfig}`;
+    loadChecked(source, [homeConfig], () => kc.loadFromFile(homeConfig));
   } else {
     if (opts.context)
       throw new ConfigError(
@@ -68,12 +70,33 @@ export async function loadKubeConfig(
       );
     return inCluster(kc, env);
   }
+  const contexts = `(contexts: ${
+    kc
+      .getContexts()
+      .map((c) => c.name)
+      .join(', ') || 'none'
+  })`;
   if (opts.context) {
     if (!kc.getContextObject(opts.context))
-      throw new ConfigError('InvalidKubeconfig', `${source}: no context '${opts.context}'`);
+      throw new ConfigError('InvalidKubeconfig', `${source}: no context ${opts.context} ${contexts}`);
     kc.setCurrentContext(opts.context);
+  } else if (!kc.getCurrentContext() || !kc.getContextObject(kc.getCurrentContext())) {
+    const current = kc.getCurrentContext();
+    const what = current ? `current-context ${current} is not one of its contexts` : 'no current-context';
+    throw new ConfigError('InvalidKubeconfig', `${source}: ${what} ${contexts}: pass --context`);
   }
   return { kc, source: `${source} (context ${kc.getCurrentContext()})` };
+}
+
+// Each file is checked first (checkKubeconfigFile: not found, not YAML at line N, not a mapping);
+// what the library still refuses (a field of the wrong type) is said to be the kubeconfig's.
+function loadChecked(source: string, files: readonly string[], load: () => void): void {
+  for (const file of files) checkKubeconfigFile(file);
+  try {
+    load();
+  } catch (e) {
+    throw new ConfigError('InvalidKubeconfig', `${source}: not a valid kubeconfig: ${(e as Error).message}`);
+  }
 }
 
 /** The Pod's credentials; a clear error naming what is missing outside a Pod. */

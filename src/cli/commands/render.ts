@@ -7,6 +7,7 @@ import { UsageError } from '../usage-error.js';
 import { formatLoadError, loadFleet, type LoadError, type LoadMemo } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
+import { checkRenderTotal } from '../../core/render/check-render-size.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
@@ -76,7 +77,10 @@ export async function runRender(opts: RenderOptions, io: Io): Promise<number> {
 async function renderOnce(opts: RenderOptions, io: Io): Promise<number> {
   const outcome = await renderToDir(opts);
   if (!outcome.ok) {
-    if (opts.output === 'json') {
+    if (opts.output === 'json' && outcome.tooLarge !== undefined) {
+      const message = outcome.tooLarge;
+      printError(io, { json: true, text: message, report: { code: 'RenderTooLarge', message } });
+    } else if (opts.output === 'json') {
       const message = `${opts.source}: the fleet does not load (${outcome.loadErrors.length} error(s)); nothing was written`;
       printError(io, {
         json: true,
@@ -93,7 +97,7 @@ async function renderOnce(opts: RenderOptions, io: Io): Promise<number> {
 
 type RenderDirOutcome =
   | { ok: true; summary: ReturnType<typeof summarize>; changes: FileChange[] }
-  | { ok: false; errors: string[]; loadErrors: LoadError[] };
+  | { ok: false; errors: string[]; loadErrors: LoadError[]; tooLarge?: string };
 
 /** What the last render of a watch loaded and rendered: the next one redoes only what changed. */
 interface WatchMemos {
@@ -114,6 +118,8 @@ async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise
   if (problems.length > 0) return { ok: false, errors: problems, loadErrors: [] };
   const result = renderFleet(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
   memos.render = result.memo;
+  const total = checkRenderTotal(result.clusters);
+  if (!total.ok) return { ok: false, errors: [total.message], loadErrors: [], tooLarge: total.message };
   const files = new Map([...result.clusters].map(([name, out]) => [name, out.files] as const));
   const changes = await writeRenderDir(opts.out, files);
   return { ok: true, summary: summarize(result, source.description, source.commit), changes };

@@ -9,6 +9,7 @@ import { listRefs } from '../../adapters/git/list-refs.js';
 import { watchLocalRefs, type RefWatcher } from '../../adapters/watch/watch-local-refs.js';
 import { bindingsRef, clusterRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
 import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { clearScreen } from '../escaping-io.js';
 import type { Io } from '../io.js';
 
 /** One snapshot's text and the branch prefix it was read under. */
@@ -31,8 +32,6 @@ export interface WatchStatusOptions {
    */
   separator: 'clear' | 'line' | 'none';
 }
-
-const clearScreen = '\x1b[H\x1b[2J';
 
 /** Prints snapshots until the process is interrupted; the first snapshot's error is thrown. */
 export async function watchStatus(opts: WatchStatusOptions): Promise<void> {

@@ -1,4 +1,5 @@
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import { checkRenderTotal } from '../../core/render/check-render-size.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -76,7 +77,9 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
   for (const problem of problems) io.err(problem);
   const result = renderFleet(freshSnapshot(fleet));
   const summary = summarize(result, source.description, source.commit);
-  const valid = problems.length === 0 && !result.diagnostics.some((d) => d.severity === 'error');
+  const total = checkRenderTotal(result.clusters);
+  if (!total.ok) io.err(total.message);
+  const valid = problems.length === 0 && total.ok && !result.diagnostics.some((d) => d.severity === 'error');
   if (opts.output === 'json') io.out(JSON.stringify({ ...summary, valid, ...warnings }, null, 2));
   else io.out(`${formatSummary(summary)}\n${valid ? 'valid' : 'invalid: see the errors above'}`);
   return valid ? exitCodes.ok : exitCodes.failed;

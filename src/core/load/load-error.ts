@@ -1,6 +1,8 @@
 // Why a fleet repo could not be loaded. Loading collects every error of every file and returns
 // them together; it never returns part of a fleet.
 
+import { escapeControls } from '../model/quote-text.js';
+
 export type LoadErrorCode =
   | 'YamlSyntax'
   | 'DuplicateKey'
@@ -14,7 +16,9 @@ export type LoadErrorCode =
   | 'FileTooLarge'
   | 'TooManyFleetConfigs'
   /** A field the kind's schema does not have (an error for Karmada's kinds, a warning for built-in ones). */
-  | 'UnknownField';
+  | 'UnknownField'
+  /** An apiVersion or kind that names nothing in an API group gitfleet understands (check-known-kind.ts). */
+  | 'UnknownKind';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {
@@ -31,11 +35,14 @@ export interface LoadError {
   message: string;
 }
 
-/** Returns `file#index:line:column: message`, leaving out the parts that are unknown. */
+/**
+ * Returns `file#index:line:column: message`, leaving out the parts that are unknown; a control
+ * character in the file name or the message (a YAML key) is escaped, so the error is one line.
+ */
 export function formatLoadError(e: LoadError): string {
-  let where = e.file;
+  let where = escapeControls(e.file);
   if (e.index !== undefined) where += `#${e.index}`;
   if (e.line !== undefined) where += `:${e.line}`;
   if (e.line !== undefined && e.column !== undefined) where += `:${e.column}`;
-  return `${where}: ${e.message}`;
+  return `${where}: ${escapeControls(e.message)}`;
 }

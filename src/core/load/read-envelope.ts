@@ -16,6 +16,7 @@
 import { groupOf } from '../model/object-ref.js';
 import { isMap, type KubeObject } from '../model/kube-object.js';
 import { quoteText } from '../model/quote-text.js';
+import { checkKnownKind } from './check-known-kind.js';
 import type { LoadErrorCode } from './load-error.js';
 import {
   checkConfigMapKey,
@@ -51,7 +52,7 @@ export interface Envelope {
 }
 
 export interface EnvelopeProblem {
-  code: Extract<LoadErrorCode, 'MissingField' | 'InvalidName' | 'InvalidFleetConfig'>;
+  code: Extract<LoadErrorCode, 'MissingField' | 'InvalidName' | 'InvalidFleetConfig' | 'UnknownKind'>;
   message: string;
 }
 
@@ -103,6 +104,9 @@ export function readEnvelope(
       code: 'InvalidFleetConfig',
       message: `apiVersion ${quoteText(apiVersion)} is not supported: use gitfleet.io/v1alpha1`,
     });
+  } else if (role === 'Template') {
+    const unknown = checkKnownKind(apiVersion, kind);
+    if (unknown !== undefined) problems.push({ code: 'UnknownKind', message: unknown });
   }
   const bad = checkName(role, apiVersion, kind, name);
   if (bad) problems.push({ code: 'InvalidName', message: `metadata.name ${quoteText(name)}: ${bad}` });

@@ -14,6 +14,8 @@ export type DiagnosticCode =
   | 'NoClusterFit'
   | 'ScheduleFailed'
   | 'OverrideFailed'
+  /** A rendered object larger than the API server accepts (core/render/check-render-size.ts): held on that cluster. */
+  | 'ObjectTooLarge'
   | 'ReviseFailed'
   | 'DependencyMissing'
   | 'WaitingForOverrides'

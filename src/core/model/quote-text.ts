@@ -31,3 +31,13 @@ function escapeOne(c: string): string {
       return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
   }
 }
+
+/**
+ * Returns the text with unprintable characters escaped and everything else as it is (no quotes,
+ * backslashes kept): for whole lines of output, where `lines` keeps line breaks and tabs, which
+ * the output itself is made of, and for one-line text (a file name, a message), where an LF
+ * would forge a line of its own.
+ */
+export function escapeControls(text: string, opts: { lines?: boolean } = {}): string {
+  return text.replace(UNPRINTABLE, (c) => (opts.lines && (c === '\n' || c === '\t') ? c : escapeOne(c)));
+}

@@ -172,7 +172,8 @@ function diagnosticOf(binding: Binding, cluster: string, outcome: RenderOutcome)
     };
   }
   if (outcome.ok) return undefined;
-  return { severity: 'error', code: 'OverrideFailed', subject, cluster, message: outcome.error };
+  const code = outcome.tooLarge ? 'ObjectTooLarge' : 'OverrideFailed';
+  return { severity: 'error', code, subject, cluster, message: outcome.error };
 }
 
 // Karmada's shouldSuspendDispatching (pkg/controllers/binding/common.go): `dispatching: true`

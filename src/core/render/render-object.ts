@@ -21,11 +21,14 @@ import {
 } from '../failover/state-preservation.js';
 import { emitYaml } from '../format/emit-yaml.js';
 import { objectPath } from '../format/object-path.js';
+import { checkObjectSize } from './check-render-size.js';
 import { RenderKeys } from './render-key.js';
 import { stripServerFields } from './strip-server-fields.js';
 
 export type RenderOutcome =
-  { ok: true; path: string; text: string } | { ok: false; path: string; error: string };
+  | { ok: true; path: string; text: string }
+  /** `tooLarge`: refused for its size (check-render-size.ts), not for an override or a script. */
+  | { ok: false; path: string; error: string; tooLarge?: true };
 
 /** A rendered copy and its content key (see RenderKeys). */
 export interface RenderedCopy {
@@ -175,7 +178,10 @@ function renderCopy(opts: {
   if (opts.keep && isMap(object.spec)) delete object.spec.replicas;
   decorateObject(object, opts.binding, template.source.file, opts.requiredBy);
   if (opts.preserved) injectPreservedLabels(object, opts.preserved);
-  return { ok: true, path, text: emitYaml(object) };
+  const text = emitYaml(object);
+  const tooLarge = checkObjectSize(object, text);
+  if (tooLarge !== undefined) return { ok: false, path, error: tooLarge, tooLarge: true };
+  return { ok: true, path, text };
 }
 
 function collectScaleTargets(templates: readonly Template[]): Set<string> {

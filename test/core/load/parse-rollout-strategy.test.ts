@@ -130,10 +130,17 @@ test('a fleet without strategies has no rolloutStrategies field', () => {
   assert.equal(mustLoad([fileOf(file, clusterDoc('member1'))]).rolloutStrategies, undefined);
 });
 
-test('a strategy of another apiVersion is a template, not a strategy', () => {
-  const fleet = mustLoad([fileOf(file, { ...strategyDoc(minimal), apiVersion: 'gitfleet.io/v1beta1' })]);
-  assert.equal(fleet.rolloutStrategies, undefined);
-  assert.equal(fleet.templates.length, 1);
+test('a strategy of a version gitfleet.io does not have is an error, not a skipped template', () => {
+  const errors = mustFail([fileOf(file, { ...strategyDoc(minimal), apiVersion: 'gitfleet.io/v1beta1' })]);
+  assert.deepEqual(
+    errors.map((e) => [e.code, e.message]),
+    [
+      [
+        'UnknownKind',
+        'RolloutStrategy/web: gitfleet.io/v1beta1 is not a version gitfleet knows; known: v1alpha1',
+      ],
+    ],
+  );
 });
 
 // Each row: the spec (or the whole document), and the one error it gives.
