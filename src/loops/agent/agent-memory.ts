@@ -11,7 +11,7 @@ import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
-import type { InventoryAt } from './inventory-store.js';
+import type { InventoryAt, InventoryLocation } from './inventory-store.js';
 import { MemoMap } from '../runtime/memo-map.js';
 import type { BranchRead } from './read-cluster-branch.js';
 import { createStatusMemo, type StatusMemo } from './write-status-branch.js';
@@ -50,6 +50,10 @@ export interface AgentMemory {
    * pass needs only its metadata (observed-records.ts). Rebuilt by every report.
    */
   observed: Map<string, ObservedRecord>;
+  /** Where the inventory lives, found once per process (inventory-location.ts). */
+  inventoryAt?: InventoryLocation;
+  /** The fleet identity found from the cluster branch's root commit (read-fleet-identity.ts). */
+  fleet?: string;
   /** What the status writes made, so an unchanged report is not written out again. */
   status: StatusMemo;
 }

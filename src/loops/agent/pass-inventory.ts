@@ -29,7 +29,7 @@ export interface KnownInventory {
  * could not be listed for that, left as it is; either way this pass applies but prunes nothing.
  */
 export async function knownInventory(
-  opts: { client: ClusterApi; cluster: string; concurrency: number; memory: AgentMemory },
+  opts: { client: ClusterApi; cluster: string; fleet: string; concurrency: number; memory: AgentMemory },
   at: InventoryLocation,
 ): Promise<KnownInventory> {
   const stored = await readInventory(opts.client, at, opts.memory.inventory);
@@ -41,6 +41,7 @@ export async function knownInventory(
   const rebuilt = await rebuildInventory({
     client: opts.client,
     cluster: opts.cluster,
+    fleet: opts.fleet,
     salvaged: stored.salvaged,
     concurrency: opts.concurrency,
   });

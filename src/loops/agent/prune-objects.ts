@@ -1,6 +1,7 @@
 // Carries out the prune plan (core/apply-plan/plan-prune.ts): reads the live facts of each
 // inventory entry that left the branch, plans, then deletes in prune order and removes the
-// marker from objects preserved on deletion. Entries confirmed gone, left or orphaned leave the
+// marker from objects preserved on deletion. A Namespace's and a CRD's contents are read first:
+// deleting either deletes what it holds. Entries confirmed gone, left or orphaned leave the
 // inventory; a failed deletion stays and is retried by the next pass.
 import {
   terminatingMessage,
@@ -16,6 +17,9 @@ import { getPath, type KubeObject } from '../../core/model/kube-object.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';
 import { readNamespaceContents } from './read-namespace-contents.js';
+import { readCrdContents } from './read-crd-contents.js';
+import { ownershipOf } from '../../core/apply-plan/ownership.js';
+import { isCrd } from '../../core/apply-plan/apply-order.js';
 
 export interface PruneOutcome {
   plan: PrunePlan;
@@ -31,6 +35,8 @@ export interface PruneOutcome {
 
 export interface PruneInput {
   inventory: Inventory;
+  /** How many entries the inventory held before the pass added the branch's new objects: the guard's base. */
+  existing?: number;
   desired: ReadonlySet<string>;
   guard: PruneGuard;
   allowDeletions: boolean;
@@ -50,7 +56,9 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
   }
   const plan = planPrune({
     cluster: ctx.cluster,
+    fleet: ctx.fleet,
     inventory: input.inventory,
+    ...(input.existing === undefined ? {} : { existing: input.existing }),
     desired: input.desired,
     live,
     listedKinds: await ctx.live.listedKinds(),
@@ -126,12 +134,23 @@ async function factsOf(ctx: ApplyContext, ref: ObjectRef): Promise<PruneLiveFact
     ...controllerOf(live),
     ...(live.metadata['deletionTimestamp'] ? { terminating: { finalizers: finalizersOf(live) } } : {}),
   };
-  if (isNamespace(ref) && facts.labels?.[clusterLabel] === ctx.cluster && !facts.terminating) {
+  // What goes with a Namespace or a CRD is looked at only when the agent would delete it.
+  const ours = ownershipOf(facts.labels, ctx, true).type === 'ours' && !facts.terminating;
+  if (ours && isNamespace(ref)) {
     facts.contents = await readNamespaceContents({
       client: ctx.client,
-      cluster: ctx.cluster,
+      self: ctx,
+      inventory: ctx.inventory,
       namespace: ref.name,
       concurrency: 8,
+    });
+  }
+  if (ours && isCrd(ref)) {
+    facts.contents = await readCrdContents({
+      client: ctx.client,
+      crd: live,
+      self: ctx,
+      inventory: ctx.inventory,
     });
   }
   return facts;

@@ -45,6 +45,8 @@ import {
   seedSettled,
 } from './pass-inventory.js';
 import { LiveIndex } from './live-index.js';
+import { locateInventory } from './inventory-location.js';
+import { fleetIdentity } from './read-fleet-identity.js';
 import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
 import { readDeletionAllowance } from './read-deletion-allowance.js';
 import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
@@ -60,8 +62,10 @@ export interface AgentPassOptions {
   cluster: string;
   /** Prefix of gitfleet's branches (the FleetConfig's branchPrefix), e.g. `gitfleet/`. */
   branchPrefix: string;
-  /** Name of the inventory ConfigMap (default gitfleet-inventory-<cluster>). */
+  /** Name of the inventory ConfigMap (default gitfleet-inventory-<cluster>; inventory-location.ts). */
   inventoryName?: string;
+  /** The fleet's identity (`--fleet`); default: the root commit of the cluster branch (read-fleet-identity.ts). */
+  fleet?: string;
   memory: AgentMemory;
   clock: Clock;
   identity: { name: string; email: string };
@@ -189,8 +193,19 @@ async function applyBranch(
   inventoryProblem?: string;
   exports: ExportedSlice[];
 }> {
-  const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
-  const known = await knownInventory(opts, at);
+  const fleet = await fleetIdentity({
+    given: opts.fleet,
+    memory: opts.memory,
+    gitdir: opts.repo.gitdir,
+    cluster: opts.cluster,
+    head: branch.commit,
+  });
+  const at = (opts.memory.inventoryAt ??= await locateInventory(opts.client, {
+    cluster: opts.cluster,
+    fleet,
+    ...(opts.inventoryName ? { name: opts.inventoryName } : {}),
+  }));
+  const known = await knownInventory({ ...opts, fleet }, at);
   const desired = desiredKeys(branch);
   const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
   const before = withDesired(
@@ -203,6 +218,7 @@ async function applyBranch(
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
+    fleet,
     live: new LiveIndex(opts.client, opts.cluster, access.listScope, observedKinds(opts.memory)),
     memory: opts.memory,
     inventory: before,
@@ -229,6 +245,7 @@ async function applyBranch(
     gitReachable && known.problem === undefined
       ? await pruneObjects(ctx, {
           ...(await pruneInput(opts, branch, before, desired)),
+          existing: known.inventory.size,
           undeletable: access.undeletable,
         })
       : undefined;
