@@ -22,7 +22,9 @@
 // The mass-deletion guard (the hub's rule, docs/architecture.md#mass-deletion-guard) then looks at
 // the deletions: deleting every object of a non-empty inventory, or more than `maxDeleteFraction`
 // of one holding more than `minObjects`, is refused as a whole (every deletion held) unless
-// deletions are allowed. The share is of the objects the inventory held before this pass added
+// deletions are allowed. While the cluster returns from being judged down (return-gate.ts),
+// every deletion and orphaning left is held (WaitingForHub) until the hub has rendered for the
+// return. The share is of the objects the inventory held before this pass added
 // the branch's new ones (`existing`): a thousand new objects must not make room for deleting
 // everything that was there. Deletions come in prune order (apply-order.ts): custom resources before
 // CRDs, Namespaces last.
@@ -71,11 +73,18 @@ export interface PlanPruneInput {
   allowDeletions: boolean;
   /** Why the branch head's Gitfleet-Allow-Deletions trailer was not honoured, when it was not. */
   allowanceIgnored?: string;
+  /** Set while the cluster returns (return-gate.ts): why every deletion waits for the hub. */
+  waitForHub?: string;
 }
 
 export type LeaveReason = 'Gone' | 'NotOwned' | 'Kept' | 'Controlled';
 export type HoldReason =
-  'NotListed' | 'MassDeletionGuard' | 'Terminating' | 'NamespaceNotEmpty' | 'CustomResourcesExist';
+  | 'NotListed'
+  | 'MassDeletionGuard'
+  | 'Terminating'
+  | 'NamespaceNotEmpty'
+  | 'CustomResourcesExist'
+  | 'WaitingForHub';
 
 /** Holds that wait on the cluster, not on the agent: the pass did all it may, so they do not make it incomplete. */
 export const waitingHolds: ReadonlySet<HoldReason> = new Set([
@@ -124,6 +133,17 @@ export function planPrune(input: PlanPruneInput): PrunePlan {
     );
     plan.deletions = [];
     plan.guardRefusal = refusal;
+  }
+  if (input.waitForHub !== undefined) {
+    const message = input.waitForHub;
+    const waiting = [...plan.deletions, ...plan.orphans].map((ref) => ({
+      ref,
+      reason: 'WaitingForHub' as const,
+      message,
+    }));
+    plan.held.push(...waiting);
+    plan.deletions = [];
+    plan.orphans = [];
   }
   return plan;
 }

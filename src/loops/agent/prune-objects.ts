@@ -41,6 +41,8 @@ export interface PruneInput {
   guard: PruneGuard;
   allowDeletions: boolean;
   allowanceIgnored?: string;
+  /** Set while the cluster returns (core/apply-plan/return-gate.ts): every deletion waits for the hub. */
+  waitForHub?: string;
   /** refKey → why the agent may not delete it (check-permissions.ts): reported, not sent. */
   undeletable?: ReadonlyMap<string, string>;
 }
@@ -65,6 +67,7 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     guard: input.guard,
     allowDeletions: input.allowDeletions,
     ...(input.allowanceIgnored === undefined ? {} : { allowanceIgnored: input.allowanceIgnored }),
+    ...(input.waitForHub === undefined ? {} : { waitForHub: input.waitForHub }),
   });
   const outcome: PruneOutcome = {
     plan,
