@@ -36,7 +36,7 @@ import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
 import { checkPermissions } from './check-permissions.js';
 import { findUnchanged } from './find-unchanged.js';
-import { writeInventory } from './inventory-store.js';
+import { writeInventory, type InventoryLocation } from './inventory-store.js';
 import {
   appliedEntry,
   desiredKeys,
@@ -219,18 +219,7 @@ async function applyBranch(
   inventoryProblem?: string;
   exports: ExportedSlice[];
 }> {
-  const fleet = await fleetIdentity({
-    given: opts.fleet,
-    memory: opts.memory,
-    gitdir: opts.repo.gitdir,
-    cluster: opts.cluster,
-    head: branch.commit,
-  });
-  const at = (opts.memory.inventoryAt ??= await locateInventory(opts.client, {
-    cluster: opts.cluster,
-    fleet,
-    ...(opts.inventoryName ? { name: opts.inventoryName } : {}),
-  }));
+  const { fleet, at } = await ownInventory(opts, branch.commit);
   const known = await knownInventory({ ...opts, fleet }, at);
   const desired = desiredKeys(branch);
   const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
@@ -268,21 +257,7 @@ async function applyBranch(
   // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
   // of an inventory that did not read.
   const mayPrune = gitReachable && known.problem === undefined;
-  const gate = mayPrune
-    ? await gateReturn({
-        gitdir: opts.repo.gitdir,
-        branchPrefix: opts.branchPrefix,
-        cluster: opts.cluster,
-        memory: opts.memory,
-        nowMs: opts.clock.now(),
-        applied: branch.commit,
-        statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
-        ...(opts.returnOnStart !== undefined ? { returnOnStart: opts.returnOnStart } : {}),
-        ...(gitDownMs !== undefined ? { gitDownMs } : {}),
-        ...(opts.returnPruneTimeoutMs !== undefined ? { timeoutMs: opts.returnPruneTimeoutMs } : {}),
-        ...(opts.leaseDurationMs !== undefined ? { leaseDurationMs: opts.leaseDurationMs } : {}),
-      })
-    : undefined;
+  const gate = mayPrune ? await returnGate(opts, branch.commit, gitDownMs) : undefined;
   const prune = mayPrune
     ? await pruneObjects(ctx, {
         ...(await pruneInput(opts, branch, before, desired)),
@@ -309,6 +284,47 @@ async function applyBranch(
     ...(gate ? { gate } : {}),
     ...(known.problem === undefined ? {} : { inventoryProblem: known.problem }),
   };
+}
+
+/** Returns the fleet the agent serves and where its inventory lives (found once per process). */
+async function ownInventory(
+  opts: AgentPassOptions,
+  head: string,
+): Promise<{ fleet: string; at: InventoryLocation }> {
+  const fleet = await fleetIdentity({
+    given: opts.fleet,
+    memory: opts.memory,
+    gitdir: opts.repo.gitdir,
+    cluster: opts.cluster,
+    head,
+  });
+  const at = (opts.memory.inventoryAt ??= await locateInventory(opts.client, {
+    cluster: opts.cluster,
+    fleet,
+    ...(opts.inventoryName ? { name: opts.inventoryName } : {}),
+  }));
+  return { fleet, at };
+}
+
+/** Returns whether this pass may prune after a return (return-handshake.ts). */
+function returnGate(
+  opts: AgentPassOptions,
+  applied: string,
+  gitDownMs: number | undefined,
+): Promise<ReturnGate> {
+  return gateReturn({
+    gitdir: opts.repo.gitdir,
+    branchPrefix: opts.branchPrefix,
+    cluster: opts.cluster,
+    memory: opts.memory,
+    nowMs: opts.clock.now(),
+    applied,
+    statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
+    ...(opts.returnOnStart !== undefined ? { returnOnStart: opts.returnOnStart } : {}),
+    ...(gitDownMs !== undefined ? { gitDownMs } : {}),
+    ...(opts.returnPruneTimeoutMs !== undefined ? { timeoutMs: opts.returnPruneTimeoutMs } : {}),
+    ...(opts.leaseDurationMs !== undefined ? { leaseDurationMs: opts.leaseDurationMs } : {}),
+  });
 }
 
 /** Returns the group/Kind of every kind the last report saw objects of in place. */
