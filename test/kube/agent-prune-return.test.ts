@@ -59,6 +59,14 @@ test('a returning agent deletes nothing the hub evicted until the hub has read i
     const again = await agent.pass(back);
     assert.equal(again.requests.mutating, 0, 'still waiting: nothing deleted, nothing written');
     assert.equal(again.status.type, 'unchanged');
+    // Killed and run again as `agent --once` (no return on start): its last report still says
+    // it waits, so it goes on waiting, with the same start and the same report.
+    const once = await agent.pass({ memory: createAgentMemory(), clock });
+    assert.deepEqual(
+      once.prune?.plan.held.map((h) => h.reason),
+      ['WaitingForHub', 'WaitingForHub'],
+    );
+    assert.equal(once.status.type, 'unchanged', 'the same report');
 
     // The hub reads that report: the cluster is Ready, b comes back, c stays evicted.
     const rendered = await commitClusterBranch(agent.gitdir, agent.cluster, [a!, b!]);

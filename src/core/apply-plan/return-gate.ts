@@ -42,6 +42,12 @@ export interface ReturnSignals {
   firstPass: boolean;
   /** On the first pass: what the agent's last report on its status branch said, when it matters. */
   lastReport?: 'NotReady' | 'WaitingForHub';
+  /**
+   * With lastReport WaitingForHub: since when that report says deletions wait, and its commit.
+   * The restart goes on with that return (its start, so the timeout holds across `--once` runs,
+   * and its report, which the hub may have read already).
+   */
+  lastWait?: { sinceMs: number; report: string };
   /** The cluster did not answer this pass. */
   clusterUnreachable: boolean;
   /** How long Git was unreachable before this pass reached it again (undefined: it was not). */
@@ -70,7 +76,10 @@ export function nextReturnState(
             : s.hubJudged !== undefined
               ? `the hub judges it ${s.hubJudged}`
               : undefined;
-  return reason === undefined ? previous : { sinceMs: s.nowMs, reason };
+  if (reason === undefined) return previous;
+  if (s.lastReport === 'WaitingForHub' && s.lastWait !== undefined && !s.clusterUnreachable)
+    return { sinceMs: s.lastWait.sinceMs, reason, report: s.lastWait.report };
+  return { sinceMs: s.nowMs, reason };
 }
 
 /** What the hub's bindings head says of this cluster. */

@@ -13,6 +13,8 @@ import type { PruneOutcome } from './prune-objects.js';
 import { readHubRecord } from './read-hub-record.js';
 import { parseStatusBranch } from '../../core/status/status-branch.js';
 import { readStatusFiles } from './write-status-branch.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import { parseTime } from '../../core/model/rfc3339.js';
 import type { StatusOutcome } from './report-pass.js';
 
 /** How long deletions wait for the hub after a return, by default (`agent --return-prune-timeout`). */
@@ -47,11 +49,12 @@ export async function gateReturn(input: ReturnGateInput): Promise<ReturnGate> {
     cluster: input.cluster,
   });
   const first = memory.returnChecked !== true;
-  const lastReport = first ? await lastReportSaid(input.gitdir, input.statusRef) : undefined;
+  const last = first ? await lastReportSaid(input.gitdir, input.statusRef) : undefined;
   const state = nextReturnState(memory.returning, {
     nowMs: input.nowMs,
     firstPass: first && input.returnOnStart === true,
-    ...(lastReport !== undefined ? { lastReport } : {}),
+    ...(last !== undefined ? { lastReport: last.said } : {}),
+    ...(last?.wait !== undefined ? { lastWait: last.wait } : {}),
     clusterUnreachable: false,
     ...(input.gitDownMs !== undefined ? { gitDownMs: input.gitDownMs } : {}),
     leaseDurationMs: input.leaseDurationMs ?? defaultLeaseDurationMs,
@@ -111,17 +114,26 @@ export function settleReturn(
     memory.returning.report ??= status.commit;
 }
 
-/** Returns what the last report on the status branch said that starts a return, if anything. */
+/**
+ * Returns what the last report on the status branch said that starts a return, if anything;
+ * for a report that said deletions wait, since when (its message says) and its commit.
+ */
 async function lastReportSaid(
   gitdir: string,
   statusRef: string,
-): Promise<'NotReady' | 'WaitingForHub' | undefined> {
+): Promise<{ said: 'NotReady' | 'WaitingForHub'; wait?: { sinceMs: number; report: string } } | undefined> {
   const last = parseStatusBranch(await readStatusFiles(gitdir, statusRef));
   if (last === undefined) return undefined;
   const ready = last.clusterStatus?.conditions?.find((c) => c.type === 'Ready');
-  if (ready !== undefined && ready.status !== 'True') return 'NotReady';
+  if (ready !== undefined && ready.status !== 'True') return { said: 'NotReady' };
   const pruned = last.conditions?.find((c) => c.type === 'Pruned');
-  return pruned?.reason === 'WaitingForHub' ? 'WaitingForHub' : undefined;
+  if (pruned?.reason !== 'WaitingForHub') return undefined;
+  const since = /waits for the hub since (\S+): /.exec(pruned.message ?? '')?.[1];
+  const sinceMs = since === undefined ? undefined : parseTime(since);
+  const report = await readRef(gitdir, statusRef);
+  return sinceMs === undefined || report === null
+    ? { said: 'WaitingForHub' }
+    : { said: 'WaitingForHub', wait: { sinceMs, report } };
 }
 
 function setReturning(memory: AgentMemory, state: ReturnState | undefined): void {

@@ -65,6 +65,16 @@ test('what starts a return, and what keeps one going', () => {
     const state = nextReturnState(c.previous, { ...quiet, ...c.given });
     assert.equal(state?.reason, c.want, c.name);
   }
+  const resumed = nextReturnState(undefined, {
+    ...quiet,
+    lastReport: 'WaitingForHub',
+    lastWait: { sinceMs: 7, report: 'r1' },
+  });
+  assert.deepEqual(
+    resumed,
+    { sinceMs: 7, reason: 'its last report said pruning waits for the hub', report: 'r1' },
+    'a restart while waiting goes on with that return: its start (the timeout) and its report',
+  );
   const restarted = nextReturnState(
     { sinceMs: 5, reason: 'x', report: 'abc' },
     { ...quiet, clusterUnreachable: true },
