@@ -44,10 +44,11 @@ export interface ReturnSignals {
   lastReport?: 'NotReady' | 'WaitingForHub';
   /**
    * With lastReport WaitingForHub: since when that report says deletions wait, and its commit.
-   * The restart goes on with that return (its start, so the timeout holds across `--once` runs,
-   * and its report, which the hub may have read already).
+   * The restart goes on with that return (its start, so the timeout holds across `--once` runs;
+   * its reason, so the report reads the same and is not written again; and its report, which
+   * the hub may have read already).
    */
-  lastWait?: { sinceMs: number; report: string };
+  lastWait?: { sinceMs: number; reason: string; report: string };
   /** The cluster did not answer this pass. */
   clusterUnreachable: boolean;
   /** How long Git was unreachable before this pass reached it again (undefined: it was not). */
@@ -78,7 +79,7 @@ export function nextReturnState(
               : undefined;
   if (reason === undefined) return previous;
   if (s.lastReport === 'WaitingForHub' && s.lastWait !== undefined && !s.clusterUnreachable)
-    return { sinceMs: s.lastWait.sinceMs, reason, report: s.lastWait.report };
+    return { ...s.lastWait };
   return { sinceMs: s.nowMs, reason };
 }
 

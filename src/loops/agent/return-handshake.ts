@@ -121,19 +121,19 @@ export function settleReturn(
 async function lastReportSaid(
   gitdir: string,
   statusRef: string,
-): Promise<{ said: 'NotReady' | 'WaitingForHub'; wait?: { sinceMs: number; report: string } } | undefined> {
+): Promise<{ said: 'NotReady' | 'WaitingForHub'; wait?: ReturnState & { report: string } } | undefined> {
   const last = parseStatusBranch(await readStatusFiles(gitdir, statusRef));
   if (last === undefined) return undefined;
   const ready = last.clusterStatus?.conditions?.find((c) => c.type === 'Ready');
   if (ready !== undefined && ready.status !== 'True') return { said: 'NotReady' };
   const pruned = last.conditions?.find((c) => c.type === 'Pruned');
   if (pruned?.reason !== 'WaitingForHub') return undefined;
-  const since = /waits for the hub since (\S+): /.exec(pruned.message ?? '')?.[1];
-  const sinceMs = since === undefined ? undefined : parseTime(since);
+  // The message judgeReturnGate wrote: "... since <time>: <reason>; deletions are held until ...".
+  const said = /waits for the hub since (\S+): (.+); deletions are held until/.exec(pruned.message ?? '');
+  const sinceMs = said?.[1] === undefined ? undefined : parseTime(said[1]);
   const report = await readRef(gitdir, statusRef);
-  return sinceMs === undefined || report === null
-    ? { said: 'WaitingForHub' }
-    : { said: 'WaitingForHub', wait: { sinceMs, report } };
+  if (sinceMs === undefined || report === null) return { said: 'WaitingForHub' };
+  return { said: 'WaitingForHub', wait: { sinceMs, reason: said![2]!, report } };
 }
 
 function setReturning(memory: AgentMemory, state: ReturnState | undefined): void {

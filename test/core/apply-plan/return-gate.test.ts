@@ -68,11 +68,11 @@ test('what starts a return, and what keeps one going', () => {
   const resumed = nextReturnState(undefined, {
     ...quiet,
     lastReport: 'WaitingForHub',
-    lastWait: { sinceMs: 7, report: 'r1' },
+    lastWait: { sinceMs: 7, reason: 'the agent (re)started', report: 'r1' },
   });
   assert.deepEqual(
     resumed,
-    { sinceMs: 7, reason: 'its last report said pruning waits for the hub', report: 'r1' },
+    { sinceMs: 7, reason: 'the agent (re)started', report: 'r1' },
     'a restart while waiting goes on with that return: its start (the timeout) and its report',
   );
   const restarted = nextReturnState(
