@@ -187,38 +187,45 @@ function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: Prun
     plan.held.push({ ref, reason, message });
   };
   if (facts.terminating) return hold('Terminating', terminatingMessage(ref, facts.terminating.finalizers));
-  if (ref.kind === 'Namespace' && groupOf(ref.apiVersion) === '') {
-    const contents = facts.contents ?? { unknown: 'not looked at' };
-    if ('unknown' in contents) {
-      return hold(
-        'NotListed',
-        `${subject}: not pruned: what it holds could not be listed (${contents.unknown}); retried next pass`,
-      );
-    }
-    if (contents.foreign.length > 0) {
-      return hold(
-        'NamespaceNotEmpty',
-        `${subject}: not pruned: it holds ${contents.foreign.length} object(s) the agent does not own (${shown(contents.foreign)}); kept until they are gone`,
-      );
-    }
-  }
-  if (isCrd(ref) && facts.annotations?.[pruneCrdWithResourcesAnnotation] !== 'true') {
-    const contents = facts.contents ?? { unknown: 'not looked at' };
-    if ('unknown' in contents) {
-      return hold(
-        'NotListed',
-        `${subject}: not pruned: its custom resources could not be listed (${contents.unknown}); retried next pass`,
-      );
-    }
-    if (contents.foreign.length > 0) {
-      return hold(
-        'CustomResourcesExist',
-        `${subject}: not pruned: ${contents.foreign.length} custom resource(s) of its kinds are not the agent's (${shown(contents.foreign)}); deleting the CRD would delete them; kept until they are gone, or annotate it ${pruneCrdWithResourcesAnnotation}: "true"`,
-      );
-    }
-  }
+  const held = containerHold(ref, facts);
+  if (held !== undefined) return hold(held.reason, held.message);
   if (facts.annotations?.[preserveAnnotation] === 'true') plan.orphans.push(ref);
   else plan.deletions.push(ref);
+}
+
+/**
+ * Returns why a Namespace or a CRD is not deleted, if it is not: deleting either deletes what it
+ * holds (a Namespace's objects, a CRD's custom resources), so each goes only when all of that is
+ * the agent's, or, for a CRD, when it is annotated to go anyway.
+ */
+function containerHold(
+  ref: ObjectRef,
+  facts: PruneLiveFacts,
+): { reason: HoldReason; message: string } | undefined {
+  const subject = refLabel(ref);
+  const namespace = ref.kind === 'Namespace' && groupOf(ref.apiVersion) === '';
+  const crd = isCrd(ref) && facts.annotations?.[pruneCrdWithResourcesAnnotation] !== 'true';
+  if (!namespace && !crd) return undefined;
+  const contents = facts.contents ?? { unknown: 'not looked at' };
+  if ('unknown' in contents) {
+    const what = namespace ? 'what it holds' : 'its custom resources';
+    return {
+      reason: 'NotListed',
+      message: `${subject}: not pruned: ${what} could not be listed (${contents.unknown}); retried next pass`,
+    };
+  }
+  if (contents.foreign.length === 0) return undefined;
+  const count = contents.foreign.length;
+  if (namespace) {
+    return {
+      reason: 'NamespaceNotEmpty',
+      message: `${subject}: not pruned: it holds ${count} object(s) the agent does not own (${shown(contents.foreign)}); kept until they are gone`,
+    };
+  }
+  return {
+    reason: 'CustomResourcesExist',
+    message: `${subject}: not pruned: ${count} custom resource(s) of its kinds are not the agent's (${shown(contents.foreign)}); deleting the CRD would delete them; kept until they are gone, or annotate it ${pruneCrdWithResourcesAnnotation}: "true"`,
+  };
 }
 
 /** Returns the first five names and how many more. */
