@@ -40,8 +40,8 @@ export interface InventoryLocation {
 
 /** What a read found: the inventory, or why it does not read and the entries that still do. */
 export type InventoryRead =
-  /** `resourceVersion`: the ConfigMap's, when it exists. */
-  | { type: 'ok'; inventory: Inventory; exists: boolean; resourceVersion?: string }
+  /** `resourceVersion`: the ConfigMap's, when it exists; `fleet`: the fleet it names, if any. */
+  | { type: 'ok'; inventory: Inventory; exists: boolean; resourceVersion?: string; fleet?: string }
   | { type: 'unreadable'; message: string; salvaged: Inventory; exists: true };
 
 const versionKey = 'version';
@@ -127,7 +127,11 @@ export async function readInventory(
   const live = await client.get(ref);
   if (live === undefined) return { type: 'ok', inventory: new Map(), exists: false };
   const rv = live.metadata.resourceVersion;
-  const resourceVersion = typeof rv === 'string' ? { resourceVersion: rv } : {};
+  const fleet = inventoryFleetOf(live);
+  const resourceVersion = {
+    ...(typeof rv === 'string' ? { resourceVersion: rv } : {}),
+    ...(fleet !== undefined ? { fleet } : {}),
+  };
   if (known !== undefined && rv === known.resourceVersion)
     return { type: 'ok', inventory: known.inventory, exists: true, ...resourceVersion };
   const parsed = decodeInventory(live);

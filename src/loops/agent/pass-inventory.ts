@@ -20,6 +20,8 @@ export interface KnownInventory {
   writable: boolean;
   /** Why the stored inventory is not to be trusted this pass; nothing is pruned when set. */
   problem?: string;
+  /** The stored inventory names no fleet, or another than the one it is kept for: write it even if unchanged. */
+  unstamped?: boolean;
 }
 
 /**
@@ -36,7 +38,15 @@ export async function knownInventory(
   if (stored.type === 'ok') {
     if (stored.resourceVersion !== undefined)
       remember(opts.memory, { resourceVersion: stored.resourceVersion, inventory: stored.inventory });
-    return { inventory: stored.inventory, stored: stored.inventory, exists: stored.exists, writable: true };
+    // One written before fleet identities is stamped with ours at once, so no other fleet takes it.
+    const unstamped = stored.exists && stored.fleet !== at.fleet;
+    return {
+      inventory: stored.inventory,
+      stored: stored.inventory,
+      exists: stored.exists,
+      writable: true,
+      ...(unstamped ? { unstamped } : {}),
+    };
   }
   const rebuilt = await rebuildInventory({
     client: opts.client,

@@ -227,7 +227,7 @@ async function applyBranch(
     known.inventory,
     access.allowed.map((o) => o.ref),
   );
-  if (known.writable && !sameInventory(before, known.stored))
+  if (known.writable && (known.unstamped || !sameInventory(before, known.stored)))
     remember(opts.memory, await writeInventory(opts.client, at, before, known));
   seedSettled(opts.memory, before);
   const ctx: ApplyContext = {
