@@ -56,6 +56,35 @@ export async function commitClusterBranch(
   return commit.oid;
 }
 
+/**
+ * Commits on the bindings branch what a hub pass records of one cluster: the status head it read
+ * (Gitfleet-Status-Commit), the cluster-branch head after it (Gitfleet-Cluster-Commit) and, when
+ * given, its monitor's judgement (Gitfleet-Cluster-Judged); returns the commit's id.
+ */
+export async function commitBindings(
+  gitdir: string,
+  record: { cluster: string; status?: string | null; clusterCommit?: string | null; judged?: string },
+): Promise<string> {
+  const ref = `refs/heads/${prefix}bindings`;
+  const head = await readRef(gitdir, ref);
+  const tree = buildTreeFromScratch(new Map());
+  const lines = [
+    ...(record.status ? [`Gitfleet-Status-Commit: ${record.cluster}=${record.status}`] : []),
+    ...(record.clusterCommit ? [`Gitfleet-Cluster-Commit: ${record.cluster}=${record.clusterCommit}`] : []),
+    ...(record.judged ? [`Gitfleet-Cluster-Judged: ${record.cluster}=${record.judged}`] : []),
+  ];
+  const signature = { name: 'hub', email: 'hub@test.invalid', time: 1_700_000_000, tzOffsetMinutes: 0 };
+  const commit = makeCommit({
+    tree: tree.root,
+    parents: head ? [head] : [],
+    author: signature,
+    message: `render: test\n\n${lines.join('\n')}\n`,
+  });
+  await writeObjects({ gitdir, objects: [...tree.newObjects, commit], fsync: false });
+  await updateRefs({ gitdir, updates: [{ ref, newOid: commit.oid, expectedOld: head }], fsync: false });
+  return commit.oid;
+}
+
 function decorate(o: KubeObject): KubeObject {
   return { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [managedLabel]: 'true' } } };
 }

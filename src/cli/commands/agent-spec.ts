@@ -13,6 +13,11 @@ export function isClusterName(name: string): boolean {
   return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
 }
 
+/** Whether a fleet identity is a label value (at most 63 characters: letters, digits, `-_.`, alphanumeric at both ends). */
+export function isFleetIdentity(value: string): boolean {
+  return value.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(value);
+}
+
 /** `gitfleet agent`: its command line. */
 export const agentSpec = {
   name: 'agent',
@@ -58,6 +63,17 @@ export const agentSpec = {
       help: "the prefix of the hub's branches",
     },
     'allow-deletions': { type: 'boolean', help: 'prune past the mass-deletion guard in this run' },
+    'return-prune-timeout': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '5m',
+      help: 'after a return from maybe being judged down: how long deletions wait for the hub to render from a Ready report before pruning goes on anyway',
+    },
+    fleet: {
+      type: 'string',
+      value: 'ID',
+      help: "the fleet's identity in the ownership label gitfleet.io/fleet (default: the root commit of the cluster branch)",
+    },
     'cluster-status-update-frequency': {
       type: 'duration',
       value: 'DURATION',

@@ -59,7 +59,7 @@ import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
-import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName } from './agent-spec.js';
+import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdentity } from './agent-spec.js';
 import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
@@ -71,10 +71,16 @@ export const agentCommand = defineCommand({
         `--cluster NAME must be a DNS label, as cluster names are, not '${escapeText(values.cluster)}'`,
       );
     }
+    if (values.fleet !== undefined && !isFleetIdentity(values.fleet)) {
+      throw new UsageError(
+        `--fleet ID must be a label value (at most 63 letters, digits, '-', '_' or '.'), not '${escapeText(values.fleet)}'`,
+      );
+    }
     return runAgent(
       {
         repo: values.repo,
         cluster: values.cluster,
+        ...(values.fleet !== undefined ? { fleet: values.fleet } : {}),
         ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
         ...(values.context ? { context: values.context } : {}),
         once: values.once,
@@ -83,6 +89,7 @@ export const agentCommand = defineCommand({
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
+        returnPruneTimeoutMs: values['return-prune-timeout'],
         statusUpdateFrequencyMs: values['cluster-status-update-frequency'],
         heartbeat: {
           leaseDurationMs: values['cluster-lease-duration'],
@@ -103,6 +110,8 @@ export const agentCommand = defineCommand({
 export interface AgentOptions {
   repo: string;
   cluster: string;
+  /** The fleet's identity (default: the root commit of the cluster branch). */
+  fleet?: string;
   kubeconfig?: string;
   context?: string;
   once: boolean;
@@ -113,6 +122,8 @@ export interface AgentOptions {
   exportCoalesceMs?: number;
   branchPrefix: string;
   allowDeletions: boolean;
+  /** How long deletions wait for the hub after a return (default 5 min). */
+  returnPruneTimeoutMs?: number;
   output: 'text' | 'json';
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
@@ -162,12 +173,17 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     repo,
     client: clusterApi,
     cluster: opts.cluster,
+    ...(opts.fleet !== undefined ? { fleet: opts.fleet } : {}),
     branchPrefix: opts.branchPrefix,
     memory,
     clock,
     identity: { name: `gitfleet agent ${opts.cluster}`, email: `agent-${opts.cluster}@gitfleet.invalid` },
     guard: { ...defaultDeletionGuard },
     allowDeletions: opts.allowDeletions,
+    // A loop's start may follow a crash the hub saw: its first pass returns (return-handshake.ts).
+    returnOnStart: !opts.once,
+    ...(opts.returnPruneTimeoutMs !== undefined ? { returnPruneTimeoutMs: opts.returnPruneTimeoutMs } : {}),
+    leaseDurationMs: (opts.heartbeat ?? defaultHeartbeatSettings).leaseDurationMs,
     concurrency: defaultApplyConcurrency,
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
@@ -365,6 +381,7 @@ function logProblems(result: AgentPassResult, log: Logger): void {
   for (const f of result.prune?.failed ?? []) log.error(f.message, { commit });
   if (result.prune?.plan.guardRefusal) log.error(result.prune.plan.guardRefusal, { commit });
   if (result.inventoryProblem) log.error(result.inventoryProblem, { commit });
+  if (result.returnNotice) log.warn(result.returnNotice, { commit });
 }
 
 function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {
@@ -386,5 +403,6 @@ function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {
     if (h.reason === 'NotListed' || h.reason === 'NamespaceNotEmpty') lines.push(`  ${h.message}`);
   for (const t of result.prune?.terminating ?? []) lines.push(`  ${t.message}`);
   if (result.inventoryProblem) lines.push(`  ${result.inventoryProblem}`);
+  if (result.returnNotice) lines.push(`  ${result.returnNotice}`);
   (result.fullyApplied ? io.out : io.err)(lines.join('\n'));
 }

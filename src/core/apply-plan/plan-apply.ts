@@ -6,6 +6,8 @@
 // | absent                               | any                      | -                      | apply (create)                   |
 // | exists without any marker, applied by us before (inventory digest) | same / changed | - | apply with force (correct drift / update): someone removed the marker by hand |
 // | exists without our marker            | any                      | -                      | refuse, unless conflict resolution is overwrite: apply with force (take over) |
+// | our cluster's marker, another fleet's (ownership.ts) | any        | -                      | refuse, whatever the conflict resolution: a fleet never takes over another's |
+// | ours, marked before fleet identities (no gitfleet.io/fleet) | any | -                      | apply with force (update): re-marked with our fleet |
 // | ours                                 | changed                  | -                      | apply with force (update)        |
 // | ours, not written since we saw it clean | same                  | -                      | skip (no request at all)         |
 // | ours, written since                  | same                     | not checked yet        | check drift (dry-run apply)      |
@@ -18,21 +20,28 @@
 // does not set (an HPA's spec.replicas, which the hub drops from HPA targets) stay with their
 // managers. Force on an object we do not own is a takeover and needs Karmada's conflict
 // resolution Overwrite (Karmada: conflictResolution defaults to Abort, pkg/apis/policy/v1alpha1/propagation_types.go).
-import { getPath } from '../model/kube-object.js';
 import { conflictResolutionAnnotation } from '../model/gitfleet-keys.js';
 import type { KubeObject } from '../model/kube-object.js';
-import { clusterLabel } from './agent-keys.js';
+import { clusterLabel, fleetLabel } from './agent-keys.js';
+import { describeOwner, ownershipOf, type OwnerIdentity } from './ownership.js';
 
 /** What is live for a desired object, as far as the decision needs it. */
 export type LiveState =
   | { type: 'absent' }
-  /** Carries our marker; `settled`: its resourceVersion is one the agent saw match the manifest. */
-  | { type: 'ours'; settled: boolean }
+  /**
+   * Carries our marker; `settled`: its resourceVersion is one the agent saw match the manifest;
+   * `remark`: the marker names no fleet yet (an older agent's), so it is applied again to name ours.
+   */
+  | { type: 'ours'; settled: boolean; remark?: true }
   /** Exists without our marker; `owner` is another cluster's marker value, if any. */
-  | { type: 'foreign'; owner?: string };
+  | { type: 'foreign'; owner?: string }
+  /** Carries our cluster's marker for another fleet (`fleet`: its identity, undefined when it names none). */
+  | { type: 'otherFleet'; fleet?: string };
 
 export interface PlanApplyInput {
   cluster: string;
+  /** Our fleet's identity, for the message of a refusal. */
+  fleet: string;
   /** Digest of the manifest to apply. */
   digest: string;
   /** Digest recorded in the inventory when it was last applied ('' when never). */
@@ -70,6 +79,14 @@ export function planApply(input: PlanApplyInput): ApplyDecision {
     const again = input.digest === input.lastAppliedDigest && input.digest !== '';
     return { type: 'apply', force: false, reason: again ? 'driftCorrection' : 'create' };
   }
+  if (live.type === 'otherFleet') {
+    const self = { cluster: input.cluster, fleet: input.fleet };
+    const owner = describeOwner({ type: 'otherFleet', fleet: live.fleet }, self);
+    return {
+      type: 'refuse',
+      message: `already exists in the cluster and is managed by another fleet's agent (${owner}); left alone: an agent never takes over another fleet's objects`,
+    };
+  }
   if (live.type === 'foreign') {
     // The inventory says the agent applied it, and no other cluster claims it: the marker was
     // removed by hand, which is drift like any other edit (else it would be "not ours" for good).
@@ -80,7 +97,8 @@ export function planApply(input: PlanApplyInput): ApplyDecision {
     if (input.conflictResolution === 'overwrite') return { type: 'apply', force: true, reason: 'takeOver' };
     return { type: 'refuse', message: foreignMessage(input.cluster, live.owner) };
   }
-  if (input.digest !== input.lastAppliedDigest) return { type: 'apply', force: true, reason: 'update' };
+  if (input.digest !== input.lastAppliedDigest || live.remark)
+    return { type: 'apply', force: true, reason: 'update' };
   if (live.settled) return { type: 'skip' };
   if (input.drift === undefined) return { type: 'checkDrift' };
   const drifted = input.drift === 'drifted';
@@ -101,12 +119,28 @@ function foreignMessage(cluster: string, owner: string | undefined): string {
   );
 }
 
-/** Returns the live state of a desired object from the live object (undefined: absent) and the settled flag. */
-export function liveStateOf(cluster: string, live: KubeObject | undefined, settled: boolean): LiveState {
+/** Returns the live state of a desired object from the live object (undefined: absent), the settled flag and whether our inventory holds it. */
+export function liveStateOf(
+  self: OwnerIdentity,
+  live: KubeObject | undefined,
+  settled: boolean,
+  inInventory: boolean,
+): LiveState {
   if (live === undefined) return { type: 'absent' };
-  const marker = getPath(live, ['metadata', 'labels', clusterLabel]);
-  if (marker === cluster) return { type: 'ours', settled };
-  return typeof marker === 'string' ? { type: 'foreign', owner: marker } : { type: 'foreign' };
+  const labels = live.metadata.labels;
+  const owner = ownershipOf(labels, self, inInventory);
+  switch (owner.type) {
+    case 'ours':
+      return labels?.[fleetLabel] === self.fleet
+        ? { type: 'ours', settled }
+        : { type: 'ours', settled, remark: true };
+    case 'unmarked':
+      return { type: 'foreign' };
+    case 'otherCluster':
+      return { type: 'foreign', owner: owner.cluster };
+    case 'otherFleet':
+      return owner.fleet === undefined ? { type: 'otherFleet' } : { type: 'otherFleet', fleet: owner.fleet };
+  }
 }
 
 /** Returns the conflict resolution a manifest asks for (Karmada's annotation; the hub writes the policy's there). */

@@ -8,23 +8,31 @@
 // | its kind could not be listed this pass             | hold: nothing is known, nothing is done  | kept, retried   |
 // | gone                                               | nothing to do                            | dropped         |
 // | no marker, or another cluster's marker             | left alone (someone took it over)        | dropped         |
+// | our cluster's marker naming another fleet (ownership.ts) | left alone, reported naming that fleet | dropped      |
 // | annotated gitfleet.io/prune: disabled              | left alone                               | dropped         |
 // | controlled by another object (ownerReference)      | left alone: its owner's garbage collection decides | dropped |
 // | being deleted already (deletionTimestamp: a finalizer holds it) | hold: reported Terminating, not deleted again | kept until it is gone |
 // | a Namespace holding objects the agent does not own | hold: reported NamespaceNotEmpty (deleting it would delete them) | kept, looked at again |
 // | a Namespace whose contents could not be listed     | hold: nothing is known                   | kept, retried   |
+// | a CRD with custom resources the agent does not own | hold: reported CustomResourcesExist (deleting a CRD deletes every resource of its kinds), unless annotated gitfleet.io/prune-crd-with-resources: "true" | kept, looked at again |
+// | a CRD whose custom resources could not be listed   | hold: nothing is known (unless opted in as above) | kept, retried |
 // | annotated gitfleet.io/preserve-on-deletion: "true" | orphan: our marker is removed, the object stays (Karmada's preserveResourcesOnDeletion) | dropped once done |
 // | otherwise                                          | delete                                   | dropped once confirmed; a failure keeps it |
 //
 // The mass-deletion guard (the hub's rule, docs/architecture.md#mass-deletion-guard) then looks at
 // the deletions: deleting every object of a non-empty inventory, or more than `maxDeleteFraction`
 // of one holding more than `minObjects`, is refused as a whole (every deletion held) unless
-// deletions are allowed. Deletions come in prune order (apply-order.ts): custom resources before
+// deletions are allowed. While the cluster returns from being judged down (return-gate.ts),
+// every deletion and orphaning left is held (WaitingForHub) until the hub has rendered for the
+// return. The share is of the objects the inventory held before this pass added
+// the branch's new ones (`existing`): a thousand new objects must not make room for deleting
+// everything that was there. Deletions come in prune order (apply-order.ts): custom resources before
 // CRDs, Namespaces last.
 import { groupOf, refLabel, type ObjectRef } from '../model/object-ref.js';
 import { preserveAnnotation } from '../model/gitfleet-keys.js';
-import { clusterLabel, pruneAnnotation } from './agent-keys.js';
-import { comparePruneOrder } from './apply-order.js';
+import { clusterLabel, pruneAnnotation, pruneCrdWithResourcesAnnotation } from './agent-keys.js';
+import { describeOwner, ownershipOf } from './ownership.js';
+import { comparePruneOrder, isCrd } from './apply-order.js';
 import type { Inventory } from './inventory.js';
 import { judgeMassDeletion, type DeletionGuard } from '../model/mass-deletion-guard.js';
 
@@ -39,7 +47,8 @@ export interface PruneLiveFacts {
   terminating?: { finalizers: readonly string[] };
   /**
    * For a Namespace: the objects in it the agent does not own (`Kind/namespace/name`, sorted),
-   * or why they could not be listed. A Namespace without this is not deleted.
+   * or why they could not be listed; for a CRD, the same of the custom resources of its kinds.
+   * A Namespace or CRD without this is not deleted.
    */
   contents?: { foreign: readonly string[] } | { unknown: string };
 }
@@ -49,7 +58,11 @@ export type PruneGuard = DeletionGuard;
 
 export interface PlanPruneInput {
   cluster: string;
+  /** Our fleet's identity: an object marked for another fleet is never pruned. */
+  fleet: string;
   inventory: Inventory;
+  /** How many entries the inventory held before this pass added the branch's new objects (default: its size). */
+  existing?: number;
   /** refKeys of every object in the cluster branch, parsed or not. */
   desired: ReadonlySet<string>;
   /** Live facts per candidate refKey; a candidate without facts counts as not listed. */
@@ -60,13 +73,25 @@ export interface PlanPruneInput {
   allowDeletions: boolean;
   /** Why the branch head's Gitfleet-Allow-Deletions trailer was not honoured, when it was not. */
   allowanceIgnored?: string;
+  /** Set while the cluster returns (return-gate.ts): why every deletion waits for the hub. */
+  waitForHub?: string;
 }
 
 export type LeaveReason = 'Gone' | 'NotOwned' | 'Kept' | 'Controlled';
-export type HoldReason = 'NotListed' | 'MassDeletionGuard' | 'Terminating' | 'NamespaceNotEmpty';
+export type HoldReason =
+  | 'NotListed'
+  | 'MassDeletionGuard'
+  | 'Terminating'
+  | 'NamespaceNotEmpty'
+  | 'CustomResourcesExist'
+  | 'WaitingForHub';
 
 /** Holds that wait on the cluster, not on the agent: the pass did all it may, so they do not make it incomplete. */
-export const waitingHolds: ReadonlySet<HoldReason> = new Set(['Terminating', 'NamespaceNotEmpty']);
+export const waitingHolds: ReadonlySet<HoldReason> = new Set([
+  'Terminating',
+  'NamespaceNotEmpty',
+  'CustomResourcesExist',
+]);
 
 /** Returns the message of an object of ours being deleted, the same on the pass that deleted it and the ones after. */
 export function terminatingMessage(ref: ObjectRef, finalizers: readonly string[]): string {
@@ -109,6 +134,17 @@ export function planPrune(input: PlanPruneInput): PrunePlan {
     plan.deletions = [];
     plan.guardRefusal = refusal;
   }
+  if (input.waitForHub !== undefined) {
+    const message = input.waitForHub;
+    const waiting = [...plan.deletions, ...plan.orphans].map((ref) => ({
+      ref,
+      reason: 'WaitingForHub' as const,
+      message,
+    }));
+    plan.held.push(...waiting);
+    plan.deletions = [];
+    plan.orphans = [];
+  }
   return plan;
 }
 
@@ -124,12 +160,18 @@ function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: Prun
     plan.left.push({ ref, reason, message: `${subject}: ${why}` });
   };
   if (!facts.exists) return leave('Gone', 'already gone');
-  const marker = facts.labels?.[clusterLabel];
-  if (marker !== input.cluster) {
-    const now = marker === undefined ? `no ${clusterLabel} label` : `${clusterLabel}=${marker}`;
+  const self = { cluster: input.cluster, fleet: input.fleet };
+  const owner = ownershipOf(facts.labels, self, true);
+  if (owner.type === 'otherFleet') {
     return leave(
       'NotOwned',
-      `not pruned: it no longer carries ${clusterLabel}=${input.cluster} (${now}); left in place`,
+      `not pruned: conflict: it belongs to ${describeOwner(owner, self)}; left in place`,
+    );
+  }
+  if (owner.type !== 'ours') {
+    return leave(
+      'NotOwned',
+      `not pruned: it no longer carries ${clusterLabel}=${input.cluster} (${describeOwner(owner, self)}); left in place`,
     );
   }
   if (facts.annotations?.[pruneAnnotation] === 'disabled') {
@@ -145,30 +187,56 @@ function classify(input: PlanPruneInput, key: string, ref: ObjectRef, plan: Prun
     plan.held.push({ ref, reason, message });
   };
   if (facts.terminating) return hold('Terminating', terminatingMessage(ref, facts.terminating.finalizers));
-  if (ref.kind === 'Namespace' && groupOf(ref.apiVersion) === '') {
-    const contents = facts.contents ?? { unknown: 'not looked at' };
-    if ('unknown' in contents) {
-      return hold(
-        'NotListed',
-        `${subject}: not pruned: what it holds could not be listed (${contents.unknown}); retried next pass`,
-      );
-    }
-    if (contents.foreign.length > 0) {
-      const shown = contents.foreign.slice(0, 5).join(', ');
-      const more = contents.foreign.length > 5 ? `, … ${contents.foreign.length - 5} more` : '';
-      return hold(
-        'NamespaceNotEmpty',
-        `${subject}: not pruned: it holds ${contents.foreign.length} object(s) the agent does not own (${shown}${more}); kept until they are gone`,
-      );
-    }
-  }
+  const held = containerHold(ref, facts);
+  if (held !== undefined) return hold(held.reason, held.message);
   if (facts.annotations?.[preserveAnnotation] === 'true') plan.orphans.push(ref);
   else plan.deletions.push(ref);
 }
 
+/**
+ * Returns why a Namespace or a CRD is not deleted, if it is not: deleting either deletes what it
+ * holds (a Namespace's objects, a CRD's custom resources), so each goes only when all of that is
+ * the agent's, or, for a CRD, when it is annotated to go anyway.
+ */
+function containerHold(
+  ref: ObjectRef,
+  facts: PruneLiveFacts,
+): { reason: HoldReason; message: string } | undefined {
+  const subject = refLabel(ref);
+  const namespace = ref.kind === 'Namespace' && groupOf(ref.apiVersion) === '';
+  const crd = isCrd(ref) && facts.annotations?.[pruneCrdWithResourcesAnnotation] !== 'true';
+  if (!namespace && !crd) return undefined;
+  const contents = facts.contents ?? { unknown: 'not looked at' };
+  if ('unknown' in contents) {
+    const what = namespace ? 'what it holds' : 'its custom resources';
+    return {
+      reason: 'NotListed',
+      message: `${subject}: not pruned: ${what} could not be listed (${contents.unknown}); retried next pass`,
+    };
+  }
+  if (contents.foreign.length === 0) return undefined;
+  const count = contents.foreign.length;
+  if (namespace) {
+    return {
+      reason: 'NamespaceNotEmpty',
+      message: `${subject}: not pruned: it holds ${count} object(s) the agent does not own (${shown(contents.foreign)}); kept until they are gone`,
+    };
+  }
+  return {
+    reason: 'CustomResourcesExist',
+    message: `${subject}: not pruned: ${count} custom resource(s) of its kinds are not the agent's (${shown(contents.foreign)}); deleting the CRD would delete them; kept until they are gone, or annotate it ${pruneCrdWithResourcesAnnotation}: "true"`,
+  };
+}
+
+/** Returns the first five names and how many more. */
+function shown(names: readonly string[]): string {
+  const more = names.length > 5 ? `, … ${names.length - 5} more` : '';
+  return `${names.slice(0, 5).join(', ')}${more}`;
+}
+
 function guardRefusal(input: PlanPruneInput, deleting: number): string | undefined {
   if (deleting === 0 || input.allowDeletions) return undefined;
-  const total = input.inventory.size;
+  const total = input.existing ?? input.inventory.size;
   const cluster = input.cluster;
   const how =
     input.allowanceIgnored === undefined

@@ -61,6 +61,9 @@ export interface AgentLoopOptions {
 /** The default coalescing window of exported EndpointSlice changes (`agent --export-coalesce`). */
 export const defaultExportCoalesceMs = 1000;
 
+/** How soon a pass whose deletions wait for the hub (return-handshake.ts) looks again. */
+const returnPollMs = 5000;
+
 /** A pass that could not reach Git or the cluster: retried with backoff by the worker. */
 class Unreachable extends GitfleetError<'Unreachable'> {
   constructor(message: string) {
@@ -101,6 +104,9 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     // it, and its open request would keep the stopped agent's process alive.
     if (!stopping && opts.watchDrift !== false) watcher.sync(appliedKinds(result));
     if (!stopping && result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
+    // Deletions held for the hub after a return: look again soon, the hub's answer need not move the branch.
+    if (!stopping && result.prune?.plan.held.some((h) => h.reason === 'WaitingForHub'))
+      queue.addAfter('pass', returnPollMs);
     if (result.type === 'clusterUnreachable') {
       throw new Unreachable(
         `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,

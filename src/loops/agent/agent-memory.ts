@@ -11,7 +11,8 @@ import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
-import type { InventoryAt } from './inventory-store.js';
+import type { InventoryAt, InventoryLocation } from './inventory-store.js';
+import type { ReturnState } from '../../core/apply-plan/return-gate.js';
 import { MemoMap } from '../runtime/memo-map.js';
 import type { BranchRead } from './read-cluster-branch.js';
 import { createStatusMemo, type StatusMemo } from './write-status-branch.js';
@@ -50,6 +51,14 @@ export interface AgentMemory {
    * pass needs only its metadata (observed-records.ts). Rebuilt by every report.
    */
   observed: Map<string, ObservedRecord>;
+  /** Set while the cluster returns from maybe being judged down: deletions wait for the hub (core/apply-plan/return-gate.ts). */
+  returning?: ReturnState;
+  /** Whether a pass of this process has looked at the return yet (the first one starts a return). */
+  returnChecked?: boolean;
+  /** Where the inventory lives, found once per process (inventory-location.ts). */
+  inventoryAt?: InventoryLocation;
+  /** The fleet identity found from the cluster branch's root commit (read-fleet-identity.ts). */
+  fleet?: string;
   /** What the status writes made, so an unchanged report is not written out again. */
   status: StatusMemo;
 }

@@ -9,6 +9,8 @@ import type { LiveIndex } from './live-index.js';
 export interface ApplyContext {
   client: ClusterApi;
   cluster: string;
+  /** The identity of the fleet the agent serves (fleet-identity.ts), on every object it applies. */
+  fleet: string;
   live: LiveIndex;
   memory: AgentMemory;
   inventory: Inventory;

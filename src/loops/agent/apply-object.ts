@@ -71,7 +71,7 @@ export async function applyObject(ctx: ApplyContext, desired: DesiredObject): Pr
       message: retained.error,
       ...(live ? { live } : {}),
     };
-  const manifest = markOwned(retained.object, ctx.cluster);
+  const manifest = markOwned(retained.object, { cluster: ctx.cluster, fleet: ctx.fleet });
   const result = await carryOut(ctx, desired, manifest, live);
   if (result.action === 'failed' && result.retryable === false) {
     ctx.memory.terminal.set(key, {
@@ -136,9 +136,10 @@ async function decide(
   const settled = live !== undefined && ctx.memory.settled.get(key) === rvOf(live);
   const input = {
     cluster: ctx.cluster,
+    fleet: ctx.fleet,
     digest: desired.digest,
     lastAppliedDigest: ctx.inventory.get(key)?.digest ?? '',
-    live: liveStateOf(ctx.cluster, live, settled),
+    live: liveStateOf(ctx, live, settled, ctx.inventory.has(key)),
     conflictResolution: conflictResolutionOf(desired.manifest),
   };
   const first = planApply(input);

@@ -61,7 +61,8 @@ function unchangedResult(
   if (typeof rv !== 'string' || observed?.resourceVersion !== rv) return undefined;
   if (observed.interpreter !== ctx.interpreter || ctx.memory.settled.get(key) !== rv) return undefined;
   if (ctx.inventory.get(key)?.digest !== desired.digest) return undefined;
-  if (liveStateOf(ctx.cluster, live, true).type !== 'ours') return undefined;
+  const state = liveStateOf(ctx, live, true, true);
+  if (state.type !== 'ours' || state.remark) return undefined;
   return {
     ref: desired.ref,
     path: desired.path,

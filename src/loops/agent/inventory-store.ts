@@ -9,6 +9,9 @@
 // so 10,000 objects take about 0.4 MiB even after base64. A ConfigMap without `data.version`
 // is format version 1: space-separated text in `data.objects`, read and then rewritten as
 // version 2 by the next write (server-side apply drops the old key the agent no longer sets).
+// `data.fleet` (and the label gitfleet.io/fleet) names the fleet whose agent keeps it; one
+// written before fleet identities has none and is taken by the first agent of the cluster's
+// name that reads it (inventory-location.ts).
 import { gunzipSync, gzipSync, constants as zlib } from 'node:zlib';
 import {
   formatInventory,
@@ -17,7 +20,12 @@ import {
   type Inventory,
   type ParsedInventory,
 } from '../../core/apply-plan/inventory.js';
-import { inventoryLabel, inventoryName, inventoryNamespace } from '../../core/apply-plan/agent-keys.js';
+import {
+  fleetLabel,
+  inventoryLabel,
+  inventoryName,
+  inventoryNamespace,
+} from '../../core/apply-plan/agent-keys.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ClusterApi } from './cluster-api.js';
 import { KubeApiError } from '../../adapters/kube/kube-error.js';
@@ -26,17 +34,26 @@ import { KubeApiError } from '../../adapters/kube/kube-error.js';
 export interface InventoryLocation {
   cluster: string;
   name?: string;
+  /** The fleet whose agent keeps it, written into it (absent: none written, as before fleet identities). */
+  fleet?: string;
 }
 
 /** What a read found: the inventory, or why it does not read and the entries that still do. */
 export type InventoryRead =
-  /** `resourceVersion`: the ConfigMap's, when it exists. */
-  | { type: 'ok'; inventory: Inventory; exists: boolean; resourceVersion?: string }
+  /** `resourceVersion`: the ConfigMap's, when it exists; `fleet`: the fleet it names, if any. */
+  | { type: 'ok'; inventory: Inventory; exists: boolean; resourceVersion?: string; fleet?: string }
   | { type: 'unreadable'; message: string; salvaged: Inventory; exists: true };
 
 const versionKey = 'version';
 const v1Key = 'objects';
 const v2Key = 'objects.jsonl.gz';
+const fleetKey = 'fleet';
+
+/** Returns the fleet an inventory ConfigMap names (undefined: none, written before fleet identities). */
+export function inventoryFleetOf(configMap: KubeObject): string | undefined {
+  const data = (configMap['data'] ?? {}) as Record<string, string>;
+  return data[fleetKey];
+}
 
 /** Returns the identity of the inventory ConfigMap at a location. */
 export function inventoryRef(at: InventoryLocation) {
@@ -110,7 +127,11 @@ export async function readInventory(
   const live = await client.get(ref);
   if (live === undefined) return { type: 'ok', inventory: new Map(), exists: false };
   const rv = live.metadata.resourceVersion;
-  const resourceVersion = typeof rv === 'string' ? { resourceVersion: rv } : {};
+  const fleet = inventoryFleetOf(live);
+  const resourceVersion = {
+    ...(typeof rv === 'string' ? { resourceVersion: rv } : {}),
+    ...(fleet !== undefined ? { fleet } : {}),
+  };
   if (known !== undefined && rv === known.resourceVersion)
     return { type: 'ok', inventory: known.inventory, exists: true, ...resourceVersion };
   const parsed = decodeInventory(live);
@@ -147,12 +168,19 @@ export async function writeInventory(
     if (ns.type === 'refused' && ns.refusal.code !== 403)
       throw new KubeApiError(`Namespace/${inventoryNamespace}`, ns.refusal);
   }
+  const encoded = encodeInventory(inventory);
+  const fleet = at.fleet === undefined ? {} : { [fleetLabel]: at.fleet };
   const result = await client.apply(
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: ref.name, namespace: ref.namespace, labels: { [inventoryLabel]: at.cluster } },
-      ...encodeInventory(inventory),
+      metadata: {
+        name: ref.name,
+        namespace: ref.namespace,
+        labels: { [inventoryLabel]: at.cluster, ...fleet },
+      },
+      data: { ...encoded.data, ...(at.fleet === undefined ? {} : { [fleetKey]: at.fleet }) },
+      binaryData: encoded.binaryData,
     },
     { force: true },
   );

@@ -71,6 +71,16 @@ function prunedCondition(prune: PruneOutcome): StatusCondition {
       message: prune.failed.map((f) => f.message).join('; '),
     };
   }
+  const waiting = prune.plan.held.filter((h) => h.reason === 'WaitingForHub');
+  if (waiting.length > 0) {
+    // One message for all of them: why, and since when (the report the hub must read).
+    return {
+      type: 'Pruned',
+      status: 'False',
+      reason: 'WaitingForHub',
+      message: `${waiting.length} deletion(s) held: ${waiting[0]!.message}`,
+    };
+  }
   const blocking = prune.plan.held.filter((h) => !waitingHolds.has(h.reason));
   if (blocking.length > 0) {
     return {
@@ -80,13 +90,15 @@ function prunedCondition(prune: PruneOutcome): StatusCondition {
       message: blocking.map((h) => h.message).join('; '),
     };
   }
-  // Waiting on the cluster: deletions held by finalizers, Namespaces kept for what they hold.
-  const kept = prune.plan.held.filter((h) => h.reason === 'NamespaceNotEmpty');
+  // Waiting on the cluster: deletions held by finalizers, Namespaces and CRDs kept for what they hold.
+  const kept = prune.plan.held.filter(
+    (h) => h.reason === 'NamespaceNotEmpty' || h.reason === 'CustomResourcesExist',
+  );
   if (prune.terminating.length > 0 || kept.length > 0) {
     return {
       type: 'Pruned',
       status: 'False',
-      reason: prune.terminating.length > 0 ? 'Terminating' : 'NamespaceNotEmpty',
+      reason: prune.terminating.length > 0 ? 'Terminating' : kept[0]!.reason,
       message: [...prune.terminating, ...kept].map((h) => h.message).join('; '),
     };
   }

@@ -20,6 +20,8 @@ export interface KnownInventory {
   writable: boolean;
   /** Why the stored inventory is not to be trusted this pass; nothing is pruned when set. */
   problem?: string;
+  /** The stored inventory names no fleet, or another than the one it is kept for: write it even if unchanged. */
+  unstamped?: boolean;
 }
 
 /**
@@ -29,18 +31,27 @@ export interface KnownInventory {
  * could not be listed for that, left as it is; either way this pass applies but prunes nothing.
  */
 export async function knownInventory(
-  opts: { client: ClusterApi; cluster: string; concurrency: number; memory: AgentMemory },
+  opts: { client: ClusterApi; cluster: string; fleet: string; concurrency: number; memory: AgentMemory },
   at: InventoryLocation,
 ): Promise<KnownInventory> {
   const stored = await readInventory(opts.client, at, opts.memory.inventory);
   if (stored.type === 'ok') {
     if (stored.resourceVersion !== undefined)
       remember(opts.memory, { resourceVersion: stored.resourceVersion, inventory: stored.inventory });
-    return { inventory: stored.inventory, stored: stored.inventory, exists: stored.exists, writable: true };
+    // One written before fleet identities is stamped with ours at once, so no other fleet takes it.
+    const unstamped = stored.exists && stored.fleet !== at.fleet;
+    return {
+      inventory: stored.inventory,
+      stored: stored.inventory,
+      exists: stored.exists,
+      writable: true,
+      ...(unstamped ? { unstamped } : {}),
+    };
   }
   const rebuilt = await rebuildInventory({
     client: opts.client,
     cluster: opts.cluster,
+    fleet: opts.fleet,
     salvaged: stored.salvaged,
     concurrency: opts.concurrency,
   });

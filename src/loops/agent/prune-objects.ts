@@ -1,6 +1,7 @@
 // Carries out the prune plan (core/apply-plan/plan-prune.ts): reads the live facts of each
 // inventory entry that left the branch, plans, then deletes in prune order and removes the
-// marker from objects preserved on deletion. Entries confirmed gone, left or orphaned leave the
+// marker from objects preserved on deletion. A Namespace's and a CRD's contents are read first:
+// deleting either deletes what it holds. Entries confirmed gone, left or orphaned leave the
 // inventory; a failed deletion stays and is retried by the next pass.
 import {
   terminatingMessage,
@@ -16,6 +17,9 @@ import { getPath, type KubeObject } from '../../core/model/kube-object.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';
 import { readNamespaceContents } from './read-namespace-contents.js';
+import { readCrdContents } from './read-crd-contents.js';
+import { ownershipOf } from '../../core/apply-plan/ownership.js';
+import { isCrd } from '../../core/apply-plan/apply-order.js';
 
 export interface PruneOutcome {
   plan: PrunePlan;
@@ -31,10 +35,14 @@ export interface PruneOutcome {
 
 export interface PruneInput {
   inventory: Inventory;
+  /** How many entries the inventory held before the pass added the branch's new objects: the guard's base. */
+  existing?: number;
   desired: ReadonlySet<string>;
   guard: PruneGuard;
   allowDeletions: boolean;
   allowanceIgnored?: string;
+  /** Set while the cluster returns (core/apply-plan/return-gate.ts): every deletion waits for the hub. */
+  waitForHub?: string;
   /** refKey → why the agent may not delete it (check-permissions.ts): reported, not sent. */
   undeletable?: ReadonlyMap<string, string>;
 }
@@ -50,13 +58,16 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
   }
   const plan = planPrune({
     cluster: ctx.cluster,
+    fleet: ctx.fleet,
     inventory: input.inventory,
+    ...(input.existing === undefined ? {} : { existing: input.existing }),
     desired: input.desired,
     live,
     listedKinds: await ctx.live.listedKinds(),
     guard: input.guard,
     allowDeletions: input.allowDeletions,
     ...(input.allowanceIgnored === undefined ? {} : { allowanceIgnored: input.allowanceIgnored }),
+    ...(input.waitForHub === undefined ? {} : { waitForHub: input.waitForHub }),
   });
   const outcome: PruneOutcome = {
     plan,
@@ -126,12 +137,23 @@ async function factsOf(ctx: ApplyContext, ref: ObjectRef): Promise<PruneLiveFact
     ...controllerOf(live),
     ...(live.metadata['deletionTimestamp'] ? { terminating: { finalizers: finalizersOf(live) } } : {}),
   };
-  if (isNamespace(ref) && facts.labels?.[clusterLabel] === ctx.cluster && !facts.terminating) {
+  // What goes with a Namespace or a CRD is looked at only when the agent would delete it.
+  const ours = ownershipOf(facts.labels, ctx, true).type === 'ours' && !facts.terminating;
+  if (ours && isNamespace(ref)) {
     facts.contents = await readNamespaceContents({
       client: ctx.client,
-      cluster: ctx.cluster,
+      self: ctx,
+      inventory: ctx.inventory,
       namespace: ref.name,
       concurrency: 8,
+    });
+  }
+  if (ours && isCrd(ref)) {
+    facts.contents = await readCrdContents({
+      client: ctx.client,
+      crd: live,
+      self: ctx,
+      inventory: ctx.inventory,
     });
   }
   return facts;

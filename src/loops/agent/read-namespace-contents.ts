@@ -4,13 +4,16 @@
 //
 // | object in the Namespace                                   | counts as                          |
 // |-----------------------------------------------------------|------------------------------------|
-// | carries our marker, not prune: disabled nor preserved     | ours: goes with the Namespace      |
+// | carries our marker (ownership.ts), not prune: disabled nor preserved | ours: goes with the Namespace |
 // | has an ownerReference                                     | its owner's: goes with its owner   |
 // | ConfigMap kube-root-ca.crt, ServiceAccount default, Events, Endpoints | the cluster's own bookkeeping |
-// | anything else (no marker, another cluster's, kept or preserved by annotation) | foreign: the Namespace is kept |
-import { clusterLabel, pruneAnnotation } from '../../core/apply-plan/agent-keys.js';
+// | anything else (no marker, another cluster's or fleet's, kept or preserved by annotation) | foreign: the Namespace is kept |
+import { pruneAnnotation } from '../../core/apply-plan/agent-keys.js';
+import type { Inventory } from '../../core/apply-plan/inventory.js';
+import { ownershipOf, type OwnerIdentity } from '../../core/apply-plan/ownership.js';
 import { preserveAnnotation } from '../../core/model/gitfleet-keys.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
+import { refKey } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';
 
@@ -20,7 +23,8 @@ const bookkeepingKinds = new Set(['Event', 'Endpoints']);
 /** Returns the objects in the Namespace the agent does not own (`Kind/namespace/name`, sorted), or why they could not be listed. */
 export async function readNamespaceContents(opts: {
   client: ClusterApi;
-  cluster: string;
+  self: OwnerIdentity;
+  inventory: Inventory;
   namespace: string;
   concurrency: number;
 }): Promise<{ foreign: string[] } | { unknown: string }> {
@@ -39,7 +43,8 @@ export async function readNamespaceContents(opts: {
     try {
       const { items } = await opts.client.list(kind, { namespace: opts.namespace, metadataOnly: true });
       for (const item of items) {
-        if (!isOurs(item, opts.cluster)) foreign.push(`${kind.kind}/${opts.namespace}/${item.metadata.name}`);
+        if (!goesWithItsContainer(item, opts.self, opts.inventory))
+          foreign.push(`${kind.kind}/${opts.namespace}/${item.metadata.name}`);
       }
     } catch (error) {
       failed.push(`${kind.kind}: ${(error as Error).message}`);
@@ -49,12 +54,24 @@ export async function readNamespaceContents(opts: {
   return { foreign: foreign.sort() };
 }
 
-function isOurs(item: KubeObject, cluster: string): boolean {
+function goesWithItsContainer(item: KubeObject, self: OwnerIdentity, inventory: Inventory): boolean {
   const meta = item.metadata;
   if (bookkeeping.has(`${item.kind}/${meta.name}`)) return true;
+  return isOursToDelete(item, self, inventory);
+}
+
+/** Returns whether deleting the object (with its Namespace or CRD) is ours to do: owned by another object, or ours and not kept by annotation. */
+export function isOursToDelete(item: KubeObject, self: OwnerIdentity, inventory: Inventory): boolean {
+  const meta = item.metadata;
   if (Array.isArray(meta['ownerReferences']) && meta['ownerReferences'].length > 0) return true;
+  const ref = {
+    apiVersion: item.apiVersion,
+    kind: item.kind,
+    namespace: meta.namespace ?? '',
+    name: meta.name,
+  };
   return (
-    meta.labels?.[clusterLabel] === cluster &&
+    ownershipOf(meta.labels, self, inventory.has(refKey(ref))).type === 'ours' &&
     meta.annotations?.[pruneAnnotation] !== 'disabled' &&
     meta.annotations?.[preserveAnnotation] !== 'true'
   );

@@ -7,7 +7,7 @@
 // when every kind could be listed: a kind that failed might hide objects of ours, and then
 // the broken inventory is left as it is, to be rebuilt by a later pass, rather than replaced
 // by one that forgets them.
-import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
+import { clusterLabel, fleetLabel } from '../../core/apply-plan/agent-keys.js';
 import type { Inventory, InventoryEntry } from '../../core/apply-plan/inventory.js';
 import { refKey } from '../../core/model/object-ref.js';
 import type { ClusterApi } from './cluster-api.js';
@@ -22,6 +22,8 @@ export type RebuiltInventory =
 export async function rebuildInventory(opts: {
   client: ClusterApi;
   cluster: string;
+  /** Our fleet: objects of our cluster's name marked for another fleet are not ours to rebuild from. */
+  fleet: string;
   salvaged: Inventory;
   concurrency: number;
 }): Promise<RebuiltInventory> {
@@ -43,6 +45,8 @@ export async function rebuildInventory(opts: {
         metadataOnly: true,
       });
       for (const item of items) {
+        const fleet = item.metadata.labels?.[fleetLabel];
+        if (fleet !== undefined && fleet !== opts.fleet) continue;
         const ref = { ...kind, namespace: item.metadata.namespace ?? '', name: item.metadata.name };
         found++;
         if (!inventory.has(refKey(ref))) inventory.set(refKey(ref), { ref, digest: '' });

@@ -8,7 +8,8 @@
 //      refused by name and reported; then extend the inventory with every desired object it
 //      may apply BEFORE applying anything;
 //   4. staged server-side apply (apply-staged.ts), each object's result as data;
-//   5. prune what left the branch (prune-objects.ts);
+//   5. prune what left the branch (prune-objects.ts), unless the cluster is returning from maybe
+//      being judged down and the hub has not rendered for its return yet (return-handshake.ts);
 //   6. record the applied digests and the pruned objects in the inventory;
 //   7. collect the EndpointSlices of the Services the branch's ServiceExports name
 //      (collect-exports.ts);
@@ -35,7 +36,7 @@ import type { ObjectResult } from './object-result.js';
 import { applyStaged } from './apply-staged.js';
 import { checkPermissions } from './check-permissions.js';
 import { findUnchanged } from './find-unchanged.js';
-import { writeInventory } from './inventory-store.js';
+import { writeInventory, type InventoryLocation } from './inventory-store.js';
 import {
   appliedEntry,
   desiredKeys,
@@ -45,6 +46,10 @@ import {
   seedSettled,
 } from './pass-inventory.js';
 import { LiveIndex } from './live-index.js';
+import { locateInventory } from './inventory-location.js';
+import { fleetIdentity } from './read-fleet-identity.js';
+import { gateReturn, noteClusterUnreachable, settleReturn } from './return-handshake.js';
+import type { ReturnGate } from '../../core/apply-plan/return-gate.js';
 import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-objects.js';
 import { readDeletionAllowance } from './read-deletion-allowance.js';
 import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
@@ -60,14 +65,22 @@ export interface AgentPassOptions {
   cluster: string;
   /** Prefix of gitfleet's branches (the FleetConfig's branchPrefix), e.g. `gitfleet/`. */
   branchPrefix: string;
-  /** Name of the inventory ConfigMap (default gitfleet-inventory-<cluster>). */
+  /** Name of the inventory ConfigMap (default gitfleet-inventory-<cluster>; inventory-location.ts). */
   inventoryName?: string;
+  /** The fleet's identity (`--fleet`); default: the root commit of the cluster branch (read-fleet-identity.ts). */
+  fleet?: string;
   memory: AgentMemory;
   clock: Clock;
   identity: { name: string; email: string };
   guard: PruneGuard;
   /** Whose commits' deletion allowances are honoured (default: the hub's default identity). */
   hubIdentity?: { name: string; email: string };
+  /** How long deletions wait for the hub after a return (default 5 min; return-handshake.ts). */
+  returnPruneTimeoutMs?: number;
+  /** Whether the first pass of the process counts as a return (the loop: yes; `--once`: no). */
+  returnOnStart?: boolean;
+  /** The heartbeat lease: Git unreachable for longer than this starts a return (default 40 s). */
+  leaseDurationMs?: number;
   /** Allow deletions past the guard (besides a Gitfleet-Allow-Deletions trailer on the branch's commit, proven to come from the hub). */
   allowDeletions: boolean;
   concurrency: number;
@@ -96,6 +109,8 @@ export interface AgentPassResult {
   prune?: PruneOutcome;
   /** Set when the stored inventory did not read: what was done about it (nothing was pruned). */
   inventoryProblem?: string;
+  /** Set when deletions wait for the hub after a return, or stopped waiting in this pass: why. */
+  returnNotice?: string;
   status: StatusOutcome;
   /** The Services the branch's ServiceExports name (the loop watches their EndpointSlices). */
   exportedServices: ExportedService[];
@@ -111,7 +126,9 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     : given;
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
+  const gitDownSince = opts.memory.git.downSinceMs;
   const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
+  const gitDownMs = gitReachable && gitDownSince !== undefined ? opts.clock.now() - gitDownSince : undefined;
   const branch = await readClusterBranch({
     gitdir: opts.repo.gitdir,
     ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
@@ -124,7 +141,14 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
       : undefined;
   stopIfLost(opts.signal, opts.cluster, 'applied nothing, wrote no status');
-  const { applied, clusterUnreachable } = await applyIfAnswering(opts, branch, gitReachable, interpreter);
+  const { applied, clusterUnreachable } = await applyIfAnswering(
+    opts,
+    branch,
+    gitReachable,
+    interpreter,
+    gitDownMs,
+  );
+  if (clusterUnreachable) noteClusterUnreachable(opts.memory, opts.clock.now());
   stopIfLost(opts.signal, opts.cluster, 'wrote no status');
   const status = await reportPass({
     ...opts,
@@ -138,6 +162,8 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     ...(clusterUnreachable ? { clusterUnreachable } : {}),
   });
+  settleReturn(opts.memory, applied?.gate, applied?.prune, status);
+  const returnNotice = applied?.gate?.type === 'wait' ? applied.gate.message : applied?.gate?.note;
   return {
     type: clusterUnreachable ? 'clusterUnreachable' : passType[branch.type],
     cluster: opts.cluster,
@@ -148,6 +174,7 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     unparsed: branch.type === 'objects' ? branch.errors : [],
     ...(applied?.prune ? { prune: applied.prune } : {}),
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
+    ...(returnNotice !== undefined ? { returnNotice } : {}),
     status,
     exportedServices: branch.type === 'objects' ? exportedServices(branch.objects, branch.exports) : [],
     requests: diffCounts(countsBefore, opts.client.requestCounts()),
@@ -167,10 +194,11 @@ async function applyIfAnswering(
   branch: BranchRead,
   gitReachable: boolean,
   interpreter?: ResourceInterpreter,
+  gitDownMs?: number,
 ): Promise<{ applied?: Awaited<ReturnType<typeof applyBranch>>; clusterUnreachable?: string }> {
   if (branch.type !== 'objects') return {};
   try {
-    return { applied: await applyBranch(opts, branch, gitReachable, interpreter) };
+    return { applied: await applyBranch(opts, branch, gitReachable, interpreter, gitDownMs) };
   } catch (error) {
     if (!(error instanceof KubeApiError) || error.refusal.code !== 0) throw error;
     return { clusterUnreachable: error.message };
@@ -183,26 +211,29 @@ async function applyBranch(
   branch: Extract<BranchRead, { type: 'objects' }>,
   gitReachable: boolean,
   interpreter: ResourceInterpreter | undefined,
+  gitDownMs: number | undefined,
 ): Promise<{
   objects: ObjectResult[];
   prune?: PruneOutcome;
+  gate?: ReturnGate;
   inventoryProblem?: string;
   exports: ExportedSlice[];
 }> {
-  const at = { cluster: opts.cluster, ...(opts.inventoryName ? { name: opts.inventoryName } : {}) };
-  const known = await knownInventory(opts, at);
+  const { fleet, at } = await ownInventory(opts, branch.commit);
+  const known = await knownInventory({ ...opts, fleet }, at);
   const desired = desiredKeys(branch);
   const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
   const before = withDesired(
     known.inventory,
     access.allowed.map((o) => o.ref),
   );
-  if (known.writable && !sameInventory(before, known.stored))
+  if (known.writable && (known.unstamped || !sameInventory(before, known.stored)))
     remember(opts.memory, await writeInventory(opts.client, at, before, known));
   seedSettled(opts.memory, before);
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
+    fleet,
     live: new LiveIndex(opts.client, opts.cluster, access.listScope, observedKinds(opts.memory)),
     memory: opts.memory,
     inventory: before,
@@ -225,13 +256,16 @@ async function applyBranch(
   stopIfLost(opts.signal, opts.cluster, 'pruned nothing, wrote no status');
   // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
   // of an inventory that did not read.
-  const prune =
-    gitReachable && known.problem === undefined
-      ? await pruneObjects(ctx, {
-          ...(await pruneInput(opts, branch, before, desired)),
-          undeletable: access.undeletable,
-        })
-      : undefined;
+  const mayPrune = gitReachable && known.problem === undefined;
+  const gate = mayPrune ? await returnGate(opts, branch.commit, gitDownMs) : undefined;
+  const prune = mayPrune
+    ? await pruneObjects(ctx, {
+        ...(await pruneInput(opts, branch, before, desired)),
+        existing: known.inventory.size,
+        undeletable: access.undeletable,
+        ...(gate?.type === 'wait' ? { waitForHub: gate.message } : {}),
+      })
+    : undefined;
   const after = afterPass(before, {
     applied: objects.filter((o) => o.applied).map((o) => appliedEntry(o, before)),
     removed: prune?.removed ?? [],
@@ -247,8 +281,50 @@ async function applyBranch(
     objects,
     exports,
     ...(prune ? { prune } : {}),
+    ...(gate ? { gate } : {}),
     ...(known.problem === undefined ? {} : { inventoryProblem: known.problem }),
   };
+}
+
+/** Returns the fleet the agent serves and where its inventory lives (found once per process). */
+async function ownInventory(
+  opts: AgentPassOptions,
+  head: string,
+): Promise<{ fleet: string; at: InventoryLocation }> {
+  const fleet = await fleetIdentity({
+    given: opts.fleet,
+    memory: opts.memory,
+    gitdir: opts.repo.gitdir,
+    cluster: opts.cluster,
+    head,
+  });
+  const at = (opts.memory.inventoryAt ??= await locateInventory(opts.client, {
+    cluster: opts.cluster,
+    fleet,
+    ...(opts.inventoryName ? { name: opts.inventoryName } : {}),
+  }));
+  return { fleet, at };
+}
+
+/** Returns whether this pass may prune after a return (return-handshake.ts). */
+function returnGate(
+  opts: AgentPassOptions,
+  applied: string,
+  gitDownMs: number | undefined,
+): Promise<ReturnGate> {
+  return gateReturn({
+    gitdir: opts.repo.gitdir,
+    branchPrefix: opts.branchPrefix,
+    cluster: opts.cluster,
+    memory: opts.memory,
+    nowMs: opts.clock.now(),
+    applied,
+    statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
+    ...(opts.returnOnStart !== undefined ? { returnOnStart: opts.returnOnStart } : {}),
+    ...(gitDownMs !== undefined ? { gitDownMs } : {}),
+    ...(opts.returnPruneTimeoutMs !== undefined ? { timeoutMs: opts.returnPruneTimeoutMs } : {}),
+    ...(opts.leaseDurationMs !== undefined ? { leaseDurationMs: opts.leaseDurationMs } : {}),
+  });
 }
 
 /** Returns the group/Kind of every kind the last report saw objects of in place. */

@@ -27,9 +27,10 @@ test('refKeyOfPath ignores paths that are not object files', () => {
   }
 });
 
-test('markOwned adds the ownership marker to a copy', () => {
+test('markOwned adds the ownership marker, cluster and fleet, to a copy', () => {
   const cm = aConfigMap('x');
-  const marked = markOwned(cm, 'member1');
+  const marked = markOwned(cm, { cluster: 'member1', fleet: 'f1' });
   assert.equal(marked.metadata.labels?.['gitfleet.io/cluster'], 'member1');
+  assert.equal(marked.metadata.labels?.['gitfleet.io/fleet'], 'f1');
   assert.equal(cm.metadata.labels, undefined, 'the original is untouched');
 });

@@ -13,6 +13,7 @@ import { aConfigMap } from '../builders.js';
 function input(given: Partial<PlanApplyInput>): PlanApplyInput {
   return {
     cluster: 'member1',
+    fleet: 'f1',
     digest: 'd2',
     lastAppliedDigest: 'd1',
     live: { type: 'absent' },
@@ -129,10 +130,41 @@ test('liveStateOf reads the ownership marker', () => {
     ...cm,
     metadata: { ...cm.metadata, labels: { 'gitfleet.io/cluster': value } },
   });
-  assert.deepEqual(liveStateOf('member1', undefined, false), { type: 'absent' });
-  assert.deepEqual(liveStateOf('member1', cm, false), { type: 'foreign' });
-  assert.deepEqual(liveStateOf('member1', marked('member2'), false), { type: 'foreign', owner: 'member2' });
-  assert.deepEqual(liveStateOf('member1', marked('member1'), true), { type: 'ours', settled: true });
+  const self = { cluster: 'member1', fleet: 'f1' };
+  const ofFleet = (fleet: string) => ({
+    ...cm,
+    metadata: { ...cm.metadata, labels: { 'gitfleet.io/cluster': 'member1', 'gitfleet.io/fleet': fleet } },
+  });
+  assert.deepEqual(liveStateOf(self, undefined, false, false), { type: 'absent' });
+  assert.deepEqual(liveStateOf(self, cm, false, false), { type: 'foreign' });
+  assert.deepEqual(liveStateOf(self, marked('member2'), false, false), { type: 'foreign', owner: 'member2' });
+  assert.deepEqual(liveStateOf(self, ofFleet('f1'), true, true), { type: 'ours', settled: true });
+  assert.deepEqual(liveStateOf(self, ofFleet('f2'), true, true), { type: 'otherFleet', fleet: 'f2' });
+  assert.deepEqual(
+    liveStateOf(self, marked('member1'), true, true),
+    { type: 'ours', settled: true, remark: true },
+    'a marker from before fleet identities on an object in our inventory: ours, to be re-marked',
+  );
+  assert.deepEqual(
+    liveStateOf(self, marked('member1'), true, false),
+    { type: 'otherFleet' },
+    "the same marker on an object our inventory does not hold: some other fleet's",
+  );
+});
+
+test("another fleet's object is never taken over; ours from before fleet identities is re-marked", () => {
+  for (const conflictResolution of ['abort', 'overwrite'] as const) {
+    const d = planApply(input({ live: { type: 'otherFleet', fleet: 'f2' }, conflictResolution }));
+    assert.equal(d.type, 'refuse', conflictResolution);
+    assert.match(
+      d.type === 'refuse' ? d.message : '',
+      /managed by another fleet's agent \(gitfleet.io\/cluster=member1 of another fleet \(gitfleet.io\/fleet=f2, this agent serves f1\)\)/,
+    );
+  }
+  const settled = planApply(
+    input({ digest: 'd1', lastAppliedDigest: 'd1', live: { type: 'ours', settled: true, remark: true } }),
+  );
+  assert.deepEqual(settled, { type: 'apply', force: true, reason: 'update' });
 });
 
 test("conflictResolutionOf reads Karmada's annotation, case-insensitively, defaulting to abort", () => {

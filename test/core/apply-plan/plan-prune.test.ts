@@ -32,6 +32,7 @@ function given(opts: {
   }
   return {
     cluster: 'member1',
+    fleet: 'f1',
     inventory: inventoryOf(refs),
     desired: new Set(refs.filter((r) => !opts.removed.includes(r.name)).map(refKey)),
     live,
@@ -174,10 +175,16 @@ test('deletions come in prune order: custom resources before CRDs, Namespaces la
   ];
   const plan = planPrune({
     cluster: 'member1',
+    fleet: 'f1',
     inventory: inventoryOf(refs),
     desired: new Set(),
     live: new Map(
-      refs.map((r) => [refKey(r), r.kind === 'Namespace' ? { ...ours, contents: { foreign: [] } } : ours]),
+      refs.map((r) => [
+        refKey(r),
+        r.kind === 'Namespace' || r.kind === 'CustomResourceDefinition'
+          ? { ...ours, contents: { foreign: [] } }
+          : ours,
+      ]),
     ),
     listedKinds: new Set([
       '/Namespace',
@@ -198,6 +205,7 @@ test('a Namespace holding objects the agent does not own is kept, and says what 
   const ns: ObjectRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop' };
   const input = (facts: PruneLiveFacts): PlanPruneInput => ({
     cluster: 'member1',
+    fleet: 'f1',
     inventory: inventoryOf([ns, cm('a')]),
     desired: new Set([refKey(cm('a'))]),
     live: new Map([[refKey(ns), facts]]),
@@ -241,4 +249,108 @@ test('a guard refusal names the counts', () => {
     plan.guardRefusal ?? '',
     /^member1: pruning refused: it would delete all 2 objects the agent applied/,
   );
+});
+
+test('a CRD whose custom resources the agent does not own is kept, unless its object opts in', () => {
+  const crd: ObjectRef = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    namespace: '',
+    name: 'widgets.example.com',
+  };
+  const input = (facts: PruneLiveFacts): PlanPruneInput => ({
+    cluster: 'member1',
+    fleet: 'f1',
+    inventory: inventoryOf([crd, cm('a')]),
+    desired: new Set([refKey(cm('a'))]),
+    live: new Map([[refKey(crd), facts]]),
+    listedKinds: new Set(['apiextensions.k8s.io/CustomResourceDefinition']),
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: true,
+  });
+  const foreign = { foreign: ['Widget/shop/theirs'] };
+  const kept = planPrune(input({ ...ours, contents: foreign }));
+  assert.deepEqual(kept.deletions, []);
+  assert.deepEqual(
+    kept.held.map((h) => [h.reason, h.message]),
+    [
+      [
+        'CustomResourcesExist',
+        'CustomResourceDefinition/widgets.example.com: not pruned: 1 custom resource(s) of its kinds are not the agent\'s (Widget/shop/theirs); deleting the CRD would delete them; kept until they are gone, or annotate it gitfleet.io/prune-crd-with-resources: "true"',
+      ],
+    ],
+  );
+  const unknown = planPrune(input({ ...ours, contents: { unknown: 'Widget: 403 Forbidden' } }));
+  assert.deepEqual(
+    unknown.held.map((h) => h.reason),
+    ['NotListed'],
+  );
+  const notLooked = planPrune(input(ours));
+  assert.deepEqual(
+    notLooked.held.map((h) => h.reason),
+    ['NotListed'],
+    'a CRD whose custom resources were not looked at is not deleted',
+  );
+  const optIn = planPrune(
+    input({
+      ...ours,
+      annotations: { 'gitfleet.io/prune-crd-with-resources': 'true' },
+      contents: foreign,
+    }),
+  );
+  assert.deepEqual(
+    optIn.deletions.map((r) => r.name),
+    ['widgets.example.com'],
+  );
+  const empty = planPrune(input({ ...ours, contents: { foreign: [] } }));
+  assert.deepEqual(
+    empty.deletions.map((r) => r.name),
+    ['widgets.example.com'],
+  );
+});
+
+test("an object of our cluster's name marked for another fleet is never pruned, and the other fleet is named", () => {
+  const other: PruneLiveFacts = {
+    exists: true,
+    labels: { 'gitfleet.io/cluster': 'member1', 'gitfleet.io/fleet': 'f2' },
+  };
+  const mine: PruneLiveFacts = {
+    exists: true,
+    labels: { 'gitfleet.io/cluster': 'member1', 'gitfleet.io/fleet': 'f1' },
+  };
+  const plan = planPrune(given({ removed: ['cm1', 'cm2'], facts: { cm1: other, cm2: mine } }));
+  assert.deepEqual(
+    plan.deletions.map((r) => r.name),
+    ['cm2'],
+  );
+  assert.deepEqual(
+    plan.left.map((l) => [l.ref.name, l.reason, l.message]),
+    [
+      [
+        'cm1',
+        'NotOwned',
+        'ConfigMap/shop/cm1: not pruned: conflict: it belongs to gitfleet.io/cluster=member1 of another fleet (gitfleet.io/fleet=f2, this agent serves f1); left in place',
+      ],
+    ],
+  );
+});
+
+test('the mass-deletion guard judges deletions against the objects there before the pass, not padded by new ones', () => {
+  // 21 objects applied before; the branch now holds 1,001 new ones and none of the 21.
+  const old = Array.from({ length: 21 }, (_, i) => cm(`old${i}`));
+  const added = Array.from({ length: 1001 }, (_, i) => cm(`new${i}`));
+  const inventory = inventoryOf([...old, ...added]);
+  const plan = planPrune({
+    cluster: 'member1',
+    fleet: 'f1',
+    inventory,
+    existing: old.length,
+    desired: new Set(added.map(refKey)),
+    live: new Map(old.map((r) => [refKey(r), ours])),
+    listedKinds: new Set(['/ConfigMap']),
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: false,
+  });
+  assert.deepEqual(plan.deletions, []);
+  assert.match(plan.guardRefusal ?? '', /it would delete all 21 objects the agent applied/);
 });

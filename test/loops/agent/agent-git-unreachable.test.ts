@@ -12,7 +12,7 @@ import { readStatusFiles } from '../../../src/loops/agent/write-status-branch.js
 import { agentMirrorOf, serveFleet } from '../../adapters/remote/remote-fixture.js';
 import { startSilentServer } from '../../git-server/start-faulty-proxy.js';
 import { startGitServer } from '../../git-server/start-git-server.js';
-import { commitClusterBranch, prefix } from '../../support/cluster-branch.js';
+import { commitBindings, commitClusterBranch, prefix } from '../../support/cluster-branch.js';
 import { eventually } from '../../support/eventually.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
@@ -73,8 +73,22 @@ test('with its git server stopped, the agent keeps the cluster as it is, deletes
   });
   const recovered = await agent.pass({ repo: back });
   assert.equal(recovered.gitReachable, true);
+  // Out of Git for longer than the lease: the hub may have judged it down and evicted, so the
+  // deletion waits until the hub has read its report (the return handshake).
   assert.deepEqual(
-    recovered.prune?.deleted.map((r) => r.name),
+    recovered.prune?.plan.held.map((h) => [h.ref.name, h.reason]),
+    [['settings', 'WaitingForHub']],
+    'not yet pruned',
+  );
+  assert.match(recovered.returnNotice ?? '', /its heartbeat could not be pushed for 90s/);
+  await commitBindings(fleet.served, {
+    cluster: 'm1',
+    status: recovered.status.commit ?? null,
+    clusterCommit: recovered.commit,
+  });
+  const acknowledged = await agent.pass({ repo: back });
+  assert.deepEqual(
+    acknowledged.prune?.deleted.map((r) => r.name),
     ['settings'],
     'now it is pruned',
   );
