@@ -5,8 +5,8 @@
 //
 // | operation           | arguments            | results read back                                       |
 // |---------------------|----------------------|---------------------------------------------------------|
-// | InterpretReplica    | object               | a number (truncated to an integer), a table or nil       |
-// | ReviseReplica       | object, replicas     | a table (empty tables settled against the object)       |
+// | InterpretReplica    | object               | a whole number 0..2^31-1, a table or nil                |
+// | ReviseReplica       | object, replicas     | a table (empty tables settled; spec.replicas 0..2^31-1) |
 // | Retain              | desired, observed    | a table (settled against both)                          |
 // | AggregateStatus     | object, status items | a table                                                 |
 // | InterpretHealth     | object               | a boolean                                               |
@@ -34,6 +34,7 @@ import {
   type KindScripts,
   type SelectedScript,
 } from '../../core/interpret/select-scripts.js';
+import { int32Problem } from '../../core/interpret/int32-problem.js';
 import { LuaRuntime, type LuaBudget, type LuaValue } from './lua-runtime.js';
 import { settleEmptyTables } from './settle-empty-tables.js';
 
@@ -106,17 +107,24 @@ class LuaInterpreter implements ResourceInterpreter {
   getReplicas(object: KubeObject) {
     return this.run(object, 'InterpretReplica', [object], 2, ([replicas, requires]) => {
       if (typeof replicas !== 'number') return fail(`result type ${luaTypeOf(replicas)} is not number`);
+      const problem = int32Problem('replicas', replicas);
+      if (problem !== undefined) return fail(problem);
       const requirements = requires === null ? undefined : readRequirements(requires);
       if (typeof requirements === 'string') return fail(requirements);
-      const value = { replicas: toInt32(replicas), ...(requirements ? { requirements } : {}) };
+      const value = { replicas, ...(requirements ? { requirements } : {}) };
       return { ok: true as const, value };
     });
   }
 
   reviseReplica(object: KubeObject, replicas: number) {
-    return this.run(object, 'ReviseReplica', [object, Math.trunc(replicas)], 1, ([result]) =>
-      readObject(result, [object]),
-    );
+    return this.run(object, 'ReviseReplica', [object, Math.trunc(replicas)], 1, ([result]) => {
+      const revised = readObject(result, [object]);
+      if (!revised.ok) return revised;
+      const spec = revised.value['spec'];
+      const set = isRecord(spec) ? spec['replicas'] : undefined;
+      const problem = typeof set === 'number' ? int32Problem('spec.replicas', set) : undefined;
+      return problem === undefined ? revised : fail(problem);
+    });
   }
 
   retain(desired: KubeObject, observed: KubeObject) {
@@ -225,10 +233,6 @@ function subjectOf(object: KubeObject): string {
 
 function fail(error: string): { ok: false; error: string } {
   return { ok: false, error };
-}
-
-function toInt32(n: number): number {
-  return Math.trunc(n) | 0;
 }
 
 function isLuaTable(value: LuaValue): boolean {
