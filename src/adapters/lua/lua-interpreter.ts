@@ -25,6 +25,7 @@ import type {
   AggregatedStatusItem,
   DependentObjectReference,
   InterpretOutcome,
+  InterpretRequest,
   ReplicaRequirements,
   ResourceInterpreter,
 } from '../../core/model/resource-interpreter.js';
@@ -35,14 +36,26 @@ import {
   type SelectedScript,
 } from '../../core/interpret/select-scripts.js';
 import { int32Problem } from '../../core/interpret/int32-problem.js';
-import { LuaRuntime, type LuaBudget, type LuaValue } from './lua-runtime.js';
+import { LuaCalls } from './lua-calls.js';
+import { LuaRuntime, type LuaBudget, type LuaCall, type LuaValue } from './lua-runtime.js';
+import type { LuaRunner } from './lua-worker-runtime.js';
 import { settleEmptyTables } from './settle-empty-tables.js';
 
 export interface LuaInterpreterOptions {
   /** Per call; default one second (Karmada's) and 64 MiB. */
   budget?: Partial<LuaBudget>;
-  /** A runtime to share; default a new one. */
-  runtime?: LuaRuntime;
+  /** A runtime to share; default a new in-thread one (LuaWorkerRuntime runs calls off the event loop). */
+  runtime?: LuaRunner;
+  /** All Lua calls of one pass together (see startPass); default two minutes. */
+  passTimeMs?: number;
+}
+
+/** The interpreter with what its adapter's callers use beside the core interface. */
+export interface LuaResourceInterpreter extends ResourceInterpreter {
+  /** Starts a pass: the pass budget is whole again (lua-calls.ts). */
+  startPass(): void;
+  /** Runs the scripts of these requests ahead, off the event loop; the calls then take their results. */
+  prepare(requests: readonly InterpretRequest[]): Promise<void>;
 }
 
 /** A script that does not compile, found when the interpreter is created. */
@@ -53,6 +66,7 @@ export interface ScriptProblem {
 }
 
 const DEFAULT_BUDGET: LuaBudget = { timeMs: 1000, memoryBytes: 64 * 1024 * 1024 };
+const DEFAULT_PASS_TIME_MS = 120_000;
 
 /**
  * Returns an interpreter running the customizations' scripts, and the scripts that do not
@@ -62,7 +76,7 @@ const DEFAULT_BUDGET: LuaBudget = { timeMs: 1000, memoryBytes: 64 * 1024 * 1024 
 export async function createLuaInterpreter(
   customizations: readonly InterpreterCustomization[],
   options: LuaInterpreterOptions = {},
-): Promise<{ interpreter: ResourceInterpreter; problems: ScriptProblem[] }> {
+): Promise<{ interpreter: LuaResourceInterpreter; problems: ScriptProblem[] }> {
   const runtime = options.runtime ?? (await LuaRuntime.create());
   const budget = { ...DEFAULT_BUDGET, ...options.budget };
   const problems: ScriptProblem[] = [];
@@ -73,7 +87,8 @@ export async function createLuaInterpreter(
       if (message !== undefined) problems.push({ customization: c.name, operation, message });
     }
   }
-  return { interpreter: new LuaInterpreter(runtime, selectScripts(customizations), budget), problems };
+  const calls = new LuaCalls(runtime, options.passTimeMs ?? DEFAULT_PASS_TIME_MS);
+  return { interpreter: new LuaInterpreter(calls, selectScripts(customizations), budget), problems };
 }
 
 function chunkName(customization: string, operation: InterpreterOperation): string {
@@ -85,12 +100,34 @@ type Outcome<T> = InterpretOutcome<T>;
 /** A call's first two results (nil where the script returned fewer). */
 type Results = readonly [LuaValue, LuaValue];
 
-class LuaInterpreter implements ResourceInterpreter {
+class LuaInterpreter implements LuaResourceInterpreter {
   constructor(
-    private readonly runtime: LuaRuntime,
+    private readonly calls: LuaCalls,
     private readonly kinds: ReadonlyMap<string, KindScripts>,
     private readonly budget: LuaBudget,
   ) {}
+
+  startPass(): void {
+    this.calls.startPass();
+  }
+
+  async prepare(requests: readonly InterpretRequest[]): Promise<void> {
+    const calls: LuaCall[] = [];
+    for (const request of requests) {
+      const scripts = this.kinds.get(targetKey(request.object.apiVersion, request.object.kind));
+      if (scripts === undefined) continue;
+      const args = argsOf(request);
+      if (request.operation === 'InterpretDependency')
+        for (const selected of scripts.dependencies)
+          calls.push(this.luaCall(request.operation, selected, args, 1));
+      else {
+        const selected = scripts.single[request.operation];
+        const results = request.operation === 'InterpretReplica' ? 2 : 1;
+        if (selected !== undefined) calls.push(this.luaCall(request.operation, selected, args, results));
+      }
+    }
+    await this.calls.prefetch(calls);
+  }
 
   hookEnabled(apiVersion: string, kind: string, operation: InterpreterOperation): boolean {
     const scripts = this.kinds.get(targetKey(apiVersion, kind));
@@ -191,14 +228,7 @@ class LuaInterpreter implements ResourceInterpreter {
     read: (values: Results) => Outcome<T>,
   ): Outcome<T> {
     const { luaFunction } = interpreterOperations[operation];
-    const outcome = this.runtime.call({
-      script: selected.script,
-      chunkName: chunkName(selected.customization, operation),
-      functionName: luaFunction,
-      args,
-      results,
-      budget: this.budget,
-    });
+    const outcome = this.calls.run(this.luaCall(operation, selected, args, results));
     const read_ = outcome.ok
       ? read([outcome.values[0] ?? null, outcome.values[1] ?? null])
       : fail(failureText(outcome.failure, outcome.message, this.budget));
@@ -207,6 +237,34 @@ class LuaInterpreter implements ResourceInterpreter {
       ok: false,
       error: `${subjectOf(object)}: ResourceInterpreterCustomization/${selected.customization} ${operation} (${luaFunction}): ${read_.error}`,
     };
+  }
+
+  private luaCall(
+    operation: InterpreterOperation,
+    selected: SelectedScript,
+    args: readonly unknown[],
+    results: number,
+  ): LuaCall {
+    return {
+      script: selected.script,
+      chunkName: chunkName(selected.customization, operation),
+      functionName: interpreterOperations[operation].luaFunction,
+      args,
+      results,
+      budget: this.budget,
+    };
+  }
+}
+
+// The arguments each operation's function is called with (as the methods above pass them).
+function argsOf(request: InterpretRequest): unknown[] {
+  switch (request.operation) {
+    case 'ReviseReplica':
+      return [request.object, Math.trunc(request.replicas)];
+    case 'Retain':
+      return [request.object, request.observed];
+    default:
+      return [request.object];
   }
 }
 

@@ -35,7 +35,8 @@ export interface LuaCall {
   budget: LuaBudget;
 }
 
-export type LuaFailure = 'syntax' | 'missing-function' | 'runtime' | 'time-budget' | 'memory-budget';
+export type LuaFailure =
+  'syntax' | 'missing-function' | 'runtime' | 'time-budget' | 'memory-budget' | 'pass-budget';
 
 export type LuaCallOutcome =
   { ok: true; values: LuaValue[] } | { ok: false; failure: LuaFailure; message: string };
