@@ -28,10 +28,11 @@ export class LuaThread {
       workerData: { port: port2, flag: this.flag.buffer },
       transferList: [port2],
     });
+    this.port.on('message', (reply: LuaReply) => this.onReply(reply));
     // An idle thread must not keep the process alive; a waiting job holds its timer instead.
+    // (After `on`: adding a message listener refs the port again.)
     this.worker.unref();
     this.port.unref();
-    this.port.on('message', (reply: LuaReply) => this.onReply(reply));
     this.worker.on('error', (error) => this.end({ type: 'lost', message: error.message }));
     this.worker.on('exit', (code) => this.end({ type: 'lost', message: `exited with code ${code}` }));
   }
