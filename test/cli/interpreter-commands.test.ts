@@ -49,3 +49,42 @@ test('validate fails on a script that does not compile, naming the customization
     /ResourceInterpreterCustomization\/workerpool: InterpretHealth: the script does not compile: workerpool\/healthInterpretation:2: '\)' expected/,
   );
 });
+
+test('validate fails on a GetReplicas script returning -3, naming the object and the script.', async () => {
+  const fleet = exampleCopy();
+  const path = join(fleet, 'interpreter/workerpool.yaml');
+  writeFileSync(
+    path,
+    readFileSync(path, 'utf8').replace('return pool.spec.workers or 0, requires', 'return -3, requires'),
+  );
+  const run = await runCli(['validate', fleet]);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(
+    run.stdout,
+    /WorkerPool\/shop\/order-workers: ResourceInterpreterCustomization\/workerpool InterpretReplica \(GetReplicas\): replicas -3 is negative/,
+  );
+  // The pool's ConfigMap still follows it (only the pool is held at its last good state).
+  assert.match(run.stdout, /us-workers {2}3 objects, 1 failed/);
+});
+
+test(
+  'validate ends with an error on a GetReplicas script whose string.find backtracks without end.',
+  { timeout: 60_000 },
+  async () => {
+    const fleet = exampleCopy();
+    const path = join(fleet, 'interpreter/workerpool.yaml');
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace(
+        'return pool.spec.workers or 0, requires',
+        'local s = "a"; for i = 1, 10 do s = s .. s end; string.find(s, ".-.-.-.-b"); return 1, requires',
+      ),
+    );
+    const run = await runCli(['validate', fleet]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /WorkerPool\/shop\/order-workers: ResourceInterpreterCustomization\/workerpool InterpretReplica \(GetReplicas\): the script ran past its time budget of 1000 ms and was stopped/,
+    );
+  },
+);

@@ -5,8 +5,8 @@
 //
 // | operation           | arguments            | results read back                                       |
 // |---------------------|----------------------|---------------------------------------------------------|
-// | InterpretReplica    | object               | a number (truncated to an integer), a table or nil       |
-// | ReviseReplica       | object, replicas     | a table (empty tables settled against the object)       |
+// | InterpretReplica    | object               | a whole number 0..2^31-1, a table or nil                |
+// | ReviseReplica       | object, replicas     | a table (empty tables settled; spec.replicas 0..2^31-1) |
 // | Retain              | desired, observed    | a table (settled against both)                          |
 // | AggregateStatus     | object, status items | a table                                                 |
 // | InterpretHealth     | object               | a boolean                                               |
@@ -25,6 +25,7 @@ import type {
   AggregatedStatusItem,
   DependentObjectReference,
   InterpretOutcome,
+  InterpretRequest,
   ReplicaRequirements,
   ResourceInterpreter,
 } from '../../core/model/resource-interpreter.js';
@@ -34,14 +35,27 @@ import {
   type KindScripts,
   type SelectedScript,
 } from '../../core/interpret/select-scripts.js';
-import { LuaRuntime, type LuaBudget, type LuaValue } from './lua-runtime.js';
+import { int32Problem } from '../../core/interpret/int32-problem.js';
+import { LuaCalls } from './lua-calls.js';
+import { LuaRuntime, type LuaBudget, type LuaCall, type LuaValue } from './lua-runtime.js';
+import type { LuaRunner } from './lua-worker-runtime.js';
 import { settleEmptyTables } from './settle-empty-tables.js';
 
 export interface LuaInterpreterOptions {
   /** Per call; default one second (Karmada's) and 64 MiB. */
   budget?: Partial<LuaBudget>;
-  /** A runtime to share; default a new one. */
-  runtime?: LuaRuntime;
+  /** A runtime to share; default a new in-thread one (LuaWorkerRuntime runs calls off the event loop). */
+  runtime?: LuaRunner;
+  /** All Lua calls of one pass together (see startPass); default two minutes. */
+  passTimeMs?: number;
+}
+
+/** The interpreter with what its adapter's callers use beside the core interface. */
+export interface LuaResourceInterpreter extends ResourceInterpreter {
+  /** Starts a pass: the pass budget is whole again (lua-calls.ts). */
+  startPass(): void;
+  /** Runs the scripts of these requests ahead, off the event loop; the calls then take their results. */
+  prepare(requests: readonly InterpretRequest[]): Promise<void>;
 }
 
 /** A script that does not compile, found when the interpreter is created. */
@@ -52,6 +66,7 @@ export interface ScriptProblem {
 }
 
 const DEFAULT_BUDGET: LuaBudget = { timeMs: 1000, memoryBytes: 64 * 1024 * 1024 };
+const DEFAULT_PASS_TIME_MS = 120_000;
 
 /**
  * Returns an interpreter running the customizations' scripts, and the scripts that do not
@@ -61,7 +76,7 @@ const DEFAULT_BUDGET: LuaBudget = { timeMs: 1000, memoryBytes: 64 * 1024 * 1024 
 export async function createLuaInterpreter(
   customizations: readonly InterpreterCustomization[],
   options: LuaInterpreterOptions = {},
-): Promise<{ interpreter: ResourceInterpreter; problems: ScriptProblem[] }> {
+): Promise<{ interpreter: LuaResourceInterpreter; problems: ScriptProblem[] }> {
   const runtime = options.runtime ?? (await LuaRuntime.create());
   const budget = { ...DEFAULT_BUDGET, ...options.budget };
   const problems: ScriptProblem[] = [];
@@ -72,7 +87,8 @@ export async function createLuaInterpreter(
       if (message !== undefined) problems.push({ customization: c.name, operation, message });
     }
   }
-  return { interpreter: new LuaInterpreter(runtime, selectScripts(customizations), budget), problems };
+  const calls = new LuaCalls(runtime, options.passTimeMs ?? DEFAULT_PASS_TIME_MS);
+  return { interpreter: new LuaInterpreter(calls, selectScripts(customizations), budget), problems };
 }
 
 function chunkName(customization: string, operation: InterpreterOperation): string {
@@ -84,12 +100,34 @@ type Outcome<T> = InterpretOutcome<T>;
 /** A call's first two results (nil where the script returned fewer). */
 type Results = readonly [LuaValue, LuaValue];
 
-class LuaInterpreter implements ResourceInterpreter {
+class LuaInterpreter implements LuaResourceInterpreter {
   constructor(
-    private readonly runtime: LuaRuntime,
+    private readonly calls: LuaCalls,
     private readonly kinds: ReadonlyMap<string, KindScripts>,
     private readonly budget: LuaBudget,
   ) {}
+
+  startPass(): void {
+    this.calls.startPass();
+  }
+
+  async prepare(requests: readonly InterpretRequest[]): Promise<void> {
+    const calls: LuaCall[] = [];
+    for (const request of requests) {
+      const scripts = this.kinds.get(targetKey(request.object.apiVersion, request.object.kind));
+      if (scripts === undefined) continue;
+      const args = argsOf(request);
+      if (request.operation === 'InterpretDependency')
+        for (const selected of scripts.dependencies)
+          calls.push(this.luaCall(request.operation, selected, args, 1));
+      else {
+        const selected = scripts.single[request.operation];
+        const results = request.operation === 'InterpretReplica' ? 2 : 1;
+        if (selected !== undefined) calls.push(this.luaCall(request.operation, selected, args, results));
+      }
+    }
+    await this.calls.prefetch(calls);
+  }
 
   hookEnabled(apiVersion: string, kind: string, operation: InterpreterOperation): boolean {
     const scripts = this.kinds.get(targetKey(apiVersion, kind));
@@ -106,17 +144,24 @@ class LuaInterpreter implements ResourceInterpreter {
   getReplicas(object: KubeObject) {
     return this.run(object, 'InterpretReplica', [object], 2, ([replicas, requires]) => {
       if (typeof replicas !== 'number') return fail(`result type ${luaTypeOf(replicas)} is not number`);
+      const problem = int32Problem('replicas', replicas);
+      if (problem !== undefined) return fail(problem);
       const requirements = requires === null ? undefined : readRequirements(requires);
       if (typeof requirements === 'string') return fail(requirements);
-      const value = { replicas: toInt32(replicas), ...(requirements ? { requirements } : {}) };
+      const value = { replicas, ...(requirements ? { requirements } : {}) };
       return { ok: true as const, value };
     });
   }
 
   reviseReplica(object: KubeObject, replicas: number) {
-    return this.run(object, 'ReviseReplica', [object, Math.trunc(replicas)], 1, ([result]) =>
-      readObject(result, [object]),
-    );
+    return this.run(object, 'ReviseReplica', [object, Math.trunc(replicas)], 1, ([result]) => {
+      const revised = readObject(result, [object]);
+      if (!revised.ok) return revised;
+      const spec = revised.value['spec'];
+      const set = isRecord(spec) ? spec['replicas'] : undefined;
+      const problem = typeof set === 'number' ? int32Problem('spec.replicas', set) : undefined;
+      return problem === undefined ? revised : fail(problem);
+    });
   }
 
   retain(desired: KubeObject, observed: KubeObject) {
@@ -183,14 +228,7 @@ class LuaInterpreter implements ResourceInterpreter {
     read: (values: Results) => Outcome<T>,
   ): Outcome<T> {
     const { luaFunction } = interpreterOperations[operation];
-    const outcome = this.runtime.call({
-      script: selected.script,
-      chunkName: chunkName(selected.customization, operation),
-      functionName: luaFunction,
-      args,
-      results,
-      budget: this.budget,
-    });
+    const outcome = this.calls.run(this.luaCall(operation, selected, args, results));
     const read_ = outcome.ok
       ? read([outcome.values[0] ?? null, outcome.values[1] ?? null])
       : fail(failureText(outcome.failure, outcome.message, this.budget));
@@ -199,6 +237,34 @@ class LuaInterpreter implements ResourceInterpreter {
       ok: false,
       error: `${subjectOf(object)}: ResourceInterpreterCustomization/${selected.customization} ${operation} (${luaFunction}): ${read_.error}`,
     };
+  }
+
+  private luaCall(
+    operation: InterpreterOperation,
+    selected: SelectedScript,
+    args: readonly unknown[],
+    results: number,
+  ): LuaCall {
+    return {
+      script: selected.script,
+      chunkName: chunkName(selected.customization, operation),
+      functionName: interpreterOperations[operation].luaFunction,
+      args,
+      results,
+      budget: this.budget,
+    };
+  }
+}
+
+// The arguments each operation's function is called with (as the methods above pass them).
+function argsOf(request: InterpretRequest): unknown[] {
+  switch (request.operation) {
+    case 'ReviseReplica':
+      return [request.object, Math.trunc(request.replicas)];
+    case 'Retain':
+      return [request.object, request.observed];
+    default:
+      return [request.object];
   }
 }
 
@@ -225,10 +291,6 @@ function subjectOf(object: KubeObject): string {
 
 function fail(error: string): { ok: false; error: string } {
   return { ok: false, error };
-}
-
-function toInt32(n: number): number {
-  return Math.trunc(n) | 0;
 }
 
 function isLuaTable(value: LuaValue): boolean {

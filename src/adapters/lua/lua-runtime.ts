@@ -7,7 +7,9 @@
 // instructions and raises an error once the deadline has passed) and memory (the state's
 // allocator refuses to grow past the budget, which Lua reports as "not enough memory"). The
 // sandbox (sandbox-prelude.ts) keeps scripts away from files, the OS, the network and foreign
-// code. Karmada gives a call one second (luavm/lua.go RunScript) and no memory limit.
+// code. Karmada gives a call one second (luavm/lua.go RunScript) and no memory limit. The hook
+// cannot fire inside a C function (a backtracking string.find): a process runs this runtime in
+// worker threads (lua-worker-runtime.ts), which stop such a call from outside.
 import { LuaFactory, type LuaWasm } from 'wasmoon';
 import { kubeLibrary, type KubeFunction } from './kube-library.js';
 import { EMPTY_TABLE, pushValue, readValue, type LuaValue } from './lua-values.js';
@@ -35,7 +37,8 @@ export interface LuaCall {
   budget: LuaBudget;
 }
 
-export type LuaFailure = 'syntax' | 'missing-function' | 'runtime' | 'time-budget' | 'memory-budget';
+export type LuaFailure =
+  'syntax' | 'missing-function' | 'runtime' | 'time-budget' | 'memory-budget' | 'pass-budget';
 
 export type LuaCallOutcome =
   { ok: true; values: LuaValue[] } | { ok: false; failure: LuaFailure; message: string };

@@ -11,7 +11,9 @@
 // |                  |                               | (revise-template-replicas.ts)                     |
 //
 // A script that fails keeps its error on the template, which is then not rendered (the error
-// names the customization, the operation and the object); the others render as before.
+// names the customization, the operation and the object; the hub keeps the object's last
+// rendered copy); the others render as before. A replica count that is not a whole number from
+// 0 to 2^31-1 is such an error, whichever interpreter gave it.
 // Templates no customization targets are the same objects as before, so the render memo keeps
 // reusing their work. A template's interpretation is reused from the memo while the template
 // object and its kind's scripts are the same.
@@ -21,6 +23,7 @@ import type { ObjectRef } from '../model/object-ref.js';
 import type { DependentObjectReference, ResourceInterpreter } from '../model/resource-interpreter.js';
 import type { LabelSelector } from '../model/selectors.js';
 import { matchLabelSelector } from '../select/match-label-selector.js';
+import { int32Problem } from './int32-problem.js';
 import { replicaRequestOfRequirements } from './replica-request-of-requirements.js';
 
 /** Each source template's interpreted copy and the scripts key it was made with. */
@@ -61,16 +64,35 @@ function interpretTemplate(
     scriptsKey,
     revisesReplicas: interpreter.hookEnabled(apiVersion, kind, 'ReviseReplica'),
   };
-  const replicas = interpreter.getReplicas(template.object);
-  if (replicas !== undefined && !replicas.ok) return { ...result, error: replicas.error };
-  if (replicas?.ok) {
-    const request = replicaRequestOfRequirements(replicas.value.requirements);
-    result.replicas = { replicas: Math.max(0, replicas.value.replicas), ...(request ? { request } : {}) };
-  }
+  // The dependencies are read even when the replicas fail: the followers of a held object stay
+  // placed (a workload whose count is refused must not take its ConfigMap off the clusters).
+  const error = readReplicas(template, interpreter, result);
   const dependencies = interpreter.getDependencies(template.object);
   if (dependencies !== undefined && !dependencies.ok) return { ...result, error: dependencies.error };
   if (dependencies?.ok) result.dependencies = resolveDependencies(template.object, dependencies.value, all);
-  return result;
+  return error === undefined ? result : { ...result, error };
+}
+
+// Sets the interpretation's replicas from GetReplicas; returns the error when there is one.
+function readReplicas(
+  template: Template,
+  interpreter: ResourceInterpreter,
+  result: TemplateInterpretation,
+): string | undefined {
+  const replicas = interpreter.getReplicas(template.object);
+  if (replicas === undefined) return undefined;
+  if (!replicas.ok) return replicas.error;
+  // Any interpreter's count is checked: one the scheduler cannot divide holds the object.
+  const problem = int32Problem('replicas', replicas.value.replicas);
+  if (problem !== undefined) return `${subjectOf(template)}: GetReplicas: ${problem}`;
+  const request = replicaRequestOfRequirements(replicas.value.requirements);
+  result.replicas = { replicas: replicas.value.replicas, ...(request ? { request } : {}) };
+  return undefined;
+}
+
+function subjectOf(template: Template): string {
+  const { kind, namespace, name } = template.ref;
+  return `${kind}/${namespace ? `${namespace}/` : ''}${name}`;
 }
 
 // A reference by name is taken as it is (its namespace defaults to the template's); one by

@@ -22,6 +22,18 @@ export interface AggregatedStatusItem {
   health?: 'Healthy' | 'Unhealthy' | 'Unknown';
 }
 
+/**
+ * A call an interpreter may run ahead (ResourceInterpreter.prepare), named by its operation and
+ * arguments, as the methods below take them.
+ */
+export type InterpretRequest =
+  | {
+      operation: 'InterpretReplica' | 'InterpretHealth' | 'InterpretStatus' | 'InterpretDependency';
+      object: KubeObject;
+    }
+  | { operation: 'ReviseReplica'; object: KubeObject; replicas: number }
+  | { operation: 'Retain'; object: KubeObject; observed: KubeObject };
+
 /** GetDependencies' result entries (Karmada's DependentObjectReference). */
 export interface DependentObjectReference {
   apiVersion: string;
@@ -36,9 +48,13 @@ export interface DependentObjectReference {
  * the scripts of the fleet's ResourceInterpreterCustomizations, run for objects whose
  * apiVersion and kind a customization targets. Every method returns undefined when no script
  * covers the object's kind and the operation (the caller then interprets it the built-in way),
- * else the script's outcome. Calls are synchronous and never throw for a script's failure.
+ * else the script's outcome. Calls are synchronous and never throw for a script's failure; a
+ * shell that can wait runs the calls it will make ahead with `prepare`, so that the scripts run
+ * off its event loop and the synchronous calls find their results made.
  */
 export interface ResourceInterpreter {
+  /** Runs these calls ahead, asynchronously (absent: every call runs when it is made). */
+  prepare?(requests: readonly InterpretRequest[]): Promise<void>;
   /** Returns whether a script covers the operation for objects of this apiVersion and kind. */
   hookEnabled(apiVersion: string, kind: string, operation: InterpreterOperation): boolean;
   /** Returns a content key of every script for this apiVersion and kind ('' when none). */

@@ -60,7 +60,10 @@ export async function applyObject(ctx: ApplyContext, desired: DesiredObject): Pr
       ...(live ? { live } : {}),
     };
   }
-  // A Retain script keeps the fields the member cluster owns, so the agent does not fight them.
+  // A Retain script keeps the fields the member cluster owns, so the agent does not fight them;
+  // it runs ahead, off the event loop (the synchronous call then takes its result).
+  if (live)
+    await ctx.interpreter?.prepare?.([{ operation: 'Retain', object: desired.manifest, observed: live }]);
   const retained = retainMemberFields(ctx.interpreter, desired.manifest, live);
   if (!retained.ok)
     return {

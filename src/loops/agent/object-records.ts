@@ -5,7 +5,7 @@ import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { reflectStatus } from '../../core/status/reflect-status.js';
 import { refKey, refOfKey } from '../../core/model/object-ref.js';
 import type { ObjectResult } from './object-result.js';
-import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
+import type { InterpretRequest, ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { ObservedRecord } from './agent-memory.js';
 
 /** Returns the status record of every object the pass handled, and one per file that did not parse. */
@@ -21,6 +21,21 @@ export function objectRecords(
       records.push({ ref, applied: false, message: `${file.path}: ${file.message}`, health: 'Unknown' });
   }
   return records;
+}
+
+/** Runs the InterpretHealth and InterpretStatus scripts objectRecords will call ahead, off the event loop. */
+export async function prepareObjectRecords(
+  results: readonly ObjectResult[],
+  interpreter: ResourceInterpreter | undefined,
+): Promise<void> {
+  if (interpreter?.prepare === undefined) return;
+  const requests: InterpretRequest[] = [];
+  for (const result of results) {
+    if (result.record || result.action === 'refused' || !result.live) continue;
+    requests.push({ operation: 'InterpretHealth', object: result.live });
+    requests.push({ operation: 'InterpretStatus', object: result.live });
+  }
+  await interpreter.prepare(requests);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { AgentMemory } from './agent-memory.js';
 import type { AgentRepo } from './agent-repo.js';
 import type { ObjectResult } from './object-result.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
-import { objectRecords, observedRecords } from './object-records.js';
+import { objectRecords, observedRecords, prepareObjectRecords } from './object-records.js';
 import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
 import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
@@ -72,6 +72,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     memory.lastExports ??= last?.exports ?? [];
   }
   if (fullyApplied) memory.appliedCommit = branch.commit;
+  if (branch.type === 'objects') await prepareObjectRecords(input.objects, input.interpreter);
   const records = branch.type === 'objects' ? objectRecords(input.objects, unparsed, input.interpreter) : [];
   if (!input.clusterUnreachable) memory.observed = observedRecords(input.objects, records, input.interpreter);
   const report: AgentReport = input.clusterUnreachable

@@ -58,7 +58,7 @@ function fleetWith(extra: unknown[] = []): Fleet {
 
 // A fake interpreter for WorkerPools: spec.workers are the replicas, ReviseReplica sets them,
 // the dependencies are the ConfigMap named after spec.queue and the Secrets labelled app=orders.
-function fakeInterpreter(opts: { failReplicas?: boolean } = {}): ResourceInterpreter {
+function fakeInterpreter(opts: { failReplicas?: boolean; replicas?: number } = {}): ResourceInterpreter {
   const ours = (o: KubeObject) => o.kind === 'WorkerPool';
   const spec = (o: KubeObject) => o.spec as { workers: number; queue: string };
   return {
@@ -76,7 +76,7 @@ function fakeInterpreter(opts: { failReplicas?: boolean } = {}): ResourceInterpr
           : {
               ok: true,
               value: {
-                replicas: spec(o).workers,
+                replicas: opts.replicas ?? spec(o).workers,
                 requirements: { resourceRequest: { cpu: '250m', memory: '1Gi' } },
               },
             },
@@ -161,6 +161,20 @@ test('A failing script holds the object with an error naming customization, oper
   );
   assert.ok(!result.clusters.get('m1')!.files.has('shop/WorkerPool.example.com/orders.yaml'));
 });
+
+for (const replicas of [-3, 2 ** 31, 1e18, 1.5, NaN]) {
+  test(`GetReplicas giving ${replicas} is an error naming the object, which is not rendered; its ConfigMap still follows.`, () => {
+    const { result } = render(fleetWith([configMap]), fakeInterpreter({ replicas }));
+    const failures = result.diagnostics.filter((d) => d.severity === 'error');
+    assert.ok(failures.length > 0, 'an error diagnostic');
+    assert.ok(
+      failures.every((d) => /^WorkerPool\/shop\/orders: .*GetReplicas.*replicas /.test(d.message)),
+      JSON.stringify(failures),
+    );
+    assert.ok(!result.clusters.get('m1')!.files.has('shop/WorkerPool.example.com/orders.yaml'));
+    assert.ok(result.clusters.get('m1')!.files.has('shop/ConfigMap/orders.yaml'));
+  });
+}
 
 test('A template not customized stays the same object, and an unchanged one is reused from the memo.', () => {
   const fleet = fleetWith([configMap]);
