@@ -56,6 +56,14 @@ export async function watchLocalRefs(opts: WatchLocalRefsOptions): Promise<RefWa
     clearTimeout(timer);
     timer = setTimeout(flush, opts.debounceMs ?? 100);
   });
+  // chokidar emits 'error' (EMFILE, a directory gone) on its EventEmitter: with no listener that
+  // would throw out of its callback and end the process. A watch that erred may have missed an
+  // event, so every watched ref is reported as possibly changed: the consumer looks again.
+  watcher.on('error', () => {
+    for (const ref of opts.refs) pending.add(ref);
+    clearTimeout(timer);
+    timer = setTimeout(flush, opts.debounceMs ?? 100);
+  });
   await new Promise<void>((resolve, reject) => {
     watcher.once('ready', resolve);
     watcher.once('error', reject);
