@@ -8,11 +8,33 @@ export interface Io {
   isTerminal?(): boolean;
 }
 
+/** The process's streams whose reader went away (EPIPE): nothing more is written to them. */
+const closed = new WeakSet<NodeJS.WriteStream>();
+const guarded = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * Makes a reader that goes away (`gitfleet log | head -1`) end the output quietly, as git does:
+ * an EPIPE (or any write error) on the stream stops further writes instead of being an
+ * unhandled 'error' event; the command runs on and exits with its own code. One listener per
+ * stream, however many Io are made.
+ */
+function guard(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!guarded.has(stream)) {
+    guarded.add(stream);
+    stream.on('error', () => closed.add(stream));
+  }
+  return stream;
+}
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (!closed.has(guard(stream))) stream.write(`${text}\n`);
+}
+
 /** Returns the process's own stdout, stderr and signals. */
 export function processIo(): Io {
   return {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
+    out: (text) => write(process.stdout, text),
+    err: (text) => write(process.stderr, text),
     isTerminal: () => process.stderr.isTTY === true,
     untilInterrupted: () =>
       new Promise((resolve) => {
