@@ -4,6 +4,12 @@ export interface Io {
   err(text: string): void;
   /** Resolves on SIGINT or SIGTERM. */
   untilInterrupted(): Promise<void>;
+  /**
+   * Calls `listener` on SIGINT or SIGTERM until the returned function is called (the process's
+   * own Io; absent in tests, whose untilInterrupted resolves at once): for a one-shot command
+   * that stops cleanly instead of being killed by the signal.
+   */
+  onInterrupt?(listener: () => void): () => void;
   /** Whether stderr is a terminal (a person watching): progress lines are shown only there. */
   isTerminal?(): boolean;
 }
@@ -36,6 +42,14 @@ export function processIo(): Io {
     out: (text) => write(process.stdout, text),
     err: (text) => write(process.stderr, text),
     isTerminal: () => process.stderr.isTTY === true,
+    onInterrupt: (listener) => {
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
     untilInterrupted: () =>
       new Promise((resolve) => {
         process.once('SIGINT', () => resolve());
