@@ -22,6 +22,12 @@ export interface LastResortOptions {
   fallback: Logger;
   /** Ends the process (default process.exit). */
   exit?: (code: number) => void;
+  /**
+   * With --log-format json: Node's process warnings (MaxListenersExceededWarning, a
+   * deprecation) become warning records of the logger instead of Node's own text on stderr,
+   * which would break a log collector reading one JSON object a line.
+   */
+  json?: boolean;
 }
 
 /** Installs the uncaughtException and unhandledRejection handlers; returns how to remove them. */
@@ -42,9 +48,21 @@ export function installLastResort(opts: LastResortOptions): () => void {
   const onRejection = handle('unhandled promise rejection');
   process.on('uncaughtException', onException);
   process.on('unhandledRejection', onRejection);
+  const printers = opts.json ? process.listeners('warning') : [];
+  const onWarning = (warning: Error): void => {
+    (current ?? opts.fallback).warn(`gitfleet ${opts.command}: ${warning.name}: ${warning.message}`, {
+      code: warning.name,
+    });
+  };
+  // Node's printer of warnings is a 'warning' listener of its own: replaced, not joined.
+  for (const printer of printers) process.off('warning', printer);
+  if (opts.json) process.on('warning', onWarning);
   return () => {
     process.off('uncaughtException', onException);
     process.off('unhandledRejection', onRejection);
+    if (!opts.json) return;
+    process.off('warning', onWarning);
+    for (const printer of printers) process.on('warning', printer);
   };
 }
 

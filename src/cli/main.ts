@@ -77,7 +77,7 @@ export async function runMain(argv: string[]): Promise<void> {
   const json = argv.some(
     (a, i) => a === '--log-format=json' || (a === '--log-format' && argv[i + 1] === 'json'),
   );
-  installLastResort({ command: escapeText(command), fallback: stderrLogger(io, command, json) });
+  installLastResort({ command: escapeText(command), fallback: stderrLogger(io, command, json), json });
   process.exitCode = await main(argv, io);
 }
 

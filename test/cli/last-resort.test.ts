@@ -11,12 +11,13 @@ const buildRoot = join(new URL('.', import.meta.url).pathname, '../..');
 
 /** Runs a module script that installs the last resort as runMain does, then does `fault`. */
 function crash(fault: string, format: 'text' | 'json') {
+  const json = format === 'json';
   const script = `
     import { installLastResort, setLastResortLogger } from ${JSON.stringify(join(buildRoot, 'src/cli/last-resort.js'))};
     import { ioLogger } from ${JSON.stringify(join(buildRoot, 'src/cli/io-logger.js'))};
     import { processIo } from ${JSON.stringify(join(buildRoot, 'src/cli/io.js'))};
     import { NotLeading } from ${JSON.stringify(join(buildRoot, 'src/loops/runtime/while-leading.js'))};
-    installLastResort({ command: 'agent', fallback: { info() {}, warn() {}, error() {} } });
+    installLastResort({ command: 'agent', fallback: { info() {}, warn() {}, error() {} }, json: ${json} });
     setLastResortLogger(ioLogger(processIo(), { name: 'agent', cluster: 'member1' }, { format: ${JSON.stringify(format)} }));
     const keep = setInterval(() => undefined, 1000);
     ${fault}
@@ -57,5 +58,25 @@ test('a rejection nothing awaited is one JSON error line with --log-format json,
   assert.match(
     String(record.message),
     /^gitfleet agent: unhandled promise rejection \(a bug in gitfleet; exiting 8\): lease store: the API server answered 500\n {2}at /,
+  );
+});
+
+test('with --log-format json a process warning (MaxListenersExceededWarning) is a JSON warning record, not Node text', () => {
+  const run = crash(
+    `const { EventEmitter } = await import('node:events');
+     const e = new EventEmitter();
+     for (let i = 0; i < 11; i++) e.on('timeout', () => undefined);
+     setTimeout(() => process.exit(0), 50);`,
+    'json',
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, run.stderr);
+  const record = JSON.parse(lines[0]!) as Record<string, unknown>;
+  assert.equal(record.level, 'warning');
+  assert.equal(record.code, 'MaxListenersExceededWarning');
+  assert.match(
+    String(record.message),
+    /^gitfleet agent: MaxListenersExceededWarning: Possible EventEmitter memory leak/,
   );
 });
