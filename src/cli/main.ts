@@ -14,6 +14,7 @@ import { formatCommandHelp, formatSynopsis, type CommandSpec } from './command-l
 import { exitCodes, formatExitCodes } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { installLastResort } from './last-resort.js';
+import { redactUrl } from '../adapters/remote/redact-secrets.js';
 import { printError, wantsJson } from './print-error.js';
 import { runCommand, type Command } from './run-command.js';
 
@@ -85,9 +86,11 @@ export async function runMain(argv: string[]): Promise<void> {
 function stderrLogger(io: Io, command: string, json: boolean): Logger {
   const line = (level: string) => (message: string, fields?: LogFields) =>
     io.err(
-      json
-        ? JSON.stringify({ time: new Date().toISOString(), level, speaker: command, ...fields, message })
-        : message,
+      redactUrl(
+        json
+          ? JSON.stringify({ time: new Date().toISOString(), level, speaker: command, ...fields, message })
+          : message,
+      ),
     );
   return { info: line('info'), warn: line('warning'), error: line('error') };
 }
