@@ -17,6 +17,7 @@ export const exitCodes = {
   noClusterBranch: 5,
   changed: 6,
   sideDoesNotLoad: 7,
+  crashed: 8,
 } as const;
 
 export type ExitCodeName = keyof typeof exitCodes;
@@ -88,6 +89,13 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
     commands: ['diff'],
     meaning:
       'diff: no diff: a side does not load or cannot be read (its errors printed with ref, file and line)',
+  },
+  {
+    name: 'crashed',
+    code: exitCodes.crashed,
+    commands: every,
+    meaning:
+      'crashed: an exception no part of gitfleet caught (a bug): logged, subject first, with its stack, then the process exits',
   },
 ];
 

@@ -12,6 +12,7 @@
 import type { Clock } from '../loops/runtime/clock.js';
 import type { LogFields, Logger } from '../loops/runtime/logger.js';
 import type { Io } from './io.js';
+import { redactUrl } from '../adapters/remote/redact-secrets.js';
 
 export type LogFormat = 'text' | 'json';
 
@@ -83,6 +84,7 @@ function masker(secrets: readonly (string | undefined)[]): (line: string) => str
   const values = [...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= 4))].sort(
     (a, b) => b.length - a.length,
   );
-  if (values.length === 0) return (line) => line;
-  return (line) => values.reduce((text, secret) => text.split(secret).join('***'), line);
+  // A URL's user-info (`https://user:password@host`) is masked on every line too.
+  if (values.length === 0) return (line) => redactUrl(line);
+  return (line) => redactUrl(values.reduce((text, secret) => text.split(secret).join('***'), line));
 }

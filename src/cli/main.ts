@@ -1,6 +1,7 @@
 // The entry point: picks the command and runs it (run-command.ts), every command declared the
 // same way (command-line.ts) and exiting with the codes of one table (exit-codes.ts).
 import { escapeText } from '../core/model/quote-text.js';
+import type { LogFields, Logger } from '../loops/runtime/logger.js';
 import { agentCommand } from './commands/agent.js';
 import { diffCommand } from './commands/diff.js';
 import { hubCommand } from './commands/hub.js';
@@ -12,6 +13,8 @@ import { validateCommand } from './commands/validate.js';
 import { formatCommandHelp, formatSynopsis, type CommandSpec } from './command-line.js';
 import { exitCodes, formatExitCodes } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
+import { installLastResort } from './last-resort.js';
+import { redactUrl } from '../adapters/remote/redact-secrets.js';
 import { printError, wantsJson } from './print-error.js';
 import { runCommand, type Command } from './run-command.js';
 
@@ -63,6 +66,33 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return exitCodes.usage;
     }
   }
+}
+
+/**
+ * Runs the command line as the process (bin/gitfleet.js): with the last-resort handlers
+ * installed (last-resort.ts) and stdout's EPIPE guarded (io.ts); sets the exit code.
+ */
+export async function runMain(argv: string[]): Promise<void> {
+  const io = processIo();
+  const command = String(argv[0] ?? 'gitfleet');
+  const json = argv.some(
+    (a, i) => a === '--log-format=json' || (a === '--log-format' && argv[i + 1] === 'json'),
+  );
+  installLastResort({ command: escapeText(command), fallback: stderrLogger(io, command, json), json });
+  process.exitCode = await main(argv, io);
+}
+
+/** The last resort's logger before a command has its own: stderr, JSON with --log-format json. */
+function stderrLogger(io: Io, command: string, json: boolean): Logger {
+  const line = (level: string) => (message: string, fields?: LogFields) =>
+    io.err(
+      redactUrl(
+        json
+          ? JSON.stringify({ time: new Date().toISOString(), level, speaker: command, ...fields, message })
+          : message,
+      ),
+    );
+  return { info: line('info'), warn: line('warning'), error: line('error') };
 }
 
 function help(topic: string | undefined, io: Io): number {

@@ -14,6 +14,7 @@ import type { Io } from './io.js';
 import { parseMetricsAddr } from './parse-metrics-addr.js';
 import type { Progress } from '../loops/runtime/progress.js';
 import { terminalProgress } from './terminal-progress.js';
+import { setLastResortLogger } from './last-resort.js';
 
 /** `--metrics-addr HOST:PORT` (hub, agent). */
 export const metricsAddrFlag = {
@@ -69,6 +70,8 @@ export function observability(
     clock: deps.clock,
     secrets: knownSecrets(opts, deps.env ?? process.env),
   });
+  // A crash is then reported by the command's logger, JSON with JSON logs (last-resort.ts).
+  setLastResortLogger(log);
   const readiness = new Readiness();
   const resultIo: Io = opts.logFormat === 'json' ? { ...io, err: (text) => log.error(unprefixed(text)) } : io;
   const progress = (what: string, noun: string) =>

@@ -10,6 +10,7 @@
 // Log lines (the hub's and agent's progress) stay text on stderr.
 import type { Io } from './io.js';
 import { GitfleetError } from '../core/model/gitfleet-error.js';
+import { redactUrl } from '../adapters/remote/redact-secrets.js';
 
 /** One error as a command reports it. */
 export interface ErrorReport {
@@ -50,6 +51,7 @@ export function withSubject(report: ErrorReport): ErrorReport {
 
 /** Prints an error: `text` on stderr, or the report as one JSON object on stdout when `json`. */
 export function printError(io: Io, opts: { json: boolean; text: string; report: ErrorReport }): void {
-  if (opts.json) io.out(JSON.stringify({ error: opts.report }));
-  else io.err(opts.text);
+  // A message quoting the --repo URL (`no cluster branch … in <url>`) never shows its password.
+  if (opts.json) io.out(redactUrl(JSON.stringify({ error: opts.report })));
+  else io.err(redactUrl(opts.text));
 }

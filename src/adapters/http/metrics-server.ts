@@ -49,7 +49,15 @@ export class MetricsServerError extends GitfleetError<'AddressInUse' | 'ListenFa
 /** Starts the endpoint; throws MetricsServerError when the address cannot be listened on. */
 export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
   const host = opts.host ?? '127.0.0.1';
-  const server = createServer((req, res) => void answer(req, res, opts));
+  // A request that fails is that request's 500, never an unhandled rejection ending the process.
+  const server = createServer((req, res) =>
+    Promise.resolve()
+      .then(() => answer(req, res, opts))
+      .catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else send(res, 500, `${error instanceof Error ? error.message : String(error)}\n`);
+      }),
+  );
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

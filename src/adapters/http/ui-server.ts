@@ -146,12 +146,29 @@ async function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   }
 }
 
-// Loopback names only when bound to loopback; any Host when bound elsewhere (the user chose to).
+/** Whether a listen address is loopback: 127.0.0.0/8, ::1 (also IPv4-mapped) or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Whether a listen address is a wildcard (every interface): 0.0.0.0, ::. */
+export function isWildcardHost(host: string): boolean {
+  return ['0.0.0.0', '::', '[::]', ''].includes(host);
+}
+
+// The DNS-rebinding guard: a page of another site that resolves its name to our address must
+// not read the dashboard, so the Host header must name the address we are bound to (and on a
+// loopback bind, any loopback name). Only a wildcard bind, where the machine's names are not
+// known, takes any Host: the user chose to open it to the network (ui.ts warns).
 function isAllowedHost(header: string | undefined, ctx: Context): boolean {
-  if (!['127.0.0.1', '::1', 'localhost'].includes(ctx.host)) return true;
+  if (isWildcardHost(ctx.host)) return true;
   if (header === undefined) return false;
   const port = String(ctx.boundPort());
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(header.toLowerCase());
+  const bound = ctx.host.includes(':') && !ctx.host.startsWith('[') ? `[${ctx.host}]` : ctx.host;
+  const allowed = [`${bound}:${port}`.toLowerCase()];
+  if (isLoopbackHost(ctx.host)) allowed.push(`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`);
+  return allowed.includes(header.toLowerCase());
 }
 
 function openStream(req: IncomingMessage, res: ServerResponse, streams: Set<ServerResponse>): void {

@@ -170,7 +170,16 @@ export class KubeHttp {
         while ((nl = pending.indexOf('\n')) >= 0) {
           const line = pending.slice(0, nl);
           pending = pending.slice(nl + 1);
-          if (line.trim() !== '') onLine(line);
+          // A line its reader cannot take (not JSON: a proxy's page) fails this watch, which
+          // is restarted; thrown out of this 'data' handler it would end the process.
+          try {
+            if (line.trim() !== '') onLine(line);
+          } catch (error) {
+            ended = true;
+            body.destroy();
+            reject(noAnswer(req, error instanceof Error ? error : new Error(String(error))));
+            return;
+          }
         }
       });
       body.on('end', () => {

@@ -241,7 +241,11 @@ export class LeaseElection {
   }
 
   private scheduleRenew(): void {
-    this.cancelRenew = this.opts.clock.setTimer(() => void this.renew(), this.opts.retryPeriodMs);
+    // renew() catches the store's errors; anything else must not become an unhandled rejection.
+    this.cancelRenew = this.opts.clock.setTimer(
+      () => void this.renew().catch((error: unknown) => this.problem(error)),
+      this.opts.retryPeriodMs,
+    );
   }
 
   private armDeadline(): void {
@@ -279,7 +283,15 @@ export class LeaseElection {
     this.leading = false;
     this.stopRenewing();
     this.opts.log.warn(`${this.description}: lost the lease (${why}); standing by`);
-    for (const listener of this.lostListeners) listener();
+    // lose() runs from a timer: a listener's throw must neither escape it (ending the process)
+    // nor keep the other listeners from hearing of the loss.
+    for (const listener of this.lostListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.opts.log.warn(`${this.description}: a listener of the loss failed: ${message(error)}`);
+      }
+    }
   }
 
   private stopRenewing(): void {

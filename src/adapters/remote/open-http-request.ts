@@ -4,6 +4,7 @@
 // response's body fails with that reason, never with a bare "aborted".
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 
 export interface HttpRequestSpec {
@@ -36,15 +37,19 @@ export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
     () => fail(timeoutError(`no connection within ${seconds(spec.timeouts.connectMs)}`)),
     spec.timeouts.connectMs,
   );
+  // The agent keeps the socket alive for the next request: what this request hangs on it (its
+  // idle listener) leaves with it, or each request adds one until Node warns (MaxListeners).
+  const onIdle = (): void => fail(timeoutError(`no answer for ${seconds(spec.timeouts.idleMs)}`));
+  let held: Socket | undefined;
+  const onConnected = (): void => {
+    clearTimeout(connectTimer);
+    held?.setTimeout(spec.timeouts.idleMs);
+  };
   request.on('socket', (socket) => {
-    const connected = (): void => {
-      clearTimeout(connectTimer);
-      socket.setTimeout(spec.timeouts.idleMs, () =>
-        fail(timeoutError(`no answer for ${seconds(spec.timeouts.idleMs)}`)),
-      );
-    };
-    if (socket.connecting) socket.once('connect', connected);
-    else connected();
+    held = socket;
+    socket.on('timeout', onIdle);
+    if (socket.connecting) socket.once('connect', onConnected);
+    else onConnected();
   });
   const onAbort = (): void => fail(abortError());
   if (spec.signal?.aborted) queueMicrotask(onAbort);
@@ -52,6 +57,8 @@ export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
   request.once('close', () => {
     clearTimeout(connectTimer);
     spec.signal?.removeEventListener('abort', onAbort);
+    held?.removeListener('timeout', onIdle);
+    held?.removeListener('connect', onConnected);
   });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     request.once('response', resolve);

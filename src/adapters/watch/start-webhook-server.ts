@@ -54,7 +54,12 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
     secret: opts.secret,
     onPush: opts.onPush,
   };
-  const server = createServer((req, res) => void handleHook(req, res, settings));
+  // A hook that fails is its own 500, never an unhandled rejection ending the process.
+  const server = createServer((req, res) =>
+    Promise.resolve()
+      .then(() => handleHook(req, res, settings))
+      .catch(() => (res.headersSent ? res.destroy() : answer(res, 500))),
+  );
   // A client that dribbles its request is dropped, not waited for.
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;

@@ -56,6 +56,10 @@ export async function watchLocalRefs(opts: WatchLocalRefsOptions): Promise<RefWa
     clearTimeout(timer);
     timer = setTimeout(flush, opts.debounceMs ?? 100);
   });
+  // chokidar emits 'error' (EMFILE, a directory removed while it is read) on its EventEmitter:
+  // with no listener that would throw out of its callback and end the process. A missed event
+  // is healed by the consumers' periodic resync, so the error is only swallowed here.
+  watcher.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
     watcher.once('ready', resolve);
     watcher.once('error', reject);

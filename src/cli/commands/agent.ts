@@ -281,6 +281,8 @@ async function loop(
         ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
         heartbeat: {
           intervalMs: renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings),
+          // Not leading: the beat is skipped; the check in write() stays for a loss in between.
+          leading: () => leadership.isLeading(),
           write: () => {
             assertLeading(leadership, `agent ${opts.cluster}`, 'no heartbeat written');
             return writeHeartbeat({

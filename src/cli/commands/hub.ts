@@ -13,7 +13,8 @@
 // what could be rendered was, and what could not kept its last good state.
 // Without --once the hub runs until SIGINT or SIGTERM (exit 0), after the pass in hand, with
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
-// reporting; --once has no monitor, and judges no one.
+// reporting; --once has no monitor, and judges no one. SIGINT or SIGTERM during --once stops its
+// pass as the loop's, with the pass's exit code.
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { observability, type Observability } from '../observability.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
@@ -245,7 +246,14 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
   );
   if (opts.once) {
-    const result = await pass();
+    // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
+    // its next request (aborted), its locks released on the way out, and the exit code is the
+    // pass's (1 when it stopped short), never death by the signal with its locks left behind.
+    const offInterrupt = io.onInterrupt?.(() => {
+      log.info('stopping: the pass in hand finishes or stops at its next request');
+      stopping.abort();
+    });
+    const result = await pass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
     if (result.type === 'loadFailed') return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;

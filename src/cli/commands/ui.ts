@@ -6,7 +6,8 @@
 // its refs, a URL by fetching it every --interval.
 import { fileURLToPath } from 'node:url';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { startUiServer } from '../../adapters/http/ui-server.js';
+import { isLoopbackHost, startUiServer } from '../../adapters/http/ui-server.js';
+import { redactUrl } from '../../adapters/remote/redact-secrets.js';
 import { watchLocalRefs } from '../../adapters/watch/watch-local-refs.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
@@ -88,6 +89,8 @@ const staticRoot = fileURLToPath(new URL('../../../../ui', import.meta.url));
 
 /** Serves the dashboard until SIGINT or SIGTERM; returns the exit code. */
 export async function runUi(opts: UiOptions, io: Io): Promise<number> {
+  // The repository as every line shows it: a URL's user name and password never printed.
+  const shown = redactUrl(opts.repo);
   const remote = isRepoUrl(opts.repo) ? await openMirror(opts) : undefined;
   const dir = remote?.gitdir ?? opts.repo;
   const gitdir = remote?.gitdir ?? localGitdir(opts.repo);
@@ -125,7 +128,7 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
         try {
           server.broadcast('changed', { generation: await service.reload() });
         } catch (error) {
-          io.err(`gitfleet ui: reading ${opts.repo} again failed: ${(error as Error).message}`);
+          io.err(`gitfleet ui: reading ${shown} again failed: ${(error as Error).message}`);
         }
       } while (again);
       reading = false;
@@ -136,7 +139,12 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
   const stopWatching = remote
     ? pollRemote(remote, opts.intervalMs, moved, io)
     : await watchRefs(gitdir, moved);
-  io.out(`gitfleet ui: serving ${opts.repo} at ${server.url}/ (read-only; Ctrl-C stops)`);
+  if (!isLoopbackHost(opts.host)) {
+    io.err(
+      `gitfleet ui: warning: --host ${opts.host} is not a loopback address: the read-only dashboard (every cluster, template and rendered object of the fleet, Secret values redacted) is open to anyone who can reach this machine on port ${new URL(server.url).port}`,
+    );
+  }
+  io.out(`gitfleet ui: serving ${shown} at ${server.url}/ (read-only; Ctrl-C stops)`);
   await io.untilInterrupted();
   await stopWatching();
   await server.close();

@@ -51,7 +51,7 @@ export interface AgentLoopOptions {
    */
   exportCoalesceMs?: number;
   /** Writes one heartbeat, every `intervalMs` from the first pass that reached Git (absent: no heartbeat). */
-  heartbeat?: { write: () => Promise<unknown>; intervalMs: number };
+  heartbeat?: { write: () => Promise<unknown>; leading?: () => boolean; intervalMs: number };
   /** Counts every pass (default: noMetrics). */
   metrics?: Metrics;
   /** Told when the first pass is done and when the loop stops. */

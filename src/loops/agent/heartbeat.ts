@@ -101,6 +101,8 @@ async function counterOf(gitdir: string, commit: string): Promise<number> {
 export interface HeartbeatOptions {
   /** Writes one heartbeat (writeHeartbeat with the agent's repository and identity). */
   write: () => Promise<unknown>;
+  /** Whether the agent holds its Lease now (default: always); a beat while not is skipped. */
+  leading?: () => boolean;
   intervalMs: number;
   clock: Clock;
   log: Logger;
@@ -117,22 +119,34 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
   let running = true;
   let cancel: CancelTimer = () => undefined;
   let failing = false;
+  let standingBy = false;
   let inFlight: Promise<void> = Promise.resolve();
+  const leading = opts.leading ?? (() => true);
+  const write = async (): Promise<void> => {
+    // An agent that lost its Lease stands by (docs/production.md): its heartbeat waits too,
+    // rather than proving the life of a cluster it does not serve now.
+    if (!leading()) {
+      if (!standingBy) opts.log.info('heartbeat: standing by (this agent does not hold its Lease)');
+      standingBy = true;
+      return;
+    }
+    // Inside the async function a synchronous throw of write() rejects instead of escaping the
+    // timer's callback, where it would end the process (issue 27: NotLeading from a race).
+    await opts.write();
+    if (standingBy) opts.log.info('heartbeat: leading again, written');
+    else if (failing) opts.log.info('heartbeat: written again');
+    standingBy = false;
+    failing = false;
+  };
   const beat = (): void => {
-    inFlight = opts.write().then(
-      () => {
-        if (failing) opts.log.info('heartbeat: written again');
-        failing = false;
-      },
-      (error: unknown) => {
-        if (!failing) {
-          opts.log.warn(
-            `heartbeat: ${(error as Error).message}; trying again every ${opts.intervalMs} ms (applying goes on)`,
-          );
-        }
-        failing = true;
-      },
-    );
+    inFlight = write().then(undefined, (error: unknown) => {
+      if (!failing) {
+        opts.log.warn(
+          `heartbeat: ${(error as Error).message}; trying again every ${opts.intervalMs} ms (applying goes on)`,
+        );
+      }
+      failing = true;
+    });
     void inFlight.then(() => {
       if (running) cancel = opts.clock.setTimer(beat, opts.intervalMs);
     });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { request, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMetricsServer, MetricsServerError } from '../../../src/adapters/http/metrics-server.js';
@@ -108,5 +108,37 @@ test('close() ends open keep-alive connections, so a scraper cannot hold a stopp
     await assert.rejects(get(`${server.url}/metrics`), /ECONNREFUSED/);
   } finally {
     agent.destroy();
+  }
+});
+
+/** Sends one raw request line and returns the status line of the answer. */
+function rawStatus(url: string, target: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    );
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString()));
+    socket.on('end', () => resolve(text.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
+test('a request target no URL parses is that request 500, never an unhandled rejection; the server keeps answering (issue 27 point 1)', async (t) => {
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown): void => void rejections.push(reason);
+  process.on('unhandledRejection', onRejection);
+  t.after(() => process.off('unhandledRejection', onRejection));
+  const readiness = new Readiness();
+  const prom = prometheusMetrics({ kind: 'hub' });
+  const server = await startMetricsServer({ port: 0, readiness, scrape: () => prom.scrape() });
+  try {
+    assert.match(await rawStatus(server.url, '//['), /^HTTP\/1\.1 500 /);
+    assert.equal((await get(`${server.url}/healthz`)).status, 200);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(rejections, []);
+  } finally {
+    await server.close();
   }
 });

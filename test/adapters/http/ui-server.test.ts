@@ -138,3 +138,55 @@ function openStream(): Promise<{ event: Promise<string> }> {
     req.end();
   });
 }
+
+/** Starts a second server bound to `host` and returns the status of GET /api/overview with each Host header. */
+async function statusesOn(host: string, headers: (port: number) => string[]): Promise<number[]> {
+  const root = tempDir('ui-bind');
+  writeFileSync(join(root, 'index.html'), '<!doctype html>');
+  const other = await startUiServer({ host, port: 0, staticRoot: root, api: { overview: async () => ({}) } });
+  try {
+    const bound = Number(new URL(other.url).port);
+    const address = host === '0.0.0.0' ? '127.0.0.1' : host;
+    const statuses: number[] = [];
+    for (const header of headers(bound)) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          const req = request(
+            { host: address, port: bound, path: '/api/overview', headers: { host: header }, timeout: 10_000 },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        }),
+      );
+    }
+    return statuses;
+  } finally {
+    await other.close();
+  }
+}
+
+test('the Host check holds for every loopback bind, such as 127.0.0.2 (issue 27 point 13)', async () => {
+  assert.deepEqual(
+    await statusesOn('127.0.0.2', (p) => [
+      'evil.example',
+      `evil.example:${p}`,
+      `127.0.0.2:${p}`,
+      `localhost:${p}`,
+    ]),
+    [421, 421, 200, 200],
+  );
+});
+
+test('bound to one other address, the Host must name that address; a wildcard bind takes any Host', async () => {
+  const address = Object.values((await import('node:os')).networkInterfaces())
+    .flat()
+    .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+  if (address !== undefined) {
+    assert.deepEqual(await statusesOn(address, (p) => [`evil.example:${p}`, `${address}:${p}`]), [421, 200]);
+  }
+  assert.deepEqual(await statusesOn('0.0.0.0', (p) => [`evil.example:${p}`, `127.0.0.1:${p}`]), [200, 200]);
+});

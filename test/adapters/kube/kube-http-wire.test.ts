@@ -137,3 +137,35 @@ test('an idle HTTP/2 connection does not keep the process alive', { skip }, asyn
   assert.equal(code, 0);
   assert.equal(out.trim(), '200 h2');
 });
+
+test(
+  'a watch line its reader cannot take (garbage from a proxy) fails that watch, never the process (issue 27 point 1)',
+  { skip },
+  async (t) => {
+    const server = await startTestServer('http/1.1', () => ({
+      status: 200,
+      body: '{"type":"ADDED","object":{}}\n<html>maintenance</html>\n',
+    }));
+    const http = new KubeHttp(server.kubeconfig);
+    t.after(async () => {
+      http.close();
+      await server.close();
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => void uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    t.after(() => process.off('uncaughtException', onUncaught));
+    const lines: string[] = [];
+    await assert.rejects(
+      http.stream(
+        { method: 'GET', path: '/api/v1/configmaps', query: { watch: '1' } },
+        (line) => lines.push(JSON.stringify(JSON.parse(line))),
+        new AbortController().signal,
+      ),
+      /GET \/api\/v1\/configmaps.*(Unexpected token|not valid JSON)/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(uncaught, []);
+    assert.deepEqual(lines, ['{"type":"ADDED","object":{}}']);
+  },
+);

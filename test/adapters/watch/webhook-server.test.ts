@@ -142,3 +142,27 @@ test('A server with an empty secret is refused at start.', async () => {
     /secret is empty/,
   );
 });
+
+test('a request target no URL parses is a 500, never an unhandled rejection; the server keeps answering (issue 27 point 1)', async (t) => {
+  const { connect } = await import('node:net');
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown): void => void rejections.push(reason);
+  process.on('unhandledRejection', onRejection);
+  t.after(() => process.off('unhandledRejection', onRejection));
+  await withServer(async (url) => {
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
+        socket.write(
+          'POST //[ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString()));
+      socket.on('end', () => resolve(text.split('\r\n')[0] ?? ''));
+      socket.on('error', reject);
+    });
+    assert.match(status, /^HTTP\/1\.1 500 /);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(rejections, []);
+  });
+});

@@ -152,6 +152,63 @@ test('a failing heartbeat is logged once, tried again every interval, and its re
   await heartbeat.stop();
 });
 
+test('a write that throws synchronously is a failed heartbeat like a rejected one, never an escaped throw (issue 27 point 1)', async () => {
+  const clock = fakeClock();
+  const log = recordingLog();
+  let tries = 0;
+  const heartbeat = startHeartbeat({
+    write: () => {
+      tries++;
+      if (tries === 2) throw new Error('agent m1: no longer leads: no heartbeat written');
+      return Promise.resolve();
+    },
+    intervalMs: 10_000,
+    clock,
+    log,
+  });
+  await settle(clock);
+  // The timer's callback runs inside advance(): a throw escaping it would fail the test here.
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(tries, 2);
+  assert.deepEqual(log.lines, [
+    'warn heartbeat: agent m1: no longer leads: no heartbeat written; trying again every 10000 ms (applying goes on)',
+  ]);
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(tries, 3, 'the timer goes on after the throw');
+  assert.deepEqual(log.lines.slice(1), ['info heartbeat: written again']);
+  await heartbeat.stop();
+});
+
+test('while the agent does not lead, the heartbeat stands by: nothing written, no warning, and it writes again once leading', async () => {
+  const clock = fakeClock();
+  const log = recordingLog();
+  let leading = true;
+  let writes = 0;
+  const heartbeat = startHeartbeat({
+    write: () => Promise.resolve(writes++),
+    leading: () => leading,
+    intervalMs: 10_000,
+    clock,
+    log,
+  });
+  await settle(clock);
+  leading = false;
+  for (let n = 0; n < 3; n++) {
+    clock.advance(10_000);
+    await settle(clock);
+  }
+  assert.equal(writes, 1, 'no write while standing by');
+  assert.deepEqual(log.lines, ['info heartbeat: standing by (this agent does not hold its Lease)']);
+  leading = true;
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(writes, 2);
+  assert.deepEqual(log.lines.slice(1), ['info heartbeat: leading again, written']);
+  await heartbeat.stop();
+});
+
 test('the agent loop writes its heartbeat on its interval, and a heartbeat that fails does not stop its passes', async () => {
   const agent = fakeAgent();
   try {
