@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * Returns the git directory of a local repository, or undefined when the path is none: a work
@@ -15,6 +15,15 @@ export function findLocalGitdir(path: string): string | undefined {
   }
   if (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects'))) return path;
   return undefined;
+}
+
+/** Returns the git directory of the repository that holds `dir` (it or a directory above it), or undefined when none does. */
+export function findEnclosingGitdir(dir: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const gitdir = findLocalGitdir(at);
+    if (gitdir !== undefined) return gitdir;
+    if (dirname(at) === at) return undefined;
+  }
 }
 
 function commonDir(gitdir: string): string {
