@@ -114,3 +114,31 @@ test('A refresh of an empty repository says the server lists no branch.', { time
     await server.close();
   }
 });
+
+test(
+  'An agent mirror whose cluster branch is missing says which branches it asked for and which the server has.',
+  { timeout: 60_000 },
+  async () => {
+    const { server, url } = await servedWithDanglingHead(['main', 'gitfleet/bindings']);
+    try {
+      const agent = remoteHubRepo({
+        url,
+        cacheDir: tempDir('cache'),
+        mirrorKey: 'agent m1',
+        sourceRef: 'gitfleet/clusters/m1',
+        branchPrefix: 'gitfleet/',
+        onlyRefs: agentMirrorRefs('gitfleet/', 'm1'),
+      });
+      await assert.rejects(agent.refresh(), (error: unknown) => {
+        assert.ok(isRemoteError(error, 'MissingRef'), String(error));
+        assert.match(
+          error.message,
+          /^refs\/heads\/gitfleet\/clusters\/m1: not on \S+ \(of refs\/heads\/gitfleet\/clusters\/m1, .*, the server lists refs\/heads\/gitfleet\/bindings\)/,
+        );
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  },
+);

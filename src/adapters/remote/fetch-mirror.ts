@@ -117,7 +117,7 @@ async function downloadEveryBranch(
  */
 async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): Promise<Map<string, string>> {
   const refs = await fetchWantedOnce(opts, wanted);
-  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, refs.keys());
+  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
   const source = await allowanceSourceRef(opts.gitdir, opts.layout);
   if (source === null || wanted.includes(source)) return refs;
   for (const [ref, oid] of await fetchWantedOnce(opts, [source])) refs.set(ref, oid);
@@ -196,11 +196,21 @@ async function moveTrackingRefs(gitdir: string, incoming: ReadonlyMap<string, st
   if (updates.length > 0) await updateRefs({ gitdir, updates, allowNonFastForward: true });
 }
 
-/** The source branch is not among the branches the server listed (named, so a user can compare with git ls-remote). */
-function missingSource(url: string, layout: MirrorLayout, listed?: Iterable<string>): RemoteError {
+/**
+ * The source branch is not among the branches the server listed, which the message names so a
+ * user can compare with git ls-remote (an agent asks for a few branches only: those it asked for).
+ */
+function missingSource(
+  url: string,
+  layout: MirrorLayout,
+  listed?: Iterable<string>,
+  asked?: readonly string[],
+): RemoteError {
   const names = [...(listed ?? [])].filter((ref) => ref.startsWith('refs/heads/')).sort();
   const shown = names.length > 12 ? [...names.slice(0, 12), `and ${names.length - 12} more`] : names;
-  const seen = names.length === 0 ? 'the server lists no branch' : `the server lists ${shown.join(', ')}`;
+  const lists = names.length === 0 ? 'no branch' : shown.join(', ');
+  const seen =
+    asked === undefined ? `the server lists ${lists}` : `of ${asked.join(', ')}, the server lists ${lists}`;
   const said = listed === undefined ? '' : ` (${seen})`;
   const message = `${layout.sourceRef}: not on ${url}${said}; push the fleet repository's source branch first`;
   return new RemoteError('MissingRef', message, layout.sourceRef);
