@@ -5,7 +5,7 @@
 // report" (the user did nothing wrong, and the library has no bug to report).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { remoteHubRepo } from '../../src/adapters/remote/remote-hub-repo.js';
 import { isRemoteError } from '../../src/adapters/remote/remote-error.js';
@@ -71,5 +71,32 @@ test(
     assert.notEqual(run.code, 0, run.stdout);
     assert.doesNotMatch(run.stderr, libraryWords);
     assert.match(run.stderr, new RegExp(`${pack.replace('.', '\\.')}: damaged pack`));
+  },
+);
+
+test(
+  'An abbreviated id in a repository whose pack index is damaged is an error naming the index, not a crash.',
+  { timeout: 60_000 },
+  async () => {
+    const fleet = await serveFleet();
+    await fleet.server.close();
+    await git(fleet.served, ['repack', '-a', '-d', '-q']);
+    const main = await git(fleet.served, ['rev-parse', 'main']);
+    const packDir = join(fleet.served, 'objects', 'pack');
+    const idx = readdirSync(packDir).find((n) => n.endsWith('.idx'))!;
+    const bytes = readFileSync(join(packDir, idx));
+    for (let at = 8; at < bytes.length - 40; at += 5) bytes[at] = bytes[at]! ^ 0x33;
+    chmodSync(join(packDir, idx), 0o644);
+    writeFileSync(join(packDir, idx), bytes);
+    const run = await runCliProcess(['diff', fleet.served, main.slice(0, 8), 'main']);
+    assert.equal(run.signal, null, run.stderr);
+    assert.equal(run.code, 7, run.stderr);
+    assert.doesNotMatch(run.stderr, libraryWords);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `revision '${main.slice(0, 8)}' in \\S+: \\S+${idx.replace('.', '\\.')}: damaged pack index: .*run git fsck`,
+      ),
+    );
   },
 );
