@@ -33,7 +33,7 @@ export async function withDeadline<T>(
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
-    controller.abort(deadlineError(access.url, operation, `${formatMs(ms)}`, env));
+    controller.abort(deadlineError(access.url, operation, formatMs(ms), env));
   }, ms);
   try {
     return await work({ ...access, signal: controller.signal });
