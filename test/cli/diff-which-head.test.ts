@@ -101,3 +101,23 @@ test('the compared repository and sides are in the markdown and, as fields, in t
     subject: 'scale web',
   });
 });
+
+test('in a linked work tree of a bare repository, HEAD of the bare one is refused and HEAD of the work tree is its own', () => {
+  const { bare, pushed } = bareAndClone();
+  const tree = join(tempDir('worktree'), 'feature');
+  git(bare, 'worktree', 'add', '-q', '-b', 'feature', tree);
+  const web = join(tree, 'apps/shop/web.yaml');
+  writeFileSync(web, readFileSync(web, 'utf8').replace('replicas: 10', 'replicas: 14'));
+  const feature = commitAll(tree, 'scale web on a feature branch');
+  const refused = diff(tree, [bare, 'main', 'HEAD']);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /revision 'HEAD' is ambiguous/);
+  const own = diff(tree, ['.', 'main', 'HEAD']);
+  assert.equal(own.code, 6, own.stderr);
+  assert.match(
+    own.stdout.split('\n')[2]!,
+    new RegExp(
+      `^# compared: .*; base 'main' \\(refs/heads/main\\) ${pushed.slice(0, 7)} "the fleet"; head 'HEAD' \\(refs/heads/feature\\) ${feature.slice(0, 7)} "scale web on a feature branch"$`,
+    ),
+  );
+});

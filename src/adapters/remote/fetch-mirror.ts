@@ -7,9 +7,10 @@
 // protocol v2 fetch of the moved tips (fetch-pack-v2.ts), or isomorphic-git's fetch (a
 // negotiation and a pack, ~0.5 s even when empty) from a server that speaks only v0. The
 // server's HEAD plays no part in the v2 fetch: a HEAD naming a branch nobody pushed (what
-// `git init --bare` leaves) is common, and isomorphic-git's fetch trips on it. Branches the caller calls quiet
-// (the agents' heartbeats, whose value is all anyone reads, from the advertisement) do not
-// count: they move every few seconds, and would otherwise make every poll a fetch.
+// `git init --bare` leaves) is common, and isomorphic-git's fetch trips on it. Branches the
+// caller calls quiet (the agents' heartbeats, whose value is all anyone reads, from the
+// advertisement) do not count: they move every few seconds, and would otherwise make every
+// poll a fetch.
 //
 // That is the hub's mirror. An agent's mirror (layout `only`) asks for its few branches alone
 // (fetch-wanted.ts: a protocol v2 ls-refs, and a v2 fetch of their new tips): at 1,000

@@ -31,7 +31,7 @@ type CommitObject = Extract<RevObject, { type: 'commit' }>;
 export async function resolveRevision(repo: GitSourceRepo, text: string): Promise<string> {
   const parsed = parseRevision(text);
   if (!parsed.ok) throw fail(repo, text, 'RefNotFound', `names no commit (${parsed.reason})`);
-  const ctx: Resolving = { repo, text, refs: openRefStore(repo.gitdir), objects: new Map() };
+  const ctx: Resolving = { repo, text, refs: openRefStore(repo.headDir ?? repo.gitdir), objects: new Map() };
   let oid = await resolveBase(ctx, parsed.revision.base);
   for (const step of parsed.revision.steps) oid = await applyStep(ctx, oid, step);
   const commit = await peelTo(ctx, oid, 'commit');

@@ -5,12 +5,16 @@
 //
 // The rule: a revision that reads HEAD (HEAD, @, HEAD~1, @{1}, @{u}) is refused as a usage
 // error when <repo> is a bare repository and the command runs inside another repository (the
-// working directory, or a directory above it, belongs to a repository whose git directory is not
-// <repo>'s). Naming the branch or the commit says it explicitly; run from <repo> itself, from
+// working directory, or a directory above it, belongs to a repository whose HEAD is not
+// <repo>'s: another clone, or a linked work tree of <repo> itself). Naming the branch or the commit says it explicitly; run from <repo> itself, from
 // outside any repository, or with a clone (not bare) as <repo>, HEAD is that repository's own.
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findEnclosingGitdir, findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
+import {
+  findEnclosingHeadDir,
+  findHeadDir,
+  findLocalGitdir,
+} from '../../adapters/source/find-local-gitdir.js';
 import { revisionOrigin } from '../../adapters/source/revision-origin.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { UsageError } from '../usage-error.js';
@@ -28,7 +32,8 @@ export interface ComparedSide {
 export function refuseAmbiguousHead(opts: { repo: string; revisions: readonly string[]; cwd: string }): void {
   const gitdir = findLocalGitdir(opts.repo);
   if (gitdir === undefined || real(gitdir) !== real(opts.repo)) return; // not bare (or not a repository)
-  const around = findEnclosingGitdir(opts.cwd);
+  // A linked work tree of <repo> shares its refs but has a HEAD of its own: also another HEAD.
+  const around = findEnclosingHeadDir(opts.cwd);
   if (around === undefined || real(around) === real(gitdir)) return;
   for (const text of opts.revisions) {
     const origin = revisionOrigin(gitdir, text);
@@ -42,14 +47,14 @@ export function refuseAmbiguousHead(opts: { repo: string; revisions: readonly st
   }
 }
 
-/** Returns one side as the output names it. */
+/** Returns one side as the output names it (`repo` as given: a linked work tree's HEAD is its own). */
 export function comparedSide(
-  gitdir: string,
+  repo: string,
   side: { revision: string; commit: string; subject: string },
 ): ComparedSide {
   return {
     ref: side.revision,
-    resolved: revisionOrigin(gitdir, side.revision).ref ?? null,
+    resolved: revisionOrigin(findHeadDir(repo) ?? repo, side.revision).ref ?? null,
     commit: side.commit,
     abbrev: side.commit.slice(0, 7),
     subject: side.subject,

@@ -97,8 +97,8 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     return exitCodes.sideDoesNotLoad;
   }
   const repository = repositoryOf(opts.repo);
-  const base = comparedSide(repository, preview.base);
-  const head = comparedSide(repository, preview.head);
+  const base = comparedSide(opts.repo, preview.base);
+  const head = comparedSide(opts.repo, preview.head);
   const compared = comparedLine(repository, base, head);
   if (opts.format === 'json') {
     const { diff, rollout } = preview;
