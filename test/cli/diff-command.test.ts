@@ -93,13 +93,18 @@ test('the text output applied with git apply to the base render gives the head r
   assert.deepEqual(readTree(out), readTree(await renderAt(repo, head)));
 });
 
-test('the same ref twice exits 0 and prints only the verdict and the state it used', async () => {
+test('the same ref twice exits 0 and prints only the verdict, the state it used and what it compared', async () => {
   const { repo, head } = changedExample();
   const run = await runCli(['diff', repo, head, 'main']);
   assert.equal(run.code, 0, run.stderr);
+  const short = head.slice(0, 7);
   assert.equal(
     run.stdout,
-    '# verdict: no change on any cluster\n# state: no hub state: rendered as a first pass',
+    [
+      '# verdict: no change on any cluster',
+      '# state: no hub state: rendered as a first pass',
+      `# compared: repository ${join(repo, '.git')}; base '${head}' ${short} "scale web, new us mirror"; head 'main' (refs/heads/main) ${short} "scale web, new us mirror"`,
+    ].join('\n'),
   );
 });
 

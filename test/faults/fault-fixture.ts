@@ -64,8 +64,11 @@ export function copyRepo(gitdir: string): string {
 }
 
 /** Starts the gitfleet CLI as a child process (output captured, not inherited). */
-export function startCli(args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: testGitEnv });
+export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, [cli, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...testGitEnv, ...env },
+  });
 }
 
 export interface Exit {
@@ -94,8 +97,8 @@ export function exitOf(child: ChildProcess): Promise<Exit> {
 }
 
 /** Runs the CLI to its end and returns how it ended. */
-export function runCliProcess(args: readonly string[]): Promise<Exit> {
-  return exitOf(startCli(args));
+export function runCliProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Exit> {
+  return exitOf(startCli(args, env));
 }
 
 /** Returns every ref under refs/heads/gitfleet/ and the tree of its commit. */

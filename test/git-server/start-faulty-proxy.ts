@@ -19,15 +19,20 @@ export interface FaultyProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on 127.0.0.1 in front of the git server at `upstream` (http://127.0.0.1:port). */
-export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
+/**
+ * Starts a proxy on 127.0.0.1 in front of the git server at `upstream` (http://127.0.0.1:port);
+ * with `v0`, it drops the Git-Protocol header, as a server that speaks only protocol v0 ignores it.
+ */
+export async function startFaultyProxy(upstream: string, opts: { v0?: boolean } = {}): Promise<FaultyProxy> {
   const target = new URL(upstream);
   let fault: PackFault = 'pass';
   let faults = 0;
   const server = createHttpServer((req, res) => {
     const isPack = req.method === 'POST' && (req.url ?? '').endsWith('/git-upload-pack');
+    const headers = { ...req.headers };
+    if (opts.v0 === true) delete headers['git-protocol'];
     const out = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (c: Buffer) => chunks.push(c));

@@ -3,10 +3,14 @@
 // local branch the hub moved but failed to push is put back. Nothing is deleted remotely.
 //
 // A poll usually finds nothing new, so the remote's ref advertisement (one GET) is compared
-// with the tracking refs first, and isomorphic-git's fetch (a negotiation and a pack, ~0.5 s
-// even when empty) runs only when a branch moved or appeared. Branches the caller calls quiet
-// (the agents' heartbeats, whose value is all anyone reads, from the advertisement) do not
-// count: they move every few seconds, and would otherwise make every poll a fetch.
+// with the tracking refs first, and a fetch runs only when a branch moved or appeared: one
+// protocol v2 fetch of the moved tips (fetch-pack-v2.ts), or isomorphic-git's fetch (a
+// negotiation and a pack, ~0.5 s even when empty) from a server that speaks only v0. The
+// server's HEAD plays no part in the v2 fetch: a HEAD naming a branch nobody pushed (what
+// `git init --bare` leaves) is common, and isomorphic-git's fetch trips on it. Branches the
+// caller calls quiet (the agents' heartbeats, whose value is all anyone reads, from the
+// advertisement) do not count: they move every few seconds, and would otherwise make every
+// poll a fetch.
 //
 // That is the hub's mirror. An agent's mirror (layout `only`) asks for its few branches alone
 // (fetch-wanted.ts: a protocol v2 ls-refs, and a v2 fetch of their new tips): at 1,000
@@ -24,8 +28,10 @@ import git from 'isomorphic-git';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { updateRefs, type RefUpdateRequest } from '../git/update-ref.js';
 import { allowanceSourceRef } from './allowance-source-ref.js';
+import { damagedPackError, libraryReason } from './damaged-pack-error.js';
 import { discoverRefs } from './discover-refs.js';
 import { advertiseWanted, downloadWanted, movedBranches } from './fetch-wanted.js';
+import { lsRemoteRefs } from './ls-remote-refs.js';
 import { isoFetch } from './iso-fetch.js';
 import { localRefOf, mirrorRemote, trackingRefOf, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 import { RemoteError } from './remote-error.js';
@@ -75,12 +81,35 @@ async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, s
     errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     service: 'git-upload-pack',
   });
-  if (!advertised.refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout);
-  if (await hasNewBranches(opts.gitdir, advertised.refs, opts.quiet)) {
-    const ref = opts.layout.sourceRef;
-    await fetchVerified(opts, () => isoFetch(opts, { ref, singleBranch: false }));
+  const branches = new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
+  if (!branches.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, branches.keys());
+  if (await hasNewBranches(opts.gitdir, branches, opts.quiet)) {
+    const moved = await movedBranches(opts.gitdir, branches);
+    await fetchVerified(opts, () => downloadEveryBranch(opts, moved, [...branches.keys()]));
   }
-  return new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
+  return branches;
+}
+
+/**
+ * The objects of every moved branch: one protocol v2 fetch of their tips when the server speaks
+ * v2 (its answer needs no HEAD), else isomorphic-git's fetch of every branch, which reads the
+ * branch HEAD names and fails when HEAD names a branch nobody pushed (iso-fetch.ts).
+ */
+async function downloadEveryBranch(
+  opts: FetchMirrorOptions,
+  moved: ReadonlyMap<string, string>,
+  branches: readonly string[],
+): Promise<void> {
+  const probe = await lsRemoteRefs({
+    url: opts.url,
+    headers: opts.authHeaders,
+    timeouts: opts.timeouts,
+    signal: opts.signal,
+    errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
+    refs: [opts.layout.sourceRef],
+  });
+  if (probe.type === 'refs') return downloadWanted(opts, { moved, v2: true, wanted: branches });
+  return isoFetch(opts, { ref: opts.layout.sourceRef, singleBranch: false });
 }
 
 /**
@@ -89,7 +118,7 @@ async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, s
  */
 async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): Promise<Map<string, string>> {
   const refs = await fetchWantedOnce(opts, wanted);
-  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout);
+  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
   const source = await allowanceSourceRef(opts.gitdir, opts.layout);
   if (source === null || wanted.includes(source)) return refs;
   for (const [ref, oid] of await fetchWantedOnce(opts, [source])) refs.set(ref, oid);
@@ -134,14 +163,10 @@ async function fetchVerified(opts: FetchMirrorOptions, download: () => Promise<v
   } catch (error) {
     await discardNewPacks(gitdir, before);
     await clearIncoming(gitdir);
-    if ((error as { code?: string }).code === 'NotFoundError') throw missingSource(opts.url, opts.layout);
+    if ((error as { code?: string }).code === 'NotFoundError') throw notFound(opts.url, opts.layout, error);
     if (error instanceof RemoteError) throw error;
-    if (opts.signal?.aborted !== true && isPackDamage(error)) {
-      throw new RemoteError(
-        'DamagedPack',
-        `${opts.url}: fetch failed: the pack was cut off or damaged (${(error as Error).message}); nothing moved, the mirror is rebuilt on the next refresh`,
-      );
-    }
+    if (opts.signal?.aborted !== true && isPackDamage(error))
+      throw damagedPackError({ url: opts.url, gitdir, reason: libraryReason(error) });
     throw toRemoteError(error, { action: 'fetch', url: opts.url, secrets: opts.secrets });
   }
   await moveTrackingRefs(gitdir, await readIncomingRefs(gitdir));
@@ -172,9 +197,36 @@ async function moveTrackingRefs(gitdir: string, incoming: ReadonlyMap<string, st
   if (updates.length > 0) await updateRefs({ gitdir, updates, allowNonFastForward: true });
 }
 
-function missingSource(url: string, layout: MirrorLayout): RemoteError {
-  const message = `${layout.sourceRef}: not on ${url}; push the fleet repository's source branch first`;
+/**
+ * The source branch is not among the branches the server listed, which the message names so a
+ * user can compare with git ls-remote (an agent asks for a few branches only: those it asked for).
+ */
+function missingSource(
+  url: string,
+  layout: MirrorLayout,
+  listed?: Iterable<string>,
+  asked?: readonly string[],
+): RemoteError {
+  const names = [...(listed ?? [])].filter((ref) => ref.startsWith('refs/heads/')).sort();
+  const shown = names.length > 12 ? [...names.slice(0, 12), `and ${names.length - 12} more`] : names;
+  const lists = names.length === 0 ? 'no branch' : shown.join(', ');
+  const seen =
+    asked === undefined ? `the server lists ${lists}` : `of ${asked.join(', ')}, the server lists ${lists}`;
+  const said = listed === undefined ? '' : ` (${seen})`;
+  const message = `${layout.sourceRef}: not on ${url}${said}; push the fleet repository's source branch first`;
   return new RemoteError('MissingRef', message, layout.sourceRef);
+}
+
+// isomorphic-git's fetch (a server that speaks only protocol v0) names what it could not find:
+// HEAD when the server's HEAD names a branch that does not exist, though the source branch is there.
+function notFound(url: string, layout: MirrorLayout, error: unknown): RemoteError {
+  const what = (error as { data?: { what?: unknown } }).data?.what;
+  if (what !== 'HEAD') return missingSource(url, layout);
+  return new RemoteError(
+    'MissingRef',
+    `${url}: fetch failed: the server's HEAD names a branch that does not exist, and this server speaks only git protocol v0, whose fetch here needs HEAD; point HEAD at an existing branch on the server (git symbolic-ref HEAD ${layout.sourceRef})`,
+    'HEAD',
+  );
 }
 
 /** Moves every mirrored local branch to its tracking ref, in one locked batch; returns the moves. */

@@ -29,6 +29,7 @@ import { ProtocolError } from './protocol-error.js';
 import { readPktStream } from './read-pkt-stream.js';
 import type { RemoteAccess } from './remote-access.js';
 import { RemoteError } from './remote-error.js';
+import { damagedPackError, libraryReason } from './damaged-pack-error.js';
 import { httpStatusError, toRemoteError } from './to-remote-error.js';
 
 /** What one fetch brought: the pack's name in objects/pack (null: nothing new) and its size. */
@@ -82,7 +83,7 @@ export async function fetchPackV2(
     return { pack: await storePack(access.gitdir, temp, name), bytes };
   } catch (error) {
     if (error instanceof RemoteError) throw error;
-    if (error instanceof ProtocolError) throw fromProtocolError(access.url, error);
+    if (error instanceof ProtocolError) throw fromProtocolError(access, error);
     throw toRemoteError(error, errors);
   } finally {
     await rm(join(temp, `${name}.pack`), { force: true });
@@ -146,10 +147,7 @@ async function storePack(gitdir: string, temp: string, name: string): Promise<st
   await git
     .indexPack({ fs, dir: gitdir, gitdir, filepath: join(fetchTempDir, `${name}.pack`) })
     .catch((error: unknown) => {
-      throw new ProtocolError(
-        'DamagedPack',
-        `the fetched pack cannot be indexed: ${(error as Error).message}`,
-      );
+      throw new ProtocolError('DamagedPack', `it cannot be indexed: ${libraryReason(error)}`);
     });
   const packName = `pack-${head.subarray(12).toString('hex')}`;
   const packDir = join(gitdir, 'objects', 'pack');
@@ -160,12 +158,10 @@ async function storePack(gitdir: string, temp: string, name: string): Promise<st
 }
 
 /** A garbled pack is DamagedPack (the mirror is rebuilt), a cut-off answer Unreachable (tried again); nothing was stored either way. */
-function fromProtocolError(url: string, error: ProtocolError): RemoteError {
+function fromProtocolError(access: RemoteAccess, error: ProtocolError): RemoteError {
+  const url = access.url;
   if (error.code === 'DamagedPack')
-    return new RemoteError(
-      'DamagedPack',
-      `${url}: fetch failed: the pack is damaged (${error.message}); nothing moved, the mirror is rebuilt on the next refresh`,
-    );
+    return damagedPackError({ url, gitdir: access.gitdir, reason: error.message });
   return new RemoteError(
     'Unreachable',
     `${url}: fetch failed: the answer was cut off or garbled (${error.message}); nothing moved, tried again at the next refresh`,

@@ -5,6 +5,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { RemoteError } from './remote-error.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 
 export interface HttpRequestSpec {
@@ -51,7 +52,9 @@ export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
     if (socket.connecting) socket.once('connect', onConnected);
     else onConnected();
   });
-  const onAbort = (): void => fail(abortError());
+  // An operation past its deadline (with-deadline.ts) aborts with its own error; anything else is the process stopping.
+  const onAbort = (): void =>
+    fail(spec.signal?.reason instanceof RemoteError ? spec.signal.reason : abortError());
   if (spec.signal?.aborted) queueMicrotask(onAbort);
   else spec.signal?.addEventListener('abort', onAbort, { once: true });
   request.once('close', () => {

@@ -34,6 +34,7 @@ import { pushRefs } from './push-refs.js';
 import { authHeaders, type AuthScheme } from './remote-auth.js';
 import type { RemoteAccess } from './remote-access.js';
 import { RemoteError } from './remote-error.js';
+import { withDeadline } from './with-deadline.js';
 
 export interface RemoteHubRepoOptions {
   /** http(s) URL of the remote repository. Credentials in it are used only when no token is given. */
@@ -55,7 +56,7 @@ export interface RemoteHubRepoOptions {
    * protocol v2 (fetch-wanted.ts). Default, the hub's mirror: every branch under the prefix.
    */
   onlyRefs?: readonly string[];
-  /** Connect and silence limits of every request (default 10 s and 30 s). */
+  /** Connect and silence limits of every request, deadlines of each fetch, push and ls-refs (remote-timeouts.ts). */
   timeouts?: RemoteTimeouts;
   /** Aborts every request in flight: the process is stopping. */
   signal?: AbortSignal;
@@ -147,6 +148,8 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     return next;
   };
   const timed = exchangeTimer(opts);
+  const fetchWithin = (a: RemoteAccess): Promise<RefreshResult> =>
+    withDeadline(a, 'fetch', (within) => fetchMirror({ ...within, layout, quiet: opts.quietRefs }));
   const fetchOnce = async (): Promise<RefreshResult> => {
     if (damaged) {
       warn(`${gitdir}: the last fetch from ${remote.url} brought a damaged pack; rebuilding the mirror`);
@@ -154,7 +157,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
       damaged = false;
     }
     try {
-      return await timed('fetch', () => fetchMirror({ ...access, layout, quiet: opts.quietRefs }));
+      return await timed('fetch', () => fetchWithin(access));
     } catch (error) {
       if (error instanceof RemoteError && error.code === 'DamagedPack') damaged = true;
       throw error;
@@ -169,7 +172,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
         `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
       );
       await rebuildMirror(mirror);
-      return timed('fetch', () => fetchMirror({ ...access, layout, quiet: opts.quietRefs }));
+      return timed('fetch', () => fetchWithin(access));
     });
   return {
     gitdir,
@@ -179,7 +182,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     refresh: () => fetchRefs().then(() => undefined),
     fetchRefs,
     publish: (updates) => serial(() => publishAll(access, layout, updates, timed)),
-    probeSource: () => probeSource(access, layout.sourceRef),
+    probeSource: () => withDeadline(access, 'ls-refs', (within) => probeSource(within, layout.sourceRef)),
   };
 }
 
@@ -215,7 +218,8 @@ async function publishAll(
     }
   }
   const moved = updates.filter((u) => u.oldOid !== u.newOid);
-  if (moved.length > 0) await timed('push', () => pushRefs(access, moved));
+  if (moved.length > 0)
+    await timed('push', () => withDeadline(access, 'push', (within) => pushRefs(within, moved)));
 }
 
 type ExchangeTimer = <T>(kind: 'fetch' | 'push', work: () => Promise<T>) => Promise<T>;

@@ -16,6 +16,8 @@ export class GitSourceError extends GitfleetError<GitSourceErrorCode> {
 export interface GitSourceRepo {
   dir: string;
   gitdir: string;
+  /** Where HEAD and per-work-tree refs are read: a linked work tree's own git directory (default `gitdir`). */
+  headDir?: string;
   /** The file system as isomorphic-git sees it (object-store-fs.ts). */
   fs: ReturnType<typeof objectStoreFs>;
   /** isomorphic-git's cache of parsed packfiles, shared by every read of one call. */

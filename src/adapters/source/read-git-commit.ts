@@ -8,7 +8,7 @@
 //   `main~2`, `v1.2^{commit}`, `:/fix` and the other forms of gitrevisions(7);
 // - the same path filter as every source applies (is-fleet-source-path.ts); submodules (mode
 //   160000) and symbolic links (mode 120000) are skipped, as the directory reader skips links.
-import { findLocalGitdir } from './find-local-gitdir.js';
+import { findHeadDir, findLocalGitdir } from './find-local-gitdir.js';
 import { resolveRevision } from './resolve-revision.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { comparePaths } from '../../core/load/compare-paths.js';
@@ -33,7 +33,8 @@ export async function readGitSource(opts: {
 }): Promise<{ commit: string; files: SourceFile[]; gitdir: string; message: string }> {
   const ref = opts.ref ?? 'HEAD';
   const gitdir = findGitdir(opts.dir);
-  const repo: GitSourceRepo = { dir: opts.dir, gitdir, fs: objectStoreFs(gitdir), cache: {} };
+  const headDir = findHeadDir(opts.dir) ?? gitdir;
+  const repo: GitSourceRepo = { dir: opts.dir, gitdir, headDir, fs: objectStoreFs(gitdir), cache: {} };
   const { commit, treeOid, message } = await resolveCommitTree(repo, ref);
   const blobs: { path: string; oid: string }[] = [];
   await listFleetBlobs(repo, treeOid, '', blobs);

@@ -3,7 +3,6 @@
 // objects of a local repository, as `git rev-parse --verify '<rev>^{commit}'` does. A revision
 // that names nothing is a GitSourceError saying what was tried.
 import * as nodeFs from 'node:fs';
-import git, { Errors } from 'isomorphic-git';
 import {
   describedAbbrev,
   parseRevision,
@@ -18,6 +17,7 @@ import { parseCommit } from '../git/parse-commit.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { openRefStore, readReflog, resolveRefName, symbolicTarget, type RefStore } from './read-refs.js';
 import { findYoungestMatching, listRefTips } from './search-commit-messages.js';
+import { objectsStartingWith } from './objects-starting-with.js';
 
 /** A parsed object: what the resolver needs of a commit or a tag. */
 export type RevObject =
@@ -31,7 +31,7 @@ type CommitObject = Extract<RevObject, { type: 'commit' }>;
 export async function resolveRevision(repo: GitSourceRepo, text: string): Promise<string> {
   const parsed = parseRevision(text);
   if (!parsed.ok) throw fail(repo, text, 'RefNotFound', `names no commit (${parsed.reason})`);
-  const ctx: Resolving = { repo, text, refs: openRefStore(repo.gitdir), objects: new Map() };
+  const ctx: Resolving = { repo, text, refs: openRefStore(repo.headDir ?? repo.gitdir), objects: new Map() };
   let oid = await resolveBase(ctx, parsed.revision.base);
   for (const step of parsed.revision.steps) oid = await applyStep(ctx, oid, step);
   const commit = await peelTo(ctx, oid, 'commit');
@@ -104,17 +104,16 @@ async function resolveName(ctx: Resolving, name: string): Promise<string> {
 async function expandAbbrev(ctx: Resolving, abbrev: string): Promise<string | undefined> {
   let matches: string[];
   try {
-    return await git.expandOid({
-      fs: ctx.repo.fs,
-      gitdir: ctx.repo.gitdir,
-      oid: abbrev,
-      cache: ctx.repo.cache,
-    });
+    matches = objectsStartingWith(ctx.repo.gitdir, abbrev);
   } catch (error) {
-    if (error instanceof Errors.NotFoundError) return undefined;
-    if (!(error instanceof Errors.AmbiguousError)) throw error;
-    matches = [...(error.data as { matches: string[] }).matches].sort();
+    if (!isGitfleetError(error, 'CorruptObject')) throw error;
+    throw new GitSourceError(
+      'CorruptObject',
+      `revision '${escapeText(ctx.text)}' in ${ctx.repo.dir}: ${error.message}: run git fsck in that repository, and restore the pack from a clone`,
+    );
   }
+  if (matches.length === 0) return undefined;
+  if (matches.length === 1) return matches[0];
   const described = await Promise.all(
     matches.map(async (oid) => ({ oid, object: await readObject(ctx, oid) })),
   );

@@ -19,6 +19,7 @@ import {
 } from '../../loops/shared/preview-diff.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
+import { comparedLine, comparedSide, refuseAmbiguousHead, repositoryOf } from './diff-sides.js';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
 
@@ -31,6 +32,8 @@ export interface DiffOptions {
   hubState?: 'auto' | 'none';
   /** The time the hub pass previewed would run at (default: now). */
   now?: () => Date;
+  /** The directory the command runs in, for the ambiguous-HEAD rule (default: the process's). */
+  cwd?: string;
 }
 
 /** `gitfleet diff`: its command line. */
@@ -78,6 +81,7 @@ export const diffCommand = defineCommand({
 
 /** Renders both revisions and prints their per-cluster diff; returns `ok`, `changed` or `sideDoesNotLoad`. */
 export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
+  refuseAmbiguousHead({ repo: opts.repo, revisions: [opts.base, opts.head], cwd: opts.cwd ?? process.cwd() });
   let preview: PreviewDiff;
   try {
     preview = await previewDiff({
@@ -92,21 +96,37 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     reportFailures(error.failures, opts, io);
     return exitCodes.sideDoesNotLoad;
   }
+  const repository = repositoryOf(opts.repo);
+  const base = comparedSide(opts.repo, preview.base);
+  const head = comparedSide(opts.repo, preview.head);
+  const compared = comparedLine(repository, base, head);
   if (opts.format === 'json') {
     const { diff, rollout } = preview;
     const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
-    const sides = {
-      base: { ref: opts.base, commit: preview.base.commit },
-      head: { ref: opts.head, commit: preview.head.commit },
-    };
-    const report = { ...sides, verdict: preview.verdict, state: preview.state, ...diff };
+    const report = { repository, base, head, verdict: preview.verdict, state: preview.state, ...diff };
     io.out(JSON.stringify({ ...report, ...(rolloutShown ? { rollout } : {}) }, null, 2));
   } else if (opts.format === 'markdown') {
-    io.out(preview.markdown.replace(/\n$/, ''));
+    const markdown = preview.markdown.replace(/\n$/, '');
+    io.out(withLine(markdown, markdownLineAt(markdown), '', `_${compared}_`));
   } else if (preview.text !== '') {
-    io.out(preview.text.replace(/\n$/, ''));
+    io.out(withLine(preview.text.replace(/\n$/, ''), 2, `# ${compared}`));
   }
   return preview.diff.changed ? exitCodes.changed : exitCodes.ok;
+}
+
+// The compared line goes after the verdict and the state lines, which stay first (docs/review.md).
+function withLine(text: string, at: number, ...added: string[]): string {
+  const lines = text.split('\n');
+  lines.splice(Math.min(at, lines.length), 0, ...added);
+  return lines.join('\n');
+}
+
+// In markdown, as a paragraph after the state line under the heading (after the heading without one).
+function markdownLineAt(markdown: string): number {
+  const lines = markdown.split('\n');
+  const state = lines.findIndex((l) => l.startsWith('_State:'));
+  const heading = lines.findIndex((l) => l.startsWith('#'));
+  return state >= 0 ? state + 1 : heading + 1;
 }
 
 // Errors go to stderr, and markdown also says it on stdout, so a pull-request comment learns

@@ -2,8 +2,8 @@
 // the resync interval, and optionally the push webhook as a hint to look now. The token comes
 // from $GITFLEET_GIT_TOKEN or --token-file, the webhook secret from --webhook-secret-file or
 // $GITFLEET_WEBHOOK_SECRET; neither is ever taken from the command line. Every request has the
-// connect and silence limits of remote-timeouts-from-env.ts and is aborted when `signal` fires
-// (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
+// connect and silence limits of remote-timeouts-from-env.ts, every fetch, push and ls-refs its
+// overall deadline, and each is aborted when `signal` fires (the hub is stopping). The webhook listens on 127.0.0.1 unless --webhook-addr says otherwise
 // (0.0.0.0 in a Pod, behind the Service).
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';

@@ -34,8 +34,9 @@ export interface PreviewDiffOptions {
 
 /** The preview of a change from base to head. */
 export interface PreviewDiff {
-  base: { revision: string; commit: string };
-  head: { revision: string; commit: string };
+  /** Each side: the revision as given, the commit it names, and that commit's subject line. */
+  base: { revision: string; commit: string; subject: string };
+  head: { revision: string; commit: string; subject: string };
   /** Which recorded hub state both sides were rendered with. */
   state: { used: boolean; bindingsCommit?: string; recordedAt?: string; note: string };
   diff: ReturnType<typeof diffRenders>;
@@ -177,8 +178,8 @@ function assemble(input: {
   });
   const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note });
   return {
-    base: { revision: base.revision, commit: base.commit },
-    head: { revision: head.revision, commit: head.commit },
+    base: { revision: base.revision, commit: base.commit, subject: subjectOf(base.message) },
+    head: { revision: head.revision, commit: head.commit, subject: subjectOf(head.message) },
     state,
     diff,
     rollout,
@@ -186,6 +187,11 @@ function assemble(input: {
     markdown,
     text,
   };
+}
+
+// A commit message's first line, as `git log --format=%s` shows it.
+function subjectOf(message: string): string {
+  return message.split('\n', 1)[0]!.trim();
 }
 
 // `main` (1a2b3c4), or only the short id when the revision is a commit id.

@@ -33,10 +33,12 @@ test('the preview is what gitfleet diff prints, and its verdict sums the per-clu
   const preview = await previewDiff({ dir: repo, base, head });
   assert.equal(preview.base.commit, base);
   assert.equal(preview.head.commit, head);
+  assert.deepEqual([preview.base.subject, preview.head.subject], ['fleet', 'scale web']);
+  // gitfleet diff adds one line naming the repository and the commits it compared; the rest is the preview.
   const md = await runCli(['diff', repo, base, head, '--format', 'markdown']);
-  assert.equal(`${md.stdout}\n`, preview.markdown);
+  assert.equal(`${md.stdout.replace(/\n\n_compared: [^\n]*_$/m, '')}\n`, preview.markdown);
   const text = await runCli(['diff', repo, base, head]);
-  assert.equal(`${text.stdout}\n`, preview.text);
+  assert.equal(`${text.stdout.replace(/^# compared: .*\n/m, '')}\n`, preview.text);
   const sum = (k: 'added' | 'changed' | 'removed') => preview.diff.clusters.reduce((n, c) => n + c[k], 0);
   assert.ok(preview.verdict.changed > 0);
   assert.deepEqual(
