@@ -27,7 +27,7 @@ import { findCondition, intAt, isGenerationPending, specReplicas } from './objec
  * revert to a ReplicaSet that is already complete while the stalled one still has its Pod)
  * inherits from before the apply. A deadline reported exceeded sooner than
  * progressDeadlineSeconds after the apply is that inherited clock, not the applied spec failing
- * (docs/rollout.md#failure).
+ * (docs/rollout.md#the-progress-deadline-of-a-deployment).
  */
 export function deploymentHealth(live: KubeObject, context: HealthContext = {}): Health {
   if (getPath(live, ['spec', 'paused']) === true) return health('Progressing', 'Deployment is paused');

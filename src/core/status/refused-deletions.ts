@@ -13,7 +13,7 @@ export interface RefusedDeletionView {
   message: string;
 }
 
-/** Returns the hub's refusals, then the agents', by cluster name. */
+/** Returns every refusal, by cluster name, the hub's before the agent's on the same cluster. */
 export function refusedDeletionsOf(
   hub: readonly RefusedDeletion[],
   reports: ReadonlyMap<string, AgentReport>,
