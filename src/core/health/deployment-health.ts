@@ -89,7 +89,8 @@ function inheritedDeadline(live: KubeObject, context: HealthContext): string | u
   const sinceMs = updatedMs - applied.atMs;
   if (sinceMs + truncationMs >= deadline * 1000) return undefined;
   const message = findCondition(live, 'Progressing')?.message ?? '';
-  const since = sinceMs < 0 ? 'before' : `${Math.floor(sinceMs / 1000)}s after`;
+  // Within the field's precision of the apply reads as 0 s after it, not before it.
+  const since = sinceMs <= -truncationMs ? 'before' : `${Math.max(0, Math.floor(sinceMs / 1000))}s after`;
   return (
     `Waiting for rollout to finish: the controller reported its progress deadline exceeded ${since} ` +
     `generation ${applied.generation} was applied, sooner than its ${deadline}s deadline (counted from ` +
