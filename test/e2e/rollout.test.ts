@@ -329,6 +329,8 @@ test('progressive rollout on three test clusters', { timeout: minutes(20) }, asy
         // controller reports it exceeded for one sync on member1 (its Progressing condition is
         // from the stall) before it finds the old ReplicaSet complete. The agent judges the
         // deadline as of after its apply, so the gate waits through it and the rollout completes.
+        // Whether an agent's report catches that one sync is a race (it passed once without the
+        // fix too); test/kube/deployment-deadline.test.ts watches every version and is exact.
         const back: WebSpec = { ...v2, progressDeadlineSeconds: 10 };
         await commit(rolloutFleet(back, halt), 'web: back to 2.0, with a Deployment deadline of 10 s');
         await everywhere(
