@@ -75,6 +75,32 @@ test('hub --once exits 3 when the guard refuses a deletion, and says how to allo
   );
 });
 
+test('hub --once run again after a refused deletion refuses it again, until it is allowed', async () => {
+  const repo = exampleFleetRepo({ bare: false });
+  await runCli(['hub', '--repo', repo.path, '--once']);
+  commitChange(repo, 'drop the shop', (work) => rmSync(join(work, 'apps/shop'), { recursive: true }));
+  const first = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(first.code, 3, first.stdout);
+  const refs = hubRefs(repo);
+  for (const run of ['second', 'third']) {
+    const again = await runCli(['hub', '--repo', repo.path, '--once']);
+    assert.equal(again.code, 3, `${run} run: ${again.stdout}`);
+    assert.doesNotMatch(again.stdout, /nothing to do/, `${run} run`);
+    assert.match(
+      again.stdout,
+      /error: Cluster\/aws-eu-prod @aws-eu-prod: the render deletes 11 of 15 objects .*Gitfleet-Allow-Deletions: aws-eu-prod/,
+      `${run} run`,
+    );
+    assert.deepEqual(hubRefs(repo), refs, `${run} run writes nothing`);
+  }
+  commitChange(repo, 'allow it\n\nGitfleet-Allow-Deletions: all', () => undefined);
+  const allowed = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(allowed.code, 0, allowed.stdout);
+  const after = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(after.code, 0, after.stdout);
+  assert.match(after.stdout, /nothing to do/);
+});
+
 const usageCases = [
   {
     name: 'hub without --repo is a usage error',

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { clusterLabel } from '../../src/core/apply-plan/agent-keys.js';
 import { managedLabel, preserveAnnotation } from '../../src/core/model/gitfleet-keys.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
+import { createAgentMemory } from '../../src/loops/agent/agent-memory.js';
 import { decodeInventory } from '../../src/loops/agent/inventory-store.js';
 import { aConfigMap, commitAsHub, commitClusterBranch, kubectl, refOf, testAgent } from './agent-fixture.js';
 import { eventually, inNamespace, testKubeConfig } from './test-clusters.js';
@@ -82,6 +83,13 @@ test('the mass-deletion guard refuses pruning most objects until the commit allo
     for (const o of objects) assert.ok(await agent.client.get(refOf(o)), `${o.metadata.name} is still there`);
     const condition = (await agent.report())?.conditions?.find((c) => c.type === 'Pruned');
     assert.equal(condition?.reason, 'MassDeletionGuard');
+
+    // Run again, as agent --once is, with no memory of the last pass: the deletions are still
+    // pending (the inventory keeps them), so the guard refuses them again.
+    const again = await agent.pass({ memory: createAgentMemory() });
+    assert.match(again.prune?.plan.guardRefusal ?? '', /would delete 7 of 12 objects/);
+    assert.equal(again.fullyApplied, false);
+    assert.equal(again.prune?.deleted.length, 0, 'nothing deleted on the second run either');
 
     await commitAsHub(agent.gitdir, agent.cluster, kept, 'drop seven');
     const allowed = await agent.pass();

@@ -25,6 +25,7 @@ import { parseSelectorText } from '../../core/status/parse-selector-text.js';
 import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
+import { formatRefusedDeletions, refusedDeletionsOf } from '../../core/status/refused-deletions.js';
 import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
 import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
 import type { Io } from '../io.js';
@@ -240,10 +241,13 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
     judged: [...data.judged].map(([cluster, verdict]) => `${cluster}=${verdict}`),
   };
   const rolloutsKey = rolloutsJson(data.rollouts);
+  const refused = refusedDeletionsOf(data.hubRefusals ?? [], data.reports);
+  const refusedKey = refused.length > 0 ? { refusedDeletions: refused } : {};
+  const sections = [formatRolloutSection(data.rollouts), formatRefusedDeletions(refused)].filter((s) => s);
   if (opts.wide) {
     const rows = fleetStatusTable(data, { placedOnly: !opts.all });
-    if (opts.output === 'text') return formatStatusText(rows, failover, formatRolloutSection(data.rollouts));
-    return serialize({ rows, ...failover, ...rolloutsKey }, opts);
+    if (opts.output === 'text') return formatStatusText(rows, failover, sections.join('\n\n'));
+    return serialize({ rows, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
   const clusters = summarizeClusters(data, now);
   const templates = summarizeTemplates(data);
@@ -253,14 +257,13 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
       ...(data.bindingsTime !== undefined ? { bindingsTime: data.bindingsTime } : {}),
       ...(data.sourceCommit !== undefined ? { sourceCommit: data.sourceCommit } : {}),
     };
-    return serialize({ ...head, clusters, templates, ...failover, ...rolloutsKey }, opts);
+    return serialize({ ...head, clusters, templates, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
-  const rollouts = formatRolloutSection(data.rollouts);
   return [
     formatClusterSummaries(clusters),
     formatTemplateSummaries(templates),
     ...formatFailoverSections(failover),
-    ...(rollouts ? [rollouts] : []),
+    ...sections,
   ].join('\n\n');
 }
 

@@ -5,7 +5,7 @@ import { customResourceDefinitionHealth } from './custom-resource-definition-hea
 import { daemonSetHealth } from './daemon-set-health.js';
 import { deploymentHealth } from './deployment-health.js';
 import { genericHealth } from './generic-health.js';
-import { health, type Health } from './health.js';
+import { health, type Health, type HealthContext } from './health.js';
 import { horizontalPodAutoscalerHealth } from './horizontal-pod-autoscaler-health.js';
 import { ingressHealth } from './ingress-health.js';
 import { jobHealth } from './job-health.js';
@@ -17,9 +17,9 @@ import { replicaSetHealth } from './replica-set-health.js';
 import { serviceHealth } from './service-health.js';
 import { statefulSetHealth } from './stateful-set-health.js';
 
-export type { Health, HealthStatus } from './health.js';
+export type { Health, HealthContext, HealthStatus } from './health.js';
 
-type HealthRule = (live: KubeObject) => Health;
+type HealthRule = (live: KubeObject, context: HealthContext) => Health;
 
 // One rule per kind, keyed `group/Kind` (the version does not change the status fields these
 // rules read). Every other kind gets genericHealth.
@@ -47,12 +47,16 @@ const rules: ReadonlyMap<string, HealthRule> = new Map([
  * (Karmada asks the customized interpreter first, pkg/resourceinterpreter/interpreter.go):
  * true is Healthy, false Degraded, a failed script Unknown with its error.
  */
-export function healthOf(live: KubeObject, interpreter?: ResourceInterpreter): Health {
+export function healthOf(
+  live: KubeObject,
+  interpreter?: ResourceInterpreter,
+  context: HealthContext = {},
+): Health {
   if (live.metadata.deletionTimestamp) return health('Progressing', 'Pending deletion');
   const custom = interpreter?.interpretHealth(live);
   if (custom !== undefined) return customHealth(custom);
   const rule = rules.get(`${groupOf(live.apiVersion)}/${live.kind}`) ?? genericHealth;
-  return rule(live);
+  return rule(live, context);
 }
 
 function customHealth(outcome: InterpretOutcome<boolean>): Health {

@@ -19,3 +19,12 @@ export const healthStatuses: readonly HealthStatus[] = ['Healthy', 'Progressing'
 export function health(status: HealthStatus, message?: string): Health {
   return message ? { status, message } : { status };
 }
+
+/**
+ * What the caller knows of an object beyond its live state. `specApplied`: the generation the API
+ * server gave the object when this agent last applied a change of its spec, and when (ms since
+ * the epoch, the agent's clock). A Deployment's progress deadline is judged as of after it.
+ */
+export interface HealthContext {
+  specApplied?: { generation: number; atMs: number };
+}

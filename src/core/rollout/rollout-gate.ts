@@ -12,6 +12,11 @@
 // | a selected object Degraded                          | fails                        |
 // | a selected object not applied, Progressing, Unknown | waits                        |
 // | every selected object applied and Healthy           | passes                       |
+//
+// A report naming the branch's head is about the step's apply. Degraded is the agent's verdict on
+// the live object as of after that apply: a Deployment's progress deadline that the controller
+// counted from before it (a revert after a stall) is Progressing there, so one such sync does not
+// fail the step (core/health/deployment-health.ts, docs/rollout.md#the-progress-deadline-of-a-deployment).
 import type { RolloutClusterState } from '../model/rollout.js';
 import type { AgentReport, ObjectStatusRecord } from '../status/status-branch.js';
 import { objectPath } from '../format/object-path.js';

@@ -46,5 +46,6 @@ export function filterFleetStatus(data: FleetStatusData, filter: FleetStatusFilt
     behind: cut(data.behind),
     judged: cut(data.judged),
     evictions: data.evictions.filter((t) => shown.has(t.template) && inClusters(t.cluster)),
+    ...(data.hubRefusals ? { hubRefusals: data.hubRefusals.filter((r) => inClusters(r.cluster)) } : {}),
   };
 }

@@ -5,6 +5,7 @@
 // same numbers.
 import type { BindingView } from '../publish/binding-record.js';
 import type { RolloutState } from '../model/rollout.js';
+import type { RefusedDeletion } from '../publish/refusal-trailers.js';
 import type { EvictionTaskView } from './eviction-task-view.js';
 import type { AgentReport } from './status-branch.js';
 
@@ -76,4 +77,6 @@ export interface FleetStatusData {
    * core/status.
    */
   rollouts: ({ path: string; rollout: RolloutState } | { path: string; unreadable: string })[];
+  /** The cluster updates the hub's guard refused, still pending (the bindings head's Gitfleet-Deletion-Refused). */
+  hubRefusals?: RefusedDeletion[];
 }

@@ -61,6 +61,12 @@ export interface AgentMemory {
   fleet?: string;
   /** What the status writes made, so an unchanged report is not written out again. */
   status: StatusMemo;
+  /**
+   * refKey → the generation an apply of ours that changed the object's spec got, and when (the
+   * loop's clock): a Deployment's progress deadline is judged as of after it (HealthContext).
+   * Kept for the objects of the last report only.
+   */
+  specApplied: Map<string, { generation: number; atMs: number }>;
 }
 
 /** What the last report said of an object in place, and what it judged it on. */
@@ -83,5 +89,6 @@ export function createAgentMemory(fight: FightSettings = defaultFightSettings())
     git: { failures: 0 },
     observed: new Map(),
     status: createStatusMemo(),
+    specApplied: new Map(),
   };
 }

@@ -117,6 +117,7 @@ async function carryOut(
   const result = await ctx.client.apply(manifest, { force: decision.force });
   if (result.type === 'refused') return handleRefusal(ctx, desired, manifest, result.refusal);
   settle(ctx, key, result.live);
+  noteSpecApplied(ctx, key, live, result.live);
   if (decision.reason === 'driftCorrection') {
     ctx.memory.corrections.set(
       key,
@@ -161,6 +162,18 @@ async function decide(
 function settle(ctx: ApplyContext, key: string, live: KubeObject): void {
   const rv = rvOf(live);
   if (rv !== undefined) ctx.memory.settled.set(key, rv);
+}
+
+/** Remembers when an apply changed the spec (a new generation), for the health of what it applied. */
+function noteSpecApplied(
+  ctx: ApplyContext,
+  key: string,
+  before: KubeObject | undefined,
+  after: KubeObject,
+): void {
+  const generation = after.metadata.generation;
+  if (typeof generation !== 'number' || generation === before?.metadata.generation) return;
+  ctx.memory.specApplied.set(key, { generation, atMs: ctx.clock.now() });
 }
 
 function rvOf(live: KubeObject | undefined): string | undefined {

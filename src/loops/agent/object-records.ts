@@ -1,6 +1,6 @@
 // The per-object part of the status report: each object's apply result, its health and the
 // status fields Karmada reflects, from the live object the pass saw last.
-import { healthOf } from '../../core/health/health-of.js';
+import { healthOf, type HealthContext } from '../../core/health/health-of.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { reflectStatus } from '../../core/status/reflect-status.js';
 import { refKey, refOfKey } from '../../core/model/object-ref.js';
@@ -8,13 +8,17 @@ import type { ObjectResult } from './object-result.js';
 import type { InterpretRequest, ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { ObservedRecord } from './agent-memory.js';
 
+/** What the agent remembers of its applies, by refKey (agent-memory.ts `specApplied`). */
+export type SpecApplied = ReadonlyMap<string, { generation: number; atMs: number }>;
+
 /** Returns the status record of every object the pass handled, and one per file that did not parse. */
 export function objectRecords(
   results: readonly ObjectResult[],
   unparsed: readonly { path: string; key: string | undefined; message: string }[],
   interpreter?: ResourceInterpreter,
+  specApplied: SpecApplied = new Map(),
 ): ObjectStatusRecord[] {
-  const records = results.map((result) => recordOf(result, interpreter));
+  const records = results.map((result) => recordOf(result, interpreter, specApplied));
   for (const file of unparsed) {
     const ref = refOfKey(file.key);
     if (ref)
@@ -66,12 +70,13 @@ export function observedRecords(
 function recordOf(
   result: ObjectResult,
   interpreter: ResourceInterpreter | undefined,
+  specApplied: SpecApplied,
 ): Readonly<ObjectStatusRecord> {
   if (result.record) return result.record;
   // A foreign object (refused) is not ours to judge; anything else is judged on what is live.
   const live = result.action === 'refused' ? undefined : result.live;
   const health = live
-    ? healthOf(live, interpreter)
+    ? healthOf(live, interpreter, contextOf(specApplied.get(refKey(result.ref))))
     : { status: 'Unknown' as const, message: 'not found in the cluster' };
   const status = live ? reflectStatus(live, interpreter) : undefined;
   return {
@@ -82,4 +87,8 @@ function recordOf(
     ...(health.message !== undefined ? { healthMessage: health.message } : {}),
     ...(status !== undefined ? { status } : {}),
   };
+}
+
+function contextOf(applied: { generation: number; atMs: number } | undefined): HealthContext {
+  return applied ? { specApplied: applied } : {};
 }

@@ -13,6 +13,7 @@ import type { AgentRepo } from './agent-repo.js';
 import type { ObjectResult } from './object-result.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { objectRecords, observedRecords, prepareObjectRecords } from './object-records.js';
+import { refKey } from '../../core/model/object-ref.js';
 import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
 import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
@@ -50,6 +51,13 @@ export interface ReportInput {
   interpreter?: ResourceInterpreter;
 }
 
+/** Keeps the remembered applies of the objects this pass handled only (pruned ones go). */
+function forgetGoneApplies(memory: AgentMemory, objects: readonly ObjectResult[]): void {
+  if (memory.specApplied.size === 0) return;
+  const kept = new Set(objects.map((o) => refKey(o.ref)));
+  for (const key of memory.specApplied.keys()) if (!kept.has(key)) memory.specApplied.delete(key);
+}
+
 /** Builds the pass's report and writes it to the status branch when it changed; returns what happened. */
 export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   const { branch, memory } = input;
@@ -73,7 +81,11 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   }
   if (fullyApplied) memory.appliedCommit = branch.commit;
   if (branch.type === 'objects') await prepareObjectRecords(input.objects, input.interpreter);
-  const records = branch.type === 'objects' ? objectRecords(input.objects, unparsed, input.interpreter) : [];
+  const records =
+    branch.type === 'objects'
+      ? objectRecords(input.objects, unparsed, input.interpreter, memory.specApplied)
+      : [];
+  if (branch.type === 'objects' && !input.clusterUnreachable) forgetGoneApplies(memory, input.objects);
   if (!input.clusterUnreachable) memory.observed = observedRecords(input.objects, records, input.interpreter);
   const report: AgentReport = input.clusterUnreachable
     ? await unreachableReport(input)

@@ -18,8 +18,8 @@ import { readStatusHeads, sameStatusHeads } from './read-status-branches.js';
 const heads = 'refs/heads/';
 
 /**
- * Returns the source commit and the bindings commit when the source head is rendered and no
- * hub branch moved since (status branches included); null when a pass has work to do, or
+ * Returns the source commit and the bindings commit when the source head is rendered, no
+ * hub branch moved since (status branches included) and no refused deletion is pending; null when a pass has work to do, or
  * cannot tell without reading the source (then the full pass decides, and reports any error).
  */
 export async function findRenderedAlready(
@@ -39,6 +39,8 @@ export async function findRenderedAlready(
     const bindings = await readBindingsHead(ctx, prefix);
     if (bindings.head === null || bindings.lastSource !== commit) continue;
     if (!failoverCurrent(bindings)) return null;
+    // A refused deletion is still pending: the full pass judges it again and reports it.
+    if (bindings.refused.length > 0) return null;
     if (!sameStatusHeads(bindings.lastStatus, await readStatusHeads(ctx, prefix))) return null;
     const recorded = bindings.lastClusters;
     if (recorded.size > 0 && !sameClusterHeads(recorded, await readClusterHeads(ctx, prefix))) return null;

@@ -3,7 +3,8 @@
 // a second pass over the same source commit writes nothing.
 //
 //   1. refresh the repository; resolve the source ref to commit S; when the bindings branch
-//      names S and no hub branch moved since, stop: nothing to do, and no tree was read
+//      names S, records no refused deletion (still pending: judged and reported again) and no
+//      hub branch moved since, stop: nothing to do, and no tree was read
 //      (find-rendered-already.ts); otherwise read S's files and message;
 //   2. load the fleet; on load errors stop here: nothing is written, every branch stays;
 //   3. read the hub's branches (prefix from the FleetConfig): the bindings branch names the
@@ -150,6 +151,7 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     statusSeen &&
     clustersSeen &&
     failoverSeen &&
+    state.bindings.refused.length === 0 &&
     !opts.force
   ) {
     timer.mark('readMs');

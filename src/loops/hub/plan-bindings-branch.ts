@@ -29,6 +29,11 @@ import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import type { RecordedBinding } from './hub-pass-cache.js';
 import { clusterTrailerLines, sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
+import {
+  refusalTrailerLines,
+  sameRefusals,
+  type RefusedDeletion,
+} from '../../core/publish/refusal-trailers.js';
 
 export interface BindingsBranchInput {
   ref: string;
@@ -44,6 +49,9 @@ export interface BindingsBranchInput {
   /** The head's Gitfleet-Wake-At and Gitfleet-Cluster-Judged values. */
   wakeAt?: string | null;
   judged?: readonly string[];
+  /** The refusals the head records, and this pass's (plan-cluster-branch.ts): recorded in the commit's trailers. */
+  refused?: readonly RefusedDeletion[];
+  refusedNow?: readonly RefusedDeletion[];
   /** Cluster → its branch's head once this pass's refs have moved, recorded in the commit's trailers. */
   clusterHeads: ReadonlyMap<string, string>;
   bindings: readonly Binding[];
@@ -96,12 +104,14 @@ export async function planBindingsBranch(
     ...judgedTrailerLines(verdicts),
     ...(wakeAt ? [`${wakeAtTrailer}: ${wakeAt}`] : []),
     ...(input.rollout?.lines ?? []),
+    ...refusalTrailerLines(input.refusedNow ?? []),
   ];
   const failoverSeen =
     decisionLines.length === 0 &&
     (input.rollout?.lines.length ?? 0) === 0 &&
     sameJudged(input.judged ?? [], verdicts) &&
-    (input.wakeAt ?? null) === wakeAt;
+    (input.wakeAt ?? null) === wakeAt &&
+    sameRefusals(input.refused ?? [], input.refusedNow ?? []);
   if (
     changes.length === 0 &&
     input.lastSource === ctx.sourceCommit.commit &&

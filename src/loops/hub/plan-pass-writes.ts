@@ -32,6 +32,7 @@ import { planTombstone } from './plan-tombstone.js';
 import type { RolloutStage } from './hub-rollout.js';
 import type { HubState } from './read-hub-state.js';
 import { readCommitFiles, readCommitInfo } from './read-git-state.js';
+import type { RefusedDeletion } from '../../core/publish/refusal-trailers.js';
 
 export interface PassWrites {
   clusters: Record<string, ClusterPassOutcome>;
@@ -72,6 +73,7 @@ export async function planPassWrites(
   // A refused cluster keeps its last good commit, so the records of what it runs stay as well:
   // the bindings branch must not say a template left a cluster that still runs it.
   const keep = new Set<string>();
+  const refusedNow: RefusedDeletion[] = [];
   const provided = providedServices(input.fleet);
   const evictions = evictionsByCluster(input.failover?.decisions ?? [], render.bindings);
   for (const [i, cluster] of names.entries()) {
@@ -80,6 +82,8 @@ export async function planPassWrites(
     if (plan.write) writes.push(plan.write);
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
     for (const path of plan.refusedPaths ?? []) keep.add(path);
+    if (plan.outcome.type === 'refused' && plan.diagnostic)
+      refusedNow.push({ cluster, message: plan.diagnostic.message });
   }
   const heads = new Map(state.clusterHeads);
   for (const w of writes)
@@ -92,6 +96,7 @@ export async function planPassWrites(
     reports: input.reports,
     statusHeads: state.statusHeads,
     keep,
+    refusedNow,
     ...(input.failover ? { failover: input.failover } : {}),
     ...(input.rollout ? { rollout: { files: input.rollout.files, lines: input.rollout.lines } } : {}),
     ...(input.fleet.interpreter

@@ -11,6 +11,11 @@ import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/c
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readStatusHeads, statusCommitTrailer } from './read-status-branches.js';
 import { clusterJudgedTrailer, wakeAtTrailer } from '../../core/failover/failover-trailers.js';
+import {
+  deletionRefusedTrailer,
+  parseRefusalTrailers,
+  type RefusedDeletion,
+} from '../../core/publish/refusal-trailers.js';
 import { failoverDir } from '../../core/failover/plan-failover.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
@@ -30,6 +35,8 @@ export interface HubState {
     wakeAt: string | null;
     /** Gitfleet-Cluster-Judged values (`cluster=Unknown`). */
     judged: string[];
+    /** The cluster updates the guard refused in that pass (Gitfleet-Deletion-Refused): still pending. */
+    refused: RefusedDeletion[];
   };
   /** Cluster name → head of its agent's status branch. */
   statusHeads: Map<string, string>;
@@ -46,6 +53,7 @@ export interface BindingsHead {
   lastClusters: Map<string, string>;
   wakeAt: string | null;
   judged: string[];
+  refused: RefusedDeletion[];
 }
 
 /** Returns what the bindings branch under the prefix says of the last pass. */
@@ -63,6 +71,7 @@ export async function readBindingsHead(ctx: ReadContext, prefix: string): Promis
     lastClusters: parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []),
     wakeAt: trailers.get(wakeAtTrailer)?.at(-1) ?? null,
     judged: trailers.get(clusterJudgedTrailer) ?? [],
+    refused: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
   };
 }
 

@@ -1,7 +1,7 @@
 // Reads what `gitfleet status` and `gitfleet ui` show from gitfleet's branches of a local
 // repository (a remote's fetched mirror included), with no checkout: the bindings branch (one
 // ResourceBinding record per template, the eviction tasks, the rollouts, the monitor's verdicts
-// in its head's trailers), each `status/<cluster>` branch (the agent's report, and when it was
+// and the refused deletions in its head's trailers), each `status/<cluster>` branch (the agent's report, and when it was
 // committed), each `heartbeat/<cluster>` (when it was renewed) and the heads of the
 // `clusters/<cluster>` branches, with how far each cluster's applied commit is behind. The
 // templates' labels come from the source commit the bindings head names. One status branch
@@ -20,6 +20,7 @@ import {
   statusRefPrefix,
 } from '../../core/publish/hub-refs.js';
 import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
+import { deletionRefusedTrailer, parseRefusalTrailers } from '../../core/publish/refusal-trailers.js';
 import { rolloutViewsOf } from '../../core/rollout/rollout-view.js';
 import { rolloutDir } from '../../core/rollout/rollout-record.js';
 import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
@@ -159,6 +160,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     ...(labels.error !== undefined ? { templateLabelsError: labels.error } : {}),
     evictions: evictionsOf(bindingsBranch.files),
     rollouts: rolloutViewsOf(bindingsBranch.rolloutTexts),
+    hubRefusals: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
   };
 }
 

@@ -8,6 +8,7 @@ import { clusterLabel } from '../../../src/core/apply-plan/agent-keys.js';
 import { commitClusterBranch } from '../../support/cluster-branch.js';
 import { aConfigMap, aNamespace } from '../../support/kube-objects.js';
 import { fakeAgent } from './fake-agent.js';
+import { createAgentMemory } from '../../../src/loops/agent/agent-memory.js';
 
 const settings = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'settings' };
 
@@ -84,6 +85,26 @@ test('the mass-deletion guard refuses a branch that drops most objects, and noth
 
   const allowed = await agent.pass({ allowDeletions: true });
   assert.equal(allowed.prune?.deleted.length, 10, 'allowed explicitly, the deletions go ahead');
+});
+
+test('a pass run again after a refused mass deletion refuses it again: the deletions are still pending', async (t) => {
+  const agent = fakeAgent();
+  t.after(() => agent.dispose());
+  const maps = Array.from({ length: 12 }, (_, i) => aConfigMap('shop', `cm-${i}`, { i: String(i) }));
+  await commitClusterBranch(agent.gitdir, agent.cluster, [aNamespace('shop'), ...maps]);
+  await agent.pass();
+  await commitClusterBranch(agent.gitdir, agent.cluster, [aNamespace('shop'), ...maps.slice(0, 2)]);
+  const first = await agent.pass();
+  assert.match(first.prune?.plan.guardRefusal ?? '', /10 of 13/);
+
+  for (const run of ['second', 'third (a restarted agent, as agent --once is)']) {
+    const again = await agent.pass(run.startsWith('third') ? { memory: createAgentMemory() } : {});
+    assert.match(again.prune?.plan.guardRefusal ?? '', /10 of 13/, `${run} pass`);
+    assert.equal(again.fullyApplied, false, `${run} pass`);
+    const pruned = (await agent.report())?.conditions?.find((c) => c.type === 'Pruned');
+    assert.equal(pruned?.reason, 'MassDeletionGuard', `${run} pass`);
+  }
+  assert.equal(agent.fake.keys().filter((k) => k.includes('/ConfigMap/shop/cm-')).length, 12);
 });
 
 test('an object held by a finalizer stays in the inventory until it is gone', async (t) => {
