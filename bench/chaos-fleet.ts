@@ -3,7 +3,7 @@
 // placed on every cluster with the policies' default tolerations, and a Divided Deployment that
 // tolerates an unreachable or not-ready cluster for 20 s only, so that real evictions happen.
 // Beside it, one Widget per cluster that the fleet does not own: it lives as long as its CRD.
-import { clusterDoc } from '../test/support/fleet-docs.js';
+import { clusterDoc, noExecuteTaintPolicyDoc } from '../test/support/fleet-docs.js';
 import { deployment } from '../test/e2e/failover-fleet.js';
 
 export const chaosNamespace = 'chaos';
@@ -73,22 +73,10 @@ metadata: {name: fleet}
 spec: {allowNoExecuteTaintPolicy: true}
 `,
     'clusters.yaml': chaosClusters.map(clusterDoc).join('---\n'),
-    'taint-policy.yaml': `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata: {name: unreachable-no-execute}
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: [Unknown]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/unreachable, effect: NoExecute}]
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata: {name: not-ready-no-execute}
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["False"]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/not-ready, effect: NoExecute}]
-`,
+    'taint-policy.yaml': [
+      noExecuteTaintPolicyDoc(),
+      noExecuteTaintPolicyDoc('not-ready-no-execute', 'cluster.karmada.io/not-ready', 'False'),
+    ].join('---\n'),
     'crds/widgets.yaml': crd,
     'crds/policy.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy

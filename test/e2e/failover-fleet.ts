@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBindingView } from '../../src/core/publish/binding-record.js';
 import { git, tempDir } from '../git-server/git-cli.js';
-import { clusterDoc } from '../support/fleet-docs.js';
+import { clusterDoc, noExecuteTaintPolicyDoc } from '../support/fleet-docs.js';
 
 export const minutes = (n: number) => n * 60_000;
 
@@ -48,14 +48,7 @@ metadata: {name: fleet}
 spec: {allowNoExecuteTaintPolicy: true}
 `,
     'clusters.yaml': clusterNames.map(clusterDoc).join('---\n'),
-    'taint-policy.yaml': `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata: {name: unreachable-no-execute}
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: [Unknown]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/unreachable, effect: NoExecute}]
-`,
+    'taint-policy.yaml': noExecuteTaintPolicyDoc(),
     'apps/namespace.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${namespace}}\n`,
     [`apps/${app}.yaml`]: deployment(namespace, app, 6),
     [`apps/${app}-policy.yaml`]: `apiVersion: policy.karmada.io/v1alpha1

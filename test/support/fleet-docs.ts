@@ -29,3 +29,22 @@ spec:
 `;
   return `${crd('serviceexports', 'ServiceExport')}---\n${crd('serviceimports', 'ServiceImport')}`;
 }
+
+/**
+ * A ClusterTaintPolicy that taints a cluster NoExecute with `key` while its Ready condition is
+ * `status` (Unknown: unreachable; False: not ready) and removes the taint once it is True again.
+ */
+export function noExecuteTaintPolicyDoc(
+  name = 'unreachable-no-execute',
+  key = 'cluster.karmada.io/unreachable',
+  status = 'Unknown',
+): string {
+  return `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterTaintPolicy
+metadata: {name: ${name}}
+spec:
+  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["${status}"]}]
+  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
+  taints: [{key: ${key}, effect: NoExecute}]
+`;
+}

@@ -7,6 +7,7 @@
 //    gone) the task ends (ClusterRecovered) in the pass that sees it, `api` is scheduled on
 //    member1 again, its copy never leaves, and the bindings commit says so.
 // 2. Every cluster judged Unknown at once: nothing is evicted, and the bindings commit says why.
+import { noExecuteTaintPolicyDoc } from '../../support/fleet-docs.js';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
@@ -42,14 +43,7 @@ spec: {allowNoExecuteTaintPolicy: true}
         (c) => `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${c}}\nspec: {}\n`,
       )
       .join('---\n'),
-    'taints.yaml': `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata: {name: unreachable-no-execute}
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: [Unknown]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/unreachable, effect: NoExecute}]
-`,
+    'taints.yaml': noExecuteTaintPolicyDoc(),
     [`apps/${app}.yaml`]: `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ${app}, namespace: shop}

@@ -7,6 +7,7 @@
 // Damped (the defaults: --cluster-success-threshold 30s, default tolerations 300 s), member3 is
 // judged once and stays judged while it flaps, and nothing is evicted. Undamped (threshold and
 // default tolerations 0), the same flaps give a verdict and a bindings commit each, and an eviction.
+import { noExecuteTaintPolicyDoc } from '../../support/fleet-docs.js';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeHeartbeat } from '../../../src/loops/agent/heartbeat.js';
@@ -43,14 +44,7 @@ function fleet(): FleetRepo {
           (c) => `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${c}}\nspec: {}\n`,
         )
         .join('---\n'),
-      'taints.yaml': `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata: {name: unreachable-no-execute}
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: [Unknown]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/unreachable, effect: NoExecute}]
-`,
+      'taints.yaml': noExecuteTaintPolicyDoc(),
       'apps/crd.yaml': `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
