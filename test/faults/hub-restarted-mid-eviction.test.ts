@@ -51,7 +51,8 @@ const before = (s: number) => () => new Date(1_700_000_100_000 + s * 1000);
 /** The resumed hub's clock: after the wall clock the process ran on, inside the grace period. */
 const resumed = (s: number) => () => new Date(1_900_000_000_000 + s * 1000);
 
-const fleetFiles: Record<string, string> = {
+/** The fleet; `web` may run on the clusters named. */
+const fleetFiles = (names: string): Record<string, string> => ({
   'fleet.yaml':
     'apiVersion: gitfleet.io/v1alpha1\nkind: FleetConfig\nmetadata: {name: fleet}\nspec: {allowNoExecuteTaintPolicy: true}\n',
   'clusters.yaml': clusters
@@ -73,7 +74,7 @@ metadata: {name: web, namespace: shop}
 spec:
   resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
   placement:
-    clusterAffinity: {clusterNames: [member1, member2, member3]}
+    clusterAffinity: {clusterNames: [${names}]}
     replicaScheduling:
       replicaSchedulingType: Divided
       replicaDivisionPreference: Weighted
@@ -82,7 +83,7 @@ spec:
     clusterTolerations:
       - {key: cluster.karmada.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 0}
 `,
-};
+});
 
 const unknown: ClusterVerdict = {
   status: 'Unknown',
@@ -187,9 +188,9 @@ async function killedMidPass(repo: FleetRepo): Promise<boolean> {
   return exit.signal === 'SIGKILL';
 }
 
-/** The story; `memo`: whether the new process finds the memo the last pass left, or starts cold. */
-async function restartMidEviction(memo: boolean): Promise<void> {
-  const repo = fleetRepoWith(fleetFiles, { bare: true });
+/** Runs the hubs before the restart: member2 is judged Unknown and web evicted from it Gracefully. */
+async function evictFromMember2(names: string) {
+  const repo = fleetRepoWith(fleetFiles(names), { bare: true });
   const verdicts = new Map<string, ClusterVerdict>();
   const first = failoverWith(verdicts);
   rendered(await hubPass(repo, { failover: first, now: before(0) }));
@@ -210,6 +211,12 @@ async function restartMidEviction(memo: boolean): Promise<void> {
     task?.map((t) => t.fromCluster),
     ['member2'],
   );
+  return { repo, copy, task };
+}
+
+/** The story; `memo`: whether the new process finds the memo the last pass left, or starts cold. */
+async function restartMidEviction(memo: boolean): Promise<void> {
+  const { repo, copy, task } = await evictFromMember2('member1, member2, member3');
   assert.deepEqual(
     record(repo).spec.clusters?.map((c) => c.name),
     ['member1', 'member3'],
@@ -270,3 +277,19 @@ test('a hub restarted cold (SIGKILL mid-pass, then a new process, no memo) durin
 
 test('a hub restarted with its memo during a graceful eviction continues it to its normal end', () =>
   restartMidEviction(true));
+
+// Found by this test, not fixed yet: the restarted hub has no verdicts (no monitor for --once, none
+// before a grace period for the loop), so member2's last report, Ready from before its outage,
+// stands for its state. A workload no other cluster can take then ends its task ClusterRecovered
+// ("member2 is Ready") and is scheduled on member2 again while its agent is still gone.
+test(
+  'a workload only member2 can run keeps its eviction task across a restart while member2 is still quiet',
+  { todo: 'the restarted hub reads the pre-outage Ready report as the cluster back (ClusterRecovered)' },
+  async () => {
+    const { repo, copy, task } = await evictFromMember2('member2');
+    const next = await runCliProcess(hubArgs(repo));
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(webOn(repo, 'member2'), copy, 'the copy stays on member2');
+    assert.deepEqual(record(repo).spec.gracefulEvictionTasks, task, 'the task is still recorded');
+  },
+);
