@@ -278,18 +278,15 @@ test('a hub restarted cold (SIGKILL mid-pass, then a new process, no memo) durin
 test('a hub restarted with its memo during a graceful eviction continues it to its normal end', () =>
   restartMidEviction(true));
 
-// Found by this test, not fixed yet: the restarted hub has no verdicts (no monitor for --once, none
+// Found by this test: the restarted hub has no verdicts of its own (no monitor for --once, none
 // before a grace period for the loop), so member2's last report, Ready from before its outage,
-// stands for its state. A workload no other cluster can take then ends its task ClusterRecovered
-// ("member2 is Ready") and is scheduled on member2 again while its agent is still gone.
-test(
-  'a workload only member2 can run keeps its eviction task across a restart while member2 is still quiet',
-  { todo: 'the restarted hub reads the pre-outage Ready report as the cluster back (ClusterRecovered)' },
-  async () => {
-    const { repo, copy, task } = await evictFromMember2('member2');
-    const next = await runCliProcess(hubArgs(repo));
-    assert.equal(next.code, 0, next.stderr);
-    assert.equal(webOn(repo, 'member2'), copy, 'the copy stays on member2');
-    assert.deepEqual(record(repo).spec.gracefulEvictionTasks, task, 'the task is still recorded');
-  },
-);
+// stood for its state, and a workload no other cluster can take ended its task ClusterRecovered
+// ("member2 is Ready") while its agent was still gone. The judgement the bindings commit recorded
+// now stands until member2 reports again (core/failover/carry-recorded-verdicts.ts).
+test('a workload only member2 can run keeps its eviction task across a restart while member2 is still quiet', async () => {
+  const { repo, copy, task } = await evictFromMember2('member2');
+  const next = await runCliProcess(hubArgs(repo));
+  assert.equal(next.code, 0, next.stderr);
+  assert.equal(webOn(repo, 'member2'), copy, 'the copy stays on member2');
+  assert.deepEqual(record(repo).spec.gracefulEvictionTasks, task, 'the task is still recorded');
+});

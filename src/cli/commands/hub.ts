@@ -213,7 +213,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const failover: HubFailover = {
     ...defaultHubFailover(),
     ...(opts.failover ? { settings: opts.failover } : {}),
-    ...(monitor ? { verdicts: () => monitor.verdicts() } : {}),
+    ...(monitor ? { verdicts: () => monitor.verdicts(), judging: () => monitor.judging() } : {}),
   };
   const { leadership, close: closeLeaseClient } = await withLeadership(
     opts,

@@ -63,6 +63,8 @@ export interface RefSnapshot {
 export interface ClusterMonitor extends Trigger {
   /** The clusters judged Unknown at the last look. */
   verdicts(): ReadonlyMap<string, ClusterVerdict>;
+  /** Whether it judges already: its last look came more than a grace period after it started. */
+  judging(): boolean;
   /** Looks at the refs now; returns whether the verdicts changed. */
   look(): Promise<boolean>;
 }
@@ -95,6 +97,8 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
   return {
     name: `cluster monitor every ${opts.settings.periodMs} ms`,
     verdicts: () => verdicts,
+    judging: () =>
+      memory.lastLookAt !== undefined && memory.lastLookAt - memory.startedAt > opts.settings.gracePeriodMs,
     look,
     start: (notify) => {
       running = true;

@@ -13,6 +13,8 @@ export interface HubFailover {
   memory: FailoverMemory;
   /** The monitor's verdicts now: the clusters it judges Unknown (none without a monitor). */
   verdicts: () => ReadonlyMap<string, ClusterVerdict>;
+  /** Whether the monitor judges already (past its first grace period); absent: never (--once). */
+  judging?: () => boolean;
 }
 
 /** Returns failover with the defaults, no memory and no monitor (`hub --once`, tests). */

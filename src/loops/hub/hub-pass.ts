@@ -27,6 +27,7 @@ import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
+import { carryRecordedVerdicts } from '../../core/failover/carry-recorded-verdicts.js';
 import { defaultHubFailover, wakeAtDue, type HubFailover } from './hub-failover.js';
 import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
@@ -38,7 +39,7 @@ import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
-import { readHubState, type HubState } from './read-hub-state.js';
+import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
@@ -114,9 +115,23 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
   const { failover } = opts;
-  const verdicts = failover.verdicts();
-  const failoverCurrent = (head: { wakeAt: string | null; judged: readonly string[] }): boolean =>
-    !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, verdicts);
+  const monitorVerdicts = failover.verdicts();
+  const monitorJudging = failover.judging?.() ?? false;
+  // Until the monitor judges, a judgement the head recorded stands while its status is as recorded
+  // (carry-recorded-verdicts.ts); whether the statuses moved is checked apart from this.
+  const failoverCurrent = (head: BindingsHead): boolean =>
+    !wakeAtDue(head.wakeAt, opts.now()) &&
+    sameJudged(
+      head.judged,
+      carryRecordedVerdicts({
+        monitor: monitorVerdicts,
+        monitorJudging,
+        recorded: head.judged,
+        recordedStatus: head.lastStatus,
+        statusHeads: statusHeadsOf(head.lastStatus),
+        clusters: new Set(head.judged.map((j) => j.split('=')[0]!)),
+      }),
+    );
   const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef, failoverCurrent);
   if (already) {
     timer.mark('readMs');
@@ -141,6 +156,14 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
   const state = await readHubState(read, fleet.config.branchPrefix);
+  const verdicts = carryRecordedVerdicts({
+    monitor: monitorVerdicts,
+    monitorJudging,
+    recorded: state.bindings.judged,
+    recordedStatus: state.bindings.lastStatus,
+    statusHeads: state.statusHeads,
+    clusters: new Set(fleet.clusters.map((c) => c.name)),
+  });
   const { head, lastSource } = state.bindings;
   const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
   const clustersSeen = clustersAsWritten(state);
@@ -305,4 +328,9 @@ function assertMirroredPrefix(repo: HubRepo, branchPrefix: string): void {
       `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
       `--branch-prefix ${branchPrefix}`,
   );
+}
+
+/** Cluster → status commit, from `cluster=commit` trailer values. */
+function statusHeadsOf(values: readonly string[]): Map<string, string> {
+  return new Map(values.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
 }
