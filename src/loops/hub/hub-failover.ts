@@ -13,13 +13,22 @@ export interface HubFailover {
   memory: FailoverMemory;
   /** The monitor's verdicts now: the clusters it judges Unknown (none without a monitor). */
   verdicts: () => ReadonlyMap<string, ClusterVerdict>;
-  /** Whether the monitor judges already (past its first grace period); absent: never (--once). */
+  /**
+   * Whether the verdicts are a judgement of their own: false while a monitor is in its first
+   * grace period, and always for `hub --once` (no monitor); then the judgements the last bindings
+   * commit recorded stand (carry-recorded-verdicts.ts). Absent: true (verdicts a caller sets).
+   */
   judging?: () => boolean;
 }
 
 /** Returns failover with the defaults, no memory and no monitor (`hub --once`, tests). */
 export function defaultHubFailover(): HubFailover {
-  return { settings: defaultFailoverSettings, memory: newFailoverMemory(), verdicts: () => new Map() };
+  return {
+    settings: defaultFailoverSettings,
+    memory: newFailoverMemory(),
+    verdicts: () => new Map(),
+    judging: () => false,
+  };
 }
 
 /** Returns the texts of the failover records of the bindings branch (path → text). */

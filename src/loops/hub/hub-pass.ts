@@ -116,7 +116,7 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
   const { failover } = opts;
   const monitorVerdicts = failover.verdicts();
-  const monitorJudging = failover.judging?.() ?? false;
+  const monitorJudging = failover.judging?.() ?? true;
   // Until the monitor judges, a judgement the head recorded stands while its status is as recorded
   // (carry-recorded-verdicts.ts); whether the statuses moved is checked apart from this.
   const failoverCurrent = (head: BindingsHead): boolean =>

@@ -136,7 +136,11 @@ test('a cluster whose heartbeat stops is judged Unknown, loses new placements, a
   await beat(repo, 'member1', clock);
   await beat(repo, 'member2', clock);
   const monitor = monitorOf(repo, clock);
-  const failover = { ...defaultHubFailover(), verdicts: () => monitor.verdicts() };
+  const failover = {
+    ...defaultHubFailover(),
+    verdicts: () => monitor.verdicts(),
+    judging: () => monitor.judging(),
+  };
   await monitor.look();
   await run(repo, clock, monitor, 60, true);
   assert.equal(monitor.verdicts().size, 0, 'both agents beat');

@@ -6,7 +6,15 @@ import type { ClusterVerdict } from '../../../src/core/failover/monitored-status
 import { newFailoverMemory } from '../../../src/core/failover/eviction-request.js';
 import { defaultFailoverSettings } from '../../../src/core/model/failover.js';
 import type { HubFailover } from '../../../src/loops/hub/hub-failover.js';
-import { exampleFleetRepo, git, hubPass, removeFleetRepos, rendered, type FleetRepo } from './hub-fixture.js';
+import {
+  commitReadyReport,
+  exampleFleetRepo,
+  git,
+  hubPass,
+  removeFleetRepos,
+  rendered,
+  type FleetRepo,
+} from './hub-fixture.js';
 
 after(removeFleetRepos);
 
@@ -42,8 +50,11 @@ test('a verdict of the monitor makes a pass over a rendered source commit; the b
   assert.equal(first.bindings.type, 'updated');
   assert.match(headMessage(repo), /^Gitfleet-Cluster-Judged: onprem-gpu=Unknown$/m);
   assert.equal((await hubPass(repo, { failover: failoverWith(judged) })).type, 'upToDate');
-  // Without a monitor (`hub --once`, a restart within its grace) the verdicts differ: a pass
-  // records that none stands.
+  // Without a monitor (`hub --once`, a restart within its grace) the recorded judgement stands
+  // while the cluster has not reported since (carry-recorded-verdicts.ts): nothing to do.
+  assert.equal((await hubPass(repo)).type, 'upToDate');
+  // Once it has reported, a pass records that none stands.
+  await commitReadyReport(repo, 'onprem-gpu', 'True', { kubernetesVersion: 'v1.34.4' });
   rendered(await hubPass(repo));
   assert.doesNotMatch(headMessage(repo), /Gitfleet-Cluster-Judged/);
   assert.equal((await hubPass(repo)).type, 'upToDate');
