@@ -61,6 +61,7 @@ import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdentity } from './agent-spec.js';
 import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
+import { logProblems, print, summarize } from './agent-pass-output.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
@@ -351,60 +352,4 @@ export function exitCode(result: AgentPassResult): number {
   if (result.type === 'noBranch') return exitCodes.noClusterBranch;
   if (result.type === 'tombstoned') return exitCodes.tombstoned;
   return result.fullyApplied && result.gitReachable ? exitCodes.ok : exitCodes.failed;
-}
-
-function summarize(result: AgentPassResult): string {
-  const short = result.commit?.slice(0, 7) ?? 'none';
-  if (result.type === 'noBranch') return `agent ${result.cluster}: no cluster branch yet; nothing applied`;
-  if (result.type === 'tombstoned')
-    return `agent ${result.cluster}: branch tombstoned at ${short}; stopped applying, deleted nothing`;
-  if (result.type === 'clusterUnreachable') {
-    return `agent ${result.cluster}: the cluster does not answer; reported NotReady, applied and deleted nothing`;
-  }
-  const counts = new Map<string, number>();
-  for (const o of result.objects) counts.set(o.action, (counts.get(o.action) ?? 0) + 1);
-  const parts = [...counts].map(([action, n]) => `${n} ${action}`);
-  const pruned = result.prune ? result.prune.deleted.length + result.prune.orphaned.length : 0;
-  const state = result.fullyApplied
-    ? 'applied'
-    : result.gitReachable
-      ? 'partly applied'
-      : 'Git unreachable; kept';
-  return `agent ${result.cluster}: ${state} ${short}: ${result.objects.length} objects (${parts.join(', ') || 'none'}), pruned ${pruned}`;
-}
-
-/** With --log-format json: a pass that did not apply everything as error records, one per object, with its fields. */
-function logProblems(result: AgentPassResult, log: Logger): void {
-  const commit = result.commit ?? undefined;
-  log.error(`${summarize(result).replace(/^agent [^:]+: /, '')} in ${result.totalMs} ms`, { commit });
-  for (const o of result.objects)
-    if (!o.applied) log.error(`${o.path}: ${o.message ?? o.action}`, { commit, object: o.path });
-  for (const u of result.unparsed) log.error(`${u.path}: ${u.message}`, { commit, object: u.path });
-  for (const f of result.prune?.failed ?? []) log.error(f.message, { commit });
-  if (result.prune?.plan.guardRefusal) log.error(result.prune.plan.guardRefusal, { commit });
-  if (result.inventoryProblem) log.error(result.inventoryProblem, { commit });
-  if (result.returnNotice) log.warn(result.returnNotice, { commit });
-}
-
-function print(result: AgentPassResult, output: 'text' | 'json', io: Io): void {
-  if (output === 'json') {
-    const { objects, ...rest } = result;
-    io.out(JSON.stringify({ ...rest, objects: objects.map(({ live: _live, ...o }) => o) }, null, 2));
-    return;
-  }
-  const lines = [
-    `${summarize(result)} in ${result.totalMs} ms; ${result.requests.mutating} writes; status ${result.status.type}`,
-  ];
-  for (const o of result.objects) if (!o.applied) lines.push(`  ${o.path}: ${o.message ?? o.action}`);
-  for (const u of result.unparsed) lines.push(`  ${u.path}: ${u.message}`);
-  for (const f of result.prune?.failed ?? []) lines.push(`  ${f.message}`);
-  if (result.prune?.plan.guardRefusal) lines.push(`  ${result.prune.plan.guardRefusal}`);
-  // What prune is waiting on or could not list (the guard's refusal is printed once above;
-  // `terminating` holds both the objects found terminating and those the pass's DELETE left so).
-  for (const h of result.prune?.plan.held ?? [])
-    if (h.reason === 'NotListed' || h.reason === 'NamespaceNotEmpty') lines.push(`  ${h.message}`);
-  for (const t of result.prune?.terminating ?? []) lines.push(`  ${t.message}`);
-  if (result.inventoryProblem) lines.push(`  ${result.inventoryProblem}`);
-  if (result.returnNotice) lines.push(`  ${result.returnNotice}`);
-  (result.fullyApplied ? io.out : io.err)(lines.join('\n'));
 }
