@@ -2,6 +2,7 @@
 // the process's failover memory, and the cluster monitor's verdicts.
 import { defaultFailoverSettings, type FailoverSettings } from '../../core/model/failover.js';
 import { newFailoverMemory, type FailoverMemory } from '../../core/failover/eviction-request.js';
+import { carryRecordedVerdicts } from '../../core/failover/carry-recorded-verdicts.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { failoverDir } from '../../core/failover/plan-failover.js';
 import { parseTime } from '../../core/model/rfc3339.js';
@@ -50,4 +51,26 @@ export function wakeAtDue(recorded: string | null, now: Date): boolean {
   if (recorded === null) return false;
   const at = parseTime(recorded);
   return at === undefined || at <= now.getTime();
+}
+
+/**
+ * Returns the verdicts a pass judges by: the monitor's, and, until it judges, each judgement the
+ * bindings head recorded that still stands (core/failover/carry-recorded-verdicts.ts). Without
+ * `now`, the statuses are taken as the head recorded them and every judged cluster as registered.
+ */
+export function passVerdicts(
+  failover: HubFailover,
+  head: { judged: readonly string[]; lastStatus: readonly string[] },
+  now?: { statusHeads: ReadonlyMap<string, string>; clusters: ReadonlySet<string> },
+): ReadonlyMap<string, ClusterVerdict> {
+  const clusterOf = (value: string) => value.slice(0, value.indexOf('='));
+  return carryRecordedVerdicts({
+    monitor: failover.verdicts(),
+    monitorJudging: failover.judging?.() ?? true,
+    recorded: head.judged,
+    recordedStatus: head.lastStatus,
+    statusHeads:
+      now?.statusHeads ?? new Map(head.lastStatus.map((v) => [clusterOf(v), v.slice(v.indexOf('=') + 1)])),
+    clusters: now?.clusters ?? new Set(head.judged.map(clusterOf)),
+  });
 }

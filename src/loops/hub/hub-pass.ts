@@ -27,8 +27,7 @@ import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
-import { carryRecordedVerdicts } from '../../core/failover/carry-recorded-verdicts.js';
-import { defaultHubFailover, wakeAtDue, type HubFailover } from './hub-failover.js';
+import { defaultHubFailover, passVerdicts, wakeAtDue, type HubFailover } from './hub-failover.js';
 import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
@@ -115,23 +114,9 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
   const { failover } = opts;
-  const monitorVerdicts = failover.verdicts();
-  const monitorJudging = failover.judging?.() ?? true;
-  // Until the monitor judges, a judgement the head recorded stands while its status is as recorded
-  // (carry-recorded-verdicts.ts); whether the statuses moved is checked apart from this.
+  // Whether the statuses moved since the head is checked apart from this: here they are as recorded.
   const failoverCurrent = (head: BindingsHead): boolean =>
-    !wakeAtDue(head.wakeAt, opts.now()) &&
-    sameJudged(
-      head.judged,
-      carryRecordedVerdicts({
-        monitor: monitorVerdicts,
-        monitorJudging,
-        recorded: head.judged,
-        recordedStatus: head.lastStatus,
-        statusHeads: statusHeadsOf(head.lastStatus),
-        clusters: new Set(head.judged.map((j) => j.split('=')[0]!)),
-      }),
-    );
+    !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head));
   const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef, failoverCurrent);
   if (already) {
     timer.mark('readMs');
@@ -156,11 +141,7 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
   const state = await readHubState(read, fleet.config.branchPrefix);
-  const verdicts = carryRecordedVerdicts({
-    monitor: monitorVerdicts,
-    monitorJudging,
-    recorded: state.bindings.judged,
-    recordedStatus: state.bindings.lastStatus,
+  const verdicts = passVerdicts(failover, state.bindings, {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
   });
@@ -328,9 +309,4 @@ function assertMirroredPrefix(repo: HubRepo, branchPrefix: string): void {
       `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
       `--branch-prefix ${branchPrefix}`,
   );
-}
-
-/** Cluster → status commit, from `cluster=commit` trailer values. */
-function statusHeadsOf(values: readonly string[]): Map<string, string> {
-  return new Map(values.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
 }
