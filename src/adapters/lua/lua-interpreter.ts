@@ -111,6 +111,14 @@ class LuaInterpreter implements LuaResourceInterpreter {
     this.calls.startPass();
   }
 
+  holdCalls(): void {
+    this.calls.hold();
+  }
+
+  prepareHeld(): Promise<number> {
+    return this.calls.prefetchHeld();
+  }
+
   async prepare(requests: readonly InterpretRequest[]): Promise<void> {
     const calls: LuaCall[] = [];
     for (const request of requests) {
@@ -171,7 +179,7 @@ class LuaInterpreter implements LuaResourceInterpreter {
   }
 
   aggregateStatus(object: KubeObject, items: readonly AggregatedStatusItem[] | null) {
-    const args = [object, items === null ? null : items.map(goStatusItem)];
+    const args = argsOf({ operation: 'AggregateStatus', object, items });
     return this.run(object, 'AggregateStatus', args, 1, ([result]) => readObject(result, []));
   }
 
@@ -263,6 +271,8 @@ function argsOf(request: InterpretRequest): unknown[] {
       return [request.object, Math.trunc(request.replicas)];
     case 'Retain':
       return [request.object, request.observed];
+    case 'AggregateStatus':
+      return [request.object, request.items === null ? null : request.items.map(goStatusItem)];
     default:
       return [request.object];
   }

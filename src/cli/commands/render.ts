@@ -6,13 +6,14 @@ import { exitCodes } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 import { formatLoadError, loadFleet, type LoadError, type LoadMemo } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
-import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
+import type { RenderMemo } from '../../core/render/render-fleet.js';
 import { checkRenderTotal } from '../../core/render/check-render-size.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
+import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
 
 /** `gitfleet render`: its command line. */
 export const renderSpec = {
@@ -116,7 +117,7 @@ async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError), loadErrors: loaded.errors };
   const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
   if (problems.length > 0) return { ok: false, errors: problems, loadErrors: [] };
-  const result = renderFleet(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
+  const result = await renderOffLoop(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
   memos.render = result.memo;
   const total = checkRenderTotal(result.clusters);
   if (!total.ok) return { ok: false, errors: [total.message], loadErrors: [], tooLarge: total.message };

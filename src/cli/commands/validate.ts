@@ -4,11 +4,11 @@ import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
-import { renderFleet } from '../../core/render/render-fleet.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
+import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
 
 /** `gitfleet validate`: its command line. */
 export const validateSpec = {
@@ -75,7 +75,7 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
   }
   const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
   for (const problem of problems) io.err(problem);
-  const result = renderFleet(freshSnapshot(fleet));
+  const result = await renderOffLoop(freshSnapshot(fleet));
   const summary = summarize(result, source.description, source.commit);
   const total = checkRenderTotal(result.clusters);
   if (!total.ok) io.err(total.message);
