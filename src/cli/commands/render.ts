@@ -14,6 +14,8 @@ import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
 import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
+import { luaFlags, luaOptionsOf } from '../lua-flags.js';
+import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 
 /** `gitfleet render`: its command line. */
 export const renderSpec = {
@@ -39,6 +41,7 @@ export const renderSpec = {
       help: 'print the summary as text or JSON',
     },
     watch: { type: 'boolean', help: 're-render on every save of the files on disk (not with --ref)' },
+    ...luaFlags,
   },
   notes: [sourceArgumentNote],
 } as const satisfies CommandSpec;
@@ -54,6 +57,7 @@ export const renderCommand = defineCommand({
         out: values.out,
         output: values.output,
         watch: values.watch,
+        lua: luaOptionsOf(values),
       },
       io,
     ),
@@ -65,6 +69,8 @@ export interface RenderOptions {
   out: string;
   output: 'text' | 'json';
   watch: boolean;
+  /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
+  lua?: LuaInterpreterOptions;
 }
 
 /** Renders a fleet repo into a directory; returns the exit code (1 on load errors). */
@@ -115,7 +121,9 @@ async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise
   });
   memos.load = loaded.memo;
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError), loadErrors: loaded.errors };
-  const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession(opts.lua)).attach(
+    loaded.fleet,
+  );
   if (problems.length > 0) return { ok: false, errors: problems, loadErrors: [] };
   const result = await renderOffLoop(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
   memos.render = result.memo;

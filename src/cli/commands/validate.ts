@@ -9,6 +9,8 @@ import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.j
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
+import { luaFlags, luaOptionsOf } from '../lua-flags.js';
+import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 
 /** `gitfleet validate`: its command line. */
 export const validateSpec = {
@@ -27,6 +29,7 @@ export const validateSpec = {
       default: 'text',
       help: 'print the result as text or JSON',
     },
+    ...luaFlags,
   },
   notes: [sourceArgumentNote],
 } as const satisfies CommandSpec;
@@ -40,6 +43,7 @@ export const validateCommand = defineCommand({
         source: positionals[0]!,
         ...(values.ref !== undefined ? { ref: values.ref } : {}),
         output: values.output,
+        lua: luaOptionsOf(values),
       },
       io,
     ),
@@ -49,6 +53,8 @@ export interface ValidateOptions {
   source: string;
   ref?: string;
   output: 'text' | 'json';
+  /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
+  lua?: LuaInterpreterOptions;
 }
 
 /**
@@ -73,7 +79,7 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
     } else for (const e of loaded.errors) io.err(formatLoadError(e));
     return exitCodes.failed;
   }
-  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
+  const { fleet, problems } = await new InterpreterSession(opts.lua).attach(loaded.fleet);
   for (const problem of problems) io.err(problem);
   const result = await renderOffLoop(freshSnapshot(fleet));
   const summary = summarize(result, source.description, source.commit);
