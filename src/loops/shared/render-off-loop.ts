@@ -23,5 +23,8 @@ export async function renderOffLoop(snapshot: Snapshot, options: RenderOptions =
     throw error;
   }
   const held = await interpreter.prepareHeld();
-  return held === 0 ? first : renderFleet(snapshot, options);
+  if (held === 0) return first;
+  // The progress line told of the first render already: the second is the same work again.
+  const { progress: _told, ...again } = options;
+  return renderFleet(snapshot, again);
 }
