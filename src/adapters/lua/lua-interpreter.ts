@@ -77,13 +77,17 @@ export async function createLuaInterpreter(
   customizations: readonly InterpreterCustomization[],
   options: LuaInterpreterOptions = {},
 ): Promise<{ interpreter: LuaResourceInterpreter; problems: ScriptProblem[] }> {
-  const runtime = options.runtime ?? (await LuaRuntime.create());
+  const runtime: LuaRunner = options.runtime ?? (await LuaRuntime.create());
   const budget = { ...DEFAULT_BUDGET, ...options.budget };
   const problems: ScriptProblem[] = [];
   for (const c of customizations) {
     for (const [operation, script] of Object.entries(c.scripts) as [InterpreterOperation, string][]) {
       if (script === '') continue;
-      const message = runtime.checkSyntax(script, chunkName(c.name, operation));
+      // Off the event loop where the runtime can: the first check also waits for its thread to load.
+      const name = chunkName(c.name, operation);
+      const message = runtime.checkSyntaxAsync
+        ? await runtime.checkSyntaxAsync(script, name)
+        : runtime.checkSyntax(script, name);
       if (message !== undefined) problems.push({ customization: c.name, operation, message });
     }
   }
