@@ -6,6 +6,7 @@ import type { CommandSpec } from '../command-line.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { escapeText, quoteText } from '../../core/model/quote-text.js';
 import { leaderElectFlags } from './hub-leadership.js';
+import { luaFlags } from '../lua-flags.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -26,6 +27,7 @@ export const hubSpec = {
     },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    ...luaFlags,
     output: {
       type: 'string',
       choices: ['text', 'json'],

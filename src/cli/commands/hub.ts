@@ -6,6 +6,7 @@
 //                [--leader-elect [--leader-elect-kubeconfig FILE] [--leader-elect-resource-namespace NS]
 //                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
 //                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
+//                [--lua-call-timeout 1s] [--lua-pass-budget 2m]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
@@ -52,6 +53,9 @@ import type { Leadership } from '../../loops/runtime/leadership.js';
 import type { Readiness } from '../../loops/runtime/readiness.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
 import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './hub-spec.js';
+import { luaOptionsOf } from '../lua-flags.js';
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
+import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -80,6 +84,7 @@ export const hubCommand = defineCommand({
           : {}),
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
+        lua: luaOptionsOf(values),
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
       },
@@ -115,6 +120,8 @@ export interface HubOptions {
   logFormat?: 'text' | 'json';
   /** Run passes only while holding this Lease (--leader-elect); absent: always. */
   leaderElection?: HubLeaderElection;
+  /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
+  lua?: LuaInterpreterOptions;
 }
 
 /** What the hub works on and what tells it to look again. */
@@ -191,6 +198,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     metrics: observe.metrics,
   });
   const cache = createHubPassCache();
+  if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
