@@ -1,0 +1,89 @@
+// The model's figures against a forge's budget, and what to change when a repository is over:
+// the advice names the flag or the setting and the value that would fit, figured from the same
+// model terms (agents' polls dominate reads, heartbeats dominate pushes).
+import { forgeBudget, type Forge, type ForgeBudget } from './forge-budget.js';
+import type { RepositoryTraffic, TrafficModel } from './model-traffic.js';
+import type { FleetShape, TrafficSettings } from './traffic-settings.js';
+
+/** GitHub advises keeping a repository under this many branches. */
+export const githubBranchAdvice = 5000;
+
+/** One repository judged. */
+export interface JudgedRepository {
+  repository: RepositoryTraffic;
+  budget: ForgeBudget;
+  within: boolean;
+}
+
+/** The model judged against the forge. */
+export interface BudgetVerdict {
+  forge: Forge;
+  repositories: JudgedRepository[];
+  within: boolean;
+  /** What to change, one sentence each; empty when everything fits. */
+  advice: string[];
+}
+
+/** Returns whether each repository fits the forge's budget, and advice for those that do not. */
+export function judgeBudget(
+  forge: Forge,
+  model: TrafficModel,
+  fleet: FleetShape,
+  settings: TrafficSettings,
+): BudgetVerdict {
+  const budget = forgeBudget(forge);
+  const repositories = model.repositories.map((repository) => ({
+    repository,
+    budget,
+    within: fits(repository, budget),
+  }));
+  const advice = repositories.flatMap((r) => (r.within ? [] : adviceFor(r, fleet, settings)));
+  if (forge === 'github')
+    for (const r of model.repositories)
+      if (r.refs > githubBranchAdvice)
+        advice.push(
+          `${r.name}: ${r.refs} refs, past GitHub's advice of ${githubBranchAdvice} branches a repository: use more status repositories`,
+        );
+  return { forge, repositories, within: repositories.every((r) => r.within), advice: [...new Set(advice)] };
+}
+
+function fits(r: RepositoryTraffic, budget: ForgeBudget): boolean {
+  const { readsPerSecond, pushesPerMinute } = r.total;
+  if (readsPerSecond > budget.readsPerSecond || pushesPerMinute > budget.pushesPerMinute) return false;
+  const shared = budget.sharedOperationsPerMinute;
+  return shared === undefined || readsPerSecond * 60 + pushesPerMinute <= shared;
+}
+
+// Advice aims at 80% of the budget, so that a little churn does not tip the repository over.
+function adviceFor(judged: JudgedRepository, fleet: FleetShape, s: TrafficSettings): string[] {
+  const { repository: r, budget } = judged;
+  const advice: string[] = [];
+  const readBudget = Math.min(budget.readsPerSecond, (budget.sharedOperationsPerMinute ?? Infinity) / 60);
+  if (r.total.readsPerSecond > readBudget || budget.sharedOperationsPerMinute !== undefined) {
+    const others = r.total.readsPerSecond - r.by.agents.readsPerSecond;
+    const room = 0.8 * readBudget - others - fleet.clusters / s.agent.intervalSeconds;
+    if (r.role === 'fleet' && r.by.agents.readsPerSecond > 0) {
+      const poll = room > 0 ? Math.ceil(fleet.clusters / room) : undefined;
+      const flag = s.doorbell ? '--safety-poll' : '--branch-poll';
+      advice.push(
+        poll === undefined
+          ? `${r.name}: the agents' resync passes alone spend the read budget: a longer agent --interval`
+          : `${r.name}: reads: agent ${flag} ${poll}s or longer${s.doorbell ? '' : ', or the doorbell (--notify-url) with a slow --safety-poll'}`,
+      );
+    }
+  }
+  if (r.total.pushesPerMinute > budget.pushesPerMinute || !fits(r, budget)) {
+    const heartbeatsPerMinute = (60 * r.statusClusters) / s.agent.heartbeatSeconds;
+    if (heartbeatsPerMinute > 0) {
+      const perRepo = 0.8 * budget.pushesPerMinute;
+      const repos = Math.ceil((r.total.pushesPerMinute * Math.max(1, s.statusRepositories)) / perRepo);
+      const heartbeat = Math.ceil(
+        (60 * r.statusClusters) / Math.max(perRepo - (r.total.pushesPerMinute - heartbeatsPerMinute), 0.1),
+      );
+      advice.push(
+        `${r.name}: pushes: ${repos} status repositories, or a heartbeat every ${heartbeat}s or more (--cluster-lease-duration × --cluster-lease-renew-interval-fraction, at the cost of NotReady detection), or the doorbell's beacons`,
+      );
+    } else advice.push(`${r.name}: pushes: fewer source pushes or status changes an hour`);
+  }
+  return advice;
+}
