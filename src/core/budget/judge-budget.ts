@@ -72,7 +72,13 @@ function adviceFor(judged: JudgedRepository, fleet: FleetShape, s: TrafficSettin
       );
     }
   }
-  if (r.total.pushesPerMinute > budget.pushesPerMinute || !fits(r, budget)) {
+  const shared = budget.sharedOperationsPerMinute;
+  const pushesOver =
+    r.total.pushesPerMinute > budget.pushesPerMinute ||
+    (shared !== undefined &&
+      r.total.readsPerSecond * 60 + r.total.pushesPerMinute > shared &&
+      r.total.pushesPerMinute > 0);
+  if (pushesOver) {
     const heartbeatsPerMinute = (60 * r.statusClusters) / s.agent.heartbeatSeconds;
     if (heartbeatsPerMinute > 0) {
       const perRepo = 0.8 * budget.pushesPerMinute;
