@@ -206,6 +206,7 @@ function settingsOf(p: { hub: number; agent: number; poll: number; heartbeat: nu
     dashboards: { count: 0, refreshSeconds: 10 },
     doorbell: false,
     statusRepositories: 0,
+    renderRepositories: 0,
     workSeconds: 2,
   };
 }

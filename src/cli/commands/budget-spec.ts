@@ -82,6 +82,12 @@ export const budgetSpec = {
       default: '0',
       help: 'status repositories the statuses and heartbeats are spread over (0: the fleet repository)',
     },
+    'render-repositories': {
+      type: 'string',
+      value: 'N',
+      default: '0',
+      help: 'render repositories the cluster branches are spread over (0: the fleet repository)',
+    },
     'fleet-pushes-per-hour': {
       type: 'string',
       value: 'N',

@@ -49,7 +49,7 @@ export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
     statusChangesPerClusterPerHour: rate(values['status-changes-per-hour'], 'status-changes-per-hour'),
   };
   const model = modelTraffic(fleet, settings);
-  const verdict = judgeBudget(forge, model, fleet, settings);
+  const verdict = judgeBudget(forge, model, settings);
   const url = redactUrl(values.repo);
   if (values.output === 'json') io.out(JSON.stringify(budgetJson(url, model, verdict), null, 2));
   else io.out(formatBudget({ url, fleet, model, verdict, settings }));
@@ -78,6 +78,7 @@ function settingsOf(v: BudgetValues): TrafficSettings {
     },
     doorbell: v.doorbell,
     statusRepositories: parseWholeNumber(v['status-repositories'], 'status-repositories', 'repositories'),
+    renderRepositories: parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories'),
     // Measured beside the waits: a render and push, a fetch and an apply of a small change.
     workSeconds: 2,
   };

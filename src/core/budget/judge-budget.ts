@@ -3,7 +3,7 @@
 // model terms (agents' polls dominate reads, heartbeats dominate pushes).
 import { forgeBudget, type Forge, type ForgeBudget } from './forge-budget.js';
 import type { RepositoryTraffic, TrafficModel } from './model-traffic.js';
-import type { FleetShape, TrafficSettings } from './traffic-settings.js';
+import type { TrafficSettings } from './traffic-settings.js';
 
 /** GitHub advises keeping a repository under this many branches. */
 export const githubBranchAdvice = 5000;
@@ -25,19 +25,14 @@ export interface BudgetVerdict {
 }
 
 /** Returns whether each repository fits the forge's budget, and advice for those that do not. */
-export function judgeBudget(
-  forge: Forge,
-  model: TrafficModel,
-  fleet: FleetShape,
-  settings: TrafficSettings,
-): BudgetVerdict {
+export function judgeBudget(forge: Forge, model: TrafficModel, settings: TrafficSettings): BudgetVerdict {
   const budget = forgeBudget(forge);
   const repositories = model.repositories.map((repository) => ({
     repository,
     budget,
     within: fits(repository, budget),
   }));
-  const advice = repositories.flatMap((r) => (r.within ? [] : adviceFor(r, fleet, settings)));
+  const advice = repositories.flatMap((r) => (r.within ? [] : adviceFor(r, settings)));
   if (forge === 'github')
     for (const r of model.repositories)
       if (r.refs > githubBranchAdvice)
@@ -55,20 +50,24 @@ function fits(r: RepositoryTraffic, budget: ForgeBudget): boolean {
 }
 
 // Advice aims at 80% of the budget, so that a little churn does not tip the repository over.
-function adviceFor(judged: JudgedRepository, fleet: FleetShape, s: TrafficSettings): string[] {
+function adviceFor(judged: JudgedRepository, s: TrafficSettings): string[] {
   const { repository: r, budget } = judged;
   const advice: string[] = [];
   const readBudget = Math.min(budget.readsPerSecond, (budget.sharedOperationsPerMinute ?? Infinity) / 60);
   if (r.total.readsPerSecond > readBudget || budget.sharedOperationsPerMinute !== undefined) {
+    const readers = r.branchClusters;
     const others = r.total.readsPerSecond - r.by.agents.readsPerSecond;
-    const room = 0.8 * readBudget - others - fleet.clusters / s.agent.intervalSeconds;
-    if (r.role === 'fleet' && r.by.agents.readsPerSecond > 0) {
-      const poll = room > 0 ? Math.ceil(fleet.clusters / room) : undefined;
+    const room = 0.8 * readBudget - others - readers / s.agent.intervalSeconds;
+    if (readers > 0) {
+      const poll = room > 0 ? Math.ceil(readers / room) : undefined;
       const flag = s.doorbell ? '--safety-poll' : '--branch-poll';
+      const renders = Math.ceil(
+        (r.total.readsPerSecond * Math.max(1, s.renderRepositories)) / (0.8 * readBudget),
+      );
       advice.push(
         poll === undefined
-          ? `${r.name}: the agents' resync passes alone spend the read budget: a longer agent --interval`
-          : `${r.name}: reads: agent ${flag} ${poll}s or longer${s.doorbell ? '' : ', or the doorbell (--notify-url) with a slow --safety-poll'}`,
+          ? `${r.name}: reads: the agents' resync passes alone spend the budget: a longer agent --interval, or ${renders} render repositories`
+          : `${r.name}: reads: agent ${flag} ${poll}s or longer${s.doorbell ? '' : ', or the doorbell (--notify-url) with a slow --safety-poll'}, or ${renders} render repositories`,
       );
     }
   }

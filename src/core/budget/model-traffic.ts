@@ -24,11 +24,13 @@ export interface Rates {
 
 /** One repository's traffic. */
 export interface RepositoryTraffic {
-  /** `fleet`, or `status-<k>` for the k-th status repository. */
+  /** `fleet`, `render-<k>` or `status-<k>` for the k-th render or status repository. */
   name: string;
-  role: 'fleet' | 'status';
+  role: 'fleet' | 'render' | 'status';
   /** Clusters whose status and heartbeats are written here. */
   statusClusters: number;
+  /** Clusters whose branch is here (their agents poll it). */
+  branchClusters: number;
   /** Refs the repository holds (GitHub advises at most 5,000 branches). */
   refs: number;
   /** With nothing changing. */
@@ -49,9 +51,40 @@ export interface TrafficModel {
 
 /** Returns the traffic of every repository for the fleet under the settings. */
 export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): TrafficModel {
-  const shares = statusShares(fleet.clusters, settings.statusRepositories);
-  const repositories = [fleetRepository(fleet, settings)];
-  shares.forEach((clusters, k) => repositories.push(statusRepository(fleet, settings, clusters, k + 1)));
+  const n = fleet.clusters;
+  const render = shares(n, settings.renderRepositories);
+  const status = shares(n, settings.statusRepositories);
+  const repositories = [
+    repositoryTraffic(fleet, settings, {
+      name: 'fleet',
+      role: 'fleet',
+      holdsSource: true,
+      readers: render.length > 0 ? 0 : n,
+      statusClusters: status.length > 0 ? 0 : n,
+    }),
+  ];
+  render.forEach((readers, k) =>
+    repositories.push(
+      repositoryTraffic(fleet, settings, {
+        name: `render-${k + 1}`,
+        role: 'render',
+        holdsSource: false,
+        readers,
+        statusClusters: 0,
+      }),
+    ),
+  );
+  status.forEach((clusters, k) =>
+    repositories.push(
+      repositoryTraffic(fleet, settings, {
+        name: `status-${k + 1}`,
+        role: 'status',
+        holdsSource: false,
+        readers: 0,
+        statusClusters: clusters,
+      }),
+    ),
+  );
   return {
     repositories,
     pushToAppliedSeconds: modelLatency(settings),
@@ -59,10 +92,22 @@ export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): Traf
   };
 }
 
-/** Clusters per status repository: as even as rendezvous hashing makes it on average. */
-function statusShares(clusters: number, repositories: number): number[] {
+/** Clusters per repository: as even as hashing makes it on average (none: no such repositories). */
+function shares(clusters: number, repositories: number): number[] {
   const n = Math.max(0, Math.floor(repositories));
   return Array.from({ length: n }, (_, k) => Math.floor(clusters / n) + (k < clusters % n ? 1 : 0));
+}
+
+/** What one repository holds. */
+interface Holding {
+  name: string;
+  role: RepositoryTraffic['role'];
+  /** The source branch and the bindings record (the fleet repository). */
+  holdsSource: boolean;
+  /** Clusters whose branch is here: their agents poll it. */
+  readers: number;
+  /** Clusters whose status and heartbeat are written here. */
+  statusClusters: number;
 }
 
 interface Flow {
@@ -75,78 +120,56 @@ interface Flow {
   agentPushes: number;
 }
 
-function fleetRepository(fleet: FleetShape, s: TrafficSettings): RepositoryTraffic {
-  const n = fleet.clusters;
-  const here = s.statusRepositories > 0 ? 0 : n;
+function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): RepositoryTraffic {
   const poll = s.doorbell ? s.agent.safetyPollSeconds : s.agent.branchPollSeconds;
   const pushRate = fleet.fleetPushesPerHour / 3600;
-  const statusRate = statusWriteRate(fleet, s) * n;
+  const statusRate = statusWriteRate(fleet, s);
+  const hasReaders = h.readers > 0 ? 1 : 0;
+  const source = h.holdsSource ? 1 : 0;
+  const statusHere = h.statusClusters > 0 ? 1 : 0;
+  // What the hub sees move here: a source push, and the statuses it causes or that change alone.
+  const hubSees = source * pushRate + h.statusClusters * (pushRate + statusRate);
   const idle: Flow = {
     hub: 1 / s.hub.intervalSeconds,
-    agents: n * (1 / poll + 1 / s.agent.intervalSeconds),
+    agents: h.readers * (1 / poll + 1 / s.agent.intervalSeconds),
     dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
     hubPushes: 0,
-    agentPushes: here / s.agent.heartbeatSeconds,
+    agentPushes: h.statusClusters / s.agent.heartbeatSeconds,
   };
-  const hereStatusRate = here > 0 ? statusRate : 0;
   const changes: Flow = {
-    // The hub fetches what moved (a source push; statuses written here) at most once a poll.
-    hub: Math.min(pushRate + hereStatusRate, 1 / s.hub.intervalSeconds),
-    // A moved branch: the pass's ls-refs and its fetch, on every cluster.
-    agents: pushRate * 2 * n,
-    dashboards: s.dashboards.count * Math.min(pushRate + hereStatusRate, 1 / s.dashboards.refreshSeconds),
-    // The render's push, and a bindings push when statuses change what the records aggregate.
-    hubPushes: pushRate + Math.min(pushRate + statusRate, 1 / s.hub.intervalSeconds),
+    // The hub fetches what moved at most once a poll.
+    hub: Math.min(hubSees, 1 / s.hub.intervalSeconds),
+    // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here.
+    agents: pushRate * 2 * h.readers,
+    dashboards:
+      s.dashboards.count * Math.min(hubSees + hasReaders * pushRate, 1 / s.dashboards.refreshSeconds),
+    // The render's push here, and the bindings record when statuses change what it aggregates.
+    hubPushes:
+      hasReaders * pushRate +
+      source * Math.min(pushRate + fleet.clusters * statusRate, 1 / s.hub.intervalSeconds),
     // Every cluster reports the new commit applied, and its other status changes.
-    agentPushes: here > 0 ? pushRate * n + statusRate : 0,
+    agentPushes: h.statusClusters * (pushRate + statusRate),
   };
+  const total = sum(idle, changes);
   return {
-    name: 'fleet',
-    role: 'fleet',
-    statusClusters: here,
-    refs: 2 + n + 2 * here,
+    name: h.name,
+    role: h.role,
+    statusClusters: h.statusClusters,
+    branchClusters: h.readers,
+    refs: 2 * source + h.readers + 2 * h.statusClusters,
     idle: ratesOf(idle),
-    total: ratesOf(sum(idle, changes)),
+    total: ratesOf(total),
     perFleetPush: {
-      reads: 1 + 2 * n + s.dashboards.count + (here > 0 ? 1 + s.dashboards.count : 0),
-      pushes: 2 + here,
+      // The hub fetches the source and, once agents report, their statuses; a dashboard fetches
+      // each of those moves too (and a render repository's moved branches).
+      reads:
+        source +
+        statusHere +
+        2 * h.readers +
+        s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
+      pushes: hasReaders + source + h.statusClusters,
     },
-    by: bySource(sum(idle, changes)),
-  };
-}
-
-function statusRepository(
-  fleet: FleetShape,
-  s: TrafficSettings,
-  clusters: number,
-  k: number,
-): RepositoryTraffic {
-  const pushRate = fleet.fleetPushesPerHour / 3600;
-  const statusRate = statusWriteRate(fleet, s) * clusters;
-  const moves = pushRate + statusRate;
-  const idle: Flow = {
-    hub: 1 / s.hub.intervalSeconds,
-    agents: 0,
-    dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
-    hubPushes: 0,
-    agentPushes: clusters / s.agent.heartbeatSeconds,
-  };
-  const changes: Flow = {
-    hub: Math.min(moves, 1 / s.hub.intervalSeconds),
-    agents: 0,
-    dashboards: s.dashboards.count * Math.min(moves, 1 / s.dashboards.refreshSeconds),
-    hubPushes: 0,
-    agentPushes: pushRate * clusters + statusRate,
-  };
-  return {
-    name: `status-${k}`,
-    role: 'status',
-    statusClusters: clusters,
-    refs: 2 * clusters,
-    idle: ratesOf(idle),
-    total: ratesOf(sum(idle, changes)),
-    perFleetPush: { reads: 1 + s.dashboards.count, pushes: clusters },
-    by: bySource(sum(idle, changes)),
+    by: bySource(total),
   };
 }
 

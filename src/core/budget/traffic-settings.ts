@@ -48,6 +48,8 @@ export interface TrafficSettings {
   doorbell: boolean;
   /** Status repositories (0: status and heartbeats live in the fleet repository, as by default). */
   statusRepositories: number;
+  /** Render repositories holding the cluster branches (0: the fleet repository, as by default). */
+  renderRepositories: number;
   /** Time a change spends being worked on (render, push, fetch, apply), beside the waits. */
   workSeconds: number;
 }

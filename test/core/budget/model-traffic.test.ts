@@ -17,6 +17,7 @@ function defaults(over: Partial<TrafficSettings> = {}): TrafficSettings {
     dashboards: { count: 0, refreshSeconds: 10 },
     doorbell: false,
     statusRepositories: 0,
+    renderRepositories: 0,
     workSeconds: 2,
     ...over,
   };
@@ -78,7 +79,8 @@ test('Churn adds per source push a fetch and a pass on every cluster, the render
   const [busy] = modelTraffic(fleet, defaults()).repositories;
   const [idle] = modelTraffic(idleFleet(10), defaults()).repositories;
   close(busy!.total.pushesPerMinute - idle!.total.pushesPerMinute, 1 + 1 + 10, 'pushes a minute');
-  close(busy!.total.readsPerSecond - idle!.total.readsPerSecond, (1 + 20) / 60, 'reads a second');
+  // Two hub fetches: the source, then the statuses the agents write.
+  close(busy!.total.readsPerSecond - idle!.total.readsPerSecond, (2 + 20) / 60, 'reads a second');
   assert.deepEqual(busy!.perFleetPush, { reads: 22, pushes: 12 });
 });
 
@@ -102,4 +104,19 @@ test('Push to applied waits for the hub poll and the agent poll; NotReady waits 
   assert.equal(model.notReadyDetectionSeconds, 40 + 30 + 5);
   const hooked = modelTraffic(idleFleet(1), defaults({ hub: { ...defaults().hub, webhook: true } }));
   assert.equal(hooked.pushToAppliedSeconds.p50, 2.5);
+});
+
+test('Render repositories take the cluster branches and the agents polling them off the fleet repository.', () => {
+  const model = modelTraffic(idleFleet(10), defaults({ renderRepositories: 2, statusRepositories: 1 }));
+  assert.deepEqual(
+    model.repositories.map((r) => [r.name, r.role, r.branchClusters, r.statusClusters, r.refs]),
+    [
+      ['fleet', 'fleet', 0, 0, 2],
+      ['render-1', 'render', 5, 0, 5],
+      ['render-2', 'render', 5, 0, 5],
+      ['status-1', 'status', 0, 10, 20],
+    ],
+  );
+  close(model.repositories[0]!.total.readsPerSecond, 1 / 30, 'only the hub reads the fleet repository');
+  close(model.repositories[1]!.by.agents.readsPerSecond, 5 * (1 + 1 / 30), 'five agents poll render-1');
 });
