@@ -82,12 +82,14 @@ function adviceFor(judged: JudgedRepository, s: TrafficSettings): string[] {
     if (heartbeatsPerMinute > 0) {
       const perRepo = 0.8 * budget.pushesPerMinute;
       const repos = Math.ceil((r.total.pushesPerMinute * Math.max(1, s.statusRepositories)) / perRepo);
-      const heartbeat = Math.ceil(
-        (60 * r.statusClusters) / Math.max(perRepo - (r.total.pushesPerMinute - heartbeatsPerMinute), 0.1),
-      );
-      advice.push(
-        `${r.name}: pushes: ${repos} status repositories, or a heartbeat every ${heartbeat}s or more (--cluster-lease-duration × --cluster-lease-renew-interval-fraction, at the cost of NotReady detection), or the doorbell's beacons`,
-      );
+      // Only when the other pushes leave room can a slower heartbeat (or none, with beacons) fit.
+      const room = perRepo - (r.total.pushesPerMinute - heartbeatsPerMinute);
+      const slower =
+        room > 0
+          ? `, or a heartbeat every ${Math.ceil((60 * r.statusClusters) / room)}s or more (--cluster-lease-duration × --cluster-lease-renew-interval-fraction, at the cost of NotReady detection)`
+          : '';
+      const beacons = room > 0 ? ", or the doorbell's beacons" : '';
+      advice.push(`${r.name}: pushes: ${repos} status repositories${slower}${beacons}`);
     } else advice.push(`${r.name}: pushes: fewer source pushes or status changes an hour`);
   }
   return advice;
