@@ -15,7 +15,7 @@ export type ForgeProfile = Readonly<Record<ProfiledCommand, Readonly<Record<stri
 
 // The figures for 100 clusters on one repository, idle (docs/git-budget.md works them out):
 // github: 100 × (1/30 s + 1/5 min) ≈ 3.7 reads/s of 15; 100 heartbeats / 20 min = 5 pushes/min
-// of 6, so the heartbeat (lease 80 min × 0.25) must be this slow without status repositories or
+// of 6, so the heartbeat (lease 40 min × 0.5) must be this slow without status repositories or
 // the doorbell's beacons, and the grace period above two missed heartbeats: NotReady in ~47 min.
 // gitlab: 100 × (3 + 0.2) reads/min + 50 heartbeats/min ≈ 372 operations/min of 600.
 // `safety-poll` is the doorbell lane's flag: wired where the doorbell is.
@@ -32,8 +32,10 @@ export const forgeProfiles: Readonly<Record<Forge, ForgeProfile>> = {
       interval: '5m',
       'branch-poll': '30s',
       'safety-poll': '5m',
-      'cluster-lease-duration': '80m',
-      'cluster-lease-renew-interval-fraction': '0.25',
+      // The lease stays under the hub's grace period, as Karmada's do (40 s each): an agent cut off
+      // from Git for longer than its lease treats its return as one the hub may have judged.
+      'cluster-lease-duration': '40m',
+      'cluster-lease-renew-interval-fraction': '0.5',
       'cluster-status-update-frequency': '5m',
     },
     ui: { interval: '1m' },

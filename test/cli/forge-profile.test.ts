@@ -33,7 +33,8 @@ test('A flag typed wins over its profile, and says it was given.', () => {
   assert.equal(line.values['branch-poll'], 2000);
   assert.equal(line.sources['branch-poll'], 'given');
   assert.equal(line.values.interval, 5 * 60_000, 'the other flags keep the profile');
-  assert.equal(line.values['cluster-lease-duration'], 80 * 60_000);
+  assert.equal(line.values['cluster-lease-duration'], 40 * 60_000);
+  assert.equal(line.values['cluster-lease-renew-interval-fraction'], 0.5);
 });
 
 test('A gitlab host picks the gitlab profile; --forge overrides what the host says.', () => {

@@ -183,6 +183,44 @@ test(
       );
       withinOneAndAHalf('pushes/min (budget JSON)', (60 * m.pushes) / m.seconds, fleetRepo!.pushesPerMinute);
       assert.equal(m.hubPushes, 0, 'an idle hub pushes nothing');
+
+      // One source push: the hub renders and pushes the cluster branch, the agent fetches and
+      // applies it and pushes its status, the hub records that status in the bindings.
+      writeFileSync(
+        join(work, 'apps/settings.yaml'),
+        fleetFiles(ns, cluster)['apps/settings.yaml']!.replace('info', 'debug'),
+      );
+      await git(work, ['commit', '-qam', 'debug']);
+      const sha = (await git(work, ['rev-parse', 'HEAD'])).trim().slice(0, 7);
+      const seen = hub.lines.length;
+      // Counted from after the test's own push (an advertisement and a push): none of it is gitfleet's.
+      await git(work, ['push', '-q', url, 'HEAD:main']);
+      const change = server.requests.length;
+      await eventually('the hub to record the applied commit in the bindings', async () => {
+        const renders = hub.lines.slice(seen).filter((l) => l.includes(`rendered refs/heads/main ${sha}`));
+        return renders.length >= 2 ? true : undefined;
+      });
+      const perChange = measure(server.requests.slice(change), 0);
+      const hubFetches = server.requests
+        .slice(change)
+        .filter((r) => r.method === 'POST' && r.path === '/fleet.git/git-upload-pack').length;
+      const { perFleetPush, statusClusters, branchClusters } = modelTraffic(
+        { clusters: 1, templates: 2, fleetPushesPerHour: 0, statusChangesPerClusterPerHour: 0 },
+        settingsOf({ hub: 2, agent: 5, poll: 0.5, heartbeat: 2 }),
+      ).repositories[0]!;
+      t.diagnostic(`one source push: ${perChange.hubPushes} hub pushes, ${hubFetches} hub fetch requests`);
+      // The model's pushes per source push less the agents' status: the render and the bindings.
+      withinOneAndAHalf(
+        'hub pushes per source push',
+        perChange.hubPushes,
+        perFleetPush.pushes - statusClusters,
+      );
+      // Its reads less the agents' (a pass's ls-refs and fetch each): the hub's two fetches.
+      withinOneAndAHalf(
+        'hub fetch requests per source push',
+        hubFetches,
+        perFleetPush.reads - 2 * branchClusters,
+      );
     } finally {
       hub.child.kill('SIGTERM');
       agent.child.kill('SIGTERM');

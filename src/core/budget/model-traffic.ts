@@ -8,13 +8,16 @@
 // | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
 // | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
 // | hub        | each --interval, per repository read   | 1 read: the ref advertisement              |
-// | hub        | something it reads moved               | +1 read: the fetch                         |
+// | hub        | something it reads moved               | +2 reads: the fetch (two POSTs)            |
 // | hub        | a render or a bindings change          | 1 push carrying every moved branch         |
-// | dashboard  | each --interval, per repository read   | 1 read; +1 read (fetch) when a ref moved   |
+// | dashboard  | each --interval, per repository read   | 1 read; +2 reads (fetch) when a ref moved  |
 //
 // A read is any upload-pack request (advertisement or POST), a push any receive-pack POST.
 import { modelLatency, modelNotReadyDetection } from './model-latency.js';
 import type { FleetShape, TrafficSettings } from './traffic-settings.js';
+
+/** Requests of one mirror fetch after the advertisement showed a move (measured: two POSTs). */
+const fetchReads = 2;
 
 /** Requests a second (reads) and a minute (pushes). */
 export interface Rates {
@@ -138,11 +141,13 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
   };
   const changes: Flow = {
     // The hub fetches what moved at most once a poll.
-    hub: Math.min(hubSees, 1 / s.hub.intervalSeconds),
+    hub: fetchReads * Math.min(hubSees, 1 / s.hub.intervalSeconds),
     // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here.
     agents: pushRate * 2 * h.readers,
     dashboards:
-      s.dashboards.count * Math.min(hubSees + hasReaders * pushRate, 1 / s.dashboards.refreshSeconds),
+      fetchReads *
+      s.dashboards.count *
+      Math.min(hubSees + hasReaders * pushRate, 1 / s.dashboards.refreshSeconds),
     // The render's push here, and the bindings record when statuses change what it aggregates.
     hubPushes:
       hasReaders * pushRate +
@@ -163,10 +168,9 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       // The hub fetches the source and, once agents report, their statuses; a dashboard fetches
       // each of those moves too (and a render repository's moved branches).
       reads:
-        source +
-        statusHere +
+        fetchReads * (source + statusHere) +
         2 * h.readers +
-        s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
+        fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
       pushes: hasReaders + source + h.statusClusters,
     },
     by: bySource(total),

@@ -79,9 +79,9 @@ test('Churn adds per source push a fetch and a pass on every cluster, the render
   const [busy] = modelTraffic(fleet, defaults()).repositories;
   const [idle] = modelTraffic(idleFleet(10), defaults()).repositories;
   close(busy!.total.pushesPerMinute - idle!.total.pushesPerMinute, 1 + 1 + 10, 'pushes a minute');
-  // Two hub fetches: the source, then the statuses the agents write.
-  close(busy!.total.readsPerSecond - idle!.total.readsPerSecond, (2 + 20) / 60, 'reads a second');
-  assert.deepEqual(busy!.perFleetPush, { reads: 22, pushes: 12 });
+  // Two hub fetches of two requests each: the source, then the statuses the agents write.
+  close(busy!.total.readsPerSecond - idle!.total.readsPerSecond, (4 + 20) / 60, 'reads a second');
+  assert.deepEqual(busy!.perFleetPush, { reads: 24, pushes: 12 });
 });
 
 test('Status churn is capped by --cluster-status-update-frequency: facts are read no more often.', () => {
