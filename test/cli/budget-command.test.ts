@@ -2,6 +2,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { git, makeServedRepo } from '../git-server/git-cli.js';
+import { startGitServer } from '../git-server/start-git-server.js';
 import { exampleDir } from '../loops/hub/hub-fixture.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 import { runCli } from './run-cli.js';
@@ -120,4 +122,53 @@ test('Bad input is named: a count that is not a number, a fleet that does not lo
   const missing = await runCli(['budget', '--repo', join(broken, 'nothing-here')]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /nothing-here: not a directory/);
+});
+
+test('A repository URL is read through a mirror: its clusters are counted, and the URL shows without its credentials.', async () => {
+  const root = tempDir('budget-served');
+  makeServedRepo(root, 'fleet.git');
+  const server = await startGitServer({ root, token: 'budget-token-0123' });
+  const cache = tempDir('budget-cache');
+  const saved = { token: process.env['GITFLEET_GIT_TOKEN'], cache: process.env['XDG_CACHE_HOME'] };
+  try {
+    const work = tempDir('budget-work');
+    cpSync(exampleDir, work, { recursive: true });
+    await git(work, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+    await git(work, ['add', '-A']);
+    await git(work, ['commit', '-q', '-m', 'fleet']);
+    await git(work, [
+      '-c',
+      'http.extraHeader=Authorization: Bearer budget-token-0123',
+      'push',
+      '-q',
+      server.url('fleet.git'),
+      'HEAD:main',
+    ]);
+    process.env['GITFLEET_GIT_TOKEN'] = 'budget-token-0123';
+    process.env['XDG_CACHE_HOME'] = cache;
+    const url = server.url('fleet.git').replace('http://', 'http://someone:secret@');
+    const run = await runCli([
+      'budget',
+      '--repo',
+      url,
+      '--forge',
+      'generic',
+      '--dashboards',
+      '0',
+      '-o',
+      'json',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const json = JSON.parse(run.stdout) as BudgetJson;
+    assert.equal(json.repositories[0]!.pushesPerMinute, 30, 'five clusters, a heartbeat every 10 s each');
+    assert.ok(!run.stdout.includes('secret'), run.stdout);
+  } finally {
+    for (const [key, value] of [
+      ['GITFLEET_GIT_TOKEN', saved.token],
+      ['XDG_CACHE_HOME', saved.cache],
+    ] as const)
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    await server.close();
+  }
 });
