@@ -1,4 +1,5 @@
 // `gitfleet agent`'s command line: its flags and the check of a cluster name.
+import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { agentLeaseFlags } from './agent-lease.js';
@@ -26,6 +27,7 @@ export const agentSpec = {
   positionals: [],
   flags: {
     repo: repoFlag,
+    forge: forgeFlag,
     cluster: {
       type: 'string',
       value: 'NAME',

@@ -21,6 +21,7 @@
 // applies to; a second agent for the same cluster stands by and takes over when the first
 // releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
 // pass run by hand needs no RBAC for Leases).
+import { forgeDefaults } from '../forge-profile.js';
 import { observability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
@@ -66,6 +67,7 @@ import { logProblems, print, summarize } from './agent-pass-output.js';
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
   spec: agentSpec,
+  defaults: forgeDefaults('agent'),
   run: ({ values }, io) => {
     if (!isClusterName(values.cluster)) {
       throw new UsageError(

@@ -1,5 +1,6 @@
 // `gitfleet hub`'s command line: its flags, and the checks of the values no flag type makes
 // (a followed branch, an eviction rate, the monitor's period against its grace period).
+import { forgeFlag } from '../forge-profile.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
@@ -19,6 +20,7 @@ export const hubSpec = {
   positionals: [],
   flags: {
     repo: repoFlag,
+    forge: forgeFlag,
     'source-ref': {
       type: 'string',
       value: 'BRANCH',

@@ -16,6 +16,7 @@
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
 // reporting; --once has no monitor, and judges no one. SIGINT or SIGTERM during --once stops its
 // pass as the loop's, with the pass's exit code.
+import { forgeDefaults } from '../forge-profile.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { observability, type Observability } from '../observability.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
@@ -60,6 +61,7 @@ import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.j
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
   spec: hubSpec,
+  defaults: forgeDefaults('hub'),
   run: ({ values }, io) =>
     runHub(
       {

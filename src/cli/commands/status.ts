@@ -7,6 +7,7 @@
 // The reading is loops/shared/read-fleet-status.ts, the views are core/status (fleet-summary.ts,
 // status-table.ts), the same ones the dashboard shows. `--watch` prints again whenever a gitfleet
 // branch moves (status-watch.ts). docs/status.md says what every column means.
+import { forgeDefaults, forgeFlag } from '../forge-profile.js';
 import yaml from 'js-yaml';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
@@ -52,6 +53,7 @@ export const statusSpec = {
       required: true,
       help: 'the fleet repository: a local path or an http(s) URL',
     },
+    forge: forgeFlag,
     cluster: {
       type: 'string',
       value: 'NAME[,NAME…]',
@@ -105,6 +107,7 @@ export const statusSpec = {
 /** `gitfleet status`: parses its command line and prints the status. */
 export const statusCommand = defineCommand({
   spec: statusSpec,
+  defaults: forgeDefaults('status'),
   run: ({ values }, io) =>
     runStatus(
       {

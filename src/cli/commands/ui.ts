@@ -4,6 +4,7 @@
 // other commands use (status rows, `gitfleet log`'s reading, the diff of `gitfleet diff`), serves
 // it on 127.0.0.1 and tells every open page when a branch moved: a local repository by watching
 // its refs, a URL by fetching it every --interval.
+import { forgeDefaults, forgeFlag } from '../forge-profile.js';
 import { fileURLToPath } from 'node:url';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { isLoopbackHost, startUiServer } from '../../adapters/http/ui-server.js';
@@ -36,6 +37,7 @@ export const uiSpec = {
       required: true,
       help: 'the fleet repository: a local path or an http(s) URL',
     },
+    forge: forgeFlag,
     port: { type: 'port', value: 'PORT', default: '8080', help: 'the port to listen on (0: any free port)' },
     host: {
       type: 'string',
@@ -58,6 +60,7 @@ export const uiSpec = {
 /** `gitfleet ui`: parses its command line and serves the dashboard until interrupted. */
 export const uiCommand = defineCommand({
   spec: uiSpec,
+  defaults: forgeDefaults('ui'),
   run: ({ values }, io) =>
     runUi(
       {
