@@ -22,7 +22,7 @@ import { comparePaths } from './compare-paths.js';
 import { defaultCustomResourceNamespaces } from './default-namespace.js';
 import { resolveDependentOverrides, type WaitingPolicies } from './resolve-dependent-overrides.js';
 import { findFleetConfig } from './find-fleet-config.js';
-import { assignStatusRepository } from '../status/assign-status-repository.js';
+import { assignStatusRepository } from '../model/assign-status-repository.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { checkCustomizationConflicts } from './parse-interpreter-customization.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   assignStatusRepositories,
   assignStatusRepository,
-} from '../../../src/core/status/assign-status-repository.js';
+} from '../../../src/core/model/assign-status-repository.js';
 import type { StatusRepository } from '../../../src/core/model/status-repository.js';
 import { aCluster } from '../builders.js';
 

@@ -11,10 +11,10 @@
 // it (about 1/n of them), and removing one move only its own clusters; the order of the list
 // does not matter.
 import { createHash } from 'node:crypto';
-import type { Cluster } from '../model/cluster.js';
-import type { FleetConfig } from '../model/fleet-config.js';
-import { quoteText } from '../model/quote-text.js';
-import { statusRepositoryLabel, type StatusRepository } from '../model/status-repository.js';
+import type { Cluster } from './cluster.js';
+import type { FleetConfig } from './fleet-config.js';
+import { quoteText } from './quote-text.js';
+import { statusRepositoryLabel, type StatusRepository } from './status-repository.js';
 
 /** Where one cluster's status goes: the fleet repository, a listed repository, or a bad label. */
 export type StatusAssignment =
