@@ -8,7 +8,6 @@
 // branch, and its status is skipped. The problem is logged once when it starts or changes, and
 // once when it ends, never per pass.
 import type { AgentRepo } from './agent-repo.js';
-import type { AgentMemory } from './agent-memory.js';
 import type { BranchRead } from './read-cluster-branch.js';
 
 /** What the CLI hands the pass: the override flag and how to open a status repository by URL or path. */
@@ -17,6 +16,11 @@ export interface StatusRepos {
   override?: string;
   /** Returns the repository at a URL or path; the same object for the same URL (it keeps a mirror). */
   open(url: string): Promise<AgentRepo>;
+}
+
+/** The part of the agent's memory (agent-memory.ts) that remembers the target. */
+export interface TargetMemory {
+  statusTarget?: StatusTarget;
 }
 
 /** The repository the status and heartbeat of this term go to. */
@@ -50,7 +54,7 @@ export async function resolveStatusTarget(opts: {
   repo: AgentRepo;
   repos?: StatusRepos;
   branch: BranchRead;
-  memory: AgentMemory;
+  memory: TargetMemory;
   warn?: (message: string) => void;
   info?: (message: string) => void;
 }): Promise<StatusTarget> {
@@ -82,7 +86,7 @@ export async function resolveStatusTarget(opts: {
 
 /** Records that the status write to the target succeeded: a refusal before it is over. */
 export function noteStatusWritten(
-  opts: { memory: AgentMemory; warn?: (message: string) => void; info?: (message: string) => void },
+  opts: { memory: TargetMemory; warn?: (message: string) => void; info?: (message: string) => void },
   target: StatusTarget,
 ): void {
   if (target.problem !== undefined)
@@ -91,7 +95,7 @@ export function noteStatusWritten(
 
 /** Records that the status write to the target failed; returns the target with its problem. */
 export function noteStatusWriteFailed(
-  opts: { memory: AgentMemory; warn?: (message: string) => void; info?: (message: string) => void },
+  opts: { memory: TargetMemory; warn?: (message: string) => void; info?: (message: string) => void },
   target: StatusTarget,
   error: unknown,
 ): StatusTarget {
@@ -106,7 +110,7 @@ function problemOf(url: string, error: unknown, what = 'cannot be read'): string
 
 // One log line when the problem starts or changes, one when it ends.
 function remember(
-  opts: { memory: AgentMemory; warn?: (message: string) => void; info?: (message: string) => void },
+  opts: { memory: TargetMemory; warn?: (message: string) => void; info?: (message: string) => void },
   next: StatusTarget,
 ): StatusTarget {
   const before = opts.memory.statusTarget?.problem;
