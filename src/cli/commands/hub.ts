@@ -32,6 +32,7 @@ import {
 } from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
+import { hubStatusRepositories } from './hub-status-repos.js';
 import { saveDeferredHubMemo } from '../../loops/hub/hub-memo.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { hasErrorDiagnostics } from '../../loops/hub/hub-pass-result.js';
@@ -191,6 +192,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     metrics: observe.metrics,
   });
   const cache = createHubPassCache();
+  const statusRepositories = await hubStatusRepositories(
+    { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
+    { log, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e) },
+  );
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
@@ -201,6 +206,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         elapsed,
         clock,
         log,
+        statusRepositories,
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe
           ? {
@@ -232,6 +238,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         log,
         cache,
         failover,
+        statusRepositories,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.

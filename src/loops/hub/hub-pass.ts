@@ -204,7 +204,7 @@ async function readStatus(
     const url = assignedUrl(assigned);
     if (url !== undefined) assignment.set(cluster, url);
   }
-  repos.assign(assignment);
+  repos.assign(assignment, fleet.config.branchPrefix);
   if (!repos.active()) return state;
   await repos.refresh();
   const status = repos.read(read, state.statusHeads);

@@ -43,6 +43,7 @@ export class StatusRepositories {
   private assignment: StatusAssignmentByCluster = new Map();
   private previous: StatusAssignmentByCluster = new Map();
   private readonly known = new Map<string, Known>();
+  private prefix: string | undefined;
 
   constructor(
     private readonly opts: {
@@ -53,8 +54,9 @@ export class StatusRepositories {
     },
   ) {}
 
-  /** Takes the assignment of the fleet just loaded; the one before is kept for clusters that moved. */
-  assign(next: StatusAssignmentByCluster): void {
+  /** Takes the assignment of the fleet just loaded (and its branch prefix); the one before is kept for clusters that moved. */
+  assign(next: StatusAssignmentByCluster, branchPrefix?: string): void {
+    if (branchPrefix !== undefined) this.prefix = branchPrefix;
     if (sameAssignment(next, this.assignment)) return;
     this.previous = this.assignment;
     this.assignment = next;
@@ -85,7 +87,7 @@ export class StatusRepositories {
   /** Returns the status and heartbeat refs of every cluster from where it is read, over the fleet repository's own. */
   overlay(fleetRefs: ReadonlyMap<string, string>): Map<string, string> {
     const refs = new Map(fleetRefs);
-    const prefix = this.opts.branchPrefix();
+    const prefix = this.branchPrefix();
     for (const cluster of this.assignment.keys()) {
       for (const ref of [`${statusRefPrefix(prefix)}${cluster}`, `${heartbeatRefPrefix(prefix)}${cluster}`]) {
         const at = this.sourceOf(cluster, ref);
@@ -100,7 +102,7 @@ export class StatusRepositories {
   read(ctx: ReadContext, fleetHeads: ReadonlyMap<string, string>): StatusRead {
     const heads = new Map(fleetHeads);
     const reads = new Map<string, ReadContext>();
-    const prefix = statusRefPrefix(this.opts.branchPrefix());
+    const prefix = statusRefPrefix(this.branchPrefix());
     for (const cluster of this.assignment.keys()) {
       const at = this.sourceOf(cluster, `${prefix}${cluster}`);
       if (at === undefined) heads.delete(cluster);
@@ -123,13 +125,17 @@ export class StatusRepositories {
     return 'fleet';
   }
 
+  private branchPrefix(): string {
+    return this.prefix ?? this.opts.branchPrefix();
+  }
+
   private async refreshOne(url: string): Promise<boolean> {
     const known = this.known.get(url) ?? { refs: new Map<string, string>() };
     this.known.set(url, known);
     try {
       known.repo ??= this.opts.open(url);
       await known.repo.refresh();
-      const prefix = this.opts.branchPrefix();
+      const prefix = this.branchPrefix();
       const refs = new Map([
         ...(await listRefs(known.repo.gitdir, statusRefPrefix(prefix))),
         ...(await listRefs(known.repo.gitdir, heartbeatRefPrefix(prefix))),
