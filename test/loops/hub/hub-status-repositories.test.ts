@@ -14,6 +14,7 @@ import type { StatusRepos } from '../../../src/loops/agent/status-target.js';
 import { clusterMonitor } from '../../../src/loops/hub/cluster-monitor.js';
 import { defaultClusterMonitorSettings } from '../../../src/loops/hub/cluster-monitor-rules.js';
 import { StatusRepositories } from '../../../src/loops/hub/status-repositories.js';
+import { readFleetStatus } from '../../../src/loops/shared/read-fleet-status.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
 import { fakeAgent } from '../agent/fake-agent.js';
@@ -212,4 +213,29 @@ test('a cluster moved to a status repository keeps its last report from the flee
     statusTrailers(repo).includes(`Gitfleet-Status-Commit: member1=${moved}`),
     'the new report counts once written',
   );
+});
+
+test('gitfleet status and the dashboard read each cluster from its status repository, and name one that cannot be read', async () => {
+  const a = bareRepo();
+  const missing = join(bareRepo(), 'gone.git');
+  const repo = fleetOn(a, missing);
+  const status = hubStatus();
+  rendered(await hubPass(repo, { statusRepositories: status }));
+  for (const name of ['member1', 'member2']) {
+    const agent = fakeAgent({ repo: localAgentRepo(repo.path), cluster: name });
+    await agent.pass({ statusRepos: agentRepos });
+  }
+  const withBeat = localAgentRepo(a);
+  await beat(withBeat, 'member1', fakeClock());
+  rendered(await hubPass(repo, { statusRepositories: status }));
+  for (const branchPrefix of [undefined, 'gitfleet/']) {
+    const data = await readFleetStatus({ dir: repo.path, ...(branchPrefix ? { branchPrefix } : {}) });
+    assert.equal(
+      data.reports.get('member1')?.appliedCommit,
+      git(repo, ['rev-parse', 'refs/heads/gitfleet/clusters/member1']),
+    );
+    assert.ok(data.heartbeatTimes.has('member1'), 'the heartbeat is read from the status repository');
+    assert.equal(data.reports.has('member2'), false);
+    assert.match(data.unreadable.get('member2') ?? '', /^status repository .*gone\.git cannot be read/);
+  }
 });
