@@ -122,7 +122,7 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   const failoverCurrent = (head: BindingsHead): boolean =>
     !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head));
   // With status repositories, the status heads that decide "up to date" are not in `repo`.
-  const quick = !opts.force && opts.statusRepositories?.active() !== true;
+  const quick = !opts.force && (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly());
   const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent) : null;
   if (already) {
     timer.mark('readMs');

@@ -44,6 +44,7 @@ export class StatusRepositories {
   private previous: StatusAssignmentByCluster = new Map();
   private readonly known = new Map<string, Known>();
   private prefix: string | undefined;
+  private assigned = false;
 
   constructor(
     private readonly opts: {
@@ -57,6 +58,7 @@ export class StatusRepositories {
   /** Takes the assignment of the fleet just loaded (and its branch prefix); the one before is kept for clusters that moved. */
   assign(next: StatusAssignmentByCluster, branchPrefix?: string): void {
     if (branchPrefix !== undefined) this.prefix = branchPrefix;
+    this.assigned = true;
     if (sameAssignment(next, this.assignment)) return;
     this.previous = this.assignment;
     this.assignment = next;
@@ -65,6 +67,15 @@ export class StatusRepositories {
   /** Whether any cluster is assigned a status repository. */
   active(): boolean {
     return this.assignment.size > 0;
+  }
+
+  /**
+   * Whether the status heads in the fleet repository are all there is: a pass has given an
+   * assignment and it names no status repository. Before the first (a process just started) it
+   * is not known, so a pass must load the fleet to find out.
+   */
+  fleetOnly(): boolean {
+    return this.assigned && !this.active();
   }
 
   /** Refreshes every assigned repository (and those clusters moved from); returns whether a status or heartbeat ref moved. */

@@ -137,7 +137,9 @@ test('each agent writes its status repository, nothing lands in the fleet reposi
     'no status branch in the fleet repository',
   );
   assert.deepEqual(refsUnder(a, 'refs/heads/gitfleet/status/'), ['refs/heads/gitfleet/status/member1']);
-  rendered(await hubPass(repo, { statusRepositories: status }));
+  // A hub process just started (a fresh StatusRepositories) must not take the bindings branch's
+  // word that nothing changed: it has to know the assignment first.
+  rendered(await hubPass(repo, { statusRepositories: hubStatus() }));
   assert.deepEqual(statusTrailers(repo), [
     `Gitfleet-Status-Commit: member1=${heads.get('member1')}`,
     `Gitfleet-Status-Commit: member2=${heads.get('member2')}`,
