@@ -45,6 +45,7 @@ import {
 } from '../../loops/agent/heartbeat.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
 import { agentStatusRepos } from './agent-status-repos.js';
+import { heartbeatRepo } from '../../loops/agent/status-target.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
   runAgentPass,
@@ -302,7 +303,7 @@ async function loop(
             assertLeading(leadership, `agent ${opts.cluster}`, 'no heartbeat written');
             return writeHeartbeat({
               // Where this term's passes write status: a status repository, or the agent's own.
-              repo: passOptions.memory.statusTarget?.repo ?? passOptions.repo,
+              repo: heartbeatRepo(passOptions.memory, passOptions.repo),
               ref: heartbeatRef(opts.branchPrefix, opts.cluster),
               cluster: opts.cluster,
               author: {

@@ -7,6 +7,7 @@
 // problem of the report only: the pass still applies, prunes and corrects drift from the cluster
 // branch, and its status is skipped. The problem is logged once when it starts or changes, and
 // once when it ends, never per pass.
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { AgentRepo } from './agent-repo.js';
 import type { BranchRead } from './read-cluster-branch.js';
 
@@ -119,4 +120,18 @@ function remember(
     opts.info?.(`status repository ${next.url ?? next.repo.description} answers again`);
   opts.memory.statusTarget = next;
   return next;
+}
+
+/** A status repository that cannot be read gets no heartbeat, and nothing goes to the agent's own repository instead. */
+export class StatusRepositoryUnreadable extends GitfleetError<'StatusRepositoryUnreadable'> {
+  constructor(message: string) {
+    super(message, { code: 'StatusRepositoryUnreadable' });
+  }
+}
+
+/** Returns where the heartbeat goes: this term's status target, else `fallback`; throws while the target cannot be read. */
+export function heartbeatRepo(memory: TargetMemory, fallback: AgentRepo): AgentRepo {
+  const target = memory.statusTarget;
+  if (target?.problemKind === 'read') throw new StatusRepositoryUnreadable(target.problem!);
+  return target?.repo ?? fallback;
 }

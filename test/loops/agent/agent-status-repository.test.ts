@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseStatusBranch } from '../../../src/core/status/status-branch.js';
 import { localAgentRepo, statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
-import type { StatusRepos } from '../../../src/loops/agent/status-target.js';
+import { heartbeatRepo, type StatusRepos } from '../../../src/loops/agent/status-target.js';
 import { readStatusFiles } from '../../../src/loops/agent/write-status-branch.js';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { makeServedRepo, tempDir } from '../../git-server/git-cli.js';
@@ -54,6 +54,11 @@ test('the branch names a status repository: the status branch is written there, 
   assert.equal((await reportIn(status.dir))?.appliedCommit, commit);
   assert.equal(hasRef(agent.gitdir, statusRef), false, 'the fleet repository holds no status branch');
   assert.equal(agent.memory.statusTarget?.url, status.dir);
+  assert.equal(
+    heartbeatRepo(agent.memory, agent.options.repo).gitdir,
+    status.dir,
+    'the heartbeat goes there too',
+  );
   status.dispose();
 });
 
@@ -97,6 +102,11 @@ test('a status repository that does not exist: the pass applies all the same, sa
     'said once, not per pass',
   );
   assert.equal(hasRef(agent.gitdir, statusRef), false, 'nor written to the fleet repository instead');
+  assert.throws(
+    () => heartbeatRepo(agent.memory, agent.options.repo),
+    /status repository .* cannot be read/,
+    'no heartbeat goes to the fleet repository instead',
+  );
 });
 
 test('a remote status repository that refuses writes (403) and one that does not exist (404): said with the URL and status, applying goes on', async () => {
