@@ -115,10 +115,18 @@ test(
   async () => {
     const first = await hubOnce();
     assert.equal(first.code, 0, first.stderr);
+    const seen = server.requests.length;
     for (const cluster of ['member1', 'member2']) {
       const run = await agentOnce(cluster);
       assert.equal(run.code, 0, `${cluster}: ${run.stderr}`);
     }
+    // What the agents asked of each repository: reads of the fleet repository, pushes only to theirs.
+    const pushes = (repo: string) =>
+      server.requests.slice(seen).filter((r) => r.method === 'POST' && r.path === `/${repo}/git-receive-pack`)
+        .length;
+    assert.equal(pushes('fleet.git'), 0, 'no agent pushes to the fleet repository');
+    assert.equal(pushes('status-a.git'), 1, "member1's status: one push");
+    assert.equal(pushes('status-b.git'), 1, "member2's status: one push");
     const refused = await agentOnce('member3');
     assert.equal(refused.code, 1, 'a status that could not be written fails --once');
     assert.match(
