@@ -44,7 +44,7 @@ import {
   type HeartbeatSettings,
 } from '../../loops/agent/heartbeat.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
-import { agentStatusRepos } from './agent-status-repos.js';
+import { agentStatusRepos, statusMirrorMaintenance } from './agent-status-repos.js';
 import { heartbeatRepo } from '../../loops/agent/status-target.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
@@ -226,16 +226,22 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
 }
 
 /**
- * The agent's pass; with a remote repository, followed by the maintenance of the mirror it owns
- * (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
+ * The agent's pass; with a remote repository (or status repository), followed by the maintenance
+ * of the mirror it owns (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
  */
 function agentPassWithMaintenance(
   opts: AgentOptions,
   deps: { passOptions: AgentPassOptions; clock: ReturnType<typeof systemClock>; log: Logger },
 ): () => ReturnType<typeof runAgentPass> {
-  const pass = () => runAgentPass(deps.passOptions);
-  if (!isRepoUrl(opts.repo)) return pass;
   const { clock, log } = deps;
+  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
+  const maintainStatus = statusMirrorMaintenance({ clock, log });
+  const pass = () =>
+    runAgentPass(deps.passOptions).then(async (result) => {
+      await maintainStatus(deps.passOptions.memory.statusTarget);
+      return result;
+    });
+  if (!isRepoUrl(opts.repo)) return pass;
   return withRepoMaintenance(
     pass,
     repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
