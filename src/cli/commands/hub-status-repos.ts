@@ -9,36 +9,56 @@ import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { StatusRepositories } from '../../loops/hub/status-repositories.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { localHubRepo } from '../../loops/shared/hub-repo.js';
+import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
-/** Returns the hub's status repositories, opened as the fleet's assignment names them. */
+/** Returns the hub's status repositories, opened as the fleet's assignment names them, and the maintenance of their mirrors. */
 export async function hubStatusRepositories(
   opts: { tokenFile?: string; cacheDir?: string; branchPrefix?: string },
-  deps: { log: Logger; signal?: AbortSignal; onExchange?: RemoteHubRepoOptions['onExchange'] },
-): Promise<StatusRepositories> {
+  deps: { log: Logger; clock: Clock; signal?: AbortSignal; onExchange?: RemoteHubRepoOptions['onExchange'] },
+): Promise<{ repositories: StatusRepositories; maintenance: RepoMaintenance }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
-  return new StatusRepositories({
+  const mirrors = new Map<string, RepoMaintenance>();
+  const mirrored = (repo: HubRepo): HubRepo => {
+    mirrors.set(
+      repo.gitdir,
+      repoMaintenance({ gitdir: repo.gitdir, packCache: {}, clock: deps.clock, log: deps.log }),
+    );
+    return repo;
+  };
+  const repositories = new StatusRepositories({
     branchPrefix: () => branchPrefix,
     log: deps.log,
     open: (url) =>
       isRepoUrl(url)
-        ? remoteHubRepo({
-            url,
-            cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
-            mirrorKey: 'hub status',
-            ...(token ? { token } : {}),
-            // A status repository holds no source branch: `main` is fetched when there is one.
-            sourceRef: 'main',
-            sourceOptional: true,
-            branchPrefix,
-            timeouts: remoteTimeoutsFromEnv(process.env),
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
-            onWarning: (m) => deps.log.warn(m),
-          })
+        ? mirrored(
+            remoteHubRepo({
+              url,
+              cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
+              mirrorKey: 'hub status',
+              ...(token ? { token } : {}),
+              // A status repository holds no source branch: `main` is fetched when there is one.
+              sourceRef: 'main',
+              sourceOptional: true,
+              branchPrefix,
+              timeouts: remoteTimeoutsFromEnv(process.env),
+              ...(deps.signal ? { signal: deps.signal } : {}),
+              ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
+              onWarning: (m) => deps.log.warn(m),
+            }),
+          )
         : localHubRepo(url),
   });
+  // The mirrors take every heartbeat's replaced commit: each is repacked when due, after a pass.
+  const maintenance: RepoMaintenance = {
+    afterPass: async () => {
+      for (const m of mirrors.values()) await m.afterPass();
+      return { type: 'notDue' };
+    },
+  };
+  return { repositories, maintenance };
 }

@@ -192,10 +192,11 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     metrics: observe.metrics,
   });
   const cache = createHubPassCache();
-  const statusRepositories = await hubStatusRepositories(
+  const status = await hubStatusRepositories(
     { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
-    { log, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e) },
+    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e) },
   );
+  const statusRepositories = status.repositories;
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
@@ -252,6 +253,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       }),
     hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
   );
+  const maintainedPass = withRepoMaintenance(pass, status.maintenance);
   if (opts.once) {
     // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
     // its next request (aborted), its locks released on the way out, and the exit code is the
@@ -260,7 +262,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       log.info('stopping: the pass in hand finishes or stops at its next request');
       stopping.abort();
     });
-    const result = await pass().finally(() => offInterrupt?.());
+    const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
     if (result.type === 'loadFailed') return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
@@ -278,7 +280,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     // A new term starts from what the branches say now, not from what this replica last wrote.
     last = '';
     return runHubLoop({
-      pass,
+      pass: maintainedPass,
       triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
       clock,
       random: deps.random ?? Math.random,
