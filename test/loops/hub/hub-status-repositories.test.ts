@@ -241,3 +241,26 @@ test('gitfleet status and the dashboard read each cluster from its status reposi
     assert.match(data.unreadable.get('member2') ?? '', /^status repository .*gone\.git cannot be read/);
   }
 });
+
+test('the hub says once that a status repository cannot be read, and once that it answers again', async () => {
+  const dir = join(bareRepo(), 'later.git');
+  const lines: string[] = [];
+  const log = {
+    info: (m: string) => lines.push(`info ${m}`),
+    warn: (m: string) => lines.push(`warn ${m}`),
+    error: (m: string) => lines.push(`error ${m}`),
+  };
+  const status = new StatusRepositories({ open: localHubRepo, branchPrefix: () => 'gitfleet/', log });
+  status.assign(new Map([['member1', dir]]));
+  for (let i = 0; i < 3; i++) await status.refresh();
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(
+    lines[0]!,
+    /^warn status repository .*later\.git cannot be read: .*; the status of its clusters is unreadable \(not NotReady\)/,
+  );
+  assert.deepEqual([...status.unreadable().keys()], ['member1']);
+  execFileSync('git', ['init', '-q', '--bare', dir]);
+  for (let i = 0; i < 3; i++) await status.refresh();
+  assert.deepEqual(lines.slice(1), [`info status repository ${dir} answers again`]);
+  assert.equal(status.unreadable().size, 0);
+});
