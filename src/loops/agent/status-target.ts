@@ -114,10 +114,12 @@ function remember(
   opts: { memory: TargetMemory; warn?: (message: string) => void; info?: (message: string) => void },
   next: StatusTarget,
 ): StatusTarget {
-  const before = opts.memory.statusTarget?.problem;
+  const last = opts.memory.statusTarget;
+  const before = last?.problem;
   if (next.problem !== undefined && next.problem !== before) opts.warn?.(next.problem);
-  if (next.problem === undefined && before !== undefined)
-    opts.info?.(`status repository ${next.url ?? next.repo.description} answers again`);
+  // Said of the same repository only: moving away from a broken one is said by the move.
+  if (next.problem === undefined && before !== undefined && next.url !== undefined && next.url === last?.url)
+    opts.info?.(`status repository ${next.url} answers again`);
   opts.memory.statusTarget = next;
   return next;
 }

@@ -107,6 +107,18 @@ test('a status repository that does not exist: the pass applies all the same, sa
     /status repository .* cannot be read/,
     'no heartbeat goes to the fleet repository instead',
   );
+  // Created: the next pass writes there and says so once.
+  execFileSync('git', ['init', '-q', '--bare', missing]);
+  const told: string[] = [];
+  const back = await agent.pass({
+    statusRepos: localRepos(),
+    warn: (m) => warned.push(m),
+    info: (m) => told.push(m),
+  });
+  assert.equal(back.status.type, 'written');
+  assert.ok(await reportIn(missing));
+  assert.deepEqual(told, [`status repository ${missing} answers again`]);
+  assert.equal(warned.filter((m) => m.includes('status repository')).length, 1);
 });
 
 test('a remote status repository that refuses writes (403) and one that does not exist (404): said with the URL and status, applying goes on', async () => {
