@@ -40,7 +40,7 @@ import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
 import type { StatusRepositories } from './status-repositories.js';
-import { assignStatusRepositories, assignedUrl } from '../../core/model/assign-status-repository.js';
+import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
@@ -146,7 +146,12 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
-  const state = await readStatus(opts, read, fleet, await readHubState(read, fleet.config.branchPrefix));
+  const state = await readAssignedStatus(
+    opts.statusRepositories,
+    read,
+    fleet,
+    await readHubState(read, fleet.config.branchPrefix),
+  );
   const verdicts = passVerdicts(failover, state.bindings, {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
@@ -178,42 +183,6 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts }),
     state,
   );
-}
-
-/** Returns the result naming the clusters whose status repository could not be read, when there are any. */
-function withUnreadable(result: HubPassResult, state: HubState): HubPassResult {
-  const unreadable = state.statusUnreadable;
-  if (!unreadable?.size) return result;
-  return {
-    ...result,
-    statusUnreadable: Object.fromEntries([...unreadable].sort(([a], [b]) => (a < b ? -1 : 1))),
-  };
-}
-
-/** The hub's state with each cluster's status read from its status repository (status-repositories.ts). */
-async function readStatus(
-  opts: HubPassOptions,
-  read: ReadContext,
-  fleet: Fleet,
-  state: HubState,
-): Promise<HubState> {
-  const repos = opts.statusRepositories;
-  if (!repos) return state;
-  const assignment = new Map<string, string>();
-  for (const [cluster, assigned] of assignStatusRepositories(fleet.clusters, fleet.config)) {
-    const url = assignedUrl(assigned);
-    if (url !== undefined) assignment.set(cluster, url);
-  }
-  repos.assign(assignment, fleet.config.branchPrefix);
-  if (!repos.active()) return state;
-  await repos.refresh();
-  const status = repos.read(read, state.statusHeads);
-  return {
-    ...state,
-    statusHeads: status.heads,
-    statusReads: status.reads,
-    statusUnreadable: status.unreadable,
-  };
 }
 
 /**
