@@ -83,7 +83,8 @@ async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, s
     service: 'git-upload-pack',
   });
   const branches = new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
-  if (!branches.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, branches.keys());
+  if (!branches.has(opts.layout.sourceRef) && opts.layout.sourceOptional !== true)
+    throw missingSource(opts.url, opts.layout, branches.keys());
   if (await hasNewBranches(opts.gitdir, branches, opts.quiet)) {
     const moved = await movedBranches(opts.gitdir, branches);
     await fetchVerified(opts, () =>
@@ -123,7 +124,8 @@ async function downloadEveryBranch(
  */
 async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): Promise<Map<string, string>> {
   const refs = await fetchWantedOnce(opts, wanted);
-  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
+  if (!refs.has(opts.layout.sourceRef) && opts.layout.sourceOptional !== true)
+    throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
   const source = await allowanceSourceRef(opts.gitdir, opts.layout);
   if (source === null || wanted.includes(source)) return refs;
   for (const [ref, oid] of await fetchWantedOnce(opts, [source])) refs.set(ref, oid);

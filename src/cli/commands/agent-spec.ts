@@ -96,6 +96,16 @@ export const agentSpec = {
     },
     ...agentLeaseFlags,
     'token-file': tokenFileFlag,
+    'status-repo': {
+      type: 'string',
+      value: 'URL|PATH',
+      help: "where to write the status branch and heartbeat (default: the cluster branch's .gitfleet/status-repository, else --repo)",
+    },
+    'status-token-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'for a status repository URL: a file holding its token (default: --token-file, else $GITFLEET_GIT_TOKEN)',
+    },
     'cache-dir': cacheDirFlag,
     output: {
       type: 'string',

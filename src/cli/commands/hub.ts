@@ -34,6 +34,7 @@ import {
 } from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
+import { hubStatusRepositories } from './hub-status-repos.js';
 import { saveDeferredHubMemo } from '../../loops/hub/hub-memo.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { hasErrorDiagnostics } from '../../loops/hub/hub-pass-result.js';
@@ -201,6 +202,11 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   });
   const cache = createHubPassCache();
   if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
+  const status = await hubStatusRepositories(
+    { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
+    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e) },
+  );
+  const statusRepositories = status.repositories;
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
@@ -211,6 +217,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         elapsed,
         clock,
         log,
+        statusRepositories,
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe
           ? {
@@ -242,6 +249,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         log,
         cache,
         failover,
+        statusRepositories,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.
@@ -255,6 +263,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       }),
     hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
   );
+  const maintainedPass = withRepoMaintenance(pass, status.maintenance);
   if (opts.once) {
     // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
     // its next request (aborted), its locks released on the way out, and the exit code is the
@@ -263,7 +272,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       log.info('stopping: the pass in hand finishes or stops at its next request');
       stopping.abort();
     });
-    const result = await pass().finally(() => offInterrupt?.());
+    const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
     if (result.type === 'loadFailed') return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
@@ -281,7 +290,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     // A new term starts from what the branches say now, not from what this replica last wrote.
     last = '';
     return runHubLoop({
-      pass,
+      pass: maintainedPass,
       triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
       clock,
       random: deps.random ?? Math.random,

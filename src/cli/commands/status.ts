@@ -28,6 +28,7 @@ import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
 import { formatRefusedDeletions, refusedDeletionsOf } from '../../core/status/refused-deletions.js';
 import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
+import { statusRepositoryOpener } from './open-status-repository.js';
 import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
 import type { Io } from '../io.js';
 import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
@@ -164,6 +165,11 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
   const source = await statusSource(opts);
   // With --watch, each snapshot reads only what changed since the one before.
   const memo = createFleetStatusMemo();
+  const openStatusRepository = statusRepositoryOpener({
+    ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+    ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
+    mirrorKey: 'status',
+  });
   const snapshot = async (): Promise<StatusSnapshot> => {
     const data = await readFleetStatus({
       dir: source.dir,
@@ -172,6 +178,7 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
       objects: 'fresh',
       templateLabels: selector !== undefined,
       memo,
+      openStatusRepository,
       ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
     });
     return {

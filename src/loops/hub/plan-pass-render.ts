@@ -51,7 +51,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   const previous = await readPreviousBindings(read, state.bindings.current.files);
   const recorded = await readFailoverRecords(read, state.bindings.current.files);
   input.onStateRead?.();
-  const reports = await readAgentReports(read, state.statusHeads);
+  const reports = await readAgentReports(read, state.statusHeads, state.statusReads);
   const clusterStatus = withMonitorVerdicts(clusterStatusOf(reports), verdicts);
   const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
   const taints = planClusterTaints({ now, fleet, clusterStatus, recorded });
