@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, makeServedRepo } from '../git-server/git-cli.js';
 import { startGitServer } from '../git-server/start-git-server.js';
@@ -171,4 +171,23 @@ test('A repository URL is read through a mirror: its clusters are counted, and t
       else process.env[key] = value;
     await server.close();
   }
+});
+
+test("Without --status-repositories the FleetConfig's spec.statusRepositories are priced; the flag overrides them.", async () => {
+  const dir = tempDir('gitfleet-budget-status-');
+  cpSync(exampleDir, dir, { recursive: true });
+  const fleetYaml = join(dir, 'fleet.yaml');
+  writeFileSync(
+    fleetYaml,
+    readFileSync(fleetYaml, 'utf8') +
+      '  statusRepositories:\n' +
+      '    - { name: status-a, url: https://git.example.com/org/status-a.git }\n' +
+      '    - { name: status-b, url: https://git.example.com/org/status-b.git }\n',
+  );
+  const roles = async (...args: string[]) => {
+    const run = await runCli(['budget', '--repo', dir, '--forge', 'github', ...args, '-o', 'json']);
+    return (JSON.parse(run.stdout) as BudgetJson).repositories.map((r) => r.role);
+  };
+  assert.deepEqual(await roles(), ['fleet', 'status', 'status']);
+  assert.deepEqual(await roles('--status-repositories', '0'), ['fleet']);
 });

@@ -79,8 +79,7 @@ export const budgetSpec = {
     'status-repositories': {
       type: 'string',
       value: 'N',
-      default: '0',
-      help: 'status repositories the statuses and heartbeats are spread over (0: the fleet repository)',
+      help: "status repositories the statuses and heartbeats are spread over (0: the fleet repository; default: the FleetConfig's spec.statusRepositories)",
     },
     'render-repositories': {
       type: 'string',

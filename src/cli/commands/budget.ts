@@ -37,8 +37,8 @@ type BudgetValues = FlagValues<(typeof budgetSpec)['flags']>;
 /** Returns the exit code: ok when every repository fits its forge's budget, failed when one does not. */
 export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
   const forge = forgeOf({ repo: values.repo, forge: values.forge }) ?? 'generic';
-  const settings = settingsOf(values);
   const counted = await countFleet(values);
+  const settings = settingsOf(values, counted.statusRepositories);
   const fleet: FleetShape = {
     clusters:
       values.clusters === undefined
@@ -56,7 +56,7 @@ export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
   return verdict.within ? exitCodes.ok : exitCodes.failed;
 }
 
-function settingsOf(v: BudgetValues): TrafficSettings {
+function settingsOf(v: BudgetValues, configuredStatusRepositories: number): TrafficSettings {
   const s = (ms: number) => ms / 1000;
   return {
     hub: {
@@ -77,7 +77,10 @@ function settingsOf(v: BudgetValues): TrafficSettings {
       refreshSeconds: s(v['dashboard-interval']),
     },
     doorbell: v.doorbell,
-    statusRepositories: parseWholeNumber(v['status-repositories'], 'status-repositories', 'repositories'),
+    statusRepositories:
+      v['status-repositories'] === undefined
+        ? configuredStatusRepositories
+        : parseWholeNumber(v['status-repositories'], 'status-repositories', 'repositories'),
     renderRepositories: parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories'),
     // Measured beside the waits: a render and push, a fetch and an apply of a small change.
     workSeconds: 2,
@@ -91,8 +94,10 @@ function rate(text: string, flag: string): number {
   return value;
 }
 
-/** Counts the clusters and templates the fleet repository registers. */
-async function countFleet(v: BudgetValues): Promise<{ clusters: number; templates: number }> {
+/** Counts the clusters, templates and status repositories the fleet repository registers. */
+async function countFleet(
+  v: BudgetValues,
+): Promise<{ clusters: number; templates: number; statusRepositories: number }> {
   const source = isRepoUrl(v.repo) ? await mirroredSource(v) : await readSource(v.repo, v.ref);
   const loaded = loadFleet(source.files, { sourceBranch: sourceBranchOf(v.ref) });
   if (!loaded.ok) {
@@ -103,7 +108,11 @@ async function countFleet(v: BudgetValues): Promise<{ clusters: number; template
       source.description,
     );
   }
-  return { clusters: loaded.fleet.clusters.length, templates: loaded.fleet.templates.length };
+  return {
+    clusters: loaded.fleet.clusters.length,
+    templates: loaded.fleet.templates.length,
+    statusRepositories: loaded.fleet.config.statusRepositories?.length ?? 0,
+  };
 }
 
 async function mirroredSource(v: BudgetValues) {
