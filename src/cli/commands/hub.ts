@@ -6,6 +6,7 @@
 //                [--leader-elect [--leader-elect-kubeconfig FILE] [--leader-elect-resource-namespace NS]
 //                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
 //                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
+//                [--notify-addr HOST:PORT --notify-tokens FILE]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
@@ -40,6 +41,8 @@ import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
+import { startHubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
+import { UsageError } from '../usage-error.js';
 import { leaderElectionOf, withLeadership, type HubLeaderElection } from './hub-leadership.js';
 import { printResult } from './hub-output.js';
 import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
@@ -79,6 +82,7 @@ export const hubCommand = defineCommand({
           ? { webhookSecretFile: values['webhook-secret-file'] }
           : {}),
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
+        ...notifyOf(values),
         logFormat: values['log-format'],
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
@@ -115,6 +119,8 @@ export interface HubOptions {
   logFormat?: 'text' | 'json';
   /** Run passes only while holding this Lease (--leader-elect); absent: always. */
   leaderElection?: HubLeaderElection;
+  /** Serve the agents' doorbell (hub-doorbell.ts; not with --once). */
+  notify?: HubDoorbellOptions;
 }
 
 /** What the hub works on and what tells it to look again. */
@@ -191,6 +197,20 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     metrics: observe.metrics,
   });
   const cache = createHubPassCache();
+  // The doorbell starts before the election (it wraps the repository the pass writes); it asks later.
+  const leads: { now?: Leadership } = {};
+  const bell =
+    opts.notify && !opts.once
+      ? await startHubDoorbell(
+          {
+            ...opts.notify,
+            branchPrefix: opts.branchPrefix ?? setup.repo.branchPrefix ?? defaultBranchPrefix,
+          },
+          setup.repo,
+          { clock, log, serving: () => leads.now?.isLeading() ?? false },
+        )
+      : undefined;
+  const repo = bell?.repo ?? setup.repo;
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
@@ -201,6 +221,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         elapsed,
         clock,
         log,
+        ...(bell ? { beacons: () => bell.beacons.counts() } : {}),
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe
           ? {
@@ -220,12 +241,13 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     { clock, random: deps.random ?? Math.random, log },
     deps,
   );
+  leads.now = leadership;
   const progress = observe.progress('hub: rendered', 'templates');
   const pass = withRepoMaintenance(
     () =>
       runHubPass({
         ...(progress ? { progress } : {}),
-        repo: setup.repo,
+        repo,
         sourceRef: opts.sourceRef,
         identity: deps.identity ?? defaultIdentity,
         now: () => new Date(clock.now()),
@@ -287,13 +309,27 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         last = key;
         printResult(result, opts.output, observe.resultIo, true);
       },
-    });
+      // A replica that stops leading sends its held agents back to polling (503).
+    }).finally(() => bell?.standDown());
   }).finally(closeLeaseClient);
+  await bell?.close();
   readiness.setStopped();
   await observe.close();
   log.info('stopped');
   return exitCodes.ok;
 }
+/** Returns the doorbell options of the command line (both flags or neither). */
+function notifyOf(values: { 'notify-addr'?: string | undefined; 'notify-tokens'?: string | undefined }): {
+  notify?: HubDoorbellOptions;
+} {
+  const addr = values['notify-addr'];
+  const tokensFile = values['notify-tokens'];
+  if (addr === undefined && tokensFile === undefined) return {};
+  if (addr === undefined || tokensFile === undefined)
+    throw new UsageError('--notify-addr and --notify-tokens go together');
+  return { notify: { addr, tokensFile } };
+}
+
 /** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
 function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
   return observability(

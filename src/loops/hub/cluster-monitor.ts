@@ -51,6 +51,8 @@ export interface ClusterMonitorOptions {
    * over (default: the grace period; a remote's hub polling less often sets it longer).
    */
   blindAfterMs?: number;
+  /** The doorbell's beacons by cluster (cluster-beacons.ts); absent: no doorbell. */
+  beacons?: () => ReadonlyMap<string, number>;
 }
 
 /** Branches (full names → commits) as seen at one time of the hub's monotonic clock. */
@@ -150,7 +152,8 @@ async function readHeads(
   const branches = named(clusterRefPrefix(opts.branchPrefix));
   const heartbeats = named(heartbeatRefPrefix(opts.branchPrefix));
   const status = named(statusRefPrefix(opts.branchPrefix));
-  const clusters = new Map<string, { heartbeat: string | null; status: string | null }>();
+  const clusters = new Map<string, { heartbeat: string | null; status: string | null; beacons?: number }>();
+  const beacons = opts.beacons?.();
   const heads = new Set(branches.values());
   for (const head of [...tombstoned.keys()]) if (!heads.has(head)) tombstoned.delete(head);
   for (const [cluster, head] of branches) {
@@ -158,6 +161,7 @@ async function readHeads(
     clusters.set(cluster, {
       heartbeat: heartbeats.get(cluster) ?? null,
       status: status.get(cluster) ?? null,
+      ...(beacons?.has(cluster) ? { beacons: beacons.get(cluster) ?? 0 } : {}),
     });
   }
   return clusters;
