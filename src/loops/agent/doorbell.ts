@@ -3,7 +3,7 @@
 // with a new head says "look again" once, as the branch poll does, and the next wait asks
 // past that head, so a doorbell that keeps naming a head the refresh does not find makes no
 // refresh storm (the slow safety poll finds the truth). Beacons go every `beaconIntervalMs`
-// while connected: the hub's cluster monitor takes them as signs of life.
+// (not while the token is refused): the hub's cluster monitor takes them as signs of life.
 //
 // States, one log line per change: connecting → connected (an answer came) → down (no answer,
 // an error status: back off with jitter, doubling up to `maxBackoffMs`) or refused (401: the
@@ -113,7 +113,9 @@ export function doorbell(opts: DoorbellOptions): Doorbell {
   };
   const beat = (): void => {
     if (!running) return;
-    const send = state === 'connected' ? opts.beacon(abort.signal).then(answered) : Promise.resolve(false);
+    // Also while down: a hub that came back holds the next wait without answering it, and the
+    // beacon's answer is what says it is there. A refused token is not tried more often so.
+    const send = state !== 'refused' ? opts.beacon(abort.signal).then(answered) : Promise.resolve(false);
     void send.finally(() => {
       if (running) cancelBeacon = opts.clock.setTimer(beat, opts.beaconIntervalMs);
     });
