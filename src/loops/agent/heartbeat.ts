@@ -132,7 +132,8 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
   let lastWrittenAt = -Infinity;
   const write = async (): Promise<void> => {
     const stretched = opts.stretchedMs?.();
-    if (stretched !== undefined && opts.clock.now() - lastWrittenAt < stretched) return;
+    const startedAt = opts.clock.now();
+    if (stretched !== undefined && startedAt - lastWrittenAt < stretched) return;
     // An agent that lost its Lease stands by (docs/production.md): its heartbeat waits too,
     // rather than proving the life of a cluster it does not serve now.
     if (!leading()) {
@@ -143,7 +144,8 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
     // Inside the async function a synchronous throw of write() rejects instead of escaping the
     // timer's callback, where it would end the process (issue 27: NotLeading from a race).
     await opts.write();
-    lastWrittenAt = opts.clock.now();
+    // From the start of the write, as the hub measures from when the ref moved.
+    lastWrittenAt = startedAt;
     if (standingBy) opts.log.info('heartbeat: leading again, written');
     else if (failing) opts.log.info('heartbeat: written again');
     standingBy = false;
