@@ -240,7 +240,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     opts,
     { clock, random: deps.random ?? Math.random, log },
     deps,
-  );
+  ).catch(async (error: unknown) => {
+    await bell?.close();
+    throw error;
+  });
   leads.now = leadership;
   const progress = observe.progress('hub: rendered', 'templates');
   const pass = withRepoMaintenance(
@@ -311,8 +314,11 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       },
       // A replica that stops leading sends its held agents back to polling (503).
     }).finally(() => bell?.standDown());
-  }).finally(closeLeaseClient);
-  await bell?.close();
+  }).finally(async () => {
+    closeLeaseClient();
+    // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
+    await bell?.close();
+  });
   readiness.setStopped();
   await observe.close();
   log.info('stopped');

@@ -140,6 +140,10 @@ export function doorbell(opts: DoorbellOptions): Doorbell {
       cancelBeacon();
       abort.abort();
       await loop;
+      // A stopped doorbell vouches for nothing: the next term starts by connecting again.
+      const was = connected();
+      state = 'connecting';
+      if (was) for (const l of listeners) l();
     },
   };
 }
