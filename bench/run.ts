@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import { apply10kScenario, applyScenario } from './bench-apply.js';
 import { pushLatencyScenario } from './push-latency-scenario.js';
+import { doorbellScenario } from './doorbell.js';
 import { commitScenario } from './bench-commit.js';
 import { incrementalScenario } from './bench-incremental.js';
 import { runRenderScenario, renderScenario } from './bench-render.js';
@@ -33,6 +34,7 @@ const scenarios: Scenario[] = [
   applyScenario,
   apply10kScenario,
   pushLatencyScenario,
+  doorbellScenario,
   scaleScenario,
   hubScaleScenario,
   render10kScenario,

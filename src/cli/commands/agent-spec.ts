@@ -52,6 +52,22 @@ export const agentSpec = {
       default: '1s',
       help: 'with a URL: how often to ask the remote (one ls-refs of the cluster branch) whether the branch moved',
     },
+    'notify-url': {
+      type: 'string',
+      value: 'URL',
+      help: "with a URL: the hub's doorbell (hub --notify-addr), held open so a new commit is fetched at once and Git is polled only every --safety-poll",
+    },
+    'notify-token-file': {
+      type: 'string',
+      value: 'FILE',
+      help: "the file holding this cluster's doorbell token (the hub's --notify-tokens names it)",
+    },
+    'safety-poll': {
+      type: 'duration',
+      value: 'DURATION',
+      default: '5m',
+      help: 'while the doorbell answers: how often Git is still asked (and the heartbeat still pushed), in case it misses a commit',
+    },
     'export-coalesce': {
       type: 'duration',
       value: 'DURATION',

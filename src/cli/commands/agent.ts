@@ -5,7 +5,7 @@
 //                  [--token-file F] [--status-repo URL|PATH] [--status-token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
-//                  [--log-format text|json]
+//                  [--log-format text|json] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
 //                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
 //                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
@@ -34,9 +34,8 @@ import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
-import { clusterBranchRef, localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
-import { branchPoll } from '../../loops/agent/branch-poll.js';
-import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
+import { agentWaiting, type AgentDoorbellOptions, type AgentWaiting } from './agent-doorbell.js';
 import { heartbeatRef } from '../../core/publish/hub-refs.js';
 import {
   defaultHeartbeatSettings,
@@ -54,10 +53,10 @@ import {
   type AgentPassResult,
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
-import { systemClock, type Clock } from '../../loops/runtime/clock.js';
+import { systemClock } from '../../loops/runtime/clock.js';
 import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
+import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -91,6 +90,7 @@ export const agentCommand = defineCommand({
         once: values.once,
         intervalMs: values.interval,
         branchPollMs: values['branch-poll'],
+        ...doorbellOf(values),
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
@@ -125,6 +125,8 @@ export interface AgentOptions {
   intervalMs: number;
   /** With a remote repository: how often the cluster branch's position is asked for (default 1 s). */
   branchPollMs?: number;
+  /** With a remote repository: the hub's doorbell (agent-doorbell.ts). */
+  doorbell?: AgentDoorbellOptions;
   /** The coalescing window of exported EndpointSlice changes (multi-cluster services). */
   exportCoalesceMs?: number;
   branchPrefix: string;
@@ -158,7 +160,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const clock = systemClock();
   const observe = agentObservability(opts, io, clock);
   const log = observe.log;
-  const repo = isRepoUrl(opts.repo)
+  const remote = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
         cluster: opts.cluster,
@@ -170,6 +172,13 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         onExchange: (e) => observe.metrics.gitExchange(e),
       })
     : localAgentRepo(opts.repo);
+  const heartbeatMs = renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings);
+  const waiting = await agentWaiting(
+    remote,
+    { ...opts, branchPollMs: opts.branchPollMs ?? 1000, beaconIntervalMs: heartbeatMs },
+    { clock, log },
+  );
+  const repo = waiting.repo;
   const credentials = await loadKubeConfig({
     ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
     ...(opts.context ? { context: opts.context } : {}),
@@ -216,6 +225,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     }
     return await loop(opts, io, {
       passOptions,
+      waiting,
       client: clusterApi,
       clock,
       stopping,
@@ -250,10 +260,23 @@ function agentPassWithMaintenance(
   );
 }
 
-/** With a remote repository, the trigger that asks the remote whether the cluster branch moved. */
-function remotePoll(repo: AgentRepo, clock: Clock, intervalMs: number): Trigger[] {
-  const probe = (repo as Partial<RemoteHubRepo>).probeSource;
-  return probe ? [branchPoll({ clock, intervalMs, probe: () => probe() })] : [];
+/** Returns the doorbell options of the command line (an error when half given or without a URL). */
+function doorbellOf(values: {
+  repo: string;
+  'notify-url'?: string | undefined;
+  'notify-token-file'?: string | undefined;
+  'safety-poll': number;
+}): { doorbell?: AgentDoorbellOptions } {
+  const url = values['notify-url'];
+  const tokenFile = values['notify-token-file'];
+  if (url === undefined && tokenFile === undefined) return {};
+  if (url === undefined || tokenFile === undefined)
+    throw new UsageError('--notify-url and --notify-token-file go together');
+  if (!isRepoUrl(values.repo))
+    throw new UsageError('--notify-url needs --repo to be a URL (a local repository is watched)');
+  if (!/^https?:\/\//.test(url))
+    throw new UsageError(`--notify-url ${escapeText(url)}: must be an http(s) URL`);
+  return { doorbell: { url, tokenFile, safetyPollMs: values['safety-poll'] } };
 }
 
 async function loop(
@@ -261,6 +284,7 @@ async function loop(
   io: Io,
   deps: {
     passOptions: AgentPassOptions;
+    waiting: AgentWaiting;
     client: ClusterApi;
     clock: ReturnType<typeof systemClock>;
     stopping: AbortController;
@@ -297,7 +321,7 @@ async function loop(
         triggers: [
           watchLocalRefs({ gitdir: passOptions.repo.gitdir, sourceRef: ref }),
           periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
-          ...remotePoll(deps.passOptions.repo, deps.clock, opts.branchPollMs ?? 1000),
+          ...deps.waiting.triggers(),
         ],
         clock: deps.clock,
         random: Math.random,
@@ -305,6 +329,7 @@ async function loop(
         ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
         heartbeat: {
           intervalMs: renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings),
+          stretchedMs: deps.waiting.stretchedMs,
           // Not leading: the beat is skipped; the check in write() stays for a loss in between.
           leading: () => leadership.isLeading(),
           write: () => {
@@ -327,6 +352,7 @@ async function loop(
         readiness,
         stop,
         report: (result) => {
+          deps.waiting.passed(result);
           // A pass that changed nothing, or failed as the one before did, is not worth a line.
           const summary = summarize(result);
           if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;

@@ -134,6 +134,16 @@ export const hubSpec = {
       help: 'NoExecute evictions per second of a large fleet at or above --unhealthy-fleet-threshold (0: none)',
     },
     ...leaderElectFlags,
+    'notify-addr': {
+      type: 'string',
+      value: 'HOST:PORT',
+      help: "serve the agents' doorbell here (default: off; the host defaults to 127.0.0.1; TLS belongs to the Ingress in front)",
+    },
+    'notify-tokens': {
+      type: 'string',
+      value: 'FILE',
+      help: 'with --notify-addr: a YAML or JSON map of cluster name to its doorbell token, or to sha256:<hex> of it',
+    },
     'metrics-addr': metricsAddrFlag,
     'log-format': logFormatFlag,
   },

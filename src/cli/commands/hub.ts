@@ -7,6 +7,7 @@
 //                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
 //                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
 //                [--lua-call-timeout 1s] [--lua-pass-budget 2m]
+//                [--notify-addr HOST:PORT --notify-tokens FILE]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
@@ -43,6 +44,8 @@ import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
+import { startHubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
+import { UsageError } from '../usage-error.js';
 import { leaderElectionOf, withLeadership, type HubLeaderElection } from './hub-leadership.js';
 import { printResult } from './hub-output.js';
 import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
@@ -86,6 +89,7 @@ export const hubCommand = defineCommand({
           ? { webhookSecretFile: values['webhook-secret-file'] }
           : {}),
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
+        ...notifyOf(values),
         logFormat: values['log-format'],
         lua: luaOptionsOf(values),
         failover: failoverSettingsOf(values),
@@ -125,6 +129,8 @@ export interface HubOptions {
   leaderElection?: HubLeaderElection;
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
   lua?: LuaInterpreterOptions;
+  /** Serve the agents' doorbell (hub-doorbell.ts; not with --once). */
+  notify?: HubDoorbellOptions;
 }
 
 /** What the hub works on and what tells it to look again. */
@@ -207,6 +213,20 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e) },
   );
   const statusRepositories = status.repositories;
+  // The doorbell starts before the election (it wraps the repository the pass writes); it asks later.
+  const leads: { now?: Leadership } = {};
+  const bell =
+    opts.notify && !opts.once
+      ? await startHubDoorbell(
+          {
+            ...opts.notify,
+            branchPrefix: opts.branchPrefix ?? setup.repo.branchPrefix ?? defaultBranchPrefix,
+          },
+          setup.repo,
+          { clock, log, serving: () => leads.now?.isLeading() ?? false },
+        )
+      : undefined;
+  const repo = bell?.repo ?? setup.repo;
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
@@ -218,6 +238,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         clock,
         log,
         statusRepositories,
+        ...(bell ? { beacons: () => bell.beacons.counts() } : {}),
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe
           ? {
@@ -236,13 +257,17 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     opts,
     { clock, random: deps.random ?? Math.random, log },
     deps,
-  );
+  ).catch(async (error: unknown) => {
+    await bell?.close();
+    throw error;
+  });
+  leads.now = leadership;
   const progress = observe.progress('hub: rendered', 'templates');
   const pass = withRepoMaintenance(
     () =>
       runHubPass({
         ...(progress ? { progress } : {}),
-        repo: setup.repo,
+        repo,
         sourceRef: opts.sourceRef,
         identity: deps.identity ?? defaultIdentity,
         now: () => new Date(clock.now()),
@@ -306,13 +331,30 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         last = key;
         printResult(result, opts.output, observe.resultIo, true);
       },
-    });
-  }).finally(closeLeaseClient);
+      // A replica that stops leading sends its held agents back to polling (503).
+    }).finally(() => bell?.standDown());
+  }).finally(async () => {
+    closeLeaseClient();
+    // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
+    await bell?.close();
+  });
   readiness.setStopped();
   await observe.close();
   log.info('stopped');
   return exitCodes.ok;
 }
+/** Returns the doorbell options of the command line (both flags or neither). */
+function notifyOf(values: { 'notify-addr'?: string | undefined; 'notify-tokens'?: string | undefined }): {
+  notify?: HubDoorbellOptions;
+} {
+  const addr = values['notify-addr'];
+  const tokensFile = values['notify-tokens'];
+  if (addr === undefined && tokensFile === undefined) return {};
+  if (addr === undefined || tokensFile === undefined)
+    throw new UsageError('--notify-addr and --notify-tokens go together');
+  return { notify: { addr, tokensFile } };
+}
+
 /** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
 function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
   return observability(

@@ -51,7 +51,13 @@ export interface AgentLoopOptions {
    */
   exportCoalesceMs?: number;
   /** Writes one heartbeat, every `intervalMs` from the first pass that reached Git (absent: no heartbeat). */
-  heartbeat?: { write: () => Promise<unknown>; leading?: () => boolean; intervalMs: number };
+  heartbeat?: {
+    write: () => Promise<unknown>;
+    leading?: () => boolean;
+    intervalMs: number;
+    /** While beacons are accepted: the stretched push period (heartbeat.ts). */
+    stretchedMs?: () => number | undefined;
+  };
   /** Counts every pass (default: noMetrics). */
   metrics?: Metrics;
   /** Told when the first pass is done and when the loop stops. */

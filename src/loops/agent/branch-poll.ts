@@ -6,12 +6,18 @@
 // whose answer names that one branch. A failing probe is not the loop's problem (the pass's
 // refresh reports Git outages): the poll waits twice as long each time, up to `maxBackoffMs`,
 // so an unreachable host is not asked every second, and goes back to the interval once it answers.
+// The interval may change while it runs (the doorbell connected: the slow safety poll; gone:
+// the normal one again): `changes` says when, and the wait in hand is measured again from the
+// last probe, so falling back to the fast poll does not sit out a long safety interval.
 import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Trigger } from '../runtime/trigger.js';
 
 export interface BranchPollOptions {
   clock: Clock;
-  intervalMs: number;
+  /** The interval, or how to read it now (it may change: see `changes`). */
+  intervalMs: number | (() => number);
+  /** Calls its listener whenever the interval changed; returns how to stop. */
+  changes?: (listener: () => void) => () => void;
   /** Where the branch points now (null: not there); throws when the remote cannot be asked. */
   probe: () => Promise<string | null>;
   /** Longest wait after failures (default 30 s). */
@@ -23,33 +29,55 @@ export interface BranchPollOptions {
 /** Returns a trigger that fires when the probed branch moves. */
 export function branchPoll(opts: BranchPollOptions): Trigger {
   const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
+  const interval = typeof opts.intervalMs === 'number' ? () => opts.intervalMs as number : opts.intervalMs;
   let running = false;
   let cancel: CancelTimer | undefined;
   let inFlight: Promise<void> | undefined;
   let seen: string | null | undefined;
-  let delayMs = opts.intervalMs;
+  let failing = false;
+  let delayMs = interval();
+  let lastProbeAt = opts.clock.now();
+  let unsubscribe: () => void = () => undefined;
   return {
-    name: opts.name ?? `branch poll every ${opts.intervalMs} ms`,
+    name: opts.name ?? `branch poll every ${interval()} ms`,
     start: (notify) => {
       running = true;
       const schedule = (): void => {
         if (!running) return;
-        cancel = opts.clock.setTimer(() => {
-          inFlight = poll(notify).finally(() => {
-            inFlight = undefined;
-            schedule();
-          });
-        }, delayMs);
+        cancel = opts.clock.setTimer(
+          () => {
+            cancel = undefined;
+            inFlight = poll(notify).finally(() => {
+              inFlight = undefined;
+              schedule();
+            });
+          },
+          delayMs - (opts.clock.now() - lastProbeAt),
+        );
       };
+      unsubscribe =
+        opts.changes?.(() => {
+          if (failing) return;
+          delayMs = interval();
+          // Only a wait in hand is measured again; a probe in flight schedules the next itself.
+          if (cancel === undefined) return;
+          cancel();
+          schedule();
+        }) ?? unsubscribe;
       const poll = async (notify: (reason: string) => void): Promise<void> => {
         let now: string | null;
+        lastProbeAt = opts.clock.now();
         try {
           now = await opts.probe();
         } catch {
-          delayMs = Math.min(delayMs * 2, maxBackoffMs);
+          failing = true;
+          delayMs = Math.min(delayMs * 2, Math.max(maxBackoffMs, interval()));
           return;
+        } finally {
+          lastProbeAt = opts.clock.now();
         }
-        delayMs = opts.intervalMs;
+        failing = false;
+        delayMs = interval();
         const before = seen;
         seen = now;
         if (running && before !== undefined && before !== now)
@@ -63,6 +91,7 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
     },
     stop: async () => {
       running = false;
+      unsubscribe();
       cancel?.();
       await inFlight;
     },

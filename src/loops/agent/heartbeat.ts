@@ -15,6 +15,11 @@
 // stop it (a cluster whose API server is down still has a live agent, which reports NotReady
 // in its status), and a failing heartbeat never stops the apply loop. A failed push is logged
 // once and tried again at the next interval; the first success after failures is logged too.
+//
+// While the hub accepts the agent's beacons over the doorbell (doorbell.ts), the push may be
+// stretched (`stretchedMs`): the timer still ticks every interval, but a tick writes only once
+// the stretched period has passed since the last write. The tick after the doorbell is lost
+// writes again, so the hub hears from the agent within one interval either way.
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { readGitObject } from '../../adapters/git/read-git-object.js';
@@ -104,6 +109,8 @@ export interface HeartbeatOptions {
   /** Whether the agent holds its Lease now (default: always); a beat while not is skipped. */
   leading?: () => boolean;
   intervalMs: number;
+  /** While it returns a period, a beat is written only once that long since the last write. */
+  stretchedMs?: () => number | undefined;
   clock: Clock;
   log: Logger;
 }
@@ -122,7 +129,11 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
   let standingBy = false;
   let inFlight: Promise<void> = Promise.resolve();
   const leading = opts.leading ?? (() => true);
+  let lastWrittenAt = -Infinity;
   const write = async (): Promise<void> => {
+    const stretched = opts.stretchedMs?.();
+    const startedAt = opts.clock.now();
+    if (stretched !== undefined && startedAt - lastWrittenAt < stretched) return;
     // An agent that lost its Lease stands by (docs/production.md): its heartbeat waits too,
     // rather than proving the life of a cluster it does not serve now.
     if (!leading()) {
@@ -133,6 +144,8 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
     // Inside the async function a synchronous throw of write() rejects instead of escaping the
     // timer's callback, where it would end the process (issue 27: NotLeading from a race).
     await opts.write();
+    // From the start of the write, as the hub measures from when the ref moved.
+    lastWrittenAt = startedAt;
     if (standingBy) opts.log.info('heartbeat: leading again, written');
     else if (failing) opts.log.info('heartbeat: written again');
     standingBy = false;

@@ -2,8 +2,11 @@
 // pkg/controllers/cluster/cluster_controller.go), as a function of what the hub saw and when it
 // saw it. Nothing here reads a clock: every time is the hub's own monotonic time, passed in,
 // and no time an agent wrote is ever read. An agent proves it is alive by moving a ref (its
-// heartbeat, or its status branch); the hub notes when, by its own clock, it saw the value
-// change.
+// heartbeat, or its status branch) or by a beacon over the doorbell (cluster-beacons.ts: their
+// count moves); the hub notes when, by its own clock, it saw the value change. A restarted hub
+// has heard no beacon: what it sees first is the refs, and, as below, it judges no one before
+// a full grace period in which the agents can be heard again (their beacons, or their
+// heartbeat pushes, which go back to the renew interval once the doorbell is gone).
 //
 //   the cluster                                     its probe time           its grace period
 //   |-----------------------------------------------|------------------------|---------------------|
@@ -54,7 +57,7 @@ export const defaultClusterMonitorSettings: ClusterMonitorSettings = {
 export interface MonitorLook {
   /** The hub's monotonic time of the look (for a remote, of the fetch the refs came from). */
   at: number;
-  clusters: ReadonlyMap<string, { heartbeat: string | null; status: string | null }>;
+  clusters: ReadonlyMap<string, { heartbeat: string | null; status: string | null; beacons?: number }>;
 }
 
 /** What the monitor remembers of one cluster. */
@@ -98,7 +101,8 @@ export function judgeClusters(
   const verdicts = new Map<string, ClusterVerdict>();
   const judging = look.at - memory.startedAt > settings.gracePeriodMs;
   for (const [cluster, heads] of look.clusters) {
-    const value = `${heads.heartbeat ?? '-'} ${heads.status ?? '-'}`;
+    const beacons = heads.beacons === undefined ? '' : ` ${heads.beacons}`;
+    const value = `${heads.heartbeat ?? '-'} ${heads.status ?? '-'}${beacons}`;
     const probe = memory.probes.get(cluster);
     if (probe === undefined) {
       memory.probes.set(cluster, { value, probeAt: look.at });

@@ -58,6 +58,8 @@ export interface ClusterMonitorOptions {
    * cannot be read is not judged at all (unreadable is not NotReady).
    */
   statusRepositories?: StatusRepositories;
+  /** The doorbell's beacons by cluster (cluster-beacons.ts); absent: no doorbell. */
+  beacons?: () => ReadonlyMap<string, number>;
 }
 
 /** Branches (full names → commits) as seen at one time of the hub's monotonic clock. */
@@ -165,7 +167,8 @@ async function readHeads(
   const branches = named(clusterRefPrefix(opts.branchPrefix));
   const heartbeats = named(heartbeatRefPrefix(opts.branchPrefix));
   const status = named(statusRefPrefix(opts.branchPrefix));
-  const clusters = new Map<string, { heartbeat: string | null; status: string | null }>();
+  const clusters = new Map<string, { heartbeat: string | null; status: string | null; beacons?: number }>();
+  const beacons = opts.beacons?.();
   const heads = new Set(branches.values());
   for (const head of [...tombstoned.keys()]) if (!heads.has(head)) tombstoned.delete(head);
   for (const [cluster, head] of branches) {
@@ -173,6 +176,7 @@ async function readHeads(
     clusters.set(cluster, {
       heartbeat: heartbeats.get(cluster) ?? null,
       status: status.get(cluster) ?? null,
+      ...(beacons?.has(cluster) ? { beacons: beacons.get(cluster) ?? 0 } : {}),
     });
   }
   return clusters;

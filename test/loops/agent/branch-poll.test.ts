@@ -59,3 +59,32 @@ test('a failing probe waits twice as long each time, up to the cap, and the inte
   assert.deepEqual(waits, [1000, 2000, 4000, 5000, 5000, 1000]);
   await trigger.stop();
 });
+
+test('an interval that changes (the doorbell connected, then lost) is taken at once, measured from the last probe', async () => {
+  const clock = fakeClock();
+  let slow = false;
+  const listeners = new Set<() => void>();
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: () => (slow ? 300_000 : 1000),
+    changes: (l) => (listeners.add(l), () => void listeners.delete(l)),
+    probe: () => (asked++, Promise.resolve('a')),
+  });
+  await trigger.start(() => undefined);
+  await eventually(() => clock.pending().length === 1, 'first wait');
+  assert.deepEqual(clock.pending(), [1000]);
+  slow = true;
+  for (const l of listeners) l();
+  assert.deepEqual(clock.pending(), [300_000], 'the wait in hand is the safety poll now');
+  clock.advance(120_000);
+  assert.equal(asked, 1, 'no probe meanwhile');
+  slow = false;
+  for (const l of listeners) l();
+  assert.deepEqual(clock.pending(), [0], 'the normal poll is overdue: at once');
+  clock.advance(0);
+  await eventually(() => asked === 2 && clock.pending().length === 1, 'probed and waiting');
+  assert.deepEqual(clock.pending(), [1000]);
+  await trigger.stop();
+  assert.equal(listeners.size, 0, 'stopped listening');
+});

@@ -278,3 +278,37 @@ test('the agent loop starts its heartbeat only once a pass has reached Git (a re
     bare.dispose();
   }
 });
+
+test('while beacons are accepted the push stretches to the safety poll, and the tick after they stop writes again', async () => {
+  const clock = fakeClock();
+  let writes = 0;
+  let beaconsAccepted = true;
+  const heartbeat = startHeartbeat({
+    write: () => Promise.resolve(writes++),
+    intervalMs: 10_000,
+    stretchedMs: () => (beaconsAccepted ? 300_000 : undefined),
+    clock,
+    log: recordingLog(),
+  });
+  await settle(clock);
+  assert.equal(writes, 1, 'the first beat is written at once');
+  for (let s = 10; s < 300; s += 10) {
+    clock.advance(10_000);
+    await settle(clock);
+  }
+  assert.equal(writes, 1, 'no push within the stretched period');
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(writes, 2, 'one push when the stretched period has passed');
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(writes, 2);
+  beaconsAccepted = false;
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(writes, 3, 'the doorbell gone: the next tick writes');
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(writes, 4, 'and every interval after');
+  await heartbeat.stop();
+});

@@ -1,0 +1,195 @@
+// The hub's doorbell (`hub --notify-addr HOST:PORT`, docs/git-budget.md#doorbell): agents hold
+// one long-poll request here instead of asking the Git host every second whether their branch
+// moved. Plain HTTP: TLS is the Ingress's job in front of it.
+//
+//   request                                   answer
+//   GET  /v1/clusters/<name>/wait?after=<c>   200 {"head": …} at once when the branch's head is not <c>
+//                                             (null: no branch); else held until it moves (200) or
+//                                             for `holdMs` (204, ask again)
+//   POST /v1/clusters/<name>/beacon           204: a liveness beacon (the wait is one too)
+//   without the cluster's bearer token        401, the same whether the cluster exists or not
+//   on a replica that does not lead           503 with Retry-After (agents fall back to polling)
+//   past the waiters' bounds                  429 (per cluster) or 503 (in all), with Retry-After
+//   another path or method                    404 or 405
+//
+// The heads are the hub's: `head` says where the hub last pushed the branch (undefined: not
+// known yet, so the wait is held), and `moved` is called after a push succeeded, never before,
+// so an agent told "moved" finds the commit on the Git host. A Host header that names neither
+// the bound address nor localhost is refused (421), as the dashboard does (ui-server.ts); a
+// wildcard bind (a Pod behind an Ingress) takes any. Every socket has a timeout.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
+import { isLoopbackHost, isWildcardHost } from './ui-server.js';
+import { isTokenOf, type NotifyTokens } from './notify-tokens.js';
+import { createNotifyWaiters, type NotifyWaiters } from './notify-waiters.js';
+
+export interface NotifyServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  tokens: NotifyTokens;
+  /** Where the hub last pushed the cluster's branch (null: no branch; undefined: not known yet). */
+  head: (cluster: string) => string | null | undefined;
+  /** Whether this replica answers now (it leads); default always. */
+  serving?: () => boolean;
+  /** Told of every authenticated request of a cluster: a sign its agent is alive. */
+  onBeacon?: (cluster: string) => void;
+  /** Longest hold of a wait (default 55 s, below the usual 60 s proxy idle timeout). */
+  holdMs?: number;
+  /** Bounds of held waits: per cluster (default 4) and in all (default 10,000). */
+  maxWaitersPerCluster?: number;
+  maxWaiters?: number;
+  /** One-shot timers (the hub's clock), for the holds. */
+  setTimer: (callback: () => void, delayMs: number) => () => void;
+}
+
+/** A running doorbell. */
+export interface NotifyServer {
+  /** e.g. http://127.0.0.1:8090 */
+  url: string;
+  /** Answers the waits of a cluster whose branch the hub just pushed to `head`. */
+  moved(cluster: string, head: string | null): void;
+  /** Answers every held wait 503 (this replica stopped leading). */
+  standDown(): void;
+  /** How many waits are held now. */
+  waiting(): number;
+  close(): Promise<void>;
+}
+
+/** The doorbell could not listen. */
+export class NotifyServerError extends GitfleetError<'AddressInUse' | 'ListenFailed'> {
+  constructor(code: 'AddressInUse' | 'ListenFailed', message: string, cause: unknown) {
+    super(message, { code, terminal: true, cause });
+  }
+}
+
+const route = /^\/v1\/clusters\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/(wait|beacon)$/;
+const retryAfterSeconds = '5';
+
+/** Starts the doorbell; throws NotifyServerError when the address cannot be listened on. */
+export async function startNotifyServer(opts: NotifyServerOptions): Promise<NotifyServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const holdMs = opts.holdMs ?? 55_000;
+  const waiters = createNotifyWaiters({
+    perCluster: opts.maxWaitersPerCluster ?? 4,
+    total: opts.maxWaiters ?? 10_000,
+    holdMs,
+    setTimer: opts.setTimer,
+  });
+  let port = opts.port;
+  const server = createServer((req, res) => {
+    try {
+      answer(req, res, { opts, host, port, waiters });
+    } catch (error) {
+      if (!res.headersSent) send(res, 500, `${(error as Error).message}\n`);
+      else res.end();
+    }
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  // An idle socket (a held wait included) is closed past the hold and a margin.
+  server.timeout = holdMs + 15_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${opts.port}`;
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new NotifyServerError('AddressInUse', `${where}: the doorbell's address is in use`, error)
+          : new NotifyServerError(
+              'ListenFailed',
+              `${where}: the doorbell cannot listen: ${error.message}`,
+              error,
+            ),
+      );
+    });
+    server.listen(opts.port, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}`,
+    moved: (cluster, head) => waiters.moved(cluster, head),
+    standDown: () => waiters.answerAll(503),
+    waiting: () => waiters.size(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        waiters.answerAll(503);
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface Context {
+  opts: NotifyServerOptions;
+  host: string;
+  port: number;
+  waiters: NotifyWaiters;
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
+  if (!isAllowedHost(req.headers.host, ctx)) return send(res, 421, 'unknown Host header\n');
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const match = route.exec(url.pathname);
+  const cluster = match?.[1];
+  const verb = match?.[3];
+  if (cluster === undefined || verb === undefined) return send(res, 404, 'not found\n');
+  const method = verb === 'wait' ? 'GET' : 'POST';
+  if (req.method !== method) return send(res, 405, 'method not allowed\n', { Allow: method });
+  // Nothing is read of a request's body: drain it, so the socket can serve the next request.
+  req.resume();
+  if (!isTokenOf(ctx.opts.tokens, cluster, bearerOf(req.headers.authorization)))
+    return send(res, 401, 'unauthorized\n', { 'WWW-Authenticate': 'Bearer realm="gitfleet doorbell"' });
+  if (ctx.opts.serving && !ctx.opts.serving())
+    return send(res, 503, 'this hub replica does not lead\n', { 'Retry-After': retryAfterSeconds });
+  ctx.opts.onBeacon?.(cluster);
+  if (verb === 'beacon') return send(res, 204, '');
+  const after = url.searchParams.get('after') ?? '';
+  const head = ctx.opts.head(cluster);
+  if (head !== undefined && (head ?? '') !== after) return sendHead(res, head);
+  const held = ctx.waiters.hold(cluster, after, (outcome) => {
+    if (outcome === 204) send(res, 204, '');
+    else if (outcome === 503)
+      send(res, 503, 'this hub replica stopped leading\n', { 'Retry-After': retryAfterSeconds });
+    else sendHead(res, outcome.head);
+  });
+  if (held.type !== 'held') {
+    const status = held.type === 'clusterFull' ? 429 : 503;
+    return send(res, status, 'too many waits held\n', { 'Retry-After': retryAfterSeconds });
+  }
+  res.on('close', held.release);
+}
+
+function bearerOf(header: string | undefined): string | undefined {
+  const match = /^Bearer ([^\s]+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+function sendHead(res: ServerResponse, head: string | null): void {
+  send(res, 200, `${JSON.stringify({ head })}\n`, { 'Content-Type': 'application/json' });
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.writableEnded) return;
+  res.writeHead(status, {
+    'Cache-Control': 'no-store',
+    ...(status === 204 ? {} : { 'Content-Type': 'text/plain; charset=utf-8' }),
+    ...headers,
+  });
+  res.end(status === 204 ? undefined : body);
+}
+
+// As the dashboard's guard (ui-server.ts): the Host must name the bound address, or loopback
+// on a loopback bind; a wildcard bind, behind an Ingress, takes any.
+function isAllowedHost(header: string | undefined, ctx: Context): boolean {
+  if (isWildcardHost(ctx.host)) return true;
+  if (header === undefined) return false;
+  const port = String(ctx.port);
+  const bound = ctx.host.includes(':') && !ctx.host.startsWith('[') ? `[${ctx.host}]` : ctx.host;
+  const allowed = [`${bound}:${port}`.toLowerCase()];
+  if (isLoopbackHost(ctx.host)) allowed.push(`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`);
+  return allowed.includes(header.toLowerCase());
+}

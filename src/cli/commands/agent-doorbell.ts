@@ -1,0 +1,125 @@
+// `agent --notify-url URL --notify-token-file FILE [--safety-poll 5m]`: the agent's doorbell,
+// wired (docs/git-budget.md#doorbell). While the hub's doorbell answers, the branch poll slows
+// to the safety poll, a pass refreshes from Git only when something said the branch may have
+// moved (loops/agent/refresh-gate.ts), and the heartbeat push stretches to the safety poll
+// (the beacons prove life meanwhile); the moment it stops answering, all three go back to
+// what they are without it.
+import { readFile } from 'node:fs/promises';
+import { sendBeacon, waitForHead } from '../../adapters/http/doorbell-request.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { clusterBranchRef, type AgentRepo } from '../../loops/agent/agent-repo.js';
+import type { AgentPassResult } from '../../loops/agent/run-agent-pass.js';
+import { branchPoll } from '../../loops/agent/branch-poll.js';
+import { doorbell, type Doorbell } from '../../loops/agent/doorbell.js';
+import { gatedRefresh, type RefreshGate } from '../../loops/agent/refresh-gate.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import type { Trigger } from '../../loops/runtime/trigger.js';
+import { UsageError } from '../usage-error.js';
+
+/** The agent's doorbell flags. */
+export interface AgentDoorbellOptions {
+  url: string;
+  tokenFile: string;
+  /** The slow poll while connected (`--safety-poll`, default 5 min). */
+  safetyPollMs: number;
+}
+
+/** How the agent polls and beats, with or without a doorbell. */
+export interface AgentWaiting {
+  repo: AgentRepo;
+  /** The remote triggers of one term of the loop (poll, doorbell). */
+  triggers: () => Trigger[];
+  /** The heartbeat's stretched period while beacons are accepted. */
+  stretchedMs: () => number | undefined;
+  /** Told of every pass: one that waits for the hub's answer refreshes from Git next time. */
+  passed: (result: AgentPassResult) => void;
+}
+
+/** Returns the token of a token file; throws UsageError naming the file (never the token). */
+export async function readNotifyToken(file: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--notify-token-file ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const token = text.trim();
+  if (token === '' || /\s/.test(token))
+    throw new UsageError(`--notify-token-file ${file}: must hold one token on one line`);
+  return token;
+}
+
+/** Returns the agent's way of waiting for its branch: the branch poll alone, or with the doorbell. */
+export async function agentWaiting(
+  repo: AgentRepo,
+  opts: {
+    cluster: string;
+    branchPrefix: string;
+    branchPollMs: number;
+    beaconIntervalMs: number;
+    doorbell?: AgentDoorbellOptions;
+  },
+  deps: { clock: Clock; log: Logger },
+): Promise<AgentWaiting> {
+  const probe = (repo as Partial<RemoteHubRepo>).probeSource?.bind(repo);
+  const { clock } = deps;
+  if (!opts.doorbell || !probe) {
+    const triggers = (): Trigger[] =>
+      probe ? [branchPoll({ clock, intervalMs: opts.branchPollMs, probe })] : [];
+    return { repo, triggers, stretchedMs: () => undefined, passed: () => undefined };
+  }
+  const settings = opts.doorbell;
+  const request = {
+    url: settings.url,
+    cluster: opts.cluster,
+    token: await readNotifyToken(settings.tokenFile),
+  };
+  const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
+  const bell = doorbell({
+    url: settings.url,
+    // The hold is the hub's (55 s); the deadline leaves it room, so a silent hub is found out.
+    wait: (after, signal) => waitForHead({ ...request, signal, timeoutMs: 70_000 }, after),
+    beacon: (signal) => sendBeacon({ ...request, signal, timeoutMs: 10_000 }),
+    localHead: () => readRef(repo.gitdir, ref),
+    clock,
+    random: Math.random,
+    log: deps.log,
+    beaconIntervalMs: opts.beaconIntervalMs,
+    minGapMs: opts.branchPollMs,
+  });
+  const gated = gatedRefresh(repo, { connected: () => bell.connected() });
+  const poll = (): Trigger =>
+    branchPoll({
+      clock,
+      intervalMs: () => (bell.connected() ? settings.safetyPollMs : opts.branchPollMs),
+      changes: (listener) => bell.onChange(listener),
+      probe,
+      name: `branch poll every ${opts.branchPollMs} ms, every ${settings.safetyPollMs} ms with the doorbell`,
+    });
+  return {
+    repo: gated.repo,
+    triggers: () => [opening(poll(), gated.gate), opening(bell, gated.gate)],
+    stretchedMs: () => (bell.connected() ? settings.safetyPollMs : undefined),
+    passed: (result) => {
+      if (result.prune?.plan.held.some((h) => h.reason === 'WaitingForHub'))
+        gated.gate.open('waiting for the hub');
+    },
+  };
+}
+
+/** Returns the trigger whose every event also opens the gate: what it says may be a new commit. */
+function opening(trigger: Trigger | Doorbell, gate: RefreshGate): Trigger {
+  return {
+    name: trigger.name,
+    start: (notify) =>
+      trigger.start((reason) => {
+        gate.open(reason);
+        notify(reason);
+      }),
+    stop: () => trigger.stop(),
+  };
+}

@@ -1,0 +1,99 @@
+// `hub --notify-addr HOST:PORT --notify-tokens FILE`: the hub's doorbell, wired
+// (docs/git-budget.md#doorbell). The doorbell learns where each cluster branch is from the
+// repository the hub works on, at two moments only: after a refresh (what the Git host has)
+// and after a publish succeeded (what the pass just pushed), never after a local move that
+// may not be pushed yet, so an agent told "moved" always finds the commit on the Git host. It
+// answers only while this replica leads, and its beacons feed the cluster monitor.
+import { readFile } from 'node:fs/promises';
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { startNotifyServer, type NotifyServer } from '../../adapters/http/notify-server.js';
+import { parseNotifyTokens } from '../../adapters/http/notify-tokens.js';
+import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
+import { clusterBeacons, type ClusterBeacons } from '../../loops/hub/cluster-beacons.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import type { HubRepo } from '../../loops/shared/hub-repo.js';
+import { parseMetricsAddr } from '../parse-metrics-addr.js';
+import { UsageError } from '../usage-error.js';
+
+/** The hub's doorbell flags. */
+export interface HubDoorbellOptions {
+  /** `--notify-addr` as given (HOST:PORT, :PORT or PORT). */
+  addr: string;
+  /** `--notify-tokens`: the file of cluster → token (or sha256:<hex>). */
+  tokensFile: string;
+}
+
+/** A running doorbell of the hub. */
+export interface HubDoorbell {
+  /** The hub's repository, whose refresh and publish tell the doorbell. */
+  repo: HubRepo;
+  beacons: ClusterBeacons;
+  server: NotifyServer;
+  /** Answers every held wait 503: this replica stopped leading. */
+  standDown(): void;
+  close(): Promise<void>;
+}
+
+/** Returns the host and port of --notify-addr, or throws a usage error naming the flag. */
+export function parseNotifyAddr(text: string): { host: string; port: number } {
+  try {
+    return parseMetricsAddr(text);
+  } catch {
+    throw new UsageError(`--notify-addr must be HOST:PORT, :PORT or PORT (e.g. 0.0.0.0:8090), not '${text}'`);
+  }
+}
+
+/** Starts the doorbell over the hub's repository; throws UsageError for a bad tokens file. */
+export async function startHubDoorbell(
+  opts: HubDoorbellOptions & { branchPrefix: string },
+  repo: HubRepo,
+  deps: { clock: Clock; log: Logger; serving: () => boolean },
+): Promise<HubDoorbell> {
+  const { host, port } = parseNotifyAddr(opts.addr);
+  const text = await readFile(opts.tokensFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--notify-tokens ${opts.tokensFile}: cannot be read (${error.code ?? 'error'})`);
+  });
+  const tokens = parseNotifyTokens(text, opts.tokensFile);
+  const beacons = clusterBeacons();
+  let heads: Map<string, string> | undefined;
+  const server = await startNotifyServer({
+    host,
+    port,
+    tokens,
+    // Before the first refresh the hub does not know: the wait is held, not answered wrong.
+    head: (cluster) => (heads === undefined ? undefined : (heads.get(cluster) ?? null)),
+    serving: deps.serving,
+    onBeacon: (cluster) => beacons.heard(cluster),
+    setTimer: (callback, ms) => deps.clock.setTimer(callback, ms),
+  });
+  const prefix = clusterRefPrefix(opts.branchPrefix);
+  const look = async (): Promise<void> => {
+    const now = new Map<string, string>();
+    for (const [ref, oid] of await listRefs(repo.gitdir, prefix)) now.set(ref.slice(prefix.length), oid);
+    const before = heads;
+    heads = now;
+    for (const cluster of new Set([...now.keys(), ...(before?.keys() ?? [])]))
+      if (before?.get(cluster) !== now.get(cluster)) server.moved(cluster, now.get(cluster) ?? null);
+  };
+  const told = (what: string) => (error: unknown) =>
+    deps.log.warn(`doorbell: reading the cluster branches after ${what}: ${(error as Error).message}`);
+  deps.log.info(`doorbell: listening on ${server.url} for ${tokens.size} clusters`);
+  return {
+    repo: {
+      ...repo,
+      refresh: async () => {
+        await repo.refresh();
+        await look().catch(told('a refresh'));
+      },
+      publish: async (moves) => {
+        await repo.publish(moves);
+        await look().catch(told('a push'));
+      },
+    },
+    beacons,
+    server,
+    standDown: () => server.standDown(),
+    close: () => server.close(),
+  };
+}
