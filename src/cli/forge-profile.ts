@@ -18,7 +18,7 @@ export type ForgeProfile = Readonly<Record<ProfiledCommand, Readonly<Record<stri
 // of 6, so the heartbeat (lease 40 min × 0.5) must be this slow without status repositories or
 // the doorbell's beacons, and the grace period above two missed heartbeats: NotReady in ~47 min.
 // gitlab: 100 × (3 + 0.2) reads/min + 50 heartbeats/min ≈ 372 operations/min of 600.
-// `safety-poll` is the doorbell lane's flag: wired where the doorbell is.
+// `safety-poll` is the agent's slow poll while the hub's doorbell answers (--notify-url).
 /** The profiles, one object each. */
 export const forgeProfiles: Readonly<Record<Forge, ForgeProfile>> = {
   github: {

@@ -16,6 +16,8 @@ import { gatedRefresh, type RefreshGate } from '../../loops/agent/refresh-gate.j
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
+import { escapeText } from '../../core/model/quote-text.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { UsageError } from '../usage-error.js';
 
 /** The agent's doorbell flags. */
@@ -24,6 +26,25 @@ export interface AgentDoorbellOptions {
   tokenFile: string;
   /** The slow poll while connected (`--safety-poll`, default 5 min). */
   safetyPollMs: number;
+}
+
+/** Returns the doorbell options of the command line (an error when half given or without a URL). */
+export function agentDoorbellOf(values: {
+  repo: string;
+  'notify-url'?: string | undefined;
+  'notify-token-file'?: string | undefined;
+  'safety-poll': number;
+}): { doorbell?: AgentDoorbellOptions } {
+  const url = values['notify-url'];
+  const tokenFile = values['notify-token-file'];
+  if (url === undefined && tokenFile === undefined) return {};
+  if (url === undefined || tokenFile === undefined)
+    throw new UsageError('--notify-url and --notify-token-file go together');
+  if (!isRepoUrl(values.repo))
+    throw new UsageError('--notify-url needs --repo to be a URL (a local repository is watched)');
+  if (!/^https?:\/\//.test(url))
+    throw new UsageError(`--notify-url ${escapeText(url)}: must be an http(s) URL`);
+  return { doorbell: { url, tokenFile, safetyPollMs: values['safety-poll'] } };
 }
 
 /** How the agent polls and beats, with or without a doorbell. */

@@ -35,7 +35,12 @@ import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
 import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
-import { agentWaiting, type AgentDoorbellOptions, type AgentWaiting } from './agent-doorbell.js';
+import {
+  agentDoorbellOf,
+  agentWaiting,
+  type AgentDoorbellOptions,
+  type AgentWaiting,
+} from './agent-doorbell.js';
 import { heartbeatRef } from '../../core/publish/hub-refs.js';
 import {
   defaultHeartbeatSettings,
@@ -90,7 +95,7 @@ export const agentCommand = defineCommand({
         once: values.once,
         intervalMs: values.interval,
         branchPollMs: values['branch-poll'],
-        ...doorbellOf(values),
+        ...agentDoorbellOf(values),
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
@@ -258,25 +263,6 @@ function agentPassWithMaintenance(
     pass,
     repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
   );
-}
-
-/** Returns the doorbell options of the command line (an error when half given or without a URL). */
-function doorbellOf(values: {
-  repo: string;
-  'notify-url'?: string | undefined;
-  'notify-token-file'?: string | undefined;
-  'safety-poll': number;
-}): { doorbell?: AgentDoorbellOptions } {
-  const url = values['notify-url'];
-  const tokenFile = values['notify-token-file'];
-  if (url === undefined && tokenFile === undefined) return {};
-  if (url === undefined || tokenFile === undefined)
-    throw new UsageError('--notify-url and --notify-token-file go together');
-  if (!isRepoUrl(values.repo))
-    throw new UsageError('--notify-url needs --repo to be a URL (a local repository is watched)');
-  if (!/^https?:\/\//.test(url))
-    throw new UsageError(`--notify-url ${escapeText(url)}: must be an http(s) URL`);
-  return { doorbell: { url, tokenFile, safetyPollMs: values['safety-poll'] } };
 }
 
 async function loop(
