@@ -92,8 +92,13 @@ function hasToken(header: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(presented), digest(token));
 }
 
-/** Runs one request through `git http-backend` and streams its answer back. */
-function runBackend(root: string, req: IncomingMessage, res: ServerResponse, user: string | undefined): void {
+/** Runs one request through `git http-backend` and streams its answer back (the forge emulator reuses it). */
+export function runBackend(
+  root: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  user: string | undefined,
+): void {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
