@@ -78,6 +78,7 @@ async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, s
     headers: opts.authHeaders,
     timeouts: opts.timeouts,
     signal: opts.signal,
+    gate: opts.gate,
     errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     service: 'git-upload-pack',
   });
@@ -105,6 +106,7 @@ async function downloadEveryBranch(
     headers: opts.authHeaders,
     timeouts: opts.timeouts,
     signal: opts.signal,
+    gate: opts.gate,
     errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     refs: [opts.layout.sourceRef],
   });

@@ -65,6 +65,7 @@ export async function fetchPackV2(
       headers: { ...access.authHeaders, ...v2Headers, 'Content-Length': String(body.length) },
       timeouts: access.timeouts,
       signal: access.signal,
+      gate: access.gate,
     });
     void pump(
       (async function* () {

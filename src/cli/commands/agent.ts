@@ -43,6 +43,7 @@ import {
   writeHeartbeat,
   type HeartbeatSettings,
 } from '../../loops/agent/heartbeat.js';
+import { rateLimitGatesFor } from './rate-limit-gates-for.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
@@ -158,6 +159,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         signal: stopping.signal,
         onWarning: (m) => log.warn(m),
         onExchange: (e) => observe.metrics.gitExchange(e),
+        rateLimits: rateLimitGatesFor({ clock, log, metrics: observe.metrics }),
       })
     : localAgentRepo(opts.repo);
   const credentials = await loadKubeConfig({

@@ -39,6 +39,7 @@ import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { rateLimitGatesFor } from './rate-limit-gates-for.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
 import { leaderElectionOf, withLeadership, type HubLeaderElection } from './hub-leadership.js';
 import { printResult } from './hub-output.js';
@@ -155,6 +156,7 @@ export async function buildHubSetup(
         ...opts,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(metrics ? { onExchange: (e) => metrics.gitExchange(e) } : {}),
+        rateLimits: rateLimitGatesFor({ clock: deps.clock, log: deps.log, metrics }),
       },
       deps.log,
       deps.elapsed ?? (() => performance.now()),
