@@ -35,7 +35,7 @@ export interface OpenRequest {
  * body. Throws RateLimited, sending nothing, while the repository's gate is closed.
  */
 export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
-  spec.gate?.check();
+  const ticket = spec.gate?.check();
   const send = spec.url.startsWith('https:') ? httpsRequest : httpRequest;
   const request = send(spec.url, { method: spec.method, headers: spec.headers });
   let failed: Error | undefined;
@@ -74,7 +74,7 @@ export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
   });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     request.once('response', (res) => {
-      const limited = spec.gate?.observe(res.statusCode ?? 0, res.statusMessage ?? '', res.headers);
+      const limited = spec.gate?.observe(res.statusCode ?? 0, res.statusMessage ?? '', res.headers, ticket);
       if (limited === undefined) return resolve(res);
       fail(limited);
       reject(limited);

@@ -37,14 +37,23 @@ export interface RateLimitGate {
   readonly url: string;
   /** When the next request may be sent (epoch ms); 0 when the gate is open. */
   opensAt(): number;
-  /** Throws RateLimited when the gate is closed; a request goes out only after this passes. */
-  check(): void;
+  /**
+   * Throws RateLimited when the gate is closed; a request goes out only after this passes. Returns
+   * the request's ticket for `observe`.
+   */
+  check(): number;
   /**
    * Reads an answer's status and headers: a rate-limit answer closes the gate and is returned as
-   * the RateLimited error to fail the request with; any other answer returns undefined (and an
-   * answer below 400 ends a run of limits).
+   * the RateLimited error to fail the request with; any other answer returns undefined. An answer
+   * below 400 to a request sent since the last limit (its `ticket` from check) ends a run of
+   * limits; one sent before it was in flight when the limit hit and says nothing of it.
    */
-  observe(status: number, statusText: string, headers: IncomingHttpHeaders): RateLimitedError | undefined;
+  observe(
+    status: number,
+    statusText: string,
+    headers: IncomingHttpHeaders,
+    ticket?: number,
+  ): RateLimitedError | undefined;
 }
 
 /** Every gate of a process, one per repository URL. */
@@ -80,11 +89,13 @@ function makeGate(url: string, opts: RateLimitGatesOptions): RateLimitGate {
   let asked = 0; // the unjittered opening time of the last wait
   let told: string | undefined; // the status and length of the wait last told, in a run of limits
   let inARow = 0;
+  let limits = 0; // every rate-limit answer so far: a request's ticket is this count when it was sent
   const closedError = (status: number): RateLimitedError =>
     new RateLimitedError(
       `${url}: rate limited by the server (${status}); next request at ${new Date(openAt).toISOString()}`,
       openAt,
       status,
+      Math.max(0, openAt - opts.now()),
     );
   let lastStatus = 429;
   return {
@@ -92,10 +103,11 @@ function makeGate(url: string, opts: RateLimitGatesOptions): RateLimitGate {
     opensAt: () => (openAt > opts.now() ? openAt : 0),
     check: () => {
       if (openAt > opts.now()) throw closedError(lastStatus);
+      return limits;
     },
-    observe: (status, statusText, headers) => {
+    observe: (status, statusText, headers, ticket = limits) => {
       if (!isRateLimitAnswer(status, statusText, headers)) {
-        if (status < 400 && inARow > 0) {
+        if (status < 400 && inARow > 0 && ticket === limits) {
           opts.onNotice?.({
             closed: false,
             message: `${url}: the server answers again after ${inARow} rate-limited answers`,
@@ -106,6 +118,7 @@ function makeGate(url: string, opts: RateLimitGatesOptions): RateLimitGate {
         return undefined;
       }
       inARow++;
+      limits++;
       lastStatus = status;
       opts.onLimited?.(url);
       const now = opts.now();

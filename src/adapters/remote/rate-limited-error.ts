@@ -2,7 +2,7 @@
 // because that repository's gate is closed (rate-limit-gate.ts): not an outage, a wait.
 import { RemoteError } from './remote-error.js';
 
-/** RateLimited, with the time (epoch ms) the repository's gate opens. */
+/** RateLimited, with the time (epoch ms) the repository's gate opens and the wait until then. */
 export class RateLimitedError extends RemoteError {
   constructor(
     message: string,
@@ -10,12 +10,9 @@ export class RateLimitedError extends RemoteError {
     readonly retryAt: number,
     /** The HTTP status of the answer that closed the gate (429 or 403). */
     readonly status: number,
+    /** From when the error was made until retryAt, in milliseconds (what a loop without the clock waits). */
+    readonly waitMs: number,
   ) {
     super('RateLimited', message);
   }
-}
-
-/** Returns when a RateLimited error says to try again (epoch ms), or undefined for any other value. */
-export function rateLimitedUntil(error: unknown): number | undefined {
-  return error instanceof RateLimitedError ? error.retryAt : undefined;
 }

@@ -6,8 +6,11 @@
 // whose answer names that one branch. A failing probe is not the loop's problem (the pass's
 // refresh reports Git outages): the poll waits twice as long each time, up to `maxBackoffMs`,
 // so an unreachable host is not asked every second, and goes back to the interval once it answers.
+// A probe refused for the host's rate limit (rate-limit-wait.ts) waits as long as the host asked
+// instead: not a failure, and the probe of a closed gate sends nothing anyway.
 import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Trigger } from '../runtime/trigger.js';
+import { rateLimitWait } from '../runtime/rate-limit-wait.js';
 
 export interface BranchPollOptions {
   clock: Clock;
@@ -45,8 +48,10 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
         let now: string | null;
         try {
           now = await opts.probe();
-        } catch {
-          delayMs = Math.min(delayMs * 2, maxBackoffMs);
+        } catch (error) {
+          const wait = rateLimitWait(error);
+          delayMs =
+            wait === undefined ? Math.min(delayMs * 2, maxBackoffMs) : Math.max(opts.intervalMs, wait);
           return;
         }
         delayMs = opts.intervalMs;

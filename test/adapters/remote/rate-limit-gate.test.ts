@@ -132,6 +132,18 @@ test('One line per change of the wait, not per limited answer, and one when the 
   assert.equal(g.limited.length, 6);
 });
 
+test('A success sent before the limit and answered after it does not end the run; one sent after it does.', () => {
+  const g = gatesAt(0);
+  const early = g.gate.check();
+  g.gate.observe(429, '', { 'retry-after': '60' });
+  g.gate.observe(200, 'OK', {}, early);
+  assert.equal(g.notices.length, 1);
+  g.advance(60_000);
+  const late = g.gate.check();
+  g.gate.observe(200, 'OK', {}, late);
+  assert.deepEqual(g.notices.at(-1), `${url}: the server answers again after 1 rate-limited answers`);
+});
+
 test('Every repository has its own gate, and one URL always the same one.', () => {
   const g = gatesAt(0);
   g.gate.observe(429, '', { 'retry-after': '60' });
