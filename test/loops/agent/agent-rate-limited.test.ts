@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { rateLimitGates } from '../../../src/adapters/remote/rate-limit-gate.js';
 import { remoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { heartbeatRef } from '../../../src/core/publish/hub-refs.js';
+import { isGitfleetError } from '../../../src/core/model/gitfleet-error.js';
 import { parseStatusBranch } from '../../../src/core/status/status-branch.js';
 import { agentMirrorRefs, statusBranchRef } from '../../../src/loops/agent/agent-repo.js';
 import { branchPoll } from '../../../src/loops/agent/branch-poll.js';
@@ -150,3 +151,48 @@ test(
     assert.match(infos.join('\n'), /fleet\.git: the server answers again after \d+ rate-limited answers/);
   },
 );
+
+test('a status push refused for the push budget: the pass says RateLimited, and the next pass after the wait pushes only the newest status', async (t) => {
+  const root = tempDir('served');
+  const served = makeServedRepo(root, 'fleet.git');
+  const objects = (a: string) => [aNamespace('shop'), aConfigMap('shop', 'web', { a })];
+  await commitClusterBranch(served, 'm1', objects('1'));
+  const clock = { now: () => 0 };
+  const forge = await startForge({ root, now: () => clock.now() });
+  t.after(() => forge.close());
+  const repo = remoteHubRepo({
+    url: forge.url('fleet.git'),
+    cacheDir: tempDir('cache'),
+    mirrorKey: 'agent m1',
+    sourceRef: `${prefix}clusters/m1`,
+    branchPrefix: prefix,
+    onlyRefs: agentMirrorRefs(prefix, 'm1'),
+    rateLimits: rateLimitGates({ now: () => clock.now(), random: () => 0 }),
+  });
+  const agent = fakeAgent({ repo });
+  clock.now = () => agent.clock.now();
+  const statusRef = statusBranchRef(prefix, 'm1');
+  assert.equal((await agent.pass()).status.type, 'written');
+  const statusBefore = await git(served, ['rev-parse', statusRef]);
+
+  forge.setBudget({ pushesPerMinute: 1 });
+  await commitClusterBranch(served, 'm1', objects('2'));
+  await assert.rejects(agent.pass(), (e: unknown) => isGitfleetError(e, 'RateLimited'));
+  assert.equal(forge.counts('fleet.git').limited, 1);
+  const newest = await commitClusterBranch(served, 'm1', objects('3'));
+  const meanwhile = await agent.pass();
+  assert.equal(meanwhile.gitReachable, false, 'the gate holds back the reads of that repository too');
+  assert.equal(meanwhile.status.type, 'skipped');
+  assert.equal(forge.counts('fleet.git').limited, 1, 'nothing was sent while the gate was closed');
+  assert.equal(await git(served, ['rev-parse', statusRef]), statusBefore);
+
+  agent.clock.advance(61_000);
+  const after = await agent.pass();
+  assert.equal(after.status.type, 'written');
+  assert.equal(parseStatusBranch(await readStatusFiles(served, statusRef))?.appliedCommit, newest);
+  assert.equal(
+    await git(served, ['rev-list', '--count', `${statusBefore}..${statusRef}`]),
+    '1',
+    'the refused status was never pushed later: only the newest, once',
+  );
+});
