@@ -63,9 +63,28 @@ export type FlagValues<T extends Readonly<Record<string, FlagSpec>>> = {
     : ValueOf<T[K]> | undefined;
 };
 
+/** Where a flag's value came from: typed, a forge profile's default, the spec's default (or none). */
+export type FlagSource = 'given' | 'profile' | 'default';
+
 /** What a command line parses to; `help` when it asked for `--help`. */
 export type ParsedCommandLine<S extends CommandSpec> =
-  { help: true } | { help: false; values: FlagValues<S['flags']>; positionals: string[] };
+  | { help: true }
+  | {
+      help: false;
+      values: FlagValues<S['flags']>;
+      positionals: string[];
+      /** For every flag of the spec: where its value came from. */
+      sources: Record<keyof S['flags'], FlagSource>;
+    };
+
+/**
+ * Defaults that replace the spec's for one run, chosen from what was typed (a forge profile
+ * picked by --forge or the --repo URL): flag name → value as it would be typed. A flag typed
+ * always wins.
+ */
+export type ProfileDefaults = (
+  typed: Readonly<Record<string, string | boolean | undefined>>,
+) => Readonly<Record<string, string>>;
 
 const helpFlag: FlagSpec = { type: 'boolean', short: 'h', help: 'print this help and exit' };
 
@@ -73,6 +92,7 @@ const helpFlag: FlagSpec = { type: 'boolean', short: 'h', help: 'print this help
 export function parseCommandLine<S extends CommandSpec>(
   spec: S,
   args: readonly string[],
+  profile?: ProfileDefaults,
 ): ParsedCommandLine<S> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const [name, flag] of Object.entries({ ...spec.flags, help: helpFlag })) {
@@ -88,11 +108,26 @@ export function parseCommandLine<S extends CommandSpec>(
     throw new UsageError(parseArgsMessage(error));
   }
   if (parsed.values['help'] === true) return { help: true };
+  const defaults = profile?.(parsed.values) ?? {};
   const values: Record<string, unknown> = {};
-  for (const [name, flag] of Object.entries(spec.flags))
-    values[name] = flagValue(name, flag, parsed.values[name]);
+  const sources: Record<string, FlagSource> = {};
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    const typed = parsed.values[name];
+    const fromProfile = typed === undefined && flag.type !== 'boolean' ? defaults[name] : undefined;
+    sources[name] = typed !== undefined ? 'given' : fromProfile !== undefined ? 'profile' : 'default';
+    values[name] = flagValue(
+      name,
+      fromProfile === undefined ? flag : { ...flag, default: fromProfile },
+      typed,
+    );
+  }
   checkPositionals(spec, parsed.positionals);
-  return { help: false, values: values as FlagValues<S['flags']>, positionals: parsed.positionals };
+  return {
+    help: false,
+    values: values as FlagValues<S['flags']>,
+    positionals: parsed.positionals,
+    sources: sources as Record<keyof S['flags'], FlagSource>,
+  };
 }
 
 function flagValue(name: string, flag: FlagSpec, given: unknown): unknown {

@@ -23,7 +23,8 @@ export const exitCodes = {
 export type ExitCodeName = keyof typeof exitCodes;
 
 /** The commands of the CLI, as the table names them. */
-export type CommandName = 'render' | 'validate' | 'diff' | 'log' | 'hub' | 'agent' | 'status' | 'ui';
+export type CommandName =
+  'render' | 'validate' | 'diff' | 'log' | 'hub' | 'agent' | 'status' | 'ui' | 'budget';
 
 /** One row of the table: a code, what it means, and the commands that exit with it. */
 export interface ExitCodeRow {
@@ -33,7 +34,17 @@ export interface ExitCodeRow {
   meaning: string;
 }
 
-const every: readonly CommandName[] = ['render', 'validate', 'diff', 'log', 'hub', 'agent', 'status', 'ui'];
+const every: readonly CommandName[] = [
+  'render',
+  'validate',
+  'diff',
+  'log',
+  'hub',
+  'agent',
+  'status',
+  'ui',
+  'budget',
+];
 
 /** Every exit code, with its meaning and the commands it applies to, in the order `--help` prints. */
 export const exitCodeTable: readonly ExitCodeRow[] = [
@@ -47,9 +58,9 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
   {
     name: 'failed',
     code: exitCodes.failed,
-    commands: ['render', 'validate', 'log', 'hub', 'agent', 'status', 'ui'],
+    commands: ['render', 'validate', 'log', 'hub', 'agent', 'status', 'ui', 'budget'],
     meaning:
-      'failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster), or another error, printed subject first',
+      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster), budget found a repository over its forge's budget, or another error, printed subject first",
   },
   {
     name: 'usage',

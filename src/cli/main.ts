@@ -3,6 +3,7 @@
 import { escapeText } from '../core/model/quote-text.js';
 import type { LogFields, Logger } from '../loops/runtime/logger.js';
 import { agentCommand } from './commands/agent.js';
+import { budgetCommand } from './commands/budget.js';
 import { diffCommand } from './commands/diff.js';
 import { hubCommand } from './commands/hub.js';
 import { logCommand } from './commands/log.js';
@@ -28,6 +29,7 @@ const commands: readonly Command<CommandSpec>[] = [
   agentCommand,
   statusCommand,
   uiCommand,
+  budgetCommand,
 ] as unknown as readonly Command<CommandSpec>[];
 
 /** Returns the top-level usage: each command's usage line and summary, then the exit codes. */

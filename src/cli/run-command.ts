@@ -9,7 +9,9 @@ import {
   formatUsageHint,
   parseCommandLine,
   type CommandSpec,
+  type FlagSource,
   type FlagValues,
+  type ProfileDefaults,
 } from './command-line.js';
 import { exitCodes, type ExitCodeName } from './exit-codes.js';
 import { escapingIo } from './escaping-io.js';
@@ -22,8 +24,17 @@ export interface Command<S extends CommandSpec = CommandSpec> {
   spec: S;
   /** The exit code of an error the command throws (default `failed`). */
   errorExit?: ExitCodeName;
+  /** Defaults chosen from what was typed (a forge profile, forge-profile.ts); absent: the spec's. */
+  defaults?: ProfileDefaults;
   /** Runs the command and returns its exit code (a number of the table). */
-  run(line: { values: FlagValues<S['flags']>; positionals: string[] }, io: Io): Promise<number>;
+  run(
+    line: {
+      values: FlagValues<S['flags']>;
+      positionals: string[];
+      sources: Record<keyof S['flags'], FlagSource>;
+    },
+    io: Io,
+  ): Promise<number>;
 }
 
 /** Returns a command, typed by its spec. */
@@ -42,7 +53,7 @@ export async function runCommand<S extends CommandSpec>(
   const io = escapingIo(given);
   const json = wantsJson(args);
   try {
-    const line = parseCommandLine(spec, args);
+    const line = parseCommandLine(spec, args, command.defaults);
     if (line.help) {
       io.out(formatCommandHelp(spec));
       return exitCodes.ok;

@@ -88,3 +88,31 @@ test(
     );
   },
 );
+
+test('validate takes the Lua budgets from --lua-call-timeout and --lua-pass-budget.', async () => {
+  const fleet = exampleCopy();
+  const path = join(fleet, 'interpreter/workerpool.yaml');
+  // About 0.3 s of Lua per ReviseReplica call: within the default second, past 100 ms.
+  writeFileSync(
+    path,
+    readFileSync(path, 'utf8').replace(
+      'pool.spec.workers = workers',
+      'local x = 0 for i = 1, 8000000 do x = x + i end pool.spec.workers = workers',
+    ),
+  );
+  const short = await runCli(['validate', fleet, '--lua-call-timeout', '100ms']);
+  assert.equal(short.code, 1, short.stdout);
+  assert.match(
+    short.stdout + short.stderr,
+    /WorkerPool\/shop\/order-workers: ResourceInterpreterCustomization\/workerpool ReviseReplica \(ReviseReplica\): the script ran past its time budget of 100 ms/,
+  );
+  const spent = await runCli(['validate', fleet, '--lua-pass-budget', '1ms']);
+  assert.equal(spent.code, 1, spent.stdout);
+  assert.match(
+    spent.stdout + spent.stderr,
+    /the pass's Lua time budget of 1 ms is spent, so the script was not run/,
+  );
+  const usage = await runCli(['validate', fleet, '--lua-call-timeout', 'soon']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--lua-call-timeout must be like 30s/);
+});

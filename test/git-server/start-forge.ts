@@ -105,7 +105,7 @@ export async function startForge(opts: ForgeOptions): Promise<Forge> {
     const over = overBudget(state, kind, budget, at);
     if (over !== undefined) return refuse(req, res, state, 429, over, at);
     count(state, kind, at);
-    runBackend(opts.root, req, res, undefined);
+    runBackend(opts.root, req, res, undefined, false);
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -17,6 +17,11 @@ export interface GitServerOptions {
   root: string;
   /** When set, every request must present this token. */
   token?: string;
+  /**
+   * Speak git protocol v0 only, as a server that does not pass the client's Git-Protocol
+   * header through to git (GIT_PROTOCOL) does.
+   */
+  v0Only?: boolean;
 }
 
 /** One request the server saw, for tests that look at what clients sent. */
@@ -62,7 +67,13 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
       res.end('authentication required\n');
       return;
     }
-    runBackend(opts.root, req, res, opts.token === undefined ? undefined : 'token-user');
+    runBackend(
+      opts.root,
+      req,
+      res,
+      opts.token === undefined ? undefined : 'token-user',
+      opts.v0Only === true,
+    );
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,6 +109,7 @@ export function runBackend(
   req: IncomingMessage,
   res: ServerResponse,
   user: string | undefined,
+  v0Only: boolean,
 ): void {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const env: NodeJS.ProcessEnv = {
@@ -114,7 +126,7 @@ export function runBackend(
     ...header(req, 'content-type', 'CONTENT_TYPE'),
     ...header(req, 'content-length', 'CONTENT_LENGTH'),
     ...header(req, 'content-encoding', 'HTTP_CONTENT_ENCODING'),
-    ...header(req, 'git-protocol', 'GIT_PROTOCOL'),
+    ...(v0Only ? {} : header(req, 'git-protocol', 'GIT_PROTOCOL')),
   };
   const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   req.pipe(child.stdin);

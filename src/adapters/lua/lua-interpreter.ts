@@ -77,13 +77,17 @@ export async function createLuaInterpreter(
   customizations: readonly InterpreterCustomization[],
   options: LuaInterpreterOptions = {},
 ): Promise<{ interpreter: LuaResourceInterpreter; problems: ScriptProblem[] }> {
-  const runtime = options.runtime ?? (await LuaRuntime.create());
+  const runtime: LuaRunner = options.runtime ?? (await LuaRuntime.create());
   const budget = { ...DEFAULT_BUDGET, ...options.budget };
   const problems: ScriptProblem[] = [];
   for (const c of customizations) {
     for (const [operation, script] of Object.entries(c.scripts) as [InterpreterOperation, string][]) {
       if (script === '') continue;
-      const message = runtime.checkSyntax(script, chunkName(c.name, operation));
+      // Off the event loop where the runtime can: the first check also waits for its thread to load.
+      const name = chunkName(c.name, operation);
+      const message = runtime.checkSyntaxAsync
+        ? await runtime.checkSyntaxAsync(script, name)
+        : runtime.checkSyntax(script, name);
       if (message !== undefined) problems.push({ customization: c.name, operation, message });
     }
   }
@@ -109,6 +113,14 @@ class LuaInterpreter implements LuaResourceInterpreter {
 
   startPass(): void {
     this.calls.startPass();
+  }
+
+  holdCalls(): void {
+    this.calls.hold();
+  }
+
+  prepareHeld(): Promise<number> {
+    return this.calls.prefetchHeld();
   }
 
   async prepare(requests: readonly InterpretRequest[]): Promise<void> {
@@ -171,7 +183,7 @@ class LuaInterpreter implements LuaResourceInterpreter {
   }
 
   aggregateStatus(object: KubeObject, items: readonly AggregatedStatusItem[] | null) {
-    const args = [object, items === null ? null : items.map(goStatusItem)];
+    const args = argsOf({ operation: 'AggregateStatus', object, items });
     return this.run(object, 'AggregateStatus', args, 1, ([result]) => readObject(result, []));
   }
 
@@ -263,6 +275,8 @@ function argsOf(request: InterpretRequest): unknown[] {
       return [request.object, Math.trunc(request.replicas)];
     case 'Retain':
       return [request.object, request.observed];
+    case 'AggregateStatus':
+      return [request.object, request.items === null ? null : request.items.map(goStatusItem)];
     default:
       return [request.object];
   }

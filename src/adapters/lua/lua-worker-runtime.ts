@@ -1,6 +1,6 @@
 // The Lua runtime of a process, in worker threads (lua-thread.ts): one thread for the calls
 // made synchronously (the parent blocks on it, but never longer than the call's deadline) and
-// a pool of one or two for calls made asynchronously, so the process's event loop keeps
+// a pool of one or two for calls and syntax checks made asynchronously, so the process's event loop keeps
 // answering (health checks, lease renewal) while scripts run. A thread stopped at a deadline
 // is replaced by a new one for the next call.
 import { availableParallelism } from 'node:os';
@@ -16,6 +16,8 @@ export interface LuaRunner {
   callAsync?(call: LuaCall): Promise<LuaCallOutcome>;
   /** Returns why a script does not compile, or undefined when it does. */
   checkSyntax(script: string, chunkName: string): string | undefined;
+  /** The same without blocking the event loop (absent: the in-thread runtime). */
+  checkSyntaxAsync?(script: string, chunkName: string): Promise<string | undefined>;
   /** How many asynchronous calls run at once. */
   readonly parallelism?: number;
 }
@@ -53,10 +55,16 @@ export class LuaWorkerRuntime implements LuaRunner {
 
   checkSyntax(script: string, chunkName: string): string | undefined {
     const job: LuaJob = { type: 'syntax', script, chunkName };
-    const answer = this.syncThread().runSync(job, hardDeadline(1000));
-    if (answer.type === 'syntax') return answer.message;
-    if (answer.type === 'lost') return `the Lua worker thread failed: ${answer.message}`;
-    return 'the syntax check ran past its deadline';
+    return syntaxOf(this.syncThread().runSync(job, hardDeadline(1000)));
+  }
+
+  async checkSyntaxAsync(script: string, chunkName: string): Promise<string | undefined> {
+    const thread = await this.take();
+    try {
+      return syntaxOf(await thread.runAsync({ type: 'syntax', script, chunkName }, hardDeadline(1000)));
+    } finally {
+      this.give(thread);
+    }
   }
 
   /** Stops every thread. */
@@ -83,6 +91,12 @@ export class LuaWorkerRuntime implements LuaRunner {
     if (thread.usable) this.idle.push(thread);
     this.queue.shift()?.();
   }
+}
+
+function syntaxOf(answer: ThreadAnswer): string | undefined {
+  if (answer.type === 'syntax') return answer.message;
+  if (answer.type === 'lost') return `the Lua worker thread failed: ${answer.message}`;
+  return 'the syntax check ran past its deadline';
 }
 
 function outcomeOf(answer: ThreadAnswer): LuaCallOutcome {

@@ -27,6 +27,8 @@ const hasProcFd = (() => {
 
 /** An open directory of the output: `entry(name)` names something in it without resolving its path again. */
 export class DirHandle {
+  private closed = false;
+
   private constructor(
     /** The directory's path, for messages (and the fallback). */
     readonly path: string,
@@ -40,11 +42,13 @@ export class DirHandle {
 
   /** Returns the path that names `name` in this directory. */
   entry(name: string): string {
+    this.checkOpen();
     return this.fd === undefined ? join(this.path, name) : `/proc/self/fd/${this.fd}/${name}`;
   }
 
   /** Returns the path of this directory itself, to list it. */
   self(): string {
+    this.checkOpen();
     return this.fd === undefined ? this.path : `/proc/self/fd/${this.fd}`;
   }
 
@@ -53,6 +57,7 @@ export class DirHandle {
    * `create`. A link, or anything else that is not a directory, in its place is refused.
    */
   openChild(name: string, create = false): DirHandle {
+    this.checkOpen();
     const path = join(this.path, name);
     if (create) {
       try {
@@ -88,6 +93,13 @@ export class DirHandle {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    this.closed = true;
+  }
+
+  // A closed handle must never fall back to resolving its path (through whatever is there now),
+  // nor name its old descriptor number, which the next open may reuse for another directory.
+  private checkOpen(): void {
+    if (this.closed) throw new Error(`${this.path}: directory handle used after it was closed`);
   }
 }
 

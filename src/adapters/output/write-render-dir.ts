@@ -61,14 +61,14 @@ export async function writeRenderDir(
   }
   const present = new Set((top ?? []).filter((e) => e.isDirectory()).map((e) => e.name));
   const stale = [...present].filter((name) => !clusters.has(name)).sort();
-  // Every listing is read, and so every link found, before the first write.
-  const listings = await mapConcurrent([...clusters.keys()], clustersInFlight, (cluster) =>
-    present.has(cluster) ? readTree(dir, cluster) : Promise.resolve<Listing>(new Map()),
-  );
-  const staleListings = await mapConcurrent(stale, clustersInFlight, (cluster) => readTree(dir, cluster));
   await mkdir(dir, { recursive: true });
   const root = DirHandle.openRoot(dir);
   try {
+    // Every listing is read, and so every link found, before the first write.
+    const listings = await mapConcurrent([...clusters.keys()], clustersInFlight, (cluster) =>
+      present.has(cluster) ? readTree(root, cluster) : Promise.resolve<Listing>(new Map()),
+    );
+    const staleListings = await mapConcurrent(stale, clustersInFlight, (cluster) => readTree(root, cluster));
     const note =
       'This directory is written by `gitfleet render`; its contents are replaced on every render.\n';
     await writeIfChanged(root, {
@@ -206,25 +206,46 @@ async function removeTree(parent: DirHandle, name: string): Promise<void> {
  * root itself) → its entries, sorted by name. */
 type Listing = Map<string, Dirent[]>;
 
-/** Returns the entries of every directory under dir/cluster, checked by checkEntries. */
-async function readTree(dir: string, cluster: string): Promise<Listing> {
-  const root = join(dir, cluster);
+/**
+ * Returns the entries of every directory under the cluster's, checked by checkEntries. Each
+ * directory is listed through a handle opened from its parent's without following links, as
+ * the writes are, so a directory swapped for a link is refused here too, never listed through.
+ */
+async function readTree(root: DirHandle, cluster: string): Promise<Listing> {
   const listing: Listing = new Map();
   // Level by level, so the directories of one level are read side by side.
   let level = ['.'];
   while (level.length > 0) {
-    const entries = await mapConcurrent(level, filesInFlight, (rel) => readDirIfExists(join(root, rel)));
+    const entries = await mapConcurrent(level, filesInFlight, (rel) =>
+      listThrough(root, childPath(cluster, rel)),
+    );
     const next: string[] = [];
     level.forEach((rel, i) => {
       const found = entries[i];
       if (found === undefined) return;
-      checkEntries(dir, childPath(cluster, rel), found);
+      checkEntries(root.path, childPath(cluster, rel), found);
       listing.set(rel, found);
       for (const entry of found) if (entry.isDirectory()) next.push(childPath(rel, entry.name));
     });
     level = next;
   }
   return listing;
+}
+
+/** Lists the directory at `rel` under `root`, opened component by component; undefined when it is gone. */
+async function listThrough(root: DirHandle, rel: string): Promise<Dirent[] | undefined> {
+  let dir: DirHandle;
+  try {
+    dir = root.openPath(rel);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    return await readdir(dir.self(), { withFileTypes: true });
+  } finally {
+    dir.close();
+  }
 }
 
 async function readDirIfExists(path: string): Promise<Dirent[] | undefined> {

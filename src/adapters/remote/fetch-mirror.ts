@@ -4,10 +4,10 @@
 //
 // A poll usually finds nothing new, so the remote's ref advertisement (one GET) is compared
 // with the tracking refs first, and a fetch runs only when a branch moved or appeared: one
-// protocol v2 fetch of the moved tips (fetch-pack-v2.ts), or isomorphic-git's fetch (a
-// negotiation and a pack, ~0.5 s even when empty) from a server that speaks only v0. The
-// server's HEAD plays no part in the v2 fetch: a HEAD naming a branch nobody pushed (what
-// `git init --bare` leaves) is common, and isomorphic-git's fetch trips on it. Branches the
+// fetch of the moved tips (fetch-pack-v2.ts), in protocol v2 or, from a server that speaks only
+// v0, in v0's words. The server's HEAD plays no part in either: a HEAD naming a branch nobody
+// pushed (what `git init --bare` leaves) is common, and isomorphic-git's fetch, used only for
+// a v0 server without side-band-64k, trips on it. Branches the
 // caller calls quiet (the agents' heartbeats, whose value is all anyone reads, from the
 // advertisement) do not count: they move every few seconds, and would otherwise make every
 // poll a fetch.
@@ -33,6 +33,7 @@ import { discoverRefs } from './discover-refs.js';
 import { advertiseWanted, downloadWanted, movedBranches } from './fetch-wanted.js';
 import { lsRemoteRefs } from './ls-remote-refs.js';
 import { isoFetch } from './iso-fetch.js';
+import { v0FetchPossible } from './fetch-pack-v2.js';
 import { localRefOf, mirrorRemote, trackingRefOf, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 import { RemoteError } from './remote-error.js';
 import type { RemoteAccess } from './remote-access.js';
@@ -83,23 +84,26 @@ async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, s
     service: 'git-upload-pack',
   });
   const branches = new Map([...advertised.refs].filter(([ref]) => ref.startsWith('refs/heads/')));
-  if (!branches.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, branches.keys());
+  if (!branches.has(opts.layout.sourceRef) && opts.layout.sourceOptional !== true)
+    throw missingSource(opts.url, opts.layout, branches.keys());
   if (await hasNewBranches(opts.gitdir, branches, opts.quiet)) {
     const moved = await movedBranches(opts.gitdir, branches);
-    await fetchVerified(opts, () => downloadEveryBranch(opts, moved, [...branches.keys()]));
+    await fetchVerified(opts, () =>
+      downloadEveryBranch(opts, moved, [...branches.keys()], advertised.capabilities),
+    );
   }
   return branches;
 }
 
 /**
- * The objects of every moved branch: one protocol v2 fetch of their tips when the server speaks
- * v2 (its answer needs no HEAD), else isomorphic-git's fetch of every branch, which reads the
- * branch HEAD names and fails when HEAD names a branch nobody pushed (iso-fetch.ts).
+ * The objects of every moved branch: one fetch of their tips, in protocol v2 when the server
+ * speaks it, else in v0 (fetch-wanted.ts); neither answer needs the server's HEAD.
  */
 async function downloadEveryBranch(
   opts: FetchMirrorOptions,
   moved: ReadonlyMap<string, string>,
   branches: readonly string[],
+  capabilities: ReadonlySet<string>,
 ): Promise<void> {
   const probe = await lsRemoteRefs({
     url: opts.url,
@@ -110,7 +114,9 @@ async function downloadEveryBranch(
     errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     refs: [opts.layout.sourceRef],
   });
-  if (probe.type === 'refs') return downloadWanted(opts, { moved, v2: true, wanted: branches });
+  const v2 = probe.type === 'refs';
+  if (v2 || v0FetchPossible(capabilities))
+    return downloadWanted(opts, { moved, v2, wanted: branches, capabilities });
   return isoFetch(opts, { ref: opts.layout.sourceRef, singleBranch: false });
 }
 
@@ -120,7 +126,8 @@ async function downloadEveryBranch(
  */
 async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): Promise<Map<string, string>> {
   const refs = await fetchWantedOnce(opts, wanted);
-  if (!refs.has(opts.layout.sourceRef)) throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
+  if (!refs.has(opts.layout.sourceRef) && opts.layout.sourceOptional !== true)
+    throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
   const source = await allowanceSourceRef(opts.gitdir, opts.layout);
   if (source === null || wanted.includes(source)) return refs;
   for (const [ref, oid] of await fetchWantedOnce(opts, [source])) refs.set(ref, oid);
@@ -135,7 +142,9 @@ async function fetchWantedOnce(
   const advertised = await advertiseWanted(opts, wanted);
   const moved = await movedBranches(opts.gitdir, advertised.refs);
   if ([...moved.keys()].some((ref) => opts.quiet?.(ref) !== true)) {
-    await fetchVerified(opts, () => downloadWanted(opts, { moved, v2: advertised.v2, wanted }));
+    await fetchVerified(opts, () =>
+      downloadWanted(opts, { moved, v2: advertised.v2, wanted, capabilities: advertised.capabilities }),
+    );
   }
   return advertised.refs;
 }

@@ -15,6 +15,12 @@
 // indexed there with isomorphic-git's indexPack, and is moved into objects/pack pack first,
 // index second: a pack without its index is what clearIncoming removes after a crash, and a
 // half-written index never sits beside a pack in objects/pack. Refs are not touched here.
+//
+// A server that speaks only protocol v0 is asked the same in v0's words (`v0`): the wants, the
+// first with the capabilities asked for (side-band-64k, ofs-delta, no-progress, among those the
+// advertisement offered), flush, the haves, `done`; it answers NAK or ACK lines, then the
+// side-band packets. Like v2's, that answer needs no HEAD, where isomorphic-git's fetch looks
+// HEAD up and fails on a server whose HEAD names a branch nobody pushed.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
@@ -40,20 +46,16 @@ export interface FetchedPack {
 
 /** Fetches the objects `wants` reach beyond `haves` into a new pack of the mirror; returns its name. */
 export async function fetchPackV2(
-  access: RemoteAccess & { wants: readonly string[]; haves: readonly string[] },
+  access: RemoteAccess & {
+    wants: readonly string[];
+    haves: readonly string[];
+    /** Ask in protocol v0, with the capabilities the v0 advertisement offered. */
+    v0?: { capabilities: ReadonlySet<string> };
+  },
 ): Promise<FetchedPack> {
   const errors = { action: 'fetch', url: access.url, secrets: access.secrets };
-  const body = Buffer.concat([
-    encodePktLine('command=fetch\n'),
-    encodePktLine('agent=git/gitfleet\n'),
-    delimPacket,
-    encodePktLine('ofs-delta\n'),
-    encodePktLine('no-progress\n'),
-    ...access.wants.map((oid) => encodePktLine(`want ${oid}\n`)),
-    ...access.haves.map((oid) => encodePktLine(`have ${oid}\n`)),
-    encodePktLine('done\n'),
-    flushPacket,
-  ]);
+  const body = access.v0 ? v0Request(access.wants, access.haves, access.v0.capabilities) : v2Request(access);
+  const headers = access.v0 ? v0Headers : v2Headers;
   const temp = join(access.gitdir, fetchTempDir);
   await mkdir(temp, { recursive: true, mode: 0o700 });
   const name = `fetch-${randomBytes(6).toString('hex')}`;
@@ -62,7 +64,7 @@ export async function fetchPackV2(
     const req = openHttpRequest({
       url: `${access.url}/git-upload-pack`,
       method: 'POST',
-      headers: { ...access.authHeaders, ...v2Headers, 'Content-Length': String(body.length) },
+      headers: { ...access.authHeaders, ...headers, 'Content-Length': String(body.length) },
       timeouts: access.timeouts,
       signal: access.signal,
       gate: access.gate,
@@ -78,7 +80,7 @@ export async function fetchPackV2(
       res.resume();
       throw httpStatusError(res.statusCode ?? 0, res.statusMessage ?? '', errors);
     }
-    const bytes = await receivePack(res, tempPack).catch((error: unknown) => {
+    const bytes = await receivePack(res, tempPack, access.v0 !== undefined).catch((error: unknown) => {
       throw req.failure() ?? error;
     });
     return { pack: await storePack(access.gitdir, temp, name), bytes };
@@ -92,18 +94,60 @@ export async function fetchPackV2(
   }
 }
 
+/** Whether a v0 fetch can be asked of a server with these capabilities (its pack comes in side-band packets). */
+export function v0FetchPossible(capabilities: ReadonlySet<string>): boolean {
+  return capabilities.has('side-band-64k');
+}
+
+function v2Request(access: { wants: readonly string[]; haves: readonly string[] }): Buffer {
+  return Buffer.concat([
+    encodePktLine('command=fetch\n'),
+    encodePktLine('agent=git/gitfleet\n'),
+    delimPacket,
+    encodePktLine('ofs-delta\n'),
+    encodePktLine('no-progress\n'),
+    ...access.wants.map((oid) => encodePktLine(`want ${oid}\n`)),
+    ...access.haves.map((oid) => encodePktLine(`have ${oid}\n`)),
+    encodePktLine('done\n'),
+    flushPacket,
+  ]);
+}
+
+function v0Request(wants: readonly string[], haves: readonly string[], offered: ReadonlySet<string>): Buffer {
+  const caps = ['side-band-64k', 'ofs-delta', 'no-progress'].filter((c) => offered.has(c));
+  return Buffer.concat([
+    ...wants.map((oid, i) =>
+      encodePktLine(i === 0 ? `want ${oid} ${[...caps, 'agent=git/gitfleet'].join(' ')}\n` : `want ${oid}\n`),
+    ),
+    flushPacket,
+    ...haves.map((oid) => encodePktLine(`have ${oid}\n`)),
+    encodePktLine('done\n'),
+  ]);
+}
+
+const v0Headers = {
+  'User-Agent': 'git/gitfleet',
+  'Content-Type': 'application/x-git-upload-pack-request',
+  Accept: 'application/x-git-upload-pack-result',
+};
+
 /** Writes the answer's pack (side-band 1 of the packfile section) to `path`; returns the bytes received. */
-async function receivePack(answer: AsyncIterable<Buffer>, path: string): Promise<number> {
+async function receivePack(answer: AsyncIterable<Buffer>, path: string, v0: boolean): Promise<number> {
   const file = await open(path, 'w', 0o600);
   let section: 'header' | 'skip' | 'pack' | 'done' = 'header';
   let bytes = 0;
   try {
     for await (const packet of readPktStream(answer)) {
       if (packet.type === 'data') bytes += packet.data.length + 4;
+      // v0: the NAK and ACK lines, then side-band packets (their first byte 1, 2 or 3) until flush.
+      if (v0 && section === 'header' && packet.type === 'data' && packet.data[0]! <= 3) section = 'pack';
       const text = section === 'pack' ? null : packetText(packet);
       if (text?.startsWith('ERR '))
         throw new RemoteError('RemoteFailed', `the server said: ${text.slice(4)}`);
-      if (section === 'header') {
+      if (section === 'header' && v0) {
+        if (!/^(NAK|ACK |shallow |unshallow )/.test(text ?? ''))
+          throw new ProtocolError('BadAnswer', `not a fetch answer: ${JSON.stringify(text)}`);
+      } else if (section === 'header') {
         if (text === 'packfile') section = 'pack';
         else if (text === 'shallow-info' || text === 'wanted-refs' || text === 'acknowledgments')
           section = 'skip';

@@ -2,12 +2,12 @@
 // are, from one protocol v2 ls-refs naming them (ls-remote-refs.ts), and their new objects,
 // from one v2 fetch wanting their new tips (fetch-pack-v2.ts); the new tips are written as
 // incoming refs for fetch-mirror.ts to verify and move. A server that does not speak v2 is
-// asked the v0 way: the full advertisement, filtered, and isomorphic-git's fetch of each
-// moved branch alone.
+// asked the v0 way: the full advertisement, filtered, and one v0 fetch of the new tips (or,
+// from a server without side-band-64k, isomorphic-git's fetch of each moved branch alone).
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { updateRefs } from '../git/update-ref.js';
 import { discoverRefs } from './discover-refs.js';
-import { fetchPackV2 } from './fetch-pack-v2.js';
+import { fetchPackV2, v0FetchPossible } from './fetch-pack-v2.js';
 import { isoFetch } from './iso-fetch.js';
 import { lsRemoteRefs } from './ls-remote-refs.js';
 import { incomingRemote, trackingRefOf } from './mirror-layout.js';
@@ -17,6 +17,8 @@ import type { RemoteAccess } from './remote-access.js';
 export interface WantedAdvertisement {
   refs: Map<string, string>;
   v2: boolean;
+  /** The v0 advertisement's capabilities (absent in v2). */
+  capabilities?: ReadonlySet<string>;
 }
 
 /** Returns where each wanted branch is on the remote (absent ones left out). */
@@ -38,6 +40,7 @@ export async function advertiseWanted(
   return {
     refs: new Map(wanted.flatMap((ref) => (all.refs.has(ref) ? [[ref, all.refs.get(ref)!]] : []))),
     v2: false,
+    capabilities: all.capabilities,
   };
 }
 
@@ -56,14 +59,20 @@ export async function movedBranches(
 /** Fetches the moved branches' objects and writes their tips as incoming refs (not yet verified). */
 export async function downloadWanted(
   access: RemoteAccess,
-  opts: { moved: ReadonlyMap<string, string>; v2: boolean; wanted: readonly string[] },
+  opts: {
+    moved: ReadonlyMap<string, string>;
+    v2: boolean;
+    wanted: readonly string[];
+    capabilities?: ReadonlySet<string> | undefined;
+  },
 ): Promise<void> {
-  if (!opts.v2) {
+  const v0 = opts.v2 ? undefined : { capabilities: opts.capabilities ?? new Set<string>() };
+  if (v0 !== undefined && !v0FetchPossible(v0.capabilities)) {
     for (const ref of opts.moved.keys()) await isoFetch(access, { ref, singleBranch: true });
     return;
   }
   const haves = await trackedCommits(access.gitdir, opts.wanted);
-  await fetchPackV2({ ...access, wants: [...new Set(opts.moved.values())], haves });
+  await fetchPackV2({ ...access, wants: [...new Set(opts.moved.values())], haves, ...(v0 ? { v0 } : {}) });
   await updateRefs({
     gitdir: access.gitdir,
     updates: [...opts.moved].map(([ref, oid]) => ({

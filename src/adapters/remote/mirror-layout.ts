@@ -37,6 +37,8 @@ export interface MirrorLayout {
   branchPrefix: string;
   /** When set (an agent's mirror), the only branches besides the source that are mirrored, full names. */
   only?: ReadonlySet<string>;
+  /** A status repository's mirror: the source branch may be absent (its refs are all under the prefix). */
+  sourceOptional?: boolean;
 }
 
 /** Returns the layout with the source as a full branch name and the prefix ending in `/`, or throws InvalidOption. */
@@ -44,6 +46,7 @@ export function mirrorLayout(opts: {
   sourceRef: string;
   branchPrefix: string;
   onlyRefs?: readonly string[] | undefined;
+  sourceOptional?: boolean | undefined;
 }): MirrorLayout {
   const sourceRef = opts.sourceRef.startsWith('refs/') ? opts.sourceRef : `${heads}${opts.sourceRef}`;
   if (!sourceRef.startsWith(heads) || !isValidRefName(sourceRef)) {
@@ -56,12 +59,13 @@ export function mirrorLayout(opts: {
   if (branchPrefix === '/' || !isValidRefName(`${heads}${branchPrefix}x`)) {
     throw new RemoteError('InvalidOption', `${opts.branchPrefix}: not a usable branch prefix`);
   }
-  if (opts.onlyRefs === undefined) return { sourceRef, branchPrefix };
+  const optional = opts.sourceOptional === true ? { sourceOptional: true } : {};
+  if (opts.onlyRefs === undefined) return { sourceRef, branchPrefix, ...optional };
   for (const ref of opts.onlyRefs) {
     if (!ref.startsWith(`${heads}${branchPrefix}`) || !isValidRefName(ref))
       throw new RemoteError('InvalidOption', `${ref}: not a branch under refs/heads/${branchPrefix}`);
   }
-  return { sourceRef, branchPrefix, only: new Set(opts.onlyRefs) };
+  return { sourceRef, branchPrefix, only: new Set(opts.onlyRefs), ...optional };
 }
 
 /** Returns the branches an agent's mirror fetches (source first), or null for a hub's mirror (every branch). */

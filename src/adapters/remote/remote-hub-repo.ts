@@ -57,6 +57,11 @@ export interface RemoteHubRepoOptions {
    * protocol v2 (fetch-wanted.ts). Default, the hub's mirror: every branch under the prefix.
    */
   onlyRefs?: readonly string[];
+  /**
+   * A status repository's mirror (docs/git-budget.md#status-repositories): `sourceRef` may be
+   * absent on the remote, where it is an error for the fleet repository.
+   */
+  sourceOptional?: boolean;
   /** Connect and silence limits of every request, deadlines of each fetch, push and ls-refs (remote-timeouts.ts). */
   timeouts?: RemoteTimeouts;
   /** Aborts every request in flight: the process is stopping. */

@@ -59,5 +59,6 @@ export function print(result: AgentPassResult, output: 'text' | 'json', io: Io):
   for (const t of result.prune?.terminating ?? []) lines.push(`  ${t.message}`);
   if (result.inventoryProblem) lines.push(`  ${result.inventoryProblem}`);
   if (result.returnNotice) lines.push(`  ${result.returnNotice}`);
-  (result.fullyApplied ? io.out : io.err)(lines.join('\n'));
+  if (result.status.problem) lines.push(`  ${result.status.problem}`);
+  (result.fullyApplied && !result.status.problem ? io.out : io.err)(lines.join('\n'));
 }

@@ -1,4 +1,5 @@
 // `gitfleet agent`'s command line: its flags and the check of a cluster name.
+import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { agentLeaseFlags } from './agent-lease.js';
@@ -26,6 +27,7 @@ export const agentSpec = {
   positionals: [],
   flags: {
     repo: repoFlag,
+    forge: forgeFlag,
     cluster: {
       type: 'string',
       value: 'NAME',
@@ -94,6 +96,16 @@ export const agentSpec = {
     },
     ...agentLeaseFlags,
     'token-file': tokenFileFlag,
+    'status-repo': {
+      type: 'string',
+      value: 'URL|PATH',
+      help: "where to write the status branch and heartbeat (default: the cluster branch's .gitfleet/status-repository, else --repo)",
+    },
+    'status-token-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'for a status repository URL: a file holding its token (default: --token-file, else $GITFLEET_GIT_TOKEN)',
+    },
     'cache-dir': cacheDirFlag,
     output: {
       type: 'string',

@@ -2,7 +2,7 @@
 //
 //   gitfleet agent --repo <path> --cluster NAME [--kubeconfig FILE] [--context C] [--once]
 //                  [--interval 30s] [--branch-prefix gitfleet/] [--allow-deletions] [--output text|json]
-//                  [--token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
+//                  [--token-file F] [--status-repo URL|PATH] [--status-token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
 //                  [--log-format text|json]
@@ -21,6 +21,7 @@
 // applies to; a second agent for the same cluster stands by and takes over when the first
 // releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
 // pass run by hand needs no RBAC for Leases).
+import { forgeDefaults } from '../forge-profile.js';
 import { observability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
@@ -45,6 +46,8 @@ import {
 } from '../../loops/agent/heartbeat.js';
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
+import { agentStatusRepos, statusMirrorMaintenance } from './agent-status-repos.js';
+import { heartbeatRepo } from '../../loops/agent/status-target.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
   runAgentPass,
@@ -67,6 +70,7 @@ import { logProblems, print, summarize } from './agent-pass-output.js';
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
   spec: agentSpec,
+  defaults: forgeDefaults('agent'),
   run: ({ values }, io) => {
     if (!isClusterName(values.cluster)) {
       throw new UsageError(
@@ -98,6 +102,8 @@ export const agentCommand = defineCommand({
           renewIntervalFraction: values['cluster-lease-renew-interval-fraction'],
         },
         ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
+        ...(values['status-repo'] ? { statusRepo: values['status-repo'] } : {}),
+        ...(values['status-token-file'] ? { statusTokenFile: values['status-token-file'] } : {}),
         ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
         output: values.output,
         ...agentLeaseOf(values),
@@ -131,6 +137,10 @@ export interface AgentOptions {
   tokenFile?: string;
   /** For URLs: where the mirror lives (default: mirror-cache-dir.ts, as the hub's). */
   cacheDir?: string;
+  /** `--status-repo`: where status and heartbeat go, over the branch's .gitfleet/status-repository. */
+  statusRepo?: string;
+  /** `--status-token-file`: the status repository's token (default: tokenFile's). */
+  statusTokenFile?: string;
   /** How old the cluster's facts may be before a pass reads them again (default 10 s). */
   statusUpdateFrequencyMs?: number;
   /** The heartbeat's lease (default: Karmada's, renewed every 10 s). */
@@ -149,6 +159,8 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const clock = systemClock();
   const observe = agentObservability(opts, io, clock);
   const log = observe.log;
+  // One set of rate-limit gates for the fleet and status repositories (docs/git-budget.md#rate-limits).
+  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
   const repo = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
@@ -159,7 +171,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         signal: stopping.signal,
         onWarning: (m) => log.warn(m),
         onExchange: (e) => observe.metrics.gitExchange(e),
-        rateLimits: rateLimitGatesFor({ clock, log, metrics: observe.metrics }),
+        rateLimits,
       })
     : localAgentRepo(opts.repo);
   const credentials = await loadKubeConfig({
@@ -191,6 +203,14 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     crdTimeoutMs: 60_000,
     factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
     warn: (m) => log.warn(m),
+    info: (m) => log.info(m),
+    statusRepos: agentStatusRepos({
+      ...opts,
+      signal: stopping.signal,
+      onWarning: (m) => log.warn(m),
+      onExchange: (e) => observe.metrics.gitExchange(e),
+      rateLimits,
+    }),
     ...(progress ? { progress } : {}),
   };
   try {
@@ -213,16 +233,22 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
 }
 
 /**
- * The agent's pass; with a remote repository, followed by the maintenance of the mirror it owns
- * (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
+ * The agent's pass; with a remote repository (or status repository), followed by the maintenance
+ * of the mirror it owns (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
  */
 function agentPassWithMaintenance(
   opts: AgentOptions,
   deps: { passOptions: AgentPassOptions; clock: ReturnType<typeof systemClock>; log: Logger },
 ): () => ReturnType<typeof runAgentPass> {
-  const pass = () => runAgentPass(deps.passOptions);
-  if (!isRepoUrl(opts.repo)) return pass;
   const { clock, log } = deps;
+  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
+  const maintainStatus = statusMirrorMaintenance({ clock, log });
+  const pass = () =>
+    runAgentPass(deps.passOptions).then(async (result) => {
+      await maintainStatus(deps.passOptions.memory.statusTarget);
+      return result;
+    });
+  if (!isRepoUrl(opts.repo)) return pass;
   return withRepoMaintenance(
     pass,
     repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
@@ -289,7 +315,8 @@ async function loop(
           write: () => {
             assertLeading(leadership, `agent ${opts.cluster}`, 'no heartbeat written');
             return writeHeartbeat({
-              repo: passOptions.repo,
+              // Where this term's passes write status: a status repository, or the agent's own.
+              repo: heartbeatRepo(passOptions.memory, passOptions.repo),
               ref: heartbeatRef(opts.branchPrefix, opts.cluster),
               cluster: opts.cluster,
               author: {
@@ -353,5 +380,6 @@ function isQuiet(result: AgentPassResult): boolean {
 export function exitCode(result: AgentPassResult): number {
   if (result.type === 'noBranch') return exitCodes.noClusterBranch;
   if (result.type === 'tombstoned') return exitCodes.tombstoned;
-  return result.fullyApplied && result.gitReachable ? exitCodes.ok : exitCodes.failed;
+  const written = result.status.problem === undefined;
+  return result.fullyApplied && result.gitReachable && written ? exitCodes.ok : exitCodes.failed;
 }

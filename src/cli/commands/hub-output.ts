@@ -14,11 +14,12 @@ export function printResult(result: HubPassResult, output: 'text' | 'json', io: 
     return;
   }
   if (result.type === 'upToDate') {
-    return io.out(
+    io.out(
       `hub: ${source} is rendered already (bindings at ${result.bindingsCommit.slice(0, 7)}); nothing to do`,
     );
-  }
-  io.out(formatRendered(result, source));
+  } else io.out(formatRendered(result, source));
+  for (const [cluster, why] of Object.entries(result.statusUnreadable ?? {}))
+    io.err(`  ${cluster}: status unreadable (not NotReady): ${why}`);
 }
 
 const maxDiagnosticLines = 50;

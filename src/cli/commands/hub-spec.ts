@@ -1,11 +1,13 @@
 // `gitfleet hub`'s command line: its flags, and the checks of the values no flag type makes
 // (a followed branch, an eviction rate, the monitor's period against its grace period).
+import { forgeFlag } from '../forge-profile.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { escapeText, quoteText } from '../../core/model/quote-text.js';
 import { leaderElectFlags } from './hub-leadership.js';
+import { luaFlags } from '../lua-flags.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -18,6 +20,7 @@ export const hubSpec = {
   positionals: [],
   flags: {
     repo: repoFlag,
+    forge: forgeFlag,
     'source-ref': {
       type: 'string',
       value: 'BRANCH',
@@ -26,6 +29,7 @@ export const hubSpec = {
     },
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
+    ...luaFlags,
     output: {
       type: 'string',
       choices: ['text', 'json'],

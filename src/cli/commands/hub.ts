@@ -6,6 +6,7 @@
 //                [--leader-elect [--leader-elect-kubeconfig FILE] [--leader-elect-resource-namespace NS]
 //                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
 //                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
+//                [--lua-call-timeout 1s] [--lua-pass-budget 2m]
 //
 // Exit codes of --once (exit-codes.ts): 0 the pass succeeded with no error diagnostics; 1 the source does not
 // load or the pass failed (nothing written); 3 the pass was written but carries error
@@ -15,6 +16,7 @@
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
 // reporting; --once has no monitor, and judges no one. SIGINT or SIGTERM during --once stops its
 // pass as the loop's, with the pass's exit code.
+import { forgeDefaults } from '../forge-profile.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { observability, type Observability } from '../observability.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
@@ -32,6 +34,7 @@ import {
 } from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
+import { hubStatusRepositories } from './hub-status-repos.js';
 import { saveDeferredHubMemo } from '../../loops/hub/hub-memo.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { hasErrorDiagnostics } from '../../loops/hub/hub-pass-result.js';
@@ -40,6 +43,7 @@ import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
+import type { RateLimitGates } from '../../adapters/remote/rate-limit-gate.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
 import { leaderElectionOf, withLeadership, type HubLeaderElection } from './hub-leadership.js';
 import { printResult } from './hub-output.js';
@@ -53,10 +57,14 @@ import type { Leadership } from '../../loops/runtime/leadership.js';
 import type { Readiness } from '../../loops/runtime/readiness.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
 import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './hub-spec.js';
+import { luaOptionsOf } from '../lua-flags.js';
+import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
+import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
   spec: hubSpec,
+  defaults: forgeDefaults('hub'),
   run: ({ values }, io) =>
     runHub(
       {
@@ -81,6 +89,7 @@ export const hubCommand = defineCommand({
           : {}),
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
+        lua: luaOptionsOf(values),
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
       },
@@ -116,6 +125,8 @@ export interface HubOptions {
   logFormat?: 'text' | 'json';
   /** Run passes only while holding this Lease (--leader-elect); absent: always. */
   leaderElection?: HubLeaderElection;
+  /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
+  lua?: LuaInterpreterOptions;
 }
 
 /** What the hub works on and what tells it to look again. */
@@ -147,7 +158,15 @@ const defaultIdentity = defaultHubIdentity;
  */
 export async function buildHubSetup(
   opts: HubOptions,
-  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number; metrics?: Metrics },
+  deps: {
+    clock: Clock;
+    log: Logger;
+    signal?: AbortSignal;
+    elapsed?: () => number;
+    metrics?: Metrics;
+    /** The process's rate-limit gates (default: new ones on the clock, logging to `log`). */
+    rateLimits?: RateLimitGates;
+  },
 ): Promise<HubSetup> {
   if (isRepoUrl(opts.repo)) {
     const metrics = deps.metrics;
@@ -156,7 +175,7 @@ export async function buildHubSetup(
         ...opts,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(metrics ? { onExchange: (e) => metrics.gitExchange(e) } : {}),
-        rateLimits: rateLimitGatesFor({ clock: deps.clock, log: deps.log, metrics }),
+        rateLimits: deps.rateLimits ?? rateLimitGatesFor({ clock: deps.clock, log: deps.log, metrics }),
       },
       deps.log,
       deps.elapsed ?? (() => performance.now()),
@@ -185,14 +204,23 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const elapsed = deps.elapsed ?? (() => performance.now());
+  // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
+  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
   const setup = await buildHubSetup(opts, {
     clock,
     log,
     signal: stopping.signal,
     elapsed,
     metrics: observe.metrics,
+    rateLimits,
   });
   const cache = createHubPassCache();
+  if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
+  const status = await hubStatusRepositories(
+    { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
+    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
+  );
+  const statusRepositories = status.repositories;
   const settings = opts.monitor ?? defaultClusterMonitorSettings;
   const monitor = opts.once
     ? undefined
@@ -203,6 +231,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         elapsed,
         clock,
         log,
+        statusRepositories,
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe
           ? {
@@ -234,6 +263,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         log,
         cache,
         failover,
+        statusRepositories,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.
@@ -247,6 +277,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       }),
     hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
   );
+  const maintainedPass = withRepoMaintenance(pass, status.maintenance);
   if (opts.once) {
     // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
     // its next request (aborted), its locks released on the way out, and the exit code is the
@@ -255,7 +286,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       log.info('stopping: the pass in hand finishes or stops at its next request');
       stopping.abort();
     });
-    const result = await pass().finally(() => offInterrupt?.());
+    const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
     if (result.type === 'loadFailed') return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
@@ -273,7 +304,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     // A new term starts from what the branches say now, not from what this replica last wrote.
     last = '';
     return runHubLoop({
-      pass,
+      pass: maintainedPass,
       triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
       clock,
       random: deps.random ?? Math.random,

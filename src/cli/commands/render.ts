@@ -6,13 +6,16 @@ import { exitCodes } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 import { formatLoadError, loadFleet, type LoadError, type LoadMemo } from '../../core/load/load-fleet.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
-import { renderFleet, type RenderMemo } from '../../core/render/render-fleet.js';
+import type { RenderMemo } from '../../core/render/render-fleet.js';
 import { checkRenderTotal } from '../../core/render/check-render-size.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
+import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
+import { luaFlags, luaOptionsOf } from '../lua-flags.js';
+import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 
 /** `gitfleet render`: its command line. */
 export const renderSpec = {
@@ -38,6 +41,7 @@ export const renderSpec = {
       help: 'print the summary as text or JSON',
     },
     watch: { type: 'boolean', help: 're-render on every save of the files on disk (not with --ref)' },
+    ...luaFlags,
   },
   notes: [sourceArgumentNote],
 } as const satisfies CommandSpec;
@@ -53,6 +57,7 @@ export const renderCommand = defineCommand({
         out: values.out,
         output: values.output,
         watch: values.watch,
+        lua: luaOptionsOf(values),
       },
       io,
     ),
@@ -64,6 +69,8 @@ export interface RenderOptions {
   out: string;
   output: 'text' | 'json';
   watch: boolean;
+  /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
+  lua?: LuaInterpreterOptions;
 }
 
 /** Renders a fleet repo into a directory; returns the exit code (1 on load errors). */
@@ -114,9 +121,11 @@ async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise
   });
   memos.load = loaded.memo;
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError), loadErrors: loaded.errors };
-  const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession(opts.lua)).attach(
+    loaded.fleet,
+  );
   if (problems.length > 0) return { ok: false, errors: problems, loadErrors: [] };
-  const result = renderFleet(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
+  const result = await renderOffLoop(freshSnapshot(fleet), memos.render ? { memo: memos.render } : {});
   memos.render = result.memo;
   const total = checkRenderTotal(result.clusters);
   if (!total.ok) return { ok: false, errors: [total.message], loadErrors: [], tooLarge: total.message };

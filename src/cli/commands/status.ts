@@ -7,6 +7,7 @@
 // The reading is loops/shared/read-fleet-status.ts, the views are core/status (fleet-summary.ts,
 // status-table.ts), the same ones the dashboard shows. `--watch` prints again whenever a gitfleet
 // branch moves (status-watch.ts). docs/status.md says what every column means.
+import { forgeDefaults, forgeFlag } from '../forge-profile.js';
 import yaml from 'js-yaml';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
@@ -27,6 +28,7 @@ import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
 import { formatRefusedDeletions, refusedDeletionsOf } from '../../core/status/refused-deletions.js';
 import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
+import { statusRepositoryOpener } from './open-status-repository.js';
 import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
 import type { Io } from '../io.js';
 import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
@@ -52,6 +54,7 @@ export const statusSpec = {
       required: true,
       help: 'the fleet repository: a local path or an http(s) URL',
     },
+    forge: forgeFlag,
     cluster: {
       type: 'string',
       value: 'NAME[,NAME…]',
@@ -105,6 +108,7 @@ export const statusSpec = {
 /** `gitfleet status`: parses its command line and prints the status. */
 export const statusCommand = defineCommand({
   spec: statusSpec,
+  defaults: forgeDefaults('status'),
   run: ({ values }, io) =>
     runStatus(
       {
@@ -161,6 +165,11 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
   const source = await statusSource(opts);
   // With --watch, each snapshot reads only what changed since the one before.
   const memo = createFleetStatusMemo();
+  const openStatusRepository = statusRepositoryOpener({
+    ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+    ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
+    mirrorKey: 'status',
+  });
   const snapshot = async (): Promise<StatusSnapshot> => {
     const data = await readFleetStatus({
       dir: source.dir,
@@ -169,6 +178,7 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
       objects: 'fresh',
       templateLabels: selector !== undefined,
       memo,
+      openStatusRepository,
       ...(source.branchPrefix !== undefined ? { branchPrefix: source.branchPrefix } : {}),
     });
     return {

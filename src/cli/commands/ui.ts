@@ -4,6 +4,8 @@
 // other commands use (status rows, `gitfleet log`'s reading, the diff of `gitfleet diff`), serves
 // it on 127.0.0.1 and tells every open page when a branch moved: a local repository by watching
 // its refs, a URL by fetching it every --interval.
+import { forgeDefaults, forgeFlag } from '../forge-profile.js';
+import { statusRepositoryOpener } from './open-status-repository.js';
 import { fileURLToPath } from 'node:url';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { isLoopbackHost, startUiServer } from '../../adapters/http/ui-server.js';
@@ -36,6 +38,7 @@ export const uiSpec = {
       required: true,
       help: 'the fleet repository: a local path or an http(s) URL',
     },
+    forge: forgeFlag,
     port: { type: 'port', value: 'PORT', default: '8080', help: 'the port to listen on (0: any free port)' },
     host: {
       type: 'string',
@@ -58,6 +61,7 @@ export const uiSpec = {
 /** `gitfleet ui`: parses its command line and serves the dashboard until interrupted. */
 export const uiCommand = defineCommand({
   spec: uiSpec,
+  defaults: forgeDefaults('ui'),
   run: ({ values }, io) =>
     runUi(
       {
@@ -99,6 +103,12 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
     repo: remote ? new URL(opts.repo).origin + new URL(opts.repo).pathname : opts.repo,
     gitdir,
     branchPrefix: prefix,
+    // The hub's pass moves the bindings branch when a status moves, which makes the page read again.
+    openStatusRepository: statusRepositoryOpener({
+      ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+      branchPrefix: prefix,
+      mirrorKey: 'ui',
+    }),
     history: async (object) => (await readLog({ repo: dir, branchPrefix: prefix, object })).entries,
     now: () => new Date(),
   });

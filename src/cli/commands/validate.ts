@@ -4,11 +4,13 @@ import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
-import { renderFleet } from '../../core/render/render-fleet.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
+import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
+import { luaFlags, luaOptionsOf } from '../lua-flags.js';
+import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 
 /** `gitfleet validate`: its command line. */
 export const validateSpec = {
@@ -27,6 +29,7 @@ export const validateSpec = {
       default: 'text',
       help: 'print the result as text or JSON',
     },
+    ...luaFlags,
   },
   notes: [sourceArgumentNote],
 } as const satisfies CommandSpec;
@@ -40,6 +43,7 @@ export const validateCommand = defineCommand({
         source: positionals[0]!,
         ...(values.ref !== undefined ? { ref: values.ref } : {}),
         output: values.output,
+        lua: luaOptionsOf(values),
       },
       io,
     ),
@@ -49,6 +53,8 @@ export interface ValidateOptions {
   source: string;
   ref?: string;
   output: 'text' | 'json';
+  /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
+  lua?: LuaInterpreterOptions;
 }
 
 /**
@@ -73,9 +79,9 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
     } else for (const e of loaded.errors) io.err(formatLoadError(e));
     return exitCodes.failed;
   }
-  const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
+  const { fleet, problems } = await new InterpreterSession(opts.lua).attach(loaded.fleet);
   for (const problem of problems) io.err(problem);
-  const result = renderFleet(freshSnapshot(fleet));
+  const result = await renderOffLoop(freshSnapshot(fleet));
   const summary = summarize(result, source.description, source.commit);
   const total = checkRenderTotal(result.clusters);
   if (!total.ok) io.err(total.message);

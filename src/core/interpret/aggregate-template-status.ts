@@ -1,5 +1,9 @@
 import type { Template } from '../model/fleet.js';
-import type { AggregatedStatusItem, ResourceInterpreter } from '../model/resource-interpreter.js';
+import type {
+  AggregatedStatusItem,
+  InterpretRequest,
+  ResourceInterpreter,
+} from '../model/resource-interpreter.js';
 import type { BindingStatus } from '../publish/binding-status.js';
 
 // gitfleet's four health values as Karmada's three (ResourceHealth): only Healthy is healthy.
@@ -23,14 +27,8 @@ export function withTemplateStatus(
   template: Template | undefined,
 ): BindingStatus {
   if (interpreter === undefined || template === undefined) return status;
-  const items: AggregatedStatusItem[] = status.aggregatedStatus.map((item) => ({
-    clusterName: item.clusterName,
-    ...(item.status !== undefined ? { status: item.status } : {}),
-    applied: item.applied,
-    ...(item.appliedMessage !== undefined ? { appliedMessage: item.appliedMessage } : {}),
-    health: KARMADA_HEALTH[item.health],
-  }));
-  const outcome = interpreter.aggregateStatus(template.object, items.length > 0 ? items : null);
+  const { object, items } = aggregateStatusRequest(status, template);
+  const outcome = interpreter.aggregateStatus(object, items);
   if (outcome === undefined) return status;
   if (!outcome.ok) return { ...status, templateStatusError: outcome.error };
   const aggregated = outcome.value['status'];
@@ -39,4 +37,22 @@ export function withTemplateStatus(
       ? (aggregated as Record<string, unknown>)
       : {};
   return { ...status, templateStatus };
+}
+
+/**
+ * Returns the AggregateStatus call withTemplateStatus makes for this status and template, for a
+ * shell to run ahead (ResourceInterpreter.prepare).
+ */
+export function aggregateStatusRequest(
+  status: BindingStatus,
+  template: Template,
+): Extract<InterpretRequest, { operation: 'AggregateStatus' }> {
+  const items: AggregatedStatusItem[] = status.aggregatedStatus.map((item) => ({
+    clusterName: item.clusterName,
+    ...(item.status !== undefined ? { status: item.status } : {}),
+    applied: item.applied,
+    ...(item.appliedMessage !== undefined ? { appliedMessage: item.appliedMessage } : {}),
+    health: KARMADA_HEALTH[item.health],
+  }));
+  return { operation: 'AggregateStatus', object: template.object, items: items.length > 0 ? items : null };
 }

@@ -22,6 +22,7 @@ import { comparePaths } from './compare-paths.js';
 import { defaultCustomResourceNamespaces } from './default-namespace.js';
 import { resolveDependentOverrides, type WaitingPolicies } from './resolve-dependent-overrides.js';
 import { findFleetConfig } from './find-fleet-config.js';
+import { assignStatusRepository } from '../model/assign-status-repository.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
@@ -165,6 +166,11 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   for (const refused of checkNoExecuteTaintPolicies(c.clusterTaintPolicies, found.config)) {
     const message = `ClusterTaintPolicy/${refused.policy.name}: ${refused.path}: ${refused.message}`;
     c.errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
+  }
+  for (const cluster of c.clusters) {
+    const assigned = assignStatusRepository(cluster, found.config.statusRepositories);
+    if (assigned.type === 'error')
+      c.errors.push({ code: 'InvalidCluster', ...cluster.source, message: assigned.message });
   }
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
   const { workloadRebalancers, rolloutStrategies } = c;

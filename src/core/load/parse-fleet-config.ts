@@ -17,6 +17,9 @@
 //       minObjects: 10                    # …when the cluster has more than this many
 //     allowNoExecuteTaintPolicy: false    # ClusterTaintPolicies may add NoExecute taints (Karmada's
 //                                         #   --allow-no-execute-taint-policy); default false
+//     statusRepositories:                 # where agents write status and heartbeats; default: the fleet repo
+//       - name: status-a                  #   a DNS label, unique; the label gitfleet.io/status-repository names it
+//         url: https://git.example.com/fleet-status-a.git   # an http(s) URL or a local path
 //
 // Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
 // A field not listed above is refused, with the field it most likely meant, by the strict-field
@@ -40,6 +43,7 @@ import {
   readStringList,
   type Issues,
 } from './field-reader.js';
+import { readStatusRepositories } from './read-status-repositories.js';
 
 /** Returns the FleetConfig with defaults filled in, or the list of problems found in it. */
 export function parseFleetConfig(doc: {
@@ -73,6 +77,12 @@ export function parseFleetConfig(doc: {
   };
   if (readBool(spec['allowNoExecuteTaintPolicy'], 'spec.allowNoExecuteTaintPolicy', issues) === true)
     config.allowNoExecuteTaintPolicy = true;
+  const statusRepositories = readStatusRepositories(
+    spec['statusRepositories'],
+    'spec.statusRepositories',
+    issues,
+  );
+  if (statusRepositories && statusRepositories.length > 0) config.statusRepositories = statusRepositories;
   return issues.length === 0 ? { ok: true, config } : { ok: false, issues };
 }
 

@@ -1,5 +1,6 @@
 import { defaultDeletionGuard, type DeletionGuard } from './mass-deletion-guard.js';
 import type { SourceLocation } from './source-location.js';
+import type { StatusRepository } from './status-repository.js';
 
 /** Repo-level settings (gitfleet.io/v1alpha1 FleetConfig), with defaults filled in. */
 export interface FleetConfig {
@@ -20,6 +21,11 @@ export interface FleetConfig {
    * --allow-no-execute-taint-policy, default false). Set only when true.
    */
   allowNoExecuteTaintPolicy?: boolean;
+  /**
+   * Where agents write status and heartbeats instead of the fleet repository
+   * (assign-status-repository.ts). Set only when the FleetConfig lists at least one.
+   */
+  statusRepositories?: StatusRepository[];
   source?: SourceLocation;
 }
 

@@ -32,7 +32,8 @@ export type InterpretRequest =
       object: KubeObject;
     }
   | { operation: 'ReviseReplica'; object: KubeObject; replicas: number }
-  | { operation: 'Retain'; object: KubeObject; observed: KubeObject };
+  | { operation: 'Retain'; object: KubeObject; observed: KubeObject }
+  | { operation: 'AggregateStatus'; object: KubeObject; items: readonly AggregatedStatusItem[] | null };
 
 /** GetDependencies' result entries (Karmada's DependentObjectReference). */
 export interface DependentObjectReference {
@@ -55,6 +56,13 @@ export interface DependentObjectReference {
 export interface ResourceInterpreter {
   /** Runs these calls ahead, asynchronously (absent: every call runs when it is made). */
   prepare?(requests: readonly InterpretRequest[]): Promise<void>;
+  /**
+   * Starts holding calls, for a pure stage whose calls the shell cannot tell ahead (the render's
+   * ReviseReplica): until prepareHeld, a call not made ahead is not run; it fails and is kept.
+   */
+  holdCalls?(): void;
+  /** Stops holding and runs the kept calls ahead, asynchronously; returns how many were kept. */
+  prepareHeld?(): Promise<number>;
   /** Returns whether a script covers the operation for objects of this apiVersion and kind. */
   hookEnabled(apiVersion: string, kind: string, operation: InterpreterOperation): boolean;
   /** Returns a content key of every script for this apiVersion and kind ('' when none). */

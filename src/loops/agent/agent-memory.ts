@@ -9,6 +9,7 @@ import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correctio
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
+import type { StatusTarget } from './status-target.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { InventoryAt, InventoryLocation } from './inventory-store.js';
@@ -18,6 +19,8 @@ import type { BranchRead } from './read-cluster-branch.js';
 import { createStatusMemo, type StatusMemo } from './write-status-branch.js';
 
 export interface AgentMemory {
+  /** Where this term writes status and heartbeats (status-target.ts); absent: the agent's repository. */
+  statusTarget?: StatusTarget;
   /** refKey → the resourceVersion last seen matching the manifest (after our apply, or a clean dry-run). */
   settled: Map<string, string>;
   /** refKey → times (ms) of recent drift corrections, for the fight backoff. */

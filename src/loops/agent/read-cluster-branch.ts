@@ -2,6 +2,7 @@
 // its blob id as the digest of its manifest. A file that does not parse is reported, and its
 // path still names the object, so the agent never prunes an object just because its file broke.
 import { branchExportsPath } from '../../core/mcs/provider-exports.js';
+import { statusRepositoryPath } from '../../core/model/status-repository.js';
 import { branchCustomizationsPath } from '../../core/interpret/branch-customizations.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { GitReadError } from '../../adapters/git/git-read-error.js';
@@ -44,6 +45,11 @@ export type BranchRead =
       customizations?: string;
       /** The text of the hub's exports file (core/mcs/provider-exports.ts), when there is one. */
       exports?: string;
+      /**
+       * The URL of the status repository the hub assigned (core/model/status-repository.ts);
+       * absent, or an empty file: the agent's own repository.
+       */
+      statusRepository?: string;
       errors: { path: string; key: string | undefined; message: string }[];
     };
 
@@ -79,6 +85,12 @@ export async function readClusterBranch(opts: {
       read.customizations = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
     if (path === branchExportsPath)
       read.exports = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
+    if (path === statusRepositoryPath) {
+      const url = Buffer.from((await readGitObject(source, oid)).content)
+        .toString('utf8')
+        .trim();
+      if (url !== '') read.statusRepository = url;
+    }
     if (path.startsWith('.gitfleet/')) continue;
     const key = refKeyOfPath(path);
     if (key !== undefined) read.keys.add(key);
@@ -105,7 +117,7 @@ async function listFiles(source: ObjectSource, tree: string, prefix: string): Pr
     const path = `${prefix}${entry.name}`;
     if (entry.mode === treeMode) {
       for (const [p, oid] of await listFiles(source, entry.oid, `${path}/`)) files.set(p, oid);
-    } else if (path.endsWith('.yaml')) files.set(path, entry.oid);
+    } else if (path.endsWith('.yaml') || path === statusRepositoryPath) files.set(path, entry.oid);
   }
   return files;
 }

@@ -18,12 +18,15 @@ import { failureLines, isFullyApplied, passConditions, type ConditionsInput } fr
 import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
 import { readStatusFiles, writeStatusBranch } from './write-status-branch.js';
+import { noteStatusWriteFailed, noteStatusWritten, type StatusTarget } from './status-target.js';
 
 export interface StatusOutcome {
   type: 'written' | 'unchanged' | 'skipped';
   /** The status branch's head afterwards (absent when skipped). */
   commit?: string;
   fullyApplied: boolean;
+  /** Why the status was not written: its status repository cannot be read or refused the write. */
+  problem?: string;
 }
 
 export interface ReportInput {
@@ -49,6 +52,9 @@ export interface ReportInput {
   warn?: (message: string) => void;
   /** Runs the branch's customizations (InterpretHealth, InterpretStatus). */
   interpreter?: ResourceInterpreter;
+  /** Where the status goes (status-target.ts); absent: `repo`, with no status repository. */
+  target?: StatusTarget;
+  info?: (message: string) => void;
 }
 
 /** Keeps the remembered applies of the objects this pass handled only (pruned ones go). */
@@ -71,6 +77,8 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   };
   const fullyApplied = branch.type === 'objects' && input.gitReachable && isFullyApplied(cond);
   if (!input.gitReachable) return { type: 'skipped', fullyApplied };
+  if (input.target?.problemKind === 'read')
+    return { type: 'skipped', fullyApplied, problem: input.target.problem! };
   if (memory.appliedCommit === undefined || memory.lastObjects === undefined) {
     // An agent without memory (just started, or --once) starts from what it reported last, so
     // a cluster that does not answer keeps its objects as last seen, not an empty list.
@@ -119,13 +127,21 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     memo: memory.status,
     ...(input.warn ? { warn: input.warn } : {}),
   }).catch((error: unknown) => {
-    throw lostRace(input, error);
+    const { target } = input;
+    // A status repository refusing the write is reported, not thrown: the pass applied all the same.
+    if (target?.url === undefined || isLostRace(error)) throw lostRace(input, error);
+    return { type: 'skipped' as const, problem: noteStatusWriteFailed(input, target, error).problem! };
   });
+  if (input.target && written.type !== 'skipped') noteStatusWritten(input, input.target);
   return { ...written, fullyApplied };
 }
 
 /** Codes of a compare-and-swap lost on the status branch, locally or on the remote. */
 const raceCodes = new Set(['RefConflict', 'PushRejected']);
+
+function isLostRace(error: unknown): boolean {
+  return error instanceof GitfleetError && raceCodes.has(error.code);
+}
 
 /**
  * Returns the error to throw for a failed status write: a lost compare-and-swap means another

@@ -24,6 +24,8 @@ export const defaultLeaseDurationMs = 40_000;
 
 export interface ReturnGateInput {
   gitdir: string;
+  /** Where the status branch lives, when not in `gitdir` (a status repository's mirror). */
+  statusGitdir?: string;
   branchPrefix: string;
   cluster: string;
   memory: AgentMemory;
@@ -49,7 +51,7 @@ export async function gateReturn(input: ReturnGateInput): Promise<ReturnGate> {
     cluster: input.cluster,
   });
   const first = memory.returnChecked !== true;
-  const last = first ? await lastReportSaid(input.gitdir, input.statusRef) : undefined;
+  const last = first ? await lastReportSaid(input.statusGitdir ?? input.gitdir, input.statusRef) : undefined;
   const state = nextReturnState(memory.returning, {
     nowMs: input.nowMs,
     firstPass: first && input.returnOnStart === true,

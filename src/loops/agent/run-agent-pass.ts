@@ -54,6 +54,7 @@ import { pruneObjects, type PruneInput, type PruneOutcome } from './prune-object
 import { readDeletionAllowance } from './read-deletion-allowance.js';
 import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
 import { refreshRepo } from './refresh-repo.js';
+import { resolveStatusTarget, type StatusRepos } from './status-target.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { collectExports, exportedServices, type ExportedService } from './collect-exports.js';
@@ -89,6 +90,10 @@ export interface AgentPassOptions {
   factsMaxAgeMs: number;
   /** Told when writing the status branch recovered the ref locks a killed writer left (default: nobody). */
   warn?: (message: string) => void;
+  /** Told of changes that are not problems (a status repository answering again). */
+  info?: (message: string) => void;
+  /** Status repositories (status-target.ts); absent: status and heartbeat go to `repo`. */
+  statusRepos?: StatusRepos;
   /** Told as the objects are applied (a terminal shows it on long passes). */
   progress?: Progress;
   /**
@@ -136,6 +141,9 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
   opts.memory.branch = branch;
+  const target = gitReachable
+    ? await resolveStatusTarget({ ...opts, ...(opts.statusRepos ? { repos: opts.statusRepos } : {}), branch })
+    : (opts.memory.statusTarget ?? { repo: opts.repo });
   const interpreter =
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
@@ -152,6 +160,8 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
   stopIfLost(opts.signal, opts.cluster, 'wrote no status');
   const status = await reportPass({
     ...opts,
+    repo: target.repo,
+    target,
     ...(interpreter ? { interpreter } : {}),
     statusRef: statusBranchRef(opts.branchPrefix, opts.cluster),
     branch,
@@ -314,6 +324,7 @@ function returnGate(
 ): Promise<ReturnGate> {
   return gateReturn({
     gitdir: opts.repo.gitdir,
+    statusGitdir: (opts.memory.statusTarget?.repo ?? opts.repo).gitdir,
     branchPrefix: opts.branchPrefix,
     cluster: opts.cluster,
     memory: opts.memory,

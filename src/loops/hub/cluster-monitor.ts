@@ -30,6 +30,7 @@ import {
   type MonitorLook,
 } from './cluster-monitor-rules.js';
 import { tombstoneTree } from './tombstone-tree.js';
+import type { StatusRepositories } from './status-repositories.js';
 
 export interface ClusterMonitorOptions {
   /** The git directory whose refs are read (the repository, or a remote's mirror). */
@@ -51,6 +52,12 @@ export interface ClusterMonitorOptions {
    * over (default: the grace period; a remote's hub polling less often sets it longer).
    */
   blindAfterMs?: number;
+  /**
+   * The status repositories (status-repositories.ts): refreshed at every look, their status and
+   * heartbeat refs read in place of the fleet repository's, and a cluster whose repository
+   * cannot be read is not judged at all (unreadable is not NotReady).
+   */
+  statusRepositories?: StatusRepositories;
 }
 
 /** Branches (full names → commits) as seen at one time of the hub's monotonic clock. */
@@ -77,12 +84,17 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
   let running = false;
   let failing = false;
   const tombstoned = new Map<string, boolean>(); // cluster branch head → tombstoned?
+  let statusMoved = false;
   const look = async (): Promise<boolean> => {
+    const status = opts.statusRepositories;
+    if (status?.active()) statusMoved = (await status.refresh()) || statusMoved;
     const snapshot = opts.observe
       ? opts.observe()
       : { at: opts.elapsed(), refs: await listRefs(opts.gitdir, `refs/heads/${opts.branchPrefix}`) };
     if (snapshot === undefined) return false;
-    const clusters = await readHeads(opts, snapshot.refs, tombstoned);
+    const refs = status?.active() ? status.overlay(snapshot.refs) : snapshot.refs;
+    const clusters = new Map(await readHeads(opts, refs, tombstoned));
+    for (const cluster of status?.unreadable().keys() ?? []) clusters.delete(cluster);
     const next = judgeClusters(memory, { at: snapshot.at, clusters }, opts.settings, opts.blindAfterMs);
     if (sameVerdicts(next, verdicts)) return false;
     for (const [cluster, v] of next)
@@ -110,6 +122,9 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
               (changed) => {
                 failing = false;
                 if (changed && running) notify(`cluster verdicts changed (${describe(verdicts)})`);
+                // A status repository's refs moved: the pass reads the new reports.
+                else if (statusMoved && running) notify('a status repository moved');
+                statusMoved = false;
               },
               (error: unknown) => {
                 // Logged once until a look succeeds again; the next period tries again.

@@ -57,6 +57,11 @@ interface PassFacts {
   timings: PassTimings;
   /** 1 unless another writer moved a ref first and the pass was run again. */
   attempts: number;
+  /**
+   * Cluster → why its status repository cannot be read: its status is unreadable (its last
+   * report stands; never NotReady, never an eviction). Absent when every one was read.
+   */
+  statusUnreadable?: Record<string, string>;
 }
 
 export type HubPassResult =

@@ -39,6 +39,8 @@ import type { PassContext } from './pass-context.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
+import type { StatusRepositories } from './status-repositories.js';
+import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
@@ -79,6 +81,8 @@ export interface HubPassOptions {
    * pay it after every pass.
    */
   persistMemo?: boolean | 'readOnly' | 'deferred';
+  /** The status repositories (status-repositories.ts); absent: every status is in `repo`. */
+  statusRepositories?: StatusRepositories;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -117,7 +121,9 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   // Whether the statuses moved since the head is checked apart from this: here they are as recorded.
   const failoverCurrent = (head: BindingsHead): boolean =>
     !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head));
-  const already = opts.force ? null : await findRenderedAlready(read, opts.sourceRef, failoverCurrent);
+  // With status repositories, the status heads that decide "up to date" are not in `repo`.
+  const quick = !opts.force && (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly());
+  const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent) : null;
   if (already) {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
@@ -140,7 +146,12 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
-  const state = await readHubState(read, fleet.config.branchPrefix);
+  const state = await readAssignedStatus(
+    opts.statusRepositories,
+    read,
+    fleet,
+    await readHubState(read, fleet.config.branchPrefix),
+  );
   const verdicts = passVerdicts(failover, state.bindings, {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
@@ -159,9 +170,19 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     !opts.force
   ) {
     timer.mark('readMs');
-    return { type: 'upToDate', source, bindingsCommit: head, timings: timer.done(), attempts: 1 };
+    const result = {
+      type: 'upToDate',
+      source,
+      bindingsCommit: head,
+      timings: timer.done(),
+      attempts: 1,
+    } as const;
+    return withUnreadable(result, state);
   }
-  return renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts });
+  return withUnreadable(
+    await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts }),
+    state,
+  );
 }
 
 /**

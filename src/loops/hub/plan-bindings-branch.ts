@@ -13,9 +13,12 @@ import {
   sameJudged,
   wakeAtTrailer,
 } from '../../core/failover/failover-trailers.js';
-import { withTemplateStatus } from '../../core/interpret/aggregate-template-status.js';
+import {
+  aggregateStatusRequest,
+  withTemplateStatus,
+} from '../../core/interpret/aggregate-template-status.js';
 import type { Template } from '../../core/model/fleet.js';
-import type { ResourceInterpreter } from '../../core/model/resource-interpreter.js';
+import type { InterpretRequest, ResourceInterpreter } from '../../core/model/resource-interpreter.js';
 import type { Binding, PreviousBinding } from '../../core/model/binding.js';
 import { bindingRecord } from '../../core/publish/binding-record.js';
 import { renderCommitMessage } from '../../core/publish/commit-message.js';
@@ -89,6 +92,7 @@ export async function planBindingsBranch(
   ctx: PassContext,
   input: BindingsBranchInput,
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
+  await prepareTemplateStatuses(input);
   const records = keepRecords(recordOids(ctx, input), input);
   for (const [path, text] of [...(input.failover?.files ?? []), ...(input.rollout?.files ?? [])])
     records.set(path, ctx.blobs.oidAt(input.ref, path, text));
@@ -200,6 +204,25 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
   }
   ctx.cache.recordTexts = next;
   return records;
+}
+
+/**
+ * Runs the bindings' AggregateStatus scripts ahead, off the event loop (worker threads), so
+ * that recordOids finds their results made: a slow script must not stop health checks and
+ * lease renewal for the length of the pass.
+ */
+async function prepareTemplateStatuses(input: BindingsBranchInput): Promise<void> {
+  const { interpreter, templates } = input;
+  if (interpreter?.prepare === undefined || templates === undefined || input.reports.size === 0) return;
+  const requests: InterpretRequest[] = [];
+  for (const binding of input.bindings) {
+    const template = templates.get(binding.key);
+    if (template === undefined) continue;
+    if (!interpreter.hookEnabled(template.ref.apiVersion, template.ref.kind, 'AggregateStatus')) continue;
+    const aggregated = aggregateBindingStatus({ binding, reports: input.reports });
+    requests.push(aggregateStatusRequest(aggregated, template));
+  }
+  if (requests.length > 0) await interpreter.prepare(requests);
 }
 
 /** Returns the records with the kept paths put back to what the branch holds there now. */

@@ -7,7 +7,8 @@ import { withClusterScopes } from '../../core/load/default-namespace.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import type { Snapshot } from '../../core/model/snapshot.js';
-import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
+import type { RenderResult } from '../../core/render/render-fleet.js';
+import { renderOffLoop } from '../shared/render-off-loop.js';
 import { planClusterTaints, planEvictions, settleEndedTasks } from '../../core/failover/plan-failover.js';
 import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';
@@ -50,7 +51,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   const previous = await readPreviousBindings(read, state.bindings.current.files);
   const recorded = await readFailoverRecords(read, state.bindings.current.files);
   input.onStateRead?.();
-  const reports = await readAgentReports(read, state.statusHeads);
+  const reports = await readAgentReports(read, state.statusHeads, state.statusReads);
   const clusterStatus = withMonitorVerdicts(clusterStatusOf(reports), verdicts);
   const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
   const taints = planClusterTaints({ now, fleet, clusterStatus, recorded });
@@ -61,9 +62,9 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
     exportedSlices: exported.slices,
     clusterTaints: taints.taints,
   };
-  const renderWith = (s: Snapshot): RenderResult => {
+  const renderWith = async (s: Snapshot): Promise<RenderResult> => {
     const memo = read.cache.renderMemo;
-    const result = renderFleet(s, {
+    const result = await renderOffLoop(s, {
       ...(memo ? { memo } : {}),
       ahead: true,
       ...(input.progress ? { progress: input.progress } : {}),
@@ -71,7 +72,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
     read.cache.renderMemo = result.memo;
     return result;
   };
-  let render = renderWith(snapshot);
+  let render = await renderWith(snapshot);
   const evictions = planEvictions({
     now,
     settings: failover.settings,
@@ -87,7 +88,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   });
   // An eviction or a fresh schedule changes the previous bindings: render again with them, so
   // the replicas leave the cluster and land elsewhere in this same pass.
-  if (evictions.changed) render = renderWith({ ...snapshot, previous: evictions.previous });
+  if (evictions.changed) render = await renderWith({ ...snapshot, previous: evictions.previous });
   // An ended task whose cluster this render schedules again keeps its copy there: say so.
   const decisions = settleEndedTasks(evictions.decisions, evictions.ended, render.bindings);
   // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).

@@ -1,4 +1,6 @@
 // Step 5 of a pass: what to write on every branch, as objects and ref moves.
+import { assignStatusRepository, assignedUrl } from '../../core/model/assign-status-repository.js';
+import { statusRepositoryPath } from '../../core/model/status-repository.js';
 import { withHubFile } from './with-hub-file.js';
 import {
   branchCustomizationsPath,
@@ -160,6 +162,7 @@ async function isNextHubCommit(ctx: PassContext, commit: string, parent: string)
  */
 export function clusterBranchOutput(input: {
   fleet: Fleet;
+  cluster: string;
   rendered: ClusterOutput;
   provided: readonly ProvidedService[];
   /** The branch's current files (path → anything). */
@@ -172,11 +175,31 @@ export function clusterBranchOutput(input: {
     current.has(branchCustomizationsPath),
   );
   const exports = branchExportsText(input.provided, current.has(branchExportsPath));
-  return withHubFile(
-    withHubFile(rendered, branchCustomizationsPath, customizations),
-    branchExportsPath,
-    exports,
+  const statusRepository = statusRepositoryText(
+    input.fleet,
+    input.cluster,
+    current.has(statusRepositoryPath),
   );
+  return withHubFile(
+    withHubFile(withHubFile(rendered, branchCustomizationsPath, customizations), branchExportsPath, exports),
+    statusRepositoryPath,
+    statusRepository,
+  );
+}
+
+/**
+ * Returns the text of the cluster's `.gitfleet/status-repository`: the URL of the status
+ * repository it is assigned (assign-status-repository.ts), so its agent learns where to write
+ * without a flag. A cluster on the fleet repository gets no file, or an empty one when its
+ * branch held a file before (moved back to the fleet repository).
+ */
+function statusRepositoryText(fleet: Fleet, cluster: string, hadFile: boolean): string | undefined {
+  const registered = fleet.clusters.find((c) => c.name === cluster);
+  const url = registered
+    ? assignedUrl(assignStatusRepository(registered, fleet.config.statusRepositories))
+    : undefined;
+  if (url !== undefined) return `${url}\n`;
+  return hadFile ? '' : undefined;
 }
 
 /** A registered cluster's branch follows its render; an unregistered one's gets its tombstone. */
@@ -203,6 +226,7 @@ function planBranchOf(
   if (!rendered) return planTombstone(ctx, { cluster, ref, head: head! });
   const output = clusterBranchOutput({
     fleet: input.fleet,
+    cluster,
     rendered,
     provided: input.provided.get(cluster) ?? [],
     current: current.files,

@@ -40,6 +40,10 @@ export interface HubState {
   };
   /** Cluster name → head of its agent's status branch. */
   statusHeads: Map<string, string>;
+  /** Cluster name → where its status commit is read, when not in the fleet repository (status-repositories.ts). */
+  statusReads?: ReadonlyMap<string, ReadContext>;
+  /** Cluster name → why its status repository cannot be read now: its status is unreadable, not NotReady. */
+  statusUnreadable?: ReadonlyMap<string, string>;
   /** Cluster name → its branch's commit, for every cluster branch that exists. */
   clusterHeads: Map<string, string>;
 }

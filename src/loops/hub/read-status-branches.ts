@@ -23,11 +23,14 @@ export async function readStatusHeads(ctx: ReadContext, prefix: string): Promise
 export async function readAgentReports(
   ctx: ReadContext,
   heads: ReadonlyMap<string, string>,
+  /** Cluster → where its status commit lives, when not in `ctx` (a status repository). */
+  reads?: ReadonlyMap<string, ReadContext>,
 ): Promise<Map<string, AgentReport>> {
   const reports = new Map<string, AgentReport>();
   for (const [cluster, head] of heads) {
-    // A status commit never changes: each is read once per hub process.
-    const report = await memoize(ctx.cache.reports, head, () => readReport(ctx, head));
+    // A status commit never changes: each is read once per hub process, wherever it lives.
+    const from = reads?.get(cluster) ?? ctx;
+    const report = await memoize(ctx.cache.reports, head, () => readReport(from, head));
     if (report) reports.set(cluster, report);
   }
   return reports;

@@ -37,6 +37,8 @@ export interface SourceRead {
   commit?: string;
   branchPrefix?: string;
   labels?: Map<string, Record<string, string>>;
+  /** Cluster → URL of its status repository (none: the fleet repository), from the FleetConfig and the Clusters. */
+  statusAssignment?: Map<string, string>;
   error?: string;
 }
 

@@ -9,7 +9,7 @@ import { freshSnapshot } from '../../core/model/snapshot.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
-import { renderFleet, type RenderResult } from '../../core/render/render-fleet.js';
+import type { RenderResult } from '../../core/render/render-fleet.js';
 import { diffRenders } from '../../core/review/diff-renders.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
@@ -18,6 +18,7 @@ import { previewRollouts, type RolloutPreview } from '../../core/review/preview-
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
 import { blobIdsOf, renderAsHub, withBranchFiles } from './preview/render-as-hub.js';
+import { renderOffLoop } from './render-off-loop.js';
 
 export interface PreviewDiffOptions {
   /** A local git repository holding both revisions (bare or not). */
@@ -101,8 +102,8 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
           ? 'no hub state (--no-hub-state): rendered as a first pass'
           : describeRecordedState(undefined, prefix),
     };
-    const baseRender = renderFleet(freshSnapshot(base.fleet));
-    const headRender = renderFleet(freshSnapshot(head.fleet));
+    const baseRender = await renderOffLoop(freshSnapshot(base.fleet));
+    const headRender = await renderOffLoop(freshSnapshot(head.fleet));
     return assemble({ base, head, baseRender, headRender, state });
   }
   const now = (opts.now ?? (() => new Date()))();

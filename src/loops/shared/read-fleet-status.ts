@@ -35,7 +35,9 @@ import {
   type FleetStatusMemo,
 } from './fleet-status-memo.js';
 import { listYamlFiles, readCommit, readText, type FleetRead } from './read-fleet-objects.js';
-import { distances, readStatusBranches } from './read-status-reports.js';
+import { distances, readStatusBranches, type StatusBranchesRead } from './read-status-reports.js';
+import { allHeads, readAssignedHeads } from './read-status-repositories.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { loadSource } from './read-source-labels.js';
 import { localGitdir } from './hub-repo.js';
 
@@ -82,6 +84,11 @@ export interface ReadFleetStatusOptions {
    * Without one, nothing outlives the read.
    */
   memo?: FleetStatusMemo;
+  /**
+   * Returns the up-to-date git directory of a status repository the FleetConfig at HEAD assigns
+   * (read-status-repositories.ts); default: a local path in place, and a URL is unreadable.
+   */
+  openStatusRepository?: (url: string) => Promise<string>;
 }
 
 /** The default bound of the walk that counts how far a cluster is behind. */
@@ -121,16 +128,32 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
   const bindingsBranch = readBindingsTree(read, bindingsCommit.tree);
   const bindings = bindingsBranch.files.map((f) => f.view).filter((b): b is BindingView => b !== undefined);
   const renderedHeads = refsUnder(refs, clusterRefPrefix(branchPrefix));
-  const statusHeads = refsUnder(refs, statusRefPrefix(branchPrefix));
+  const assigned = await readAssignedHeads({
+    read,
+    branchPrefix,
+    // The FleetConfig at HEAD; a mirror has no HEAD: then the source commit the hub rendered last.
+    assignment:
+      atHead?.statusAssignment ??
+      (atHead?.commit === undefined && sourceCommit !== undefined
+        ? (await loadSource(gitdir, sourceCommit, { labels: false }, memo)).statusAssignment
+        : undefined),
+    open: opts.openStatusRepository ?? openLocalStatusRepository,
+    statusHeads: refsUnder(refs, statusRefPrefix(branchPrefix)),
+    heartbeatHeads: refsUnder(refs, heartbeatRefPrefix(branchPrefix)),
+  });
+  const statusHeads = allHeads(assigned.status);
   const aggregatedByHub =
     opts.objects === 'fresh' ? freshClusters(trailers, statusHeads, renderedHeads) : new Set<string>();
-  const status = readStatusBranches(read, statusHeads, placedPaths(bindings, aggregatedByHub));
+  const skipped = placedPaths(bindings, aggregatedByHub);
+  const status = mergeStatus(assigned.status.map((g) => readStatusBranches(g.read, g.heads, skipped)));
+  for (const [cluster, why] of assigned.unreadable) status.unreadable.set(cluster, why);
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
   const heartbeatTimes = new Map<string, string>();
-  for (const [cluster, oid] of refsUnder(refs, heartbeatRefPrefix(branchPrefix))) {
-    const time = commitTime(read, oid);
-    if (time !== undefined) heartbeatTimes.set(cluster, time);
-  }
+  for (const group of assigned.heartbeats)
+    for (const [cluster, oid] of group.heads) {
+      const time = commitTime(group.read, oid);
+      if (time !== undefined) heartbeatTimes.set(cluster, time);
+    }
   const labels =
     opts.templateLabels === false
       ? { error: "the templates' labels were not asked for" }
@@ -162,6 +185,22 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     rollouts: rolloutViewsOf(bindingsBranch.rolloutTexts),
     hubRefusals: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
   };
+}
+
+function openLocalStatusRepository(url: string): Promise<string> {
+  if (isRepoUrl(url))
+    return Promise.reject(new Error('a URL is read through a mirror, and this reader has none'));
+  return Promise.resolve(localGitdir(url));
+}
+
+function mergeStatus(reads: readonly StatusBranchesRead[]): StatusBranchesRead {
+  const merged: StatusBranchesRead = { reports: new Map(), unreadable: new Map(), times: new Map() };
+  for (const r of reads) {
+    for (const [c, v] of r.reports) merged.reports.set(c, v);
+    for (const [c, v] of r.unreadable) merged.unreadable.set(c, v);
+    for (const [c, v] of r.times) merged.times.set(c, v);
+  }
+  return merged;
 }
 
 function commitTime(read: FleetRead, oid: string): string | undefined {

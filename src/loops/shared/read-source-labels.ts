@@ -5,6 +5,8 @@
 // changes); `HEAD` is a name, so its reading is never kept.
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import { assignStatusRepositories, assignedUrl } from '../../core/model/assign-status-repository.js';
 import type { FleetStatusMemo, SourceRead } from './fleet-status-memo.js';
 
 /** Returns the labels (when asked for) and the branch prefix of the source at `ref`. */
@@ -25,12 +27,15 @@ export async function loadSource(
 async function loadSourceNow(gitdir: string, ref: string, want: { labels: boolean }): Promise<SourceRead> {
   try {
     const { commit, files } = await readGitSource({ dir: gitdir, ref });
-    // For the branch prefix alone, only the files that may hold the FleetConfig are loaded.
+    // For the branch prefix and the status repositories alone, only the files that may hold the
+    // FleetConfig or a Cluster are loaded.
     const loaded = loadFleet(
-      want.labels ? files : files.filter((f) => /kind:\s*["']?FleetConfig/.test(f.content)),
+      want.labels ? files : files.filter((f) => /kind:\s*["']?(FleetConfig|Cluster)\b/.test(f.content)),
     );
     if (!want.labels)
-      return loaded.ok ? { commit, branchPrefix: loaded.fleet.config.branchPrefix } : { commit };
+      return loaded.ok
+        ? { commit, branchPrefix: loaded.fleet.config.branchPrefix, ...assignmentOf(loaded.fleet) }
+        : { commit };
     if (!loaded.ok)
       return {
         commit,
@@ -39,9 +44,20 @@ async function loadSourceNow(gitdir: string, ref: string, want: { labels: boolea
     return {
       commit,
       branchPrefix: loaded.fleet.config.branchPrefix,
+      ...assignmentOf(loaded.fleet),
       labels: new Map(loaded.fleet.templates.map((t) => [t.key, { ...(t.object.metadata.labels ?? {}) }])),
     };
   } catch (error) {
     return { error: `${ref}: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** Returns the status repository of each cluster that has one, when any has. */
+function assignmentOf(fleet: Fleet): { statusAssignment?: Map<string, string> } {
+  const assignment = new Map<string, string>();
+  for (const [cluster, assigned] of assignStatusRepositories(fleet.clusters, fleet.config)) {
+    const url = assignedUrl(assigned);
+    if (url !== undefined) assignment.set(cluster, url);
+  }
+  return assignment.size > 0 ? { statusAssignment: assignment } : {};
 }

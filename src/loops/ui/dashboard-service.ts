@@ -40,6 +40,8 @@ export interface DashboardServiceOptions {
   gitdir: string;
   /** Overrides the FleetConfig's branchPrefix. */
   branchPrefix?: string;
+  /** Returns the up-to-date git directory of a status repository (read-fleet-status.ts); default: local paths only. */
+  openStatusRepository?: (url: string) => Promise<string>;
   history: ReadHistory;
   /** The clock the summaries' ages are computed with. */
   now: () => Date;
@@ -141,6 +143,7 @@ export class DashboardService {
         objects: 'always',
         memo: this.memo,
         ...(this.opts.branchPrefix !== undefined ? { branchPrefix: this.opts.branchPrefix } : {}),
+        ...(this.opts.openStatusRepository ? { openStatusRepository: this.opts.openStatusRepository } : {}),
       });
     } catch (error) {
       if (!(error instanceof FleetStatusError) || error.code !== 'NoBindingsBranch') throw error;

@@ -128,3 +128,19 @@ test('While slow GetReplicas scripts run, the event loop keeps turning.', async 
   assert.equal(interpreted.length, 8, 'every pool interpreted');
   assert.ok(ticks >= 3, `the timer fired ${ticks} times while the scripts ran`);
 });
+
+test('The syntax checks of new customizations leave the event loop turning, while the first waits for its thread to load.', async () => {
+  const fresh = new LuaWorkerRuntime({ threads: 1 });
+  try {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const { problems } = await createLuaInterpreter([replicasCustomization('return o.spec.workers')], {
+      runtime: fresh,
+    });
+    clearInterval(timer);
+    assert.deepEqual(problems, []);
+    assert.ok(ticks > 0, `the timer fired ${ticks} times during the checks`);
+  } finally {
+    fresh.close();
+  }
+});

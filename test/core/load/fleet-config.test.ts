@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { loadFleet } from '../../../src/core/load/load-fleet.js';
 import { compilePathPattern, isPathSelected } from '../../../src/core/load/path-patterns.js';
 import { defaultFleetConfig } from '../../../src/core/model/fleet-config.js';
-import { configMapDoc, fileOf, mustFail, mustLoad } from './documents.js';
+import { clusterDoc, configMapDoc, fileOf, mustFail, mustLoad } from './documents.js';
 
 const fleetConfig = (spec: unknown, apiVersion = 'gitfleet.io/v1alpha1') => ({
   apiVersion,
@@ -69,6 +69,32 @@ test('A FleetConfig is read with defaults for what it leaves out, and the given 
   });
 });
 
+test('Status repositories are read in order; a cluster label naming one of them loads.', () => {
+  const statusRepositories = [
+    { name: 'status-a', url: 'https://git.example.com/status-a.git' },
+    { name: 'status-b', url: '/srv/git/status-b.git' },
+  ];
+  const fleet = mustLoad([
+    fileOf('fleet.yaml', fleetConfig({ statusRepositories })),
+    fileOf('clusters/m1.yaml', clusterDoc('m1', {}, { 'gitfleet.io/status-repository': 'status-b' })),
+  ]);
+  assert.deepEqual(fleet.config.statusRepositories, statusRepositories);
+});
+
+test('A cluster label naming no listed status repository stops the load, naming the cluster file, cluster and label.', () => {
+  const errors = mustFail([
+    fileOf('fleet.yaml', fleetConfig({ statusRepositories: [{ name: 'status-a', url: '/srv/a.git' }] })),
+    fileOf('clusters/m1.yaml', clusterDoc('m1', {}, { 'gitfleet.io/status-repository': 'status-z' })),
+  ]);
+  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.equal(errors[0]?.code, 'InvalidCluster');
+  assert.equal(errors[0]?.file, 'clusters/m1.yaml');
+  assert.match(
+    errors[0]?.message ?? '',
+    /cluster m1: label gitfleet\.io\/status-repository="status-z" names no status repository/,
+  );
+});
+
 test('A repo without a FleetConfig gets the defaults.', () => {
   assert.deepEqual(mustLoad([fileOf('a.yaml', configMapDoc('a'))]).config, defaultFleetConfig());
 });
@@ -118,6 +144,36 @@ const invalid: { name: string; given: unknown; want: RegExp }[] = [
     name: 'Include is a list of strings.',
     given: { paths: { include: 'apps/' } },
     want: /spec\.paths\.include: must be a list/,
+  },
+  {
+    name: 'A status repository name is a DNS label.',
+    given: { statusRepositories: [{ name: 'Status_A', url: '/srv/status-a.git' }] },
+    want: /spec\.statusRepositories\[0\]\.name: "Status_A": must be a lowercase RFC 1123 label/,
+  },
+  {
+    name: 'Status repository names are unique.',
+    given: {
+      statusRepositories: [
+        { name: 's', url: '/srv/a.git' },
+        { name: 's', url: '/srv/b.git' },
+      ],
+    },
+    want: /spec\.statusRepositories\[1\]\.name: "s": named twice/,
+  },
+  {
+    name: 'A status repository URL is http(s) or a local path.',
+    given: { statusRepositories: [{ name: 's', url: 'ssh://git@example.com/s.git' }] },
+    want: /spec\.statusRepositories\[0\]\.url: "ssh:\/\/git@example\.com\/s\.git": must be an http\(s\) URL or a local path, not ssh:/,
+  },
+  {
+    name: 'A status repository URL holds no credentials.',
+    given: { statusRepositories: [{ name: 's', url: 'https://x:secret@example.com/s.git' }] },
+    want: /spec\.statusRepositories\[0\]\.url: .*must not hold credentials/,
+  },
+  {
+    name: 'A status repository has a url.',
+    given: { statusRepositories: [{ name: 's' }] },
+    want: /spec\.statusRepositories\[0\]\.url: is required/,
   },
   {
     name: 'A skipped namespace is a valid regex.',

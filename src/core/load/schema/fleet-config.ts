@@ -1,6 +1,6 @@
 // The fields of gitfleet's own FleetConfig (gitfleet.io/v1alpha1), as parse-fleet-config.ts reads
 // them. A field added there is added here too, or the strict check refuses it.
-import { anyValue, object, stringList, type ObjectSchema } from './field-schema.js';
+import { anyValue, listOf, object, stringList, type ObjectSchema } from './field-schema.js';
 import { topLevel } from './object-meta.js';
 
 /** A FleetConfig document. */
@@ -12,5 +12,6 @@ export const fleetConfigSchema: ObjectSchema = topLevel({
     branchPrefix: anyValue,
     guards: object({ maxDeleteFraction: anyValue, minObjects: anyValue }),
     allowNoExecuteTaintPolicy: anyValue,
+    statusRepositories: listOf(object({ name: anyValue, url: anyValue })),
   }),
 });

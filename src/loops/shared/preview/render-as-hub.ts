@@ -47,6 +47,7 @@ export async function renderAsHub(input: {
   for (const [cluster, rendered] of planned.render.clusters) {
     const output = clusterBranchOutput({
       fleet,
+      cluster,
       rendered,
       provided: provided.get(cluster) ?? [],
       current: current.get(cluster) ?? new Map(),

@@ -1,0 +1,89 @@
+// The agent's status repositories (loops/agent/status-target.ts): `--status-repo` or the URL the
+// hub wrote into the cluster branch, opened once per URL. A URL gets a mirror of its own (keyed
+// by the cluster, as the agent's fleet mirror is) holding only the cluster's status branch and
+// heartbeat; the token is `--status-token-file`'s, else the agent's (`--token-file`, then
+// $GITFLEET_GIT_TOKEN). A local path is written in place. A path that is no repository, or a URL
+// that does not answer, fails at the pass's refresh, which reports it and keeps applying.
+import { readToken } from '../../adapters/remote/read-token.js';
+import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
+import type { StatusRepos, StatusTarget } from '../../loops/agent/status-target.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import { heartbeatRef, statusRef } from '../../core/publish/hub-refs.js';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
+import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+
+/** Returns how the agent opens its status repositories. */
+export function agentStatusRepos(opts: {
+  cluster: string;
+  branchPrefix: string;
+  statusRepo?: string;
+  statusTokenFile?: string;
+  tokenFile?: string;
+  cacheDir?: string;
+  signal?: AbortSignal;
+  onWarning?: (message: string) => void;
+  onExchange?: RemoteHubRepoOptions['onExchange'];
+  /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+  rateLimits?: RemoteHubRepoOptions['rateLimits'];
+}): StatusRepos {
+  const opened = new Map<string, Promise<AgentRepo>>();
+  const open = async (url: string): Promise<AgentRepo> => {
+    if (!isRepoUrl(url)) return localAgentRepo(url);
+    const tokenFile = opts.statusTokenFile ?? opts.tokenFile;
+    const token = await readToken({ env: process.env, ...(tokenFile ? { file: tokenFile } : {}) });
+    return remoteHubRepo({
+      url,
+      cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
+      mirrorKey: `agent status ${opts.cluster}`,
+      ...(token ? { token } : {}),
+      // A status repository holds no source branch: `main` is fetched when there is one.
+      sourceRef: 'main',
+      sourceOptional: true,
+      branchPrefix: opts.branchPrefix,
+      onlyRefs: [statusRef(opts.branchPrefix, opts.cluster), heartbeatRef(opts.branchPrefix, opts.cluster)],
+      timeouts: remoteTimeoutsFromEnv(process.env),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+      ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
+      ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+    });
+  };
+  return {
+    ...(opts.statusRepo !== undefined ? { override: opts.statusRepo } : {}),
+    // A failed open is not kept: the next pass tries again (a path created meanwhile, a token file fixed).
+    open: (url) => {
+      const known = opened.get(url);
+      if (known) return known;
+      const made = open(url);
+      opened.set(url, made);
+      made.catch(() => opened.delete(url));
+      return made;
+    },
+  };
+}
+
+/**
+ * Returns the maintenance of the status repositories' mirrors: after a pass, the one it wrote to
+ * is repacked when due (repo-maintenance.ts), so the heartbeat's replaced commits do not pile up.
+ */
+export function statusMirrorMaintenance(deps: {
+  clock: Clock;
+  log: Logger;
+}): (target: StatusTarget | undefined) => Promise<void> {
+  const byGitdir = new Map<string, RepoMaintenance>();
+  return async (target) => {
+    // A path is someone else's repository to maintain; a mirror that did not open holds nothing.
+    if (target?.url === undefined || !isRepoUrl(target.url) || target.problemKind === 'read') return;
+    const { gitdir } = target.repo;
+    let maintenance = byGitdir.get(gitdir);
+    if (!maintenance) {
+      maintenance = repoMaintenance({ gitdir, packCache: {}, clock: deps.clock, log: deps.log });
+      byGitdir.set(gitdir, maintenance);
+    }
+    await maintenance.afterPass();
+  };
+}

@@ -1,0 +1,72 @@
+// The hub's status repositories (loops/hub/status-repositories.ts): a mirror of each URL, kept
+// beside the fleet repository's (keyed apart, holding only the branches under the prefix), or a
+// local path read in place. The hub's token (--token-file, else $GITFLEET_GIT_TOKEN) is sent to
+// every status repository URL. Heartbeats are fetched with the rest: the monitor reads a status
+// repository's refs from its mirror, not from an advertisement.
+import { readToken } from '../../adapters/remote/read-token.js';
+import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
+import { StatusRepositories } from '../../loops/hub/status-repositories.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
+import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+
+/** Returns the hub's status repositories, opened as the fleet's assignment names them, and the maintenance of their mirrors. */
+export async function hubStatusRepositories(
+  opts: { tokenFile?: string; cacheDir?: string; branchPrefix?: string },
+  deps: {
+    log: Logger;
+    clock: Clock;
+    signal?: AbortSignal;
+    onExchange?: RemoteHubRepoOptions['onExchange'];
+    /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+    rateLimits?: RemoteHubRepoOptions['rateLimits'];
+  },
+): Promise<{ repositories: StatusRepositories; maintenance: RepoMaintenance }> {
+  const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
+  const mirrors = new Map<string, RepoMaintenance>();
+  const mirrored = (repo: HubRepo): HubRepo => {
+    mirrors.set(
+      repo.gitdir,
+      repoMaintenance({ gitdir: repo.gitdir, packCache: {}, clock: deps.clock, log: deps.log }),
+    );
+    return repo;
+  };
+  const repositories = new StatusRepositories({
+    branchPrefix: () => branchPrefix,
+    log: deps.log,
+    open: (url) =>
+      isRepoUrl(url)
+        ? mirrored(
+            remoteHubRepo({
+              url,
+              cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
+              mirrorKey: 'hub status',
+              ...(token ? { token } : {}),
+              // A status repository holds no source branch: `main` is fetched when there is one.
+              sourceRef: 'main',
+              sourceOptional: true,
+              branchPrefix,
+              timeouts: remoteTimeoutsFromEnv(process.env),
+              ...(deps.signal ? { signal: deps.signal } : {}),
+              ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
+              ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
+              onWarning: (m) => deps.log.warn(m),
+            }),
+          )
+        : localHubRepo(url),
+  });
+  // The mirrors take every heartbeat's replaced commit: each is repacked when due, after a pass.
+  const maintenance: RepoMaintenance = {
+    afterPass: async () => {
+      for (const m of mirrors.values()) await m.afterPass();
+      return { type: 'notDue' };
+    },
+  };
+  return { repositories, maintenance };
+}

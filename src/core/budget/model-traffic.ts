@@ -1,0 +1,208 @@
+// The traffic model: for a fleet and the settings in force, the Git requests each repository
+// receives, from the hub, the agents and the dashboards. Each term counts what the code sends
+// (measured against a counting smart-HTTP server, test/kube/budget-measured.test.ts):
+//
+// | who        | when                                   | requests                                   |
+// |------------|----------------------------------------|--------------------------------------------|
+// | agent      | each --branch-poll (or --safety-poll)  | 1 read: a protocol v2 ls-refs of its branch |
+// | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
+// | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
+// | hub        | each --interval, per repository read   | 1 read: the ref advertisement              |
+// | hub        | something it reads moved               | +2 reads: the fetch (two POSTs)            |
+// | hub        | a render or a bindings change          | 1 push carrying every moved branch         |
+// | dashboard  | each --interval, per repository read   | 1 read; +2 reads (fetch) when a ref moved  |
+//
+// A read is any upload-pack request (advertisement or POST), a push any receive-pack POST.
+import { modelLatency, modelNotReadyDetection } from './model-latency.js';
+import type { FleetShape, TrafficSettings } from './traffic-settings.js';
+
+/** Requests of one mirror fetch after the advertisement showed a move (measured: two POSTs). */
+const fetchReads = 2;
+
+/** Requests a second (reads) and a minute (pushes). */
+export interface Rates {
+  readsPerSecond: number;
+  pushesPerMinute: number;
+}
+
+/** One repository's traffic. */
+export interface RepositoryTraffic {
+  /** `fleet`, `render-<k>` or `status-<k>` for the k-th render or status repository. */
+  name: string;
+  role: 'fleet' | 'render' | 'status';
+  /** Clusters whose status and heartbeats are written here. */
+  statusClusters: number;
+  /** Clusters whose branch is here (their agents poll it). */
+  branchClusters: number;
+  /** Refs the repository holds (GitHub advises at most 5,000 branches). */
+  refs: number;
+  /** With nothing changing. */
+  idle: Rates;
+  /** With the shape's churn: what is compared with the budget. */
+  total: Rates;
+  /** Requests one source push causes here (counts, not rates). */
+  perFleetPush: { reads: number; pushes: number };
+  by: { hub: Rates; agents: Rates; dashboards: Rates };
+}
+
+/** The model's answer. */
+export interface TrafficModel {
+  repositories: RepositoryTraffic[];
+  pushToAppliedSeconds: { p50: number; p99: number };
+  notReadyDetectionSeconds: number;
+}
+
+/** Returns the traffic of every repository for the fleet under the settings. */
+export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): TrafficModel {
+  const n = fleet.clusters;
+  const render = shares(n, settings.renderRepositories);
+  const status = shares(n, settings.statusRepositories);
+  const repositories = [
+    repositoryTraffic(fleet, settings, {
+      name: 'fleet',
+      role: 'fleet',
+      holdsSource: true,
+      readers: render.length > 0 ? 0 : n,
+      statusClusters: status.length > 0 ? 0 : n,
+    }),
+  ];
+  render.forEach((readers, k) =>
+    repositories.push(
+      repositoryTraffic(fleet, settings, {
+        name: `render-${k + 1}`,
+        role: 'render',
+        holdsSource: false,
+        readers,
+        statusClusters: 0,
+      }),
+    ),
+  );
+  status.forEach((clusters, k) =>
+    repositories.push(
+      repositoryTraffic(fleet, settings, {
+        name: `status-${k + 1}`,
+        role: 'status',
+        holdsSource: false,
+        readers: 0,
+        statusClusters: clusters,
+      }),
+    ),
+  );
+  return {
+    repositories,
+    pushToAppliedSeconds: modelLatency(settings),
+    notReadyDetectionSeconds: modelNotReadyDetection(settings),
+  };
+}
+
+/** Clusters per repository: as even as hashing makes it on average (none: no such repositories). */
+function shares(clusters: number, repositories: number): number[] {
+  const n = Math.max(0, Math.floor(repositories));
+  return Array.from({ length: n }, (_, k) => Math.floor(clusters / n) + (k < clusters % n ? 1 : 0));
+}
+
+/** What one repository holds. */
+interface Holding {
+  name: string;
+  role: RepositoryTraffic['role'];
+  /** The source branch and the bindings record (the fleet repository). */
+  holdsSource: boolean;
+  /** Clusters whose branch is here: their agents poll it. */
+  readers: number;
+  /** Clusters whose status and heartbeat are written here. */
+  statusClusters: number;
+}
+
+interface Flow {
+  /** Reads a second from each source. */
+  hub: number;
+  agents: number;
+  dashboards: number;
+  /** Pushes a second. */
+  hubPushes: number;
+  agentPushes: number;
+}
+
+function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): RepositoryTraffic {
+  const poll = s.doorbell ? s.agent.safetyPollSeconds : s.agent.branchPollSeconds;
+  const pushRate = fleet.fleetPushesPerHour / 3600;
+  const statusRate = statusWriteRate(fleet, s);
+  const hasReaders = h.readers > 0 ? 1 : 0;
+  const source = h.holdsSource ? 1 : 0;
+  const statusHere = h.statusClusters > 0 ? 1 : 0;
+  // What the hub sees move here: a source push, and the statuses it causes or that change alone.
+  const hubSees = source * pushRate + h.statusClusters * (pushRate + statusRate);
+  const idle: Flow = {
+    hub: 1 / s.hub.intervalSeconds,
+    agents: h.readers * (1 / poll + 1 / s.agent.intervalSeconds),
+    dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
+    hubPushes: 0,
+    agentPushes: h.statusClusters / s.agent.heartbeatSeconds,
+  };
+  const changes: Flow = {
+    // The hub fetches what moved at most once a poll.
+    hub: fetchReads * Math.min(hubSees, 1 / s.hub.intervalSeconds),
+    // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here.
+    agents: pushRate * 2 * h.readers,
+    dashboards:
+      fetchReads *
+      s.dashboards.count *
+      Math.min(hubSees + hasReaders * pushRate, 1 / s.dashboards.refreshSeconds),
+    // The render's push here, and the bindings record when statuses change what it aggregates.
+    hubPushes:
+      hasReaders * pushRate +
+      source * Math.min(pushRate + fleet.clusters * statusRate, 1 / s.hub.intervalSeconds),
+    // Every cluster reports the new commit applied, and its other status changes.
+    agentPushes: h.statusClusters * (pushRate + statusRate),
+  };
+  const total = sum(idle, changes);
+  return {
+    name: h.name,
+    role: h.role,
+    statusClusters: h.statusClusters,
+    branchClusters: h.readers,
+    refs: 2 * source + h.readers + 2 * h.statusClusters,
+    idle: ratesOf(idle),
+    total: ratesOf(total),
+    perFleetPush: {
+      // The hub fetches the source and, once agents report, their statuses; a dashboard fetches
+      // each of those moves too (and a render repository's moved branches).
+      reads:
+        fetchReads * (source + statusHere) +
+        2 * h.readers +
+        fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
+      pushes: hasReaders + source + h.statusClusters,
+    },
+    by: bySource(total),
+  };
+}
+
+/** Status writes a second of one cluster: its churn, no more often than its facts are read. */
+function statusWriteRate(fleet: FleetShape, s: TrafficSettings): number {
+  return Math.min(fleet.statusChangesPerClusterPerHour / 3600, 1 / s.agent.statusUpdateFrequencySeconds);
+}
+
+function sum(a: Flow, b: Flow): Flow {
+  return {
+    hub: a.hub + b.hub,
+    agents: a.agents + b.agents,
+    dashboards: a.dashboards + b.dashboards,
+    hubPushes: a.hubPushes + b.hubPushes,
+    agentPushes: a.agentPushes + b.agentPushes,
+  };
+}
+
+function ratesOf(f: Flow): Rates {
+  return {
+    readsPerSecond: f.hub + f.agents + f.dashboards,
+    pushesPerMinute: 60 * (f.hubPushes + f.agentPushes),
+  };
+}
+
+function bySource(f: Flow): RepositoryTraffic['by'] {
+  return {
+    hub: { readsPerSecond: f.hub, pushesPerMinute: 60 * f.hubPushes },
+    agents: { readsPerSecond: f.agents, pushesPerMinute: 60 * f.agentPushes },
+    dashboards: { readsPerSecond: f.dashboards, pushesPerMinute: 0 },
+  };
+}

@@ -1,0 +1,55 @@
+// The inputs of the traffic model: the fleet's shape and the timing settings in force. Every
+// period is in seconds. The settings mirror the flags (docs/git-budget.md has the table).
+
+/** What the fleet is and how much it changes. */
+export interface FleetShape {
+  clusters: number;
+  /** Resource templates: they size packs, not requests; shown with the figures. */
+  templates: number;
+  /** People's pushes to the source branch an hour; each is assumed to change every cluster's branch. */
+  fleetPushesPerHour: number;
+  /** Status writes per cluster an hour (apply results, health, the cluster's facts changing). */
+  statusChangesPerClusterPerHour: number;
+}
+
+/** The hub's timing flags. */
+export interface HubTiming {
+  /** `--interval`: the hub polls every repository it reads this often. */
+  intervalSeconds: number;
+  /** A push webhook (`--webhook-port`): a source push is seen at once instead of at the next poll. */
+  webhook: boolean;
+  /** `--cluster-monitor-period`. */
+  monitorPeriodSeconds: number;
+  /** `--cluster-monitor-grace-period`. */
+  monitorGracePeriodSeconds: number;
+}
+
+/** The agent's timing flags. */
+export interface AgentTiming {
+  /** `--interval`: the resync pass, one refresh of the cluster branch each. */
+  intervalSeconds: number;
+  /** `--branch-poll`: one ls-refs of the cluster branch each. */
+  branchPollSeconds: number;
+  /** `--cluster-lease-duration` × `--cluster-lease-renew-interval-fraction`: one push each. */
+  heartbeatSeconds: number;
+  /** `--cluster-status-update-frequency`: facts change a status at most this often. */
+  statusUpdateFrequencySeconds: number;
+  /** `--safety-poll`: the slow poll while the doorbell is connected (replaces --branch-poll). */
+  safetyPollSeconds: number;
+}
+
+/** Everything the model reads. */
+export interface TrafficSettings {
+  hub: HubTiming;
+  agent: AgentTiming;
+  /** Dashboards (`gitfleet ui`) and `gitfleet status --watch` running, and their `--interval`. */
+  dashboards: { count: number; refreshSeconds: number };
+  /** The hub's doorbell (`--notify-addr`): agents are told when their branch moved. */
+  doorbell: boolean;
+  /** Status repositories (0: status and heartbeats live in the fleet repository, as by default). */
+  statusRepositories: number;
+  /** Render repositories holding the cluster branches (0: the fleet repository, as by default). */
+  renderRepositories: number;
+  /** Time a change spends being worked on (render, push, fetch, apply), beside the waits. */
+  workSeconds: number;
+}

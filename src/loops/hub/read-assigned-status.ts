@@ -1,0 +1,45 @@
+// A pass's reading of the clusters' status when status repositories may hold it
+// (status-repositories.ts): the assignment from the fleet just loaded, each cluster's status head
+// and where its commit is read, and the clusters whose repository cannot be read, named in the
+// pass result.
+import { assignStatusRepositories, assignedUrl } from '../../core/model/assign-status-repository.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import type { HubPassResult } from './hub-pass-result.js';
+import type { HubState } from './read-hub-state.js';
+import type { ReadContext } from './read-git-state.js';
+import type { StatusRepositories } from './status-repositories.js';
+
+/** Returns the result naming the clusters whose status repository could not be read, when there are any. */
+export function withUnreadable(result: HubPassResult, state: HubState): HubPassResult {
+  const unreadable = state.statusUnreadable;
+  if (!unreadable?.size) return result;
+  return {
+    ...result,
+    statusUnreadable: Object.fromEntries([...unreadable].sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
+}
+
+/** The hub's state with each cluster's status read from its status repository (status-repositories.ts). */
+export async function readAssignedStatus(
+  repos: StatusRepositories | undefined,
+  read: ReadContext,
+  fleet: Fleet,
+  state: HubState,
+): Promise<HubState> {
+  if (!repos) return state;
+  const assignment = new Map<string, string>();
+  for (const [cluster, assigned] of assignStatusRepositories(fleet.clusters, fleet.config)) {
+    const url = assignedUrl(assigned);
+    if (url !== undefined) assignment.set(cluster, url);
+  }
+  repos.assign(assignment, fleet.config.branchPrefix);
+  if (!repos.active()) return state;
+  await repos.refresh();
+  const status = repos.read(read, state.statusHeads);
+  return {
+    ...state,
+    statusHeads: status.heads,
+    statusReads: status.reads,
+    statusUnreadable: status.unreadable,
+  };
+}

@@ -1,0 +1,178 @@
+// The status repositories as the hub reads them (docs/git-budget.md#status-repositories). Each
+// pass hands over the assignment it computed from the fleet (cluster → URL, none for the fleet
+// repository); the hub keeps one repository (a mirror for a URL) per status repository and
+// refreshes them at every pass and at every look of the cluster monitor, which sees their status
+// and heartbeat refs as if they were in the fleet repository.
+//
+// Each cluster is judged from its assigned repository, with two exceptions:
+//   - the repository cannot be read: the cluster's status is *unreadable*. Its last report (from
+//     the mirror as last fetched, else where it was before) still counts, the monitor does not
+//     judge it (no NotReady, no eviction), and the pass result names it;
+//   - the repository holds no status of the cluster yet (it was just moved there): the report
+//     where it was before counts (the previous status repository, else the fleet repository),
+//     until its agent writes to the new one, so a move makes no NotReady flap.
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { openObjectStore } from '../../adapters/git/object-store.js';
+import { heartbeatRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
+import type { Logger } from '../runtime/logger.js';
+import type { HubRepo } from '../shared/hub-repo.js';
+import type { ReadContext } from './read-git-state.js';
+
+/** Cluster → the URL of its status repository; absent: the fleet repository. */
+export type StatusAssignmentByCluster = ReadonlyMap<string, string>;
+
+/** What a pass reads of the clusters' status. */
+export interface StatusRead {
+  /** Cluster → head of its status branch, wherever it is read from. */
+  heads: Map<string, string>;
+  /** Cluster → where its status commit is read (absent: the fleet repository). */
+  reads: Map<string, ReadContext>;
+  /** Cluster → why its status repository cannot be read now. */
+  unreadable: Map<string, string>;
+}
+
+interface Known {
+  repo?: HubRepo;
+  problem?: string;
+  /** Status and heartbeat refs (full names) of its last good read. */
+  refs: Map<string, string>;
+}
+
+/** The hub's status repositories: refreshed together, read per cluster. */
+export class StatusRepositories {
+  private assignment: StatusAssignmentByCluster = new Map();
+  private previous: StatusAssignmentByCluster = new Map();
+  private readonly known = new Map<string, Known>();
+  private prefix: string | undefined;
+  private assigned = false;
+
+  constructor(
+    private readonly opts: {
+      /** Returns the repository of a URL or path (throws when a path is no repository). */
+      open: (url: string) => HubRepo;
+      branchPrefix: () => string;
+      log: Logger;
+    },
+  ) {}
+
+  /** Takes the assignment of the fleet just loaded (and its branch prefix); the one before is kept for clusters that moved. */
+  assign(next: StatusAssignmentByCluster, branchPrefix?: string): void {
+    if (branchPrefix !== undefined) this.prefix = branchPrefix;
+    this.assigned = true;
+    if (sameAssignment(next, this.assignment)) return;
+    this.previous = this.assignment;
+    this.assignment = next;
+  }
+
+  /** Whether any cluster is assigned a status repository. */
+  active(): boolean {
+    return this.assignment.size > 0;
+  }
+
+  /**
+   * Whether the status heads in the fleet repository are all there is: a pass has given an
+   * assignment and it names no status repository. Before the first (a process just started) it
+   * is not known, so a pass must load the fleet to find out.
+   */
+  fleetOnly(): boolean {
+    return this.assigned && !this.active();
+  }
+
+  /** Refreshes every assigned repository (and those clusters moved from); returns whether a status or heartbeat ref moved. */
+  async refresh(): Promise<boolean> {
+    const urls = new Set([...this.assignment.values(), ...this.previous.values()]);
+    const moved = await Promise.all([...urls].map((url) => this.refreshOne(url)));
+    return moved.some(Boolean);
+  }
+
+  /** Returns the clusters whose status repository cannot be read now, with why. */
+  unreadable(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [cluster, url] of this.assignment) {
+      const problem = this.known.get(url)?.problem;
+      if (problem !== undefined) out.set(cluster, problem);
+    }
+    return out;
+  }
+
+  /** Returns the status and heartbeat refs of every cluster from where it is read, over the fleet repository's own. */
+  overlay(fleetRefs: ReadonlyMap<string, string>): Map<string, string> {
+    const refs = new Map(fleetRefs);
+    const prefix = this.branchPrefix();
+    for (const cluster of this.assignment.keys()) {
+      for (const ref of [`${statusRefPrefix(prefix)}${cluster}`, `${heartbeatRefPrefix(prefix)}${cluster}`]) {
+        const at = this.sourceOf(cluster, ref);
+        if (at === undefined) refs.delete(ref);
+        else if (at !== 'fleet') refs.set(ref, at.oid);
+      }
+    }
+    return refs;
+  }
+
+  /** Returns what the pass reads of each cluster's status, the fleet repository's heads given. */
+  read(ctx: ReadContext, fleetHeads: ReadonlyMap<string, string>): StatusRead {
+    const heads = new Map(fleetHeads);
+    const reads = new Map<string, ReadContext>();
+    const prefix = statusRefPrefix(this.branchPrefix());
+    for (const cluster of this.assignment.keys()) {
+      const at = this.sourceOf(cluster, `${prefix}${cluster}`);
+      if (at === undefined) heads.delete(cluster);
+      else if (at !== 'fleet') {
+        heads.set(cluster, at.oid);
+        reads.set(cluster, { store: openObjectStore(at.gitdir, ctx.cache.packs), cache: ctx.cache });
+      }
+    }
+    return { heads, reads, unreadable: this.unreadable() };
+  }
+
+  /** Where a cluster's ref is read: its repository, else where it was before, else the fleet repository. */
+  private sourceOf(cluster: string, ref: string): { oid: string; gitdir: string } | 'fleet' | undefined {
+    for (const url of [this.assignment.get(cluster), this.previous.get(cluster)]) {
+      if (url === undefined) return 'fleet';
+      const known = this.known.get(url);
+      const oid = known?.refs.get(ref);
+      if (oid !== undefined && known?.repo) return { oid, gitdir: known.repo.gitdir };
+    }
+    return 'fleet';
+  }
+
+  private branchPrefix(): string {
+    return this.prefix ?? this.opts.branchPrefix();
+  }
+
+  private async refreshOne(url: string): Promise<boolean> {
+    const known = this.known.get(url) ?? { refs: new Map<string, string>() };
+    this.known.set(url, known);
+    try {
+      known.repo ??= this.opts.open(url);
+      await known.repo.refresh();
+      const prefix = this.branchPrefix();
+      const refs = new Map([
+        ...(await listRefs(known.repo.gitdir, statusRefPrefix(prefix))),
+        ...(await listRefs(known.repo.gitdir, heartbeatRefPrefix(prefix))),
+      ]);
+      const moved = !sameRefs(refs, known.refs);
+      known.refs = refs;
+      if (known.problem !== undefined) this.opts.log.info(`status repository ${url} answers again`);
+      delete known.problem;
+      return moved;
+    } catch (error) {
+      const problem = `status repository ${url} cannot be read: ${(error as Error).message}`;
+      // Said when it starts or changes, not at every refresh.
+      if (problem !== known.problem)
+        this.opts.log.warn(
+          `${problem}; the status of its clusters is unreadable (not NotReady), their last reports stand`,
+        );
+      known.problem = problem;
+      return false;
+    }
+  }
+}
+
+function sameAssignment(a: StatusAssignmentByCluster, b: StatusAssignmentByCluster): boolean {
+  return a.size === b.size && [...a].every(([c, url]) => b.get(c) === url);
+}
+
+function sameRefs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([r, oid]) => b.get(r) === oid);
+}

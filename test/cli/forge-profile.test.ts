@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseCommandLine } from '../../src/cli/command-line.js';
+import { agentSpec } from '../../src/cli/commands/agent-spec.js';
+import { hubSpec } from '../../src/cli/commands/hub-spec.js';
+import { statusSpec } from '../../src/cli/commands/status.js';
+import { uiSpec } from '../../src/cli/commands/ui.js';
+import { forgeDefaults } from '../../src/cli/forge-profile.js';
+import { UsageError } from '../../src/cli/usage-error.js';
+
+function hub(...args: string[]) {
+  const line = parseCommandLine(hubSpec, args, forgeDefaults('hub'));
+  assert.ok(!line.help);
+  return line;
+}
+
+function agent(...args: string[]) {
+  const line = parseCommandLine(agentSpec, ['--cluster', 'c1', ...args], forgeDefaults('agent'));
+  assert.ok(!line.help);
+  return line;
+}
+
+test('A github.com URL picks the github profile: its defaults, marked as coming from the profile.', () => {
+  const line = hub('--repo', 'https://github.com/acme/fleet.git');
+  assert.equal(line.values.interval, 60_000);
+  assert.equal(line.values['cluster-monitor-grace-period'], 45 * 60_000);
+  assert.equal(line.sources.interval, 'profile');
+  assert.equal(line.sources['source-ref'], 'default');
+});
+
+test('A flag typed wins over its profile, and says it was given.', () => {
+  const line = agent('--repo', 'https://github.com/acme/fleet.git', '--branch-poll', '2s');
+  assert.equal(line.values['branch-poll'], 2000);
+  assert.equal(line.sources['branch-poll'], 'given');
+  assert.equal(line.values.interval, 5 * 60_000, 'the other flags keep the profile');
+  assert.equal(line.values['cluster-lease-duration'], 40 * 60_000);
+  assert.equal(line.values['cluster-lease-renew-interval-fraction'], 0.5);
+});
+
+test('A gitlab host picks the gitlab profile; --forge overrides what the host says.', () => {
+  assert.equal(agent('--repo', 'https://gitlab.example.org/acme/fleet.git').values['branch-poll'], 20_000);
+  assert.equal(agent('--repo', 'https://gitlab.com/acme/fleet.git').values['branch-poll'], 20_000);
+  assert.equal(agent('--repo', '/srv/fleet.git', '--forge', 'github').values['branch-poll'], 30_000);
+  assert.equal(agent('--repo', 'https://github.com/a/b', '--forge', 'generic').values['branch-poll'], 1000);
+});
+
+test("A local path and other hosts keep today's defaults exactly (generic).", () => {
+  for (const repo of ['/srv/fleet.git', 'http://127.0.0.1:9418/fleet.git']) {
+    const profiled = agent('--repo', repo);
+    const plain = parseCommandLine(agentSpec, ['--cluster', 'c1', '--repo', repo]);
+    assert.ok(!plain.help);
+    assert.deepEqual(profiled.values, plain.values);
+    assert.ok(Object.values(profiled.sources).every((s) => s !== 'profile'));
+  }
+});
+
+test('The dashboard and status --watch poll less often on github.', () => {
+  const ui = parseCommandLine(uiSpec, ['--repo', 'https://github.com/a/b'], forgeDefaults('ui'));
+  const status = parseCommandLine(statusSpec, ['--repo', 'https://github.com/a/b'], forgeDefaults('status'));
+  assert.ok(!ui.help && !status.help);
+  assert.equal(ui.values.interval, 60_000);
+  assert.equal(status.values.interval, 60_000);
+});
+
+test('An unknown --forge is a usage error naming the flag and the choices.', () => {
+  assert.throws(
+    () => hub('--repo', '/srv/fleet.git', '--forge', 'bitbucket'),
+    (e: unknown) =>
+      e instanceof UsageError && e.message === "--forge must be github, gitlab or generic, not 'bitbucket'",
+  );
+});

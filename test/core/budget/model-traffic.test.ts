@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { modelTraffic } from '../../../src/core/budget/model-traffic.js';
+import type { FleetShape, TrafficSettings } from '../../../src/core/budget/traffic-settings.js';
+
+/** Today's defaults (the generic profile). */
+function defaults(over: Partial<TrafficSettings> = {}): TrafficSettings {
+  return {
+    hub: { intervalSeconds: 30, webhook: false, monitorPeriodSeconds: 5, monitorGracePeriodSeconds: 40 },
+    agent: {
+      intervalSeconds: 30,
+      branchPollSeconds: 1,
+      heartbeatSeconds: 10,
+      statusUpdateFrequencySeconds: 10,
+      safetyPollSeconds: 300,
+    },
+    dashboards: { count: 0, refreshSeconds: 10 },
+    doorbell: false,
+    statusRepositories: 0,
+    renderRepositories: 0,
+    workSeconds: 2,
+    ...over,
+  };
+}
+
+function idleFleet(clusters: number): FleetShape {
+  return { clusters, templates: 10, fleetPushesPerHour: 0, statusChangesPerClusterPerHour: 0 };
+}
+
+const close = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 1e-6, `${what}: ${actual}, expected ${expected}`);
+
+test('One idle cluster at the defaults costs what issue 28 measured on main: 62 reads and 6 pushes a minute from the agent, 2 reads from the hub.', () => {
+  const [fleet] = modelTraffic(idleFleet(1), defaults()).repositories;
+  close(fleet!.by.agents.readsPerSecond * 60, 62, 'agent reads a minute');
+  close(fleet!.by.hub.readsPerSecond * 60, 2, 'hub reads a minute');
+  close(fleet!.total.pushesPerMinute, 6, 'pushes a minute');
+  assert.equal(fleet!.refs, 2 + 3);
+});
+
+test('Agent reads grow with the clusters; the hub polls once whatever their number.', () => {
+  const [fleet] = modelTraffic(idleFleet(100), defaults()).repositories;
+  close(fleet!.by.agents.readsPerSecond, 100 * (1 + 1 / 30), 'agent reads');
+  close(fleet!.by.hub.readsPerSecond, 1 / 30, 'hub reads');
+  close(fleet!.idle.pushesPerMinute, 600, 'heartbeats');
+});
+
+test('Status repositories take the heartbeats and statuses off the fleet repository, shared out among them, and the hub reads each.', () => {
+  const model = modelTraffic(idleFleet(10), defaults({ statusRepositories: 3 }));
+  assert.deepEqual(
+    model.repositories.map((r) => [r.name, r.role, r.statusClusters]),
+    [
+      ['fleet', 'fleet', 0],
+      ['status-1', 'status', 4],
+      ['status-2', 'status', 3],
+      ['status-3', 'status', 3],
+    ],
+  );
+  close(model.repositories[0]!.total.pushesPerMinute, 0, 'fleet pushes');
+  close(model.repositories[1]!.total.pushesPerMinute, 24, 'status-1 heartbeats');
+  close(model.repositories[1]!.total.readsPerSecond, 1 / 30, 'the hub polls status-1');
+  assert.equal(model.repositories[0]!.refs, 12);
+});
+
+test('With the doorbell the agents poll at the safety poll instead of the branch poll, and a push is applied without waiting for the agent.', () => {
+  const model = modelTraffic(idleFleet(100), defaults({ doorbell: true }));
+  close(model.repositories[0]!.by.agents.readsPerSecond, 100 * (1 / 300 + 1 / 30), 'agent reads');
+  const without = modelTraffic(idleFleet(100), defaults());
+  assert.ok(model.pushToAppliedSeconds.p99 < without.pushToAppliedSeconds.p99);
+});
+
+test('Churn adds per source push a fetch and a pass on every cluster, the render and bindings pushes, and a status push per cluster.', () => {
+  const fleet: FleetShape = {
+    clusters: 10,
+    templates: 5,
+    fleetPushesPerHour: 60,
+    statusChangesPerClusterPerHour: 0,
+  };
+  const [busy] = modelTraffic(fleet, defaults()).repositories;
+  const [idle] = modelTraffic(idleFleet(10), defaults()).repositories;
+  close(busy!.total.pushesPerMinute - idle!.total.pushesPerMinute, 1 + 1 + 10, 'pushes a minute');
+  // Two hub fetches of two requests each: the source, then the statuses the agents write.
+  close(busy!.total.readsPerSecond - idle!.total.readsPerSecond, (4 + 20) / 60, 'reads a second');
+  assert.deepEqual(busy!.perFleetPush, { reads: 24, pushes: 12 });
+});
+
+test('Status churn is capped by --cluster-status-update-frequency: facts are read no more often.', () => {
+  const fleet: FleetShape = {
+    clusters: 1,
+    templates: 1,
+    fleetPushesPerHour: 0,
+    statusChangesPerClusterPerHour: 3600,
+  };
+  const agent = { ...defaults().agent, statusUpdateFrequencySeconds: 60 };
+  const [repo] = modelTraffic(fleet, defaults({ agent })).repositories;
+  close(repo!.by.agents.pushesPerMinute, 6 + 1, 'heartbeats and one status a minute');
+});
+
+test('Push to applied waits for the hub poll and the agent poll; NotReady waits the grace period, the hub poll and a monitor period.', () => {
+  const model = modelTraffic(idleFleet(1), defaults());
+  // U(0,30) + U(0,1): the median is 15.5 s, plus 2 s of work.
+  assert.equal(model.pushToAppliedSeconds.p50, 17.5);
+  assert.ok(model.pushToAppliedSeconds.p99 > 31 && model.pushToAppliedSeconds.p99 < 33);
+  assert.equal(model.notReadyDetectionSeconds, 40 + 30 + 5);
+  const hooked = modelTraffic(idleFleet(1), defaults({ hub: { ...defaults().hub, webhook: true } }));
+  assert.equal(hooked.pushToAppliedSeconds.p50, 2.5);
+});
+
+test('Render repositories take the cluster branches and the agents polling them off the fleet repository.', () => {
+  const model = modelTraffic(idleFleet(10), defaults({ renderRepositories: 2, statusRepositories: 1 }));
+  assert.deepEqual(
+    model.repositories.map((r) => [r.name, r.role, r.branchClusters, r.statusClusters, r.refs]),
+    [
+      ['fleet', 'fleet', 0, 0, 2],
+      ['render-1', 'render', 5, 0, 5],
+      ['render-2', 'render', 5, 0, 5],
+      ['status-1', 'status', 0, 10, 20],
+    ],
+  );
+  close(model.repositories[0]!.total.readsPerSecond, 1 / 30, 'only the hub reads the fleet repository');
+  close(model.repositories[1]!.by.agents.readsPerSecond, 5 * (1 + 1 / 30), 'five agents poll render-1');
+});

@@ -1,0 +1,250 @@
+// The traffic model checked against what the loops really send: a hub and an agent run as
+// processes, as users run them, against a smart-HTTP server that records every request and a
+// real member cluster; once the agent has applied its branch and written its status, the
+// requests of a stretch of idle steady state are counted by kind and compared with what
+// `modelTraffic` (the model `gitfleet budget` prints) predicts for the same settings.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, makeServedRepo, removeTempDirs, tempDir } from '../git-server/git-cli.js';
+import { startGitServer, type SeenRequest } from '../git-server/start-git-server.js';
+import { repoRoot } from '../loops/hub/hub-fixture.js';
+import { modelTraffic } from '../../src/core/budget/model-traffic.js';
+import type { TrafficSettings } from '../../src/core/budget/traffic-settings.js';
+import { runCli } from '../cli/run-cli.js';
+import { kubectl } from './agent-fixture.js';
+import { eventually, uniqueName } from './test-clusters.js';
+
+after(removeTempDirs);
+const children = new Set<ChildProcess>();
+after(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function fleetFiles(ns: string, cluster: string): Record<string, string> {
+  return {
+    'clusters/cluster.yaml': `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: { name: ${cluster} }\nspec: { syncMode: Pull }\n`,
+    'apps/namespace.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: { name: ${ns} }\n`,
+    'apps/settings.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings, namespace: ${ns} }\ndata: { level: info }\n`,
+    'policies.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: settings, namespace: ${ns} }
+spec:
+  resourceSelectors:
+  - { apiVersion: v1, kind: ConfigMap, name: settings }
+  placement: { clusterAffinity: { clusterNames: [${cluster}] } }
+`,
+  };
+}
+
+function startCli(args: string[], cache: string) {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/gitfleet.js'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const lines: string[] = [];
+  let pending = '';
+  const take = (chunk: Buffer) => {
+    const parts = (pending + chunk.toString()).split('\n');
+    pending = parts.pop() ?? '';
+    lines.push(...parts);
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      children.delete(child);
+      resolve();
+    }),
+  );
+  return { child, lines, exited };
+}
+
+/** Who sent a request (the agent reaches the repository by its own name) and what it was. */
+function classify(r: SeenRequest): { who: 'hub' | 'agent'; kind: 'read' | 'push' } {
+  const who = r.path.startsWith('/agent.git') ? 'agent' : 'hub';
+  // Every upload-pack request, advertisement or POST, is a read; a receive-pack POST is a push.
+  const push =
+    r.method === 'POST' ? r.path.endsWith('/git-receive-pack') : r.query.includes('git-receive-pack');
+  return { who, kind: push ? 'push' : 'read' };
+}
+
+// Short periods, so a stretch of 20 s holds tens of polls and ten heartbeats; the model is the
+// same formula at any period.
+const hubFlags = ['--interval', '2s'];
+const agentFlags = ['--interval', '5s', '--branch-poll', '500ms', '--cluster-lease-duration', '8s'];
+
+interface Measured {
+  seconds: number;
+  hubReads: number;
+  agentReads: number;
+  pushes: number;
+  hubPushes: number;
+}
+
+function measure(requests: readonly SeenRequest[], seconds: number): Measured {
+  const m: Measured = { seconds, hubReads: 0, agentReads: 0, pushes: 0, hubPushes: 0 };
+  for (const r of requests) {
+    const { who, kind } = classify(r);
+    if (kind === 'push') {
+      m.pushes++;
+      if (who === 'hub') m.hubPushes++;
+    } else if (who === 'hub') m.hubReads++;
+    else m.agentReads++;
+  }
+  return m;
+}
+
+/** Asserts measured / predicted lies within 1.5x either way. */
+function withinOneAndAHalf(what: string, measured: number, predicted: number): void {
+  const ratio = measured / predicted;
+  assert.ok(
+    ratio >= 1 / 1.5 && ratio <= 1.5,
+    `${what}: measured ${measured.toFixed(3)}, predicted ${predicted.toFixed(3)} (×${ratio.toFixed(2)})`,
+  );
+}
+
+test(
+  'An idle hub and agent, run as processes, send within 1.5x of the reads a second and pushes a minute `gitfleet budget` predicts for their settings.',
+  { timeout: 300_000 },
+  async (t) => {
+    const ns = uniqueName('budget');
+    const cluster = uniqueName('budget');
+    const root = tempDir('budget-served');
+    makeServedRepo(root, 'fleet.git');
+    // The agent reaches the same repository by another name, so its requests tell from the hub's.
+    symlinkSync(join(root, 'fleet.git'), join(root, 'agent.git'));
+    const server = await startGitServer({ root });
+    const url = server.url('fleet.git');
+    const work = tempDir('budget-work');
+    await git(work, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+    for (const [path, content] of Object.entries(fleetFiles(ns, cluster))) {
+      mkdirSync(join(work, path, '..'), { recursive: true });
+      writeFileSync(join(work, path), content);
+    }
+    await git(work, ['add', '-A']);
+    await git(work, ['commit', '-q', '-m', 'fleet']);
+    await git(work, ['push', '-q', url, 'HEAD:main']);
+    // What `budget` predicts for exactly these flags, read from the same repository.
+    const predicted = await runCli([
+      ...['budget', '--repo', url, '--forge', 'generic', '--dashboards', '0', '-o', 'json'],
+      ...hubFlags,
+      ...['--agent-interval', '5s', '--branch-poll', '500ms', '--cluster-lease-duration', '8s'],
+    ]);
+    assert.equal(predicted.code, 0, predicted.stderr);
+    const [fleetRepo] = (
+      JSON.parse(predicted.stdout) as { repositories: { readsPerSecond: number; pushesPerMinute: number }[] }
+    ).repositories;
+    const hub = startCli(['hub', '--repo', url, ...hubFlags], tempDir('budget-hub-cache'));
+    const agent = startCli(
+      [
+        ...[
+          'agent',
+          '--repo',
+          server.url('agent.git'),
+          '--cluster',
+          cluster,
+          '--context',
+          'member1',
+          '--no-lease',
+        ],
+        ...['--kubeconfig', process.env['GITFLEET_TEST_KUBECONFIG']!, ...agentFlags],
+      ],
+      tempDir('budget-agent-cache'),
+    );
+    try {
+      await eventually('the agent to apply its branch and write its status', async () =>
+        agent.lines.some((l) => /applied .*status written/.test(l)) ? true : undefined,
+      );
+      // Let the hub render from that status, then count a stretch where nothing changes.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      const from = server.requests.length;
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 20_000));
+      const m = measure(server.requests.slice(from), (performance.now() - started) / 1000);
+      const model = modelTraffic(
+        { clusters: 1, templates: 2, fleetPushesPerHour: 0, statusChangesPerClusterPerHour: 0 },
+        settingsOf({ hub: 2, agent: 5, poll: 0.5, heartbeat: 2 }),
+      ).repositories[0]!;
+      t.diagnostic(
+        `over ${m.seconds.toFixed(1)} s: hub ${m.hubReads} reads, agent ${m.agentReads} reads, ${m.pushes} pushes; ` +
+          `predicted ${fleetRepo!.readsPerSecond} reads/s, ${fleetRepo!.pushesPerMinute} pushes/min`,
+      );
+      withinOneAndAHalf('hub reads/s', m.hubReads / m.seconds, model.by.hub.readsPerSecond);
+      withinOneAndAHalf('agent reads/s', m.agentReads / m.seconds, model.by.agents.readsPerSecond);
+      withinOneAndAHalf(
+        'reads/s (budget JSON)',
+        (m.hubReads + m.agentReads) / m.seconds,
+        fleetRepo!.readsPerSecond,
+      );
+      withinOneAndAHalf('pushes/min (budget JSON)', (60 * m.pushes) / m.seconds, fleetRepo!.pushesPerMinute);
+      assert.equal(m.hubPushes, 0, 'an idle hub pushes nothing');
+
+      // One source push: the hub renders and pushes the cluster branch, the agent fetches and
+      // applies it and pushes its status, the hub records that status in the bindings.
+      writeFileSync(
+        join(work, 'apps/settings.yaml'),
+        fleetFiles(ns, cluster)['apps/settings.yaml']!.replace('info', 'debug'),
+      );
+      await git(work, ['commit', '-qam', 'debug']);
+      const sha = (await git(work, ['rev-parse', 'HEAD'])).trim().slice(0, 7);
+      const seen = hub.lines.length;
+      // Counted from after the test's own push (an advertisement and a push): none of it is gitfleet's.
+      await git(work, ['push', '-q', url, 'HEAD:main']);
+      const change = server.requests.length;
+      await eventually('the hub to record the applied commit in the bindings', async () => {
+        const renders = hub.lines.slice(seen).filter((l) => l.includes(`rendered refs/heads/main ${sha}`));
+        return renders.length >= 2 ? true : undefined;
+      });
+      const perChange = measure(server.requests.slice(change), 0);
+      const hubFetches = server.requests
+        .slice(change)
+        .filter((r) => r.method === 'POST' && r.path === '/fleet.git/git-upload-pack').length;
+      const { perFleetPush, statusClusters, branchClusters } = modelTraffic(
+        { clusters: 1, templates: 2, fleetPushesPerHour: 0, statusChangesPerClusterPerHour: 0 },
+        settingsOf({ hub: 2, agent: 5, poll: 0.5, heartbeat: 2 }),
+      ).repositories[0]!;
+      t.diagnostic(`one source push: ${perChange.hubPushes} hub pushes, ${hubFetches} hub fetch requests`);
+      // The model's pushes per source push less the agents' status: the render and the bindings.
+      withinOneAndAHalf(
+        'hub pushes per source push',
+        perChange.hubPushes,
+        perFleetPush.pushes - statusClusters,
+      );
+      // Its reads less the agents' (a pass's ls-refs and fetch each): the hub's two fetches.
+      withinOneAndAHalf(
+        'hub fetch requests per source push',
+        hubFetches,
+        perFleetPush.reads - 2 * branchClusters,
+      );
+    } finally {
+      hub.child.kill('SIGTERM');
+      agent.child.kill('SIGTERM');
+      await Promise.all([hub.exited, agent.exited]);
+      await server.close();
+      kubectl(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
+    }
+  },
+);
+
+function settingsOf(p: { hub: number; agent: number; poll: number; heartbeat: number }): TrafficSettings {
+  return {
+    hub: { intervalSeconds: p.hub, webhook: false, monitorPeriodSeconds: 5, monitorGracePeriodSeconds: 40 },
+    agent: {
+      intervalSeconds: p.agent,
+      branchPollSeconds: p.poll,
+      heartbeatSeconds: p.heartbeat,
+      statusUpdateFrequencySeconds: 10,
+      safetyPollSeconds: 300,
+    },
+    dashboards: { count: 0, refreshSeconds: 10 },
+    doorbell: false,
+    statusRepositories: 0,
+    renderRepositories: 0,
+    workSeconds: 2,
+  };
+}
