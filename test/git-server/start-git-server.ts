@@ -103,8 +103,8 @@ function hasToken(header: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(presented), digest(token));
 }
 
-/** Runs one request through `git http-backend` and streams its answer back. */
-function runBackend(
+/** Runs one request through `git http-backend` and streams its answer back (the forge emulator reuses it). */
+export function runBackend(
   root: string,
   req: IncomingMessage,
   res: ServerResponse,

@@ -18,6 +18,7 @@
 //   gitfleet_git_fetch_failures_total                   counter
 //   gitfleet_git_push_duration_seconds                  histogram           each push to a remote
 //   gitfleet_git_push_failures_total                    counter
+//   gitfleet_git_rate_limited_total                     counter    repository  429s and 403 rate limits
 //
 // plus prom-client's default process metrics (CPU, memory, event loop lag, GC), prefixed
 // `gitfleet_` too. Only the metrics of the process's kind are registered: a hub has no agent
@@ -51,6 +52,7 @@ export interface PrometheusMetrics {
   hubPass(report: HubPassCounts): void;
   agentPass(report: AgentPassCounts): void;
   gitExchange(report: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }): void;
+  gitRateLimited(report: { repository: string }): void;
   /** Returns the text of a scrape and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -67,12 +69,19 @@ export function prometheusMetrics(
   if (process.kind === 'agent') registry.setDefaultLabels({ cluster: process.cluster });
   collectDefaultMetrics({ register: registry, prefix: 'gitfleet_' });
   const git = gitMetrics(registry);
+  const rateLimited = new Counter({
+    name: 'gitfleet_git_rate_limited_total',
+    help: 'Answers of a remote repository that said its rate limit was reached (429, or 403 saying so), by repository URL.',
+    labelNames: ['repository'],
+    registers: [registry],
+  });
   const hub = process.kind === 'hub' ? hubMetrics(registry) : undefined;
   const agent = process.kind === 'agent' ? agentMetrics(registry) : undefined;
   return {
     hubPass: (r) => hub?.(r),
     agentPass: (r) => agent?.(r),
     gitExchange: (r) => git(r),
+    gitRateLimited: (r) => rateLimited.inc({ repository: r.repository }),
     scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };
 }

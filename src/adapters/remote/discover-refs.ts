@@ -9,6 +9,7 @@
 // before it asks isomorphic-git to fetch.
 import { exchange } from './http-exchange.js';
 import { decodePktLines, packetText } from './pkt-line.js';
+import type { RateLimitGate } from './rate-limit-gate.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 import { httpStatusError, toRemoteError, type ErrorContext } from './to-remote-error.js';
 
@@ -20,6 +21,8 @@ export interface ServiceTarget {
   errors: ErrorContext;
   timeouts: RemoteTimeouts;
   signal?: AbortSignal | undefined;
+  /** The repository's rate-limit gate (rate-limit-gate.ts). */
+  gate?: RateLimitGate | undefined;
 }
 
 /** What the remote advertised. */
@@ -42,6 +45,7 @@ export async function discoverRefs(
     headers: { ...target.headers, 'User-Agent': 'git/gitfleet' },
     timeouts: target.timeouts,
     signal: target.signal,
+    gate: target.gate,
   }).catch((error: unknown) => Promise.reject(toRemoteError(error, target.errors)));
   if (answer.status !== 200) throw httpStatusError(answer.status, answer.statusText, target.errors);
   if (!answer.headers['content-type']?.startsWith(`application/x-${target.service}-advertisement`)) {

@@ -79,6 +79,7 @@ async function fetchEveryBranch(opts: FetchMirrorOptions): Promise<Map<string, s
     headers: opts.authHeaders,
     timeouts: opts.timeouts,
     signal: opts.signal,
+    gate: opts.gate,
     errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     service: 'git-upload-pack',
   });
@@ -109,6 +110,7 @@ async function downloadEveryBranch(
     headers: opts.authHeaders,
     timeouts: opts.timeouts,
     signal: opts.signal,
+    gate: opts.gate,
     errors: { action: 'fetch', url: opts.url, secrets: opts.secrets },
     refs: [opts.layout.sourceRef],
   });

@@ -67,6 +67,7 @@ export async function fetchPackV2(
       headers: { ...access.authHeaders, ...headers, 'Content-Length': String(body.length) },
       timeouts: access.timeouts,
       signal: access.signal,
+      gate: access.gate,
     });
     void pump(
       (async function* () {

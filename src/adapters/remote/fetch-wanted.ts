@@ -31,6 +31,7 @@ export async function advertiseWanted(
     headers: access.authHeaders,
     timeouts: access.timeouts,
     signal: access.signal,
+    gate: access.gate,
     errors: { action: 'fetch', url: access.url, secrets: access.secrets },
   };
   const probe = await lsRemoteRefs({ ...target, refs: wanted });

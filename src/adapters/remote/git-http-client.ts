@@ -6,12 +6,15 @@ import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git
 import { ProtocolError } from './protocol-error.js';
 import { pump } from './http-exchange.js';
 import { openHttpRequest } from './open-http-request.js';
+import type { RateLimitGate } from './rate-limit-gate.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 
 /** Returns an isomorphic-git HTTP client whose requests time out and can be aborted. */
 export function gitHttpClient(opts: {
   timeouts: RemoteTimeouts;
   signal?: AbortSignal | undefined;
+  /** The repository's rate-limit gate (open-http-request.ts). */
+  gate?: RateLimitGate | undefined;
 }): HttpClient {
   return {
     request: async (req: GitHttpRequest): Promise<GitHttpResponse> => {
@@ -21,6 +24,7 @@ export function gitHttpClient(opts: {
         headers: req.headers ?? {},
         timeouts: opts.timeouts,
         signal: opts.signal,
+        gate: opts.gate,
       });
       if (req.body === undefined) open.request.end();
       else {

@@ -6,6 +6,7 @@
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import { ProtocolError } from './protocol-error.js';
 import { openHttpRequest } from './open-http-request.js';
+import type { RateLimitGate } from './rate-limit-gate.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 
 export interface HttpExchange {
@@ -18,6 +19,8 @@ export interface HttpExchange {
   maxResponseBytes?: number;
   timeouts: RemoteTimeouts;
   signal?: AbortSignal | undefined;
+  /** The repository's rate-limit gate (open-http-request.ts). */
+  gate?: RateLimitGate | undefined;
 }
 
 /** The answer: status, headers and the whole body. */

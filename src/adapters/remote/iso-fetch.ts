@@ -15,7 +15,7 @@ export async function isoFetch(
 ): Promise<void> {
   await git.fetch({
     fs,
-    http: gitHttpClient({ timeouts: access.timeouts, signal: access.signal }),
+    http: gitHttpClient({ timeouts: access.timeouts, signal: access.signal, gate: access.gate }),
     cache: {},
     gitdir: access.gitdir,
     url: access.url,

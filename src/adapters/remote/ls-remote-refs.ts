@@ -43,6 +43,7 @@ export async function lsRemoteRefs(target: ServiceTarget & { refs: readonly stri
     maxResponseBytes: 1 << 20,
     timeouts: target.timeouts,
     signal: target.signal,
+    gate: target.gate,
   }).catch((error: unknown) => Promise.reject(toRemoteError(error, target.errors)));
   if (answer.status !== 200)
     return { type: 'unsupported', reason: `HTTP ${answer.status} ${answer.statusText}` };

@@ -1,12 +1,15 @@
 // One HTTP(S) request with the limits every request to a git server has: a connect timeout, a
 // silence timeout (no byte either way for idleMs, while sending, waiting or reading), and an
 // abort signal that ends it at once (the process is stopping). Whatever ends the request, the
-// response's body fails with that reason, never with a bare "aborted".
+// response's body fails with that reason, never with a bare "aborted". With the repository's
+// rate-limit gate (rate-limit-gate.ts), nothing is sent while the gate is closed, and a
+// rate-limit answer closes it and fails the request with RateLimited, its body left unread.
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { RemoteError } from './remote-error.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
+import type { RateLimitGate } from './rate-limit-gate.js';
 
 export interface HttpRequestSpec {
   url: string;
@@ -15,6 +18,8 @@ export interface HttpRequestSpec {
   timeouts: RemoteTimeouts;
   /** Aborting it ends the request with an AbortError. */
   signal?: AbortSignal | undefined;
+  /** The repository's rate-limit gate, shared by every request to it. */
+  gate?: RateLimitGate | undefined;
 }
 
 /** An open request: its response once the head arrives, and why it failed, if it did. */
@@ -25,8 +30,12 @@ export interface OpenRequest {
   failure(): Error | undefined;
 }
 
-/** Starts the request with its timeouts and abort signal armed; the caller writes and ends the body. */
+/**
+ * Starts the request with its timeouts and abort signal armed; the caller writes and ends the
+ * body. Throws RateLimited, sending nothing, while the repository's gate is closed.
+ */
 export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
+  const ticket = spec.gate?.check();
   const send = spec.url.startsWith('https:') ? httpsRequest : httpRequest;
   const request = send(spec.url, { method: spec.method, headers: spec.headers });
   let failed: Error | undefined;
@@ -64,7 +73,12 @@ export function openHttpRequest(spec: HttpRequestSpec): OpenRequest {
     held?.removeListener('connect', onConnected);
   });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
-    request.once('response', resolve);
+    request.once('response', (res) => {
+      const limited = spec.gate?.observe(res.statusCode ?? 0, res.statusMessage ?? '', res.headers, ticket);
+      if (limited === undefined) return resolve(res);
+      fail(limited);
+      reject(limited);
+    });
     request.once('error', (error) => reject(failed ?? error));
   });
   return { request, response, failure: () => failed };

@@ -89,6 +89,7 @@ function serviceTarget(access: RemoteAccess, ref?: string): ServiceTarget {
     headers: access.authHeaders,
     timeouts: access.timeouts,
     signal: access.signal,
+    gate: access.gate,
     errors: {
       action: 'push',
       url: access.url,

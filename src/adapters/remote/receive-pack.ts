@@ -54,6 +54,7 @@ export async function sendReceivePack(
     body: requestBody(target.commands, target.capabilities, target.pack),
     timeouts: target.timeouts,
     signal: target.signal,
+    gate: target.gate,
   }).catch((error: unknown) => Promise.reject(toRemoteError(error, target.errors)));
   if (answer.status !== 200) throw httpStatusError(answer.status, answer.statusText, target.errors);
   if (!target.capabilities.includes('side-band-64k'))

@@ -1,5 +1,6 @@
 // What every exchange with the remote needs: where the mirror is, where the remote is, how to
 // authenticate, which secrets to keep out of messages, and how long a request may take.
+import type { RateLimitGate } from './rate-limit-gate.js';
 import type { RemoteTimeouts } from './remote-timeouts.js';
 
 export interface RemoteAccess {
@@ -15,4 +16,6 @@ export interface RemoteAccess {
   timeouts: RemoteTimeouts;
   /** Aborts every request in flight (the process is stopping). */
   signal?: AbortSignal | undefined;
+  /** The repository's rate-limit gate, shared by every request of the process to it. */
+  gate?: RateLimitGate | undefined;
 }

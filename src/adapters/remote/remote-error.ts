@@ -14,6 +14,11 @@ export type RemoteErrorCode =
   | 'NotFound'
   /** The remote could not be reached or failed on its side (network, 5xx); may pass. */
   | 'Unreachable'
+  /**
+   * The server refused for its rate limit (429, or 403 saying so), or the repository's gate is
+   * still closed after such an answer (rate-limit-gate.ts): wait until the time it names; not an outage.
+   */
+  | 'RateLimited'
   /** A fetched pack was cut off or damaged: nothing moved; the mirror is rebuilt on the next refresh. */
   | 'DamagedPack'
   /** A ref the hub needs (the source branch) is not on the remote. */
@@ -26,7 +31,12 @@ export type RemoteErrorCode =
   | 'RemoteFailed';
 
 /** Codes a later attempt may fix without anyone changing the configuration. */
-const retryable: ReadonlySet<RemoteErrorCode> = new Set(['PushRejected', 'Unreachable', 'DamagedPack']);
+const retryable: ReadonlySet<RemoteErrorCode> = new Set([
+  'PushRejected',
+  'Unreachable',
+  'RateLimited',
+  'DamagedPack',
+]);
 
 /** Why a fetch from or a push to a remote repository failed. */
 export class RemoteError extends GitfleetError<RemoteErrorCode> {

@@ -34,6 +34,7 @@ import { pushRefs } from './push-refs.js';
 import { authHeaders, type AuthScheme } from './remote-auth.js';
 import type { RemoteAccess } from './remote-access.js';
 import { RemoteError } from './remote-error.js';
+import { processRateLimitGates, type RateLimitGates } from './rate-limit-gate.js';
 import { withDeadline } from './with-deadline.js';
 
 export interface RemoteHubRepoOptions {
@@ -74,6 +75,11 @@ export interface RemoteHubRepoOptions {
    * advertised value is read); they are fetched along when another branch moves.
    */
   quietRefs?: (ref: string) => boolean;
+  /**
+   * The process's rate-limit gates (rate-limit-gate.ts): every repository object of one URL in a
+   * process should share one registry (default: a process-wide one on the system clock, silent).
+   */
+  rateLimits?: RateLimitGates;
   /** Told of each fetch and push, how long it took and whether it succeeded (the metrics). */
   onExchange?: (exchange: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }) => void;
   /** The monotonic clock that times them, in milliseconds (default: performance.now). */
@@ -143,6 +149,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     secrets: [opts.token, remote.password, ...headerSecrets],
     timeouts: opts.timeouts ?? defaultRemoteTimeouts(),
     signal: opts.signal,
+    gate: (opts.rateLimits ?? processRateLimitGates).gateFor(remote.url),
   };
   // One exchange at a time: a refresh must not move refs under a publish, nor the reverse.
   let last: Promise<unknown> = Promise.resolve();
@@ -198,6 +205,7 @@ async function probeSource(access: RemoteAccess, ref: string): Promise<string | 
     headers: access.authHeaders,
     timeouts: access.timeouts,
     signal: access.signal,
+    gate: access.gate,
     errors: { action: `ls-refs ${ref}`, url: access.url, ref, secrets: access.secrets },
   };
   const probe = await lsRemoteBranch({ ...target, ref });

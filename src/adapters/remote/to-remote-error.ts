@@ -71,7 +71,9 @@ function classifyHttp(status: number, statusText: string): [RemoteErrorCode, str
   }
   if (status === 403) return ['AuthFailed', `${http}: the token may not do this`];
   if (status === 404) return ['NotFound', `${http}: no repository at this URL`];
-  if (status === 408 || status === 429 || status >= 500) return ['Unreachable', http];
+  if (status === 429)
+    return ['RateLimited', `${http}: the server's rate limit; waiting before the next request`];
+  if (status === 408 || status >= 500) return ['Unreachable', http];
   return ['RemoteFailed', http];
 }
 

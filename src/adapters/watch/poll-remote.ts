@@ -11,6 +11,12 @@
 //
 //   failed checks in a row   0     1      2      3      4      5+
 //   next check after (30 s)  30 s  60 s   120 s  240 s  300 s  300 s
+//
+// A check refused for the Git host's rate limit (RateLimited, rate-limit-gate.ts) is not a
+// failure: the next check waits as long as the host asked (at least the interval), the run of
+// failures is left as it was, and onError is not told (the gate logs each change of the wait).
+
+import { RateLimitedError } from '../remote/rate-limited-error.js';
 
 /** One-shot timers; the loops' Clock fits (adapters do not import the loops). */
 export interface PollTimer {
@@ -64,6 +70,7 @@ export function pollRemote(opts: PollRemoteOptions): Poller {
   let again = false;
   let stopped = false;
   let failures = 0;
+  let limitedMs: number | undefined; // the wait the host asked for at the last check, if it did
 
   const schedule = (delayMs: number): void => {
     cancel?.();
@@ -76,18 +83,23 @@ export function pollRemote(opts: PollRemoteOptions): Poller {
       again = true;
       return;
     }
+    limitedMs = undefined;
     running = opts
       .check()
       .then(
         () => void (failures = 0),
         (error: unknown) => {
+          if (error instanceof RateLimitedError) {
+            limitedMs = Math.max(opts.intervalMs, error.waitMs);
+            return;
+          }
           failures++;
           opts.onError(error, again ? 0 : nextCheckDelay(opts.intervalMs, failures, maxBackoffMs));
         },
       )
       .finally(() => {
         running = undefined;
-        schedule(again ? 0 : nextCheckDelay(opts.intervalMs, failures, maxBackoffMs));
+        schedule(again ? 0 : (limitedMs ?? nextCheckDelay(opts.intervalMs, failures, maxBackoffMs)));
         again = false;
       });
   };

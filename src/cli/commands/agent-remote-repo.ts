@@ -28,6 +28,8 @@ export async function remoteAgentRepo(opts: {
   onWarning?: (message: string) => void;
   /** Told of each fetch and push (the metrics). */
   onExchange?: RemoteHubRepoOptions['onExchange'];
+  /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+  rateLimits?: RemoteHubRepoOptions['rateLimits'];
 }): Promise<AgentRepo> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
@@ -43,6 +45,7 @@ export async function remoteAgentRepo(opts: {
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
+    ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
     quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),
   });
 }

@@ -27,6 +27,8 @@ export function agentStatusRepos(opts: {
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
   onExchange?: RemoteHubRepoOptions['onExchange'];
+  /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+  rateLimits?: RemoteHubRepoOptions['rateLimits'];
 }): StatusRepos {
   const opened = new Map<string, Promise<AgentRepo>>();
   const open = async (url: string): Promise<AgentRepo> => {
@@ -47,6 +49,7 @@ export function agentStatusRepos(opts: {
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
       ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
+      ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
     });
   };
   return {

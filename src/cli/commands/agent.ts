@@ -48,6 +48,7 @@ import {
   writeHeartbeat,
   type HeartbeatSettings,
 } from '../../loops/agent/heartbeat.js';
+import { rateLimitGatesFor } from './rate-limit-gates-for.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
 import { agentStatusRepos, statusMirrorMaintenance } from './agent-status-repos.js';
 import { heartbeatRepo } from '../../loops/agent/status-target.js';
@@ -165,6 +166,8 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const clock = systemClock();
   const observe = agentObservability(opts, io, clock);
   const log = observe.log;
+  // One set of rate-limit gates for the fleet and status repositories (docs/git-budget.md#rate-limits).
+  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
   const remote = isRepoUrl(opts.repo)
     ? await remoteAgentRepo({
         url: opts.repo,
@@ -175,6 +178,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
         signal: stopping.signal,
         onWarning: (m) => log.warn(m),
         onExchange: (e) => observe.metrics.gitExchange(e),
+        rateLimits,
       })
     : localAgentRepo(opts.repo);
   const heartbeatMs = renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings);
@@ -219,6 +223,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       signal: stopping.signal,
       onWarning: (m) => log.warn(m),
       onExchange: (e) => observe.metrics.gitExchange(e),
+      rateLimits,
     }),
     ...(progress ? { progress } : {}),
   };

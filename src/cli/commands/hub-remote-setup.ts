@@ -37,6 +37,8 @@ export interface RemoteHubOptions {
   signal?: AbortSignal;
   /** Told of each fetch and push (the metrics). */
   onExchange?: RemoteHubRepoOptions['onExchange'];
+  /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+  rateLimits?: RemoteHubRepoOptions['rateLimits'];
 }
 
 /** Returns the mirror-backed repository and its triggers (polling, webhook) for a remote. */
@@ -59,6 +61,7 @@ export async function remoteHubSetup(
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onExchange ? { onExchange: opts.onExchange, elapsed } : {}),
+    ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
     onWarning: (m) => log.warn(m),
     // The monitor reads heartbeats from the advertisement: a heartbeat moving is no reason to fetch.
     quietRefs: quiet,

@@ -18,7 +18,14 @@ import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 /** Returns the hub's status repositories, opened as the fleet's assignment names them, and the maintenance of their mirrors. */
 export async function hubStatusRepositories(
   opts: { tokenFile?: string; cacheDir?: string; branchPrefix?: string },
-  deps: { log: Logger; clock: Clock; signal?: AbortSignal; onExchange?: RemoteHubRepoOptions['onExchange'] },
+  deps: {
+    log: Logger;
+    clock: Clock;
+    signal?: AbortSignal;
+    onExchange?: RemoteHubRepoOptions['onExchange'];
+    /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+    rateLimits?: RemoteHubRepoOptions['rateLimits'];
+  },
 ): Promise<{ repositories: StatusRepositories; maintenance: RepoMaintenance }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
@@ -48,6 +55,7 @@ export async function hubStatusRepositories(
               timeouts: remoteTimeoutsFromEnv(process.env),
               ...(deps.signal ? { signal: deps.signal } : {}),
               ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
+              ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
               onWarning: (m) => deps.log.warn(m),
             }),
           )

@@ -43,6 +43,8 @@ import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import type { Io } from '../io.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { rateLimitGatesFor } from './rate-limit-gates-for.js';
+import type { RateLimitGates } from '../../adapters/remote/rate-limit-gate.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
 import { startHubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
 import { UsageError } from '../usage-error.js';
@@ -162,7 +164,15 @@ const defaultIdentity = defaultHubIdentity;
  */
 export async function buildHubSetup(
   opts: HubOptions,
-  deps: { clock: Clock; log: Logger; signal?: AbortSignal; elapsed?: () => number; metrics?: Metrics },
+  deps: {
+    clock: Clock;
+    log: Logger;
+    signal?: AbortSignal;
+    elapsed?: () => number;
+    metrics?: Metrics;
+    /** The process's rate-limit gates (default: new ones on the clock, logging to `log`). */
+    rateLimits?: RateLimitGates;
+  },
 ): Promise<HubSetup> {
   if (isRepoUrl(opts.repo)) {
     const metrics = deps.metrics;
@@ -171,6 +181,7 @@ export async function buildHubSetup(
         ...opts,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(metrics ? { onExchange: (e) => metrics.gitExchange(e) } : {}),
+        rateLimits: deps.rateLimits ?? rateLimitGatesFor({ clock: deps.clock, log: deps.log, metrics }),
       },
       deps.log,
       deps.elapsed ?? (() => performance.now()),
@@ -199,18 +210,21 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const elapsed = deps.elapsed ?? (() => performance.now());
+  // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
+  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
   const setup = await buildHubSetup(opts, {
     clock,
     log,
     signal: stopping.signal,
     elapsed,
     metrics: observe.metrics,
+    rateLimits,
   });
   const cache = createHubPassCache();
   if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
   const status = await hubStatusRepositories(
     { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
-    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e) },
+    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
   );
   const statusRepositories = status.repositories;
   // The doorbell starts before the election (it wraps the repository the pass writes); it asks later.

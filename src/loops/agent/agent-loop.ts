@@ -77,6 +77,16 @@ class Unreachable extends GitfleetError<'Unreachable'> {
   }
 }
 
+/** A pass whose refresh the Git host refused for its rate limit: the worker waits `waitMs`, counting no failure. */
+class RateLimited extends GitfleetError<'RateLimited'> {
+  constructor(
+    message: string,
+    readonly waitMs: number,
+  ) {
+    super(message, { code: 'RateLimited' });
+  }
+}
+
 /** Runs passes on every trigger until `stop` resolves; returns once the pass in hand is done. */
 export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
   const queue = createWorkQueue<'pass'>({ clock: opts.clock, backoff: defaultBackoff(opts.random) });
@@ -116,6 +126,13 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     if (result.type === 'clusterUnreachable') {
       throw new Unreachable(
         `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,
+      );
+    }
+    const wait = opts.memory.git.rateLimitWaitMs;
+    if (!result.gitReachable && wait !== undefined) {
+      throw new RateLimited(
+        `${opts.cluster}: ${opts.memory.git.lastError ?? 'rate limited'}; kept the last applied state, deleted nothing`,
+        wait,
       );
     }
     if (!result.gitReachable) {

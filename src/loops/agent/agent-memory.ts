@@ -28,8 +28,17 @@ export interface AgentMemory {
   fight: FightSettings;
   /** Parsed manifests by blob id (a parse error is kept as its message). */
   parsed: MemoMap<string, KubeObject | string>;
-  /** Git reachability: since when refreshes fail, how many did, and the last outage's summary. */
-  git: { downSinceMs?: number; failures: number; lastError?: string; lastOutage?: string };
+  /**
+   * Git reachability: since when refreshes fail, how many did, and the last outage's summary;
+   * `rateLimitWaitMs` when the last refresh failed for the host's rate limit (how long it asked).
+   */
+  git: {
+    downSinceMs?: number;
+    failures: number;
+    lastError?: string;
+    lastOutage?: string;
+    rateLimitWaitMs?: number;
+  };
   /** The cluster-branch commit last fully applied (undefined: not read from the status branch yet). */
   appliedCommit?: string | null;
   /** refKey → a terminal failure of a manifest on a live version, not retried until either changes. */

@@ -9,8 +9,12 @@
 // The interval may change while it runs (the doorbell connected: the slow safety poll; gone:
 // the normal one again): `changes` says when, and the wait in hand is measured again from the
 // last probe, so falling back to the fast poll does not sit out a long safety interval.
+//
+// A probe refused for the host's rate limit (rate-limit-wait.ts) waits as long as the host asked
+// instead: not a failure, and the probe of a closed gate sends nothing anyway.
 import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Trigger } from '../runtime/trigger.js';
+import { rateLimitWait } from '../runtime/rate-limit-wait.js';
 
 export interface BranchPollOptions {
   clock: Clock;
@@ -69,9 +73,13 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
         lastProbeAt = opts.clock.now();
         try {
           now = await opts.probe();
-        } catch {
+        } catch (error) {
           failing = true;
-          delayMs = Math.min(delayMs * 2, Math.max(maxBackoffMs, interval()));
+          const wait = rateLimitWait(error);
+          delayMs =
+            wait === undefined
+              ? Math.min(delayMs * 2, Math.max(maxBackoffMs, interval()))
+              : Math.max(interval(), wait);
           return;
         } finally {
           lastProbeAt = opts.clock.now();

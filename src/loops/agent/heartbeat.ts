@@ -20,6 +20,11 @@
 // stretched (`stretchedMs`): the timer still ticks every interval, but a tick writes only once
 // the stretched period has passed since the last write. The tick after the doorbell is lost
 // writes again, so the hub hears from the agent within one interval either way.
+//
+// While the Git host rate-limits the repository (rate-limit-wait.ts), the next beat waits as long
+// as the host asked instead of the interval, and is not logged as a failure (the remote adapter
+// logs the limit): beats are never queued, the next one after the limit is the only push, and
+// nothing is lost, since a heartbeat says only "alive now".
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { readGitObject } from '../../adapters/git/read-git-object.js';
@@ -28,6 +33,7 @@ import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
 import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
+import { rateLimitWait } from '../runtime/rate-limit-wait.js';
 import type { AgentRepo } from './agent-repo.js';
 
 /** Karmada's lease settings, in milliseconds (`--cluster-lease-duration` and its renew fraction). */
@@ -151,8 +157,15 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
     standingBy = false;
     failing = false;
   };
+  let nextMs = opts.intervalMs;
   const beat = (): void => {
+    nextMs = opts.intervalMs;
     inFlight = write().then(undefined, (error: unknown) => {
+      const wait = rateLimitWait(error);
+      if (wait !== undefined) {
+        nextMs = Math.max(opts.intervalMs, wait);
+        return;
+      }
       if (!failing) {
         opts.log.warn(
           `heartbeat: ${(error as Error).message}; trying again every ${opts.intervalMs} ms (applying goes on)`,
@@ -161,7 +174,7 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
       failing = true;
     });
     void inFlight.then(() => {
-      if (running) cancel = opts.clock.setTimer(beat, opts.intervalMs);
+      if (running) cancel = opts.clock.setTimer(beat, nextMs);
     });
   };
   beat();

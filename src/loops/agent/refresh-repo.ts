@@ -3,6 +3,7 @@
 // how long the agent ran on its last known state (test/faults/README.md: a lost control plane never
 // deletes workloads; the agent keeps the last applied state and deletes nothing meanwhile).
 import type { Clock } from '../runtime/clock.js';
+import { rateLimitWait } from '../runtime/rate-limit-wait.js';
 import type { AgentMemory } from './agent-memory.js';
 import type { AgentRepo } from './agent-repo.js';
 
@@ -15,8 +16,12 @@ export async function refreshRepo(repo: AgentRepo, memory: AgentMemory, clock: C
     git.downSinceMs ??= clock.now();
     git.failures++;
     git.lastError = (error as Error).message;
+    const wait = rateLimitWait(error);
+    if (wait === undefined) delete git.rateLimitWaitMs;
+    else git.rateLimitWaitMs = wait;
     return false;
   }
+  delete git.rateLimitWaitMs;
   if (git.downSinceMs !== undefined) {
     const took = formatDuration(clock.now() - git.downSinceMs);
     git.lastOutage =

@@ -45,9 +45,16 @@ export interface Metrics {
   hubPass(report: HubPassReport): void;
   agentPass(report: AgentPassReport): void;
   gitExchange(report: GitExchangeReport): void;
+  /** One rate-limit answer (429, or 403 saying so) from the repository at that URL. */
+  gitRateLimited(report: { repository: string }): void;
 }
 
 /** Returns metrics that drop everything (no `--metrics-addr`). */
 export function noMetrics(): Metrics {
-  return { hubPass: () => undefined, agentPass: () => undefined, gitExchange: () => undefined };
+  return {
+    hubPass: () => undefined,
+    agentPass: () => undefined,
+    gitExchange: () => undefined,
+    gitRateLimited: () => undefined,
+  };
 }

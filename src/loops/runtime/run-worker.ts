@@ -2,10 +2,13 @@
 // and nowhere below) and requeues the key with backoff. A GitfleetError marked `terminal` (retrying
 // cannot fix it, e.g. a source ref that does not exist) is logged and not retried: the next
 // event or resync looks again, and the same terminal error is not logged again until the key
-// succeeds or fails differently.
+// succeeds or fails differently. A Git host's rate limit (rate-limit-wait.ts) is no failure:
+// the key waits as long as the host asked, its failures uncounted, and nothing is logged here
+// (the remote adapter logs each change of the wait once, not each refused attempt).
 import type { Logger } from './logger.js';
 import { GitfleetError, isTerminal } from '../../core/model/gitfleet-error.js';
 import type { WorkQueue } from './work-queue.js';
+import { rateLimitWait } from './rate-limit-wait.js';
 
 export interface RunWorkerOptions<K> {
   queue: WorkQueue<K>;
@@ -30,7 +33,11 @@ export async function runWorker<K>(opts: RunWorkerOptions<K>): Promise<void> {
       const message = named(describe(key), error instanceof Error ? error.message : String(error));
       // The error's code, for a log collector (`--log-format json`); the text format leaves it out.
       const fields = error instanceof GitfleetError ? { code: error.code } : {};
-      if (opts.queue.isShutDown) {
+      const wait = rateLimitWait(error);
+      if (wait !== undefined && !opts.queue.isShutDown) {
+        lastTerminal.delete(key);
+        opts.queue.waitFor(key, wait);
+      } else if (opts.queue.isShutDown) {
         opts.log.error(`${message} (stopping; not retried)`, fields);
       } else if (isTerminal(error)) {
         if (lastTerminal.get(key) !== message) opts.log.error(message, fields);

@@ -9,6 +9,8 @@
 //   success `forget`s its failures. Until that delay has passed, adding the key (a periodic
 //   resync, a watch event, a webhook) does not run it early: the event is folded into the
 //   pending retry, so the delay the worker logs is the one that really happens.
+// - A key told to wait (`waitFor`: the Git host's rate limit) is held the same way for exactly
+//   that long, without counting a failure.
 // - After `shutDown` nothing is queued any more, pending timers are cancelled, and `next`
 //   resolves undefined, so workers stop once their current item is done.
 import { backoffDelay, type BackoffSettings } from './backoff.js';
@@ -21,6 +23,8 @@ export interface WorkQueue<K> {
   addAfter(key: K, delayMs: number): void;
   /** Counts a failure of the key, queues it after the backoff delay and returns that delay. */
   retryLater(key: K): number;
+  /** Queues the key after `delayMs`, holding events back until then, without counting a failure. */
+  waitFor(key: K, delayMs: number): void;
   /** Forgets the key's failures, so its next retry starts from the base delay. */
   forget(key: K): void;
   /** Returns the number of consecutive failures counted for the key. */
@@ -79,6 +83,13 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
     timers.set(key, { at, cancel });
   };
   const add = (key: K): void => addAfter(key, 0);
+  /** Holds the key back until `delay` from now and queues it then; an event does not cut it short. */
+  const holdFor = (key: K, delay: number): void => {
+    notBefore.set(key, opts.clock.now() + delay);
+    timers.get(key)?.cancel();
+    timers.delete(key);
+    addAfter(key, delay);
+  };
   return {
     add,
     addAfter,
@@ -86,13 +97,11 @@ export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSetting
       const count = (failures.get(key) ?? 0) + 1;
       failures.set(key, count);
       const delay = backoffDelay(count, opts.backoff);
-      notBefore.set(key, opts.clock.now() + delay);
       // The retry replaces any earlier timer: an event does not cut the backoff short.
-      timers.get(key)?.cancel();
-      timers.delete(key);
-      addAfter(key, delay);
+      holdFor(key, delay);
       return delay;
     },
+    waitFor: (key, delayMs) => holdFor(key, Math.max(0, delayMs)),
     forget: (key) => {
       failures.delete(key);
       notBefore.delete(key);

@@ -28,6 +28,8 @@ test('hub passes are counted by result, timed, and the last success, rollout dec
   });
   hub.gitExchange({ kind: 'fetch', seconds: 0.3, ok: true });
   hub.gitExchange({ kind: 'push', seconds: 0.1, ok: false });
+  hub.gitRateLimited({ repository: 'https://github.com/acme/fleet.git' });
+  hub.gitRateLimited({ repository: 'https://github.com/acme/fleet.git' });
   const { body } = await hub.scrape();
   assert.equal(sample(body, 'gitfleet_hub_passes_total{result="rendered"}'), 1);
   assert.equal(sample(body, 'gitfleet_hub_passes_total{result="loadFailed"}'), 1);
@@ -40,6 +42,10 @@ test('hub passes are counted by result, timed, and the last success, rollout dec
   assert.equal(sample(body, 'gitfleet_git_fetch_duration_seconds_count'), 1);
   assert.equal(sample(body, 'gitfleet_git_fetch_failures_total'), 0);
   assert.equal(sample(body, 'gitfleet_git_push_failures_total'), 1);
+  assert.equal(
+    sample(body, 'gitfleet_git_rate_limited_total{repository="https://github.com/acme/fleet.git"}'),
+    2,
+  );
   assert.doesNotMatch(body, /gitfleet_agent_/, 'a hub has no agent metrics');
 });
 

@@ -3,6 +3,7 @@
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextCheckDelay, pollRemote } from '../../../src/adapters/watch/poll-remote.js';
+import { RateLimitedError } from '../../../src/adapters/remote/rate-limited-error.js';
 import { fakeClock, type FakeClock } from '../../loops/runtime/fake-clock.js';
 
 /** Fails the test later (an exception inside the poller would only be reported to onError). */
@@ -189,4 +190,30 @@ test('nextCheckDelay doubles per failure from the interval, capped at the larger
   ];
   for (const r of rows)
     assert.equal(nextCheckDelay(r.interval, r.failures, r.cap), r.want, JSON.stringify(r));
+});
+
+test("A check refused for the host's rate limit is not a failure: onError is not told and the next check waits as long as the host asked.", async () => {
+  const clock = fakeClock();
+  const starts: number[] = [];
+  const told: unknown[] = [];
+  const poller = pollRemote({
+    intervalMs: 1000,
+    timer: clock,
+    onError: (error) => told.push(error),
+    check: async () => {
+      starts.push(clock.now());
+      if (starts.length === 1)
+        throw new RateLimitedError('https://git.example/fleet.git: rate limited', 0, 429, 90_000);
+    },
+  });
+  await advance(clock, 1000);
+  assert.equal(starts.length, 1);
+  await advance(clock, 89_999);
+  assert.equal(starts.length, 1, 'not before the asked wait');
+  await advance(clock, 1);
+  assert.equal(starts.length, 2);
+  await advance(clock, 1000);
+  assert.equal(starts.length, 3, 'then the interval again');
+  assert.deepEqual(told, []);
+  await poller.stop();
 });

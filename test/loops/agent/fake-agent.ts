@@ -77,6 +77,8 @@ export type FakeLoopSettings = Partial<
     | 'metrics'
     | 'readiness'
     | 'pass'
+    | 'triggers'
+    | 'log'
   >
 >;
 

@@ -2,6 +2,7 @@
 // and on a real git server; written on its interval by the loop's clock; a failing write is
 // logged once and never stops the agent's passes.
 import { after, test } from 'node:test';
+import { GitfleetError } from '../../../src/core/model/gitfleet-error.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
@@ -310,5 +311,36 @@ test('while beacons are accepted the push stretches to the safety poll, and the 
   clock.advance(10_000);
   await settle(clock);
   assert.equal(writes, 4, 'and every interval after');
+  await heartbeat.stop();
+});
+
+test('while the Git host rate-limits the repository the next beat waits as long as it asked, and nothing is logged as failing', async () => {
+  const clock = fakeClock();
+  const log = recordingLog();
+  let tries = 0;
+  const limited = Object.assign(
+    new GitfleetError('https://git.example/fleet.git: rate limited by the server (429); next request at …', {
+      code: 'RateLimited',
+    }),
+    { waitMs: 60_000 },
+  );
+  const heartbeat = startHeartbeat({
+    write: () => (++tries === 1 ? Promise.reject(limited) : Promise.resolve()),
+    intervalMs: 10_000,
+    clock,
+    log,
+  });
+  await settle(clock);
+  assert.equal(tries, 1);
+  clock.advance(59_999);
+  await settle(clock);
+  assert.equal(tries, 1, 'no beat before the asked wait: none queued');
+  clock.advance(1);
+  await settle(clock);
+  assert.equal(tries, 2);
+  clock.advance(10_000);
+  await settle(clock);
+  assert.equal(tries, 3, 'then the interval again');
+  assert.deepEqual(log.lines, [], 'the remote adapter logs the limit, once');
   await heartbeat.stop();
 });

@@ -169,3 +169,36 @@ test('after a success, a trigger runs the key at once again', async () => {
   queue.shutDown();
   await worker;
 });
+
+test("a Git host's rate limit is no failure: nothing logged, no failure counted, the key waits exactly as long as the host asked", async () => {
+  const { clock, queue, log } = setup();
+  let calls = 0;
+  const limited = Object.assign(
+    new GitfleetError('https://git.example/fleet.git: rate limited by the server (429); next request at …', {
+      code: 'RateLimited',
+    }),
+    { waitMs: 60_000 },
+  );
+  const worker = runWorker({
+    queue,
+    log,
+    handle: async () => {
+      calls++;
+      if (calls === 1) throw limited;
+    },
+  });
+  queue.add('k');
+  await tick();
+  assert.equal(calls, 1);
+  assert.deepEqual(log.errors, [], 'the remote adapter logs the limit, not the worker');
+  assert.equal(queue.failures('k'), 0);
+  queue.add('k'); // an event during the wait does not cut it short
+  clock.advance(59_999);
+  await tick();
+  assert.equal(calls, 1);
+  clock.advance(1);
+  await tick();
+  assert.equal(calls, 2);
+  queue.shutDown();
+  await worker;
+});
