@@ -66,9 +66,9 @@ export type FlagValues<T extends Readonly<Record<string, FlagSpec>>> = {
 /** Where a flag's value came from: typed, a forge profile's default, the spec's default (or none). */
 export type FlagSource = 'given' | 'profile' | 'default';
 
-/** What a command line parses to; `help` when it asked for `--help`. */
+/** What a command line parses to; `help` when it asked for `--help` (with the profile's defaults for what else was typed). */
 export type ParsedCommandLine<S extends CommandSpec> =
-  | { help: true }
+  | { help: true; profileDefaults: Readonly<Record<string, string>> }
   | {
       help: false;
       values: FlagValues<S['flags']>;
@@ -107,8 +107,8 @@ export function parseCommandLine<S extends CommandSpec>(
   } catch (error) {
     throw new UsageError(parseArgsMessage(error));
   }
-  if (parsed.values['help'] === true) return { help: true };
   const defaults = profile?.(parsed.values) ?? {};
+  if (parsed.values['help'] === true) return { help: true, profileDefaults: defaults };
   const values: Record<string, unknown> = {};
   const sources: Record<string, FlagSource> = {};
   for (const [name, flag] of Object.entries(spec.flags)) {
@@ -212,12 +212,25 @@ function flagLabel(name: string, flag: FlagSpec): string {
   return `--${name} ${flag.value ?? flag.choices?.join('|') ?? 'VALUE'}`;
 }
 
-/** Returns the command's `--help`: usage, summary, every argument and flag, notes and exit codes. */
-export function formatCommandHelp(spec: CommandSpec): string {
+/**
+ * Returns the command's `--help`: usage, summary, every argument and flag, notes and exit codes.
+ * A default the forge profile of the command line sets is shown as the default, with the spec's beside it.
+ */
+export function formatCommandHelp(
+  spec: CommandSpec,
+  profileDefaults: Readonly<Record<string, string>> = {},
+): string {
   const rows: [string, string][] = spec.positionals.map((p) => [p.name, p.help]);
   for (const [name, flag] of Object.entries({ ...spec.flags, help: helpFlag })) {
     const label = `${flag.short ? `-${flag.short}, ` : ''}${flagLabel(name, flag)}`;
-    rows.push([label, flag.default === undefined ? flag.help : `${flag.help} (default ${flag.default})`]);
+    const profiled = flag.type === 'boolean' ? undefined : profileDefaults[name];
+    const shown =
+      profiled !== undefined
+        ? ` (default ${profiled}, from the forge profile; ${flag.default ?? 'none'} without it)`
+        : flag.default === undefined
+          ? ''
+          : ` (default ${flag.default})`;
+    rows.push([label, `${flag.help}${shown}`]);
   }
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   return [

@@ -55,7 +55,7 @@ export async function runCommand<S extends CommandSpec>(
   try {
     const line = parseCommandLine(spec, args, command.defaults);
     if (line.help) {
-      io.out(formatCommandHelp(spec));
+      io.out(formatCommandHelp(spec, line.profileDefaults));
       return exitCodes.ok;
     }
     return await command.run(line, io);

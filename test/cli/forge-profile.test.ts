@@ -69,3 +69,16 @@ test('An unknown --forge is a usage error naming the flag and the choices.', () 
       e instanceof UsageError && e.message === "--forge must be github, gitlab or generic, not 'bitbucket'",
   );
 });
+
+test("--help shows the defaults of the command line's forge profile, with the plain ones beside them.", async () => {
+  const { runCli } = await import('./run-cli.js');
+  const github = await runCli(['agent', '--forge', 'github', '--help']);
+  assert.equal(github.code, 0);
+  assert.match(
+    github.stdout.replace(/\s+/g, ' '),
+    /--branch-poll DURATION .*\(default 30s, from the forge profile; 1s without it\)/,
+  );
+  const plain = await runCli(['agent', '--help']);
+  assert.match(plain.stdout.replace(/\s+/g, ' '), /--branch-poll DURATION .*\(default 1s\)/);
+  assert.doesNotMatch(plain.stdout, /forge profile;/);
+});

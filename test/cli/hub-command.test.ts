@@ -4,11 +4,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseInterval } from '../../src/cli/parse-interval.js';
 import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/io.js';
 import { runCli } from './run-cli.js';
 import { serveFleet } from '../adapters/remote/remote-fixture.js';
 import { commitChange, exampleFleetRepo, git, hubRefs, removeFleetRepos } from '../loops/hub/hub-fixture.js';
 import { eventually } from '../support/eventually.js';
+import { liveIo } from './hub-test-io.js';
 
 after(removeFleetRepos);
 
@@ -125,20 +125,6 @@ for (const { name, given, want } of usageCases) {
     assert.equal(run.code, want.code);
     assert.match(run.stderr, want.stderr);
   });
-}
-
-/** An Io whose output the test reads as it comes, interrupted when the test says so. */
-function liveIo(): Io & { text: () => string; interrupt: () => void } {
-  const lines: string[] = [];
-  let interrupt!: () => void;
-  const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
-  return {
-    out: (t) => lines.push(t),
-    err: (t) => lines.push(t),
-    untilInterrupted: () => interrupted,
-    text: () => lines.join('\n'),
-    interrupt: () => interrupt(),
-  };
 }
 
 test('hub without --once renders at start, again on every push, and stops cleanly when interrupted', async () => {

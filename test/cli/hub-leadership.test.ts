@@ -7,63 +7,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHub } from '../../src/cli/commands/hub.js';
-import type { Io } from '../../src/cli/io.js';
-import type { Leadership } from '../../src/loops/runtime/leadership.js';
 import { Readiness } from '../../src/loops/runtime/readiness.js';
 import { commitChange, exampleFleetRepo, hubRefs, removeFleetRepos } from '../loops/hub/hub-fixture.js';
 import { eventually } from '../support/eventually.js';
+import { liveIo, scriptedLeadership } from './hub-test-io.js';
 
 after(removeFleetRepos);
-
-/** A leadership the test drives: it leads when `grant` is called, loses when `lose` is. */
-function scriptedLeadership() {
-  let leading = false;
-  let grant: () => void = () => undefined;
-  const lost: (() => void)[] = [];
-  const calls = { acquire: 0, release: 0 };
-  const leadership: Leadership = {
-    elected: true,
-    acquire: (signal) => {
-      calls.acquire++;
-      return new Promise<boolean>((resolve) => {
-        grant = () => {
-          leading = true;
-          resolve(true);
-        };
-        signal.addEventListener('abort', () => resolve(false), { once: true });
-      });
-    },
-    isLeading: () => leading,
-    onLost: (listener) => void lost.push(listener),
-    release: async () => {
-      calls.release++;
-      leading = false;
-    },
-  };
-  return {
-    leadership,
-    calls,
-    grant: () => grant(),
-    overdue: () => (leading = false),
-    lose: () => {
-      leading = false;
-      for (const listener of lost) listener();
-    },
-  };
-}
-
-function liveIo(): Io & { text: () => string; interrupt: () => void } {
-  const lines: string[] = [];
-  let interrupt!: () => void;
-  const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
-  return {
-    out: (t) => lines.push(t),
-    err: (t) => lines.push(t),
-    untilInterrupted: () => interrupted,
-    text: () => lines.join('\n'),
-    interrupt: () => interrupt(),
-  };
-}
 
 test('the hub renders only while it leads; an overdue leadership moves no ref; a lost lease sends it back to standby', async () => {
   const repo = exampleFleetRepo({ bare: true });

@@ -134,6 +134,12 @@ export function runBackend(
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   streamCgiOutput(child.stdout, res);
+  // A client gone before the answer ended (a test's server closed, a request aborted) leaves the
+  // backend blocked on its paused output or on a body that never ends: it is killed, so no
+  // http-backend outlives its request (one did, and kept the test process alive for ever).
+  res.on('close', () => {
+    if (!res.writableFinished && child.exitCode === null) child.kill('SIGKILL');
+  });
   child.on('close', (code) => {
     if (!res.headersSent) {
       res.writeHead(502, { 'Content-Type': 'text/plain' });

@@ -14,10 +14,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { emitYaml } from '../../src/core/format/emit-yaml.js';
 import { statusBranchFiles } from '../../src/core/status/status-branch.js';
 import { git, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { commitStatusBranch } from '../loops/hub/hub-fixture.js';
+import { slowLuaFleetFiles } from '../loops/hub/slow-lua-fleet.js';
 import { inNamespace, testKubeConfig } from './test-clusters.js';
 import { startProcess, type Process } from './lease-processes.js';
 
@@ -25,71 +25,6 @@ const run = promisify(execFile);
 const leaseName = 'gitfleet-hub';
 const POOLS = 20;
 const clusters = ['east', 'west'];
-// About 0.3 s of Lua on this machine (35 ms a million additions).
-const SLOW = 'local x = 0 for i = 1, 8000000 do x = x + i end';
-
-function fleetFiles(): Record<string, string> {
-  const files: Record<string, string> = {
-    'clusters.yaml': clusters
-      .map((name) =>
-        emitYaml({
-          apiVersion: 'cluster.karmada.io/v1alpha1',
-          kind: 'Cluster',
-          metadata: { name },
-          spec: { syncMode: 'Pull' },
-        }),
-      )
-      .join('---\n'),
-    'apps/namespace.yaml': emitYaml({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }),
-    'policies/pools.yaml': emitYaml({
-      apiVersion: 'policy.karmada.io/v1alpha1',
-      kind: 'PropagationPolicy',
-      metadata: { name: 'pools', namespace: 'shop' },
-      spec: {
-        resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'WorkerPool' }],
-        placement: {
-          clusterAffinity: { clusterNames: clusters },
-          replicaScheduling: {
-            replicaSchedulingType: 'Divided',
-            replicaDivisionPreference: 'Weighted',
-            weightPreference: {
-              staticWeightList: clusters.map((name) => ({
-                targetCluster: { clusterNames: [name] },
-                weight: 1,
-              })),
-            },
-          },
-        },
-      },
-    }),
-    'interpreter/pool.yaml': emitYaml({
-      apiVersion: 'config.karmada.io/v1alpha1',
-      kind: 'ResourceInterpreterCustomization',
-      metadata: { name: 'pool' },
-      spec: {
-        target: { apiVersion: 'example.com/v1', kind: 'WorkerPool' },
-        customizations: {
-          replicaResource: { luaScript: `function GetReplicas(p) ${SLOW} return p.spec.workers end` },
-          replicaRevision: {
-            luaScript: `function ReviseReplica(p, n) ${SLOW} p.spec.workers = n return p end`,
-          },
-          statusAggregation: {
-            luaScript: `function AggregateStatus(p, items) ${SLOW} p.status = { clusters = #(items or {}) } return p end`,
-          },
-        },
-      },
-    }),
-  };
-  for (let i = 0; i < POOLS; i++) {
-    files[`apps/pool-${i}.yaml`] = emitYaml({
-      apiVersion: 'example.com/v1',
-      kind: 'WorkerPool',
-      metadata: { name: `pool-${i}`, namespace: 'shop' },
-      spec: { workers: 40 + i },
-    });
-  }
-  return files;
-}
 
 /** GET /healthz with a one-second timeout: true when it answered 200 in time. */
 function probe(url: string): Promise<boolean> {
@@ -129,7 +64,9 @@ test('a hub pass of slow GetReplicas, ReviseReplica and AggregateStatus scripts 
   const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
   await inNamespace(kc, 'hub-lua-lease', async (namespace) => {
     const repo = join(tempDir('hub-lua-lease'), 'fleet');
-    for (const [path, content] of Object.entries(fleetFiles())) {
+    for (const [path, content] of Object.entries(
+      slowLuaFleetFiles({ clusters, pools: POOLS, slowGetReplicas: true }),
+    )) {
       mkdirSync(join(repo, path, '..'), { recursive: true });
       writeFileSync(join(repo, path), content);
     }

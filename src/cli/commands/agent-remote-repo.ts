@@ -17,12 +17,8 @@ import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 import { heartbeatRefPrefix } from '../../core/publish/hub-refs.js';
 
-/** Returns the agent's repository for a URL, backed by a mirror in `cacheDir`. */
-export async function remoteAgentRepo(opts: {
-  url: string;
-  cluster: string;
-  branchPrefix: string;
-  tokenFile?: string;
+/** How the agent's mirrors reach their remotes: the same for its fleet and status repositories. */
+export interface AgentRemoteOptions {
   cacheDir?: string;
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
@@ -30,22 +26,34 @@ export async function remoteAgentRepo(opts: {
   onExchange?: RemoteHubRepoOptions['onExchange'];
   /** The process's rate-limit gates (rate-limit-gates-for.ts). */
   rateLimits?: RemoteHubRepoOptions['rateLimits'];
-}): Promise<AgentRepo> {
-  const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
-  privateFiles();
-  return remoteHubRepo({
-    url: opts.url,
+}
+
+/** Returns the mirror options every agent remote shares: cache, timeouts, abort, warnings, metrics, gates. */
+export function agentRemoteOptions(opts: AgentRemoteOptions) {
+  return {
     cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
-    mirrorKey: `agent ${opts.cluster}`,
-    ...(token ? { token } : {}),
-    sourceRef: `${opts.branchPrefix}clusters/${opts.cluster}`,
-    branchPrefix: opts.branchPrefix,
-    onlyRefs: agentMirrorRefs(opts.branchPrefix, opts.cluster),
     timeouts: remoteTimeoutsFromEnv(process.env),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+  };
+}
+
+/** Returns the agent's repository for a URL, backed by a mirror in `cacheDir`. */
+export async function remoteAgentRepo(
+  opts: AgentRemoteOptions & { url: string; cluster: string; branchPrefix: string; tokenFile?: string },
+): Promise<AgentRepo> {
+  const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  privateFiles();
+  return remoteHubRepo({
+    ...agentRemoteOptions(opts),
+    url: opts.url,
+    mirrorKey: `agent ${opts.cluster}`,
+    ...(token ? { token } : {}),
+    sourceRef: `${opts.branchPrefix}clusters/${opts.cluster}`,
+    branchPrefix: opts.branchPrefix,
+    onlyRefs: agentMirrorRefs(opts.branchPrefix, opts.cluster),
     quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),
   });
 }

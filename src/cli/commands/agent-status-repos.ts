@@ -5,7 +5,7 @@
 // $GITFLEET_GIT_TOKEN). A local path is written in place. A path that is no repository, or a URL
 // that does not answer, fails at the pass's refresh, which reports it and keeps applying.
 import { readToken } from '../../adapters/remote/read-token.js';
-import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
+import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
 import type { StatusRepos, StatusTarget } from '../../loops/agent/status-target.js';
@@ -13,31 +13,26 @@ import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import { heartbeatRef, statusRef } from '../../core/publish/hub-refs.js';
-import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
-import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+import { agentRemoteOptions, type AgentRemoteOptions } from './agent-remote-repo.js';
 
 /** Returns how the agent opens its status repositories. */
-export function agentStatusRepos(opts: {
-  cluster: string;
-  branchPrefix: string;
-  statusRepo?: string;
-  statusTokenFile?: string;
-  tokenFile?: string;
-  cacheDir?: string;
-  signal?: AbortSignal;
-  onWarning?: (message: string) => void;
-  onExchange?: RemoteHubRepoOptions['onExchange'];
-  /** The process's rate-limit gates (rate-limit-gates-for.ts). */
-  rateLimits?: RemoteHubRepoOptions['rateLimits'];
-}): StatusRepos {
+export function agentStatusRepos(
+  opts: AgentRemoteOptions & {
+    cluster: string;
+    branchPrefix: string;
+    statusRepo?: string;
+    statusTokenFile?: string;
+    tokenFile?: string;
+  },
+): StatusRepos {
   const opened = new Map<string, Promise<AgentRepo>>();
   const open = async (url: string): Promise<AgentRepo> => {
     if (!isRepoUrl(url)) return localAgentRepo(url);
     const tokenFile = opts.statusTokenFile ?? opts.tokenFile;
     const token = await readToken({ env: process.env, ...(tokenFile ? { file: tokenFile } : {}) });
     return remoteHubRepo({
+      ...agentRemoteOptions(opts),
       url,
-      cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
       mirrorKey: `agent status ${opts.cluster}`,
       ...(token ? { token } : {}),
       // A status repository holds no source branch: `main` is fetched when there is one.
@@ -45,11 +40,6 @@ export function agentStatusRepos(opts: {
       sourceOptional: true,
       branchPrefix: opts.branchPrefix,
       onlyRefs: [statusRef(opts.branchPrefix, opts.cluster), heartbeatRef(opts.branchPrefix, opts.cluster)],
-      timeouts: remoteTimeoutsFromEnv(process.env),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-      ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
-      ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
     });
   };
   return {

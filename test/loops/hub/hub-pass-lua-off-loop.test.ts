@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { InterpreterSession } from '../../../src/adapters/lua/interpreter-session.js';
 import { LuaWorkerRuntime } from '../../../src/adapters/lua/lua-worker-runtime.js';
-import { emitYaml } from '../../../src/core/format/emit-yaml.js';
+import { slowLuaFleetFiles } from './slow-lua-fleet.js';
 import {
   branchFiles,
   commitReadyReport,
@@ -25,73 +25,7 @@ after(() => {
   removeFleetRepos();
 });
 
-// About 0.3 s of Lua on this machine (35 ms a million additions).
-const SLOW = 'local x = 0 for i = 1, 8000000 do x = x + i end';
 const POOLS = 4;
-
-function fleetFiles(): Record<string, string> {
-  const clusters = ['us-workers', 'eu-workers'];
-  const files: Record<string, string> = {
-    'clusters.yaml': clusters
-      .map((name) =>
-        emitYaml({
-          apiVersion: 'cluster.karmada.io/v1alpha1',
-          kind: 'Cluster',
-          metadata: { name },
-          spec: { syncMode: 'Pull' },
-        }),
-      )
-      .join('---\n'),
-    'apps/namespace.yaml': emitYaml({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }),
-    'policies/pools.yaml': emitYaml({
-      apiVersion: 'policy.karmada.io/v1alpha1',
-      kind: 'PropagationPolicy',
-      metadata: { name: 'pools', namespace: 'shop' },
-      spec: {
-        resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'WorkerPool' }],
-        placement: {
-          clusterAffinity: { clusterNames: clusters },
-          replicaScheduling: {
-            replicaSchedulingType: 'Divided',
-            replicaDivisionPreference: 'Weighted',
-            weightPreference: {
-              staticWeightList: clusters.map((name) => ({
-                targetCluster: { clusterNames: [name] },
-                weight: 1,
-              })),
-            },
-          },
-        },
-      },
-    }),
-    'interpreter/pool.yaml': emitYaml({
-      apiVersion: 'config.karmada.io/v1alpha1',
-      kind: 'ResourceInterpreterCustomization',
-      metadata: { name: 'pool' },
-      spec: {
-        target: { apiVersion: 'example.com/v1', kind: 'WorkerPool' },
-        customizations: {
-          replicaResource: { luaScript: 'function GetReplicas(p) return p.spec.workers end' },
-          replicaRevision: {
-            luaScript: `function ReviseReplica(p, n) ${SLOW} p.spec.workers = n return p end`,
-          },
-          statusAggregation: {
-            luaScript: `function AggregateStatus(p, items) ${SLOW} p.status = { clusters = #(items or {}) } return p end`,
-          },
-        },
-      },
-    }),
-  };
-  for (let i = 0; i < POOLS; i++) {
-    files[`apps/pool-${i}.yaml`] = emitYaml({
-      apiVersion: 'example.com/v1',
-      kind: 'WorkerPool',
-      metadata: { name: `pool-${i}`, namespace: 'shop' },
-      spec: { workers: 40 + i },
-    });
-  }
-  return files;
-}
 
 /** Runs `work` with a probe every 50 ms; returns its value and how many probes came later than a second. */
 async function probed<T>(work: () => Promise<T>): Promise<{ value: T; probes: number; missed: number }> {
@@ -114,7 +48,10 @@ async function probed<T>(work: () => Promise<T>): Promise<{ value: T; probes: nu
 }
 
 test('a hub pass with slow ReviseReplica and AggregateStatus scripts leaves the event loop answering', async () => {
-  const repo = fleetRepoWith(fleetFiles(), { bare: false });
+  const repo = fleetRepoWith(
+    slowLuaFleetFiles({ clusters: ['us-workers', 'eu-workers'], pools: POOLS, slowGetReplicas: false }),
+    { bare: false },
+  );
   const cache = {
     ...createHubPassCache(),
     interpreter: new InterpreterSession({ runtime, budget: { timeMs: 5000 } }),
