@@ -85,10 +85,19 @@ export function doorbell(opts: DoorbellOptions): Doorbell {
     else become('down', `is unavailable (${answer.message})`);
     return false;
   };
+  // The abort listener goes when the sleep ends either way: one left per sleep on the term's
+  // long-lived signal would pile up (Node warns past ten, on stderr).
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
-      const cancel = opts.clock.setTimer(resolve, ms);
-      abort.signal.addEventListener('abort', () => (cancel(), resolve()), { once: true });
+      const stop = (): void => {
+        cancel();
+        resolve();
+      };
+      const cancel = opts.clock.setTimer(() => {
+        abort.signal.removeEventListener('abort', stop);
+        resolve();
+      }, ms);
+      abort.signal.addEventListener('abort', stop, { once: true });
     });
   const run = async (notify: (reason: string) => void): Promise<void> => {
     let after = await opts.localHead().catch(() => null);
