@@ -4,15 +4,15 @@
 //   2. label gitfleet.io/status-repository → the listed repository of that name; a name not
 //                                            listed is an error naming the cluster and the label
 //   3. otherwise                           → rendezvous (highest random weight) hashing: the
-//                                            repository whose sha256(cluster NUL repository)
-//                                            is highest
+//                                            repository whose mixed FNV-1a hash of
+//                                            (cluster NUL repository) is highest
 //
 // Rendezvous hashing makes adding a repository move only the clusters that now score highest on
 // it (about 1/n of them), and removing one move only its own clusters; the order of the list
 // does not matter.
-import { createHash } from 'node:crypto';
 import type { Cluster } from './cluster.js';
 import type { FleetConfig } from './fleet-config.js';
+import { fnv1a32 } from './fnv1a32.js';
 import { quoteText } from './quote-text.js';
 import { statusRepositoryLabel, type StatusRepository } from './status-repository.js';
 
@@ -39,7 +39,7 @@ export function assignStatusRepository(
     };
   }
   let best: StatusRepository | undefined;
-  let bestScore = '';
+  let bestScore = -1;
   for (const repository of repositories) {
     const score = rendezvousScore(cluster.name, repository.name);
     if (best === undefined || score > bestScore) [best, bestScore] = [repository, score];
@@ -63,7 +63,11 @@ export function assignedUrl(assignment: StatusAssignment | undefined): string | 
   return assignment?.type === 'repository' ? assignment.repository.url : undefined;
 }
 
-// Hex digests of equal length compare as the numbers they spell.
-function rendezvousScore(cluster: string, repository: string): string {
-  return createHash('sha256').update(`${cluster}\u0000${repository}`).digest('hex');
+// FNV-1a (pure, already the scheduler's) with murmur3's finalizer on top: FNV alone lets names
+// that differ in their last characters score alike, and rendezvous hashing needs every bit mixed.
+function rendezvousScore(cluster: string, repository: string): number {
+  let h = fnv1a32(`${cluster}\u0000${repository}`);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

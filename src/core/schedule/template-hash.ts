@@ -1,5 +1,5 @@
 import type { KubeObject } from '../model/kube-object.js';
-import { fnv1a32 } from './fnv1a32.js';
+import { fnv1a32 } from '../model/fnv1a32.js';
 
 /**
  * Returns a short hash of what Karmada counts as a template's specification (eventfilter.go

@@ -1,4 +1,4 @@
-import { fnv1a32 } from './fnv1a32.js';
+import { fnv1a32 } from '../model/fnv1a32.js';
 
 /** One cluster in a Webster apportionment: its weight (votes) and the replicas (seats) it holds. */
 export interface Party {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allocateWebsterSeats } from '../../../src/core/schedule/allocate-webster-seats.js';
-import { fnv1a32 } from '../../../src/core/schedule/fnv1a32.js';
+import { fnv1a32 } from '../../../src/core/model/fnv1a32.js';
 import {
   tieBreakerByKey,
   type Party,
