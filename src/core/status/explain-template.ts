@@ -43,7 +43,7 @@ export function templateExplainer(
   const itemsOf = templateStatusItems(data);
   const recordOf = indexRecords(data.reports);
   const clusters = clusterNamesOf(data);
-  const readiness = new Map(clusters.map((c) => [c, readinessOf(data, c, data.reports.get(c))]));
+  const readiness = new Map(clusters.map((c) => [c, readinessFor(data, c)]));
   const rollouts = unfinishedRollouts(data);
   const timeout = opts.gracefulEvictionTimeoutSeconds ?? defaultGracefulEvictionTimeoutSeconds;
   return (binding) => {
@@ -140,6 +140,17 @@ function withoutRefusals(binding: BindingView, head: string): string {
   if (failed)
     return `${head}: the binding record names no cluster's reason (an older hub wrote it: its next schedule says why)`;
   return `${head}: its schedule chose no cluster`;
+}
+
+// A report without a Ready condition (an agent that does not say) does not make its word stale:
+// only a condition that is not True, the monitor's verdict or an unreadable branch does.
+function readinessFor(data: FleetStatusData, cluster: string): ReturnType<typeof readinessOf> {
+  const report = data.reports.get(cluster);
+  const readiness = readinessOf(data, cluster, report);
+  const said = report?.clusterStatus?.conditions?.some((c) => c.type === 'Ready') === true;
+  return readiness.ready === 'Unknown' && report && !said && !data.judged.has(cluster)
+    ? { ready: 'True' }
+    : readiness;
 }
 
 // The clusters the fleet knows, and those the record names that it does not (an unregistered name).
