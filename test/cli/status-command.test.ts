@@ -159,6 +159,7 @@ test('status --wide --all --output json lists every template on every cluster fr
       appliedCommit: fixture.m1Head,
       applied: true,
       health: 'Healthy',
+      reason: 'Healthy',
     },
     {
       template: 'ConfigMap/shop/settings',
@@ -166,6 +167,9 @@ test('status --wide --all --output json lists every template on every cluster fr
       placed: false,
       appliedCommit: fixture.m2Old,
       applied: false,
+      // Each row carries the cell's explanation (docs/status.md#why).
+      reason: 'NotSelected',
+      why: 'm2: not chosen by PropagationPolicy/shop/all (its clusterAffinity, spread constraints or replica division)',
     },
     {
       template: 'Deployment/shop/web',
@@ -175,6 +179,7 @@ test('status --wide --all --output json lists every template on every cluster fr
       appliedCommit: fixture.m1Head,
       applied: true,
       health: 'Healthy',
+      reason: 'Healthy',
     },
     {
       template: 'Deployment/shop/web',
@@ -185,6 +190,8 @@ test('status --wide --all --output json lists every template on every cluster fr
       applied: false,
       health: 'Unknown',
       message: `not yet applied: cluster at ${fixture.m2Old.slice(0, 7)}, rendered ${fixture.m2Head.slice(0, 7)}`,
+      reason: 'NotYetApplied',
+      why: `m2: its agent applied ${fixture.m2Old.slice(0, 7)}, the hub rendered ${fixture.m2Head.slice(0, 7)}: waiting for its next apply`,
     },
   ]);
 });

@@ -24,6 +24,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { strategyLabel, type RolloutStep, type RolloutStrategy } from '../model/rollout.js';
 import { objectPath } from '../format/object-path.js';
+import { refLabel } from '../model/object-ref.js';
 import { stepOfCluster, templatesByStrategy } from '../rollout/rollout-steps.js';
 import type { RenderSide } from './diff-renders.js';
 
@@ -33,15 +34,28 @@ export interface StepPreview extends Pick<RolloutStep, 'soakSeconds' | 'approval
   step: number;
   /** The clusters of the step whose selected objects change, by name. */
   clusters: string[];
+  /** Those of them the merge's hub pass holds: the change reaches them in a later pass. */
+  later: string[];
 }
 
 /** How a change rolls out: per strategy the steps it reaches, in order, and what is not held. */
 export interface RolloutPreview {
-  /** The strategies whose selected objects change on some cluster, by label. */
-  strategies: { strategy: string; steps: StepPreview[] }[];
+  /** The strategies whose selected objects change on some cluster, by label, with those templates. */
+  strategies: { strategy: string; templates: string[]; steps: StepPreview[] }[];
   /** The clusters that get changes no rollout holds, by name. */
   atOnce: string[];
+  /** The clusters the merge's hub pass changes (at once, or moved by a rollout), by name. */
+  now: string[];
+  /** The clusters a rollout reaches only in a later pass, by name (some may get other changes now). */
+  later: string[];
 }
+
+/**
+ * Which clusters of a strategy the merge's hub pass holds, by strategy label: the hub's own
+ * rollout stage run on its recorded state when the preview has it; without it, as a rollout that
+ * starts with this change (every step but an Auto step 1 waits).
+ */
+export type RolloutHolds = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** Returns how the head side's strategies roll out the change from base to head; empty without strategies. */
 export function previewRollouts(input: {
@@ -50,33 +64,53 @@ export function previewRollouts(input: {
   templates: readonly Template[];
   clusters: readonly Cluster[];
   base: RenderSide;
+  /** The head side before any rollout holds (where the change goes once every step passed). */
   head: RenderSide;
+  /** Which clusters the merge's pass holds (RolloutHolds); absent: judged from the steps. */
+  holds?: RolloutHolds;
 }): RolloutPreview {
-  const preview: RolloutPreview = { strategies: [], atOnce: [] };
+  const preview: RolloutPreview = { strategies: [], atOnce: [], now: [], later: [] };
   if (input.strategies.length === 0) return preview;
   // As the hub tells them apart: a template bound in base that lands on another cluster was
   // placed there by the scheduler; a template with no binding in base is new content.
   const bound = new Set(input.base.bindings.map((b) => b.key));
   const strategyAt = new Map<string, Selected>();
   for (const [label, templates] of templatesByStrategy(input.templates, input.strategies))
-    for (const t of templates) strategyAt.set(objectPath(t.ref), { label, existed: bound.has(t.key) });
-  const { changed, atOnce } = sortChanges(input.base, input.head, strategyAt);
+    for (const t of templates)
+      strategyAt.set(objectPath(t.ref), { label, template: refLabel(t.ref), existed: bound.has(t.key) });
+  const { changed, changedTemplates, atOnce } = sortChanges(input.base, input.head, strategyAt);
   const registered = new Map(input.clusters.map((c) => [c.name, c]));
   for (const strategy of [...input.strategies].sort(byLabel)) {
-    const clusters = changed.get(strategyLabel(strategy));
-    if (clusters)
-      preview.strategies.push({
-        strategy: strategyLabel(strategy),
-        steps: stepsOf(strategy, clusters, registered),
-      });
+    const label = strategyLabel(strategy);
+    const clusters = changed.get(label);
+    if (!clusters) continue;
+    const held = input.holds?.get(label);
+    const isHeld = held ? (c: string) => held.has(c) : startsHeld(strategy);
+    preview.strategies.push({
+      strategy: label,
+      templates: [...(changedTemplates.get(label) ?? [])].sort(),
+      steps: stepsOf(strategy, clusters, registered, isHeld),
+    });
   }
   preview.atOnce = [...atOnce];
+  const steps = preview.strategies.flatMap((s) => s.steps);
+  const later = new Set(steps.flatMap((s) => s.later));
+  const now = new Set([...atOnce, ...steps.flatMap((s) => s.clusters.filter((c) => !s.later.includes(c)))]);
+  preview.now = [...now].sort();
+  preview.later = [...later].sort();
   return preview;
+}
+
+// A rollout that starts with the change moves an Auto step 1 at once and holds the rest.
+function startsHeld(strategy: RolloutStrategy): (cluster: string, step: number) => boolean {
+  return (_cluster, step) => step > 1 || strategy.steps[0]!.approval === 'Manual';
 }
 
 /** A selected template's path: the strategy's label, and whether the template was bound in base. */
 interface Selected {
   label: string;
+  /** `Kind/namespace/name` of the template. */
+  template: string;
   existed: boolean;
 }
 
@@ -85,8 +119,9 @@ function sortChanges(
   base: RenderSide,
   head: RenderSide,
   strategyAt: ReadonlyMap<string, Selected>,
-): { changed: Map<string, Set<string>>; atOnce: Set<string> } {
+): { changed: Map<string, Set<string>>; changedTemplates: Map<string, Set<string>>; atOnce: Set<string> } {
   const changed = new Map<string, Set<string>>();
+  const changedTemplates = new Map<string, Set<string>>();
   const atOnce = new Set<string>();
   const names = [...new Set([...base.clusters.keys(), ...head.clusters.keys()])].sort();
   for (const cluster of names) {
@@ -105,16 +140,19 @@ function sortChanges(
       ) {
         const clusters = changed.get(selected.label) ?? new Set<string>();
         changed.set(selected.label, clusters.add(cluster));
+        const templates = changedTemplates.get(selected.label) ?? new Set<string>();
+        changedTemplates.set(selected.label, templates.add(selected.template));
       } else atOnce.add(cluster);
     }
   }
-  return { changed, atOnce };
+  return { changed, changedTemplates, atOnce };
 }
 
 function stepsOf(
   strategy: RolloutStrategy,
   clusters: ReadonlySet<string>,
   registered: ReadonlyMap<string, Cluster>,
+  isHeld: (cluster: string, step: number) => boolean,
 ): StepPreview[] {
   const byStep = new Map<number, string[]>();
   for (const name of clusters) {
@@ -127,9 +165,11 @@ function stepsOf(
     .sort((x, y) => x - y)
     .map((step) => {
       const { soakSeconds, approval, maxUnavailable } = strategy.steps[step - 1]!;
+      const names = byStep.get(step)!.sort();
       return {
         step,
-        clusters: byStep.get(step)!.sort(),
+        clusters: names,
+        later: names.filter((c) => isHeld(c, step)),
         soakSeconds,
         approval,
         ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),

@@ -76,6 +76,6 @@ function cellsOf(row: StatusRow): string[] {
     row.appliedCommit ? row.appliedCommit.slice(0, 7) : '-',
     !row.placed && row.health === undefined ? '-' : row.applied ? 'yes' : 'no',
     row.health ?? '-',
-    row.message ?? '',
+    row.why ?? row.message ?? '',
   ];
 }

@@ -8,6 +8,8 @@ import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
 import { indexRecords, templateStatusItems } from './fleet-summary.js';
 import type { FleetStatusData } from './fleet-status-data.js';
 import type { AggregatedStatusItem } from '../publish/binding-status.js';
+import { templateExplainer } from './explain-template.js';
+import type { ExplanationReason } from './explanation.js';
 
 /** One template on one cluster, as `gitfleet status` shows it. */
 export interface StatusRow {
@@ -24,6 +26,10 @@ export interface StatusRow {
   /** Absent when the template is neither placed on the cluster nor reported by it. */
   health?: HealthStatus;
   message?: string;
+  /** The reason of the template's explanation on the cluster (fleetStatusTable: explain-template.ts). */
+  reason?: ExplanationReason;
+  /** Its message, when the reason is not Healthy. */
+  why?: string;
 }
 
 export interface StatusTableInput {
@@ -54,6 +60,8 @@ export interface StatusTableInput {
  * with `objects: 'fresh'` too.
  */
 export function fleetStatusTable(data: FleetStatusData, opts: { placedOnly?: boolean } = {}): StatusRow[] {
+  const explain = templateExplainer(data);
+  const explained = new Map(data.bindings.map((b) => [refLabel(b.resource), explain(b)]));
   return statusTable({
     bindings: data.bindings,
     reports: data.reports,
@@ -61,6 +69,10 @@ export function fleetStatusTable(data: FleetStatusData, opts: { placedOnly?: boo
     renderedCommitOf: (cluster) => data.renderedHeads.get(cluster),
     itemsOf: templateStatusItems(data),
     ...(opts.placedOnly ? { placedOnly: true } : {}),
+  }).map((row) => {
+    const c = explained.get(row.template)?.clusters.find((x) => x.cluster === row.cluster);
+    if (!c) return row;
+    return { ...row, reason: c.reason, ...(c.reason !== 'Healthy' ? { why: c.message } : {}) };
   });
 }
 

@@ -14,10 +14,16 @@ import { diffRenders } from '../../core/review/diff-renders.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { judgeVerdict, type Verdict } from '../../core/review/judge-verdict.js';
-import { previewRollouts, type RolloutPreview } from '../../core/review/preview-rollouts.js';
+import { explainPreview, type PreviewWhy } from '../../core/review/explain-preview.js';
+import {
+  previewRollouts,
+  type RolloutHolds,
+  type RolloutPreview,
+} from '../../core/review/preview-rollouts.js';
+import type { RolloutState } from '../../core/model/rollout.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
-import { blobIdsOf, renderAsHub, withBranchFiles } from './preview/render-as-hub.js';
+import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './preview/render-as-hub.js';
 import { renderOffLoop } from './render-off-loop.js';
 
 export interface PreviewDiffOptions {
@@ -43,6 +49,8 @@ export interface PreviewDiff {
   diff: ReturnType<typeof diffRenders>;
   /** How the head side's rollout strategies reach the clusters (empty lists without strategies). */
   rollout: RolloutPreview;
+  /** Why the change leaves templates placed nowhere, off a cluster, or held (core/review/explain-preview.ts). */
+  why: PreviewWhy[];
   /** The line a reviewer reads first and its counts (core/review/judge-verdict.ts). */
   verdict: Verdict;
   /** The same as `gitfleet diff --format markdown` and `--format text` print. */
@@ -104,7 +112,7 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
     };
     const baseRender = await renderOffLoop(freshSnapshot(base.fleet));
     const headRender = await renderOffLoop(freshSnapshot(head.fleet));
-    return assemble({ base, head, baseRender, headRender, state });
+    return assemble({ base, head, baseRender, headRender, state, rollouts: undefined });
   }
   const now = (opts.now ?? (() => new Date()))();
   const baseSide = await renderAsHub({ recorded, fleet: base.fleet, commit: base.commit, now });
@@ -133,6 +141,7 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
     headRender: headSide.render,
     state,
     current: headSide.current,
+    rollouts: headSide.rollouts,
   });
 }
 
@@ -143,15 +152,20 @@ function assemble(input: {
   headRender: RenderResult;
   state: PreviewDiff['state'];
   current?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** With the hub's state: the head before the rollout stage held anything, and its decisions. */
+  rollouts: HubRender['rollouts'];
 }): PreviewDiff {
   const { base, head, baseRender, headRender, state } = input;
   const diff = diffRenders({ base: baseRender, head: headRender });
+  // Every step, held or not: the head as it will be once the rollouts pass, and which clusters
+  // the merge's own pass holds (docs/rollout.md#before-the-merge-gitfleet-diff).
   const rollout = previewRollouts({
     strategies: head.fleet.rolloutStrategies ?? [],
     templates: head.fleet.templates,
     clusters: head.fleet.clusters,
     base: baseRender,
-    head: headRender,
+    head: input.rollouts?.unheld ?? headRender,
+    ...(input.rollouts ? { holds: heldClusters(input.rollouts.states) } : {}),
   });
   // With the branches' files (blob ids), the guard judges the head render as blob ids too.
   const current = input.current;
@@ -168,6 +182,13 @@ function assemble(input: {
     ...(current ? { current } : {}),
     guards: head.fleet.config.guards,
     deletionsAllowed: deletionsAllowedBy(head.message),
+    reach: rollout,
+  });
+  const why = explainPreview({
+    base: baseRender,
+    head: headRender,
+    rollout,
+    clusters: head.fleet.clusters.map((c) => c.name),
   });
   const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
   const title = `gitfleet diff ${sideLabel(base)} → ${sideLabel(head)}`;
@@ -176,18 +197,30 @@ function assemble(input: {
     ...(rolloutShown ? { rollout } : {}),
     verdict: verdict.text,
     state: state.note,
+    why,
   });
-  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note });
+  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note, why });
   return {
     base: { revision: base.revision, commit: base.commit, subject: subjectOf(base.message) },
     head: { revision: head.revision, commit: head.commit, subject: subjectOf(head.message) },
     state,
     diff,
     rollout,
+    why,
     verdict,
     markdown,
     text,
   };
+}
+
+// Strategy label → the clusters its rollout holds after the pass (nothing once it is complete).
+function heldClusters(states: ReadonlyMap<string, RolloutState>): RolloutHolds {
+  const holds = new Map<string, Set<string>>();
+  for (const [label, state] of states) {
+    if (state.phase === 'Complete') continue;
+    holds.set(label, new Set(state.clusters.filter((c) => c.state === 'Held').map((c) => c.name)));
+  }
+  return holds;
 }
 
 // A commit message's first line, as `git log --format=%s` shows it.
