@@ -1,0 +1,165 @@
+// docs/getting-started.md against the CLI and the repository, without clusters (the walkthrough
+// itself runs in test/e2e/getting-started.test.ts): every gitfleet command it writes, in a block
+// or in the troubleshooting table, parses with the command's own flags; every file and link it
+// names exists; the README leads to it; its blocks are steps the e2e test knows how to run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line.js';
+import { agentCommand } from '../../src/cli/commands/agent.js';
+import { budgetCommand } from '../../src/cli/commands/budget.js';
+import { diffCommand } from '../../src/cli/commands/diff.js';
+import { hubCommand } from '../../src/cli/commands/hub.js';
+import { logCommand } from '../../src/cli/commands/log.js';
+import { renderCommand } from '../../src/cli/commands/render.js';
+import { statusCommand } from '../../src/cli/commands/status.js';
+import { uiCommand } from '../../src/cli/commands/ui.js';
+import { validateCommand } from '../../src/cli/commands/validate.js';
+import { repoRoot } from '../clusters/harness/ensure-binaries.js';
+import { commandsInProse, commandsInShell, type WrittenCommand } from '../support/command-words.js';
+import { applySettings, missingLine, readDocSteps } from '../support/doc-steps.js';
+
+const root = repoRoot();
+const docPath = 'docs/getting-started.md';
+const doc = readFileSync(join(root, docPath), 'utf8');
+const steps = readDocSteps(doc);
+const specs = new Map<string, CommandSpec>(
+  [
+    agentCommand,
+    budgetCommand,
+    diffCommand,
+    hubCommand,
+    logCommand,
+    renderCommand,
+    statusCommand,
+    uiCommand,
+    validateCommand,
+  ].map((c) => [c.spec.name, c.spec as CommandSpec]),
+);
+/** What the settings block's variables stand for when a command line is parsed. */
+const sampleVars = {
+  EAST_CONTEXT: 'kind-east',
+  WEST_CONTEXT: 'kind-west',
+  UI_PORT: '8080',
+  HOME: '/home/reader',
+};
+
+/** Parses the command with its command's spec; returns the usage error, or undefined. */
+function parseError(command: WrittenCommand): string | undefined {
+  const [name, ...args] = command.args;
+  if (name === '--help' || (name !== undefined && args.length === 0 && name === 'help')) return undefined;
+  const spec = name === undefined ? undefined : specs.get(name);
+  if (!spec) return `no command '${name}'`;
+  try {
+    parseCommandLine(spec, args);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+test('every gitfleet command in a block parses with the flags the CLI has', () => {
+  const commands = steps.flatMap((s) => commandsInShell(s.code, sampleVars));
+  assert.ok(commands.length >= 15, `found ${commands.length} gitfleet commands in the blocks`);
+  for (const name of ['validate', 'render', 'hub', 'agent', 'status', 'log', 'ui', 'diff', 'budget'])
+    assert.ok(
+      commands.some((c) => c.args[0] === name),
+      `the walkthrough runs gitfleet ${name}`,
+    );
+  const bad = commands.map((c) => [c.text, parseError(c)]).filter(([, e]) => e !== undefined);
+  assert.deepEqual(bad, [], 'command lines the CLI refuses');
+});
+
+test('every gitfleet command in the prose names a command and flags the CLI has', () => {
+  const commands = commandsInProse(doc).filter((c) => /^[a-z-]+$/.test(c.args[0] ?? ''));
+  assert.ok(commands.length >= 5, `found ${commands.length} gitfleet commands in the prose`);
+  // A command quoted in a sentence may leave out what it requires; a wrong flag still shows.
+  const incomplete = /is required$|^expected /;
+  const bad = commands
+    .map((c) => [c.text, parseError(c)])
+    .filter(([, e]) => e !== undefined && !incomplete.test(e));
+  assert.deepEqual(bad, [], 'command lines the CLI refuses');
+});
+
+test('the files and links it names exist', () => {
+  const paths = [
+    ...[...doc.matchAll(/\$GITFLEET_HOME\/([\w./-]+)/g)].map((m) => m[1]!),
+    ...[...doc.matchAll(/`((?:deploy|docs|examples|test)\/[\w./-]*)`/g)].map((m) => m[1]!),
+  ];
+  assert.ok(paths.length >= 5, `found ${paths.length} paths`);
+  assert.deepEqual(
+    paths.filter((p) => !existsSync(join(root, p))),
+    [],
+    'paths that do not exist',
+  );
+  const links = [...doc.matchAll(/\]\(([^)#\s]+)(?:#([^)\s]+))?\)/g)].filter((m) => !/^https?:/.test(m[1]!));
+  assert.ok(links.length >= 4, `found ${links.length} links`);
+  for (const [, target, anchor] of links) {
+    const file = join(root, dirname(docPath), target!);
+    assert.ok(existsSync(file), `${target} exists`);
+    if (anchor)
+      assert.ok(headingAnchors(readFileSync(file, 'utf8')).includes(anchor), `${target}#${anchor} exists`);
+  }
+});
+
+test('the README points a newcomer to the walkthrough near its top', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const at = readme.indexOf('](docs/getting-started.md)');
+  assert.ok(at >= 0, 'README links docs/getting-started.md');
+  assert.ok(at < readme.indexOf('\n## Usage'), 'before the Usage section');
+});
+
+test('its blocks are steps the end-to-end test runs: settings first, clean-up last', () => {
+  const kinds = steps.map((s) => s.kind);
+  assert.equal(kinds[0], 'settings');
+  assert.equal(kinds.at(-1), 'cleanup');
+  assert.ok(kinds.filter((k) => k === 'background').length >= 4, 'hub, two agents and the dashboard');
+  const settings = steps[0]!.code;
+  const set = applySettings(settings, {
+    GITFLEET_HOME: '/g',
+    KUBECONFIG: '/k',
+    EAST_CONTEXT: 'member1',
+    WEST_CONTEXT: 'member2',
+    UI_PORT: '1234',
+  });
+  assert.match(set, /^export EAST_CONTEXT='member1'/m);
+  assert.throws(() => applySettings(settings, { CLUSTER_ONE: 'x' }), /does not declare CLUSTER_ONE/);
+});
+
+test('a block marker the test does not know, or an output block with no command, is an error', () => {
+  assert.throws(() => readDocSteps('```sh backgorund\ngitfleet hub\n```\n'), /line 1: unknown marker/);
+  assert.throws(
+    () => readDocSteps('text\n\n```text output\nhub: x\n```\n'),
+    /line 3: an output block must follow/,
+  );
+  const [step] = readDocSteps(
+    '  ```sh exit=6\n  gitfleet diff . a b\n  ```\n  ```text output\n  # verdict: …\n  ```\n',
+  );
+  assert.deepEqual(step, {
+    kind: 'run',
+    line: 1,
+    code: 'gitfleet diff . a b',
+    exit: 6,
+    expect: ['# verdict: …'],
+  });
+});
+
+test('expected output matches in order, with any run of spaces and … standing for anything', () => {
+  const output =
+    'CLUSTER  READY   RENDERED\neast     True    1a2b3c4\n2026-12-05T10:00:00Z hub: rendered refs/heads/main 1a2b3c4 (x)\n';
+  assert.equal(missingLine(['east True …', 'hub: rendered refs/heads/main … (x)'], output), undefined);
+  assert.equal(missingLine(['east False'], output), 'east False');
+  assert.equal(missingLine(['hub: rendered …', 'east True'], output), 'east True', 'in order');
+  assert.equal(missingLine(['(east)'], output), '(east)', 'parentheses are text');
+});
+
+/** Returns the anchors GitHub makes of a Markdown file's headings. */
+function headingAnchors(markdown: string): string[] {
+  return [...markdown.matchAll(/^#+ (.+)$/gm)].map((m) =>
+    m[1]!
+      .toLowerCase()
+      .replace(/[^\w\- ]/g, '')
+      .replace(/ /g, '-'),
+  );
+}
