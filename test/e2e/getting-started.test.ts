@@ -22,6 +22,8 @@ const docPath = 'docs/getting-started.md';
 const steps = readDocSteps(readFileSync(join(root, docPath), 'utf8'));
 const waitMs = 180_000; // a watchdog for what the doc says will come, not a timing assertion
 const blockMs = 120_000;
+/** GITFLEET_DOC_TRACE=1 prints what every block printed, to write the doc's "you should see" blocks from. */
+const trace = process.env['GITFLEET_DOC_TRACE'] === '1';
 const backgrounds: { step: DocStep; block: BackgroundBlock }[] = [];
 const contexts = () => testClusterNames().slice(0, 2);
 let shell: DocShell;
@@ -65,6 +67,7 @@ async function runStep(step: Extract<DocStep, { kind: 'run' }>): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const { code, output } = await shell.run(step.code, blockMs);
+    if (trace) console.log(`# ${docPath}:${step.line} exited ${code}\n${output}`);
     const missing = step.expect ? missingLine(step.expect, output) : undefined;
     if (code === step.exit && missing === undefined) return;
     // Only a block the doc shows the output of is waited for (it reads what a process will write).
@@ -94,6 +97,7 @@ async function startBackground(step: Extract<DocStep, { kind: 'background' }>): 
 
 /** Ctrl-C in every other terminal, the last one opened first; each must stop by itself. */
 async function stopBackgrounds(): Promise<string[]> {
+  if (trace) console.log(backgroundOutput());
   const late: string[] = [];
   for (const { step, block } of backgrounds.reverse()) {
     if ((await block.stop(30_000)).killed) late.push(`${docPath}:${step.line} did not stop on Ctrl-C`);
