@@ -1,10 +1,11 @@
 // docs/getting-started.md against the CLI and the repository, without clusters (the walkthrough
 // itself runs in test/e2e/getting-started.test.ts): every gitfleet command it writes, in a block
 // or in the troubleshooting table, parses with the command's own flags; every file and link it
-// names exists; the README leads to it; its blocks are steps the e2e test knows how to run.
+// names exists; the lines the table says to look for are in the sources (their words between the
+// values); the README leads to it; its blocks are steps the e2e test knows how to run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line.js';
 import { agentCommand } from '../../src/cli/commands/agent.js';
@@ -162,4 +163,30 @@ function headingAnchors(markdown: string): string[] {
       .replace(/[^\w\- ]/g, '')
       .replace(/ /g, '-'),
   );
+}
+
+test('the lines its troubleshooting table says to look for are lines gitfleet writes', () => {
+  const table = doc.slice(doc.indexOf('## 9. When nothing happens'), doc.indexOf('\nTry '));
+  const cells = table
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| symptom'))
+    .map((l) => l.split(' | ')[2] ?? '');
+  assert.ok(cells.length >= 8, `found ${cells.length} rows`);
+  const source = sourceText(join(root, 'src'));
+  // What the tutorial names (a cluster, a namespace, a state, a count) stands where the code has a value.
+  const placeholder = /…|<[^>]+>|\b(?:east|west|gitfleet-system|gitfleet-hub|Unknown|\d+)\b/g;
+  const missing = cells
+    .flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!))
+    .filter((line) => !line.startsWith('git ')) // git's own output, not gitfleet's
+    .flatMap((line) => line.split(placeholder).map((f) => f.replace(/^[\s:;,]+|[\s:;,]+$/g, '')))
+    .filter((fragment) => fragment.split(/\s+/).length >= 2 && !source.includes(fragment));
+  assert.deepEqual(missing, [], 'fragments no source file writes');
+});
+
+/** Returns the text of every .ts file under `dir`. */
+function sourceText(dir: string): string {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
 }
