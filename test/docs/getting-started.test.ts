@@ -5,7 +5,8 @@
 // values); the README leads to it; its blocks are steps the e2e test knows how to run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line.js';
 import { agentCommand } from '../../src/cli/commands/agent.js';
@@ -20,6 +21,8 @@ import { validateCommand } from '../../src/cli/commands/validate.js';
 import { repoRoot } from '../clusters/harness/ensure-binaries.js';
 import { commandsInProse, commandsInShell, type WrittenCommand } from '../support/command-words.js';
 import { applySettings, missingLine, readDocSteps } from '../support/doc-steps.js';
+import { clusterDoc } from '../support/fleet-docs.js';
+import { runCli } from '../cli/run-cli.js';
 
 const root = repoRoot();
 const docPath = 'docs/getting-started.md';
@@ -181,6 +184,19 @@ test('the lines its troubleshooting table says to look for are lines gitfleet wr
     .flatMap((line) => line.split(placeholder).map((f) => f.replace(/^[\s:;,]+|[\s:;,]+$/g, '')))
     .filter((fragment) => fragment.split(/\s+/).length >= 2 && !source.includes(fragment));
   assert.deepEqual(missing, [], 'fragments no source file writes');
+});
+
+test('its YAML examples load as fleet files', async (t) => {
+  const blocks = [...doc.matchAll(/^( *)```yaml\n([\s\S]*?)^ *```$/gm)].map((m) =>
+    m[2]!.replace(new RegExp(`^${m[1]!}`, 'gm'), ''),
+  );
+  assert.ok(blocks.length >= 1, 'the walkthrough shows YAML of its own');
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-doc-yaml-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'cluster.yaml'), clusterDoc('east'));
+  blocks.forEach((yaml, i) => writeFileSync(join(dir, `block-${i}.yaml`), yaml));
+  const result = await runCli(['validate', dir]);
+  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
 });
 
 /** Returns the text of every .ts file under `dir`. */
