@@ -300,7 +300,7 @@ const rows: Row[] = [
       kubeconfig,
       '--once',
     ],
-    says: /no cluster branch yet/,
+    says: /no cluster branch yet; nothing applied \(.*Cluster registered .*: is one named aws-eu-prod, and is the hub running\?\)/,
   },
   {
     command: 'agent',

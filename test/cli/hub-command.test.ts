@@ -1,6 +1,8 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseInterval } from '../../src/cli/parse-interval.js';
 import { main } from '../../src/cli/main.js';
@@ -206,6 +208,26 @@ test('hub --source-ref with a revision of one commit is a usage error saying the
     assert.equal(run.code, 2, `${rev}: ${run.stderr}`);
     assert.match(run.stderr, /the hub follows a branch and renders each new commit on it/);
     assert.match(run.stderr, /gitfleet render --ref or gitfleet diff/);
+  }
+  assert.equal(hubRefs(repo).size, 0, 'nothing was written');
+});
+
+test('hub --once on a source branch nobody pushed says so, with the branches there are', async () => {
+  const repo = exampleFleetRepo({ bare: true });
+  const other = await runCli(['hub', '--repo', repo.path, '--once', '--source-ref', 'release']);
+  assert.equal(other.code, 1, other.stderr);
+  assert.match(
+    other.stderr,
+    /refs\/heads\/release: not in .* \(it has refs\/heads\/main\); push the fleet repository's source branch first/,
+  );
+  const empty = mkdtempSync(join(tmpdir(), 'gitfleet-empty-'));
+  try {
+    execFileSync('git', ['init', '-q', '--bare', empty]);
+    const none = await runCli(['hub', '--repo', empty, '--once']);
+    assert.equal(none.code, 1, none.stderr);
+    assert.match(none.stderr, /refs\/heads\/main: not in .* \(it has no branch yet\); push the fleet/);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
   assert.equal(hubRefs(repo).size, 0, 'nothing was written');
 });

@@ -7,7 +7,13 @@ import type { Io } from '../io.js';
 /** Returns the one-line summary of a pass (`agent member1: applied 1a2b3c4: …`). */
 export function summarize(result: AgentPassResult): string {
   const short = result.commit?.slice(0, 7) ?? 'none';
-  if (result.type === 'noBranch') return `agent ${result.cluster}: no cluster branch yet; nothing applied`;
+  if (result.type === 'noBranch') {
+    // The usual causes, for a newcomer: a --cluster that no Cluster registration names, or no hub.
+    return (
+      `agent ${result.cluster}: no cluster branch yet; nothing applied (the hub writes one for each ` +
+      `Cluster registered in the fleet repository: is one named ${result.cluster}, and is the hub running?)`
+    );
+  }
   if (result.type === 'tombstoned')
     return `agent ${result.cluster}: branch tombstoned at ${short}; stopped applying, deleted nothing`;
   if (result.type === 'clusterUnreachable') {

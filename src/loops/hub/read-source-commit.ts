@@ -11,6 +11,8 @@ import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from '../../core/publish/hub-refs.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { isFleetSourceFile, resolveCommitTree } from '../../adapters/source/read-git-commit.js';
+import { GitSourceError } from '../../adapters/source/git-source-error.js';
+import { listRefs } from '../../adapters/git/list-refs.js';
 import { readCommitInfo, readTreeEntriesCached, subjectOf, type ReadContext } from './read-git-state.js';
 
 /** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */
@@ -20,13 +22,33 @@ export async function readSourceCommit(
 ): Promise<{ source: SourceCommit; files: SourceFile[] }> {
   const full = fullSourceRef(ref);
   const { store } = ctx;
-  const { commit } = await resolveCommitTree({ ...store, dir: store.gitdir }, full);
+  const { commit } = await resolveCommitTree({ ...store, dir: store.gitdir }, full).catch(
+    async (error: unknown) => {
+      throw await missingBranch(store.gitdir, full, error);
+    },
+  );
   const { tree, message } = await readCommitInfo(ctx, commit);
   const blobs = await listSourceBlobs(ctx, tree, '');
   const files = await Promise.all(
     blobs.map(async ({ path, oid }) => ({ path, content: await readSourceText(ctx, oid, path) })),
   );
   return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
+}
+
+// The hub follows a branch: one that does not exist (nothing pushed yet, another name) is said
+// as such, with the branches there are, rather than as a revision that names no commit.
+async function missingBranch(gitdir: string, full: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof GitSourceError) || error.code !== 'RefNotFound' || !full.startsWith('refs/heads/'))
+    return error;
+  const branches = [...(await listRefs(gitdir, 'refs/heads/')).keys()];
+  if (branches.includes(full)) return error;
+  const shown =
+    branches.length > 12 ? [...branches.slice(0, 12), `and ${branches.length - 12} more`] : branches;
+  const has = branches.length === 0 ? 'it has no branch yet' : `it has ${shown.join(', ')}`;
+  return new GitSourceError(
+    'RefNotFound',
+    `${full}: not in ${gitdir} (${has}); push the fleet repository's source branch first`,
+  );
 }
 
 // The fleet files under a tree, by the same rules as the source adapters: fleet paths only,
