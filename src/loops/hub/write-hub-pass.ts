@@ -16,6 +16,7 @@ import { parseCommitParents } from '../../adapters/git/read-git-object.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
 import type { HubRepo, RefMove } from '../shared/hub-repo.js';
+import { InternalError } from '../../core/model/gitfleet-error.js';
 
 /** Test seams between the steps (a crash or a competing writer is simulated here). */
 export interface HubPassHooks {
@@ -33,6 +34,11 @@ export interface HubPassWrite {
   hooks?: HubPassHooks;
   /** Told when the ref update recovered the stale locks of a dead gitfleet writer. */
   warn?: (message: string) => void;
+  /**
+   * Publishes the moves bound for one render repository (render-repositories.ts), the commits
+   * read from the repository the pass wrote them into; needed when a move names a repository.
+   */
+  render?: { publish(url: string, moves: readonly RefMove[], from: string): Promise<void> };
 }
 
 /** Stores the objects, then moves the refs, then publishes; returns how many objects were written. */
@@ -46,9 +52,22 @@ export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
   return count;
 }
 
-/** Moves every ref of the pass at once (compare-and-swap) and publishes the moves. */
+/**
+ * Publishes the moves bound for render repositories, one repository at a time (each all or
+ * nothing), then moves every other ref of the pass at once (compare-and-swap) and publishes
+ * them, the bindings branch last: it never names a cluster commit that is not published.
+ */
 export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
-  if (write.moves.length === 0) return;
+  const elsewhere = new Map<string, RefMove[]>();
+  for (const m of write.moves)
+    if (m.repository !== undefined) elsewhere.set(m.repository, [...(elsewhere.get(m.repository) ?? []), m]);
+  for (const url of [...elsewhere.keys()].sort()) {
+    if (!write.render)
+      throw new InternalError(`${url}: a move bound for a render repository, and no way to publish it`);
+    await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+  }
+  const here = write.moves.filter((m) => m.repository === undefined);
+  if (here.length === 0) return;
   const written = new Map(
     write.objects.filter((o) => o.type === 'commit').map((o) => [o.oid, parseCommitParents(o.content)]),
   );
@@ -56,7 +75,7 @@ export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
     gitdir: write.repo.gitdir,
     written,
     ...(write.warn ? { warn: write.warn } : {}),
-    updates: write.moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
+    updates: here.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
   });
-  await write.repo.publish(write.moves);
+  await write.repo.publish(here);
 }

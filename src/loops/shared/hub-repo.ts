@@ -16,6 +16,11 @@ export interface RefMove {
    * heartbeat ref (loops/agent/heartbeat.ts), which has one writer and no history.
    */
   replace?: boolean;
+  /**
+   * The render repository (URL or path) the move is published to, for a cluster branch that
+   * lives there (docs/git-budget.md#render-repositories); absent: the repository the hub works on.
+   */
+  repository?: string;
 }
 
 /** A repository the hub renders into. */
