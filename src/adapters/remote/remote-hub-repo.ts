@@ -20,6 +20,7 @@
 //     so the full fetch it costs is rare.
 import { mirrorLayout, isMirrored, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
+import type { AllowanceHead } from './allowance-source-ref.js';
 import { findBrokenRefs } from './find-broken-refs.js';
 import { mirrorDirFor, openMirror, rebuildMirror, type OpenMirrorOptions } from './open-mirror.js';
 import { defaultRemoteTimeouts, type RemoteTimeouts } from './remote-timeouts.js';
@@ -80,6 +81,11 @@ export interface RemoteHubRepoOptions {
    * process should share one registry (default: a process-wide one on the system clock, silent).
    */
   rateLimits?: RateLimitGates;
+  /**
+   * An agent's fleet mirror whose cluster branch lives in a render repository: where that
+   * branch's head is, so the source branch its deletion allowance names is fetched here.
+   */
+  allowanceHead?: AllowanceHead;
   /** Told of each fetch and push, how long it took and whether it succeeded (the metrics). */
   onExchange?: (exchange: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }) => void;
   /** The monotonic clock that times them, in milliseconds (default: performance.now). */
@@ -161,7 +167,9 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
   };
   const timed = exchangeTimer(opts);
   const fetchWithin = (a: RemoteAccess): Promise<RefreshResult> =>
-    withDeadline(a, 'fetch', (within) => fetchMirror({ ...within, layout, quiet: opts.quietRefs }));
+    withDeadline(a, 'fetch', (within) =>
+      fetchMirror({ ...within, layout, quiet: opts.quietRefs, allowanceHead: opts.allowanceHead }),
+    );
   const fetchOnce = async (): Promise<RefreshResult> => {
     if (damaged) {
       warn(`${gitdir}: the last fetch from ${remote.url} brought a damaged pack; rebuilding the mirror`);
