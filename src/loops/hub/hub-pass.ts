@@ -32,7 +32,13 @@ import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
-import { noTimings, type HubPassResult, type PassTimings, type SourceCommit } from './hub-pass-result.js';
+import {
+  noTimings,
+  type ClusterPassOutcome,
+  type HubPassResult,
+  type PassTimings,
+  type SourceCommit,
+} from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
@@ -99,13 +105,18 @@ export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
   const maxAttempts = opts.maxAttempts ?? 5;
   // One failover memory for every attempt of the pass (the caller's, or a fresh one).
   const withFailover = { ...opts, failover: opts.failover ?? defaultHubFailover(), unwritable: new Map() };
+  let published: Readonly<Record<string, ClusterPassOutcome>> = {};
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ...(await attemptPass(withFailover)), attempts: attempt };
+      return withPublished({ ...(await attemptPass(withFailover)), attempts: attempt }, published);
     } catch (error) {
-      // A render repository refused the write: once more, its clusters held, the others published.
-      if (error instanceof RenderUnavailableError && !withFailover.unwritable.has(error.url)) {
-        withFailover.unwritable.set(error.url, error.message);
+      // Render repositories refused the write: once more, their clusters held, the others published.
+      if (
+        error instanceof RenderUnavailableError &&
+        [...error.refused.keys()].some((u) => !withFailover.unwritable.has(u))
+      ) {
+        for (const [url, why] of error.refused) withFailover.unwritable.set(url, why);
+        published = { ...published, ...error.outcomes };
         continue;
       }
       if (!isLostRace(error) || attempt >= maxAttempts) throw error;
@@ -210,6 +221,24 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   );
 }
 
+/**
+ * Returns the result with the branches an earlier attempt of the pass published (before a render
+ * repository refused the write) named as updated, not as unchanged by the attempt that followed.
+ */
+function withPublished(
+  result: HubPassResult,
+  earlier: Readonly<Record<string, ClusterPassOutcome>>,
+): HubPassResult {
+  if (result.type !== 'rendered') return result;
+  const clusters = { ...result.clusters };
+  for (const [cluster, outcome] of Object.entries(earlier)) {
+    const now = clusters[cluster];
+    const wrote = outcome.type === 'updated' || outcome.type === 'tombstoned';
+    if (wrote && (now?.type === 'unchanged' || now?.type === 'retired')) clusters[cluster] = outcome;
+  }
+  return { ...result, clusters };
+}
+
 /** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */
 type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<string, string> };
 
@@ -294,7 +323,12 @@ async function renderAndWrite(pass: {
   };
   const objects = await writeObjectsOfPass(write);
   timer.mark('writeMs');
-  await moveRefsOfPass(write);
+  await moveRefsOfPass(write).catch((error: unknown) => {
+    // What this attempt published stays published: the pass that runs again says so.
+    throw error instanceof RenderUnavailableError
+      ? new RenderUnavailableError(error.refused, plan.clusters)
+      : error;
+  });
   settleRender(opts.renderRepositories, fleet, placement);
   read.cache.branches = ctx.branches;
   timer.mark('refsMs');

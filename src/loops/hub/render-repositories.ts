@@ -23,14 +23,19 @@ import { GitfleetError, isGitfleetError } from '../../core/model/gitfleet-error.
 import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
 import type { HubRepo, RefMove } from '../shared/hub-repo.js';
+import type { ClusterPassOutcome } from './hub-pass-result.js';
 
-/** A render repository could not be read or written: its clusters are held for this pass. */
+/**
+ * Render repositories could not be written (URL → why): their clusters are held when the pass
+ * runs again. `outcomes` are what the attempt did to each cluster, so the pass can say which
+ * branches it did publish.
+ */
 export class RenderUnavailableError extends GitfleetError<'RenderUnavailable'> {
   constructor(
-    readonly url: string,
-    message: string,
+    readonly refused: ReadonlyMap<string, string>,
+    readonly outcomes: Readonly<Record<string, ClusterPassOutcome>> = {},
   ) {
-    super(message, { code: 'RenderUnavailable' });
+    super([...refused.values()].join('; '), { code: 'RenderUnavailable' });
   }
 }
 
@@ -132,7 +137,9 @@ export class RenderRepositories {
   async publish(url: string, moves: readonly RefMove[], from: string): Promise<void> {
     const known = this.known.get(url);
     if (!known?.repo || known.problem !== undefined)
-      throw new RenderUnavailableError(url, known?.problem ?? `${url}: render repository not read`);
+      throw new RenderUnavailableError(
+        new Map([[url, known?.problem ?? `render repository ${url} was not read`]]),
+      );
     const repo = known.repo;
     try {
       await copyObjects({
@@ -148,15 +155,20 @@ export class RenderRepositories {
       await repo.publish(moves.map(({ repository: _, ...move }) => move));
     } catch (error) {
       if (isLostRace(error)) throw error;
-      throw new RenderUnavailableError(
-        url,
-        `render repository ${url} refused the write: ${(error as Error).message}`,
-      );
+      const refused = `render repository ${url} refused the write: ${(error as Error).message}`;
+      if (refused !== known.refused)
+        this.opts.log.warn(
+          `${refused}; its clusters keep their last published state, the others are published`,
+        );
+      known.refused = refused;
+      throw new RenderUnavailableError(new Map([[url, refused]]));
     }
+    if (known.refused !== undefined) this.opts.log.info(`render repository ${url} accepts writes again`);
+    delete known.refused;
     const prefix = moves[0] ? moves[0].ref.slice(0, moves[0].ref.lastIndexOf('/') + 1) : '';
     for (const m of moves) known.heads.set(m.ref.slice(prefix.length), m.newOid);
     await this.published?.().catch((error: unknown) => {
-      this.opts.log.warn(`${url}: render repository: after the push: ${(error as Error).message}`);
+      this.opts.log.warn(`render repository ${url}: after the push: ${(error as Error).message}`);
     });
   }
 
@@ -171,10 +183,10 @@ export class RenderRepositories {
       for (const [ref, oid] of await listRefs(known.repo.gitdir, prefix))
         heads.set(ref.slice(prefix.length), oid);
       known.heads = heads;
-      if (known.problem !== undefined) this.opts.log.info(`${url}: render repository answers again`);
+      if (known.problem !== undefined) this.opts.log.info(`render repository ${url} answers again`);
       delete known.problem;
     } catch (error) {
-      const problem = `${url}: render repository cannot be read: ${(error as Error).message}`;
+      const problem = `render repository ${url} cannot be read: ${(error as Error).message}`;
       // Said when it starts or changes, not at every refresh.
       if (problem !== known.problem)
         this.opts.log.warn(`${problem}; the branches of its clusters keep their last published state`);

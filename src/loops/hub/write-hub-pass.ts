@@ -17,6 +17,7 @@ import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
 import type { HubRepo, RefMove } from '../shared/hub-repo.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
+import { RenderUnavailableError } from './render-repositories.js';
 
 /** Test seams between the steps (a crash or a competing writer is simulated here). */
 export interface HubPassHooks {
