@@ -62,11 +62,19 @@ export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
   const elsewhere = new Map<string, RefMove[]>();
   for (const m of write.moves)
     if (m.repository !== undefined) elsewhere.set(m.repository, [...(elsewhere.get(m.repository) ?? []), m]);
+  // Each is tried: one that refuses the write does not keep the others from being published.
+  const refused = new Map<string, string>();
   for (const url of [...elsewhere.keys()].sort()) {
     if (!write.render)
       throw new InternalError(`${url}: a move bound for a render repository, and no way to publish it`);
-    await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+    try {
+      await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+    } catch (error) {
+      if (!(error instanceof RenderUnavailableError)) throw error;
+      for (const [u, why] of error.refused) refused.set(u, why);
+    }
   }
+  if (refused.size > 0) throw new RenderUnavailableError(refused);
   const here = write.moves.filter((m) => m.repository === undefined);
   if (here.length === 0) return;
   const written = new Map(
