@@ -185,8 +185,14 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
   };
   const fetchRefs = (): Promise<RefreshResult> =>
     serial(async () => {
+      // A branch a pass moves while this fetch is under way (its push waits behind it) is not stale.
+      const before = await mirroredHeads(gitdir, layout);
       const result = await fetchOnce();
-      const stale = await unpublishedBranches(gitdir, layout, result.remoteBranches);
+      const stale = await stillUnpublished(
+        gitdir,
+        before,
+        await unpublishedBranches(gitdir, layout, result.remoteBranches),
+      );
       if (stale.length === 0) return result;
       warn(
         `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
@@ -271,6 +277,28 @@ async function openChecked(mirror: OpenMirrorOptions, warn: (message: string) =>
   const list = broken.map((b) => `${b.ref} at ${b.oid}`).join(', ');
   warn(`${gitdir}: the mirror is damaged (${list}: missing objects); rebuilding it from ${mirror.url}`);
   return rebuildMirror(mirror);
+}
+
+/** Returns each mirrored local branch's commit. */
+async function mirroredHeads(gitdir: string, layout: MirrorLayout): Promise<Map<string, string>> {
+  return new Map(
+    await Promise.all(
+      (await unpublishedBranches(gitdir, layout, new Map())).map(
+        async (ref) => [ref, (await readRef(gitdir, ref)) ?? ''] as const,
+      ),
+    ),
+  );
+}
+
+/** Returns those of the branches still where they were before the fetch (`before`). */
+async function stillUnpublished(
+  gitdir: string,
+  before: ReadonlyMap<string, string>,
+  refs: readonly string[],
+): Promise<string[]> {
+  const still: string[] = [];
+  for (const ref of refs) if (before.get(ref) === (await readRef(gitdir, ref))) still.push(ref);
+  return still;
 }
 
 /** Returns the mirrored local branches the remote does not have. */
