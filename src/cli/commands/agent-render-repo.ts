@@ -7,6 +7,7 @@
 import { readRef } from '../../adapters/git/read-ref.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { RemoteError } from '../../adapters/remote/remote-error.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { agentBranchRepo, type AgentBranchRepo } from '../../loops/agent/agent-branch-repo.js';
 import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
@@ -60,6 +61,7 @@ export async function openAgentRepo(
           ...opts,
           url: opts.repo,
           ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+          branchOptional: true,
         }),
       )
     : localAgentRepo(opts.repo);
@@ -113,7 +115,23 @@ export async function openAgentRepo(
     return repo;
   };
   const repo = await agentBranchRepo(
-    { fleet, fleetWithoutBranch, render, ...(opts.renderRepo ? { override: opts.renderRepo } : {}) },
+    {
+      fleet,
+      fleetWithoutBranch,
+      render,
+      ...(opts.renderRepo ? { override: opts.renderRepo } : {}),
+      // A remote fleet repository without the branch, and no record of it elsewhere: as before render repositories, an outage.
+      ...(remote
+        ? {
+            missing: () =>
+              new RemoteError(
+                'MissingRef',
+                `${clusterRef(branchPrefix, cluster)}: not on ${fleet.description}, and its bindings branch names no render repository for ${cluster}; has the hub rendered it?`,
+                clusterRef(branchPrefix, cluster),
+              ),
+          }
+        : {}),
+    },
     { branchPrefix, cluster, log: opts.log },
   );
   made.repo = repo;

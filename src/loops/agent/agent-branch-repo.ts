@@ -37,6 +37,11 @@ export interface BranchRepoSources {
   render: (url: string) => Promise<AgentRepo & { probeSource?: () => Promise<string | null> }>;
   /** `--render-repo`: read there, whatever the bindings branch says. */
   override?: string;
+  /**
+   * The error of a refresh that finds the branch neither in the fleet repository nor recorded
+   * elsewhere (a remote fleet repository's agent has always taken that as an outage); absent: no branch yet.
+   */
+  missing?: () => Error;
 }
 
 /** The agent's repository whose cluster branch follows the hub's record. */
@@ -95,6 +100,8 @@ export async function agentBranchRepo(
     await home.refresh();
     await follow(await readRenderLocation({ gitdir: home.gitdir, ...opts }));
     awaiting = url !== undefined && (await movedAway(branch.gitdir, ref));
+    if (url === undefined && sources.missing && (await readRef(branch.gitdir, ref)) === null)
+      throw sources.missing();
   };
   const probing: Probing = sources.override === undefined ? sources.fleet : branch;
   const probeSource = async (): Promise<string | null> => {

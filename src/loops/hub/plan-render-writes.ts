@@ -55,7 +55,7 @@ export function planStrayTombstones(
         ref: clusterRef(stray.cluster),
         oldOid: stray.head,
         newOid: commit.oid,
-        ...(stray.url !== undefined ? { repository: stray.url } : {}),
+        ...(stray.url !== undefined ? { repository: stray.url, leftBehind: true } : {}),
       },
       objects: [...objects, commit],
     });

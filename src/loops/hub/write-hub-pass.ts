@@ -42,6 +42,29 @@ export interface HubPassWrite {
   render?: { publish(url: string, moves: readonly RefMove[], from: string): Promise<void> };
 }
 
+/**
+ * Publishes the chosen moves bound for render repositories, one repository at a time (each all or
+ * nothing); each is tried, so one that refuses the write does not keep the others from being
+ * published, and then the refusals are thrown together.
+ */
+async function publishElsewhere(write: HubPassWrite, chosen: (m: RefMove) => boolean): Promise<void> {
+  const elsewhere = new Map<string, RefMove[]>();
+  for (const m of write.moves.filter(chosen))
+    elsewhere.set(m.repository!, [...(elsewhere.get(m.repository!) ?? []), m]);
+  const refused = new Map<string, string>();
+  for (const url of [...elsewhere.keys()].sort()) {
+    if (!write.render)
+      throw new InternalError(`${url}: a move bound for a render repository, and no way to publish it`);
+    try {
+      await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+    } catch (error) {
+      if (!(error instanceof RenderUnavailableError)) throw error;
+      for (const [u, why] of error.refused) refused.set(u, why);
+    }
+  }
+  if (refused.size > 0) throw new RenderUnavailableError(refused);
+}
+
 /** Stores the objects, then moves the refs, then publishes; returns how many objects were written. */
 export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
   const { count } = await writeObjects({
@@ -59,22 +82,9 @@ export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
  * them, the bindings branch last: it never names a cluster commit that is not published.
  */
 export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
-  const elsewhere = new Map<string, RefMove[]>();
-  for (const m of write.moves)
-    if (m.repository !== undefined) elsewhere.set(m.repository, [...(elsewhere.get(m.repository) ?? []), m]);
-  // Each is tried: one that refuses the write does not keep the others from being published.
-  const refused = new Map<string, string>();
-  for (const url of [...elsewhere.keys()].sort()) {
-    if (!write.render)
-      throw new InternalError(`${url}: a move bound for a render repository, and no way to publish it`);
-    try {
-      await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
-    } catch (error) {
-      if (!(error instanceof RenderUnavailableError)) throw error;
-      for (const [u, why] of error.refused) refused.set(u, why);
-    }
-  }
-  if (refused.size > 0) throw new RenderUnavailableError(refused);
+  // The branches in their render repositories first, then the tombstones moved branches leave behind.
+  await publishElsewhere(write, (m) => m.repository !== undefined && m.leftBehind !== true);
+  await publishElsewhere(write, (m) => m.repository !== undefined && m.leftBehind === true);
   const here = write.moves.filter((m) => m.repository === undefined);
   if (here.length === 0) return;
   const written = new Map(
