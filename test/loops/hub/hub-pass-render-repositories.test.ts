@@ -23,6 +23,7 @@ import {
 } from './hub-fixture.js';
 import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { writeFileSync } from 'node:fs';
+import { runCli } from '../../cli/run-cli.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -226,4 +227,26 @@ test('a render repository that cannot be read holds its clusters: their branches
     /Gitfleet-Render-Held/,
   );
   assert.equal((await pass(repo, repos)).type, 'upToDate');
+});
+
+test('gitfleet log reads each cluster branch in its render repository, and names one it cannot read', async () => {
+  const a = bareRepo();
+  const b = bareRepo();
+  const repo = fleetRepoWith(fleetFiles({ a, b }), { bare: true });
+  rendered(await pass(repo, renderRepos()));
+  const log = await runCli(['log', '--repo', repo.path, '--output', 'json']);
+  assert.equal(log.code, 0, log.stderr);
+  const { entries } = JSON.parse(log.stdout) as { entries: { cluster: string; commit: string }[] };
+  assert.deepEqual(entries.map((e) => [e.cluster, e.commit]).sort(), [
+    ['member1', refsOf(a).get('refs/heads/gitfleet/clusters/member1')],
+    ['member2', refsOf(b).get('refs/heads/gitfleet/clusters/member2')],
+  ]);
+  rmSync(b, { recursive: true, force: true });
+  const partial = await runCli(['log', '--repo', repo.path]);
+  assert.equal(partial.code, 0, partial.stderr);
+  assert.match(partial.stderr, new RegExp(`member2: not read: render repository ${b} cannot be read`));
+  assert.match(partial.stdout, /member1/);
+  const one = await runCli(['log', '--repo', repo.path, '--cluster', 'member2']);
+  assert.equal(one.code, 1);
+  assert.match(one.stderr, new RegExp(`member2: render repository ${b} cannot be read`));
 });
