@@ -192,6 +192,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     reportTimes: status.times,
     heartbeatTimes,
     renderedHeads,
+    ...(rendered.readIn.size > 0 ? { renderedIn: rendered.readIn } : {}),
     behind: distances(read, status.reports, renderedHeads, opts.behindLimit ?? defaultBehindLimit),
     judged: judgedOf(trailers.get(clusterJudgedTrailer) ?? []),
     templateLabels: labels.labels ?? new Map(),

@@ -19,6 +19,8 @@ export interface RenderedHeads {
   unreadable: Map<string, string>;
   /** The git directories of the render repositories read (where their commits are). */
   gitdirs: string[];
+  /** Cluster → the git directory its branch was read from, for those in a render repository. */
+  readIn: Map<string, string>;
 }
 
 /** Returns cluster → URL or path the bindings tree records for its branch (none: the fleet repository). */
@@ -51,13 +53,15 @@ export async function readRenderedHeads(opts: {
   const heads = new Map(opts.fleetHeads);
   const unreadable = new Map<string, string>();
   const gitdirs: string[] = [];
+  const readIn = new Map<string, string>();
   const byUrl = new Map<string, string[]>();
   for (const [cluster, url] of opts.locations) byUrl.set(url, [...(byUrl.get(url) ?? []), cluster]);
   const prefix = clusterRefPrefix(opts.branchPrefix);
   for (const [url, clusters] of byUrl) {
     let refs: Map<string, string>;
+    let gitdir: string;
     try {
-      const gitdir = await opts.open(url);
+      gitdir = await opts.open(url);
       refs = await listRefs(gitdir, prefix);
       gitdirs.push(gitdir);
     } catch (error) {
@@ -72,9 +76,10 @@ export async function readRenderedHeads(opts: {
       const head = refs.get(`${prefix}${cluster}`);
       if (head === undefined) heads.delete(cluster);
       else heads.set(cluster, head);
+      if (head !== undefined) readIn.set(cluster, gitdir);
     }
   }
-  return { heads, unreadable, gitdirs };
+  return { heads, unreadable, gitdirs, readIn };
 }
 
 function entriesOf(read: FleetRead, tree: string): TreeEntry[] {
