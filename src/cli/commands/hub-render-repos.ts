@@ -4,18 +4,11 @@
 // (else its --token-file, else $GITFLEET_GIT_TOKEN): it needs write access to their cluster
 // branches. Each URL has its own rate-limit gate (the process's gates are per URL).
 import { readToken } from '../../adapters/remote/read-token.js';
-import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
-import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { RenderRepositories } from '../../loops/hub/render-repositories.js';
 import type { StatusRepositories } from '../../loops/hub/status-repositories.js';
-import { hubStatusRepositories } from './hub-status-repos.js';
-import type { Logger } from '../../loops/runtime/logger.js';
-import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
-import type { Clock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
-import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
-import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
+import { hubStatusRepositories, sideRepositories, type SideRepositoryDeps } from './hub-status-repos.js';
+import type { RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 
 /** `hub --render-token-file FILE`. */
 export const renderTokenFileFlag = {
@@ -27,53 +20,16 @@ export const renderTokenFileFlag = {
 /** Returns the hub's render repositories, opened as the fleet names them, and the maintenance of their mirrors. */
 export async function hubRenderRepositories(
   opts: { tokenFile?: string; renderTokenFile?: string; cacheDir?: string; branchPrefix?: string },
-  deps: {
-    log: Logger;
-    clock: Clock;
-    signal?: AbortSignal;
-    onExchange?: RemoteHubRepoOptions['onExchange'];
-    rateLimits?: RemoteHubRepoOptions['rateLimits'];
-  },
+  deps: SideRepositoryDeps,
 ): Promise<{ repositories: RenderRepositories; maintenance: RepoMaintenance }> {
   const file = opts.renderTokenFile ?? opts.tokenFile;
   const token = await readToken({ env: process.env, ...(file ? { file } : {}) });
   const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
-  const mirrors = new Map<string, RepoMaintenance>();
-  const mirrored = (repo: HubRepo): HubRepo => {
-    mirrors.set(
-      repo.gitdir,
-      repoMaintenance({ gitdir: repo.gitdir, packCache: {}, clock: deps.clock, log: deps.log }),
-    );
-    return repo;
+  const side = sideRepositories({ ...opts, branchPrefix, token, mirrorKey: 'hub render' }, deps);
+  return {
+    repositories: new RenderRepositories({ open: side.open, log: deps.log }),
+    maintenance: side.maintenance,
   };
-  const open = (url: string): HubRepo =>
-    isRepoUrl(url)
-      ? mirrored(
-          remoteHubRepo({
-            url,
-            cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
-            mirrorKey: 'hub render',
-            ...(token ? { token } : {}),
-            // A render repository holds no source branch: `main` is fetched when there is one.
-            sourceRef: 'main',
-            sourceOptional: true,
-            branchPrefix,
-            timeouts: remoteTimeoutsFromEnv(process.env),
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
-            ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
-            onWarning: (m) => deps.log.warn(m),
-          }),
-        )
-      : localHubRepo(url);
-  const repositories = new RenderRepositories({ open, log: deps.log });
-  const maintenance: RepoMaintenance = {
-    afterPass: async () => {
-      for (const m of mirrors.values()) await m.afterPass();
-      return { type: 'notDue' };
-    },
-  };
-  return { repositories, maintenance };
 }
 
 /** Returns the hub's status and render repositories, and the maintenance of their mirrors after each pass. */

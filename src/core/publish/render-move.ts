@@ -4,8 +4,8 @@
 // repository as its parent), so the branch's root commit, which an agent without --fleet takes
 // as the fleet's identity, stays the same; the old repository gets a tombstone whose commit
 // names the new one, so an agent still reading there stops applying and deletes nothing.
-import { emitYaml } from '../format/emit-yaml.js';
 import { sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
+import { tombstoneText } from './tombstone.js';
 
 /** On the first commit in the new repository: `<where it was> <the hub's last commit there>`. */
 export const movedFromTrailer = 'Gitfleet-Moved-From';
@@ -25,15 +25,10 @@ export function locationName(url: string | undefined): string {
 
 /** Returns the text of the tombstone left where a cluster's branch was before it moved. */
 export function movedTombstoneText(cluster: string): string {
-  return emitYaml({
-    apiVersion: 'gitfleet.io/v1alpha1',
-    kind: 'Tombstone',
-    metadata: { name: cluster },
-    spec: {
-      reason: 'Moved',
-      message:
-        "The cluster's branch moved to another repository (this commit's Gitfleet-Moved-To trailer names it). Agents stop applying this branch and delete nothing.",
-    },
+  return tombstoneText(cluster, {
+    reason: 'Moved',
+    message:
+      "The cluster's branch moved to another repository (this commit's Gitfleet-Moved-To trailer names it). Agents stop applying this branch and delete nothing.",
   });
 }
 

@@ -53,6 +53,7 @@ import {
   settleRender,
   type RenderPlacement,
 } from './place-cluster-branches.js';
+import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
@@ -175,17 +176,18 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
-  const { state, placement } = await placeBranches(
-    opts,
+  const { state, placement } = await placeClusterBranches({
+    repos: opts.renderRepositories,
     read,
     fleet,
-    await readAssignedStatus(
+    state: await readAssignedStatus(
       opts.statusRepositories,
       read,
       fleet,
       await readHubState(read, fleet.config.branchPrefix),
     ),
-  );
+    unwritable: opts.unwritable,
+  });
   const verdicts = passVerdicts(failover, state.bindings, {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
@@ -221,38 +223,8 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   );
 }
 
-/**
- * Returns the result with the branches an earlier attempt of the pass published (before a render
- * repository refused the write) named as updated, not as unchanged by the attempt that followed.
- */
-function withPublished(
-  result: HubPassResult,
-  earlier: Readonly<Record<string, ClusterPassOutcome>>,
-): HubPassResult {
-  if (result.type !== 'rendered') return result;
-  const clusters = { ...result.clusters };
-  for (const [cluster, outcome] of Object.entries(earlier)) {
-    const now = clusters[cluster];
-    const wrote = outcome.type === 'updated' || outcome.type === 'tombstoned';
-    if (wrote && (now?.type === 'unchanged' || now?.type === 'retired')) clusters[cluster] = outcome;
-  }
-  return { ...result, clusters };
-}
-
 /** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */
 type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<string, string> };
-
-/** Returns the state with each cluster branch's head read where it lives, and where each is written (render repositories). */
-async function placeBranches(
-  opts: PassAttempt,
-  read: ReadContext,
-  fleet: Fleet,
-  state: HubState,
-): Promise<{ state: HubState; placement?: RenderPlacement }> {
-  const repos = opts.renderRepositories;
-  if (!repos) return { state };
-  return placeClusterBranches({ repos, read, fleet, state, unwritable: opts.unwritable });
-}
 
 /**
  * Whether every cluster branch is where the hub last left it (trivially so when the bindings

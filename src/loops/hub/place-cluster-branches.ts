@@ -47,14 +47,16 @@ export interface RenderPlacement {
 
 /** Returns the placement of every branch and the state with each cluster's head read where it lives. */
 export async function placeClusterBranches(input: {
-  repos: RenderRepositories;
+  /** Absent: every cluster branch is in the repository the hub works on, as without render repositories. */
+  repos: RenderRepositories | undefined;
   read: ReadContext;
   fleet: Fleet;
   state: HubState;
   /** Render repositories that refused a write earlier in this pass: URL → why. */
   unwritable: ReadonlyMap<string, string>;
-}): Promise<{ state: HubState; placement: RenderPlacement }> {
+}): Promise<{ state: HubState; placement?: RenderPlacement }> {
   const { repos, fleet, state } = input;
+  if (!repos) return { state };
   const listed = new Set((fleet.config.renderRepositories ?? []).map((r) => r.url));
   const recorded = state.bindings.locations;
   const readable = [...listed].filter((url) => !input.unwritable.has(url));

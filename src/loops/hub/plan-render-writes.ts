@@ -5,6 +5,7 @@ import type { Diagnostic } from '../../core/model/diagnostic.js';
 import { movedTombstoneMessage } from '../../core/publish/render-move.js';
 import { tombstoneMessage } from '../../core/publish/tombstone.js';
 import type { ClusterBranchPlan } from './plan-cluster-branch.js';
+import type { ClusterPassOutcome, HubPassResult } from './hub-pass-result.js';
 import type { StrayBranch } from './place-cluster-branches.js';
 import { commitOfPass, type BranchWrite, type PassContext } from './pass-context.js';
 import { tombstoneTree } from './tombstone-tree.js';
@@ -61,4 +62,22 @@ export function planStrayTombstones(
     });
   }
   return writes;
+}
+
+/**
+ * Returns the result with the branches an earlier attempt of the pass published (before a render
+ * repository refused the write) named as updated, not as unchanged by the attempt that followed.
+ */
+export function withPublished(
+  result: HubPassResult,
+  earlier: Readonly<Record<string, ClusterPassOutcome>>,
+): HubPassResult {
+  if (result.type !== 'rendered') return result;
+  const clusters = { ...result.clusters };
+  for (const [cluster, outcome] of Object.entries(earlier)) {
+    const now = clusters[cluster];
+    const wrote = outcome.type === 'updated' || outcome.type === 'tombstoned';
+    if (wrote && (now?.type === 'unchanged' || now?.type === 'retired')) clusters[cluster] = outcome;
+  }
+  return { ...result, clusters };
 }

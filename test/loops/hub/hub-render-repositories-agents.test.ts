@@ -15,6 +15,9 @@ import { RenderRepositories } from '../../../src/loops/hub/render-repositories.j
 import { silentLogger, type Logger } from '../../../src/loops/runtime/logger.js';
 import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
 import { fakeAgent } from '../agent/fake-agent.js';
+import { clusterMonitor } from '../../../src/loops/hub/cluster-monitor.js';
+import { defaultClusterMonitorSettings } from '../../../src/loops/hub/cluster-monitor-rules.js';
+import { fakeClock } from '../runtime/fake-clock.js';
 import { commitChange, fleetRepoWith, git, hubPass, rendered, removeFleetRepos } from './hub-fixture.js';
 
 const dirs: string[] = [];
@@ -140,4 +143,31 @@ test('an agent pinned with --render-repo to the old repository stops at its tomb
   const warned = log.lines.filter((l) => l.startsWith('warn'));
   assert.equal(warned.length, 1, log.lines.join('\n'));
   assert.match(warned[0]!, new RegExp(`the hub publishes it in ${b}, --render-repo says ${a}`));
+});
+
+test('the cluster monitor judges a cluster whose branch lives only in a render repository', async () => {
+  const [a, b] = [bareRepo(), bareRepo()];
+  const repo = fleetRepoWith(files(a, b, 'a'), { bare: true });
+  const hub = new RenderRepositories({ open: localHubRepo, log: silentLogger() });
+  rendered(await hubPass(repo, { renderRepositories: hub }));
+  const clock = fakeClock();
+  const monitor = clusterMonitor({
+    gitdir: repo.gitdir,
+    branchPrefix: 'gitfleet/',
+    settings: defaultClusterMonitorSettings,
+    elapsed: () => clock.now(),
+    clock,
+    log: silentLogger(),
+    renderRepositories: hub,
+  });
+  await monitor.look();
+  for (let s = 5; s <= 120; s += 5) {
+    clock.advance(5000);
+    await monitor.look();
+  }
+  assert.deepEqual(
+    [...monitor.verdicts()].map(([c, v]) => `${c}=${v.reason}`),
+    ['member1=ClusterStatusNeverUpdated'],
+    'member1 has a branch (in render repository a) and never reported',
+  );
 });
