@@ -191,3 +191,40 @@ test("Without --status-repositories the FleetConfig's spec.statusRepositories ar
   assert.deepEqual(await roles(), ['fleet', 'status', 'status']);
   assert.deepEqual(await roles('--status-repositories', '0'), ['fleet']);
 });
+
+test("Without --render-repositories the FleetConfig's spec.renderRepositories are priced; the flag overrides them.", async () => {
+  const dir = tempDir('gitfleet-budget-render-');
+  cpSync(exampleDir, dir, { recursive: true });
+  const fleetYaml = join(dir, 'fleet.yaml');
+  writeFileSync(
+    fleetYaml,
+    readFileSync(fleetYaml, 'utf8') +
+      '  renderRepositories:\n' +
+      '    - { name: render-a, url: https://git.example.com/org/render-a.git }\n' +
+      '    - { name: render-b, url: https://git.example.com/org/render-b.git }\n',
+  );
+  const run = async (...args: string[]) => {
+    const out = await runCli(['budget', '--repo', dir, '--forge', 'github', ...args, '-o', 'json']);
+    return JSON.parse(out.stdout) as BudgetJson;
+  };
+  const priced = await run();
+  assert.deepEqual(
+    priced.repositories.map((r) => r.role),
+    ['fleet', 'render', 'render'],
+  );
+  const alone = await run('--render-repositories', '0');
+  assert.deepEqual(
+    alone.repositories.map((r) => r.role),
+    ['fleet'],
+  );
+  assert.ok(
+    priced.repositories[0]!.readsPerSecond < alone.repositories[0]!.readsPerSecond,
+    "the agents' branch polls leave the fleet repository",
+  );
+  const text = await runCli(['budget', '--repo', dir, '--forge', 'github']);
+  assert.match(
+    text.stdout,
+    /render-1 +render .* 3 +(yes|no)/,
+    'refs per repository: render-1 holds 3 of the 5 cluster branches',
+  );
+});

@@ -4,6 +4,7 @@
 // pass that moves its branch has moved it, and a lost lease sends the held waits back (503).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHub } from '../../src/cli/commands/hub.js';
@@ -91,6 +92,64 @@ test(
         `${c}: rung if moved, else sent back when the lease was lost`,
       );
     }
+    io.interrupt();
+    assert.equal(await running, 0);
+  },
+);
+
+test(
+  'with a render repository, the doorbell answers with the head the hub pushed there, and rings after the push',
+  { timeout: 120_000 },
+  async () => {
+    const repo = exampleFleetRepo({ bare: true });
+    const render = join(tempDir('hub-doorbell-render'), 'render.git');
+    execFileSync('git', ['init', '-q', '--bare', render]);
+    commitChange(repo, 'a render repository', (work) => {
+      const file = join(work, 'fleet.yaml');
+      writeFileSync(
+        file,
+        `${readFileSync(file, 'utf8')}  renderRepositories:\n    - { name: r, url: "${render}" }\n`,
+      );
+    });
+    const tokens = join(tempDir('hub-doorbell'), 'tokens.yaml');
+    writeFileSync(tokens, clusters.map((c) => `${c}: token-of-${c}`).join('\n'));
+    const io = liveIo();
+    const script = scriptedLeadership();
+    const running = runHub(
+      {
+        repo: repo.path,
+        sourceRef: 'main',
+        once: false,
+        intervalMs: 3_600_000,
+        output: 'text',
+        notify: { addr: '127.0.0.1:0', tokensFile: tokens },
+      },
+      io,
+      { leadership: script.leadership, readiness: new Readiness() },
+    );
+    await eventually(() => /doorbell: listening on (\S+) for/.test(io.text()), 'the doorbell listens');
+    const url = /doorbell: listening on (\S+) for/.exec(io.text())![1]!;
+    script.grant();
+    await eventually(() => /hub: rendered .*\(a render repository\)/.test(io.text()), 'the first pass');
+    const inRender = (c: string) =>
+      execFileSync('git', ['--git-dir', render, 'rev-parse', `refs/heads/gitfleet/clusters/${c}`], {
+        encoding: 'utf8',
+      }).trim();
+    assert.equal([...hubRefs(repo).keys()].filter((r) => r.includes('/clusters/')).length, 0);
+    for (const c of clusters) assert.deepEqual(await wait(url, c, ''), { status: 200, head: inRender(c) });
+    const held = clusters.map((c) => wait(url, c, inRender(c)).then((answer) => ({ c, answer })));
+    commitChange(repo, 'api 9.9.9', (work) => {
+      const file = join(work, 'apps/shop/api.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/image: (\S+):(\S+)/, 'image: $1:9.9.9'));
+    });
+    const first = await Promise.race(held);
+    assert.deepEqual(
+      first.answer,
+      { status: 200, head: inRender(first.c) },
+      'rung with the head pushed there',
+    );
+    script.lose();
+    await Promise.all(held);
     io.interrupt();
     assert.equal(await running, 0);
   },

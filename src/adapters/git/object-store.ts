@@ -4,8 +4,9 @@
 // serves the isomorphic-git calls that remain on the pass's path (resolving refs), answering
 // their probes from one listing per directory; it is valid for as long as nothing is written,
 // so a store is made per pass, before its writes.
-import { readGitObject } from './read-git-object.js';
+import { readGitObjectNow } from './read-git-object.js';
 import { objectStoreFs } from './object-store-fs.js';
+import { GitWriteError } from './git-write-error.js';
 
 /** The git directory of a pass, with the reader's cache marker and a read-only file system view. */
 export interface ObjectStore {
@@ -13,6 +14,12 @@ export interface ObjectStore {
   /** Marks the databases this store's reads used (object-databases.ts), shared with the tree builder. */
   cache: object;
   fs: ReturnType<typeof objectStoreFs>;
+  /**
+   * Other git directories searched for an object this one does not hold: the hub's render
+   * repositories (docs/git-budget.md#render-repositories), whose branches' commits a hub that
+   * did not write them (a new cache, another writer) holds only there.
+   */
+  also?: readonly string[];
 }
 
 /**
@@ -29,5 +36,23 @@ export function readStoredObject(
   store: ObjectStore,
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
-  return readGitObject(store, oid);
+  return Promise.resolve().then(() => readStoredObjectNow(store, oid));
+}
+
+/** Returns what readStoredObject returns, synchronously (small positioned reads of open files). */
+export function readStoredObjectNow(store: ObjectStore, oid: string): { type: string; content: Buffer } {
+  try {
+    return readGitObjectNow(store, oid);
+  } catch (error) {
+    if (!store.also?.length || !(error instanceof GitWriteError && error.code === 'MissingObject'))
+      throw error;
+    for (const gitdir of store.also) {
+      try {
+        return readGitObjectNow({ gitdir, cache: store.cache }, oid);
+      } catch (e) {
+        if (!(e instanceof GitWriteError && e.code === 'MissingObject')) throw e;
+      }
+    }
+    throw error;
+  }
 }

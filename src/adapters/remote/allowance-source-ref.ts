@@ -15,13 +15,29 @@ import { isValidRefName } from '../git/ref-name.js';
 import { readRef } from '../git/read-ref.js';
 import { trackingRefOf, type MirrorLayout } from './mirror-layout.js';
 
-/** Returns the source branch the mirrored head names when it allows deletions, or null. */
-export async function allowanceSourceRef(gitdir: string, layout: MirrorLayout): Promise<string | null> {
-  const head = await readRef(gitdir, trackingRefOf(layout.sourceRef));
-  if (head === null) return null;
+/**
+ * Where a cluster branch's head is when another repository holds it (a render repository,
+ * docs/git-budget.md#render-repositories): its git directory and commit, or null when there is none.
+ */
+export type AllowanceHead = () => Promise<{ gitdir: string; commit: string } | null>;
+
+/**
+ * Returns the source branch the mirrored head (or the one `elsewhere` finds) names when it
+ * allows deletions, or null.
+ */
+export async function allowanceSourceRef(
+  gitdir: string,
+  layout: MirrorLayout,
+  elsewhere?: AllowanceHead,
+): Promise<string | null> {
+  const found = elsewhere
+    ? await elsewhere()
+    : { gitdir, commit: await readRef(gitdir, trackingRefOf(layout.sourceRef)) };
+  const head = found?.commit ?? null;
+  if (found === null || head === null) return null;
   let message: string;
   try {
-    const object = await readGitObject({ gitdir }, head);
+    const object = await readGitObject({ gitdir: found.gitdir }, head);
     if (object.type !== 'commit') return null;
     message = parseCommit(object.content).message;
   } catch {

@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { updateRefs, type RefUpdateRequest } from '../git/update-ref.js';
-import { allowanceSourceRef } from './allowance-source-ref.js';
+import { allowanceSourceRef, type AllowanceHead } from './allowance-source-ref.js';
 import { damagedPackError, libraryReason } from './damaged-pack-error.js';
 import { discoverRefs } from './discover-refs.js';
 import { advertiseWanted, downloadWanted, movedBranches } from './fetch-wanted.js';
@@ -70,6 +70,8 @@ export async function fetchMirror(opts: FetchMirrorOptions): Promise<RefreshResu
 type FetchMirrorOptions = RemoteAccess & {
   layout: MirrorLayout;
   quiet?: ((ref: string) => boolean) | undefined;
+  /** Where the cluster branch's head is when this mirror does not hold it (allowance-source-ref.ts). */
+  allowanceHead?: AllowanceHead | undefined;
 };
 
 /** The hub's mirror: the v0 advertisement, and isomorphic-git's fetch of every branch when one moved. */
@@ -128,7 +130,7 @@ async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): P
   const refs = await fetchWantedOnce(opts, wanted);
   if (!refs.has(opts.layout.sourceRef) && opts.layout.sourceOptional !== true)
     throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
-  const source = await allowanceSourceRef(opts.gitdir, opts.layout);
+  const source = await allowanceSourceRef(opts.gitdir, opts.layout, opts.allowanceHead);
   if (source === null || wanted.includes(source)) return refs;
   for (const [ref, oid] of await fetchWantedOnce(opts, [source])) refs.set(ref, oid);
   return refs;

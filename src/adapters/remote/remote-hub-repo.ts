@@ -20,6 +20,7 @@
 //     so the full fetch it costs is rare.
 import { mirrorLayout, isMirrored, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
+import type { AllowanceHead } from './allowance-source-ref.js';
 import { findBrokenRefs } from './find-broken-refs.js';
 import { mirrorDirFor, openMirror, rebuildMirror, type OpenMirrorOptions } from './open-mirror.js';
 import { defaultRemoteTimeouts, type RemoteTimeouts } from './remote-timeouts.js';
@@ -80,6 +81,11 @@ export interface RemoteHubRepoOptions {
    * process should share one registry (default: a process-wide one on the system clock, silent).
    */
   rateLimits?: RateLimitGates;
+  /**
+   * An agent's fleet mirror whose cluster branch lives in a render repository: where that
+   * branch's head is, so the source branch its deletion allowance names is fetched here.
+   */
+  allowanceHead?: AllowanceHead;
   /** Told of each fetch and push, how long it took and whether it succeeded (the metrics). */
   onExchange?: (exchange: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }) => void;
   /** The monotonic clock that times them, in milliseconds (default: performance.now). */
@@ -161,7 +167,9 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
   };
   const timed = exchangeTimer(opts);
   const fetchWithin = (a: RemoteAccess): Promise<RefreshResult> =>
-    withDeadline(a, 'fetch', (within) => fetchMirror({ ...within, layout, quiet: opts.quietRefs }));
+    withDeadline(a, 'fetch', (within) =>
+      fetchMirror({ ...within, layout, quiet: opts.quietRefs, allowanceHead: opts.allowanceHead }),
+    );
   const fetchOnce = async (): Promise<RefreshResult> => {
     if (damaged) {
       warn(`${gitdir}: the last fetch from ${remote.url} brought a damaged pack; rebuilding the mirror`);
@@ -177,8 +185,14 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
   };
   const fetchRefs = (): Promise<RefreshResult> =>
     serial(async () => {
+      // A branch a pass moves while this fetch is under way (its push waits behind it) is not stale.
+      const before = await mirroredHeads(gitdir, layout);
       const result = await fetchOnce();
-      const stale = await unpublishedBranches(gitdir, layout, result.remoteBranches);
+      const stale = await stillUnpublished(
+        gitdir,
+        before,
+        await unpublishedBranches(gitdir, layout, result.remoteBranches),
+      );
       if (stale.length === 0) return result;
       warn(
         `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
@@ -263,6 +277,28 @@ async function openChecked(mirror: OpenMirrorOptions, warn: (message: string) =>
   const list = broken.map((b) => `${b.ref} at ${b.oid}`).join(', ');
   warn(`${gitdir}: the mirror is damaged (${list}: missing objects); rebuilding it from ${mirror.url}`);
   return rebuildMirror(mirror);
+}
+
+/** Returns each mirrored local branch's commit. */
+async function mirroredHeads(gitdir: string, layout: MirrorLayout): Promise<Map<string, string>> {
+  return new Map(
+    await Promise.all(
+      (await unpublishedBranches(gitdir, layout, new Map())).map(
+        async (ref) => [ref, (await readRef(gitdir, ref)) ?? ''] as const,
+      ),
+    ),
+  );
+}
+
+/** Returns those of the branches still where they were before the fetch (`before`). */
+async function stillUnpublished(
+  gitdir: string,
+  before: ReadonlyMap<string, string>,
+  refs: readonly string[],
+): Promise<string[]> {
+  const still: string[] = [];
+  for (const ref of refs) if (before.get(ref) === (await readRef(gitdir, ref))) still.push(ref);
+  return still;
 }
 
 /** Returns the mirrored local branches the remote does not have. */

@@ -42,7 +42,14 @@ export function agentRemoteOptions(opts: AgentRemoteOptions) {
 
 /** Returns the agent's repository for a URL, backed by a mirror in `cacheDir`. */
 export async function remoteAgentRepo(
-  opts: AgentRemoteOptions & { url: string; cluster: string; branchPrefix: string; tokenFile?: string },
+  opts: AgentRemoteOptions & {
+    url: string;
+    cluster: string;
+    branchPrefix: string;
+    tokenFile?: string;
+    /** The cluster branch may be missing: it may live in a render repository (agent-render-repo.ts). */
+    branchOptional?: boolean;
+  },
 ): Promise<AgentRepo> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
@@ -52,6 +59,7 @@ export async function remoteAgentRepo(
     mirrorKey: `agent ${opts.cluster}`,
     ...(token ? { token } : {}),
     sourceRef: `${opts.branchPrefix}clusters/${opts.cluster}`,
+    ...(opts.branchOptional ? { sourceOptional: true } : {}),
     branchPrefix: opts.branchPrefix,
     onlyRefs: agentMirrorRefs(opts.branchPrefix, opts.cluster),
     quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),

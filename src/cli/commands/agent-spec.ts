@@ -3,6 +3,7 @@ import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { agentLeaseFlags } from './agent-lease.js';
+import { renderRepoFlags } from './agent-render-repo.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
@@ -122,6 +123,7 @@ export const agentSpec = {
       value: 'FILE',
       help: 'for a status repository URL: a file holding its token (default: --token-file, else $GITFLEET_GIT_TOKEN)',
     },
+    ...renderRepoFlags,
     'cache-dir': cacheDirFlag,
     output: {
       type: 'string',

@@ -34,7 +34,7 @@ import { createAgentMemory } from '../../loops/agent/agent-memory.js';
 import { runAgentLoop } from '../../loops/agent/agent-loop.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
-import { clusterBranchRef, localAgentRepo } from '../../loops/agent/agent-repo.js';
+import { clusterBranchRef } from '../../loops/agent/agent-repo.js';
 import {
   agentDoorbellOf,
   agentWaiting,
@@ -49,10 +49,9 @@ import {
   type HeartbeatSettings,
 } from '../../loops/agent/heartbeat.js';
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
-import { remoteAgentRepo } from './agent-remote-repo.js';
-import { agentStatusRepos, statusMirrorMaintenance } from './agent-status-repos.js';
+import { agentPassWithMaintenance, openAgentRepo } from './agent-render-repo.js';
+import { agentStatusRepos } from './agent-status-repos.js';
 import { heartbeatRepo } from '../../loops/agent/status-target.js';
-import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
   runAgentPass,
   type AgentPassOptions,
@@ -60,8 +59,6 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
-import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
@@ -109,6 +106,8 @@ export const agentCommand = defineCommand({
         ...(values['token-file'] ? { tokenFile: values['token-file'] } : {}),
         ...(values['status-repo'] ? { statusRepo: values['status-repo'] } : {}),
         ...(values['status-token-file'] ? { statusTokenFile: values['status-token-file'] } : {}),
+        ...(values['render-repo'] ? { renderRepo: values['render-repo'] } : {}),
+        ...(values['render-token-file'] ? { renderTokenFile: values['render-token-file'] } : {}),
         ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
         output: values.output,
         ...agentLeaseOf(values),
@@ -148,6 +147,9 @@ export interface AgentOptions {
   statusRepo?: string;
   /** `--status-token-file`: the status repository's token (default: tokenFile's). */
   statusTokenFile?: string;
+  /** `--render-repo`, `--render-token-file`: where to read the cluster branch (agent-render-repo.ts). */
+  renderRepo?: string;
+  renderTokenFile?: string;
   /** How old the cluster's facts may be before a pass reads them again (default 10 s). */
   statusUpdateFrequencyMs?: number;
   /** The heartbeat's lease (default: Karmada's, renewed every 10 s). */
@@ -168,19 +170,14 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const log = observe.log;
   // One set of rate-limit gates for the fleet and status repositories (docs/git-budget.md#rate-limits).
   const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
-  const remote = isRepoUrl(opts.repo)
-    ? await remoteAgentRepo({
-        url: opts.repo,
-        cluster: opts.cluster,
-        branchPrefix: opts.branchPrefix,
-        ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
-        ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
-        signal: stopping.signal,
-        onWarning: (m) => log.warn(m),
-        onExchange: (e) => observe.metrics.gitExchange(e),
-        rateLimits,
-      })
-    : localAgentRepo(opts.repo);
+  const remote = await openAgentRepo({
+    ...opts,
+    signal: stopping.signal,
+    onWarning: (m) => log.warn(m),
+    onExchange: (e) => observe.metrics.gitExchange(e),
+    rateLimits,
+    log,
+  });
   const heartbeatMs = renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings);
   const waiting = await agentWaiting(
     remote,
@@ -200,6 +197,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const progress = observe.progress(`agent ${opts.cluster}: applied`, 'objects');
   const passOptions: AgentPassOptions = {
     repo,
+    fleetRepo: () => remote.fleetRepo(),
     client: clusterApi,
     cluster: opts.cluster,
     ...(opts.fleet !== undefined ? { fleet: opts.fleet } : {}),
@@ -247,29 +245,6 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   }
 }
 
-/**
- * The agent's pass; with a remote repository (or status repository), followed by the maintenance
- * of the mirror it owns (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
- */
-function agentPassWithMaintenance(
-  opts: AgentOptions,
-  deps: { passOptions: AgentPassOptions; clock: ReturnType<typeof systemClock>; log: Logger },
-): () => ReturnType<typeof runAgentPass> {
-  const { clock, log } = deps;
-  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
-  const maintainStatus = statusMirrorMaintenance({ clock, log });
-  const pass = () =>
-    runAgentPass(deps.passOptions).then(async (result) => {
-      await maintainStatus(deps.passOptions.memory.statusTarget);
-      return result;
-    });
-  if (!isRepoUrl(opts.repo)) return pass;
-  return withRepoMaintenance(
-    pass,
-    repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
-  );
-}
-
 async function loop(
   opts: AgentOptions,
   io: Io,
@@ -300,7 +275,7 @@ async function loop(
       // the agent that held the Lease meanwhile. A pass in hand when the Lease is lost stops at
       // its next request (`signal`), with no status written.
       const passOptions = { ...deps.passOptions, memory: createAgentMemory(), signal: lost };
-      const maintained = agentPassWithMaintenance(opts, { passOptions, clock: deps.clock, log });
+      const maintained = agentPassWithMaintenance({ passOptions, clock: deps.clock, log });
       return runAgentLoop({
         pass: async () => {
           assertLeading(leadership, `agent ${opts.cluster}`, 'this pass applied nothing');
@@ -327,7 +302,7 @@ async function loop(
             assertLeading(leadership, `agent ${opts.cluster}`, 'no heartbeat written');
             return writeHeartbeat({
               // Where this term's passes write status: a status repository, or the agent's own.
-              repo: heartbeatRepo(passOptions.memory, passOptions.repo),
+              repo: heartbeatRepo(passOptions.memory, passOptions.fleetRepo?.() ?? passOptions.repo),
               ref: heartbeatRef(opts.branchPrefix, opts.cluster),
               cluster: opts.cluster,
               author: {

@@ -84,8 +84,7 @@ export const budgetSpec = {
     'render-repositories': {
       type: 'string',
       value: 'N',
-      default: '0',
-      help: 'render repositories the cluster branches are spread over (0: the fleet repository)',
+      help: "render repositories the cluster branches are spread over (0: the fleet repository; default: the FleetConfig's spec.renderRepositories)",
     },
     'fleet-pushes-per-hour': {
       type: 'string',

@@ -38,7 +38,7 @@ type BudgetValues = FlagValues<(typeof budgetSpec)['flags']>;
 export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
   const forge = forgeOf({ repo: values.repo, forge: values.forge }) ?? 'generic';
   const counted = await countFleet(values);
-  const settings = settingsOf(values, counted.statusRepositories);
+  const settings = settingsOf(values, counted);
   const fleet: FleetShape = {
     clusters:
       values.clusters === undefined
@@ -56,7 +56,10 @@ export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
   return verdict.within ? exitCodes.ok : exitCodes.failed;
 }
 
-function settingsOf(v: BudgetValues, configuredStatusRepositories: number): TrafficSettings {
+function settingsOf(
+  v: BudgetValues,
+  configured: { statusRepositories: number; renderRepositories: number },
+): TrafficSettings {
   const s = (ms: number) => ms / 1000;
   return {
     hub: {
@@ -79,9 +82,12 @@ function settingsOf(v: BudgetValues, configuredStatusRepositories: number): Traf
     doorbell: v.doorbell,
     statusRepositories:
       v['status-repositories'] === undefined
-        ? configuredStatusRepositories
+        ? configured.statusRepositories
         : parseWholeNumber(v['status-repositories'], 'status-repositories', 'repositories'),
-    renderRepositories: parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories'),
+    renderRepositories:
+      v['render-repositories'] === undefined
+        ? configured.renderRepositories
+        : parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories'),
     // Measured beside the waits: a render and push, a fetch and an apply of a small change.
     workSeconds: 2,
   };
@@ -94,10 +100,10 @@ function rate(text: string, flag: string): number {
   return value;
 }
 
-/** Counts the clusters, templates and status repositories the fleet repository registers. */
+/** Counts the clusters, templates, status and render repositories the fleet repository registers. */
 async function countFleet(
   v: BudgetValues,
-): Promise<{ clusters: number; templates: number; statusRepositories: number }> {
+): Promise<{ clusters: number; templates: number; statusRepositories: number; renderRepositories: number }> {
   const source = isRepoUrl(v.repo) ? await mirroredSource(v) : await readSource(v.repo, v.ref);
   const loaded = loadFleet(source.files, { sourceBranch: sourceBranchOf(v.ref) });
   if (!loaded.ok) {
@@ -112,6 +118,7 @@ async function countFleet(
     clusters: loaded.fleet.clusters.length,
     templates: loaded.fleet.templates.length,
     statusRepositories: loaded.fleet.config.statusRepositories?.length ?? 0,
+    renderRepositories: loaded.fleet.config.renderRepositories?.length ?? 0,
   };
 }
 

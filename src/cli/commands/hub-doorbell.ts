@@ -10,6 +10,7 @@ import { startNotifyServer, type NotifyServer } from '../../adapters/http/notify
 import { parseNotifyTokens } from '../../adapters/http/notify-tokens.js';
 import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import { clusterBeacons, type ClusterBeacons } from '../../loops/hub/cluster-beacons.js';
+import type { RenderRepositories } from '../../loops/hub/render-repositories.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { HubRepo } from '../../loops/shared/hub-repo.js';
@@ -46,7 +47,7 @@ export function parseNotifyAddr(text: string): { host: string; port: number } {
 
 /** Starts the doorbell over the hub's repository; throws UsageError for a bad tokens file. */
 export async function startHubDoorbell(
-  opts: HubDoorbellOptions & { branchPrefix: string },
+  opts: HubDoorbellOptions & { branchPrefix: string; render?: RenderRepositories },
   repo: HubRepo,
   deps: { clock: Clock; log: Logger; serving: () => boolean },
 ): Promise<HubDoorbell> {
@@ -72,12 +73,15 @@ export async function startHubDoorbell(
     const now = new Map<string, string>();
     for (const [ref, oid] of await listRefs(repo.gitdir, prefix)) now.set(ref.slice(prefix.length), oid);
     const before = heads;
-    heads = now;
+    // A branch in a render repository is where it lives there, as last pushed or fetched.
+    heads = opts.render ? opts.render.overlay(now) : now;
     for (const cluster of new Set([...now.keys(), ...(before?.keys() ?? [])]))
-      if (before?.get(cluster) !== now.get(cluster)) server.moved(cluster, now.get(cluster) ?? null);
+      if (before?.get(cluster) !== heads.get(cluster)) server.moved(cluster, heads.get(cluster) ?? null);
   };
   const told = (what: string) => (error: unknown) =>
     deps.log.warn(`doorbell: reading the cluster branches after ${what}: ${(error as Error).message}`);
+  // It rings as soon as a push to a render repository succeeded, before the bindings branch moves.
+  opts.render?.onPublished(() => look().catch(told('a push to a render repository')));
   deps.log.info(`doorbell: listening on ${server.url} for ${tokens.size} clusters`);
   return {
     repo: {

@@ -61,6 +61,12 @@ function describeOutcome(o: ClusterPassOutcome): [string, string, string] {
       ];
     case 'refused':
       return ['refused', '', `kept its last good commit (+${o.added} ~${o.changed} -${o.removed} refused)`];
+    case 'held':
+      return [
+        'held',
+        '',
+        `kept its last published commit (+${o.added} ~${o.changed} -${o.removed} not published)`,
+      ];
     case 'tombstoned':
       return ['tombstoned', o.commit.slice(0, 7), 'no longer registered'];
     case 'retired':

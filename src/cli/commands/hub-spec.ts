@@ -7,6 +7,7 @@ import type { CommandSpec } from '../command-line.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { escapeText, quoteText } from '../../core/model/quote-text.js';
 import { leaderElectFlags } from './hub-leadership.js';
+import { renderTokenFileFlag } from './hub-render-repos.js';
 import { luaFlags } from '../lua-flags.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
@@ -37,6 +38,7 @@ export const hubSpec = {
       help: 'print pass results as text or JSON',
     },
     'token-file': tokenFileFlag,
+    'render-token-file': renderTokenFileFlag,
     'cache-dir': cacheDirFlag,
     'webhook-port': { type: 'port', value: 'PORT', help: 'for a URL: serve the push webhook on this port' },
     'webhook-addr': {

@@ -18,55 +18,68 @@ import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 /** Returns the hub's status repositories, opened as the fleet's assignment names them, and the maintenance of their mirrors. */
 export async function hubStatusRepositories(
   opts: { tokenFile?: string; cacheDir?: string; branchPrefix?: string },
-  deps: {
-    log: Logger;
-    clock: Clock;
-    signal?: AbortSignal;
-    onExchange?: RemoteHubRepoOptions['onExchange'];
-    /** The process's rate-limit gates (rate-limit-gates-for.ts). */
-    rateLimits?: RemoteHubRepoOptions['rateLimits'];
-  },
+  deps: SideRepositoryDeps,
 ): Promise<{ repositories: StatusRepositories; maintenance: RepoMaintenance }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
+  // The mirrors take every heartbeat's replaced commit: each is repacked when due, after a pass.
+  const side = sideRepositories({ ...opts, branchPrefix, token, mirrorKey: 'hub status' }, deps);
+  const repositories = new StatusRepositories({
+    branchPrefix: () => branchPrefix,
+    log: deps.log,
+    open: side.open,
+  });
+  return { repositories, maintenance: side.maintenance };
+}
+
+/** What the hub's side repositories (status, render) are opened with. */
+export interface SideRepositoryDeps {
+  log: Logger;
+  clock: Clock;
+  signal?: AbortSignal;
+  onExchange?: RemoteHubRepoOptions['onExchange'];
+  /** The process's rate-limit gates (rate-limit-gates-for.ts). */
+  rateLimits?: RemoteHubRepoOptions['rateLimits'];
+}
+
+/**
+ * Returns how the hub opens a status or render repository (a mirror of a URL, keyed apart by
+ * `mirrorKey`, holding only the branches under the prefix; a local path in place) and the
+ * maintenance of the mirrors it opened, repacked when due after a pass.
+ */
+export function sideRepositories(
+  opts: { cacheDir?: string; branchPrefix: string; token: string | undefined; mirrorKey: string },
+  deps: SideRepositoryDeps,
+): { open: (url: string) => HubRepo; maintenance: RepoMaintenance } {
   const mirrors = new Map<string, RepoMaintenance>();
-  const mirrored = (repo: HubRepo): HubRepo => {
+  const open = (url: string): HubRepo => {
+    if (!isRepoUrl(url)) return localHubRepo(url);
+    const repo = remoteHubRepo({
+      url,
+      cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
+      mirrorKey: opts.mirrorKey,
+      ...(opts.token ? { token: opts.token } : {}),
+      // Such a repository holds no source branch: `main` is fetched when there is one.
+      sourceRef: 'main',
+      sourceOptional: true,
+      branchPrefix: opts.branchPrefix,
+      timeouts: remoteTimeoutsFromEnv(process.env),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
+      ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
+      onWarning: (m) => deps.log.warn(m),
+    });
     mirrors.set(
       repo.gitdir,
       repoMaintenance({ gitdir: repo.gitdir, packCache: {}, clock: deps.clock, log: deps.log }),
     );
     return repo;
   };
-  const repositories = new StatusRepositories({
-    branchPrefix: () => branchPrefix,
-    log: deps.log,
-    open: (url) =>
-      isRepoUrl(url)
-        ? mirrored(
-            remoteHubRepo({
-              url,
-              cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
-              mirrorKey: 'hub status',
-              ...(token ? { token } : {}),
-              // A status repository holds no source branch: `main` is fetched when there is one.
-              sourceRef: 'main',
-              sourceOptional: true,
-              branchPrefix,
-              timeouts: remoteTimeoutsFromEnv(process.env),
-              ...(deps.signal ? { signal: deps.signal } : {}),
-              ...(deps.onExchange ? { onExchange: deps.onExchange } : {}),
-              ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
-              onWarning: (m) => deps.log.warn(m),
-            }),
-          )
-        : localHubRepo(url),
-  });
-  // The mirrors take every heartbeat's replaced commit: each is repacked when due, after a pass.
   const maintenance: RepoMaintenance = {
     afterPass: async () => {
       for (const m of mirrors.values()) await m.afterPass();
       return { type: 'notDue' };
     },
   };
-  return { repositories, maintenance };
+  return { open, maintenance };
 }

@@ -35,7 +35,7 @@ import {
 } from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
-import { hubStatusRepositories } from './hub-status-repos.js';
+import { hubSideRepositories } from './hub-render-repos.js';
 import { saveDeferredHubMemo } from '../../loops/hub/hub-memo.js';
 import type { FailoverSettings } from '../../core/model/failover.js';
 import { hasErrorDiagnostics } from '../../loops/hub/hub-pass-result.js';
@@ -83,6 +83,7 @@ export const hubCommand = defineCommand({
           successThresholdMs: values['cluster-success-threshold'],
         }),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+        ...(values['render-token-file'] ? { renderTokenFile: values['render-token-file'] } : {}),
         ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
         ...(values['webhook-port'] !== undefined ? { webhookPort: values['webhook-port'] } : {}),
         ...(values['webhook-addr'] !== undefined ? { webhookAddr: values['webhook-addr'] } : {}),
@@ -106,6 +107,8 @@ export interface HubOptions {
   repo: string;
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
+  /** For render repositories' URLs: a file holding their token (default: tokenFile's). */
+  renderTokenFile?: string;
   /** For URLs: where the mirror lives (default ~/.cache/gitfleet/mirrors). */
   cacheDir?: string;
   /** For URLs: serve the push webhook on this port. */
@@ -222,11 +225,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   });
   const cache = createHubPassCache();
   if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
-  const status = await hubStatusRepositories(
+  const { statusRepositories, renderRepositories, maintenance } = await hubSideRepositories(
     { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
     { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
   );
-  const statusRepositories = status.repositories;
   // The doorbell starts before the election (it wraps the repository the pass writes); it asks later.
   const leads: { now?: Leadership } = {};
   const bell =
@@ -235,6 +237,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
           {
             ...opts.notify,
             branchPrefix: opts.branchPrefix ?? setup.repo.branchPrefix ?? defaultBranchPrefix,
+            render: renderRepositories,
           },
           setup.repo,
           { clock, log, serving: () => leads.now?.isLeading() ?? false },
@@ -252,6 +255,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         clock,
         log,
         statusRepositories,
+        renderRepositories,
         ...(bell ? { beacons: () => bell.beacons.counts() } : {}),
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe
@@ -289,6 +293,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         cache,
         failover,
         statusRepositories,
+        renderRepositories,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.
@@ -302,7 +307,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       }),
     hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
   );
-  const maintainedPass = withRepoMaintenance(pass, status.maintenance);
+  const maintainedPass = withRepoMaintenance(pass, maintenance);
   if (opts.once) {
     // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
     // its next request (aborted), its locks released on the way out, and the exit code is the

@@ -2,9 +2,12 @@
 // status views read with): refs from the ref files, commits and trees from the object store.
 // The reads are synchronous: small positioned reads of open pack files.
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { openObjectStore, type ObjectStore } from '../../adapters/git/object-store.js';
+import { openObjectStore, readStoredObjectNow, type ObjectStore } from '../../adapters/git/object-store.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
+import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { readRenderedHeads, readRenderLocations } from '../../loops/shared/read-rendered-heads.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { readGitObjectNow } from '../../adapters/git/read-git-object.js';
 import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 
@@ -34,9 +37,38 @@ export interface LogCommit {
 /** Thrown when an id names no commit (missing, or another type): a source commit that is gone. */
 export class NoSuchCommit extends Error {}
 
-/** Returns the repository's store and its refs under `refs/heads/<prefix>`. */
-export async function openLogRepo(gitdir: string, prefix: string): Promise<LogRepo> {
-  return { store: openObjectStore(gitdir), refs: await listRefs(gitdir, `refs/heads/${prefix}`) };
+/**
+ * Returns the repository's store and its refs under `refs/heads/<prefix>`, each cluster branch
+ * read where the bindings branch records it (a render repository on a local path,
+ * loops/shared/read-rendered-heads.ts); `unreadable` names the clusters whose render repository
+ * cannot be read here (a URL, or a path that is no repository).
+ */
+export async function openLogRepo(
+  gitdir: string,
+  prefix: string,
+): Promise<LogRepo & { unreadable: ReadonlyMap<string, string> }> {
+  const store = openObjectStore(gitdir);
+  const refs = await listRefs(gitdir, `refs/heads/${prefix}`);
+  const bindings = refs.get(`refs/heads/${prefix}bindings`);
+  if (bindings === undefined) return { store, refs, unreadable: new Map() };
+  const read = { store, memo: createFleetStatusMemo() };
+  const start = `refs/heads/${prefix}clusters/`;
+  const rendered = await readRenderedHeads({
+    branchPrefix: prefix,
+    fleetHeads: new Map(
+      [...refs].filter(([ref]) => ref.startsWith(start)).map(([ref, oid]) => [ref.slice(start.length), oid]),
+    ),
+    locations: readRenderLocations(read, readLogCommit({ store, refs }, bindings).tree),
+    open: (url) =>
+      isRepoUrl(url)
+        ? Promise.reject(
+            new Error('a URL: log reads local repositories; clone or fetch it and give its path'),
+          )
+        : Promise.resolve(localGitdir(url)),
+  });
+  const all = new Map([...refs].filter(([ref]) => !ref.startsWith(start)));
+  for (const [cluster, oid] of rendered.heads) all.set(`${start}${cluster}`, oid);
+  return { store: { ...store, also: rendered.gitdirs }, refs: all, unreadable: rendered.unreadable };
 }
 
 /** Returns the cluster branches (`<prefix>clusters/<cluster>`), sorted by branch name. */
@@ -58,7 +90,7 @@ export function branchHead(repo: LogRepo, branch: string): string | undefined {
 export function readLogCommit(repo: LogRepo, oid: string): LogCommit {
   let object: { type: string; content: Buffer };
   try {
-    object = readGitObjectNow(repo.store, oid);
+    object = readStoredObjectNow(repo.store, oid);
   } catch (error) {
     if (isGitfleetError(error, 'MissingObject')) throw new NoSuchCommit(`${oid}: no such commit`);
     throw error;
@@ -85,7 +117,7 @@ function signatureOf(text: string, field: 'author' | 'committer'): LogSignature 
 
 /** Returns a tree's entries: subtrees (`tree`), files (`blob`) and submodules (`commit`). */
 export function readLogTree(repo: LogRepo, oid: string): { path: string; oid: string; type: string }[] {
-  const object = readGitObjectNow(repo.store, oid);
+  const object = readStoredObjectNow(repo.store, oid);
   if (object.type !== 'tree') throw new Error(`${oid}: a ${object.type}, not a tree`);
   return parseTree(object.content, oid).map((e: TreeEntry) => ({
     path: e.name,

@@ -105,7 +105,8 @@ export interface LogOptions {
 
 /** Prints the history of an object (or of every render) on the cluster branches; returns the exit code. */
 export async function runLog(opts: LogOptions, io: Io): Promise<number> {
-  const { branches: wanted, entries } = await readLog(opts);
+  const { branches: wanted, entries, unreadable } = await readLog(opts);
+  for (const [cluster, why] of unreadable) io.err(`log: ${cluster}: not read: ${why}`);
   if (opts.output === 'json') io.out(JSON.stringify({ branches: wanted, entries }, null, 2));
   else if (entries.length === 0) io.out(opts.object ? 'no render commit touched it' : 'no render commits');
   else io.out(formatLogText(entries, { followsObject: opts.object !== undefined }));
@@ -113,14 +114,19 @@ export async function runLog(opts: LogOptions, io: Io): Promise<number> {
 }
 
 /** Returns the cluster branches read and the history on them, newest first (what `gitfleet log` prints). */
-export async function readLog(
-  opts: Omit<LogOptions, 'output'>,
-): Promise<{ branches: { cluster: string; branch: string }[]; entries: LogEntry[] }> {
+export async function readLog(opts: Omit<LogOptions, 'output'>): Promise<{
+  branches: { cluster: string; branch: string }[];
+  entries: LogEntry[];
+  /** Cluster → why its branch's render repository was not read. */
+  unreadable: ReadonlyMap<string, string>;
+}> {
   const gitdir = localGitdir(opts.repo);
   const prefix = opts.branchPrefix ?? (await fleetBranchPrefix(opts.repo));
   const repo = await openLogRepo(gitdir, prefix);
   const branches = clusterBranches(repo, prefix);
   const wanted = opts.cluster === undefined ? branches : branches.filter((b) => b.cluster === opts.cluster);
+  const why = opts.cluster === undefined ? undefined : repo.unreadable.get(opts.cluster);
+  if (why !== undefined) throw new CommandError('NoClusterBranch', `${opts.cluster}: ${why}`, opts.repo);
   if (wanted.length === 0) {
     const which = opts.cluster === undefined ? `${prefix}clusters/*` : `${prefix}clusters/${opts.cluster}`;
     throw new CommandError('NoClusterBranch', `no cluster branch ${which} in ${opts.repo}`, opts.repo);
@@ -130,7 +136,7 @@ export async function readLog(
   const entries = mergeNewestFirst(lists, (e) => e.time);
   addSources(repo, entries);
   addDecisions(repo, `${prefix}bindings`, entries);
-  return { branches: wanted, entries };
+  return { branches: wanted, entries, unreadable: repo.unreadable };
 }
 
 type ObjectFiles = { nsTree: string | null; files: Map<string, string> };

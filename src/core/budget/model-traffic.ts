@@ -6,6 +6,7 @@
 // |------------|----------------------------------------|--------------------------------------------|
 // | agent      | each --branch-poll (or --safety-poll)  | 1 read: a protocol v2 ls-refs of its branch |
 // | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
+// |            |   with render repositories             | the same on the render repository, and on the fleet repository (the bindings branch) |
 // | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
 // | hub        | each --interval, per repository read   | 1 read: the ref advertisement              |
 // | hub        | something it reads moved               | +2 reads: the fetch (two POSTs)            |
@@ -63,6 +64,8 @@ export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): Traf
       role: 'fleet',
       holdsSource: true,
       readers: render.length > 0 ? 0 : n,
+      // Agents whose branch is elsewhere still read the bindings branch here at each pass.
+      passReaders: render.length > 0 ? n : 0,
       statusClusters: status.length > 0 ? 0 : n,
     }),
   ];
@@ -109,6 +112,8 @@ interface Holding {
   holdsSource: boolean;
   /** Clusters whose branch is here: their agents poll it. */
   readers: number;
+  /** Clusters whose agents read only the hub's record here, once a pass (their branch is in a render repository). */
+  passReaders?: number;
   /** Clusters whose status and heartbeat are written here. */
   statusClusters: number;
 }
@@ -134,7 +139,8 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
   const hubSees = source * pushRate + h.statusClusters * (pushRate + statusRate);
   const idle: Flow = {
     hub: 1 / s.hub.intervalSeconds,
-    agents: h.readers * (1 / poll + 1 / s.agent.intervalSeconds),
+    agents:
+      h.readers * (1 / poll + 1 / s.agent.intervalSeconds) + (h.passReaders ?? 0) / s.agent.intervalSeconds,
     dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
     hubPushes: 0,
     agentPushes: h.statusClusters / s.agent.heartbeatSeconds,
@@ -143,7 +149,7 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
     // The hub fetches what moved at most once a poll.
     hub: fetchReads * Math.min(hubSees, 1 / s.hub.intervalSeconds),
     // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here.
-    agents: pushRate * 2 * h.readers,
+    agents: pushRate * 2 * (h.readers + (h.passReaders ?? 0)),
     dashboards:
       fetchReads *
       s.dashboards.count *
@@ -169,7 +175,7 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       // each of those moves too (and a render repository's moved branches).
       reads:
         fetchReads * (source + statusHere) +
-        2 * h.readers +
+        2 * (h.readers + (h.passReaders ?? 0)) +
         fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
       pushes: hasReaders + source + h.statusClusters,
     },

@@ -23,6 +23,7 @@ import { defaultCustomResourceNamespaces } from './default-namespace.js';
 import { resolveDependentOverrides, type WaitingPolicies } from './resolve-dependent-overrides.js';
 import { findFleetConfig } from './find-fleet-config.js';
 import { assignStatusRepository } from '../model/assign-status-repository.js';
+import { assignRenderRepository } from '../model/assign-render-repository.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
@@ -168,9 +169,12 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     c.errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
   }
   for (const cluster of c.clusters) {
-    const assigned = assignStatusRepository(cluster, found.config.statusRepositories);
-    if (assigned.type === 'error')
-      c.errors.push({ code: 'InvalidCluster', ...cluster.source, message: assigned.message });
+    for (const assigned of [
+      assignStatusRepository(cluster, found.config.statusRepositories),
+      assignRenderRepository(cluster, found.config.renderRepositories),
+    ])
+      if (assigned.type === 'error')
+        c.errors.push({ code: 'InvalidCluster', ...cluster.source, message: assigned.message });
   }
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
   const { workloadRebalancers, rolloutStrategies } = c;

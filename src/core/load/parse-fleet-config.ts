@@ -20,6 +20,9 @@
 //     statusRepositories:                 # where agents write status and heartbeats; default: the fleet repo
 //       - name: status-a                  #   a DNS label, unique; the label gitfleet.io/status-repository names it
 //         url: https://git.example.com/fleet-status-a.git   # an http(s) URL or a local path
+//     renderRepositories:                 # where the hub writes cluster branches; default: the fleet repo
+//       - name: render-a                  #   a DNS label, unique; the label gitfleet.io/render-repository names it
+//         url: https://git.example.com/fleet-render-a.git   # an http(s) URL or a local path
 //
 // Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
 // A field not listed above is refused, with the field it most likely meant, by the strict-field
@@ -43,7 +46,7 @@ import {
   readStringList,
   type Issues,
 } from './field-reader.js';
-import { readStatusRepositories } from './read-status-repositories.js';
+import { readRepositoryList } from './read-repository-list.js';
 
 /** Returns the FleetConfig with defaults filled in, or the list of problems found in it. */
 export function parseFleetConfig(doc: {
@@ -77,12 +80,20 @@ export function parseFleetConfig(doc: {
   };
   if (readBool(spec['allowNoExecuteTaintPolicy'], 'spec.allowNoExecuteTaintPolicy', issues) === true)
     config.allowNoExecuteTaintPolicy = true;
-  const statusRepositories = readStatusRepositories(
+  const statusRepositories = readRepositoryList(
     spec['statusRepositories'],
     'spec.statusRepositories',
     issues,
+    'the agent --status-token-file',
   );
   if (statusRepositories && statusRepositories.length > 0) config.statusRepositories = statusRepositories;
+  const renderRepositories = readRepositoryList(
+    spec['renderRepositories'],
+    'spec.renderRepositories',
+    issues,
+    'the hub --render-token-file and the agent --render-token-file',
+  );
+  if (renderRepositories && renderRepositories.length > 0) config.renderRepositories = renderRepositories;
   return issues.length === 0 ? { ok: true, config } : { ok: false, issues };
 }
 

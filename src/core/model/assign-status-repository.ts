@@ -1,50 +1,21 @@
-// Which status repository a cluster's agent writes to. The rule, in order:
-//
-//   1. no status repository listed        → the fleet repository (as before status repositories)
-//   2. label gitfleet.io/status-repository → the listed repository of that name; a name not
-//                                            listed is an error naming the cluster and the label
-//   3. otherwise                           → rendezvous (highest random weight) hashing: the
-//                                            repository whose mixed FNV-1a hash of
-//                                            (cluster NUL repository) is highest
-//
-// Rendezvous hashing makes adding a repository move only the clusters that now score highest on
-// it (about 1/n of them), and removing one move only its own clusters; the order of the list
-// does not matter.
+// Which status repository a cluster's agent writes to: assign-repository.ts's rule with the label
+// gitfleet.io/status-repository over the FleetConfig's `spec.statusRepositories`.
+import { assignRepository, type RepositoryAssignment } from './assign-repository.js';
 import type { Cluster } from './cluster.js';
 import type { FleetConfig } from './fleet-config.js';
-import { fnv1a32 } from './fnv1a32.js';
-import { quoteText } from './quote-text.js';
 import { statusRepositoryLabel, type StatusRepository } from './status-repository.js';
 
+export { assignedUrl } from './assign-repository.js';
+
 /** Where one cluster's status goes: the fleet repository, a listed repository, or a bad label. */
-export type StatusAssignment =
-  | { type: 'fleet' }
-  | { type: 'repository'; repository: StatusRepository; by: 'label' | 'hash' }
-  | { type: 'error'; message: string };
+export type StatusAssignment = RepositoryAssignment;
 
 /** Returns the status repository of a cluster under the FleetConfig's list. */
 export function assignStatusRepository(
   cluster: Pick<Cluster, 'name' | 'labels'>,
   repositories: readonly StatusRepository[] | undefined,
 ): StatusAssignment {
-  if (!repositories || repositories.length === 0) return { type: 'fleet' };
-  const named = cluster.labels[statusRepositoryLabel];
-  if (named !== undefined) {
-    const repository = repositories.find((r) => r.name === named);
-    if (repository) return { type: 'repository', repository, by: 'label' };
-    const known = repositories.map((r) => r.name).join(', ');
-    return {
-      type: 'error',
-      message: `cluster ${cluster.name}: label ${statusRepositoryLabel}=${quoteText(named)} names no status repository of the FleetConfig (listed: ${known})`,
-    };
-  }
-  let best: StatusRepository | undefined;
-  let bestScore = -1;
-  for (const repository of repositories) {
-    const score = rendezvousScore(cluster.name, repository.name);
-    if (best === undefined || score > bestScore) [best, bestScore] = [repository, score];
-  }
-  return { type: 'repository', repository: best!, by: 'hash' };
+  return assignRepository(cluster, repositories, { label: statusRepositoryLabel, kind: 'status' });
 }
 
 /** Returns every cluster's assignment, by cluster name. */
@@ -56,18 +27,4 @@ export function assignStatusRepositories(
   for (const cluster of clusters)
     out.set(cluster.name, assignStatusRepository(cluster, config.statusRepositories));
   return out;
-}
-
-/** Returns the status repository's URL of an assignment, or undefined for the fleet repository or an error. */
-export function assignedUrl(assignment: StatusAssignment | undefined): string | undefined {
-  return assignment?.type === 'repository' ? assignment.repository.url : undefined;
-}
-
-// FNV-1a (pure, already the scheduler's) with murmur3's finalizer on top: FNV alone lets names
-// that differ in their last characters score alike, and rendezvous hashing needs every bit mixed.
-function rendezvousScore(cluster: string, repository: string): number {
-  let h = fnv1a32(`${cluster}\u0000${repository}`);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -30,6 +30,11 @@ export type DiagnosticCode =
    * (docs/architecture.md#mass-deletion-guard).
    */
   | 'DeletionRefused'
+  /**
+   * A cluster's render repository cannot be read or refused the write: its branch and its
+   * records keep their last published state (docs/git-budget.md#render-repositories).
+   */
+  | 'RenderRepositoryUnavailable'
   /** A ServiceImport whose Service no cluster exports (or that derives nothing): no endpoints. */
   | 'ServiceNotExported'
   /** Clusters exporting one Service report different ports. */

@@ -1,5 +1,6 @@
 import { defaultDeletionGuard, type DeletionGuard } from './mass-deletion-guard.js';
 import type { SourceLocation } from './source-location.js';
+import type { RenderRepository } from './render-repository.js';
 import type { StatusRepository } from './status-repository.js';
 
 /** Repo-level settings (gitfleet.io/v1alpha1 FleetConfig), with defaults filled in. */
@@ -26,6 +27,11 @@ export interface FleetConfig {
    * (assign-status-repository.ts). Set only when the FleetConfig lists at least one.
    */
   statusRepositories?: StatusRepository[];
+  /**
+   * Where the hub writes cluster branches instead of the fleet repository
+   * (assign-render-repository.ts). Set only when the FleetConfig lists at least one.
+   */
+  renderRepositories?: RenderRepository[];
   source?: SourceLocation;
 }
 

@@ -6,6 +6,7 @@ import {
   sourceCommitTrailer,
   sourceRefTrailer,
 } from './commit-trailers.js';
+import { movedFromTrailer } from './render-move.js';
 
 export interface RenderCommitInput {
   sourceCommit: string;
@@ -25,6 +26,11 @@ export interface RenderCommitInput {
    * commit there: someone else moved it, and this commit puts the render back.
    */
   restoredFrom?: { found: string | null; lastWritten: string };
+  /**
+   * The branch moved here from another repository (core/publish/render-move.ts): `from` names
+   * it (locationName), `lastWritten` is the hub's last commit there, this commit's parent.
+   */
+  movedFrom?: { from: string; lastWritten: string };
   /**
    * The exporting clusters and Services (`<cluster> <namespace>/<service>`) whose endpoints the
    * changed EndpointSlices carry (endpointsFromOf): one Gitfleet-Endpoints-From trailer each.
@@ -52,6 +58,12 @@ export function renderCommitMessage(input: RenderCommitInput): string {
   return [
     `render ${input.sourceCommit.slice(0, 7)}: ${input.sourceSubject}`,
     '',
+    ...(input.movedFrom
+      ? [
+          `moved: the branch continues here from ${input.movedFrom.from}, where the hub's last commit was ${input.movedFrom.lastWritten}.`,
+          '',
+        ]
+      : []),
     ...(restored
       ? [
           `restored: the branch was found at ${restored.found ?? 'no commit (deleted)'}, not at ${restored.lastWritten}, the hub's last write; another writer moved it, and this commit puts the render back. The changes below are from the hub's last write.`,
@@ -64,6 +76,9 @@ export function renderCommitMessage(input: RenderCommitInput): string {
     `${sourceRefTrailer}: ${input.sourceRef}`,
     ...(input.allowDeletionsOn ? [`${allowDeletionsTrailer}: ${input.allowDeletionsOn}`] : []),
     ...(restored?.found ? [`${restoredFromTrailer}: ${restored.found}`] : []),
+    ...(input.movedFrom
+      ? [`${movedFromTrailer}: ${input.movedFrom.from} ${input.movedFrom.lastWritten}`]
+      : []),
     ...(input.endpointsFrom ?? []).map((from) => `${endpointsFromTrailer}: ${from}`),
     ...(input.evictions ?? []),
     ...(input.rollout ?? []),

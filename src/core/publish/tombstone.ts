@@ -19,17 +19,20 @@ import { sourceCommitTrailer, sourceRefTrailer } from './commit-trailers.js';
 /** The file that marks a tombstoned cluster branch. */
 export const tombstonePath = '.gitfleet/tombstone.yaml';
 
-/** Returns the text of a cluster's tombstone file. */
-export function tombstoneText(cluster: string): string {
+/** Returns the text of a cluster's tombstone file (by default the one of a cluster removed). */
+export function tombstoneText(
+  cluster: string,
+  why: { reason: string; message: string } = {
+    reason: 'ClusterRemoved',
+    message:
+      'The cluster is no longer registered in the fleet repo. Agents stop applying this branch and delete nothing.',
+  },
+): string {
   return emitYaml({
     apiVersion: 'gitfleet.io/v1alpha1',
     kind: 'Tombstone',
     metadata: { name: cluster },
-    spec: {
-      reason: 'ClusterRemoved',
-      message:
-        'The cluster is no longer registered in the fleet repo. Agents stop applying this branch and delete nothing.',
-    },
+    spec: { reason: why.reason, message: why.message },
   });
 }
 

@@ -61,6 +61,8 @@ export interface FleetStatusData {
   heartbeatTimes: Map<string, string>;
   /** The head of each `clusters/<cluster>` branch: what the hub rendered last. */
   renderedHeads: Map<string, string>;
+  /** Cluster → the git directory its branch's commits are read from, when it lives in a render repository. */
+  renderedIn?: Map<string, string>;
   /** How far each reporting cluster's applied commit is behind its rendered head. */
   behind: Map<string, CommitDistance>;
   /** The monitor's verdicts recorded on the bindings head (Gitfleet-Cluster-Judged): cluster → status. */

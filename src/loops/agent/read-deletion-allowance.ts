@@ -27,6 +27,8 @@ const maxBindingsWalk = 20_000;
 /** Returns whether the head's deletion allowance is proven; `trusted` caches heads proven before (a proof does not expire). */
 export async function readDeletionAllowance(opts: {
   gitdir: string;
+  /** Where the cluster branch's commits are, when not in `gitdir` (a render repository). */
+  branchGitdir?: string;
   branchPrefix: string;
   cluster: string;
   commit: string;
@@ -37,7 +39,7 @@ export async function readDeletionAllowance(opts: {
   if (!deletionsAllowedBy(opts.message)(opts.cluster)) return { type: 'none' };
   if (opts.trusted.has(opts.commit)) return { type: 'trusted' };
   const source = withCache({ gitdir: opts.gitdir });
-  const head = await readCommit(source, opts.commit);
+  const head = await readCommit(withCache({ gitdir: opts.branchGitdir ?? opts.gitdir }), opts.commit);
   if (!head) return { type: 'untrusted', reason: `its commit ${opts.commit.slice(0, 12)} cannot be read` };
   const named = sourceCommitOf(head.message);
   const sourceCommit = named === undefined ? undefined : await readCommit(source, named);

@@ -17,6 +17,8 @@ import { statusCommitTrailer } from '../../core/status/status-branch.js';
 /** Returns how the bindings head judges the cluster and whether it read the return report (`report`) or a later status. */
 export async function readHubRecord(opts: {
   gitdir: string;
+  /** Where the cluster branch's commits are, when not in `gitdir` (a render repository). */
+  branchGitdir?: string;
   branchPrefix: string;
   cluster: string;
   /** The return report: the status commit the hub must have read. */
@@ -33,14 +35,16 @@ export async function readHubRecord(opts: {
   const judged = mine(trailers.get(clusterJudgedTrailer));
   const read = mine(trailers.get(statusCommitTrailer));
   const rendered = parseClusterTrailers(trailers.get(clusterCommitTrailer) ?? []).get(opts.cluster);
-  const follows = (ancestor: string, descendant: string): Promise<boolean> =>
+  const follows = (ancestor: string, descendant: string, gitdir = opts.gitdir): Promise<boolean> =>
     ancestor === descendant
       ? Promise.resolve(true)
-      : isAncestor({ gitdir: opts.gitdir, ancestor, descendant }).catch(() => false);
+      : isAncestor({ gitdir, ancestor, descendant }).catch(() => false);
   const applied = opts.applied;
   return {
     readsReport: opts.report !== undefined && read !== undefined && (await follows(opts.report, read)),
     ...(judged !== undefined ? { judged } : {}),
-    renderedApplied: applied !== undefined && (rendered === undefined || (await follows(rendered, applied))),
+    renderedApplied:
+      applied !== undefined &&
+      (rendered === undefined || (await follows(rendered, applied, opts.branchGitdir))),
   };
 }

@@ -36,5 +36,7 @@ export function gatedRefresh(
       throw error;
     }
   };
-  return { repo: { ...repo, refresh }, gate };
+  // The repository's other members are read through, as they are when asked (its gitdir may
+  // follow the cluster branch to another repository: agent-branch-repo.ts).
+  return { repo: Object.assign(Object.create(repo) as AgentRepo, { refresh }), gate };
 }

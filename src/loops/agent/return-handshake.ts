@@ -24,6 +24,8 @@ export const defaultLeaseDurationMs = 40_000;
 
 export interface ReturnGateInput {
   gitdir: string;
+  /** Where the cluster branch's commits are, when not in `gitdir` (a render repository). */
+  branchGitdir?: string;
   /** Where the status branch lives, when not in `gitdir` (a status repository's mirror). */
   statusGitdir?: string;
   branchPrefix: string;
@@ -67,6 +69,7 @@ export async function gateReturn(input: ReturnGateInput): Promise<ReturnGate> {
   if (state === undefined) return { type: 'open' };
   const record = await readHubRecord({
     gitdir: input.gitdir,
+    ...(input.branchGitdir ? { branchGitdir: input.branchGitdir } : {}),
     branchPrefix: input.branchPrefix,
     cluster: input.cluster,
     applied: input.applied,

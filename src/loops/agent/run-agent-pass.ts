@@ -61,7 +61,14 @@ import { collectExports, exportedServices, type ExportedService } from './collec
 import { stopIfLost, untilLost } from './until-lost.js';
 
 export interface AgentPassOptions {
+  /** Where the cluster branch is read: the fleet repository, or a render repository (agent-branch-repo.ts). */
   repo: AgentRepo;
+  /**
+   * The fleet repository when `repo` reads the cluster branch from a render repository: where the
+   * hub's bindings branch (deletion allowances, the hub's record) and, without a status
+   * repository, the agent's status live. Absent: `repo` itself.
+   */
+  fleetRepo?: () => AgentRepo;
   client: ClusterApi;
   cluster: string;
   /** Prefix of gitfleet's branches (the FleetConfig's branchPrefix), e.g. `gitfleet/`. */
@@ -141,9 +148,15 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
   opts.memory.branch = branch;
+  const home = homeOf(opts);
   const target = gitReachable
-    ? await resolveStatusTarget({ ...opts, ...(opts.statusRepos ? { repos: opts.statusRepos } : {}), branch })
-    : (opts.memory.statusTarget ?? { repo: opts.repo });
+    ? await resolveStatusTarget({
+        ...opts,
+        repo: home,
+        ...(opts.statusRepos ? { repos: opts.statusRepos } : {}),
+        branch,
+      })
+    : (opts.memory.statusTarget ?? { repo: home });
   const interpreter =
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
@@ -323,8 +336,9 @@ function returnGate(
   gitDownMs: number | undefined,
 ): Promise<ReturnGate> {
   return gateReturn({
-    gitdir: opts.repo.gitdir,
-    statusGitdir: (opts.memory.statusTarget?.repo ?? opts.repo).gitdir,
+    gitdir: homeOf(opts).gitdir,
+    branchGitdir: opts.repo.gitdir,
+    statusGitdir: (opts.memory.statusTarget?.repo ?? homeOf(opts)).gitdir,
     branchPrefix: opts.branchPrefix,
     cluster: opts.cluster,
     memory: opts.memory,
@@ -353,7 +367,8 @@ async function pruneInput(
   desired: ReadonlySet<string>,
 ): Promise<PruneInput> {
   const allowance = await readDeletionAllowance({
-    gitdir: opts.repo.gitdir,
+    gitdir: homeOf(opts).gitdir,
+    branchGitdir: opts.repo.gitdir,
     branchPrefix: opts.branchPrefix,
     cluster: opts.cluster,
     commit: branch.commit,
@@ -368,6 +383,11 @@ async function pruneInput(
     allowDeletions: opts.allowDeletions || allowance.type === 'trusted',
     ...(allowance.type === 'untrusted' ? { allowanceIgnored: allowance.reason } : {}),
   };
+}
+
+/** Returns the fleet repository: where the bindings branch and the agent's own status live. */
+function homeOf(opts: Pick<AgentPassOptions, 'repo' | 'fleetRepo'>): AgentRepo {
+  return opts.fleetRepo?.() ?? opts.repo;
 }
 
 function diffCounts(a: RequestCounts, b: RequestCounts): RequestCounts {

@@ -31,6 +31,7 @@ import {
 } from './cluster-monitor-rules.js';
 import { tombstoneTree } from './tombstone-tree.js';
 import type { StatusRepositories } from './status-repositories.js';
+import type { RenderRepositories } from './render-repositories.js';
 
 export interface ClusterMonitorOptions {
   /** The git directory whose refs are read (the repository, or a remote's mirror). */
@@ -58,6 +59,11 @@ export interface ClusterMonitorOptions {
    * cannot be read is not judged at all (unreadable is not NotReady).
    */
   statusRepositories?: StatusRepositories;
+  /**
+   * The render repositories (render-repositories.ts): a cluster whose branch lives in one is
+   * judged by its branch there (as the last pass left it), not by the fleet repository's.
+   */
+  renderRepositories?: RenderRepositories;
   /** The doorbell's beacons by cluster (cluster-beacons.ts); absent: no doorbell. */
   beacons?: () => ReadonlyMap<string, number>;
 }
@@ -164,7 +170,9 @@ async function readHeads(
     for (const [ref, oid] of refs) if (ref.startsWith(prefix)) byCluster.set(ref.slice(prefix.length), oid);
     return byCluster;
   };
-  const branches = named(clusterRefPrefix(opts.branchPrefix));
+  const fleetBranches = named(clusterRefPrefix(opts.branchPrefix));
+  const render = opts.renderRepositories;
+  const branches = render ? render.overlay(fleetBranches) : fleetBranches;
   const heartbeats = named(heartbeatRefPrefix(opts.branchPrefix));
   const status = named(statusRefPrefix(opts.branchPrefix));
   const clusters = new Map<string, { heartbeat: string | null; status: string | null; beacons?: number }>();
@@ -172,7 +180,7 @@ async function readHeads(
   const heads = new Set(branches.values());
   for (const head of [...tombstoned.keys()]) if (!heads.has(head)) tombstoned.delete(head);
   for (const [cluster, head] of branches) {
-    if (await isTombstone(opts.gitdir, cluster, head, tombstoned)) continue;
+    if (await isTombstone(render?.gitdirOf(cluster) ?? opts.gitdir, cluster, head, tombstoned)) continue;
     clusters.set(cluster, {
       heartbeat: heartbeats.get(cluster) ?? null,
       status: status.get(cluster) ?? null,

@@ -41,6 +41,8 @@ export async function findRenderedAlready(
     if (!failoverCurrent(bindings)) return null;
     // A refused deletion is still pending: the full pass judges it again and reports it.
     if (bindings.refused.length > 0) return null;
+    // So is a branch a render repository held, and the location of branches is not in this repository.
+    if (bindings.held.length > 0) return null;
     if (!sameStatusHeads(bindings.lastStatus, await readStatusHeads(ctx, prefix))) return null;
     const recorded = bindings.lastClusters;
     if (recorded.size > 0 && !sameClusterHeads(recorded, await readClusterHeads(ctx, prefix))) return null;

@@ -20,6 +20,11 @@ export type ClusterPassOutcome =
   | { type: 'updated'; commit: string; objects: number; added: number; changed: number; removed: number }
   /** The mass-deletion guard refused the render: the branch keeps its last good commit. */
   | { type: 'refused'; reason: string; added: number; changed: number; removed: number }
+  /**
+   * Its render repository cannot be read or refused the write: the branch keeps its last
+   * published commit (docs/git-budget.md#render-repositories).
+   */
+  | { type: 'held'; reason: string; added: number; changed: number; removed: number }
   /** The cluster is no longer registered: this pass wrote its tombstone commit. */
   | { type: 'tombstoned'; commit: string }
   /** The cluster is no longer registered and its branch was tombstoned before: nothing written. */

@@ -32,7 +32,13 @@ import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
 import { Stopwatch } from '../runtime/stopwatch.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
-import { noTimings, type HubPassResult, type PassTimings, type SourceCommit } from './hub-pass-result.js';
+import {
+  noTimings,
+  type ClusterPassOutcome,
+  type HubPassResult,
+  type PassTimings,
+  type SourceCommit,
+} from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { PassContext } from './pass-context.js';
@@ -40,6 +46,14 @@ import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
 import type { StatusRepositories } from './status-repositories.js';
+import { RenderUnavailableError, type RenderRepositories } from './render-repositories.js';
+import {
+  placeClusterBranches,
+  renderSettled,
+  settleRender,
+  type RenderPlacement,
+} from './place-cluster-branches.js';
+import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
@@ -83,17 +97,29 @@ export interface HubPassOptions {
   persistMemo?: boolean | 'readOnly' | 'deferred';
   /** The status repositories (status-repositories.ts); absent: every status is in `repo`. */
   statusRepositories?: StatusRepositories;
+  /** The render repositories (render-repositories.ts); absent: every cluster branch is in `repo`. */
+  renderRepositories?: RenderRepositories;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
 export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
   const maxAttempts = opts.maxAttempts ?? 5;
   // One failover memory for every attempt of the pass (the caller's, or a fresh one).
-  const withFailover = { ...opts, failover: opts.failover ?? defaultHubFailover() };
+  const withFailover = { ...opts, failover: opts.failover ?? defaultHubFailover(), unwritable: new Map() };
+  let published: Readonly<Record<string, ClusterPassOutcome>> = {};
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ...(await attemptPass(withFailover)), attempts: attempt };
+      return withPublished({ ...(await attemptPass(withFailover)), attempts: attempt }, published);
     } catch (error) {
+      // Render repositories refused the write: once more, their clusters held, the others published.
+      if (
+        error instanceof RenderUnavailableError &&
+        [...error.refused.keys()].some((u) => !withFailover.unwritable.has(u))
+      ) {
+        for (const [url, why] of error.refused) withFailover.unwritable.set(url, why);
+        published = { ...published, ...error.outcomes };
+        continue;
+      }
       if (!isLostRace(error) || attempt >= maxAttempts) throw error;
       opts.log.warn(
         `${(error as Error).message}: another writer moved it first; reading again (attempt ${attempt + 1} of ${maxAttempts})`,
@@ -112,7 +138,7 @@ function isLostRace(error: unknown): boolean {
   return isGitfleetError(error, 'PushRejected');
 }
 
-async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Promise<HubPassResult> {
+async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   const timer = new PassTimer(opts.elapsed);
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
@@ -122,7 +148,11 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   const failoverCurrent = (head: BindingsHead): boolean =>
     !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head));
   // With status repositories, the status heads that decide "up to date" are not in `repo`.
-  const quick = !opts.force && (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly());
+  // So are the cluster heads with render repositories (render-repositories.ts).
+  const quick =
+    !opts.force &&
+    (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly()) &&
+    (opts.renderRepositories === undefined || opts.renderRepositories.fleetOnly());
   const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent) : null;
   if (already) {
     timer.mark('readMs');
@@ -146,12 +176,18 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
-  const state = await readAssignedStatus(
-    opts.statusRepositories,
+  const { state, placement } = await placeClusterBranches({
+    repos: opts.renderRepositories,
     read,
     fleet,
-    await readHubState(read, fleet.config.branchPrefix),
-  );
+    state: await readAssignedStatus(
+      opts.statusRepositories,
+      read,
+      fleet,
+      await readHubState(read, fleet.config.branchPrefix),
+    ),
+    unwritable: opts.unwritable,
+  });
   const verdicts = passVerdicts(failover, state.bindings, {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
@@ -167,8 +203,10 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     clustersSeen &&
     failoverSeen &&
     state.bindings.refused.length === 0 &&
+    renderSettled(state, placement) &&
     !opts.force
   ) {
+    settleRender(opts.renderRepositories, fleet, placement);
     timer.mark('readMs');
     const result = {
       type: 'upToDate',
@@ -180,10 +218,13 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     return withUnreadable(result, state);
   }
   return withUnreadable(
-    await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts }),
+    await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts, placement }),
     state,
   );
 }
+
+/** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */
+type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<string, string> };
 
 /**
  * Whether every cluster branch is where the hub last left it (trivially so when the bindings
@@ -205,8 +246,9 @@ async function renderAndWrite(pass: {
   timer: PassTimer;
   failover: HubFailover;
   verdicts: ReadonlyMap<string, ClusterVerdict>;
+  placement: RenderPlacement | undefined;
 }): Promise<HubPassResult> {
-  const { opts, read, source, fleet, state, timer, failover, verdicts } = pass;
+  const { opts, read, source, fleet, state, timer, failover, verdicts, placement } = pass;
   const { render, reports, rollout, failoverWrites, exportDiagnostics } = await planPassRender({
     read,
     fleet,
@@ -237,6 +279,7 @@ async function renderAndWrite(pass: {
     reports,
     failover: failoverWrites,
     ...(rollout ? { rollout } : {}),
+    ...(placement ? { placement } : {}),
   });
   blobs.remember();
   timer.mark('planMs');
@@ -248,10 +291,17 @@ async function renderAndWrite(pass: {
     known: ctx.known,
     warn: (m: string) => opts.log.warn(m),
     ...hooks,
+    ...(opts.renderRepositories ? { render: opts.renderRepositories } : {}),
   };
   const objects = await writeObjectsOfPass(write);
   timer.mark('writeMs');
-  await moveRefsOfPass(write);
+  await moveRefsOfPass(write).catch((error: unknown) => {
+    // What this attempt published stays published: the pass that runs again says so.
+    throw error instanceof RenderUnavailableError
+      ? new RenderUnavailableError(error.refused, plan.clusters)
+      : error;
+  });
+  settleRender(opts.renderRepositories, fleet, placement);
   read.cache.branches = ctx.branches;
   timer.mark('refsMs');
   sweepHubPassCache(read.cache);

@@ -32,6 +32,7 @@ import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import type { RecordedBinding } from './hub-pass-cache.js';
 import { clusterTrailerLines, sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
+import { renderHeldLines, sameHeld } from '../../core/publish/render-move.js';
 import {
   refusalTrailerLines,
   sameRefusals,
@@ -76,6 +77,13 @@ export interface BindingsBranchInput {
   failover?: FailoverWrites;
   /** The rollout stage's records (`.gitfleet/rollouts/`, every one kept) and its decisions' lines. */
   rollout?: { files: ReadonlyMap<string, string>; lines: readonly string[] };
+  /**
+   * With render repositories (place-cluster-branches.ts): where each branch lives
+   * (`.gitfleet/render-repositories/`, every one kept) and the clusters held this pass.
+   */
+  render?: { files: ReadonlyMap<string, string>; held: ReadonlyMap<string, string> };
+  /** The Gitfleet-Render-Held values the head records. */
+  held?: readonly string[];
 }
 
 /** The failover stage's part of the bindings commit (core/failover/plan-failover.ts). */
@@ -94,8 +102,12 @@ export async function planBindingsBranch(
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
   await prepareTemplateStatuses(input);
   const records = keepRecords(recordOids(ctx, input), input);
-  for (const [path, text] of [...(input.failover?.files ?? []), ...(input.rollout?.files ?? [])])
-    records.set(path, ctx.blobs.oidAt(input.ref, path, text));
+  const kept = [
+    ...(input.failover?.files ?? []),
+    ...(input.rollout?.files ?? []),
+    ...(input.render?.files ?? []),
+  ];
+  for (const [path, text] of kept) records.set(path, ctx.blobs.oidAt(input.ref, path, text));
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
   const clustersSeen = sameClusterHeads(input.lastClusters, input.clusterHeads);
@@ -109,13 +121,15 @@ export async function planBindingsBranch(
     ...(wakeAt ? [`${wakeAtTrailer}: ${wakeAt}`] : []),
     ...(input.rollout?.lines ?? []),
     ...refusalTrailerLines(input.refusedNow ?? []),
+    ...renderHeldLines(input.render?.held ?? new Map()),
   ];
   const failoverSeen =
     decisionLines.length === 0 &&
     (input.rollout?.lines.length ?? 0) === 0 &&
     sameJudged(input.judged ?? [], verdicts) &&
     (input.wakeAt ?? null) === wakeAt &&
-    sameRefusals(input.refused ?? [], input.refusedNow ?? []);
+    sameRefusals(input.refused ?? [], input.refusedNow ?? []) &&
+    sameHeld(input.held ?? [], input.render?.held ?? new Map());
   if (
     changes.length === 0 &&
     input.lastSource === ctx.sourceCommit.commit &&

@@ -3,7 +3,7 @@
 // (only the directories on changed paths are rewritten) and commit it on top.
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { FleetConfig } from '../../core/model/fleet-config.js';
-import { renderCommitMessage } from '../../core/publish/commit-message.js';
+import { renderCommitMessage, type RenderCommitInput } from '../../core/publish/commit-message.js';
 import { endpointsFromOf } from '../../core/publish/endpoints-from.js';
 import { planClusterUpdate, type BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
@@ -24,6 +24,12 @@ export interface ClusterBranchInput {
   current: { tree: string | null; files: ReadonlyMap<string, string> };
   /** Someone else moved the branch from the hub's last commit: this pass puts the render back. */
   restore?: { lastWritten: string };
+  /**
+   * The branch moves here from another repository in this pass (place-cluster-branches.ts),
+   * named as the commit's Gitfleet-Moved-From trailer names it: its first commit here continues
+   * from the hub's last commit there (`restore`), and says so instead of "restored".
+   */
+  movedFrom?: string;
   output: ClusterOutput;
   guards: FleetConfig['guards'];
   deletionsAllowed: boolean;
@@ -39,6 +45,8 @@ export interface ClusterBranchPlan {
   diagnostic?: Diagnostic;
   /** A refused update: the paths it would have changed, whose binding records must stay too. */
   refusedPaths?: readonly string[];
+  /** An update: the paths it changes (a held cluster keeps their records: plan-render-writes.ts). */
+  changedPaths?: readonly string[];
 }
 
 /** Returns what the pass does to one registered cluster's branch, with the objects to write. */
@@ -151,7 +159,7 @@ async function commitFiles(
       : {}),
     ...(input.evictions && plan.changes.length > 0 ? { evictions: input.evictions.trailers } : {}),
     ...(input.rolloutLines ? { rollout: input.rolloutLines } : {}),
-    ...(input.restore ? { restoredFrom: { found: input.head, lastWritten: input.restore.lastWritten } } : {}),
+    ...movedOrRestored(input),
     ...endpointsFromOfChanges(ctx, input, plan.changes),
   });
   // An empty change list leaves an empty body: no blank line doubled before the trailers.
@@ -169,7 +177,16 @@ async function commitFiles(
       move: { ref: input.ref, oldOid: input.head, newOid: commit.oid },
       objects: [...newBlobs(ctx, added), ...tree.objects, commit],
     },
+    changedPaths: plan.changes.map((c) => c.path),
   };
+}
+
+/** Returns the message's note of a branch moved here from another repository, or put back after another writer moved it. */
+function movedOrRestored(input: ClusterBranchInput): Partial<RenderCommitInput> {
+  const lastWritten = input.restore?.lastWritten ?? input.head;
+  if (input.movedFrom !== undefined && lastWritten !== null)
+    return { movedFrom: { from: input.movedFrom, lastWritten } };
+  return input.restore ? { restoredFrom: { found: input.head, lastWritten: input.restore.lastWritten } } : {};
 }
 
 /**

@@ -31,6 +31,9 @@ import type { AgentReport } from '../../core/status/status-branch.js';
 import { planBindingsBranch, type FailoverWrites } from './plan-bindings-branch.js';
 import { planClusterBranch, type ClusterBranchInput, type ClusterBranchPlan } from './plan-cluster-branch.js';
 import { planTombstone } from './plan-tombstone.js';
+import type { RenderPlacement } from './place-cluster-branches.js';
+import { holdPlan, planStrayTombstones } from './plan-render-writes.js';
+import { locationName } from '../../core/publish/render-move.js';
 import type { RolloutStage } from './hub-rollout.js';
 import type { HubState } from './read-hub-state.js';
 import { readCommitFiles, readCommitInfo } from './read-git-state.js';
@@ -57,6 +60,8 @@ export async function planPassWrites(
     failover?: FailoverWrites;
     /** The rollout stage's records and trailer lines (hub-rollout.ts). */
     rollout?: Pick<RolloutStage, 'files' | 'lines' | 'clusterLines'>;
+    /** Where each cluster branch is written, with render repositories (place-cluster-branches.ts). */
+    placement?: RenderPlacement;
   },
 ): Promise<PassWrites> {
   const { render, state } = input;
@@ -78,10 +83,24 @@ export async function planPassWrites(
   const refusedNow: RefusedDeletion[] = [];
   const provided = providedServices(input.fleet);
   const evictions = evictionsByCluster(input.failover?.decisions ?? [], render.bindings);
+  const placement = input.placement;
   for (const [i, cluster] of names.entries()) {
-    const plan = await planBranchOf(ctx, { ...input, provided, evictions }, { cluster, ...bases[i]! });
+    const moved = placement?.moved.has(cluster)
+      ? { movedFrom: locationName(placement.moved.get(cluster)) }
+      : {};
+    const planned = await planBranchOf(
+      ctx,
+      { ...input, provided, evictions },
+      { cluster, ...bases[i]!, ...moved },
+    );
+    const held = placement?.held.get(cluster);
+    const plan = held === undefined ? planned : holdPlan(cluster, planned, held);
     clusters[cluster] = plan.outcome;
-    if (plan.write) writes.push(plan.write);
+    const at = placement?.location.get(cluster);
+    if (plan.write)
+      writes.push(
+        at === undefined ? plan.write : { ...plan.write, move: { ...plan.write.move, repository: at } },
+      );
     if (plan.diagnostic) diagnostics.push(plan.diagnostic);
     for (const path of plan.refusedPaths ?? []) keep.add(path);
     if (plan.outcome.type === 'refused' && plan.diagnostic)
@@ -90,8 +109,13 @@ export async function planPassWrites(
   const heads = new Map(state.clusterHeads);
   for (const w of writes)
     heads.set(w.move.ref.slice(clusterRefPrefix(input.fleet.config.branchPrefix).length), w.move.newOid);
+  if (placement)
+    writes.push(
+      ...planStrayTombstones(ctx, placement.strays, (c) => clusterRef(input.fleet.config.branchPrefix, c)),
+    );
   const bindings = await planBindingsBranch(ctx, {
     ...state.bindings,
+    ...(placement ? { render: { files: placement.files, held: placement.held } } : {}),
     clusterHeads: heads,
     bindings: render.bindings,
     placements: render.placements,
@@ -214,7 +238,12 @@ function planBranchOf(
     evictions: ReadonlyMap<string, ClusterEvictions>;
     rollout?: Pick<RolloutStage, 'clusterLines'>;
   },
-  branch: { cluster: string; current: ClusterBranchInput['current']; restore?: { lastWritten: string } },
+  branch: {
+    cluster: string;
+    current: ClusterBranchInput['current'];
+    restore?: { lastWritten: string };
+    movedFrom?: string;
+  },
 ): Promise<ClusterBranchPlan> {
   const { cluster, current } = branch;
   const { config } = input.fleet;
@@ -241,6 +270,7 @@ function planBranchOf(
     deletionsAllowed: deletionsAllowedBy(ctx.sourceCommit.message)(cluster),
     ...(evictions ? { evictions } : {}),
     ...(branch.restore ? { restore: branch.restore } : {}),
+    ...(branch.movedFrom !== undefined ? { movedFrom: branch.movedFrom } : {}),
     ...(rolloutLines ? { rolloutLines } : {}),
   });
 }

@@ -16,7 +16,8 @@ import {
   parseRefusalTrailers,
   type RefusedDeletion,
 } from '../../core/publish/refusal-trailers.js';
-import { failoverDir } from '../../core/failover/plan-failover.js';
+import { renderHeldTrailer } from '../../core/publish/render-move.js';
+import { renderLocationDir } from '../../core/model/render-repository.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
 
@@ -25,6 +26,11 @@ export interface HubState {
     ref: string;
     head: string | null;
     current: { tree: string | null; files: ReadonlyMap<string, string> };
+    /**
+     * Cluster → the render repository the head records its branch in
+     * (`.gitfleet/render-repositories/<cluster>`, core/model/render-repository.ts); absent: the fleet repository.
+     */
+    locations: Map<string, string>;
     /** The source commit named by the head's Gitfleet-Source-Commit trailer. */
     lastSource: string | null;
     /** The status branch heads (`cluster=commit`) its Gitfleet-Status-Commit trailers name. */
@@ -37,6 +43,8 @@ export interface HubState {
     judged: string[];
     /** The cluster updates the guard refused in that pass (Gitfleet-Deletion-Refused): still pending. */
     refused: RefusedDeletion[];
+    /** The clusters whose render repository held them in that pass (Gitfleet-Render-Held): still pending. */
+    held: string[];
   };
   /** Cluster name → head of its agent's status branch. */
   statusHeads: Map<string, string>;
@@ -58,6 +66,7 @@ export interface BindingsHead {
   wakeAt: string | null;
   judged: string[];
   refused: RefusedDeletion[];
+  held: string[];
 }
 
 /** Returns what the bindings branch under the prefix says of the last pass. */
@@ -76,6 +85,7 @@ export async function readBindingsHead(ctx: ReadContext, prefix: string): Promis
     wakeAt: trailers.get(wakeAtTrailer)?.at(-1) ?? null,
     judged: trailers.get(clusterJudgedTrailer) ?? [],
     refused: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
+    held: trailers.get(renderHeldTrailer) ?? [],
   };
 }
 
@@ -93,19 +103,38 @@ export async function readClusterHeads(ctx: ReadContext, prefix: string): Promis
 export async function readHubState(ctx: ReadContext, prefix: string): Promise<HubState> {
   const bindings = await readBindingsHead(ctx, prefix);
   const current = await readCommitFiles(ctx, bindings.head);
+  const locations = await readLocations(ctx, current.files);
   const clusterHeads = await readClusterHeads(ctx, prefix);
   const statusHeads = await readStatusHeads(ctx, prefix);
-  return { bindings: { ...bindings, current }, clusterHeads, statusHeads };
+  return { bindings: { ...bindings, current, locations }, clusterHeads, statusHeads };
+}
+
+/** Returns where the bindings branch's files record each cluster branch (cluster → URL or path). */
+async function readLocations(
+  ctx: ReadContext,
+  files: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const [path, oid] of files) {
+    if (!path.startsWith(renderLocationDir)) continue;
+    const text = Buffer.from((await readStoredObject(ctx.store, oid)).content)
+      .toString('utf8')
+      .trim();
+    if (text !== '') out.set(path.slice(renderLocationDir.length), text);
+  }
+  return out;
 }
 
 const readBatch = 64;
+const hubFilesDir = '.gitfleet/';
 
 /** Returns the previous bindings held by the records of the bindings branch, by binding key. */
 export async function readPreviousBindings(
   ctx: ReadContext,
   files: ReadonlyMap<string, string>,
 ): Promise<Map<string, PreviousBinding>> {
-  const oids = [...files].filter(([path]) => !path.startsWith(failoverDir)).map(([, oid]) => oid);
+  // The hub's own files (failover, rollouts, render locations) hold no binding record.
+  const oids = [...files].filter(([path]) => !path.startsWith(hubFilesDir)).map(([, oid]) => oid);
   const previous = new Map<string, PreviousBinding>();
   for (let i = 0; i < oids.length; i += readBatch) {
     const batch = oids.slice(i, i + readBatch);

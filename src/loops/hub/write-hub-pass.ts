@@ -16,6 +16,8 @@ import { parseCommitParents } from '../../adapters/git/read-git-object.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
 import type { HubRepo, RefMove } from '../shared/hub-repo.js';
+import { InternalError } from '../../core/model/gitfleet-error.js';
+import { RenderUnavailableError } from './render-repositories.js';
 
 /** Test seams between the steps (a crash or a competing writer is simulated here). */
 export interface HubPassHooks {
@@ -33,6 +35,34 @@ export interface HubPassWrite {
   hooks?: HubPassHooks;
   /** Told when the ref update recovered the stale locks of a dead gitfleet writer. */
   warn?: (message: string) => void;
+  /**
+   * Publishes the moves bound for one render repository (render-repositories.ts), the commits
+   * read from the repository the pass wrote them into; needed when a move names a repository.
+   */
+  render?: { publish(url: string, moves: readonly RefMove[], from: string): Promise<void> };
+}
+
+/**
+ * Publishes the chosen moves bound for render repositories, one repository at a time (each all or
+ * nothing); each is tried, so one that refuses the write does not keep the others from being
+ * published, and then the refusals are thrown together.
+ */
+async function publishElsewhere(write: HubPassWrite, chosen: (m: RefMove) => boolean): Promise<void> {
+  const elsewhere = new Map<string, RefMove[]>();
+  for (const m of write.moves.filter(chosen))
+    elsewhere.set(m.repository!, [...(elsewhere.get(m.repository!) ?? []), m]);
+  const refused = new Map<string, string>();
+  for (const url of [...elsewhere.keys()].sort()) {
+    if (!write.render)
+      throw new InternalError(`${url}: a move bound for a render repository, and no way to publish it`);
+    try {
+      await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+    } catch (error) {
+      if (!(error instanceof RenderUnavailableError)) throw error;
+      for (const [u, why] of error.refused) refused.set(u, why);
+    }
+  }
+  if (refused.size > 0) throw new RenderUnavailableError(refused);
 }
 
 /** Stores the objects, then moves the refs, then publishes; returns how many objects were written. */
@@ -46,9 +76,17 @@ export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
   return count;
 }
 
-/** Moves every ref of the pass at once (compare-and-swap) and publishes the moves. */
+/**
+ * Publishes the moves bound for render repositories, one repository at a time (each all or
+ * nothing), then moves every other ref of the pass at once (compare-and-swap) and publishes
+ * them, the bindings branch last: it never names a cluster commit that is not published.
+ */
 export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
-  if (write.moves.length === 0) return;
+  // The branches in their render repositories first, then the tombstones moved branches leave behind.
+  await publishElsewhere(write, (m) => m.repository !== undefined && m.leftBehind !== true);
+  await publishElsewhere(write, (m) => m.repository !== undefined && m.leftBehind === true);
+  const here = write.moves.filter((m) => m.repository === undefined);
+  if (here.length === 0) return;
   const written = new Map(
     write.objects.filter((o) => o.type === 'commit').map((o) => [o.oid, parseCommitParents(o.content)]),
   );
@@ -56,7 +94,7 @@ export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
     gitdir: write.repo.gitdir,
     written,
     ...(write.warn ? { warn: write.warn } : {}),
-    updates: write.moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
+    updates: here.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
   });
-  await write.repo.publish(write.moves);
+  await write.repo.publish(here);
 }

@@ -16,6 +16,16 @@ export interface RefMove {
    * heartbeat ref (loops/agent/heartbeat.ts), which has one writer and no history.
    */
   replace?: boolean;
+  /**
+   * The render repository (URL or path) the move is published to, for a cluster branch that
+   * lives there (docs/git-budget.md#render-repositories); absent: the repository the hub works on.
+   */
+  repository?: string;
+  /**
+   * The tombstone a moved branch leaves in its old render repository: published only once every
+   * branch of the pass is in its new repository, so a move that fails leaves the old one as it was.
+   */
+  leftBehind?: boolean;
 }
 
 /** A repository the hub renders into. */

@@ -3,8 +3,7 @@
 // (fleet-status-memo.ts): commits, the `.yaml` files of a tree, blob texts. The reads are
 // synchronous: they are small positioned reads of open pack files, and a trip through the
 // thread pool per object would cost more than the read.
-import { readGitObjectNow } from '../../adapters/git/read-git-object.js';
-import type { ObjectStore } from '../../adapters/git/object-store.js';
+import { readStoredObjectNow, type ObjectStore } from '../../adapters/git/object-store.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import type { CommitRead, FleetStatusMemo, TreeFile } from './fleet-status-memo.js';
@@ -19,7 +18,7 @@ const decoder = new TextDecoder();
 
 /** Returns an object's content of the expected type; throws naming the object when it is another. */
 function readTyped(read: FleetRead, oid: string, type: 'commit' | 'tree' | 'blob'): Buffer {
-  const object = readGitObjectNow(read.store, oid);
+  const object = readStoredObjectNow(read.store, oid);
   if (object.type !== type) throw new Error(`${oid}: a ${object.type}, not a ${type}`);
   return object.content;
 }

@@ -37,6 +37,7 @@ import {
 import { listYamlFiles, readCommit, readText, type FleetRead } from './read-fleet-objects.js';
 import { distances, readStatusBranches, type StatusBranchesRead } from './read-status-reports.js';
 import { allHeads, readAssignedHeads } from './read-status-repositories.js';
+import { readRenderedHeads, readRenderLocations } from './read-rendered-heads.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { loadSource } from './read-source-labels.js';
 import { localGitdir } from './hub-repo.js';
@@ -89,6 +90,11 @@ export interface ReadFleetStatusOptions {
    * (read-status-repositories.ts); default: a local path in place, and a URL is unreadable.
    */
   openStatusRepository?: (url: string) => Promise<string>;
+  /**
+   * The same for a render repository the bindings branch records a cluster branch in
+   * (read-rendered-heads.ts); default: openStatusRepository's.
+   */
+  openRenderRepository?: (url: string) => Promise<string>;
 }
 
 /** The default bound of the walk that counts how far a cluster is behind. */
@@ -127,7 +133,15 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
   const sourceCommit = trailers.get(sourceCommitTrailer)?.[0];
   const bindingsBranch = readBindingsTree(read, bindingsCommit.tree);
   const bindings = bindingsBranch.files.map((f) => f.view).filter((b): b is BindingView => b !== undefined);
-  const renderedHeads = refsUnder(refs, clusterRefPrefix(branchPrefix));
+  const rendered = await readRenderedHeads({
+    branchPrefix,
+    fleetHeads: refsUnder(refs, clusterRefPrefix(branchPrefix)),
+    locations: readRenderLocations(read, bindingsCommit.tree),
+    open: opts.openRenderRepository ?? opts.openStatusRepository ?? openLocalStatusRepository,
+  });
+  const renderedHeads = rendered.heads;
+  // The render repositories' commits are read where they are (how far behind a cluster is).
+  read.store = { ...read.store, also: rendered.gitdirs };
   const assigned = await readAssignedHeads({
     read,
     branchPrefix,
@@ -146,7 +160,8 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     opts.objects === 'fresh' ? freshClusters(trailers, statusHeads, renderedHeads) : new Set<string>();
   const skipped = placedPaths(bindings, aggregatedByHub);
   const status = mergeStatus(assigned.status.map((g) => readStatusBranches(g.read, g.heads, skipped)));
-  for (const [cluster, why] of assigned.unreadable) status.unreadable.set(cluster, why);
+  for (const [cluster, why] of [...assigned.unreadable, ...rendered.unreadable])
+    status.unreadable.set(cluster, why);
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
   const heartbeatTimes = new Map<string, string>();
   for (const group of assigned.heartbeats)
@@ -177,6 +192,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     reportTimes: status.times,
     heartbeatTimes,
     renderedHeads,
+    ...(rendered.readIn.size > 0 ? { renderedIn: rendered.readIn } : {}),
     behind: distances(read, status.reports, renderedHeads, opts.behindLimit ?? defaultBehindLimit),
     judged: judgedOf(trailers.get(clusterJudgedTrailer) ?? []),
     templateLabels: labels.labels ?? new Map(),

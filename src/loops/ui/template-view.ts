@@ -10,7 +10,7 @@ import type { ObjectSpec } from '../../core/review/parse-object-spec.js';
 import { redactSecretPair } from '../../core/review/redact-secret-pair.js';
 import type { StatusRow } from '../../core/status/status-table.js';
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
-import { readFileAt, type ReadRepo } from './read-repo-file.js';
+import { openReadRepo, readFileAt, type ReadRepo } from './read-repo-file.js';
 
 /** Returns the history of one object on the cluster branches, newest first. */
 export type ReadHistory = (object: ObjectSpec) => Promise<LogEntry[]>;
@@ -39,7 +39,8 @@ export async function templateView(input: {
   const path = objectPath(binding.resource);
   const rendered: TemplateView['rendered'] = [];
   for (const [cluster, head] of input.data.renderedHeads) {
-    const text = await readFileAt(input.repo, head, path);
+    const elsewhere = input.data.renderedIn?.get(cluster);
+    const text = await readFileAt(elsewhere ? openReadRepo(elsewhere) : input.repo, head, path);
     rendered.push({
       cluster,
       path,

@@ -117,6 +117,11 @@ test('Render repositories take the cluster branches and the agents polling them 
       ['status-1', 'status', 0, 10, 20],
     ],
   );
-  close(model.repositories[0]!.total.readsPerSecond, 1 / 30, 'only the hub reads the fleet repository');
+  close(model.repositories[0]!.by.hub.readsPerSecond, 1 / 30, 'the hub polls the fleet repository');
+  close(
+    model.repositories[0]!.by.agents.readsPerSecond,
+    10 / 30,
+    'each agent reads the bindings branch there once a pass (--interval), never polls it',
+  );
   close(model.repositories[1]!.by.agents.readsPerSecond, 5 * (1 + 1 / 30), 'five agents poll render-1');
 });

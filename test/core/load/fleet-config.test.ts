@@ -95,6 +95,33 @@ test('A cluster label naming no listed status repository stops the load, naming 
   );
 });
 
+test('Render repositories are read in order; a cluster label naming one of them loads.', () => {
+  const renderRepositories = [
+    { name: 'render-a', url: 'https://git.example.com/render-a.git' },
+    { name: 'render-b', url: '/srv/git/render-b.git' },
+  ];
+  const fleet = mustLoad([
+    fileOf('fleet.yaml', fleetConfig({ renderRepositories })),
+    fileOf('clusters/m1.yaml', clusterDoc('m1', {}, { 'gitfleet.io/render-repository': 'render-b' })),
+  ]);
+  assert.deepEqual(fleet.config.renderRepositories, renderRepositories);
+  assert.equal(fleet.config.statusRepositories, undefined);
+});
+
+test('A cluster label naming no listed render repository stops the load, naming the cluster file, cluster and label.', () => {
+  const errors = mustFail([
+    fileOf('fleet.yaml', fleetConfig({ renderRepositories: [{ name: 'render-a', url: '/srv/a.git' }] })),
+    fileOf('clusters/m1.yaml', clusterDoc('m1', {}, { 'gitfleet.io/render-repository': 'render-z' })),
+  ]);
+  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.equal(errors[0]?.code, 'InvalidCluster');
+  assert.equal(errors[0]?.file, 'clusters/m1.yaml');
+  assert.match(
+    errors[0]?.message ?? '',
+    /cluster m1: label gitfleet\.io\/render-repository="render-z" names no render repository .*listed: render-a/,
+  );
+});
+
 test('A repo without a FleetConfig gets the defaults.', () => {
   assert.deepEqual(mustLoad([fileOf('a.yaml', configMapDoc('a'))]).config, defaultFleetConfig());
 });
@@ -174,6 +201,36 @@ const invalid: { name: string; given: unknown; want: RegExp }[] = [
     name: 'A status repository has a url.',
     given: { statusRepositories: [{ name: 's' }] },
     want: /spec\.statusRepositories\[0\]\.url: is required/,
+  },
+  {
+    name: 'Render repository names are DNS labels.',
+    given: { renderRepositories: [{ name: 'Render_A', url: '/srv/render-a.git' }] },
+    want: /spec\.renderRepositories\[0\]\.name: "Render_A": must be a lowercase RFC 1123 label/,
+  },
+  {
+    name: 'Render repository names are unique.',
+    given: {
+      renderRepositories: [
+        { name: 'r', url: '/srv/a.git' },
+        { name: 'r', url: '/srv/b.git' },
+      ],
+    },
+    want: /spec\.renderRepositories\[1\]\.name: "r": named twice/,
+  },
+  {
+    name: 'A render repository URL is http(s) or a local path.',
+    given: { renderRepositories: [{ name: 'r', url: 'git://example.com/r.git' }] },
+    want: /spec\.renderRepositories\[0\]\.url: "git:\/\/example\.com\/r\.git": must be an http\(s\) URL or a local path, not git:/,
+  },
+  {
+    name: 'A render repository URL holds no credentials, and the message does not repeat them.',
+    given: { renderRepositories: [{ name: 'r', url: 'https://x:hunter2@example.com/r.git' }] },
+    want: /^(?!.*hunter2).*spec\.renderRepositories\[0\]\.url: "https:\/\/example\.com\/r\.git": must not hold credentials \(give the hub --render-token-file/,
+  },
+  {
+    name: 'A render repository has a url.',
+    given: { renderRepositories: [{ name: 'r' }] },
+    want: /spec\.renderRepositories\[0\]\.url: is required/,
   },
   {
     name: 'A skipped namespace is a valid regex.',

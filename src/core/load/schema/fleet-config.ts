@@ -13,5 +13,6 @@ export const fleetConfigSchema: ObjectSchema = topLevel({
     guards: object({ maxDeleteFraction: anyValue, minObjects: anyValue }),
     allowNoExecuteTaintPolicy: anyValue,
     statusRepositories: listOf(object({ name: anyValue, url: anyValue })),
+    renderRepositories: listOf(object({ name: anyValue, url: anyValue })),
   }),
 });

@@ -5,6 +5,9 @@ import { openObjectStore, readStoredObject } from '../../../adapters/git/object-
 import { createHubPassCache } from '../../hub/hub-pass-cache.js';
 import { readHubState, type HubState } from '../../hub/read-hub-state.js';
 import type { ReadContext } from '../../hub/read-git-state.js';
+import { isRepoUrl } from '../../../adapters/remote/parse-remote-url.js';
+import { localGitdir } from '../hub-repo.js';
+import { readRenderedHeads } from '../read-rendered-heads.js';
 
 /** The recorded state of the hub's branches under one prefix, and when it was recorded. */
 export interface RecordedState {
@@ -14,13 +17,31 @@ export interface RecordedState {
   bindings?: { commit: string; recordedAt: string; source: string | null };
   /** Each status branch's head and committer time, by cluster. */
   status: { cluster: string; commit: string; recordedAt: string }[];
+  /** Cluster → why its render repository cannot be read: previewed as if it had no branch. */
+  renderUnreadable?: ReadonlyMap<string, string>;
 }
 
-/** Returns the hub state recorded under the prefix, or undefined when there is no bindings or status branch. */
+/**
+ * Returns the hub state recorded under the prefix, or undefined when there is no bindings or
+ * status branch. A cluster branch the bindings branch records in a render repository is read
+ * there (a local path; a URL is not read: that cluster is previewed as if it had no branch, and
+ * the note says so).
+ */
 export async function readRecordedState(gitdir: string, prefix: string): Promise<RecordedState | undefined> {
   const cache = createHubPassCache();
   const read: ReadContext = { store: openObjectStore(gitdir, cache.packs), cache };
-  const state = await readHubState(read, prefix);
+  const recorded = await readHubState(read, prefix);
+  const rendered = await readRenderedHeads({
+    branchPrefix: prefix,
+    fleetHeads: recorded.clusterHeads,
+    locations: recorded.bindings.locations,
+    open: (url) =>
+      isRepoUrl(url)
+        ? Promise.reject(new Error('a URL: the preview reads local repositories only'))
+        : Promise.resolve(localGitdir(url)),
+  });
+  read.store = { ...read.store, also: rendered.gitdirs };
+  const state = { ...recorded, clusterHeads: rendered.heads };
   if (state.bindings.head === null && state.statusHeads.size === 0) return undefined;
   const status = await Promise.all(
     [...state.statusHeads]
@@ -45,6 +66,7 @@ export async function readRecordedState(gitdir: string, prefix: string): Promise
         }
       : {}),
     status,
+    ...(rendered.unreadable.size > 0 ? { renderUnreadable: rendered.unreadable } : {}),
   };
 }
 
@@ -74,5 +96,10 @@ export function describeRecordedState(recorded: RecordedState | undefined, prefi
       `status of ${recorded.status.length} cluster${recorded.status.length === 1 ? '' : 's'} (recorded ${range})`,
     );
   } else parts.push('no status branches');
+  const unreadable = new Map<string, string[]>();
+  for (const [cluster, why] of recorded.renderUnreadable ?? [])
+    unreadable.set(why, [...(unreadable.get(why) ?? []), cluster]);
+  for (const [why, clusters] of unreadable)
+    parts.push(`${why} (${clusters.join(', ')} previewed as if they had no branch)`);
   return `hub state: ${parts.join('; ')}`;
 }

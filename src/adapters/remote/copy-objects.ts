@@ -1,0 +1,68 @@
+// Copies the objects some commits need from one or more repositories into another that lacks
+// them: how the hub hands the commits of a pass, built in the repository it works on, to a render
+// repository's mirror (or a render repository on a local path) before moving its refs there
+// (docs/git-budget.md#render-repositories). The same walk as a push (list-objects-to-push.ts):
+// every commit back to one the target holds, and each commit's trees and blobs that differ from
+// its first parent's; objects the target holds already are not copied. A branch whose history
+// the target has never seen (a cluster moved in) is copied down to its root, once.
+import { GitReadError } from '../git/git-read-error.js';
+import type { GitObject } from '../git/git-object.js';
+import { writeObjects } from '../git/write-objects.js';
+import { listObjectsToPush } from './list-objects-to-push.js';
+import { openObjectReader, type ObjectReader } from './object-reader.js';
+
+/** Most objects written in one pack. */
+const batchSize = 20_000;
+
+/** Copies into `to` what the tips need from `from`; returns how many objects were copied. */
+export async function copyObjects(opts: {
+  /** Where the objects are read: the repositories that may hold them, in order. */
+  from: readonly string[];
+  /** The repository that receives them. */
+  to: string;
+  tips: readonly string[];
+  /** Commits `to` holds (with everything they reach): the walk stops there. */
+  has: ReadonlySet<string>;
+}): Promise<number> {
+  const target = await openObjectReader(opts.to);
+  const sources: ObjectReader[] = [];
+  try {
+    for (const gitdir of opts.from) sources.push(await openObjectReader(gitdir));
+    const readers = [target, ...sources];
+    const reader: ObjectReader = {
+      has: async (oid) => (await firstHolding(readers, oid)) !== undefined,
+      read: async (oid) => {
+        const holder = await firstHolding(readers, oid);
+        if (holder === undefined)
+          throw new GitReadError('MissingObject', `${oid}: in none of ${[opts.to, ...opts.from].join(', ')}`);
+        return holder.read(oid);
+      },
+      packEntries: () => {
+        throw new Error('copyObjects: packEntries is not used');
+      },
+      close: () => Promise.resolve(),
+    };
+    const wanted = await listObjectsToPush({ reader, tips: opts.tips, remoteHas: opts.has });
+    let copied = 0;
+    for (let i = 0; i < wanted.length; i += batchSize) {
+      const objects: GitObject[] = [];
+      for (const oid of wanted.slice(i, i + batchSize)) {
+        if (await target.has(oid)) continue;
+        const { type, content } = await reader.read(oid);
+        objects.push({ oid, type, content });
+      }
+      copied += (await writeObjects({ gitdir: opts.to, objects, exists: () => false })).count;
+    }
+    return copied;
+  } finally {
+    for (const r of [target, ...sources]) await r.close();
+  }
+}
+
+async function firstHolding(
+  readers: readonly ObjectReader[],
+  oid: string,
+): Promise<ObjectReader | undefined> {
+  for (const r of readers) if (await r.has(oid)) return r;
+  return undefined;
+}

@@ -1,0 +1,182 @@
+// The agent's repository when cluster branches may live in render repositories
+// (loops/agent/agent-branch-repo.ts): the fleet repository as always (a mirror for a URL, the
+// path itself), and, once the bindings branch names a render repository for the cluster or
+// `--render-repo` does, that repository (a mirror of its own holding the cluster branch alone,
+// `--render-token-file`'s token, else the agent's) beside a second mirror of the fleet
+// repository holding the bindings branch, status and heartbeat. A local path is read in place.
+import { readRef } from '../../adapters/git/read-ref.js';
+import { readToken } from '../../adapters/remote/read-token.js';
+import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { RemoteError } from '../../adapters/remote/remote-error.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { agentBranchRepo, type AgentBranchRepo } from '../../loops/agent/agent-branch-repo.js';
+import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
+import type { Logger } from '../../loops/runtime/logger.js';
+import {
+  bindingsRef,
+  clusterRef,
+  heartbeatRef,
+  heartbeatRefPrefix,
+  statusRef,
+} from '../../core/publish/hub-refs.js';
+import { agentRemoteOptions, remoteAgentRepo, type AgentRemoteOptions } from './agent-remote-repo.js';
+import { privateFiles } from './hub-remote-setup.js';
+import { runAgentPass, type AgentPassOptions } from '../../loops/agent/run-agent-pass.js';
+import type { Clock } from '../../loops/runtime/clock.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import { statusMirrorMaintenance } from './agent-status-repos.js';
+
+/** `agent --render-repo` and `--render-token-file`. */
+export const renderRepoFlags = {
+  'render-repo': {
+    type: 'string',
+    value: 'URL|PATH',
+    help: "where to read the cluster branch (default: the render repository the fleet repository's bindings branch names for the cluster, else --repo)",
+  },
+  'render-token-file': {
+    type: 'string',
+    value: 'FILE',
+    help: 'for a render repository URL: a file holding its token (default: --token-file, else $GITFLEET_GIT_TOKEN)',
+  },
+} as const;
+
+/** Returns the agent's repository: its cluster branch read where the hub publishes it. */
+export async function openAgentRepo(
+  opts: AgentRemoteOptions & {
+    repo: string;
+    cluster: string;
+    branchPrefix: string;
+    tokenFile?: string;
+    renderRepo?: string;
+    renderTokenFile?: string;
+    log: Logger;
+  },
+): Promise<AgentBranchRepo & AgentMirrors> {
+  const { cluster, branchPrefix } = opts;
+  const mirrors = new Set<AgentRepo>();
+  const remote = isRepoUrl(opts.repo);
+  const fleet = remote
+    ? mirrored(
+        await remoteAgentRepo({
+          ...opts,
+          url: opts.repo,
+          ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
+          branchOptional: true,
+        }),
+      )
+    : localAgentRepo(opts.repo);
+  const fleetToken = remote ? await tokenOf(opts.tokenFile) : undefined;
+  // Where the allowance's source branch is decided: the head of the branch the agent reads.
+  const made: { repo?: AgentBranchRepo } = {};
+  const allowanceHead = async () => {
+    const gitdir = made.repo?.gitdir;
+    const commit = gitdir === undefined ? null : await readRef(gitdir, clusterRef(branchPrefix, cluster));
+    return gitdir === undefined || commit === null ? null : { gitdir, commit };
+  };
+  let withoutBranch: AgentRepo | undefined;
+  const fleetWithoutBranch = (): AgentRepo =>
+    (withoutBranch ??= remote
+      ? mirrored(
+          remoteHubRepo({
+            ...agentRemoteOptions(opts),
+            url: opts.repo,
+            mirrorKey: `agent ${cluster} fleet`,
+            ...(fleetToken ? { token: fleetToken } : {}),
+            sourceRef: bindingsRef(branchPrefix),
+            // No bindings branch yet (the hub has not run): nothing to read, not an outage.
+            sourceOptional: true,
+            branchPrefix,
+            onlyRefs: [statusRef(branchPrefix, cluster), heartbeatRef(branchPrefix, cluster)],
+            quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(branchPrefix)),
+            allowanceHead,
+          }),
+        )
+      : fleet);
+  const renders = new Map<string, AgentRepo>();
+  const render = async (url: string): Promise<AgentRepo> => {
+    const known = renders.get(url);
+    if (known) return known;
+    const token = isRepoUrl(url) ? await tokenOf(opts.renderTokenFile ?? opts.tokenFile) : undefined;
+    if (isRepoUrl(url)) privateFiles();
+    const repo = isRepoUrl(url)
+      ? mirrored(
+          remoteHubRepo({
+            ...agentRemoteOptions(opts),
+            url,
+            mirrorKey: `agent ${cluster} render`,
+            ...(token ? { token } : {}),
+            sourceRef: `${branchPrefix}clusters/${cluster}`,
+            branchPrefix,
+            onlyRefs: [],
+          }),
+        )
+      : localAgentRepo(url);
+    renders.set(url, repo);
+    return repo;
+  };
+  const repo = await agentBranchRepo(
+    {
+      fleet,
+      fleetWithoutBranch,
+      render,
+      ...(opts.renderRepo ? { override: opts.renderRepo } : {}),
+      // A remote fleet repository without the branch, and no record of it elsewhere: as before render repositories, an outage.
+      ...(remote
+        ? {
+            missing: () =>
+              new RemoteError(
+                'MissingRef',
+                `${clusterRef(branchPrefix, cluster)}: not on ${fleet.description}, and its bindings branch names no render repository for ${cluster}; has the hub rendered it?`,
+                clusterRef(branchPrefix, cluster),
+              ),
+          }
+        : {}),
+    },
+    { branchPrefix, cluster, log: opts.log },
+  );
+  made.repo = repo;
+  return Object.assign(repo, { mirrors: () => [...mirrors] });
+
+  function mirrored<T extends AgentRepo>(made: T): T {
+    mirrors.add(made);
+    return made;
+  }
+}
+
+/** The mirrors an agent owns (a local repository is someone else's to maintain). */
+export interface AgentMirrors {
+  mirrors(): AgentRepo[];
+}
+
+/**
+ * The agent's pass, followed by the maintenance of the mirrors it owns
+ * (loops/shared/repo-maintenance.ts): its status repository's, and each mirror its repository
+ * opened (the fleet repository's, a render repository's). A local repository is the hub's.
+ */
+export function agentPassWithMaintenance(deps: {
+  passOptions: AgentPassOptions;
+  clock: Clock;
+  log: Logger;
+}): () => ReturnType<typeof runAgentPass> {
+  const { clock, log, passOptions } = deps;
+  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
+  const maintainStatus = statusMirrorMaintenance({ clock, log });
+  const byGitdir = new Map<string, RepoMaintenance>();
+  // The pass's repository reads through to the one openAgentRepo made (refresh-gate.ts).
+  const owned = (passOptions.repo as Partial<AgentMirrors>).mirrors;
+  return () =>
+    runAgentPass(passOptions).then(async (result) => {
+      await maintainStatus(passOptions.memory.statusTarget);
+      for (const { gitdir } of owned?.() ?? []) {
+        let maintenance = byGitdir.get(gitdir);
+        if (!maintenance)
+          byGitdir.set(gitdir, (maintenance = repoMaintenance({ gitdir, packCache: {}, clock, log })));
+        await maintenance.afterPass();
+      }
+      return result;
+    });
+}
+
+function tokenOf(file: string | undefined): Promise<string | undefined> {
+  return readToken({ env: process.env, ...(file ? { file } : {}) });
+}

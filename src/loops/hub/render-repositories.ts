@@ -1,0 +1,202 @@
+// The render repositories as the hub reads and writes them (docs/git-budget.md#render-repositories).
+// The hub keeps one repository (a mirror for a URL, the path itself for a local one) per render
+// repository. At each pass it refreshes those the fleet assigns or recorded a branch in (one
+// read each) and lists their cluster branches; the pass writes its commits into the repository
+// it works on, as always, and publishes each cluster branch where it lives:
+//
+//   1. copy the objects the new commits need into the render repository's git directory
+//      (copy-objects.ts: what its branches do not reach already);
+//   2. move its refs there by compare-and-swap, fast-forward only (update-ref.ts);
+//   3. publish them (a push for a mirror: one per render repository per pass, carrying every
+//      branch that moved there; nothing for a local path).
+//
+// A move that loses a race (RefConflict, RefLocked, PushRejected) throws as it is: the pass
+// reads again and runs again. Any other failure (the repository does not exist, refuses the
+// write, is rate limited or unreachable) throws RenderUnavailableError naming the repository:
+// the pass runs again with that repository's clusters held (their branches and records stay as
+// they were) and the other repositories published.
+import { listRefs } from '../../adapters/git/list-refs.js';
+import { updateRefs } from '../../adapters/git/update-ref.js';
+import { copyObjects } from '../../adapters/remote/copy-objects.js';
+import { GitWriteError } from '../../adapters/git/git-write-error.js';
+import { GitfleetError, isGitfleetError } from '../../core/model/gitfleet-error.js';
+import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
+import type { Logger } from '../runtime/logger.js';
+import type { HubRepo, RefMove } from '../shared/hub-repo.js';
+import type { ClusterPassOutcome } from './hub-pass-result.js';
+
+/**
+ * Render repositories could not be written (URL → why): their clusters are held when the pass
+ * runs again. `outcomes` are what the attempt did to each cluster, so the pass can say which
+ * branches it did publish.
+ */
+export class RenderUnavailableError extends GitfleetError<'RenderUnavailable'> {
+  constructor(
+    readonly refused: ReadonlyMap<string, string>,
+    readonly outcomes: Readonly<Record<string, ClusterPassOutcome>> = {},
+  ) {
+    super([...refused.values()].join('; '), { code: 'RenderUnavailable' });
+  }
+}
+
+interface Known {
+  repo?: HubRepo;
+  /** Why it cannot be read now (its last refresh failed). */
+  problem?: string;
+  /** Cluster → branch head, as of the last refresh or publish. */
+  heads: Map<string, string>;
+  /** Why its last publish failed, until one succeeds (logged when it starts or changes). */
+  refused?: string;
+}
+
+/** The hub's render repositories: refreshed together, written per repository. */
+export class RenderRepositories {
+  private readonly known = new Map<string, Known>();
+  /** Cluster → the URL its branch lives in (absent: the fleet repository), as the last pass left it. */
+  private located = new Map<string, string>();
+  private listed = false;
+  private assigned = false;
+
+  constructor(
+    private readonly opts: {
+      /** Returns the repository of a URL or path (throws when a path is no repository). */
+      open: (url: string) => HubRepo;
+      log: Logger;
+    },
+  ) {}
+
+  /** Told after each publish to a render repository succeeded (the doorbell looks then). */
+  private published: (() => Promise<void>) | undefined;
+
+  /** Sets what is told after each publish to a render repository succeeded. */
+  onPublished(listener: () => Promise<void>): void {
+    this.published = listener;
+  }
+
+  /**
+   * Takes what a pass found: whether the fleet lists render repositories, and where each
+   * cluster's branch lives once its writes are out (the bindings branch records the same).
+   */
+  settle(listed: boolean, located: ReadonlyMap<string, string>): void {
+    this.assigned = true;
+    this.listed = listed;
+    this.located = new Map(located);
+  }
+
+  /**
+   * Whether every cluster branch is in the fleet repository: a pass has loaded the fleet and it
+   * lists no render repository and records no branch in one. Before the first pass (a process
+   * just started) it is not known, so a pass must load the fleet to find out.
+   */
+  fleetOnly(): boolean {
+    return this.assigned && !this.listed && this.located.size === 0;
+  }
+
+  /** Refreshes each repository and lists its cluster branches; one that fails is remembered as unreadable, logged once. */
+  async refresh(urls: Iterable<string>, branchPrefix: string): Promise<void> {
+    await Promise.all([...new Set(urls)].map((url) => this.refreshOne(url, branchPrefix)));
+  }
+
+  /** Returns a repository's cluster branches, or undefined when it cannot be read now. */
+  heads(url: string): ReadonlyMap<string, string> | undefined {
+    const known = this.known.get(url);
+    return known?.problem === undefined && known?.repo ? known.heads : undefined;
+  }
+
+  /** Returns why a repository cannot be read now, if it cannot. */
+  problem(url: string): string | undefined {
+    return this.known.get(url)?.problem;
+  }
+
+  /** Returns the git directories of the repositories read so far (where the pass also looks for objects). */
+  gitdirs(): string[] {
+    return [...this.known.values()].flatMap((k) => (k.repo ? [k.repo.gitdir] : []));
+  }
+
+  /** Returns each cluster branch's head where it lives, over the fleet repository's own (the doorbell, the monitor). */
+  overlay(fleetHeads: ReadonlyMap<string, string>): Map<string, string> {
+    const heads = new Map(fleetHeads);
+    for (const [cluster, url] of this.located) {
+      const head = this.known.get(url)?.heads.get(cluster);
+      if (head === undefined) heads.delete(cluster);
+      else heads.set(cluster, head);
+    }
+    return heads;
+  }
+
+  /** Returns the git directory that holds a cluster branch's commits, when it lives in a render repository. */
+  gitdirOf(cluster: string): string | undefined {
+    const url = this.located.get(cluster);
+    return url === undefined ? undefined : this.known.get(url)?.repo?.gitdir;
+  }
+
+  /**
+   * Publishes the moves of one render repository, their commits read from `from` (the
+   * repository the pass wrote them into); throws RenderUnavailableError when it cannot.
+   */
+  async publish(url: string, moves: readonly RefMove[], from: string): Promise<void> {
+    const known = this.known.get(url);
+    if (!known?.repo || known.problem !== undefined)
+      throw new RenderUnavailableError(
+        new Map([[url, known?.problem ?? `render repository ${url} was not read`]]),
+      );
+    const repo = known.repo;
+    try {
+      await copyObjects({
+        from: [from, ...this.gitdirs().filter((d) => d !== repo.gitdir)],
+        to: repo.gitdir,
+        tips: moves.map((m) => m.newOid),
+        has: new Set(known.heads.values()),
+      });
+      await updateRefs({
+        gitdir: repo.gitdir,
+        updates: moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
+      });
+      await repo.publish(moves.map(({ repository: _, ...move }) => move));
+    } catch (error) {
+      if (isLostRace(error)) throw error;
+      const refused = `render repository ${url} refused the write: ${(error as Error).message}`;
+      if (refused !== known.refused)
+        this.opts.log.warn(
+          `${refused}; its clusters keep their last published state, the others are published`,
+        );
+      known.refused = refused;
+      throw new RenderUnavailableError(new Map([[url, refused]]));
+    }
+    if (known.refused !== undefined) this.opts.log.info(`render repository ${url} accepts writes again`);
+    delete known.refused;
+    const prefix = moves[0] ? moves[0].ref.slice(0, moves[0].ref.lastIndexOf('/') + 1) : '';
+    for (const m of moves) known.heads.set(m.ref.slice(prefix.length), m.newOid);
+    await this.published?.().catch((error: unknown) => {
+      this.opts.log.warn(`render repository ${url}: after the push: ${(error as Error).message}`);
+    });
+  }
+
+  private async refreshOne(url: string, branchPrefix: string): Promise<void> {
+    const known = this.known.get(url) ?? { heads: new Map<string, string>() };
+    this.known.set(url, known);
+    try {
+      known.repo ??= this.opts.open(url);
+      await known.repo.refresh();
+      const prefix = clusterRefPrefix(branchPrefix);
+      const heads = new Map<string, string>();
+      for (const [ref, oid] of await listRefs(known.repo.gitdir, prefix))
+        heads.set(ref.slice(prefix.length), oid);
+      known.heads = heads;
+      if (known.problem !== undefined) this.opts.log.info(`render repository ${url} answers again`);
+      delete known.problem;
+    } catch (error) {
+      const problem = `render repository ${url} cannot be read: ${(error as Error).message}`;
+      // Said when it starts or changes, not at every refresh.
+      if (problem !== known.problem)
+        this.opts.log.warn(`${problem}; the branches of its clusters keep their last published state`);
+      known.problem = problem;
+    }
+  }
+}
+
+/** Whether another writer moved a ref first (the pass reads again and runs again). */
+function isLostRace(error: unknown): boolean {
+  if (error instanceof GitWriteError) return error.code === 'RefConflict' || error.code === 'RefLocked';
+  return isGitfleetError(error, 'PushRejected');
+}

@@ -1,0 +1,265 @@
+// The hub with render repositories over real smart HTTP (git's http-backend, counted per
+// repository): the fleet repository and two render repositories served, one of which refuses
+// pushes (403). The hub's pass pushes each render repository once, holds the refusing one's
+// clusters (their records stay, the bindings branch names them held), publishes the other, and
+// once the repository takes pushes again publishes them; `gitfleet status` reads each cluster's
+// head from its render repository and names one that cannot be read.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { remoteHubRepo } from '../../src/adapters/remote/remote-hub-repo.js';
+import { runHubPass } from '../../src/loops/hub/hub-pass.js';
+import type { HubPassResult } from '../../src/loops/hub/hub-pass-result.js';
+import { RenderRepositories } from '../../src/loops/hub/render-repositories.js';
+import { createHubPassCache } from '../../src/loops/hub/hub-pass-cache.js';
+import type { Logger } from '../../src/loops/runtime/logger.js';
+import { readFleetStatus } from '../../src/loops/shared/read-fleet-status.js';
+import { git, makeServedRepo, removeTempDirs, tempDir } from '../git-server/git-cli.js';
+import { startGitServer, type GitServer } from '../git-server/start-git-server.js';
+
+after(removeTempDirs);
+
+const token = 'render-token-4711';
+const slow = { timeout: 300_000 };
+
+function gitIn(gitdir: string, args: readonly string[]): string {
+  return execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', stdio: 'pipe' }).trim();
+}
+
+function clusterRefs(gitdir: string): string[] {
+  return gitIn(gitdir, ['for-each-ref', '--format=%(refname)', 'refs/heads/gitfleet/clusters/'])
+    .split('\n')
+    .filter(Boolean);
+}
+
+async function serveFleet(): Promise<{ server: GitServer; root: string; url: string }> {
+  const root = tempDir('render-served');
+  for (const name of ['fleet.git', 'render-a.git', 'render-b.git']) makeServedRepo(root, name);
+  gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'false']);
+  const server = await startGitServer({ root, token });
+  const cluster = (name: string, repo: string) =>
+    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${name}\n  labels: { gitfleet.io/render-repository: ${repo} }\n`;
+  const files: Record<string, string> = {
+    'fleet.yaml': `apiVersion: gitfleet.io/v1alpha1\nkind: FleetConfig\nmetadata: { name: fleet }\nspec:\n  renderRepositories:\n    - { name: a, url: "${server.url('render-a.git')}" }\n    - { name: b, url: "${server.url('render-b.git')}" }\n`,
+    'clusters/member1.yaml': cluster('member1', 'a'),
+    'clusters/member2.yaml': cluster('member2', 'b'),
+    'apps/app.yaml':
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop }\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: web, namespace: shop }\ndata: { a: "1" }\n',
+    'apps/policy.yaml':
+      'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: { name: web, namespace: shop }\nspec:\n  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: web }]\n  placement: { clusterAffinity: { clusterNames: [member1, member2] } }\n',
+  };
+  const work = tempDir('render-work');
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(work, path, '..'), { recursive: true });
+    writeFileSync(join(work, path), content);
+  }
+  await git(work, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+  await git(work, ['add', '-A']);
+  await git(work, ['commit', '-q', '-m', 'the fleet']);
+  const url = server.url('fleet.git');
+  await git(work, ['-c', `http.extraHeader=Authorization: Bearer ${token}`, 'push', '-q', url, 'HEAD:main']);
+  return { server, root, url };
+}
+
+function recording(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+}
+
+/** Pushes (receive-pack POSTs) to a served repository since `from`. */
+function pushesTo(server: GitServer, repo: string, from: number): number {
+  return server.requests
+    .slice(from)
+    .filter((r) => r.method === 'POST' && r.path === `/${repo}/git-receive-pack`).length;
+}
+
+/** Requests to a served repository's receive-pack (its advertisement or a push) since `from`. */
+function pushRequestsTo(server: GitServer, repo: string, from: number): number {
+  return server.requests
+    .slice(from)
+    .filter((r) => r.path.startsWith(`/${repo}/`) && `${r.path}${r.query}`.includes('git-receive-pack'))
+    .length;
+}
+
+test(
+  'the hub pushes each render repository once per pass, holds the one that refuses writes, and publishes it once it takes them',
+  slow,
+  async () => {
+    const { server, root, url } = await serveFleet();
+    try {
+      const cacheDir = tempDir('render-cache');
+      const log = recording();
+      const renders = new RenderRepositories({
+        open: (u) =>
+          remoteHubRepo({
+            url: u,
+            cacheDir,
+            token,
+            mirrorKey: 'hub render',
+            sourceRef: 'main',
+            sourceOptional: true,
+            branchPrefix: 'gitfleet/',
+          }),
+        log,
+      });
+      const cache = createHubPassCache();
+      const pass = (): Promise<HubPassResult> =>
+        runHubPass({
+          repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
+          sourceRef: 'main',
+          identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+          now: () => new Date(1_700_000_100_000),
+          log,
+          cache,
+          renderRepositories: renders,
+        });
+      const before = server.requests.length;
+      const first = await pass();
+      assert.equal(first.type, 'rendered', JSON.stringify(first));
+      if (first.type !== 'rendered') return;
+      assert.equal(first.clusters['member1']?.type, 'updated');
+      assert.equal(first.clusters['member2']?.type, 'held');
+      const held = first.diagnostics.find((d) => d.code === 'RenderRepositoryUnavailable');
+      assert.match(held?.message ?? '', /render repository .*render-b\.git refused the write: .*403/);
+      assert.ok(!JSON.stringify(first).includes(token), 'the token is never printed');
+      assert.deepEqual(clusterRefs(join(root, 'render-a.git')), ['refs/heads/gitfleet/clusters/member1']);
+      assert.deepEqual(clusterRefs(join(root, 'render-b.git')), []);
+      assert.deepEqual(clusterRefs(join(root, 'fleet.git')), [], 'no cluster branch in the fleet repository');
+      const fleet = join(root, 'fleet.git');
+      assert.equal(
+        gitIn(fleet, ['show', 'gitfleet/bindings:.gitfleet/render-repositories/member1']),
+        server.url('render-a.git'),
+      );
+      assert.throws(() => gitIn(fleet, ['show', 'gitfleet/bindings:.gitfleet/render-repositories/member2']));
+      assert.throws(
+        () => gitIn(fleet, ['show', 'gitfleet/bindings:shop/ConfigMap/web.yaml']),
+        'no record of what member2 did not get',
+      );
+      assert.match(
+        gitIn(fleet, ['log', '-1', '--format=%B', 'gitfleet/bindings']),
+        /Gitfleet-Render-Held: member2: /,
+      );
+      assert.equal(pushesTo(server, 'render-a.git', before), 1, 'one push to render-a');
+      assert.equal(pushRequestsTo(server, 'render-b.git', before), 1, 'one refused push to render-b (403)');
+      assert.equal(
+        log.lines.filter((l) => /render repository .*render-b\.git refused the write/.test(l)).length,
+        1,
+      );
+      // `gitfleet status` reads member1's head from render-a (through a mirror), and says member2 has no branch.
+      const status = await readFleetStatus({
+        dir: join(root, 'fleet.git'),
+        branchPrefix: 'gitfleet/',
+        openRenderRepository: async (u) => {
+          const mirror = remoteHubRepo({
+            url: u,
+            cacheDir,
+            token,
+            mirrorKey: 'status',
+            sourceRef: 'main',
+            sourceOptional: true,
+            branchPrefix: 'gitfleet/',
+          });
+          await mirror.refresh();
+          return mirror.gitdir;
+        },
+      });
+      assert.equal(
+        status.renderedHeads.get('member1'),
+        gitIn(join(root, 'render-a.git'), ['rev-parse', 'gitfleet/clusters/member1']),
+      );
+      assert.equal(status.renderedHeads.has('member2'), false);
+      // Held: the next pass tries again (and is refused again, said no more); then render-b takes pushes.
+      const again = await pass();
+      assert.equal(again.type === 'rendered' && again.clusters['member2']?.type, 'held');
+      assert.equal(log.lines.filter((l) => l.includes('refused the write')).length, 1, 'said once');
+      gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'true']);
+      const back = await pass();
+      assert.equal(back.type === 'rendered' && back.clusters['member2']?.type, 'updated');
+      assert.deepEqual(clusterRefs(join(root, 'render-b.git')), ['refs/heads/gitfleet/clusters/member2']);
+      gitIn(fleet, ['show', 'gitfleet/bindings:shop/ConfigMap/web.yaml']);
+      assert.doesNotMatch(
+        gitIn(fleet, ['log', '-1', '--format=%B', 'gitfleet/bindings']),
+        /Gitfleet-Render-Held/,
+      );
+      assert.ok(log.lines.some((l) => /render repository .*render-b\.git accepts writes again/.test(l)));
+      const quiet = server.requests.length;
+      assert.equal((await pass()).type, 'upToDate');
+      const reads = server.requests.slice(quiet);
+      assert.equal(
+        reads.filter((r) => r.path.includes('receive-pack')).length,
+        0,
+        'an idle pass pushes nothing',
+      );
+      for (const repo of ['fleet.git', 'render-a.git', 'render-b.git'])
+        assert.equal(reads.filter((r) => r.path.startsWith(`/${repo}/`)).length, 1, `one read of ${repo}`);
+    } finally {
+      await server.close();
+    }
+  },
+);
+
+test(
+  'an unreadable render repository is named by gitfleet status, and the other clusters still read',
+  slow,
+  async () => {
+    const { server, root, url } = await serveFleet();
+    try {
+      gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'true']);
+      const cacheDir = tempDir('render-cache');
+      const renders = new RenderRepositories({
+        open: (u) =>
+          remoteHubRepo({
+            url: u,
+            cacheDir,
+            token,
+            mirrorKey: 'hub render',
+            sourceRef: 'main',
+            sourceOptional: true,
+            branchPrefix: 'gitfleet/',
+          }),
+        log: recording(),
+      });
+      const result = await runHubPass({
+        repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
+        sourceRef: 'main',
+        identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+        now: () => new Date(1_700_000_100_000),
+        log: recording(),
+        renderRepositories: renders,
+      });
+      assert.equal(result.type === 'rendered' && result.clusters['member2']?.type, 'updated');
+      const status = await readFleetStatus({
+        dir: join(root, 'fleet.git'),
+        branchPrefix: 'gitfleet/',
+        openRenderRepository: async (u) => {
+          if (u.endsWith('render-b.git')) throw new Error('403 Forbidden');
+          const mirror = remoteHubRepo({
+            url: u,
+            cacheDir,
+            token,
+            mirrorKey: 'status',
+            sourceRef: 'main',
+            sourceOptional: true,
+            branchPrefix: 'gitfleet/',
+          });
+          await mirror.refresh();
+          return mirror.gitdir;
+        },
+      });
+      assert.ok(status.renderedHeads.has('member1'));
+      assert.match(
+        status.unreadable.get('member2') ?? '',
+        /^render repository .*render-b\.git cannot be read: 403 Forbidden/,
+      );
+    } finally {
+      await server.close();
+    }
+  },
+);
