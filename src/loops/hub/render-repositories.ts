@@ -166,7 +166,11 @@ export class RenderRepositories {
     if (known.refused !== undefined) this.opts.log.info(`render repository ${url} accepts writes again`);
     delete known.refused;
     const prefix = moves[0] ? moves[0].ref.slice(0, moves[0].ref.lastIndexOf('/') + 1) : '';
-    for (const m of moves) known.heads.set(m.ref.slice(prefix.length), m.newOid);
+    for (const m of moves) {
+      known.heads.set(m.ref.slice(prefix.length), m.newOid);
+      // A branch pushed here lives here from now on (the first pass settles only after its writes).
+      if (m.leftBehind !== true) this.located.set(m.ref.slice(prefix.length), url);
+    }
     await this.published?.().catch((error: unknown) => {
       this.opts.log.warn(`render repository ${url}: after the push: ${(error as Error).message}`);
     });
