@@ -22,6 +22,8 @@ after(removeTempDirs);
 
 /** Short limits, so a silent server fails a refresh quickly; they bound the test, they are not asserted on. */
 const timeouts = { connectMs: 2_000, idleMs: 300 };
+/** A stopped server refuses at once: the passes against a live one get limits a busy machine does not reach. */
+const patient = { connectMs: 10_000, idleMs: 30_000 };
 
 const web = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'web' };
 const settings = { ...web, name: 'settings' };
@@ -29,7 +31,7 @@ const settings = { ...web, name: 'settings' };
 test('with its git server stopped, the agent keeps the cluster as it is, deletes nothing, and reports the outage once back', async (t) => {
   const fleet = await serveFleet();
   t.after(() => fleet.server.close().catch(() => undefined));
-  const repo = agentMirrorOf({ url: fleet.url, cacheDir: fleet.cacheDir, timeouts });
+  const repo = agentMirrorOf({ url: fleet.url, cacheDir: fleet.cacheDir, timeouts: patient });
   const agent = fakeAgent({ repo });
   const objects = [
     aNamespace('shop'),
@@ -69,7 +71,7 @@ test('with its git server stopped, the agent keeps the cluster as it is, deletes
   const back = agentMirrorOf({
     url: (await serveFleetAgain(fleet.served, t)).url,
     cacheDir: fleet.cacheDir,
-    timeouts,
+    timeouts: patient,
   });
   const recovered = await agent.pass({ repo: back });
   assert.equal(recovered.gitReachable, true);
