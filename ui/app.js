@@ -1,28 +1,44 @@
 // The dashboard's page: one document, routed by the URL's hash, each page drawn from one JSON
-// document of the server (/api/overview, /api/matrix, /api/template, /api/commit). When a branch
-// moves the server sends `changed` on /api/events and the page in view is fetched and drawn
-// again, keeping its filters and scroll: no reload.
-import { getJson, h } from './dom.js';
+// document of the server (/api/overview, /api/templates, /api/template, /api/cluster,
+// /api/matrix, /api/rollouts, /api/evictions, /api/commit). When a branch moves the server sends
+// `changed` on /api/events and the page in view is fetched and drawn again, keeping its filters,
+// scroll, focus and selected row: no reload. The search box (`/`) filters the templates and
+// clusters pages; keys.js moves through the rows.
+import { getJson, h, refreshTimes } from './dom.js';
 import { matrixPage } from './matrix.js';
 import { clustersPage } from './clusters.js';
+import { clusterPage } from './cluster.js';
 import { templatePage } from './template.js';
+import { templatesPage } from './templates.js';
+import { rolloutsPage, evictionsPage } from './lists.js';
 import { commitPage } from './commit.js';
+import { keyHelp, listenKeys } from './keys.js';
 
 const page = document.getElementById('page');
 const banner = document.getElementById('banner');
 const live = document.getElementById('live');
+const search = document.getElementById('search');
+const help = document.getElementById('help');
 const matrixState = {};
+const templatesState = {};
 let drawing = 0;
+/** The routes seen in this tab, for Esc: back when there is a page before, else up. */
+const trail = [];
+
+function routeOf() {
+  const route = location.hash.replace(/^#\/?/, '') || 'templates';
+  const [name, ...rest] = route.split('/');
+  return { name, arg: decodeURIComponent(rest.join('/')) };
+}
 
 async function show() {
   const run = ++drawing;
-  const route = location.hash.replace(/^#\/?/, '') || 'clusters';
-  const [name, ...rest] = route.split('/');
-  const arg = decodeURIComponent(rest.join('/'));
+  const { name, arg } = routeOf();
   try {
     const overview = await getJson('/api/overview');
     document.getElementById('repo').textContent = overview.repo;
     showBanner(overview);
+    showCounts(overview);
     document.body.dataset.generation = String(overview.generation);
     const view = await pageFor(name, arg, overview);
     if (run !== drawing) return;
@@ -36,8 +52,10 @@ async function show() {
         if (scroller) scroller.scrollTop = scroll;
       });
     document.body.dataset.page = name;
+    for (const a of document.querySelectorAll('header nav a'))
+      a.classList.toggle('here', a.dataset.page === name || a.dataset.page === `${name}s`);
     // Which route is drawn, so a reader (or a test) can tell the new page from the one before it.
-    document.body.dataset.route = location.hash || '#/clusters';
+    document.body.dataset.route = location.hash || '#/templates';
   } catch (error) {
     if (run === drawing)
       page.replaceChildren(h('p', { className: 'error' }, `Could not read the dashboard: ${error.message}`));
@@ -45,17 +63,32 @@ async function show() {
 }
 
 async function pageFor(name, arg, overview) {
+  if (overview.state !== 'ok' && name !== 'commit')
+    return h(
+      'section',
+      {},
+      h('h1', {}, 'Nothing to show yet'),
+      h('p', {}, 'No hub branches yet: see above.'),
+    );
   switch (name) {
     case 'matrix':
-      return overview.state === 'ok'
-        ? matrixPage(await getJson('/api/matrix'), matrixState, go)
-        : h('p', {}, 'Nothing to show yet.');
+      return matrixPage(await getJson('/api/matrix'), matrixState, go);
+    case 'clusters':
+      return clustersPage(overview, search.value);
+    case 'cluster': {
+      const doc = await getJson(`/api/cluster?name=${encodeURIComponent(arg)}`);
+      return doc ? clusterPage(doc) : h('p', { className: 'error' }, `No cluster ${arg} in this fleet.`);
+    }
     case 'template': {
       const doc = await getJson(`/api/template?key=${encodeURIComponent(arg)}`);
       return doc
         ? templatePage(doc)
         : h('p', { className: 'error' }, `No template ${arg} in the bindings branch.`);
     }
+    case 'rollouts':
+      return rolloutsPage(await getJson('/api/rollouts'));
+    case 'evictions':
+      return evictionsPage(await getJson('/api/evictions'));
     case 'commit':
       return commitPage(
         arg || 'HEAD',
@@ -63,16 +96,19 @@ async function pageFor(name, arg, overview) {
         go,
       );
     default:
-      return clustersPage(overview);
+      return templatesPage(await getJson('/api/templates'), overview, templatesState, search.value);
   }
 }
 
 // A live update draws the page anew while someone may be typing in one of its fields (the
-// matrix's filters): the field with the focus is found again by its id in the new page and gets
-// the focus back, with the text typed so far and the caret where it was.
+// matrix's filters) or has selected a row: the field with the focus is found again by its id
+// (the row by its href) in the new page and gets the focus back, with the text typed so far and
+// the caret where it was.
 function focusOf(root) {
   const el = document.activeElement;
-  if (!el || !el.id || !root.contains(el)) return undefined;
+  if (!el || !root.contains(el)) return undefined;
+  if (el.dataset?.href && !el.id) return { href: el.dataset.href };
+  if (!el.id) return undefined;
   const typed = 'value' in el && typeof el.selectionStart === 'number';
   return {
     id: el.id,
@@ -83,6 +119,11 @@ function focusOf(root) {
 
 function restoreFocus(focus) {
   if (!focus) return;
+  if (focus.href) {
+    const row = [...page.querySelectorAll('[data-href]')].find((r) => r.dataset.href === focus.href);
+    row?.focus({ preventScroll: true });
+    return;
+  }
   const el = document.getElementById(focus.id);
   if (!el || !page.contains(el)) return;
   if (focus.value !== undefined && el.value !== focus.value) {
@@ -106,8 +147,32 @@ function showBanner(overview) {
   banner.className = overview.state === 'noHub' ? 'banner warn' : 'banner';
 }
 
+// The rollouts and evictions in the navigation say how many there are, so they are seen from any page.
+function showCounts(overview) {
+  const counts = overview.counts ?? {};
+  for (const [id, n] of [
+    ['nav-rollouts', counts.rolloutsInProgress],
+    ['nav-evictions', counts.evictions],
+  ]) {
+    const el = document.getElementById(id);
+    el.textContent = n ? String(n) : '';
+    el.hidden = !n;
+  }
+}
+
 function go(hash) {
-  location.hash = hash;
+  if (location.hash === hash) void show();
+  else location.hash = hash;
+}
+
+// Esc: the page before when this tab came from one, else the list the page belongs to.
+function back() {
+  if (trail.length > 1) {
+    history.back();
+    return;
+  }
+  const { name } = routeOf();
+  go(name === 'cluster' ? '#/clusters' : '#/templates');
 }
 
 function listen() {
@@ -123,11 +188,52 @@ function listen() {
   events.addEventListener('changed', (event) => {
     const { generation } = JSON.parse(event.data);
     live.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
+    live.title = `the repository was read again at ${new Date().toISOString()}`;
     live.dataset.generation = String(generation);
     void show();
   });
 }
 
-window.addEventListener('hashchange', () => void show());
+// Typing in the search box filters the templates page (or the clusters page, where it is), in
+// place: the URL keeps the query (`?q=`), so a search can be shared, without a new history entry per key.
+function listenSearch() {
+  const initial = new URLSearchParams(location.search).get('q');
+  if (initial) search.value = initial;
+  search.addEventListener('input', () => {
+    const url = new URL(location.href);
+    if (search.value) url.searchParams.set('q', search.value);
+    else url.searchParams.delete('q');
+    const { name } = routeOf();
+    if (name !== 'templates' && name !== 'clusters') url.hash = '#/templates';
+    history.replaceState(null, '', url);
+    void show();
+  });
+}
+
+function drawHelp() {
+  help.replaceChildren(
+    h('h2', {}, 'Keys'),
+    h(
+      'dl',
+      {},
+      keyHelp.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)]),
+    ),
+    h('p', { className: 'meta' }, 'Esc or ? closes this.'),
+  );
+}
+
+window.addEventListener('hashchange', () => {
+  const route = location.hash;
+  if (trail.length > 1 && trail[trail.length - 2] === route) trail.pop();
+  else trail.push(route);
+  void show();
+});
+document.addEventListener('gitfleet:redraw', () => void show());
+trail.push(location.hash || '#/templates');
+drawHelp();
+document.getElementById('help-button').addEventListener('click', () => (help.hidden = !help.hidden));
+listenKeys({ page, search, go, back, help });
+listenSearch();
 listen();
+setInterval(() => refreshTimes(page), 30_000);
 void show();

@@ -34,3 +34,81 @@ export async function getJson(path) {
 export function short(oid) {
   return oid ? oid.slice(0, 7) : '–';
 }
+
+/** Returns "3 min ago" for an RFC 3339 time (relative to the browser's clock), or a dash. */
+export function ago(iso, now = Date.now()) {
+  const at = Date.parse(iso ?? '');
+  if (Number.isNaN(at)) return '–';
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 45) return 'just now';
+  if (s < 90) return '1 min ago';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 5400) return '1 h ago';
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  if (s < 2 * 86400) return 'yesterday';
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+/** Returns a <time> element: the relative time, on one line, with the RFC 3339 time on hover. */
+export function when(iso) {
+  if (!iso) return h('span', { className: 'muted' }, '–');
+  const title = iso.replace(/\.\d+Z$/, 'Z');
+  return h('time', { datetime: iso, title, className: 'when', 'data-rel': '' }, ago(iso));
+}
+
+/** Rewrites every relative time on the page (they age between live updates). */
+export function refreshTimes(root = document) {
+  for (const el of root.querySelectorAll('time[data-rel]')) el.textContent = ago(el.getAttribute('datetime'));
+}
+
+/** Returns a coloured badge: a health (Healthy, Progressing, Degraded, Unknown, NotPlaced) or a sync state. */
+export function badge(value, title) {
+  const text =
+    {
+      NotPlaced: 'not placed',
+      OutOfSync: 'out of sync',
+      NotReported: 'no report',
+      NotApplied: 'not applied',
+      NotReady: 'not Ready',
+      WaitingApproval: 'waiting for approval',
+      RolledBack: 'rolled back',
+    }[value] ?? value;
+  return h('span', { className: `badge b-${value}`, title: title ?? undefined, 'data-badge': value }, text);
+}
+
+/** Returns the template page's hash of a refKey. */
+export function templateHref(key) {
+  return `#/template/${encodeURIComponent(key)}`;
+}
+
+/** Returns the cluster page's hash of a cluster name. */
+export function clusterHref(name) {
+  return `#/cluster/${encodeURIComponent(name)}`;
+}
+
+/** Returns a table with a head row and body rows (each a <tr>), with an id. */
+export function table(id, heads, rows, className) {
+  return h(
+    'table',
+    { id, className },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        heads.map((t) => h('th', {}, t)),
+      ),
+    ),
+    h('tbody', {}, rows),
+  );
+}
+
+/** Returns a body row the keyboard can select (j/k) and open (Enter): it goes to `href`. */
+export function navRow(href, attrs, ...cells) {
+  return h(
+    'tr',
+    { ...attrs, 'data-href': href, tabindex: '-1', className: `nav ${attrs.className ?? ''}` },
+    ...cells,
+  );
+}

@@ -119,7 +119,11 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
     api: {
       overview: () => service.overview(),
       matrix: () => service.matrix(),
+      templates: () => service.templates(),
       template: (params) => service.template(params.get('key') ?? ''),
+      cluster: (params) => service.cluster(params.get('name') ?? ''),
+      rollouts: () => service.rollouts(),
+      evictions: () => service.evictions(),
       commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
     },
   });

@@ -1,0 +1,112 @@
+// The dashboard's overview of templates (`/api/templates`), as Argo CD lists applications: one
+// line per template with a health badge (the rollup `gitfleet status` prints,
+// core/status/fleet-summary.ts), a sync badge and, for anything not Healthy, the reason. Sync
+// answers "did the clusters apply what the hub rendered?": a cluster is in sync with a template
+// when its agent reports the cluster branch's head applied, this object included (the
+// aggregation's `applied`, core/status/aggregate-status.ts):
+//
+// | sync       | when                                                                      |
+// |------------|---------------------------------------------------------------------------|
+// | Synced     | every cluster it is placed on applied the head the hub rendered there      |
+// | OutOfSync  | a cluster it is placed on reported, but not that head, or not this object  |
+// | Unknown    | the clusters that are not in sync have not reported at all (or do not read)|
+// | NotPlaced  | it is placed on no cluster                                                 |
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
+import {
+  indexRecords,
+  summarizeTemplates,
+  templateStatusItems,
+  type HealthRollup,
+  type TemplateSummary,
+} from '../../core/status/fleet-summary.js';
+import type { AggregatedStatusItem } from '../../core/publish/binding-status.js';
+import type { BindingView } from '../../core/publish/binding-record.js';
+import { refLabel } from '../../core/model/object-ref.js';
+import type { TemplateIdentity } from './dashboard-view.js';
+
+/** Whether the clusters a template is placed on applied what the hub rendered (see the table above). */
+export type SyncState = 'Synced' | 'OutOfSync' | 'Unknown' | 'NotPlaced';
+
+/** One template of the overview. */
+export interface TemplateItem extends TemplateIdentity {
+  policy?: string;
+  origin: BindingView['origin'];
+  /** How many clusters it is placed on, and how many of them are in sync. */
+  clusters: number;
+  synced: number;
+  replicas: number;
+  health: HealthRollup;
+  sync: SyncState;
+  /** Why it is not Healthy (or not in sync): the first cluster that is not, and what it says. */
+  reason?: string;
+  /** How many clusters it is being evicted from. */
+  evictions: number;
+}
+
+/** The overview document. */
+export interface TemplateListView {
+  templates: TemplateItem[];
+}
+
+/** Returns a template's sync state from its status on each cluster it is placed on. */
+export function syncOf(
+  items: readonly AggregatedStatusItem[],
+  hasReport: (cluster: string) => boolean,
+): SyncState {
+  if (items.length === 0) return 'NotPlaced';
+  const behind = items.filter((i) => !i.applied);
+  if (behind.length === 0) return 'Synced';
+  return behind.some((i) => hasReport(i.clusterName)) ? 'OutOfSync' : 'Unknown';
+}
+
+/** Returns the overview of every template, in label order. */
+export function templateListOf(data: FleetStatusData): TemplateListView {
+  const itemsOf = templateStatusItems(data);
+  const recordOf = indexRecords(data.reports);
+  const byKey = new Map(data.bindings.map((b) => [b.key, b]));
+  const evicted = new Map<string, number>();
+  for (const e of data.evictions) evicted.set(e.template, (evicted.get(e.template) ?? 0) + 1);
+  const hasReport = (cluster: string) => data.reports.has(cluster);
+  const templates = summarizeTemplates(data).map((summary): TemplateItem => {
+    const binding = byKey.get(summary.key)!;
+    const items = itemsOf(binding);
+    const sync = syncOf(items, hasReport);
+    const reason = reasonOf(summary, items, (cluster) => recordOf(cluster, binding.key)?.healthMessage);
+    return {
+      label: summary.template,
+      key: summary.key,
+      kind: binding.resource.kind,
+      namespace: binding.resource.namespace,
+      name: binding.resource.name,
+      labels: data.templateLabels.get(binding.key) ?? {},
+      ...(summary.policy !== undefined ? { policy: summary.policy } : {}),
+      origin: summary.origin,
+      clusters: summary.clusters,
+      synced: items.filter((i) => i.applied).length,
+      replicas: summary.replicas,
+      health: summary.health,
+      sync,
+      ...(reason !== undefined ? { reason } : {}),
+      evictions: evicted.get(refLabel(binding.resource)) ?? 0,
+    };
+  });
+  return { templates };
+}
+
+// The first cluster that is not Healthy, with the agent's words (the apply error, or the health
+// message of a Degraded or Progressing object), and how many more clusters are not.
+function reasonOf(
+  summary: TemplateSummary,
+  items: readonly AggregatedStatusItem[],
+  healthMessageOf: (cluster: string) => string | undefined,
+): string | undefined {
+  if (summary.health === 'NotPlaced') return 'placed on no cluster';
+  const bad = items.filter((i) => !i.applied || i.health !== 'Healthy');
+  const first = bad[0];
+  if (!first) return undefined;
+  const said = first.applied
+    ? [first.health, healthMessageOf(first.clusterName)].filter((s) => s).join(': ')
+    : (first.appliedMessage ?? 'not applied');
+  const more = bad.length > 1 ? ` (and ${bad.length - 1} more cluster${bad.length > 2 ? 's' : ''})` : '';
+  return `${first.clusterName}: ${said}${more}`;
+}
