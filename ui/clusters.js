@@ -80,7 +80,7 @@ export function clustersPage(overview, query) {
     ),
     h(
       'table',
-      { id: 'clusters', className: 'compact' },
+      { id: 'clusters', className: 'compact', 'data-query': query ?? '' },
       h(
         'thead',
         {},

@@ -84,7 +84,7 @@ export function matrixPage(doc, state, navigate) {
   );
   // Sized once the page is in the document, so the canvas fills the space it has.
   requestAnimationFrame(() => {
-    view.size = sizeFor(doc, scroller.clientWidth, canvas.getContext('2d'));
+    view.size = sizeFor(doc, page.clientWidth, canvas.getContext('2d'));
     setSizeData(canvas, view.size);
     apply(view, count, spacer);
     performance.mark('matrix-drawn');
@@ -165,7 +165,9 @@ function apply(view, count, spacer) {
   const content = size.header + view.rows.length * size.row + 2;
   const room = Math.max(240, window.innerHeight - scroller.getBoundingClientRect().top - 16);
   scroller.style.height = `${Math.min(content, room) + 2}px`;
-  const width = Math.min(scroller.clientWidth, size.label + view.cols.length * size.cell + size.header);
+  // The box is as wide as its content (width: max-content), at most the page's width.
+  const avail = scroller.parentElement?.clientWidth ?? scroller.clientWidth;
+  const width = Math.min(avail - 2, size.label + view.cols.length * size.cell + size.header);
   const height = Math.min(content, room);
   const ratio = window.devicePixelRatio || 1;
   canvas.width = width * ratio;

@@ -31,7 +31,8 @@ export function templatesPage(doc, overview, state, query) {
     words.length > 0 ? overview.clusters.filter((c) => matchesQuery(words, c.cluster, c.labels)) : [];
   return h(
     'section',
-    { id: 'templates-page' },
+    // The query it was drawn for, so a reader (or a test) knows the search has been applied.
+    { id: 'templates-page', 'data-query': query ?? '' },
     h(
       'h1',
       {},

@@ -1,0 +1,200 @@
+// The dashboard as the place to look (issue 29 point 2), in a real browser on a fleet in trouble
+// (troubled-fleet.ts: real hub passes, status branches as agents write them): the templates
+// overview with health and sync badges and the reason for each one not Healthy, the cluster
+// page (conditions, taints with the commit that added each, capacity, evictions, rollouts, what
+// is placed), the template page (each cluster, the eviction, the rollout, the live status) and
+// the rollout and eviction lists. What the pages show is checked against Git itself (git log,
+// git grep of the bindings branch), not against numbers written here. Screenshots of every page,
+// at 1366×768, go to test-output/dashboard-pages/.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { git, removeFleetRepos, type FleetRepo } from '../loops/hub/hub-fixture.js';
+import { removeTempDirs } from '../support/temp-dirs.js';
+import { skipReason } from './launch-chromium.js';
+import { openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
+import { downTaint, troubledFleet, webDegraded, webhookError } from './troubled-fleet.js';
+
+interface TemplateItem {
+  label: string;
+  key: string;
+  health: string;
+  sync: string;
+  reason?: string;
+}
+
+let repo: FleetRepo;
+let s: DashboardSession;
+const key = (label: string) => `apps/${label}`;
+const templateHash = (label: string) => `#/template/${encodeURIComponent(key(label))}`;
+
+before(async () => {
+  if (skipReason) return;
+  repo = troubledFleet();
+  s = await openDashboard(repo.path, 'dashboard-pages');
+});
+
+after(async () => {
+  if (skipReason) return;
+  assert.equal(await s?.close(), 0, 'gitfleet ui exits 0 on SIGTERM');
+  removeFleetRepos();
+  removeTempDirs();
+});
+
+/** The bindings records that hold an eviction task from the cluster (git grep of the bindings branch). */
+function evictedFrom(cluster: string): number {
+  const out = git(repo, [
+    'grep',
+    '-l',
+    `fromCluster: ${cluster}`,
+    'refs/heads/gitfleet/bindings',
+    '--',
+    '*.yaml',
+  ]);
+  return out.split('\n').filter((l) => l !== '').length;
+}
+
+test(
+  'the templates overview shows each template with its health and sync badges and the reason it is not Healthy',
+  { skip: skipReason },
+  async () => {
+    await s.open('#/templates', '#templates');
+    const doc = await s.api<{ templates: TemplateItem[] }>('templates');
+    const rows = await textsOf(s.page, '#templates tbody tr');
+    assert.equal(rows.length, doc.templates.length, 'one line per template');
+    const row = (label: string) => s.page.locator(`#templates tr[data-template="${label}"]`);
+    const badges = async (label: string) =>
+      row(label)
+        .locator('[data-badge]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-badge')));
+    assert.deepEqual(await badges('Deployment/shop/web'), ['Degraded', 'Synced']);
+    assert.match((await row('Deployment/shop/web').textContent()) ?? '', new RegExp(escape(webDegraded)));
+    assert.deepEqual(await badges('Deployment/shop/api'), ['Unknown', 'OutOfSync']);
+    assert.match((await row('Deployment/shop/api').textContent()) ?? '', new RegExp(escape(webhookError)));
+    assert.deepEqual(await badges('Deployment/shop/batch'), ['NotPlaced', 'NotPlaced']);
+    for (const t of doc.templates.filter((t) => t.health !== 'Healthy'))
+      assert.ok(t.reason, `${t.label} is ${t.health}: the overview says why`);
+    // The chips count what the document holds, and filter by it.
+    const notHealthy = doc.templates.filter((t) => t.health !== 'Healthy').length;
+    assert.match(
+      (await s.page.textContent('button[data-chip="problems"]')) ?? '',
+      new RegExp(`${notHealthy}$`),
+    );
+    await s.shoot('templates');
+    await s.page.click('button[data-chip="problems"]');
+    await s.page.waitForSelector('button[data-chip="problems"].on');
+    assert.equal((await textsOf(s.page, '#templates tbody tr')).length, notHealthy);
+    await s.shoot('templates-not-healthy');
+    await s.page.click('button[data-chip="all"]');
+  },
+);
+
+test(
+  'the cluster page shows its conditions, its taints with the commit that added each, capacity, evictions and rollouts',
+  { skip: skipReason },
+  async () => {
+    await s.open('#/cluster/gcp-eu-prod', '#cluster-page');
+    assert.match(
+      (await s.page.textContent('#cluster-why')) ?? '',
+      /KubeletNotReady: 2 of 3 nodes are NotReady/,
+    );
+    assert.match(
+      (await s.page.textContent('#cluster-conditions tr[data-condition="Ready"]')) ?? '',
+      /False.*KubeletNotReady/,
+    );
+    // Each hub taint names the bindings commit whose Gitfleet-Taint trailer added it.
+    for (const taint of [downTaint, 'cluster.karmada.io/not-ready:NoSchedule']) {
+      const added = git(repo, [
+        'log',
+        '-1',
+        '--format=%H',
+        `--grep=^Gitfleet-Taint: gcp-eu-prod +${taint}:`,
+        'refs/heads/gitfleet/bindings',
+      ]);
+      assert.ok(added, `git log finds the commit that added ${taint}`);
+      const text = (await s.page.textContent(`#cluster-taints tr[data-taint="${taint}"]`)) ?? '';
+      assert.match(text, new RegExp(`the hub.*${added.slice(0, 7)}`), text);
+    }
+    assert.match(
+      (await s.page.textContent(`#cluster-taints tr[data-taint="${downTaint}"]`)) ?? '',
+      /ClusterTaintPolicy\/down-no-execute/,
+    );
+    assert.match((await s.page.textContent('#cluster-capacity tr[data-resource="cpu"]')) ?? '', /cpu\s*12/);
+    assert.equal((await textsOf(s.page, '#cluster-evictions tbody tr')).length, evictedFrom('gcp-eu-prod'));
+    assert.match((await s.page.textContent('#cluster-rollouts tr[data-strategy="shop/api"]')) ?? '', /Held/);
+    await s.shoot('cluster-not-ready', true);
+    // A taint written in the Cluster's registration names the source commit that wrote it.
+    await s.open('#/cluster/onprem-gpu', '#cluster-page');
+    const first = git(repo, ['rev-list', '--max-parents=0', 'refs/heads/main']);
+    const spec = (await s.page.textContent('#cluster-taints tr[data-taint="dedicated:NoSchedule"]')) ?? '';
+    assert.match(
+      spec,
+      new RegExp(`dedicated=gpu:NoSchedule.*Fleet Author.*${first.slice(0, 7)} initial fleet`),
+      spec,
+    );
+    await s.shoot('cluster-spec-taint', true);
+  },
+);
+
+test(
+  'the template page shows each cluster, the eviction, the rollout that holds it and the live status',
+  { skip: skipReason },
+  async () => {
+    await s.open(templateHash('Deployment/shop/api'), '#template-page');
+    assert.match(
+      (await s.page.textContent('#template-rows tr[data-cluster="aws-us-prod"]')) ?? '',
+      new RegExp(escape(webhookError)),
+    );
+    assert.match(
+      (await s.page.textContent('#template-evictions tr[data-cluster="gcp-eu-prod"]')) ?? '',
+      /TaintUntolerated.*TaintManager.*Gracefully/,
+    );
+    for (const held of ['aws-us-prod', 'gcp-eu-staging'])
+      assert.match(
+        (await s.page.textContent(`#template-rollout-clusters tr[data-cluster="${held}"]`)) ?? '',
+        /Held.*waiting for step 1/,
+      );
+    assert.match(
+      (await s.page.textContent('#template-live .live[data-cluster="aws-us-prod"]')) ?? '',
+      /apply failed/,
+    );
+    await s.shoot('template-held-evicted', true);
+    await s.open(templateHash('Deployment/shop/web'), '#template-page');
+    const live = (await s.page.textContent('#template-live .live[data-cluster="aws-eu-prod"]')) ?? '';
+    assert.match(live, new RegExp(escape(webDegraded)));
+    assert.match(live, /readyReplicas: 1/);
+    await s.shoot('template-degraded', true);
+    await s.open(templateHash('Deployment/shop/batch'), '#template-page');
+    assert.equal(await s.page.textContent('#template-placed'), 'no cluster');
+    assert.ok(await s.page.textContent('#template-reason'), 'a template placed nowhere says why');
+    await s.shoot('template-not-placed', true);
+  },
+);
+
+test(
+  'the rollout and eviction lists show every rollout and eviction task the bindings branch records',
+  { skip: skipReason },
+  async () => {
+    await s.open('#/rollouts', '#rollouts-page');
+    const strategy = s.page.locator('.card[data-strategy="shop/api"]');
+    assert.match((await strategy.textContent()) ?? '', /Progressing.*step 1 of 2/);
+    assert.match((await strategy.textContent()) ?? '', /Selects Deployment\/shop\/api/);
+    assert.match((await strategy.locator('tr[data-cluster="aws-eu-prod"]').textContent()) ?? '', /Moved/);
+    await s.shoot('rollouts');
+    await s.open('#/evictions', '#evictions-page');
+    const rows = await textsOf(s.page, '#evictions tbody tr');
+    assert.equal(rows.length, evictedFrom('gcp-eu-prod'));
+    for (const r of rows) assert.match(r, /gcp-eu-prod.*TaintUntolerated/);
+    assert.equal(
+      await s.page.textContent('#nav-evictions'),
+      String(rows.length),
+      'the navigation counts them',
+    );
+    await s.shoot('evictions');
+    await s.page.click('#evictions tr[data-template="Deployment/shop/web"] td:nth-child(3)');
+    await s.page.waitForSelector(`body[data-route="${templateHash('Deployment/shop/web')}"] #template-page`);
+  },
+);
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

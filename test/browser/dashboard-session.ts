@@ -1,0 +1,67 @@
+// One dashboard as a browser test drives it: `gitfleet ui` as a process on a repository, Debian's
+// Chromium at a laptop's screen size, a tab, and the helpers every page test uses: open a route
+// and wait until it is drawn, read an API document, write a screenshot under test-output/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { repoRoot } from '../loops/hub/hub-fixture.js';
+import { launchChromium, type Browser } from './launch-chromium.js';
+import { startUi, type UiProcess } from './ui-process.js';
+
+/** The two laptop screens the pages are looked at on. */
+export const laptop = { width: 1366, height: 768 };
+export const desktop = { width: 1920, height: 1080 };
+
+/** A running dashboard and a tab on it. */
+export interface DashboardSession {
+  ui: UiProcess;
+  browser: Browser;
+  page: Page;
+  /** Goes to a route (`#/templates`) and resolves once it is drawn and `ready` is on the page. */
+  open(hash: string, ready: string): Promise<void>;
+  /** Returns an API document (`templates`, `cluster?name=…`) as the page reads it. */
+  api<T = unknown>(path: string): Promise<T>;
+  /** Writes a screenshot of the tab (the whole page with `full`) to test-output/<folder>/<name>.png. */
+  shoot(name: string, full?: boolean): Promise<string>;
+  close(): Promise<number | null>;
+}
+
+/** Starts `gitfleet ui` on the repository and Chromium at a screen size; screenshots go to test-output/<folder>. */
+export async function openDashboard(
+  repo: string,
+  folder: string,
+  viewport: { width: number; height: number } = laptop,
+): Promise<DashboardSession> {
+  const shots = join(repoRoot, 'test-output', folder);
+  mkdirSync(shots, { recursive: true });
+  const ui = await startUi(repo);
+  const browser = await launchChromium(viewport);
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return {
+    ui,
+    browser,
+    page,
+    open: async (hash, ready) => {
+      await page.goto(`${ui.url}/${hash}`);
+      await page.waitForSelector(`body[data-route="${hash}"] ${ready}`);
+      if (errors.length > 0) throw new Error(`the page threw: ${errors.join('; ')}`);
+    },
+    api: async <T>(path: string) => (await (await page.request.get(`${ui.url}/api/${path}`)).json()) as T,
+    shoot: async (name, full = false) => {
+      const path = join(shots, `${name}.png`);
+      await page.screenshot({ path, fullPage: full });
+      return path;
+    },
+    close: async () => {
+      await browser.close();
+      return ui.stop();
+    },
+  };
+}
+
+/** Returns the text of every element a selector finds, in order. */
+export async function textsOf(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()));
+}
