@@ -8,6 +8,7 @@
 // performance marks, relative to navigation start:
 //   drawn        `matrix-drawn`: the matrix document fetched, parsed and its first screen drawn
 //   interactive  `matrix-filtered`: then a kind filter chosen and the matrix drawn again
+// Then the overview of templates (ui-overview-loads.ts): drawn, and filtered by a search.
 // The server's first read of the repository (readFleetStatus + the rows, begun at startup) happens
 // once, before the runs, and is reported apart (process start to the first matrix document): the
 // pages are served from what the server keeps between reads.
@@ -29,6 +30,7 @@ import { chromiumFlags, chromiumPath } from '../test/browser/launch-chromium.js'
 import { generateFleet } from './generate-fleet.js';
 import { skipped, type Scenario, type ScenarioReport } from './lib/report.js';
 import { spread } from './lib/stats.js';
+import { overviewLoads } from './ui-overview-loads.js';
 
 const bin = fileURLToPath(new URL('../../bin/gitfleet.js', import.meta.url));
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -61,6 +63,9 @@ export const uiMatrixScenario: Scenario = {
         const runs = await pageLoads(ui.url, opts.runs);
         const drawn = spread(runs.map((r) => r.drawnMs));
         const interactive = spread(runs.map((r) => r.interactiveMs));
+        const overview = await overviewLoads(ui.url, opts.runs, 'svc17');
+        const overviewDrawn = spread(overview.map((r) => r.drawnMs));
+        const searched = spread(overview.map((r) => r.searchMs));
         return {
           scenario: 'ui-matrix',
           status: 'ran',
@@ -78,6 +83,18 @@ export const uiMatrixScenario: Scenario = {
               side: 'gitfleet',
               peakRssMiB: null,
               ...interactive,
+            },
+            {
+              name: 'templates overview drawn (navigation start → first lines)',
+              side: 'gitfleet',
+              peakRssMiB: null,
+              ...overviewDrawn,
+            },
+            {
+              name: 'search typed → overview filtered and drawn',
+              side: 'gitfleet',
+              peakRssMiB: null,
+              ...searched,
             },
           ],
           ratios: [],

@@ -22,6 +22,9 @@ const help = document.getElementById('help');
 const matrixState = {};
 const templatesState = {};
 let drawing = 0;
+/** The documents the page in view was drawn from, for drawing it again in place (a search, a chip). */
+const kept = new Map();
+let keepNext = false;
 /** The routes seen in this tab, for Esc: back when there is a page before, else up. */
 const trail = [];
 
@@ -31,11 +34,22 @@ function routeOf() {
   return { name, arg: decodeURIComponent(rest.join('/')) };
 }
 
-async function show() {
+// The page's documents: fetched again for a navigation or a live update, taken from `kept` when
+// the same page is drawn again for a search or a filter (typing costs no request).
+function fetchDoc(path) {
+  if (!keepNext || !kept.has(path)) kept.set(path, getJson(path));
+  const got = kept.get(path);
+  got.catch(() => kept.delete(path));
+  return got;
+}
+
+async function show({ again = false } = {}) {
   const run = ++drawing;
+  keepNext = again;
+  if (!again) kept.clear();
   const { name, arg } = routeOf();
   try {
-    const overview = await getJson('/api/overview');
+    const overview = await fetchDoc('/api/overview');
     document.getElementById('repo').textContent = overview.repo;
     showBanner(overview);
     showCounts(overview);
@@ -52,6 +66,8 @@ async function show() {
         if (scroller) scroller.scrollTop = scroll;
       });
     document.body.dataset.page = name;
+    // For the benchmark (bench/ui-overview-loads.ts): when each page was last drawn.
+    performance.mark(`page-drawn-${name}`);
     for (const a of document.querySelectorAll('header nav a'))
       a.classList.toggle('here', a.dataset.page === name || a.dataset.page === `${name}s`);
     // Which route is drawn, so a reader (or a test) can tell the new page from the one before it.
@@ -72,31 +88,31 @@ async function pageFor(name, arg, overview) {
     );
   switch (name) {
     case 'matrix':
-      return matrixPage(await getJson('/api/matrix'), matrixState, go);
+      return matrixPage(await fetchDoc('/api/matrix'), matrixState, go);
     case 'clusters':
       return clustersPage(overview, search.value);
     case 'cluster': {
-      const doc = await getJson(`/api/cluster?name=${encodeURIComponent(arg)}`);
+      const doc = await fetchDoc(`/api/cluster?name=${encodeURIComponent(arg)}`);
       return doc ? clusterPage(doc) : h('p', { className: 'error' }, `No cluster ${arg} in this fleet.`);
     }
     case 'template': {
-      const doc = await getJson(`/api/template?key=${encodeURIComponent(arg)}`);
+      const doc = await fetchDoc(`/api/template?key=${encodeURIComponent(arg)}`);
       return doc
         ? templatePage(doc)
         : h('p', { className: 'error' }, `No template ${arg} in the bindings branch.`);
     }
     case 'rollouts':
-      return rolloutsPage(await getJson('/api/rollouts'));
+      return rolloutsPage(await fetchDoc('/api/rollouts'));
     case 'evictions':
-      return evictionsPage(await getJson('/api/evictions'));
+      return evictionsPage(await fetchDoc('/api/evictions'));
     case 'commit':
       return commitPage(
         arg || 'HEAD',
-        await getJson(`/api/commit?rev=${encodeURIComponent(arg || 'HEAD')}`),
+        await fetchDoc(`/api/commit?rev=${encodeURIComponent(arg || 'HEAD')}`),
         go,
       );
     default:
-      return templatesPage(await getJson('/api/templates'), overview, templatesState, search.value);
+      return templatesPage(await fetchDoc('/api/templates'), overview, templatesState, search.value);
   }
 }
 
@@ -205,8 +221,9 @@ function listenSearch() {
     else url.searchParams.delete('q');
     const { name } = routeOf();
     if (name !== 'templates' && name !== 'clusters') url.hash = '#/templates';
+    const again = url.hash === location.hash;
     history.replaceState(null, '', url);
-    void show();
+    void show({ again });
   });
 }
 
@@ -228,7 +245,7 @@ window.addEventListener('hashchange', () => {
   else trail.push(route);
   void show();
 });
-document.addEventListener('gitfleet:redraw', () => void show());
+document.addEventListener('gitfleet:redraw', () => void show({ again: true }));
 trail.push(location.hash || '#/templates');
 drawHelp();
 document.getElementById('help-button').addEventListener('click', () => (help.hidden = !help.hidden));

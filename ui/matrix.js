@@ -170,8 +170,9 @@ function apply(view, count, spacer) {
   const width = Math.min(avail - 2, size.label + view.cols.length * size.cell + size.header);
   const height = Math.min(content, room);
   const ratio = window.devicePixelRatio || 1;
-  canvas.width = width * ratio;
-  canvas.height = height * ratio;
+  // A canvas resized is a new bitmap: only when the size changed.
+  if (canvas.width !== width * ratio) canvas.width = width * ratio;
+  if (canvas.height !== height * ratio) canvas.height = height * ratio;
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
   canvas.dataset.ratio = String(ratio);
