@@ -169,8 +169,9 @@ function summarizeCluster(
   };
 }
 
-function readinessOf(
-  data: FleetStatusData,
+/** Returns whether a cluster is Ready and why not (ClusterReadiness), as its summary says. */
+export function readinessOf(
+  data: Pick<FleetStatusData, 'unreadable' | 'judged'>,
   cluster: string,
   report: AgentReport | undefined,
 ): { ready: ClusterReadiness; readyMessage?: string } {
