@@ -2,7 +2,7 @@
 // registration in the fleet repository, its taints with the commit that added each, what is
 // placed there and how it is doing, what is being evicted from it and where it stands in each
 // rollout (src/loops/ui/cluster-view.ts).
-import { badge, h, navRow, short, table, templateHref, when } from './dom.js';
+import { badge, h, navRow, reasonTag, short, table, templateHref, when } from './dom.js';
 
 /** Returns the cluster page of a cluster document. */
 export function clusterPage(doc) {
@@ -60,6 +60,7 @@ export function clusterPage(doc) {
     doc.rollouts.length > 0 ? [h('h2', {}, 'Rollouts'), rollouts(doc.rollouts)] : null,
     h('h2', {}, `Templates here (${doc.objects.filter((o) => o.placed).length} placed)`),
     objects(doc.objects),
+    doc.refused?.length > 0 ? [h('h2', {}, `Kept off ${doc.cluster}`), refused(doc.refused)] : null,
     doc.apis.length > 0
       ? h(
           'details',
@@ -192,7 +193,7 @@ function taints(list) {
 function evictions(list) {
   return table(
     'cluster-evictions',
-    ['Template', 'Reason', 'Producer', 'Purge', 'Since', 'Message'],
+    ['Template', 'Reason', 'Producer', 'Purge', 'Since', 'Until', 'Message'],
     list.map((e) =>
       navRow(
         templateHref(e.key ?? e.template),
@@ -202,6 +203,7 @@ function evictions(list) {
         h('td', {}, e.producer ?? '–'),
         h('td', {}, e.purgeMode ?? '–'),
         h('td', {}, when(e.since)),
+        h('td', {}, e.until ? when(e.until) : 'a person decides'),
         h('td', {}, e.message ?? ''),
       ),
     ),
@@ -236,17 +238,41 @@ function objects(rows) {
   const sorted = [...rows].sort((a, b) => rank(a) - rank(b) || (a.template < b.template ? -1 : 1));
   return table(
     'cluster-objects',
-    ['Health', 'Template', 'Placed', 'Replicas', 'Applied', 'Message'],
+    ['Health', 'Template', 'Placed', 'Replicas', 'Applied', 'Why'],
     sorted.map((r) =>
       navRow(
         `#/template/${encodeURIComponent(r.key ?? '')}`,
-        { 'data-template': r.template },
+        { 'data-template': r.template, 'data-reason': r.explained?.reason },
         h('td', {}, r.health ? badge(r.health) : ''),
         h('td', {}, h('a', { href: `#/template/${encodeURIComponent(r.key ?? '')}` }, r.template)),
         h('td', {}, r.placed ? 'yes' : 'no'),
         h('td', { className: 'num' }, r.replicas ?? ''),
         h('td', { className: 'mono' }, r.applied ? short(r.appliedCommit) : 'no'),
-        h('td', {}, r.message ?? ''),
+        h(
+          'td',
+          {},
+          r.explained && r.explained.reason !== 'Healthy'
+            ? [reasonTag(r.explained.reason), r.explained.message]
+            : r.explained
+              ? ''
+              : (r.message ?? ''),
+        ),
+      ),
+    ),
+  );
+}
+
+// The templates the scheduler kept off this cluster for a reason a person may act on.
+function refused(list) {
+  return table(
+    'cluster-refused',
+    ['Template', 'Why'],
+    list.map((r) =>
+      navRow(
+        templateHref(r.key),
+        { 'data-template': r.template, 'data-reason': r.explained.reason },
+        h('td', {}, h('a', { href: templateHref(r.key) }, r.template)),
+        h('td', {}, reasonTag(r.explained.reason), r.explained.message),
       ),
     ),
   );

@@ -35,18 +35,28 @@ export function short(oid) {
   return oid ? oid.slice(0, 7) : '–';
 }
 
-/** Returns "3 min ago" for an RFC 3339 time (relative to the browser's clock), or a dash. */
+/** Returns "3 min ago" (or "in 8 min") for an RFC 3339 time, relative to the browser's clock, or a dash. */
 export function ago(iso, now = Date.now()) {
   const at = Date.parse(iso ?? '');
   if (Number.isNaN(at)) return '–';
-  const s = Math.max(0, Math.round((now - at) / 1000));
-  if (s < 45) return 'just now';
-  if (s < 90) return '1 min ago';
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 5400) return '1 h ago';
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  if (s < 2 * 86400) return 'yesterday';
-  return `${Math.round(s / 86400)} days ago`;
+  const future = at - now > 45_000;
+  const s = Math.round(Math.abs(now - at) / 1000);
+  const span =
+    s < 45
+      ? undefined
+      : s < 90
+        ? '1 min'
+        : s < 3600
+          ? `${Math.round(s / 60)} min`
+          : s < 5400
+            ? '1 h'
+            : s < 86400
+              ? `${Math.round(s / 3600)} h`
+              : s < 2 * 86400
+                ? undefined
+                : `${Math.round(s / 86400)} days`;
+  if (span === undefined) return s < 45 ? 'just now' : future ? 'tomorrow' : 'yesterday';
+  return future ? `in ${span}` : `${span} ago`;
 }
 
 /** Returns a <time> element: the relative time, on one line, with the RFC 3339 time on hover. */
@@ -111,4 +121,33 @@ export function navRow(href, attrs, ...cells) {
     { ...attrs, 'data-href': href, tabindex: '-1', className: `nav ${attrs.className ?? ''}` },
     ...cells,
   );
+}
+
+// The explanation's reasons (src/core/status/explanation.ts) by how a person reads them.
+const reasonTone = {
+  bad: [
+    'NoClusterFit',
+    'ApplyFailed',
+    'Degraded',
+    'RolloutHalted',
+    'RolledBack',
+    'ClusterNotReady',
+    'ScheduleFailed',
+  ],
+  wait: [
+    'NotReported',
+    'HealthUnknown',
+    'NotYetApplied',
+    'HeldByRollout',
+    'Evicting',
+    'Progressing',
+    'PendingRemoval',
+  ],
+  good: ['Healthy'],
+};
+
+/** Returns the tag of an explanation's reason (ApplyFailed, HeldByRollout…), coloured by how bad it is. */
+export function reasonTag(reason) {
+  const tone = Object.keys(reasonTone).find((t) => reasonTone[t].includes(reason)) ?? 'refused';
+  return h('span', { className: `reason r-${tone}`, 'data-reason': reason }, reason);
 }

@@ -2,7 +2,7 @@
 // replicas, placement), its row on every cluster, the eviction tasks and the rollout it is in,
 // what each cluster's agent reported of the live object, its rendered file on every cluster
 // (Secrets arrive with their values already redacted by the server) and its history.
-import { badge, clusterHref, h, navRow, short, table, when } from './dom.js';
+import { badge, clusterHref, h, navRow, reasonTag, short, table, when } from './dom.js';
 
 /** Returns the template page of a template document. */
 export function templatePage(doc) {
@@ -12,7 +12,7 @@ export function templatePage(doc) {
     'section',
     { id: 'template-page' },
     h('h1', {}, doc.label, ' ', s ? [badge(s.health), ' ', badge(s.sync)] : null),
-    s?.reason ? h('p', { className: 'callout', id: 'template-reason' }, s.reason) : null,
+    s?.reason ? h('p', { className: 'callout', id: 'template-reason' }, reasonTag(s.why), s.reason) : null,
     h(
       'dl',
       { className: 'facts' },
@@ -57,7 +57,9 @@ export function templatePage(doc) {
       : null,
     h('h2', {}, 'On each cluster'),
     clusterRows(doc),
-    doc.evictions.length > 0 ? [h('h2', {}, 'Being evicted'), evictionRows(doc.evictions)] : null,
+    doc.evictions.length > 0
+      ? [h('h2', {}, 'Being evicted'), evictionRows(doc.evictions, doc.explanation)]
+      : null,
     doc.rollout?.record?.rollout
       ? [h('h2', {}, `Rollout ${doc.rollout.strategy}`), rolloutRows(doc.rollout.record.rollout)]
       : null,
@@ -77,15 +79,23 @@ export function templatePage(doc) {
   );
 }
 
+// One line per cluster: its status row (placed, replicas, applied commit, health) and why the
+// template is as it is there: the explanation's reason and message, as `gitfleet status
+// --template` prints them.
 function clusterRows(doc) {
+  const explained = new Map((doc.explanation?.clusters ?? []).map((c) => [c.cluster, c]));
+  const names = [...new Set([...doc.rows.map((r) => r.cluster), ...explained.keys()])].sort();
+  const rows = new Map(doc.rows.map((r) => [r.cluster, r]));
   return table(
     'template-rows',
-    ['Cluster', 'Placed', 'Replicas', 'Applied', 'Health', 'Message'],
-    doc.rows.map((r) =>
-      navRow(
-        clusterHref(r.cluster),
-        { 'data-cluster': r.cluster, className: r.placed ? '' : 'unplaced' },
-        h('td', {}, h('a', { href: clusterHref(r.cluster) }, r.cluster)),
+    ['Cluster', 'Placed', 'Replicas', 'Applied', 'Health', 'Why'],
+    names.map((cluster) => {
+      const r = rows.get(cluster) ?? { cluster, placed: false };
+      const e = explained.get(cluster);
+      return navRow(
+        clusterHref(cluster),
+        { 'data-cluster': cluster, 'data-reason': e?.reason, className: r.placed ? '' : 'unplaced' },
+        h('td', {}, h('a', { href: clusterHref(cluster) }, cluster)),
         h('td', {}, r.placed ? 'yes' : 'no'),
         h('td', { className: 'num' }, r.replicas ?? ''),
         h(
@@ -94,16 +104,17 @@ function clusterRows(doc) {
           r.applied ? short(r.appliedCommit) : r.placed || r.health ? 'no' : '–',
         ),
         h('td', {}, r.health ? badge(r.health) : ''),
-        h('td', {}, r.message ?? ''),
-      ),
-    ),
+        h('td', {}, e ? [reasonTag(e.reason), e.message] : (r.message ?? '')),
+      );
+    }),
   );
 }
 
-function evictionRows(tasks) {
+function evictionRows(tasks, explanation) {
+  const until = (cluster) => explanation?.clusters.find((c) => c.cluster === cluster)?.eviction?.until;
   return table(
     'template-evictions',
-    ['From', 'Reason', 'Producer', 'Purge mode', 'Since', 'Message'],
+    ['From', 'Reason', 'Producer', 'Purge mode', 'Since', 'Until', 'Message'],
     tasks.map((e) =>
       h(
         'tr',
@@ -113,6 +124,7 @@ function evictionRows(tasks) {
         h('td', {}, e.producer ?? '–'),
         h('td', {}, e.purgeMode ?? '–'),
         h('td', {}, when(e.since)),
+        h('td', {}, until(e.cluster) ? when(until(e.cluster)) : 'a person decides'),
         h('td', {}, e.message ?? ''),
       ),
     ),

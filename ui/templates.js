@@ -3,7 +3,7 @@
 // server computed them (src/loops/ui/template-list-view.ts). The header's search box filters it
 // (search.js); the chips above filter by state. At most `pageSize` lines are drawn at first, so
 // a fleet of 2,000 templates draws at once; the rest come on request.
-import { badge, clusterHref, h, navRow, table, templateHref } from './dom.js';
+import { badge, clusterHref, h, navRow, reasonTag, table, templateHref } from './dom.js';
 import { matchesQuery, parseQuery } from './search.js';
 
 const pageSize = 300;
@@ -11,7 +11,7 @@ const pageSize = 300;
 /** The state filters, each with the test it applies. */
 const chips = [
   ['all', 'All', () => true],
-  ['problems', 'Not Healthy', (t) => t.health !== 'Healthy'],
+  ['problems', 'Not Healthy', (t) => t.health !== 'Healthy' || (t.why ?? 'Healthy') !== 'Healthy'],
   ['outofsync', 'Out of sync', (t) => t.sync === 'OutOfSync' || t.sync === 'Unknown'],
   ['Degraded', 'Degraded', (t) => t.health === 'Degraded'],
   ['Progressing', 'Progressing', (t) => t.health === 'Progressing'],
@@ -110,7 +110,7 @@ function row(t) {
       : `${t.synced} of ${t.clusters} clusters applied what the hub rendered`;
   return navRow(
     templateHref(t.key),
-    { 'data-template': t.label, className: t.health === 'Healthy' ? '' : 'problem' },
+    { 'data-template': t.label, 'data-why': t.why, className: t.health === 'Healthy' ? '' : 'problem' },
     h('td', {}, badge(t.health)),
     h('td', {}, badge(t.sync, syncTitle)),
     h(
@@ -123,9 +123,14 @@ function row(t) {
     h('td', { className: 'num' }, t.replicas > 0 ? String(t.replicas) : ''),
     h(
       'td',
-      { className: 'why' },
-      t.reason ?? '',
-      t.evictions > 0
+      { className: 'why', title: t.reason ?? '' },
+      h(
+        'div',
+        { className: 'clamp' },
+        t.why && t.why !== 'Healthy' ? reasonTag(t.why) : null,
+        t.reason ?? '',
+      ),
+      t.evictions > 0 && t.why !== 'Evicting'
         ? h(
             'div',
             { className: 'meta' },

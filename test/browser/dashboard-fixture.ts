@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import type { HealthStatus } from '../../src/core/health/health.js';
 import type { ObjectRef } from '../../src/core/model/object-ref.js';
+import type { ApiEnablement } from '../../src/core/model/cluster.js';
 import { refLabel } from '../../src/core/model/object-ref.js';
 import { statusBranchFiles, type ObjectStatusRecord } from '../../src/core/status/status-branch.js';
 import {
@@ -130,6 +131,8 @@ export interface ReportShape {
   readyReason?: { reason: string; message: string };
   /** When the agent commits the report (default: the fixture's fixed date). */
   time?: Date;
+  /** The APIs the cluster serves, as its agent's discovery lists them (default: none reported). */
+  apis?: ApiEnablement[];
 }
 
 /** Writes one cluster's report about its branch head (or about nothing applied yet). */
@@ -159,6 +162,7 @@ export function writeReport(repo: FleetRepo, cluster: string, shape: ReportShape
       conditions: [{ type: 'Ready', status: shape.ready, ...shape.readyReason }],
       nodeSummary: { totalNum: 3, readyNum: shape.ready === 'True' ? 3 : 1 },
       resourceSummary: { allocatable: { cpu: '12', memory: '48Gi', pods: '330' } },
+      ...(shape.apis ? { apiEnablements: shape.apis } : {}),
     },
     objects,
   });

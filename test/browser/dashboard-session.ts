@@ -23,6 +23,8 @@ export interface DashboardSession {
   api<T = unknown>(path: string): Promise<T>;
   /** Writes a screenshot of the tab (the whole page with `full`) to test-output/<folder>/<name>.png. */
   shoot(name: string, full?: boolean): Promise<string>;
+  /** The folder the screenshots go to. */
+  shots: string;
   close(): Promise<number | null>;
 }
 
@@ -49,6 +51,7 @@ export async function openDashboard(
       if (errors.length > 0) throw new Error(`the page threw: ${errors.join('; ')}`);
     },
     api: async <T>(path: string) => (await (await page.request.get(`${ui.url}/api/${path}`)).json()) as T,
+    shots,
     shoot: async (name, full = false) => {
       const path = join(shots, `${name}.png`);
       await page.screenshot({ path, fullPage: full });

@@ -13,12 +13,18 @@
 //   gcp-eu-staging  Ready; every object Progressing; held by the rollout
 //   onprem-gpu      Ready; its spec taint dedicated=gpu:NoSchedule keeps everything but the GPU job off
 //   shop/batch      placed on no cluster: no cluster has tier=edge
+//   ServiceImport shop/api  placed on no cluster: no agent lists the MCS API among the APIs its
+//                   cluster serves (the CRDs are not on the members)
+//
+// Every agent reports the APIs of every object of the example as served, so the scheduler's
+// API filter has a list to read before the ServiceImport arrives.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { refLabel } from '../../src/core/model/object-ref.js';
 import { commitChange, exampleFleetRepo, type FleetRepo } from '../loops/hub/hub-fixture.js';
 import { noExecuteTaintPolicyDoc } from '../support/fleet-docs.js';
-import { hubOnce, writeReport } from './dashboard-fixture.js';
+import type { ApiEnablement } from '../../src/core/model/cluster.js';
+import { clusterObjects, hubOnce, writeReport } from './dashboard-fixture.js';
 
 /** The hub's flags in every pass of this fleet. */
 export const troubledHubFlags = ['--enable-no-execute-taint-eviction'];
@@ -69,13 +75,32 @@ spec:
       labelSelector: {matchLabels: {tier: edge}}
 `;
 
+const serviceImport = `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: api, namespace: shop}
+spec:
+  type: ClusterSetIP
+  ports: [{port: 80, protocol: TCP}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: api-import, namespace: shop}
+spec:
+  resourceSelectors:
+    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: api}
+  placement:
+    clusterAffinity: {clusterNames: [aws-eu-prod, aws-us-prod]}
+`;
+
 /** Returns the troubled fleet described at the top of this file. */
 export function troubledFleet(): FleetRepo {
   const repo = exampleFleetRepo({ bare: false });
   hubOnce(repo, troubledHubFlags);
+  const apis = servedApis(repo);
+  writeReports(repo, apis);
   commitChange(
     repo,
-    'taint NotReady clusters, roll the api out in steps, add a batch job for the edge',
+    'taint NotReady clusters, roll the api out in steps, add a batch job for the edge and import the api',
     (work) => {
       const fleet = join(work, 'fleet.yaml');
       writeFileSync(
@@ -89,10 +114,9 @@ export function troubledFleet(): FleetRepo {
       mkdirSync(join(work, 'rollouts'), { recursive: true });
       writeFileSync(join(work, 'rollouts/api.yaml'), rollout);
       writeFileSync(join(work, 'apps/shop/batch.yaml'), batch);
+      writeFileSync(join(work, 'apps/shop/api-import.yaml'), serviceImport);
     },
   );
-  hubOnce(repo, troubledHubFlags);
-  writeReports(repo);
   // The hub reads the reports: gcp-eu-prod is NotReady, so it is tainted and evicted from.
   hubOnce(repo, troubledHubFlags);
   commitChange(repo, 'api 2.4.0', (work) => {
@@ -100,12 +124,24 @@ export function troubledFleet(): FleetRepo {
     writeFileSync(api, readFileSync(api, 'utf8').replace('shop/api:2.3.1', 'shop/api:2.4.0'));
   });
   hubOnce(repo, troubledHubFlags);
-  writeReports(repo);
+  writeReports(repo, apis);
   return repo;
 }
 
+/** Returns every API (group/version and kind) of the objects on the cluster branches: what the agents say their clusters serve. */
+function servedApis(repo: FleetRepo): ApiEnablement[] {
+  const kinds = new Map<string, Set<string>>();
+  for (const cluster of ['aws-eu-prod', 'aws-us-prod', 'gcp-eu-prod', 'gcp-eu-staging', 'onprem-gpu'])
+    for (const ref of clusterObjects(repo, cluster))
+      kinds.set(ref.apiVersion, (kinds.get(ref.apiVersion) ?? new Set()).add(ref.kind));
+  return [...kinds].map(([groupVersion, set]) => ({
+    groupVersion,
+    resources: [...set].map((kind) => ({ name: `${kind.toLowerCase()}s`, kind })),
+  }));
+}
+
 /** Writes every cluster's report about its branch head, as described at the top of this file. */
-export function writeReports(repo: FleetRepo): void {
+export function writeReports(repo: FleetRepo, apis: ApiEnablement[]): void {
   const time = new Date();
   const isWeb = (ref: { kind: string; namespace: string; name: string }) =>
     ref.kind === 'Deployment' && ref.namespace === 'shop' && ref.name === 'web';
@@ -117,6 +153,7 @@ export function writeReports(repo: FleetRepo): void {
     healthMessage: (ref) => (isWeb(ref) ? webDegraded : undefined),
     status: (ref) => (isWeb(ref) ? { replicas: 5, readyReplicas: 1, availableReplicas: 1 } : undefined),
     time,
+    apis,
   });
   writeReport(repo, 'aws-us-prod', {
     ready: 'True',
@@ -125,6 +162,7 @@ export function writeReports(repo: FleetRepo): void {
     health: () => 'Healthy',
     failed: (ref) => (refLabel(ref) === 'Deployment/shop/api' ? webhookError : undefined),
     time,
+    apis,
   });
   writeReport(repo, 'gcp-eu-prod', {
     ready: 'False',
@@ -133,6 +171,7 @@ export function writeReports(repo: FleetRepo): void {
     applied: false,
     health: () => 'Unknown',
     time,
+    apis,
   });
   writeReport(repo, 'gcp-eu-staging', {
     ready: 'True',
@@ -140,6 +179,7 @@ export function writeReports(repo: FleetRepo): void {
     applied: true,
     health: () => 'Progressing',
     time,
+    apis,
   });
   writeReport(repo, 'onprem-gpu', {
     ready: 'True',
@@ -147,5 +187,6 @@ export function writeReports(repo: FleetRepo): void {
     applied: true,
     health: () => 'Healthy',
     time,
+    apis,
   });
 }

@@ -13,6 +13,8 @@ import type { StatusRow } from '../../core/status/status-table.js';
 import type { EvictionListView } from './fleet-lists-view.js';
 import { evictionListOf } from './fleet-lists-view.js';
 import type { ClusterCard } from './dashboard-view.js';
+import type { ClusterExplanation, TemplateExplanation } from '../../core/status/explanation.js';
+import { isNotable } from '../../core/status/explain-template.js';
 import { hubTaintOrigins, specTaintOrigin, type TaintOrigin } from './taint-origins.js';
 
 /** One taint on the cluster: where it is kept, and the commit that added it when found. */
@@ -61,9 +63,15 @@ export interface ClusterView {
   };
   /** The API groups/versions it serves, as its agent reported them. */
   apis: string[];
-  /** Every template placed there, or reported by its agent though not placed, with its refKey. */
-  objects: (StatusRow & { key?: string })[];
-  evictions: EvictionListView['evictions'];
+  /** Every template placed there, or reported by its agent though not placed, with its refKey and why it is as it is there. */
+  objects: (StatusRow & { key?: string; explained?: ClusterExplanation })[];
+  /**
+   * The templates not placed there for a reason a person may act on (the scheduler refused the
+   * cluster: a taint, a missing API, no room…; evicted; not pruned yet), with the explanation.
+   */
+  refused: { template: string; key: string; explained: ClusterExplanation }[];
+  /** The eviction tasks from this cluster, each with when the copy goes at the latest (the explanation's `until`). */
+  evictions: (EvictionListView['evictions'][number] & { until?: string })[];
   rollouts: {
     strategy: string;
     phase: RolloutPhase;
@@ -81,6 +89,8 @@ export function clusterView(input: {
   cards: readonly ClusterCard[];
   name: string;
   gitdir: string;
+  /** Every template's explanation by refKey (core/status/explain-template.ts). */
+  explanations: ReadonlyMap<string, TemplateExplanation>;
 }): ClusterView | undefined {
   const { data, name } = input;
   const summary = input.cards.find((c) => c.cluster === name);
@@ -103,8 +113,16 @@ export function clusterView(input: {
     taints: taintsOf(input, registration),
     capacity: { ...status?.resourceSummary },
     apis: (status?.apiEnablements ?? []).map((a) => a.groupVersion).sort(),
-    objects: objectsOn(data, input.rows, name),
-    evictions: evictionListOf(data).evictions.filter((e) => e.cluster === name),
+    objects: objectsOn(data, input.rows, name, input.explanations),
+    refused: refusedOn(input.explanations, name),
+    evictions: evictionListOf(data)
+      .evictions.filter((e) => e.cluster === name)
+      .map((e) => {
+        const until = e.key
+          ? input.explanations.get(e.key)?.clusters.find((c) => c.cluster === name)?.eviction?.until
+          : undefined;
+        return until !== undefined ? { ...e, until } : e;
+      }),
     rollouts: data.rollouts.flatMap((v) => {
       if (!('rollout' in v)) return [];
       const r = v.rollout;
@@ -124,14 +142,37 @@ export function clusterView(input: {
   };
 }
 
-function objectsOn(data: FleetStatusData, rows: readonly StatusRow[], name: string): ClusterView['objects'] {
+function objectsOn(
+  data: FleetStatusData,
+  rows: readonly StatusRow[],
+  name: string,
+  explanations: ReadonlyMap<string, TemplateExplanation>,
+): ClusterView['objects'] {
   const keyOf = new Map(data.bindings.map((b) => [refLabel(b.resource), b.key]));
   return rows
     .filter((r) => r.cluster === name && (r.placed || r.health !== undefined))
     .map((r) => {
       const key = keyOf.get(r.template);
-      return key !== undefined ? { ...r, key } : r;
+      if (key === undefined) return r;
+      const explained = explanations.get(key)?.clusters.find((c) => c.cluster === name);
+      return { ...r, key, ...(explained ? { explained } : {}) };
     });
+}
+
+// Not placed, for a reason worth a look (isNotable), and not already a row of `objects`.
+function refusedOn(
+  explanations: ReadonlyMap<string, TemplateExplanation>,
+  name: string,
+): ClusterView['refused'] {
+  const refused: ClusterView['refused'] = [];
+  for (const [key, t] of explanations) {
+    const explained = t.clusters.find((c) => c.cluster === name);
+    // Evictions and not-yet-pruned copies have their own lists.
+    const listed = explained?.reason === 'PendingRemoval' || explained?.reason === 'Evicting';
+    if (explained && !explained.placed && !listed && isNotable(explained))
+      refused.push({ template: t.template, key, explained });
+  }
+  return refused.sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
 }
 
 function registrationOf(c: Cluster): NonNullable<ClusterView['registration']> {

@@ -18,6 +18,8 @@ import {
 import { openReadRepo } from './read-repo-file.js';
 import { templateView, type ReadHistory, type TemplateView } from './template-view.js';
 import { templateListOf, type TemplateListView } from './template-list-view.js';
+import { templateExplainer, type ExplainOptions } from '../../core/status/explain-template.js';
+import type { TemplateExplanation } from '../../core/status/explanation.js';
 import { clusterView, type ClusterView } from './cluster-view.js';
 import {
   evictionListOf,
@@ -55,6 +57,8 @@ export interface DashboardServiceOptions {
   history: ReadHistory;
   /** The clock the summaries' ages are computed with. */
   now: () => Date;
+  /** The explanations' settings (the hub's graceful eviction timeout), as `gitfleet status` takes them. */
+  explain?: ExplainOptions;
 }
 
 interface Snapshot {
@@ -66,6 +70,8 @@ interface Snapshot {
   matrix: MatrixView;
   /** Made on first request, once per state of the repository. */
   templateList?: TemplateListView;
+  /** Every template's explanation by refKey (core/status/explain-template.ts), made on first request. */
+  explanations?: Map<string, TemplateExplanation>;
   clusterViews: Map<string, ClusterView | undefined>;
 }
 
@@ -120,6 +126,7 @@ export class DashboardService {
     if (!data) return undefined;
     const repo = openReadRepo(this.opts.gitdir);
     const summary = this.templateListOf(snapshot).templates.find((t) => t.key === key);
+    const explanation = this.explanationsOf(snapshot).get(key);
     return templateView({
       repo,
       data,
@@ -127,6 +134,7 @@ export class DashboardService {
       key,
       history: this.opts.history,
       ...(summary ? { summary } : {}),
+      ...(explanation ? { explanation } : {}),
     });
   }
 
@@ -138,7 +146,14 @@ export class DashboardService {
     if (!snapshot.clusterViews.has(name))
       snapshot.clusterViews.set(
         name,
-        clusterView({ data, rows, cards: snapshot.overview.clusters, name, gitdir: this.opts.gitdir }),
+        clusterView({
+          data,
+          rows,
+          cards: snapshot.overview.clusters,
+          name,
+          gitdir: this.opts.gitdir,
+          explanations: this.explanationsOf(snapshot),
+        }),
       );
     return snapshot.clusterViews.get(name);
   }
@@ -155,8 +170,19 @@ export class DashboardService {
 
   private templateListOf(snapshot: Snapshot): TemplateListView {
     if (!snapshot.data) return { templates: [] };
-    snapshot.templateList ??= templateListOf(snapshot.data);
+    snapshot.templateList ??= templateListOf(snapshot.data, this.explanationsOf(snapshot));
     return snapshot.templateList;
+  }
+
+  // One explanation per template, computed once per state of the repository by the function
+  // `gitfleet status` calls, so the pages and the command say the same.
+  private explanationsOf(snapshot: Snapshot): Map<string, TemplateExplanation> {
+    if (!snapshot.data) return new Map();
+    if (!snapshot.explanations) {
+      const explain = templateExplainer(snapshot.data, this.opts.explain ?? {});
+      snapshot.explanations = new Map(snapshot.data.bindings.map((b) => [b.key, explain(b)]));
+    }
+    return snapshot.explanations;
   }
 
   /** Returns the diff of `a..b`, or of a commit against its first parent. */

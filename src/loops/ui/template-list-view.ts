@@ -1,6 +1,7 @@
 // The dashboard's overview of templates (`/api/templates`), as Argo CD lists applications: one
 // line per template with a health badge (the rollup `gitfleet status` prints,
-// core/status/fleet-summary.ts), a sync badge and, for anything not Healthy, the reason. Sync
+// core/status/fleet-summary.ts), a sync badge and, for anything not Healthy, the reason: the
+// one explanation core/status/explain-template.ts gives `gitfleet status` too. Sync
 // answers "did the clusters apply what the hub rendered?": a cluster is in sync with a template
 // when its agent reports the cluster branch's head applied, this object included (the
 // aggregation's `applied`, core/status/aggregate-status.ts):
@@ -13,12 +14,11 @@
 // | NotPlaced  | it is placed on no cluster                                                 |
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import {
-  indexRecords,
   summarizeTemplates,
   templateStatusItems,
   type HealthRollup,
-  type TemplateSummary,
 } from '../../core/status/fleet-summary.js';
+import type { ExplanationReason, TemplateExplanation } from '../../core/status/explanation.js';
 import type { AggregatedStatusItem } from '../../core/publish/binding-status.js';
 import type { BindingView } from '../../core/publish/binding-record.js';
 import { refLabel } from '../../core/model/object-ref.js';
@@ -37,7 +37,9 @@ export interface TemplateItem extends TemplateIdentity {
   replicas: number;
   health: HealthRollup;
   sync: SyncState;
-  /** Why it is not Healthy (or not in sync): the first cluster that is not, and what it says. */
+  /** The explanation's reason in one word (core/status/explanation.ts): the worst over its clusters. */
+  why: ExplanationReason;
+  /** Why it is not Healthy: the explanation's message (absent when its reason is Healthy). */
   reason?: string;
   /** How many clusters it is being evicted from. */
   evictions: number;
@@ -59,10 +61,12 @@ export function syncOf(
   return behind.some((i) => hasReport(i.clusterName)) ? 'OutOfSync' : 'Unknown';
 }
 
-/** Returns the overview of every template, in label order. */
-export function templateListOf(data: FleetStatusData): TemplateListView {
+/** Returns the overview of every template, in label order, with each one's explanation (by refKey). */
+export function templateListOf(
+  data: FleetStatusData,
+  explanations: ReadonlyMap<string, TemplateExplanation>,
+): TemplateListView {
   const itemsOf = templateStatusItems(data);
-  const recordOf = indexRecords(data.reports);
   const byKey = new Map(data.bindings.map((b) => [b.key, b]));
   const evicted = new Map<string, number>();
   for (const e of data.evictions) evicted.set(e.template, (evicted.get(e.template) ?? 0) + 1);
@@ -70,8 +74,8 @@ export function templateListOf(data: FleetStatusData): TemplateListView {
   const templates = summarizeTemplates(data).map((summary): TemplateItem => {
     const binding = byKey.get(summary.key)!;
     const items = itemsOf(binding);
-    const sync = syncOf(items, hasReport);
-    const reason = reasonOf(summary, items, (cluster) => recordOf(cluster, binding.key)?.healthMessage);
+    const explained = explanations.get(binding.key);
+    const why = explained?.reason ?? 'Healthy';
     return {
       label: summary.template,
       key: summary.key,
@@ -85,28 +89,11 @@ export function templateListOf(data: FleetStatusData): TemplateListView {
       synced: items.filter((i) => i.applied).length,
       replicas: summary.replicas,
       health: summary.health,
-      sync,
-      ...(reason !== undefined ? { reason } : {}),
+      sync: syncOf(items, hasReport),
+      why,
+      ...(why !== 'Healthy' && explained?.message ? { reason: explained.message } : {}),
       evictions: evicted.get(refLabel(binding.resource)) ?? 0,
     };
   });
   return { templates };
-}
-
-// The first cluster that is not Healthy, with the agent's words (the apply error, or the health
-// message of a Degraded or Progressing object), and how many more clusters are not.
-function reasonOf(
-  summary: TemplateSummary,
-  items: readonly AggregatedStatusItem[],
-  healthMessageOf: (cluster: string) => string | undefined,
-): string | undefined {
-  if (summary.health === 'NotPlaced') return 'placed on no cluster';
-  const bad = items.filter((i) => !i.applied || i.health !== 'Healthy');
-  const first = bad[0];
-  if (!first) return undefined;
-  const said = first.applied
-    ? [first.health, healthMessageOf(first.clusterName)].filter((s) => s).join(': ')
-    : (first.appliedMessage ?? 'not applied');
-  const more = bad.length > 1 ? ` (and ${bad.length - 1} more cluster${bad.length > 2 ? 's' : ''})` : '';
-  return `${first.clusterName}: ${said}${more}`;
 }

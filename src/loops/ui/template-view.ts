@@ -10,6 +10,7 @@ import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import type { EvictionTaskView } from '../../core/status/eviction-task-view.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import type { TemplateItem } from './template-list-view.js';
+import type { TemplateExplanation } from '../../core/status/explanation.js';
 import type { LogEntry } from '../../core/review/log-entry.js';
 import type { ObjectSpec } from '../../core/review/parse-object-spec.js';
 import { redactSecretPair } from '../../core/review/redact-secret-pair.js';
@@ -25,6 +26,8 @@ export interface TemplateView {
   key: string;
   /** Its line of the overview: health, sync and the reason (template-list-view.ts). */
   summary?: TemplateItem;
+  /** Why it is where it is, on every cluster (core/status/explain-template.ts), as `gitfleet status --template` says. */
+  explanation?: TemplateExplanation;
   binding: Omit<BindingView, 'aggregatedStatus'>;
   rows: StatusRow[];
   /** What each cluster's agent reported of the object: apply result, health, the status fields it reflects. */
@@ -46,6 +49,7 @@ export async function templateView(input: {
   key: string;
   history: ReadHistory;
   summary?: TemplateItem;
+  explanation?: TemplateExplanation;
 }): Promise<TemplateView | undefined> {
   const binding = input.data.bindings.find((b) => b.key === input.key);
   if (!binding) return undefined;
@@ -68,6 +72,7 @@ export async function templateView(input: {
     label,
     key: binding.key,
     ...(input.summary ? { summary: input.summary } : {}),
+    ...(input.explanation ? { explanation: input.explanation } : {}),
     binding: record,
     rows: input.rows.filter((r) => r.template === label),
     live: liveOf(input.data, binding.key),
