@@ -5,14 +5,19 @@
 // scroll, focus and selected row: no reload. The search box (`/`) filters the templates and
 // clusters pages; keys.js moves through the rows.
 import { getJson, h, refreshTimes } from './dom.js';
-import { matrixPage } from './matrix.js';
-import { clustersPage } from './clusters.js';
-import { clusterPage } from './cluster.js';
-import { templatePage } from './template.js';
-import { templatesPage } from './templates.js';
-import { rolloutsPage, evictionsPage } from './lists.js';
-import { commitPage } from './commit.js';
 import { keyHelp, listenKeys } from './keys.js';
+
+// Each page's module, loaded when a route first needs it, while its documents are fetched.
+const modules = {
+  templates: './templates.js',
+  template: './template.js',
+  clusters: './clusters.js',
+  cluster: './cluster.js',
+  matrix: './matrix.js',
+  rollouts: './lists.js',
+  evictions: './lists.js',
+  commit: './commit.js',
+};
 
 const page = document.getElementById('page');
 const banner = document.getElementById('banner');
@@ -49,12 +54,16 @@ async function show({ again = false } = {}) {
   if (!again) kept.clear();
   const { name, arg } = routeOf();
   try {
+    // The page's module and document are asked for at once with the overview.
+    const module = import(modules[name] ?? modules.templates);
+    const pageDoc = docOf(name, arg);
+    pageDoc?.catch(() => undefined);
     const overview = await fetchDoc('/api/overview');
     document.getElementById('repo').textContent = overview.repo;
     showBanner(overview);
     showCounts(overview);
     document.body.dataset.generation = String(overview.generation);
-    const view = await pageFor(name, arg, overview);
+    const view = await pageFor({ name, arg, overview, module: await module, doc: () => pageDoc });
     if (run !== drawing) return;
     const scroll = document.getElementById('matrix-scroll')?.scrollTop;
     const focus = focusOf(page);
@@ -78,7 +87,29 @@ async function show({ again = false } = {}) {
   }
 }
 
-async function pageFor(name, arg, overview) {
+// The document a route is drawn from (the overview aside), or undefined for one drawn from the overview.
+function docOf(name, arg) {
+  switch (name) {
+    case 'matrix':
+      return fetchDoc('/api/matrix');
+    case 'clusters':
+      return undefined;
+    case 'cluster':
+      return fetchDoc(`/api/cluster?name=${encodeURIComponent(arg)}`);
+    case 'template':
+      return fetchDoc(`/api/template?key=${encodeURIComponent(arg)}`);
+    case 'rollouts':
+      return fetchDoc('/api/rollouts');
+    case 'evictions':
+      return fetchDoc('/api/evictions');
+    case 'commit':
+      return fetchDoc(`/api/commit?rev=${encodeURIComponent(arg || 'HEAD')}`);
+    default:
+      return fetchDoc('/api/templates');
+  }
+}
+
+async function pageFor({ name, arg, overview, module: m, doc }) {
   if (overview.state !== 'ok' && name !== 'commit')
     return h(
       'section',
@@ -88,31 +119,29 @@ async function pageFor(name, arg, overview) {
     );
   switch (name) {
     case 'matrix':
-      return matrixPage(await fetchDoc('/api/matrix'), matrixState, go);
+      return m.matrixPage(await doc(), matrixState, go);
     case 'clusters':
-      return clustersPage(overview, search.value);
+      return m.clustersPage(overview, search.value);
     case 'cluster': {
-      const doc = await fetchDoc(`/api/cluster?name=${encodeURIComponent(arg)}`);
-      return doc ? clusterPage(doc) : h('p', { className: 'error' }, `No cluster ${arg} in this fleet.`);
+      const found = await doc();
+      return found
+        ? m.clusterPage(found)
+        : h('p', { className: 'error' }, `No cluster ${arg} in this fleet.`);
     }
     case 'template': {
-      const doc = await fetchDoc(`/api/template?key=${encodeURIComponent(arg)}`);
-      return doc
-        ? templatePage(doc)
+      const found = await doc();
+      return found
+        ? m.templatePage(found)
         : h('p', { className: 'error' }, `No template ${arg} in the bindings branch.`);
     }
     case 'rollouts':
-      return rolloutsPage(await fetchDoc('/api/rollouts'));
+      return m.rolloutsPage(await doc());
     case 'evictions':
-      return evictionsPage(await fetchDoc('/api/evictions'));
+      return m.evictionsPage(await doc());
     case 'commit':
-      return commitPage(
-        arg || 'HEAD',
-        await fetchDoc(`/api/commit?rev=${encodeURIComponent(arg || 'HEAD')}`),
-        go,
-      );
+      return m.commitPage(arg || 'HEAD', await doc(), go);
     default:
-      return templatesPage(await fetchDoc('/api/templates'), overview, templatesState, search.value);
+      return m.templatesPage(await doc(), overview, templatesState, search.value);
   }
 }
 

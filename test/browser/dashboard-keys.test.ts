@@ -183,6 +183,10 @@ test(
       }
     }
     await s.page.setViewportSize(laptop);
+    // A cluster whose status branch does not read has a page that says so.
+    await s.open('#/cluster/onprem-gpu', '#cluster-page');
+    assert.match((await s.page.textContent('#cluster-unreadable')) ?? '', /cluster\.yaml is not YAML/);
+    await s.shoot('cluster-unreadable');
   },
 );
 

@@ -13,13 +13,8 @@
 // | Unknown    | the clusters that are not in sync have not reported at all (or do not read)|
 // | NotPlaced  | it is placed on no cluster                                                 |
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
-import {
-  summarizeTemplates,
-  templateStatusItems,
-  type HealthRollup,
-} from '../../core/status/fleet-summary.js';
+import { summarizeTemplates, type HealthRollup } from '../../core/status/fleet-summary.js';
 import type { ExplanationReason, TemplateExplanation } from '../../core/status/explanation.js';
-import type { AggregatedStatusItem } from '../../core/publish/binding-status.js';
 import type { BindingView } from '../../core/publish/binding-record.js';
 import { refLabel } from '../../core/model/object-ref.js';
 import type { TemplateIdentity } from './dashboard-view.js';
@@ -50,15 +45,15 @@ export interface TemplateListView {
   templates: TemplateItem[];
 }
 
-/** Returns a template's sync state from its status on each cluster it is placed on. */
+/** Returns a template's sync state from whether each cluster it is placed on applied it. */
 export function syncOf(
-  items: readonly AggregatedStatusItem[],
+  placed: readonly { cluster: string; applied: boolean }[],
   hasReport: (cluster: string) => boolean,
 ): SyncState {
-  if (items.length === 0) return 'NotPlaced';
-  const behind = items.filter((i) => !i.applied);
+  if (placed.length === 0) return 'NotPlaced';
+  const behind = placed.filter((p) => !p.applied);
   if (behind.length === 0) return 'Synced';
-  return behind.some((i) => hasReport(i.clusterName)) ? 'OutOfSync' : 'Unknown';
+  return behind.some((p) => hasReport(p.cluster)) ? 'OutOfSync' : 'Unknown';
 }
 
 /** Returns the overview of every template, in label order, with each one's explanation (by refKey). */
@@ -66,15 +61,17 @@ export function templateListOf(
   data: FleetStatusData,
   explanations: ReadonlyMap<string, TemplateExplanation>,
 ): TemplateListView {
-  const itemsOf = templateStatusItems(data);
   const byKey = new Map(data.bindings.map((b) => [b.key, b]));
   const evicted = new Map<string, number>();
   for (const e of data.evictions) evicted.set(e.template, (evicted.get(e.template) ?? 0) + 1);
   const hasReport = (cluster: string) => data.reports.has(cluster);
   const templates = summarizeTemplates(data).map((summary): TemplateItem => {
     const binding = byKey.get(summary.key)!;
-    const items = itemsOf(binding);
     const explained = explanations.get(binding.key);
+    // Applied or not on each cluster it is placed on, as the explanation read it (templateStatusItems).
+    const placed = (explained?.clusters ?? [])
+      .filter((c) => c.placed)
+      .map((c) => ({ cluster: c.cluster, applied: c.applied === true }));
     const why = explained?.reason ?? 'Healthy';
     return {
       label: summary.template,
@@ -86,10 +83,10 @@ export function templateListOf(
       ...(summary.policy !== undefined ? { policy: summary.policy } : {}),
       origin: summary.origin,
       clusters: summary.clusters,
-      synced: items.filter((i) => i.applied).length,
+      synced: placed.filter((p) => p.applied).length,
       replicas: summary.replicas,
       health: summary.health,
-      sync: syncOf(items, hasReport),
+      sync: syncOf(placed, hasReport),
       why,
       ...(why !== 'Healthy' && explained?.message ? { reason: explained.message } : {}),
       evictions: evicted.get(refLabel(binding.resource)) ?? 0,

@@ -3,22 +3,13 @@
 // the ones that did not have never reported; not placed when it is placed nowhere.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AggregatedStatusItem } from '../../../src/core/publish/binding-status.js';
 import { syncOf, type SyncState } from '../../../src/loops/ui/template-list-view.js';
 
-const applied = (cluster: string): AggregatedStatusItem => ({
-  clusterName: cluster,
-  applied: true,
-  health: 'Healthy',
-});
-const notApplied = (cluster: string): AggregatedStatusItem => ({
-  clusterName: cluster,
-  applied: false,
-  health: 'Unknown',
-  appliedMessage: 'not yet applied',
-});
+type Placed = { cluster: string; applied: boolean };
+const applied = (cluster: string): Placed => ({ cluster, applied: true });
+const notApplied = (cluster: string): Placed => ({ cluster, applied: false });
 
-const cases: { name: string; items: AggregatedStatusItem[]; reported: string[]; want: SyncState }[] = [
+const cases: { name: string; items: Placed[]; reported: string[]; want: SyncState }[] = [
   { name: 'placed nowhere is not placed', items: [], reported: [], want: 'NotPlaced' },
   {
     name: 'every placed cluster applied it: Synced',
