@@ -2,7 +2,7 @@
 // registration in the fleet repository, its taints with the commit that added each, what is
 // placed there and how it is doing, what is being evicted from it and where it stands in each
 // rollout (src/loops/ui/cluster-view.ts).
-import { badge, h, navRow, reasonTag, short, table, templateHref, when } from './dom.js';
+import { badge, capped, h, navRow, reasonTag, short, table, templateHref, when } from './dom.js';
 
 /** Returns the cluster page of a cluster document. */
 export function clusterPage(doc) {
@@ -236,46 +236,54 @@ function rollouts(list) {
 function objects(rows) {
   if (rows.length === 0) return h('p', { className: 'muted' }, 'Nothing is placed here.');
   const sorted = [...rows].sort((a, b) => rank(a) - rank(b) || (a.template < b.template ? -1 : 1));
-  return table(
-    'cluster-objects',
-    ['Health', 'Template', 'Placed', 'Replicas', 'Applied', 'Why'],
-    sorted.map((r) =>
-      navRow(
-        `#/template/${encodeURIComponent(r.key ?? '')}`,
-        { 'data-template': r.template, 'data-reason': r.explained?.reason },
-        h('td', {}, r.health ? badge(r.health) : ''),
-        h('td', {}, h('a', { href: `#/template/${encodeURIComponent(r.key ?? '')}` }, r.template)),
-        h('td', {}, r.placed ? 'yes' : 'no'),
-        h('td', { className: 'num' }, r.replicas ?? ''),
-        h('td', { className: 'mono' }, r.applied ? short(r.appliedCommit) : 'no'),
-        h(
-          'td',
-          {},
-          r.explained && r.explained.reason !== 'Healthy'
-            ? [reasonTag(r.explained.reason), r.explained.message]
-            : r.explained
-              ? ''
-              : (r.message ?? ''),
+  const { rows: shown, more } = capped('cluster-objects', sorted);
+  return [
+    table(
+      'cluster-objects',
+      ['Health', 'Template', 'Placed', 'Replicas', 'Applied', 'Why'],
+      shown.map((r) =>
+        navRow(
+          `#/template/${encodeURIComponent(r.key ?? '')}`,
+          { 'data-template': r.template, 'data-reason': r.explained?.reason },
+          h('td', {}, r.health ? badge(r.health) : ''),
+          h('td', {}, h('a', { href: `#/template/${encodeURIComponent(r.key ?? '')}` }, r.template)),
+          h('td', {}, r.placed ? 'yes' : 'no'),
+          h('td', { className: 'num' }, r.replicas ?? ''),
+          h('td', { className: 'mono' }, r.applied ? short(r.appliedCommit) : 'no'),
+          h(
+            'td',
+            {},
+            r.explained && r.explained.reason !== 'Healthy'
+              ? [reasonTag(r.explained.reason), r.explained.message]
+              : r.explained
+                ? ''
+                : (r.message ?? ''),
+          ),
         ),
       ),
     ),
-  );
+    more,
+  ];
 }
 
 // The templates the scheduler kept off this cluster for a reason a person may act on.
 function refused(list) {
-  return table(
-    'cluster-refused',
-    ['Template', 'Why'],
-    list.map((r) =>
-      navRow(
-        templateHref(r.key),
-        { 'data-template': r.template, 'data-reason': r.explained.reason },
-        h('td', {}, h('a', { href: templateHref(r.key) }, r.template)),
-        h('td', {}, reasonTag(r.explained.reason), r.explained.message),
+  const { rows: shown, more } = capped('cluster-refused', list);
+  return [
+    table(
+      'cluster-refused',
+      ['Template', 'Why'],
+      shown.map((r) =>
+        navRow(
+          templateHref(r.key),
+          { 'data-template': r.template, 'data-reason': r.explained.reason },
+          h('td', {}, h('a', { href: templateHref(r.key) }, r.template)),
+          h('td', {}, reasonTag(r.explained.reason), r.explained.message),
+        ),
       ),
     ),
-  );
+    more,
+  ];
 }
 
 // Problems first: the rows a person opens this page for.

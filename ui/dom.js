@@ -151,3 +151,31 @@ export function reasonTag(reason) {
   const tone = Object.keys(reasonTone).find((t) => reasonTone[t].includes(reason)) ?? 'refused';
   return h('span', { className: `reason r-${tone}`, 'data-reason': reason }, reason);
 }
+
+/** The lists shown whole after their "show all" was pressed, by list id (kept across redraws). */
+const shownWhole = new Set();
+
+/**
+ * Returns at most `limit` of a long list's rows, and the line offering the rest ("show all"),
+ * so a page of a big fleet draws at once; `id` names the list across redraws.
+ */
+export function capped(id, rows, limit = 300) {
+  if (rows.length <= limit || shownWhole.has(id)) return { rows, more: null };
+  const more = h(
+    'p',
+    { className: 'more' },
+    `${rows.length - limit} more. `,
+    h(
+      'button',
+      {
+        id: `${id}-all`,
+        onclick: () => {
+          shownWhole.add(id);
+          document.dispatchEvent(new CustomEvent('gitfleet:redraw'));
+        },
+      },
+      'show all',
+    ),
+  );
+  return { rows: rows.slice(0, limit), more };
+}
