@@ -271,6 +271,7 @@ function aggregatedStatusOf(value: unknown): AggregatedStatusItem[] {
         applied: item.applied,
         ...(typeof item.appliedMessage === 'string' ? { appliedMessage: item.appliedMessage } : {}),
         health: healthStatuses.find((h) => h === item.health) ?? 'Unknown',
+        ...(typeof item.healthMessage === 'string' ? { healthMessage: item.healthMessage } : {}),
         ...(isMap(item.status) ? { status: item.status } : {}),
       },
     ];

@@ -102,7 +102,7 @@ function healthWords(
   facts: PlacedFacts,
   health: HealthStatus,
 ): Pick<ClusterExplanation, 'reason' | 'message'> {
-  const why = facts.record?.healthMessage;
+  const why = facts.record?.healthMessage ?? facts.item.healthMessage;
   const tail = why ? `: ${why}` : '';
   switch (health) {
     case 'Healthy':

@@ -17,7 +17,14 @@ import {
   type TemplateExplanation,
 } from './explanation.js';
 import type { FleetStatusData } from './fleet-status-data.js';
-import { clusterNamesOf, indexRecords, readinessOf, templateStatusItems } from './fleet-summary.js';
+import {
+  clusterNamesOf,
+  indexRecords,
+  readinessOf,
+  summarizeTemplates,
+  templateStatusItems,
+  type TemplateSummary,
+} from './fleet-summary.js';
 
 /** Karmada's default --graceful-eviction-timeout (10 minutes). */
 export const defaultGracefulEvictionTimeoutSeconds = 600;
@@ -86,6 +93,31 @@ export function explainTemplates(data: FleetStatusData, opts: ExplainOptions = {
   return data.bindings
     .map((b) => explain(b))
     .sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
+}
+
+/**
+ * Returns the templates' summaries (summarizeTemplates) with their explanation: the reason, the
+ * message (why it is not Healthy, absent when it is) and the clusters' explanations, the notable
+ * ones (isNotable) unless `allClusters`.
+ */
+export function explainTemplateSummaries(
+  data: FleetStatusData,
+  opts: ExplainOptions & { allClusters?: boolean } = {},
+): TemplateSummary[] {
+  const explain = templateExplainer(data, opts);
+  const byKey = new Map(data.bindings.map((b) => [b.key, b]));
+  return summarizeTemplates(data).map((summary) => {
+    const binding = byKey.get(summary.key);
+    if (!binding) return summary;
+    const explained = explain(binding);
+    const { message: _old, ...rest } = summary;
+    return {
+      ...rest,
+      reason: explained.reason,
+      ...(explained.message ? { message: explained.message } : {}),
+      explanation: opts.allClusters ? explained.clusters : explained.clusters.filter(isNotable),
+    };
+  });
 }
 
 /** Returns whether a cluster's explanation says more than "fine" or "not chosen": what a summary keeps. */
