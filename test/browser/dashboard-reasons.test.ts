@@ -1,17 +1,15 @@
 // Every reason the dashboard shows, one test each, on the fleet in trouble (troubled-fleet.ts:
 // real hub passes, the agents' reports as they write them): the template page's line for the
-// cluster carries the reason and the very message of core/status/explain-template.ts (the one
-// `gitfleet status --template` prints), computed here apart from the server from what Git holds
-// (readFleetStatus + templateExplainer); the overview's line of the template carries the
-// template's reason and message. A screenshot of each line goes to test-output/dashboard-reasons/.
+// cluster carries the reason and the very message `gitfleet status --template <it> -o json`
+// prints (the command run as a user runs it, on the same repository), and the overview's line of
+// the template the template's reason and message: the page and the command line cannot
+// disagree. A screenshot of each line goes to test-output/dashboard-reasons/.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { refLabel } from '../../src/core/model/object-ref.js';
-import { templateExplainer } from '../../src/core/status/explain-template.js';
-import type { ExplanationReason, TemplateExplanation } from '../../src/core/status/explanation.js';
-import { readFleetStatus } from '../../src/loops/shared/read-fleet-status.js';
-import { removeFleetRepos, type FleetRepo } from '../loops/hub/hub-fixture.js';
+import { execFileSync } from 'node:child_process';
+import type { ClusterExplanation, ExplanationReason } from '../../src/core/status/explanation.js';
+import { gitEnv, removeFleetRepos, repoRoot, type FleetRepo } from '../loops/hub/hub-fixture.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 import { skipReason } from './launch-chromium.js';
 import { openDashboard, type DashboardSession } from './dashboard-session.js';
@@ -71,17 +69,30 @@ const cases: { template: string; cluster: string; reason: ExplanationReason; wha
   { template: 'Deployment/shop/api', cluster: 'aws-eu-prod', reason: 'Healthy', what: 'applied and Healthy' },
 ];
 
+/** A template as `gitfleet status --template <it> -o json` prints it. */
+interface StatusTemplate {
+  template: string;
+  key: string;
+  reason: ExplanationReason;
+  message?: string;
+  explanation: ClusterExplanation[];
+}
+
 let repo: FleetRepo;
 let s: DashboardSession;
-let explained: Map<string, TemplateExplanation>;
+/** What `gitfleet status` says of each template of the cases, by label. */
+const said = new Map<string, StatusTemplate>();
 
 before(async () => {
   if (skipReason) return;
   repo = troubledFleet();
-  // What Git says, read and explained apart from the dashboard process, as `gitfleet status` does.
-  const data = await readFleetStatus({ dir: repo.path, objects: 'always' });
-  const explain = templateExplainer(data);
-  explained = new Map(data.bindings.map((b) => [refLabel(b.resource), explain(b)]));
+  for (const template of new Set(cases.map((c) => c.template))) {
+    const args = ['status', '--repo', repo.path, '--template', template, '-o', 'json'];
+    const out = execFileSync(process.execPath, [join(repoRoot, 'bin/gitfleet.js'), ...args], { env: gitEnv });
+    const found = (JSON.parse(out.toString()) as { templates: StatusTemplate[] }).templates;
+    assert.equal(found.length, 1, `gitfleet status --template ${template} prints it`);
+    said.set(template, found[0]!);
+  }
   s = await openDashboard(repo.path, 'dashboard-reasons');
 });
 
@@ -97,9 +108,8 @@ for (const c of cases)
     `${c.template} on ${c.cluster}: the template page says ${c.reason}, with ${c.what}`,
     { skip: skipReason },
     async () => {
-      const t = explained.get(c.template);
-      assert.ok(t, `${c.template} has a binding record`);
-      const want = t.clusters.find((e) => e.cluster === c.cluster);
+      const t = said.get(c.template)!;
+      const want = t.explanation.find((e) => e.cluster === c.cluster);
       assert.equal(want?.reason, c.reason, `the fixture gives ${c.template} on ${c.cluster} ${c.reason}`);
       await s.open(`#/template/${encodeURIComponent(t.key)}`, '#template-rows');
       const row = s.page.locator(`#template-rows tr[data-cluster="${c.cluster}"]`);
@@ -111,5 +121,6 @@ for (const c of cases)
       const line = s.page.locator(`#templates tr[data-template="${c.template}"]`);
       assert.equal(await line.getAttribute('data-why'), t.reason);
       if (t.reason !== 'Healthy') assert.equal(await line.locator('td.why').getAttribute('title'), t.message);
+      else assert.equal(t.message, undefined);
     },
   );
