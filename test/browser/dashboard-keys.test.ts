@@ -42,7 +42,13 @@ const active = () =>
     return { id: el?.id ?? '', href: el?.dataset?.href ?? '', outline: el ? getComputedStyle(el).outlineStyle : '' };
   })()`) as Promise<{ id: string; href: string; outline: string }>;
 const queryIs = (q: string) =>
-  s.page.waitForFunction(`new URL(location.href).searchParams.get('q') === ${JSON.stringify(q)}`);
+  s.page.waitForFunction(
+    (want) =>
+      new URL((globalThis as unknown as { location: { href: string } }).location.href).searchParams.get(
+        'q',
+      ) === want,
+    q,
+  );
 const rowLabels = () =>
   s.page
     .locator('#templates tbody tr')

@@ -13,6 +13,7 @@ import { removeTempDirs } from '../support/temp-dirs.js';
 import { skipReason } from './launch-chromium.js';
 import { openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
 import { downTaint, troubledFleet, webDegraded, webhookError } from './troubled-fleet.js';
+import { writeReport } from './dashboard-fixture.js';
 
 interface TemplateItem {
   label: string;
@@ -199,3 +200,46 @@ test(
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+test(
+  "an agent's report reaches the open overview in place: the badge changes, the search and the selected line stay",
+  { skip: skipReason },
+  async () => {
+    await s.open('#/templates', '#templates');
+    await s.page.evaluate('window.notReloaded = true');
+    await s.page.keyboard.press('/');
+    await s.page.keyboard.type('shop/web');
+    await s.page.waitForSelector('#templates-page[data-query="shop/web"]');
+    const web = templateHash('Deployment/shop/web');
+    await s.page.keyboard.press('ArrowDown');
+    const selected = () => s.page.evaluate('document.activeElement?.dataset?.href');
+    for (let i = 0; i < 10 && (await selected()) !== web; i++) await s.page.keyboard.press('j');
+    assert.equal(await selected(), web, 'j reaches the line of Deployment/shop/web');
+    const badge = '#templates tr[data-template="Deployment/shop/web"] [data-badge]';
+    assert.equal(await s.page.getAttribute(badge, 'data-badge'), 'Degraded');
+    // aws-eu-prod's agent reports web Healthy now: no hub pass, the status branch alone moves.
+    writeReport(repo, 'aws-eu-prod', {
+      ready: 'True',
+      version: 'v1.31.2',
+      applied: true,
+      health: () => 'Healthy',
+    });
+    await s.page.waitForFunction(
+      (selector) => {
+        type Doc = { querySelector(s: string): { getAttribute(n: string): string | null } | null };
+        const doc = (globalThis as unknown as { document: Doc }).document;
+        return doc.querySelector(selector)?.getAttribute('data-badge') !== 'Degraded';
+      },
+      badge,
+      { timeout: 60_000 },
+    );
+    assert.equal(await s.page.evaluate('window.notReloaded'), true, 'the page was not reloaded');
+    assert.equal(await s.page.inputValue('#search'), 'shop/web');
+    assert.equal(
+      await s.page.evaluate('document.activeElement?.dataset?.href'),
+      web,
+      'the selected line keeps the focus',
+    );
+    await s.shoot('templates-live');
+  },
+);
