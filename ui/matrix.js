@@ -70,7 +70,8 @@ export function matrixPage(doc, state, navigate) {
   });
   canvas.addEventListener('click', (event) => {
     const at = cellAt(view, event);
-    if (at) navigate(`#/template/${encodeURIComponent(at.template.key)}`);
+    if (at?.template) navigate(`#/template/${encodeURIComponent(at.template.key)}`);
+    else if (at?.cluster) navigate(`#/cluster/${encodeURIComponent(at.cluster)}`);
   });
   canvas.addEventListener('keydown', (event) => keyOnMatrix(view, event, detail, navigate));
   const page = h(
@@ -188,7 +189,12 @@ function cellAt(view, event) {
   const y = event.clientY - box.top;
   const row = Math.floor((y - size.header + scroller.scrollTop) / size.row);
   const col = Math.floor((x - size.label) / size.cell);
-  if (y < size.header || row < 0 || row >= rows.length) return undefined;
+  // A column's name (the header) stands for its cluster.
+  if (y < size.header) {
+    const c = col >= 0 && col < cols.length ? cols[col] : undefined;
+    return c === undefined ? undefined : { cluster: doc.clusters[c] };
+  }
+  if (row < 0 || row >= rows.length) return undefined;
   const t = doc.templates[rows[row]];
   if (col < 0 || col >= cols.length) return { template: t };
   const c = cols[col];
@@ -197,6 +203,7 @@ function cellAt(view, event) {
 
 function describeAt(view, at) {
   if (!at) return '';
+  if (!at.template) return `${at.cluster}: click for the cluster's page`;
   return at.cluster ? `${at.template.label} on ${at.cluster}: ${describe(at.code)}` : at.template.label;
 }
 

@@ -127,22 +127,38 @@ test(
   },
 );
 
-test('in the matrix, j/k move a row cursor and Enter opens its template', { skip: skipReason }, async () => {
-  await s.open('#/matrix', '#matrix-page[data-drawn]');
-  const { templates } = await s.api<{ templates: Item[] }>('matrix');
-  await s.page.focus('#matrix');
-  await s.page.keyboard.press('j');
-  await s.page.keyboard.press('j');
-  assert.equal(await s.page.getAttribute('#matrix', 'data-cursor'), templates[1]!.label);
-  assert.match(
-    (await s.page.textContent('#matrix-detail')) ?? '',
-    new RegExp(`^${templates[1]!.label}: aws-eu-prod `),
-  );
-  await s.page.keyboard.press('Enter');
-  await s.page.waitForSelector(
-    `body[data-route="#/template/${encodeURIComponent(templates[1]!.key)}"] #template-page`,
-  );
-});
+test(
+  'in the matrix, j/k move a row cursor and Enter opens its template; a column name opens its cluster',
+  { skip: skipReason },
+  async () => {
+    await s.open('#/matrix', '#matrix-page[data-drawn]');
+    const { templates } = await s.api<{ templates: Item[] }>('matrix');
+    await s.page.focus('#matrix');
+    await s.page.keyboard.press('j');
+    await s.page.keyboard.press('j');
+    assert.equal(await s.page.getAttribute('#matrix', 'data-cursor'), templates[1]!.label);
+    assert.match(
+      (await s.page.textContent('#matrix-detail')) ?? '',
+      new RegExp(`^${templates[1]!.label}: aws-eu-prod `),
+    );
+    await s.page.keyboard.press('Enter');
+    await s.page.waitForSelector(
+      `body[data-route="#/template/${encodeURIComponent(templates[1]!.key)}"] #template-page`,
+    );
+    // A column's name opens its cluster's page.
+    await s.open('#/matrix', '#matrix-page[data-drawn]');
+    const n = async (name: string) => Number(await s.page.getAttribute('#matrix', `data-${name}`));
+    const header = {
+      x: (await n('label-width')) + (await n('cell-width')) / 2,
+      y: (await n('header-height')) - 8,
+    };
+    const { clusters } = await s.api<{ clusters: string[] }>('matrix');
+    await s.page.locator('#matrix').hover({ position: header });
+    assert.equal(await s.page.textContent('#matrix-detail'), `${clusters[0]}: click for the cluster's page`);
+    await s.page.locator('#matrix').click({ position: header });
+    await s.page.waitForSelector(`body[data-route="#/cluster/${clusters[0]}"] #cluster-page`);
+  },
+);
 
 const pages: [string, string][] = [
   ['templates', '#templates'],
