@@ -42,6 +42,13 @@ for (const mode of ['with the hub state', 'with --no-hub-state'] as const) {
     const lines = run.stdout.split('\n');
     assert.match(lines[0]!, new RegExp(`^# verdict: ${reach}; objects `));
     assert.ok(lines.includes(`#   ${stepsLine}`), run.stdout);
+    // The pull-request comment says why the later clusters do not change now.
+    assert.ok(
+      lines.includes(
+        "#   Deployment/shop/web: reaches aws-eu-prod, aws-us-prod in step 2 (after step 1 runs it Healthy and soaks 20s) of rollout shop/web, not in the merge's own hub pass",
+      ),
+      run.stdout,
+    );
   });
 
   test(`${mode}, the markdown comment and the JSON say the same`, async () => {

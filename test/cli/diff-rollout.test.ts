@@ -83,9 +83,11 @@ test('an image change of the selected Deployment lists member1 first, then the p
   const lines = run.stdout.split('\n');
   const at = lines.indexOf('# rollouts:');
   assert.ok(at >= 0, run.stdout);
-  assert.deepEqual(lines.slice(at, at + 4), [
+  assert.deepEqual(lines.slice(at, at + 6), [
     '# rollouts:',
     `#   ${webLine}`,
+    '# why:',
+    "#   Deployment/shop/web: reaches member2, member3 in step 2 (after step 1 runs it Healthy and soaks 300s, once a person approves it with a Gitfleet-Approve trailer) of rollout shop/web, not in the merge's own hub pass",
     '',
     '# cluster member1: 0 added, 1 changed, 0 removed',
   ]);

@@ -4,125 +4,16 @@
 // Deployment Progressing with its health check's reason, an apply that failed.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TemplateSummary } from '../../src/core/status/fleet-summary.js';
-import {
-  commitChange,
-  fleetRepoWith,
-  hubPass,
-  rendered,
-  removeFleetRepos,
-} from '../loops/hub/hub-fixture.js';
-import { commitReport, head, recordsOf, statusAt } from './status-fixture.js';
+import { hubPass, removeFleetRepos } from '../loops/hub/hub-fixture.js';
+import { head, statusAt } from './status-fixture.js';
+import { explainFixture, reportedAt } from './explain-fixture.js';
 
 after(removeFleetRepos);
 
-const reportedAt = 1_700_000_300;
 const now = new Date((reportedAt + 60) * 1000);
 
-const cluster = (name: string, spec = '{}') =>
-  `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}}\nspec: ${spec}\n`;
-
-const fleet = {
-  'clusters/all.yaml': [
-    cluster('m1'),
-    cluster('m2'),
-    cluster('m3', '{taints: [{key: dedicated, value: gpu, effect: NoSchedule}]}'),
-  ].join('---\n'),
-  'apps/shop.yaml': `apiVersion: v1
-kind: ConfigMap
-metadata: {name: settings, namespace: shop}
-data: {mode: fast}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  replicas: 1
-  template:
-    spec:
-      containers: [{name: web, image: web:1}]
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: shop, namespace: shop}
-spec:
-  resourceSelectors:
-    - {apiVersion: v1, kind: ConfigMap}
-    - {apiVersion: apps/v1, kind: Deployment}
-  placement:
-    replicaScheduling: {replicaSchedulingType: Duplicated}
-`,
-};
-
-const serviceImport = `apiVersion: multicluster.x-k8s.io/v1alpha1
-kind: ServiceImport
-metadata: {name: web, namespace: shop}
-spec:
-  type: ClusterSetIP
-  ports: [{port: 80, protocol: TCP}]
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web-import, namespace: shop}
-spec:
-  resourceSelectors: [{apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}]
-  placement: {}
-`;
-
-// The APIs every agent reports: the built-in ones the fleet uses, no MCS CRDs.
-const clusterStatus = {
-  conditions: [{ type: 'Ready', status: 'True' as const }],
-  apiEnablements: [
-    { groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] },
-    {
-      groupVersion: 'v1',
-      resources: [
-        { name: 'configmaps', kind: 'ConfigMap' },
-        { name: 'namespaces', kind: 'Namespace' },
-      ],
-    },
-  ],
-};
-
-// A first pass places the ConfigMap and the Deployment on m1 and m2 (m3's taint is not
-// tolerated); the agents report their APIs and objects (web Progressing on m1 with its reason,
-// failing on m2); then the ServiceImport is pushed and a pass schedules it.
-async function buildFixture() {
-  const repo = fleetRepoWith(fleet, { bare: false });
-  rendered(await hubPass(repo));
-  for (const name of ['m1', 'm2']) {
-    const applied = head(repo, `gitfleet/clusters/${name}`);
-    const objects = recordsOf(repo, applied).map((r) =>
-      r.ref.kind !== 'Deployment'
-        ? r
-        : name === 'm1'
-          ? {
-              ...r,
-              health: 'Progressing' as const,
-              healthMessage: 'Waiting for rollout: 0 of 1 updated replicas are available',
-            }
-          : {
-              ...r,
-              applied: false,
-              health: 'Unknown' as const,
-              message: 'admission webhook "images" denied the request: web:1 is not signed',
-            },
-    );
-    await commitReport(repo, { cluster: name, appliedCommit: applied, clusterStatus, objects }, reportedAt);
-  }
-  await commitReport(
-    repo,
-    { cluster: 'm3', appliedCommit: head(repo, 'gitfleet/clusters/m3'), clusterStatus, objects: [] },
-    reportedAt,
-  );
-  commitChange(repo, 'import web', (work) => writeFileSync(join(work, 'apps/import.yaml'), serviceImport));
-  rendered(await hubPass(repo));
-  return repo;
-}
-
-const repo = await buildFixture();
+const { repo } = await explainFixture();
 const mcsDocs = 'docs/multi-cluster-services.md#the-crds-on-the-member-clusters';
 
 test('status names why a ServiceImport on clusters without the MCS CRDs is placed nowhere, where it used to say nothing', async () => {

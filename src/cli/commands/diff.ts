@@ -101,10 +101,11 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
   const head = comparedSide(opts.repo, preview.head);
   const compared = comparedLine(repository, base, head);
   if (opts.format === 'json') {
-    const { diff, rollout } = preview;
+    const { diff, rollout, why } = preview;
     const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
     const report = { repository, base, head, verdict: preview.verdict, state: preview.state, ...diff };
-    io.out(JSON.stringify({ ...report, ...(rolloutShown ? { rollout } : {}) }, null, 2));
+    const extra = { ...(rolloutShown ? { rollout } : {}), ...(why.length > 0 ? { why } : {}) };
+    io.out(JSON.stringify({ ...report, ...extra }, null, 2));
   } else if (opts.format === 'markdown') {
     const markdown = preview.markdown.replace(/\n$/, '');
     io.out(withLine(markdown, markdownLineAt(markdown), '', `_${compared}_`));

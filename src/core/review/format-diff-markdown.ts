@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../model/diagnostic.js';
 import { describePlacement } from './describe-placement.js';
 import type { ClusterDiff, RenderDiff } from './diff-renders.js';
 import type { RolloutPreview } from './preview-rollouts.js';
+import type { PreviewWhy } from './explain-preview.js';
 import { rolloutLines } from './rollout-lines.js';
 
 export interface MarkdownOptions {
@@ -21,6 +22,8 @@ export interface MarkdownOptions {
   verdict?: string;
   /** Which hub state the sides were rendered with, said under the heading. */
   state?: string;
+  /** Why the change leaves templates unplaced or held (explain-preview.ts). */
+  why?: readonly PreviewWhy[];
 }
 
 // Room kept for closing a cut cluster section and the truncation note.
@@ -42,6 +45,7 @@ export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = 
   }
   parts.push(...summaryTable(diff.clusters, maxItems), ...placementSection(diff, maxItems));
   if (options.rollout) parts.push(...rolloutSection(options.rollout, maxItems, maxChars));
+  if (options.why) parts.push(...whySection(options.why, maxItems, maxChars));
   parts.push(...diagnosticsSection(diff, maxItems));
   let text = `${parts.join('\n')}\n`;
   let omitted = { files: 0, clusters: 0 };
@@ -88,6 +92,11 @@ const MAX_NAMES = 20;
 function rolloutSection(rollout: RolloutPreview, maxItems: number, maxChars: number): string[] {
   const lines = rolloutLines(rollout, { maxNames: MAX_NAMES });
   if (lines.length === 0) return [];
+  return ['**Rollouts**', '', ...budgeted(lines, maxItems, maxChars), ''];
+}
+
+// The list's items, cut at maxItems and at a quarter of the comment's budget, with a count of the rest.
+function budgeted(lines: readonly string[], maxItems: number, maxChars: number): string[] {
   const items: string[] = [];
   let size = 0;
   for (const [i, line] of lines.entries()) {
@@ -99,7 +108,14 @@ function rolloutSection(rollout: RolloutPreview, maxItems: number, maxChars: num
     items.push(item);
     size += item.length + 1;
   }
-  return ['**Rollouts**', '', ...items, ''];
+  return items;
+}
+
+// Like the rollouts, a quarter of the budget at most.
+function whySection(why: readonly PreviewWhy[], maxItems: number, maxChars: number): string[] {
+  if (why.length === 0) return [];
+  const lines = why.map((w) => `\`${w.template}\`: ${escapeMarkdown(w.message)}`);
+  return ['**Why**', '', ...budgeted(lines, maxItems, maxChars), ''];
 }
 
 function diagnosticsSection(diff: RenderDiff, maxItems: number): string[] {

@@ -2,12 +2,15 @@ import { formatDiagnostic } from '../model/diagnostic.js';
 import { describePlacement } from './describe-placement.js';
 import type { ClusterDiff, RenderDiff } from './diff-renders.js';
 import type { RolloutPreview } from './preview-rollouts.js';
+import type { PreviewWhy } from './explain-preview.js';
 import { rolloutLines } from './rollout-lines.js';
 
 /** The lines a preview starts with: the verdict (judge-verdict.ts), then which hub state was used. */
 export interface DiffTextHeader {
   verdict?: string;
   state?: string;
+  /** Why the change leaves templates unplaced or held (explain-preview.ts). */
+  why?: readonly PreviewWhy[];
 }
 
 /**
@@ -37,6 +40,10 @@ export function formatDiffText(
     out.push('# rollouts:');
     for (const line of rollouts) out.push(`#   ${line}`);
   }
+  if (header.why && header.why.length > 0) {
+    out.push('# why:');
+    for (const w of header.why) out.push(`#   ${w.template}: ${oneLine(w.message)}`);
+  }
   const { added, removed } = diff.diagnostics;
   if (added.length + removed.length > 0) {
     out.push('# diagnostics:');
@@ -57,4 +64,8 @@ export function formatDiffText(
 export function clusterHeader(cluster: ClusterDiff): string {
   const presence = cluster.presence === 'both' ? '' : cluster.presence === 'added' ? ' (new)' : ' (removed)';
   return `# cluster ${cluster.cluster}${presence}: ${cluster.added} added, ${cluster.changed} changed, ${cluster.removed} removed`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
 }

@@ -24,6 +24,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import { strategyLabel, type RolloutStep, type RolloutStrategy } from '../model/rollout.js';
 import { objectPath } from '../format/object-path.js';
+import { refLabel } from '../model/object-ref.js';
 import { stepOfCluster, templatesByStrategy } from '../rollout/rollout-steps.js';
 import type { RenderSide } from './diff-renders.js';
 
@@ -39,8 +40,8 @@ export interface StepPreview extends Pick<RolloutStep, 'soakSeconds' | 'approval
 
 /** How a change rolls out: per strategy the steps it reaches, in order, and what is not held. */
 export interface RolloutPreview {
-  /** The strategies whose selected objects change on some cluster, by label. */
-  strategies: { strategy: string; steps: StepPreview[] }[];
+  /** The strategies whose selected objects change on some cluster, by label, with those templates. */
+  strategies: { strategy: string; templates: string[]; steps: StepPreview[] }[];
   /** The clusters that get changes no rollout holds, by name. */
   atOnce: string[];
   /** The clusters the merge's hub pass changes (at once, or moved by a rollout), by name. */
@@ -75,8 +76,9 @@ export function previewRollouts(input: {
   const bound = new Set(input.base.bindings.map((b) => b.key));
   const strategyAt = new Map<string, Selected>();
   for (const [label, templates] of templatesByStrategy(input.templates, input.strategies))
-    for (const t of templates) strategyAt.set(objectPath(t.ref), { label, existed: bound.has(t.key) });
-  const { changed, atOnce } = sortChanges(input.base, input.head, strategyAt);
+    for (const t of templates)
+      strategyAt.set(objectPath(t.ref), { label, template: refLabel(t.ref), existed: bound.has(t.key) });
+  const { changed, changedTemplates, atOnce } = sortChanges(input.base, input.head, strategyAt);
   const registered = new Map(input.clusters.map((c) => [c.name, c]));
   for (const strategy of [...input.strategies].sort(byLabel)) {
     const label = strategyLabel(strategy);
@@ -84,7 +86,11 @@ export function previewRollouts(input: {
     if (!clusters) continue;
     const held = input.holds?.get(label);
     const isHeld = held ? (c: string) => held.has(c) : startsHeld(strategy);
-    preview.strategies.push({ strategy: label, steps: stepsOf(strategy, clusters, registered, isHeld) });
+    preview.strategies.push({
+      strategy: label,
+      templates: [...(changedTemplates.get(label) ?? [])].sort(),
+      steps: stepsOf(strategy, clusters, registered, isHeld),
+    });
   }
   preview.atOnce = [...atOnce];
   const steps = preview.strategies.flatMap((s) => s.steps);
@@ -103,6 +109,8 @@ function startsHeld(strategy: RolloutStrategy): (cluster: string, step: number) 
 /** A selected template's path: the strategy's label, and whether the template was bound in base. */
 interface Selected {
   label: string;
+  /** `Kind/namespace/name` of the template. */
+  template: string;
   existed: boolean;
 }
 
@@ -111,8 +119,9 @@ function sortChanges(
   base: RenderSide,
   head: RenderSide,
   strategyAt: ReadonlyMap<string, Selected>,
-): { changed: Map<string, Set<string>>; atOnce: Set<string> } {
+): { changed: Map<string, Set<string>>; changedTemplates: Map<string, Set<string>>; atOnce: Set<string> } {
   const changed = new Map<string, Set<string>>();
+  const changedTemplates = new Map<string, Set<string>>();
   const atOnce = new Set<string>();
   const names = [...new Set([...base.clusters.keys(), ...head.clusters.keys()])].sort();
   for (const cluster of names) {
@@ -131,10 +140,12 @@ function sortChanges(
       ) {
         const clusters = changed.get(selected.label) ?? new Set<string>();
         changed.set(selected.label, clusters.add(cluster));
+        const templates = changedTemplates.get(selected.label) ?? new Set<string>();
+        changedTemplates.set(selected.label, templates.add(selected.template));
       } else atOnce.add(cluster);
     }
   }
-  return { changed, atOnce };
+  return { changed, changedTemplates, atOnce };
 }
 
 function stepsOf(

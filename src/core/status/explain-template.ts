@@ -8,6 +8,7 @@ import { refLabel } from '../model/object-ref.js';
 import { policyLabel } from '../model/propagation-policy.js';
 import type { RolloutState } from '../model/rollout.js';
 import type { BindingView } from '../publish/binding-record.js';
+import type { ObjectStatusRecord } from './status-branch.js';
 import { explainPlacedCluster } from './explain-placed-cluster.js';
 import { explainUnplacedCluster } from './explain-unplaced-cluster.js';
 import {
@@ -49,9 +50,7 @@ export function templateExplainer(
     const template = refLabel(binding.resource);
     const items = new Map(itemsOf(binding).map((i) => [i.clusterName, i]));
     const rollout = rollouts.get(objectPath(binding.resource));
-    const policy = binding.policy ? policyLabel(binding.policy) : undefined;
-    const names = [...new Set([...clusters, ...(binding.refused ?? []).map((d) => d.cluster)])].sort();
-    const explained = names.map((cluster): ClusterExplanation => {
+    const explained = namesOf(binding, clusters).map((cluster): ClusterExplanation => {
       const item = items.get(cluster);
       const record = recordOf(cluster, binding.key);
       if (item) {
@@ -69,22 +68,29 @@ export function templateExplainer(
           ...(rollout ? { rollout } : {}),
         });
       }
-      const refusal = binding.refused?.find((d) => d.cluster === cluster);
-      const task = binding.evictionTasks?.find((t) => t.fromCluster === cluster);
-      return explainUnplacedCluster({
-        cluster,
-        template,
-        resource: binding.resource,
-        origin: binding.origin,
-        ...(policy ? { policy } : {}),
-        ...(refusal ? { refusal } : {}),
-        ...(task ? { evictionTask: task } : {}),
-        ...(record ? { record } : {}),
-        gracefulEvictionTimeoutSeconds: timeout,
-      });
+      return unplacedOf(binding, cluster, timeout, record);
     });
     return { template, key: binding.key, ...rollup(binding, explained), clusters: explained };
   };
+}
+
+/**
+ * Returns why a binding is not on the clusters it is not placed on, from its record alone (no
+ * agent's report): for a preview of a change (core/review/explain-preview.ts). The reason and
+ * message are the template's when it is placed nowhere.
+ */
+export function explainPlacement(
+  binding: BindingView,
+  clusters: readonly string[],
+  opts: ExplainOptions = {},
+): { reason?: ExplanationReason; message?: string; clusters: ClusterExplanation[] } {
+  const placed = new Set(binding.clusters.map((c) => c.name));
+  const timeout = opts.gracefulEvictionTimeoutSeconds ?? defaultGracefulEvictionTimeoutSeconds;
+  const explained = namesOf(binding, clusters)
+    .filter((c) => !placed.has(c))
+    .map((cluster) => unplacedOf(binding, cluster, timeout));
+  if (placed.size > 0) return { clusters: explained };
+  return { ...placedNowhere(binding, explained), clusters: explained };
 }
 
 /** Returns one explanation per binding of the data, sorted by template. */
@@ -123,6 +129,43 @@ export function explainTemplateSummaries(
 /** Returns whether a cluster's explanation says more than "fine" or "not chosen": what a summary keeps. */
 export function isNotable(c: ClusterExplanation): boolean {
   return c.reason !== 'Healthy' && c.reason !== 'NotSelected' && c.reason !== 'ExcludedByAffinity';
+}
+
+// Placed nowhere and no cluster's refusal recorded: a follower nothing placed needs, a failure
+// that is not a filter's (its message says it), or a record of a hub that kept no refusals.
+function withoutRefusals(binding: BindingView, head: string): string {
+  if (binding.origin !== 'policy') return `${head}: nothing that needs it is placed`;
+  const failed = binding.scheduleFailed;
+  if (failed && failed.reason !== 'NoClusterFit') return head;
+  if (failed)
+    return `${head}: the binding record names no cluster's reason (an older hub wrote it: its next schedule says why)`;
+  return `${head}: its schedule chose no cluster`;
+}
+
+// The clusters the fleet knows, and those the record names that it does not (an unregistered name).
+function namesOf(binding: BindingView, clusters: readonly string[]): string[] {
+  return [...new Set([...clusters, ...(binding.refused ?? []).map((d) => d.cluster)])].sort();
+}
+
+function unplacedOf(
+  binding: BindingView,
+  cluster: string,
+  timeout: number,
+  record?: ObjectStatusRecord,
+): ClusterExplanation {
+  const refusal = binding.refused?.find((d) => d.cluster === cluster);
+  const task = binding.evictionTasks?.find((t) => t.fromCluster === cluster);
+  return explainUnplacedCluster({
+    cluster,
+    template: refLabel(binding.resource),
+    resource: binding.resource,
+    origin: binding.origin,
+    ...(binding.policy ? { policy: policyLabel(binding.policy) } : {}),
+    ...(refusal ? { refusal } : {}),
+    ...(task ? { evictionTask: task } : {}),
+    ...(record ? { record } : {}),
+    gracefulEvictionTimeoutSeconds: timeout,
+  });
 }
 
 // Path of a selected object → the unfinished rollout that holds it (records without their
@@ -175,14 +218,7 @@ function placedNowhere(
   const reason: ExplanationReason =
     failedReason === undefined || failedReason === 'NoClusterFit' ? 'NoClusterFit' : 'ScheduleFailed';
   const head = failed?.message || 'placed nowhere';
-  if (refused.length === 0)
-    return {
-      reason,
-      message:
-        binding.origin === 'policy'
-          ? `${head}: the binding record says no more (written by an older hub: its next schedule says why)`
-          : `${head}: nothing that needs it is placed`,
-    };
+  if (refused.length === 0) return { reason, message: withoutRefusals(binding, head) };
   const groups = new Map<string, string[]>();
   for (const c of refused) {
     const rest = c.message.startsWith(c.cluster) ? c.message.slice(c.cluster.length) : `: ${c.message}`;

@@ -14,6 +14,7 @@ import { diffRenders } from '../../core/review/diff-renders.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { judgeVerdict, type Verdict } from '../../core/review/judge-verdict.js';
+import { explainPreview, type PreviewWhy } from '../../core/review/explain-preview.js';
 import {
   previewRollouts,
   type RolloutHolds,
@@ -48,6 +49,8 @@ export interface PreviewDiff {
   diff: ReturnType<typeof diffRenders>;
   /** How the head side's rollout strategies reach the clusters (empty lists without strategies). */
   rollout: RolloutPreview;
+  /** Why the change leaves templates placed nowhere, off a cluster, or held (core/review/explain-preview.ts). */
+  why: PreviewWhy[];
   /** The line a reviewer reads first and its counts (core/review/judge-verdict.ts). */
   verdict: Verdict;
   /** The same as `gitfleet diff --format markdown` and `--format text` print. */
@@ -181,6 +184,12 @@ function assemble(input: {
     deletionsAllowed: deletionsAllowedBy(head.message),
     reach: rollout,
   });
+  const why = explainPreview({
+    base: baseRender,
+    head: headRender,
+    rollout,
+    clusters: head.fleet.clusters.map((c) => c.name),
+  });
   const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
   const title = `gitfleet diff ${sideLabel(base)} → ${sideLabel(head)}`;
   const markdown = formatDiffMarkdown(diff, {
@@ -188,14 +197,16 @@ function assemble(input: {
     ...(rolloutShown ? { rollout } : {}),
     verdict: verdict.text,
     state: state.note,
+    why,
   });
-  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note });
+  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note, why });
   return {
     base: { revision: base.revision, commit: base.commit, subject: subjectOf(base.message) },
     head: { revision: head.revision, commit: head.commit, subject: subjectOf(head.message) },
     state,
     diff,
     rollout,
+    why,
     verdict,
     markdown,
     text,

@@ -127,6 +127,7 @@ test('a changed image of a selected template is grouped by step; nothing else ch
     strategies: [
       {
         strategy: 'shop/web',
+        templates: ['Deployment/shop/web'],
         steps: [
           { step: 1, clusters: ['member1'], later: [], soakSeconds: 300, approval: 'Auto' },
           {
@@ -347,6 +348,7 @@ test('the lines say which clusters come first and how each step is gated, then w
     strategies: [
       {
         strategy: 'shop/web',
+        templates: ['Deployment/shop/web'],
         steps: [
           { step: 1, clusters: ['member1'], later: [], soakSeconds: 300, approval: 'Auto' },
           {
@@ -360,6 +362,7 @@ test('the lines say which clusters come first and how each step is gated, then w
       },
       {
         strategy: 'api',
+        templates: ['Deployment/shop/api'],
         steps: [
           {
             step: 2,
@@ -424,6 +427,7 @@ test('the markdown rollout section stays within its share of the comment budget'
   const many: RolloutPreview = {
     strategies: Array.from({ length: 500 }, (_, i) => ({
       strategy: `team-${i}/web`,
+      templates: [],
       steps: [
         {
           step: 1,
