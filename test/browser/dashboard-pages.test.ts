@@ -12,7 +12,7 @@ import { git, removeFleetRepos, type FleetRepo } from '../loops/hub/hub-fixture.
 import { removeTempDirs } from '../support/temp-dirs.js';
 import { skipReason } from './launch-chromium.js';
 import { openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
-import { downTaint, troubledFleet, webDegraded, webhookError } from './troubled-fleet.js';
+import { downTaint, servedApis, troubledFleet, webDegraded, webhookError } from './troubled-fleet.js';
 import { writeReport } from './dashboard-fixture.js';
 
 interface TemplateItem {
@@ -223,6 +223,7 @@ test(
       version: 'v1.31.2',
       applied: true,
       health: () => 'Healthy',
+      apis: servedApis(repo),
     });
     await s.page.waitForFunction(
       (selector) => {
@@ -241,5 +242,26 @@ test(
       'the selected line keeps the focus',
     );
     await s.shoot('templates-live');
+  },
+);
+
+test(
+  "the commit page says why the change leaves templates placed nowhere or held, as gitfleet diff's comment does",
+  { skip: skipReason },
+  async () => {
+    // HEAD~1 added the batch job for the edge and the ServiceImport no member serves.
+    const rev = 'HEAD~1';
+    await s.open(`#/commit/${rev}`, '#commit-diff');
+    const doc = await s.api<{ why: { template: string; reason: string; message: string }[] }>(
+      `commit?rev=${rev}`,
+    );
+    assert.ok(doc.why.some((w) => w.template === 'Deployment/shop/batch' && w.reason === 'NoClusterFit'));
+    assert.ok(doc.why.some((w) => w.template === 'ServiceImport/shop/api' && w.reason === 'NoClusterFit'));
+    for (const w of doc.why) {
+      const item = s.page.locator(`#commit-why li[data-template="${w.template}"]`);
+      assert.equal(await item.getAttribute('data-reason'), w.reason);
+      assert.equal(await item.textContent(), `${w.reason}${w.template}: ${w.message}`);
+    }
+    await s.shoot('commit-why', true);
   },
 );

@@ -129,7 +129,7 @@ export function troubledFleet(): FleetRepo {
 }
 
 /** Returns every API (group/version and kind) of the objects on the cluster branches: what the agents say their clusters serve. */
-function servedApis(repo: FleetRepo): ApiEnablement[] {
+export function servedApis(repo: FleetRepo): ApiEnablement[] {
   const kinds = new Map<string, Set<string>>();
   for (const cluster of ['aws-eu-prod', 'aws-us-prod', 'gcp-eu-prod', 'gcp-eu-staging', 'onprem-gpu'])
     for (const ref of clusterObjects(repo, cluster))
