@@ -116,7 +116,10 @@ function whyList(why) {
   ];
 }
 
+// A `#` line is the diff's own words (verdict, hub state, why, a cluster's counts): it wraps at
+// the box's width, where the rendered files' lines scroll.
 function lineClass(line) {
+  if (line.startsWith('#')) return 'note';
   if (line.startsWith('+++') || line.startsWith('---')) return 'file';
   if (line.startsWith('+')) return 'add';
   if (line.startsWith('-')) return 'del';

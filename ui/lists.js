@@ -98,7 +98,7 @@ export function evictionsPage(doc) {
       ? h('p', { id: 'evictions-none' }, 'No template is being evicted from any cluster.')
       : table(
           'evictions',
-          ['Template', 'Evicted from', 'Reason', 'Producer', 'Purge mode', 'Since', 'Message'],
+          ['Template', 'Evicted from', 'Reason', 'Producer', 'Purge mode', 'Since', 'Until', 'Message'],
           doc.evictions.map((e) =>
             navRow(
               templateHref(e.key ?? e.template),
@@ -109,6 +109,7 @@ export function evictionsPage(doc) {
               h('td', {}, e.producer ?? '–'),
               h('td', {}, e.purgeMode ?? '–'),
               h('td', {}, when(e.since)),
+              h('td', {}, e.until ? when(e.until) : 'a person decides'),
               h('td', {}, e.message ?? ''),
             ),
           ),

@@ -84,8 +84,11 @@ export function templatePage(doc) {
 // --template` prints them.
 function clusterRows(doc) {
   const explained = new Map((doc.explanation?.clusters ?? []).map((c) => [c.cluster, c]));
-  const names = [...new Set([...doc.rows.map((r) => r.cluster), ...explained.keys()])].sort();
   const rows = new Map(doc.rows.map((r) => [r.cluster, r]));
+  const order = (cluster) => rowRank(rows.get(cluster), explained.get(cluster));
+  const names = [...new Set([...doc.rows.map((r) => r.cluster), ...explained.keys()])].sort(
+    (a, b) => order(a) - order(b) || (a < b ? -1 : 1),
+  );
   return table(
     'template-rows',
     ['Cluster', 'Placed', 'Replicas', 'Applied', 'Health', 'Why'],
@@ -108,6 +111,15 @@ function clusterRows(doc) {
       );
     }),
   );
+}
+
+// Problems first, as on the cluster page: the clusters it is placed on and not Healthy (failing,
+// held, not ready…), then those it is being evicted from, then the Healthy ones, then the
+// clusters it is not placed on; so on 50 clusters the few that need a look are on top.
+function rowRank(row, explained) {
+  if (explained?.reason === 'Evicting') return 1;
+  if (!row?.placed) return 3;
+  return explained?.reason === 'Healthy' ? 2 : 0;
 }
 
 function evictionRows(tasks, explanation) {

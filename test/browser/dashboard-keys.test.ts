@@ -11,7 +11,7 @@ import { removeFleetRepos } from '../loops/hub/hub-fixture.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 import { renderedExample, writeFleetStatus } from './dashboard-fixture.js';
 import { skipReason } from './launch-chromium.js';
-import { desktop, laptop, openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
+import { assertEveryPageReads, openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
 
 interface Item {
   label: string;
@@ -168,43 +168,17 @@ const pages: [string, string][] = [
   ['matrix', '#matrix-page[data-drawn]'],
   ['rollouts', '#rollouts-page'],
   ['evictions', '#evictions-page'],
+  ['commit/HEAD', '#commit-diff'],
 ];
 
 test(
   'every page reads on a laptop: dates on one line with the RFC 3339 time on hover, nothing wider than the window',
   { skip: skipReason },
   async () => {
-    for (const [size, viewport] of [
-      ['1366x768', laptop],
-      ['1920x1080', desktop],
-    ] as const) {
-      await s.page.setViewportSize(viewport);
-      for (const [route, ready] of pages) {
-        await s.open(`#/${route}`, ready);
-        const layout = (await s.page.evaluate(`({
-        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        times: [...document.querySelectorAll('time')].map((t) => ({
-          title: t.getAttribute('title') ?? '',
-          lines: t.getClientRects().length,
-          height: t.getBoundingClientRect().height,
-        })),
-      })`)) as { overflow: number; times: { title: string; lines: number; height: number }[] };
-        assert.ok(layout.overflow <= 0, `${route} at ${size}: ${layout.overflow}px wider than the window`);
-        for (const t of layout.times) {
-          assert.match(
-            t.title,
-            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
-            `${route}: a date's hover text is RFC 3339`,
-          );
-          assert.ok(
-            t.lines === 1 && t.height < 24,
-            `${route} at ${size}: a date on ${t.lines} lines (${t.height}px)`,
-          );
-        }
-        await s.shoot(`${route.split('/')[0]}-${size}`);
-      }
-    }
-    await s.page.setViewportSize(laptop);
+    await assertEveryPageReads(
+      s,
+      pages.map(([route, ready]) => [`#/${route}`, ready]),
+    );
     // A cluster whose status branch does not read has a page that says so.
     await s.open('#/cluster/onprem-gpu', '#cluster-page');
     assert.match((await s.page.textContent('#cluster-unreadable')) ?? '', /cluster\.yaml is not YAML/);

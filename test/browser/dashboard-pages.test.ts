@@ -11,9 +11,17 @@ import { after, before, test } from 'node:test';
 import { git, removeFleetRepos, type FleetRepo } from '../loops/hub/hub-fixture.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 import { skipReason } from './launch-chromium.js';
-import { openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
-import { downTaint, servedApis, troubledFleet, webDegraded, webhookError } from './troubled-fleet.js';
-import { writeReport } from './dashboard-fixture.js';
+import { assertEveryPageReads, openDashboard, textsOf, type DashboardSession } from './dashboard-session.js';
+import {
+  downTaint,
+  servedApis,
+  trainingDone,
+  troubledFleet,
+  webDegraded,
+  webhookError,
+} from './troubled-fleet.js';
+import { clusterObjects, writeReport } from './dashboard-fixture.js';
+import { refLabel } from '../../src/core/model/object-ref.js';
 
 interface TemplateItem {
   label: string;
@@ -22,6 +30,11 @@ interface TemplateItem {
   sync: string;
   why: string;
   reason?: string;
+}
+
+interface TemplateDoc {
+  label: string;
+  explanation: { clusters: { cluster: string; reason: string; eviction?: { until?: string } }[] };
 }
 
 let repo: FleetRepo;
@@ -133,6 +146,15 @@ test(
       new RegExp(`dedicated=gpu:NoSchedule.*Fleet Author.*${first.slice(0, 7)} initial fleet`),
       spec,
     );
+    // What is placed there: the objects its cluster branch holds; what the taint keeps off, and why.
+    const placed = await s.page
+      .locator('#cluster-objects tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-template')));
+    assert.deepEqual(placed.sort(), clusterObjects(repo, 'onprem-gpu').map(refLabel).sort());
+    assert.equal(
+      await s.page.getAttribute('#cluster-refused tr[data-template="Deployment/shop/api"]', 'data-reason'),
+      'TaintNotTolerated',
+    );
     await s.shoot('cluster-spec-taint', true);
   },
 );
@@ -159,12 +181,46 @@ test(
       (await s.page.textContent('#template-live .live[data-cluster="aws-us-prod"]')) ?? '',
       /apply failed/,
     );
+    // Problems first: the clusters it is placed on and not Healthy, then the one it is being
+    // evicted from, then the Healthy ones, then those it is not placed on.
+    const order = await s.page
+      .locator('#template-rows tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-cluster')));
+    const api = await s.api<TemplateDoc & { rows: { cluster: string; placed: boolean }[] }>(
+      `template?key=${encodeURIComponent(key('Deployment/shop/api'))}`,
+    );
+    const reasonOf = (c: string | null) => api.explanation.clusters.find((e) => e.cluster === c)?.reason;
+    const placedOn = (c: string | null) => api.rows.some((r) => r.cluster === c && r.placed);
+    const group = (c: string | null) =>
+      reasonOf(c) === 'Evicting' ? 1 : !placedOn(c) ? 3 : reasonOf(c) === 'Healthy' ? 2 : 0;
+    const groups = order.map(group);
+    assert.deepEqual(
+      groups,
+      [...groups].sort(),
+      `rows in the order problems, evicting, Healthy, not placed: ${order.join(', ')}`,
+    );
+    assert.deepEqual(new Set(groups), new Set([0, 1, 2, 3]), 'the api has a cluster of each kind');
     await s.shoot('template-held-evicted', true);
     await s.open(templateHash('Deployment/shop/web'), '#template-page');
     const live = (await s.page.textContent('#template-live .live[data-cluster="aws-eu-prod"]')) ?? '';
     assert.match(live, new RegExp(escape(webDegraded)));
     assert.match(live, /readyReplicas: 1/);
     await s.shoot('template-degraded', true);
+    // A Job's reflected status keeps its conditions: the page lists them, as the agent reported them.
+    await s.open('#/template/' + encodeURIComponent('batch/Job/ml/train-recommender'), '#template-page');
+    const conditions = await textsOf(
+      s.page,
+      '#template-live .live[data-cluster="onprem-gpu"] table.conditions tbody tr',
+    );
+    assert.deepEqual(
+      conditions,
+      trainingDone.conditions.map((c) => `${c.type}${c.status}${c.reason}${c.message ?? ''}`),
+    );
+    assert.match(
+      (await s.page.textContent('#template-live .live[data-cluster="onprem-gpu"] .fields')) ?? '',
+      /succeeded: 1/,
+    );
+    await s.shoot('template-job-conditions', true);
     await s.open(templateHash('Deployment/shop/batch'), '#template-page');
     assert.equal(await s.page.textContent('#template-placed'), 'no cluster');
     assert.ok(await s.page.textContent('#template-reason'), 'a template placed nowhere says why');
@@ -186,6 +242,15 @@ test(
     const rows = await textsOf(s.page, '#evictions tbody tr');
     assert.equal(rows.length, evictedFrom('gcp-eu-prod'));
     for (const r of rows) assert.match(r, /gcp-eu-prod.*TaintUntolerated/);
+    // Until when each copy stays: the time the template's explanation gives for that cluster.
+    const { evictions } = await s.api<{ evictions: { key: string; cluster: string }[] }>('evictions');
+    for (const e of evictions) {
+      const doc = await s.api<TemplateDoc>(`template?key=${encodeURIComponent(e.key)}`);
+      const until = doc.explanation.clusters.find((c) => c.cluster === e.cluster)?.eviction?.until;
+      assert.ok(until, `${e.key} on ${e.cluster}: the explanation says until when`);
+      const cell = s.page.locator(`#evictions tr[data-template="${doc.label}"] td:nth-child(7) time`);
+      assert.equal(await cell.getAttribute('datetime'), until);
+    }
     assert.equal(
       await s.page.textContent('#nav-evictions'),
       String(rows.length),
@@ -263,5 +328,23 @@ test(
       assert.equal(await item.textContent(), `${w.reason}${w.template}: ${w.message}`);
     }
     await s.shoot('commit-why', true);
+  },
+);
+
+test(
+  'every page of the fleet in trouble reads at 1366×768 and 1920×1080: nothing wider than the window, dates on one line',
+  { skip: skipReason },
+  async () => {
+    const pages: [string, string][] = [
+      ['#/templates', '#templates'],
+      ['#/clusters', '#clusters'],
+      ['#/cluster/gcp-eu-prod', '#cluster-page'],
+      [templateHash('Deployment/shop/api'), '#template-page'],
+      ['#/matrix', '#matrix-page[data-drawn]'],
+      ['#/rollouts', '#rollouts-page'],
+      ['#/evictions', '#evictions-page'],
+      ['#/commit/HEAD~1', '#commit-diff'],
+    ];
+    await assertEveryPageReads(s, pages);
   },
 );

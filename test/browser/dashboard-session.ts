@@ -1,6 +1,7 @@
 // One dashboard as a browser test drives it: `gitfleet ui` as a process on a repository, Debian's
 // Chromium at a laptop's screen size, a tab, and the helpers every page test uses: open a route
 // and wait until it is drawn, read an API document, write a screenshot under test-output/.
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -62,6 +63,45 @@ export async function openDashboard(
       return ui.stop();
     },
   };
+}
+
+/**
+ * Asserts that the page shown reads on its screen: nothing wider than the window (a long line
+ * wraps or scrolls in its own box) and every date on one line with its RFC 3339 time on hover.
+ */
+export async function assertReadable(page: Page, what: string): Promise<void> {
+  const layout = (await page.evaluate(`({
+    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    times: [...document.querySelectorAll('time')].map((t) => ({
+      title: t.getAttribute('title') ?? '',
+      lines: t.getClientRects().length,
+      height: t.getBoundingClientRect().height,
+    })),
+  })`)) as { overflow: number; times: { title: string; lines: number; height: number }[] };
+  assert.ok(layout.overflow <= 0, `${what}: ${layout.overflow}px wider than the window`);
+  for (const t of layout.times) {
+    assert.match(t.title, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, `${what}: a date's hover text is RFC 3339`);
+    assert.ok(t.lines === 1 && t.height < 24, `${what}: a date on ${t.lines} lines (${t.height}px)`);
+  }
+}
+
+/**
+ * Opens every page (route and the selector that says it is drawn) at 1366×768 then 1920×1080,
+ * asserts it reads (assertReadable) and writes its screenshot as `<page>-<size>.png`.
+ */
+export async function assertEveryPageReads(s: DashboardSession, pages: [string, string][]): Promise<void> {
+  for (const [size, viewport] of [
+    ['1366x768', laptop],
+    ['1920x1080', desktop],
+  ] as const) {
+    await s.page.setViewportSize(viewport);
+    for (const [hash, ready] of pages) {
+      await s.open(hash, ready);
+      await assertReadable(s.page, `${hash} at ${size}`);
+      await s.shoot(`${hash.split('/')[1]}-${size}`);
+    }
+  }
+  await s.page.setViewportSize(laptop);
 }
 
 /** Returns the text of every element a selector finds, in order. */

@@ -11,7 +11,8 @@
 //   gcp-eu-prod     NotReady: tainted not-ready:NoSchedule (its condition) and example.com/down:NoExecute
 //                   (the policy), so what was placed there is evicted (TaintUntolerated); applied nothing
 //   gcp-eu-staging  Ready; every object Progressing; held by the rollout
-//   onprem-gpu      Ready; its spec taint dedicated=gpu:NoSchedule keeps everything but the GPU job off
+//   onprem-gpu      Ready; its spec taint dedicated=gpu:NoSchedule keeps everything but the GPU job off;
+//                   the job finished (its status reflects the Complete condition)
 //   shop/batch      placed on no cluster: no cluster has tier=edge
 //   ServiceImport shop/api  placed on no cluster: no agent lists the MCS API among the APIs its
 //                   cluster serves (the CRDs are not on the members)
@@ -37,6 +38,20 @@ export const webhookError = 'admission webhook "policy.example.com" denied the r
 
 /** The health message of shop/web on aws-eu-prod. */
 export const webDegraded = 'Deployment shop/web: 1 of 5 replicas available (ProgressDeadlineExceeded)';
+
+/** What onprem-gpu's agent reflects of the finished training Job (a Job's status keeps its conditions). */
+export const trainingDone = {
+  succeeded: 1,
+  conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached' },
+    {
+      type: 'Complete',
+      status: 'True',
+      reason: 'CompletionsReached',
+      message: 'Reached expected number of succeeded pods',
+    },
+  ],
+};
 
 const rollout = `apiVersion: gitfleet.io/v1alpha1
 kind: RolloutStrategy
@@ -186,6 +201,7 @@ export function writeReports(repo: FleetRepo, apis: ApiEnablement[]): void {
     version: 'v1.29.9',
     applied: true,
     health: () => 'Healthy',
+    status: (ref) => (ref.kind === 'Job' ? trainingDone : undefined),
     time,
     apis,
   });

@@ -115,14 +115,7 @@ export function clusterView(input: {
     apis: (status?.apiEnablements ?? []).map((a) => a.groupVersion).sort(),
     objects: objectsOn(data, input.rows, name, input.explanations),
     refused: refusedOn(input.explanations, name),
-    evictions: evictionListOf(data)
-      .evictions.filter((e) => e.cluster === name)
-      .map((e) => {
-        const until = e.key
-          ? input.explanations.get(e.key)?.clusters.find((c) => c.cluster === name)?.eviction?.until
-          : undefined;
-        return until !== undefined ? { ...e, until } : e;
-      }),
+    evictions: evictionListOf(data, input.explanations).evictions.filter((e) => e.cluster === name),
     rollouts: data.rollouts.flatMap((v) => {
       if (!('rollout' in v)) return [];
       const r = v.rollout;

@@ -164,8 +164,10 @@ export class DashboardService {
   }
 
   async evictions(): Promise<EvictionListView> {
-    const { data } = await this.snapshot();
-    return data ? evictionListOf(data) : { evictions: [], judged: {} };
+    const snapshot = await this.snapshot();
+    return snapshot.data
+      ? evictionListOf(snapshot.data, this.explanationsOf(snapshot))
+      : { evictions: [], judged: {} };
   }
 
   private templateListOf(snapshot: Snapshot): TemplateListView {

@@ -6,6 +6,7 @@ import { refLabel } from '../../core/model/object-ref.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { strategyLabel } from '../../core/model/rollout.js';
 import type { FleetStatusData, TemplateEvictionTask } from '../../core/status/fleet-status-data.js';
+import type { TemplateExplanation } from '../../core/status/explanation.js';
 
 /** A template a list links to: its label and refKey. */
 export interface TemplateLink {
@@ -20,7 +21,8 @@ export interface RolloutListView {
 
 /** The evictions document: every eviction task, and the clusters the hub's monitor judged. */
 export interface EvictionListView {
-  evictions: (TemplateEvictionTask & { key?: string })[];
+  /** Each task with its template's refKey and when the copy goes at the latest (the explanation's `until`). */
+  evictions: (TemplateEvictionTask & { key?: string; until?: string })[];
   /** cluster → the monitor's verdict (Gitfleet-Cluster-Judged on the bindings head). */
   judged: Record<string, string>;
 }
@@ -46,13 +48,18 @@ export function rolloutListOf(data: FleetStatusData): RolloutListView {
   };
 }
 
-/** Returns every eviction task (templates in label order) with the template's refKey. */
-export function evictionListOf(data: FleetStatusData): EvictionListView {
+/** Returns every eviction task (templates in label order) with the template's refKey and, from its explanation, until when. */
+export function evictionListOf(
+  data: FleetStatusData,
+  explanations: ReadonlyMap<string, TemplateExplanation> = new Map(),
+): EvictionListView {
   const keys = new Map(data.bindings.map((b) => [refLabel(b.resource), b.key]));
   return {
     evictions: data.evictions.map((e) => {
       const key = keys.get(e.template);
-      return key !== undefined ? { ...e, key } : e;
+      if (key === undefined) return e;
+      const until = explanations.get(key)?.clusters.find((c) => c.cluster === e.cluster)?.eviction?.until;
+      return until !== undefined ? { ...e, key, until } : { ...e, key };
     }),
     judged: Object.fromEntries(data.judged),
   };
