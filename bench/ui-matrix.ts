@@ -8,6 +8,8 @@
 // performance marks, relative to navigation start:
 //   drawn        `matrix-drawn`: the matrix document fetched, parsed and its first screen drawn
 //   interactive  `matrix-filtered`: then a kind filter chosen and the matrix drawn again
+// Then the overview of templates (ui-overview-loads.ts): drawn, and filtered by a search; then
+// every page once, checked for readability and photographed (ui-page-shots.ts).
 // The server's first read of the repository (readFleetStatus + the rows, begun at startup) happens
 // once, before the runs, and is reported apart (process start to the first matrix document): the
 // pages are served from what the server keeps between reads.
@@ -29,6 +31,8 @@ import { chromiumFlags, chromiumPath } from '../test/browser/launch-chromium.js'
 import { generateFleet } from './generate-fleet.js';
 import { skipped, type Scenario, type ScenarioReport } from './lib/report.js';
 import { spread } from './lib/stats.js';
+import { overviewLoads } from './ui-overview-loads.js';
+import { pageShots } from './ui-page-shots.js';
 
 const bin = fileURLToPath(new URL('../../bin/gitfleet.js', import.meta.url));
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -53,7 +57,11 @@ export const uiMatrixScenario: Scenario = {
       const ui = await startUi(gitdir);
       try {
         const first = await fetch(`${ui.url}/api/matrix`, { signal: AbortSignal.timeout(300_000) });
-        const matrix = (await first.json()) as { templates: unknown[]; clusters: unknown[]; cells: string };
+        const matrix = (await first.json()) as {
+          templates: { key: string }[];
+          clusters: string[];
+          cells: string;
+        };
         const serverReadMs = Math.round(performance.now() - began);
         opts.log(
           `ui-matrix: process start to the first matrix document: ${serverReadMs} ms; ${opts.runs} page loads`,
@@ -61,6 +69,17 @@ export const uiMatrixScenario: Scenario = {
         const runs = await pageLoads(ui.url, opts.runs);
         const drawn = spread(runs.map((r) => r.drawnMs));
         const interactive = spread(runs.map((r) => r.interactiveMs));
+        const overview = await overviewLoads(ui.url, opts.runs, 'svc17');
+        const overviewDrawn = spread(overview.map((r) => r.drawnMs));
+        const searched = spread(overview.map((r) => r.searchMs));
+        const shots = await pageShots(ui.url, {
+          cluster: matrix.clusters[0]!,
+          templateKey: matrix.templates[0]!.key,
+        });
+        for (const shot of shots)
+          opts.log(
+            `ui-matrix: ${shot.page} drawn in ${shot.drawnMs} ms${shot.unreadable ? `; ${shot.unreadable}` : ''}`,
+          );
         return {
           scenario: 'ui-matrix',
           status: 'ran',
@@ -79,6 +98,18 @@ export const uiMatrixScenario: Scenario = {
               peakRssMiB: null,
               ...interactive,
             },
+            {
+              name: 'templates overview drawn (navigation start → first lines)',
+              side: 'gitfleet',
+              peakRssMiB: null,
+              ...overviewDrawn,
+            },
+            {
+              name: 'search typed → overview filtered and drawn',
+              side: 'gitfleet',
+              peakRssMiB: null,
+              ...searched,
+            },
           ],
           ratios: [],
           details: {
@@ -87,6 +118,7 @@ export const uiMatrixScenario: Scenario = {
             rows: matrix.templates.length,
             columns: matrix.clusters.length,
             goalMet: interactive.medianMs < 2000,
+            pages: shots,
           },
         };
       } finally {

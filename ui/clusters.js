@@ -1,6 +1,8 @@
 // The clusters page: one row per cluster, the summary `gitfleet status` prints (Ready, version,
-// nodes, rendered and applied commit, object health counts, report age) plus the reported capacity.
-import { h, short } from './dom.js';
+// nodes, rendered and applied commit, object health counts, report age) plus the reported
+// capacity; the search box filters it by name and label; a row opens the cluster's page.
+import { clusterHref, h, navRow, short, when } from './dom.js';
+import { matchesQuery, parseQuery } from './search.js';
 
 const healthCols = [
   ['healthy', 'Healthy'],
@@ -10,15 +12,15 @@ const healthCols = [
   ['failed', 'Not applied'],
 ];
 
-/** Returns the clusters page of an overview document. */
-export function clustersPage(overview) {
-  if (overview.state === 'noHub')
-    return h('section', {}, h('h1', {}, 'Clusters'), h('p', {}, 'No hub branches yet: see above.'));
-  const rows = overview.clusters.map((c) =>
-    h(
-      'tr',
+/** Returns the clusters page of an overview document, filtered by the search box's query. */
+export function clustersPage(overview, query) {
+  const words = parseQuery(query);
+  const shown = overview.clusters.filter((c) => matchesQuery(words, c.cluster, c.labels));
+  const rows = shown.map((c) => [
+    navRow(
+      clusterHref(c.cluster),
       { 'data-cluster': c.cluster, className: c.ready === 'Unreadable' ? 'unreadable' : '' },
-      h('td', {}, c.cluster),
+      h('td', {}, h('a', { href: clusterHref(c.cluster) }, c.cluster)),
       c.ready === 'Unreadable'
         ? h(
             'td',
@@ -36,21 +38,39 @@ export function clustersPage(overview) {
             healthCols.map(([k, label]) =>
               h('td', { className: `num h-${label}`, 'data-health': label }, String(c.objects[k])),
             ),
-            h('td', {}, age(c.reportAgeSeconds)),
+            h('td', {}, when(c.reportedAt)),
           ],
     ),
-  );
+    // Why a cluster is not Ready, on a line of its own under it.
+    c.ready !== 'True' && c.ready !== 'Unreadable' && c.readyMessage
+      ? h(
+          'tr',
+          { className: 'why', 'data-why': c.cluster },
+          h('td', {}),
+          h('td', { colspan: 8 + healthCols.length }, c.readyMessage),
+        )
+      : null,
+  ]);
   const heads = ['Cluster', 'Ready', 'Version', 'Nodes', 'Allocatable', 'Rendered', 'Applied', 'Behind'];
   return h(
     'section',
     {},
-    h('h1', {}, 'Clusters'),
+    h(
+      'h1',
+      {},
+      'Clusters',
+      h(
+        'span',
+        { className: 'count' },
+        query ? `${shown.length} of ${overview.clusters.length} matching “${query}”` : String(shown.length),
+      ),
+    ),
     h(
       'p',
       { className: 'meta' },
       'bindings ',
       h('span', { className: 'mono' }, short(overview.bindingsHead)),
-      overview.bindingsTime ? ` (${overview.bindingsTime})` : '',
+      overview.bindingsTime ? [' (', when(overview.bindingsTime), ')'] : '',
       ' rendered from source ',
       h(
         'a',
@@ -60,7 +80,7 @@ export function clustersPage(overview) {
     ),
     h(
       'table',
-      { id: 'clusters' },
+      { id: 'clusters', className: 'compact', 'data-query': query ?? '' },
       h(
         'thead',
         {},
@@ -95,14 +115,6 @@ function behindText(behind) {
 
 function behindClass(behind) {
   return behind && !(behind.type === 'Behind' && behind.commits === 0) ? 'behind' : '';
-}
-
-function age(seconds) {
-  if (seconds === undefined) return '–';
-  if (seconds < 120) return `${seconds}s ago`;
-  if (seconds < 7200) return `${Math.floor(seconds / 60)}m ago`;
-  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h ago`;
-  return `${Math.floor(seconds / 86400)}d ago`;
 }
 
 function capacity(allocatable) {

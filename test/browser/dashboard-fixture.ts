@@ -7,12 +7,13 @@
 //   gcp-eu-prod     NotReady, applied nothing yet: every object not yet applied
 //   gcp-eu-staging  Ready; every object Progressing
 //   onprem-gpu      a status branch that does not parse
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import type { HealthStatus } from '../../src/core/health/health.js';
 import type { ObjectRef } from '../../src/core/model/object-ref.js';
+import type { ApiEnablement } from '../../src/core/model/cluster.js';
 import { refLabel } from '../../src/core/model/object-ref.js';
 import { statusBranchFiles, type ObjectStatusRecord } from '../../src/core/status/status-branch.js';
 import {
@@ -32,13 +33,15 @@ export const secretBase64 = Buffer.from(secretValue).toString('base64');
 export const nextSecretValue = 'dashboard-secret-next-9e107d9d';
 export const nextSecretBase64 = Buffer.from(nextSecretValue).toString('base64');
 
-/** Runs `gitfleet hub --once` on the repository, as a user does. */
-export function hubOnce(repo: FleetRepo): void {
-  execFileSync(process.execPath, [join(repoRoot, 'bin/gitfleet.js'), 'hub', '--repo', repo.path, '--once'], {
-    env: gitEnv,
-    stdio: 'pipe',
-    timeout: 120_000,
-  });
+/**
+ * Runs `gitfleet hub --once` on the repository (with more flags when given), as a user does; a
+ * pass written with error diagnostics (exit 3: a template placed nowhere) is a pass too.
+ */
+export function hubOnce(repo: FleetRepo, flags: readonly string[] = []): void {
+  const args = [join(repoRoot, 'bin/gitfleet.js'), 'hub', '--repo', repo.path, '--once', ...flags];
+  const run = spawnSync(process.execPath, args, { env: gitEnv, encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0 && run.status !== 3)
+    throw new Error(`gitfleet hub --once exited ${run.status ?? run.signal}: ${run.stdout}${run.stderr}`);
 }
 
 /** Returns the example fleet with the known Secret value, rendered by the hub. */
@@ -76,14 +79,22 @@ export function clusterObjects(repo: FleetRepo, cluster: string): ObjectRef[] {
   });
 }
 
-/** Commits the files as the next commit of a cluster's status branch (the first when there is none). */
+/**
+ * Commits the files as the next commit of a cluster's status branch (the first when there is
+ * none), dated `time` (default: the fixture's fixed date).
+ */
 export function commitStatusFiles(
   repo: FleetRepo,
   cluster: string,
   files: ReadonlyMap<string, string>,
+  time?: Date,
 ): string {
   const index = join(tempDir('status-index'), 'index');
-  const env = { GIT_INDEX_FILE: index };
+  const date = time ? `${Math.floor(time.getTime() / 1000)} +0000` : undefined;
+  const env = {
+    GIT_INDEX_FILE: index,
+    ...(date ? { GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date } : {}),
+  };
   for (const [path, text] of files) {
     const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: text, env });
     git(repo, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env });
@@ -96,23 +107,32 @@ export function commitStatusFiles(
   } catch {
     parent = undefined;
   }
-  const commit = git(repo, [
-    'commit-tree',
-    tree,
-    ...(parent ? ['-p', parent] : []),
-    '-m',
-    `status of ${cluster}`,
-  ]);
+  const commit = git(
+    repo,
+    ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', `status of ${cluster}`],
+    { env },
+  );
   git(repo, ['update-ref', ref, commit, ...(parent ? [parent] : [])]);
   return commit;
 }
 
-interface ReportShape {
+/** What a fixture cluster's agent reports. */
+export interface ReportShape {
   ready: 'True' | 'False';
   version: string;
   applied: boolean;
   health: (ref: ObjectRef) => HealthStatus;
   failed?: (ref: ObjectRef) => string | undefined;
+  /** The health message of an object, when it has one. */
+  healthMessage?: (ref: ObjectRef) => string | undefined;
+  /** The reflected status fields of an object, when it has them. */
+  status?: (ref: ObjectRef) => Record<string, unknown> | undefined;
+  /** The Ready condition's reason and message. */
+  readyReason?: { reason: string; message: string };
+  /** When the agent commits the report (default: the fixture's fixed date). */
+  time?: Date;
+  /** The APIs the cluster serves, as its agent's discovery lists them (default: none reported). */
+  apis?: ApiEnablement[];
 }
 
 /** Writes one cluster's report about its branch head (or about nothing applied yet). */
@@ -121,9 +141,17 @@ export function writeReport(repo: FleetRepo, cluster: string, shape: ReportShape
   const objects: ObjectStatusRecord[] = shape.applied
     ? clusterObjects(repo, cluster).map((ref) => {
         const failed = shape.failed?.(ref);
+        const healthMessage = shape.healthMessage?.(ref);
+        const status = shape.status?.(ref);
         return failed !== undefined
           ? { ref, applied: false, message: failed, health: 'Unknown' }
-          : { ref, applied: true, health: shape.health(ref) };
+          : {
+              ref,
+              applied: true,
+              health: shape.health(ref),
+              ...(healthMessage !== undefined ? { healthMessage } : {}),
+              ...(status !== undefined ? { status } : {}),
+            };
       })
     : [];
   const files = statusBranchFiles({
@@ -131,13 +159,14 @@ export function writeReport(repo: FleetRepo, cluster: string, shape: ReportShape
     appliedCommit: shape.applied ? head : null,
     clusterStatus: {
       kubernetesVersion: shape.version,
-      conditions: [{ type: 'Ready', status: shape.ready }],
+      conditions: [{ type: 'Ready', status: shape.ready, ...shape.readyReason }],
       nodeSummary: { totalNum: 3, readyNum: shape.ready === 'True' ? 3 : 1 },
       resourceSummary: { allocatable: { cpu: '12', memory: '48Gi', pods: '330' } },
+      ...(shape.apis ? { apiEnablements: shape.apis } : {}),
     },
     objects,
   });
-  commitStatusFiles(repo, cluster, files);
+  commitStatusFiles(repo, cluster, files, shape.time);
   return objects;
 }
 

@@ -119,7 +119,11 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
     api: {
       overview: () => service.overview(),
       matrix: () => service.matrix(),
+      templates: () => service.templates(),
       template: (params) => service.template(params.get('key') ?? ''),
+      cluster: (params) => service.cluster(params.get('name') ?? ''),
+      rollouts: () => service.rollouts(),
+      evictions: () => service.evictions(),
       commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
     },
   });
@@ -144,8 +148,9 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
       reading = false;
     })();
   };
-  // The first read starts now, so the first page finds it done or under way.
-  service.overview().catch(() => undefined);
+  // The first read starts now, so the first page finds it done or under way; then the overview of
+  // templates (every template's explanation), the page a browser opens first.
+  service.templates().catch(() => undefined);
   const stopWatching = remote
     ? pollRemote(remote, opts.intervalMs, moved, io)
     : await watchRefs(gitdir, moved);

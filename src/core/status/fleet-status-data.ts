@@ -4,6 +4,8 @@
 // (filter-fleet-status.ts) are functions of it, so the command line and the dashboard show the
 // same numbers.
 import type { BindingView } from '../publish/binding-record.js';
+import type { Cluster } from '../model/cluster.js';
+import type { TimedTaint } from '../model/failover.js';
 import type { RolloutState } from '../model/rollout.js';
 import type { RefusedDeletion } from '../publish/refusal-trailers.js';
 import type { EvictionTaskView } from './eviction-task-view.js';
@@ -81,4 +83,14 @@ export interface FleetStatusData {
   rollouts: ({ path: string; rollout: RolloutState } | { path: string; unreadable: string })[];
   /** The cluster updates the hub's guard refused, still pending (the bindings head's Gitfleet-Deletion-Refused). */
   hubRefusals?: RefusedDeletion[];
+  /**
+   * The taints the hub keeps on each cluster (`.gitfleet/failover/clusters/<cluster>.yaml` of the
+   * bindings branch, core/failover/cluster-taints.ts), each with the hub's time it was added;
+   * absent for a cluster with none.
+   */
+  keptTaints?: Map<string, TimedTaint[]>;
+  /** The clusters registered in the source commit (their labels, region, spec taints), when it loads. */
+  registrations?: Map<string, Cluster>;
+  /** Template refKey → the rollout strategy that selects it (`ns/name` or `name`), from the source commit. */
+  rolledOutBy?: Map<string, string>;
 }

@@ -6,6 +6,7 @@
 // (MemoMap), so the memo holds what the last read used, never the history: a second read after
 // one branch moved reads and parses the trees and blobs that changed, and little else.
 import type { BindingView } from '../../core/publish/binding-record.js';
+import type { Cluster } from '../../core/model/cluster.js';
 import type { EvictionTaskView } from '../../core/status/eviction-task-view.js';
 import type { ObjectStatusRecord } from '../../core/status/status-branch.js';
 import { MemoMap } from '../runtime/memo-map.js';
@@ -37,6 +38,10 @@ export interface SourceRead {
   commit?: string;
   branchPrefix?: string;
   labels?: Map<string, Record<string, string>>;
+  /** The registered clusters, when the labels were asked for (the whole fleet was loaded). */
+  clusters?: Cluster[];
+  /** Template refKey → the strategy that rolls it out (`ns/name` or `name`), when the labels were asked for. */
+  rolledOutBy?: Map<string, string>;
   /** Cluster → URL of its status repository (none: the fleet repository), from the FleetConfig and the Clusters. */
   statusAssignment?: Map<string, string>;
   error?: string;

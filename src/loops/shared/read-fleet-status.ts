@@ -20,6 +20,8 @@ import {
   statusRefPrefix,
 } from '../../core/publish/hub-refs.js';
 import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
+import { clusterTaintsDir, readRecord } from '../../core/failover/cluster-taints.js';
+import type { TimedTaint } from '../../core/model/failover.js';
 import { deletionRefusedTrailer, parseRefusalTrailers } from '../../core/publish/refusal-trailers.js';
 import { rolloutViewsOf } from '../../core/rollout/rollout-view.js';
 import { rolloutDir } from '../../core/rollout/rollout-record.js';
@@ -200,7 +202,20 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     evictions: evictionsOf(bindingsBranch.files),
     rollouts: rolloutViewsOf(bindingsBranch.rolloutTexts),
     hubRefusals: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
+    keptTaints: keptTaintsOf(bindingsBranch.taintTexts),
+    ...(labels.clusters ? { registrations: new Map(labels.clusters.map((c) => [c.name, c])) } : {}),
+    ...(labels.rolledOutBy ? { rolledOutBy: labels.rolledOutBy } : {}),
   };
+}
+
+/** Returns each cluster's kept taints from the records `.gitfleet/failover/clusters/<cluster>.yaml`. */
+function keptTaintsOf(texts: ReadonlyMap<string, string>): Map<string, TimedTaint[]> {
+  const kept = new Map<string, TimedTaint[]>();
+  for (const [path, text] of texts) {
+    const taints = readRecord(text);
+    if (taints.length > 0) kept.set(path.slice(clusterTaintsDir.length, -'.yaml'.length), taints);
+  }
+  return kept;
 }
 
 function openLocalStatusRepository(url: string): Promise<string> {
@@ -251,25 +266,31 @@ function freshClusters(
 
 /**
  * Returns what each `.yaml` file of the bindings branch holds (parsed once per blob id), in
- * tree order, and the texts of the rollout records.
+ * tree order, and the texts of the rollout records and of the clusters' kept taints.
  */
 function readBindingsTree(
   read: FleetRead,
   tree: string,
-): { files: BindingFile[]; rolloutTexts: Map<string, string> } {
+): { files: BindingFile[]; rolloutTexts: Map<string, string>; taintTexts: Map<string, string> } {
   const files: BindingFile[] = [];
   const rolloutTexts = new Map<string, string>();
+  const taintTexts = new Map<string, string>();
   for (const { path, oid } of listYamlFiles(read, tree)) {
     let file = read.memo.bindings.get(oid);
-    if (file === undefined || path.startsWith(rolloutDir)) {
+    const kept = path.startsWith(rolloutDir)
+      ? rolloutTexts
+      : path.startsWith(clusterTaintsDir)
+        ? taintTexts
+        : undefined;
+    if (file === undefined || kept) {
       const text = readText(read, oid);
-      if (path.startsWith(rolloutDir)) rolloutTexts.set(path, text);
+      kept?.set(path, text);
       file ??= bindingFileOf(text);
       read.memo.bindings.set(oid, file);
     }
     files.push(file);
   }
-  return { files, rolloutTexts };
+  return { files, rolloutTexts, taintTexts };
 }
 
 function bindingFileOf(text: string): BindingFile {

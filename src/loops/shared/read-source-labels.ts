@@ -6,6 +6,7 @@
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
+import { templatesByStrategy } from '../../core/rollout/rollout-steps.js';
 import { assignStatusRepositories, assignedUrl } from '../../core/model/assign-status-repository.js';
 import type { FleetStatusMemo, SourceRead } from './fleet-status-memo.js';
 
@@ -46,10 +47,20 @@ async function loadSourceNow(gitdir: string, ref: string, want: { labels: boolea
       branchPrefix: loaded.fleet.config.branchPrefix,
       ...assignmentOf(loaded.fleet),
       labels: new Map(loaded.fleet.templates.map((t) => [t.key, { ...(t.object.metadata.labels ?? {}) }])),
+      clusters: loaded.fleet.clusters,
+      rolledOutBy: rolledOutBy(loaded.fleet),
     };
   } catch (error) {
     return { error: `${ref}: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** Returns template refKey → the label of the strategy that rolls it out (core/rollout/rollout-steps.ts). */
+function rolledOutBy(fleet: Fleet): Map<string, string> {
+  const by = new Map<string, string>();
+  for (const [strategy, templates] of templatesByStrategy(fleet.templates, fleet.rolloutStrategies ?? []))
+    for (const t of templates) by.set(t.key, strategy);
+  return by;
 }
 
 /** Returns the status repository of each cluster that has one, when any has. */

@@ -17,6 +17,16 @@ import {
 } from './dashboard-view.js';
 import { openReadRepo } from './read-repo-file.js';
 import { templateView, type ReadHistory, type TemplateView } from './template-view.js';
+import { templateListOf, type TemplateListView } from './template-list-view.js';
+import { templateExplainer, type ExplainOptions } from '../../core/status/explain-template.js';
+import type { TemplateExplanation } from '../../core/status/explanation.js';
+import { clusterView, type ClusterView } from './cluster-view.js';
+import {
+  evictionListOf,
+  rolloutListOf,
+  type EvictionListView,
+  type RolloutListView,
+} from './fleet-lists-view.js';
 
 /** The overview every page shows on top: which repository, which state, what to run when there is none. */
 export interface OverviewView {
@@ -31,6 +41,8 @@ export interface OverviewView {
   /** cluster → why its status branch does not read. */
   unreadable: Record<string, string>;
   clusters: ClusterCard[];
+  /** How many rollouts the bindings branch records (and how many are not Complete), and eviction tasks. */
+  counts: { rollouts: number; rolloutsInProgress: number; evictions: number };
 }
 
 export interface DashboardServiceOptions {
@@ -45,6 +57,8 @@ export interface DashboardServiceOptions {
   history: ReadHistory;
   /** The clock the summaries' ages are computed with. */
   now: () => Date;
+  /** The explanations' settings (the hub's graceful eviction timeout), as `gitfleet status` takes them. */
+  explain?: ExplainOptions;
 }
 
 interface Snapshot {
@@ -54,6 +68,11 @@ interface Snapshot {
   rows: StatusRow[];
   overview: OverviewView;
   matrix: MatrixView;
+  /** Made on first request, once per state of the repository. */
+  templateList?: TemplateListView;
+  /** Every template's explanation by refKey (core/status/explain-template.ts), made on first request. */
+  explanations?: Map<string, TemplateExplanation>;
+  clusterViews: Map<string, ClusterView | undefined>;
 }
 
 const maxCachedDiffs = 32;
@@ -95,11 +114,77 @@ export class DashboardService {
     return (await this.snapshot()).matrix;
   }
 
+  /** Returns the overview of every template: health, sync and the reason for anything not Healthy. */
+  async templates(): Promise<TemplateListView> {
+    const snapshot = await this.snapshot();
+    return this.templateListOf(snapshot);
+  }
+
   async template(key: string): Promise<TemplateView | undefined> {
-    const { data, rows } = await this.snapshot();
+    const snapshot = await this.snapshot();
+    const { data, rows } = snapshot;
     if (!data) return undefined;
     const repo = openReadRepo(this.opts.gitdir);
-    return templateView({ repo, data, rows, key, history: this.opts.history });
+    const summary = this.templateListOf(snapshot).templates.find((t) => t.key === key);
+    const explanation = this.explanationsOf(snapshot).get(key);
+    return templateView({
+      repo,
+      data,
+      rows,
+      key,
+      history: this.opts.history,
+      ...(summary ? { summary } : {}),
+      ...(explanation ? { explanation } : {}),
+    });
+  }
+
+  /** Returns the cluster page of `name`, or undefined when the fleet knows no such cluster. */
+  async cluster(name: string): Promise<ClusterView | undefined> {
+    const snapshot = await this.snapshot();
+    const { data, rows } = snapshot;
+    if (!data) return undefined;
+    if (!snapshot.clusterViews.has(name))
+      snapshot.clusterViews.set(
+        name,
+        clusterView({
+          data,
+          rows,
+          cards: snapshot.overview.clusters,
+          name,
+          gitdir: this.opts.gitdir,
+          explanations: this.explanationsOf(snapshot),
+        }),
+      );
+    return snapshot.clusterViews.get(name);
+  }
+
+  async rollouts(): Promise<RolloutListView> {
+    const { data } = await this.snapshot();
+    return data ? rolloutListOf(data) : { rollouts: [] };
+  }
+
+  async evictions(): Promise<EvictionListView> {
+    const snapshot = await this.snapshot();
+    return snapshot.data
+      ? evictionListOf(snapshot.data, this.explanationsOf(snapshot))
+      : { evictions: [], judged: {} };
+  }
+
+  private templateListOf(snapshot: Snapshot): TemplateListView {
+    if (!snapshot.data) return { templates: [] };
+    snapshot.templateList ??= templateListOf(snapshot.data, this.explanationsOf(snapshot));
+    return snapshot.templateList;
+  }
+
+  // One explanation per template, computed once per state of the repository by the function
+  // `gitfleet status` calls, so the pages and the command say the same.
+  private explanationsOf(snapshot: Snapshot): Map<string, TemplateExplanation> {
+    if (!snapshot.data) return new Map();
+    if (!snapshot.explanations) {
+      const explain = templateExplainer(snapshot.data, this.opts.explain ?? {});
+      snapshot.explanations = new Map(snapshot.data.bindings.map((b) => [b.key, explain(b)]));
+    }
+    return snapshot.explanations;
   }
 
   /** Returns the diff of `a..b`, or of a commit against its first parent. */
@@ -157,8 +242,9 @@ export class DashboardService {
         sourceCommit: null,
         unreadable: {},
         clusters: [],
+        counts: { rollouts: 0, rolloutsInProgress: 0, evictions: 0 },
       };
-      return { generation, rows: [], overview, matrix: empty };
+      return { generation, rows: [], overview, matrix: empty, clusterViews: new Map() };
     }
     const rows = statusRowsOf(data);
     const overview: OverviewView = {
@@ -170,8 +256,14 @@ export class DashboardService {
       sourceCommit: data.sourceCommit ?? null,
       unreadable: Object.fromEntries(data.unreadable),
       clusters: clusterCardsOf(data, this.opts.now()),
+      counts: {
+        rollouts: data.rollouts.length,
+        rolloutsInProgress: data.rollouts.filter((v) => !('rollout' in v) || v.rollout.phase !== 'Complete')
+          .length,
+        evictions: data.evictions.length,
+      },
     };
-    return { generation, data, rows, overview, matrix: matrixOf(data, rows) };
+    return { generation, data, rows, overview, matrix: matrixOf(data, rows), clusterViews: new Map() };
   }
 }
 

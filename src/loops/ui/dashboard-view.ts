@@ -12,20 +12,26 @@ import { statusTable, type StatusRow } from '../../core/status/status-table.js';
 /** One cell: a letter per health, upper case when placed, lower case when only reported; X unreadable. */
 export type CellCode = '.' | 'H' | 'P' | 'D' | 'U' | 'F' | 'h' | 'p' | 'd' | 'u' | 'f' | 'X';
 
-/** One cluster as the clusters page shows it: its summary, and the capacity its agent reported. */
-export type ClusterCard = ClusterSummary & { allocatable?: Record<string, string> };
+/** One cluster as the clusters page shows it: its summary, the capacity its agent reported, its labels in the fleet repository. */
+export type ClusterCard = ClusterSummary & {
+  allocatable?: Record<string, string>;
+  labels?: Record<string, string>;
+};
+
+/** A template as the pages name, link and filter it: its label, refKey, identity and labels (from the source commit). */
+export interface TemplateIdentity {
+  label: string;
+  key: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  labels: Record<string, string>;
+}
 
 /** The templates × clusters matrix, columns in `clusters` order, rows in `templates` order. */
 export interface MatrixView {
   clusters: string[];
-  templates: {
-    label: string;
-    key: string;
-    kind: string;
-    namespace: string;
-    name: string;
-    labels: Record<string, string>;
-  }[];
+  templates: TemplateIdentity[];
   /** Row-major, one CellCode per template × cluster. */
   cells: string;
 }
@@ -99,6 +105,7 @@ export function matrixOf(data: FleetStatusData, rows: readonly StatusRow[]): Mat
 export function clusterCardsOf(data: FleetStatusData, now: Date): ClusterCard[] {
   return summarizeClusters(data, now).map((summary) => {
     const allocatable = data.reports.get(summary.cluster)?.clusterStatus?.resourceSummary?.allocatable;
-    return allocatable ? { ...summary, allocatable } : summary;
+    const labels = data.registrations?.get(summary.cluster)?.labels;
+    return { ...summary, ...(allocatable ? { allocatable } : {}), ...(labels ? { labels } : {}) };
   });
 }

@@ -1,0 +1,144 @@
+// Who put each taint on a cluster, and when, for the cluster page. Git holds both answers:
+//
+// | taint                 | where it is kept                                      | who added it, when                  |
+// |-----------------------|-------------------------------------------------------|-------------------------------------|
+// | kept by the hub       | `.gitfleet/failover/clusters/<cluster>.yaml` of the   | the bindings commit whose           |
+// |                       | bindings branch, with timeAdded (cluster-taints.ts)   | `Gitfleet-Taint: <cluster> +<taint>: why` trailer added it (the newest such) |
+// | in the Cluster's spec | the registration in the fleet repository              | the source commit that wrote it: the oldest of the first parents whose file still has it |
+//
+// Both walks follow first parents from the head and stop after `limit` commits: a taint added
+// further back is shown with its time (a hub taint's timeAdded) and without its commit.
+import yaml from 'js-yaml';
+import { readGitObjectNow } from '../../adapters/git/read-git-object.js';
+import { openObjectStore, type ObjectStore } from '../../adapters/git/object-store.js';
+import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { parseTree, treeMode } from '../../adapters/git/tree-object.js';
+import type { Taint } from '../../core/model/cluster.js';
+import { isMap } from '../../core/model/kube-object.js';
+import { parseTrailers } from '../../core/publish/commit-trailers.js';
+import { formatTaint } from '../../core/schedule/find-untolerated-taint.js';
+
+/** The commit that added a taint. */
+export interface TaintOrigin {
+  commit: string;
+  /** The committer time, RFC 3339. */
+  time: string;
+  /** The hub's words (the trailer's value), or the source commit's subject. */
+  message: string;
+  /** The source commit's author (spec taints). */
+  author?: string;
+}
+
+/** How many commits a walk reads at most. */
+export const taintWalkLimit = 1000;
+
+interface CommitFacts {
+  tree: string;
+  parent: string | undefined;
+  message: string;
+  time: string;
+  author: string;
+}
+
+function readCommitFacts(store: ObjectStore, oid: string): CommitFacts {
+  const { content } = readGitObjectNow(store, oid);
+  const text = content.toString('utf8');
+  const parsed = parseCommit(text);
+  const seconds = /^committer .* (\d+) [+-]\d{4}$/m.exec(text.slice(0, text.indexOf('\n\n')))?.[1];
+  return {
+    tree: parsed.tree ?? '',
+    parent: parsed.parents[0],
+    message: parsed.message,
+    time: new Date(Number(seconds ?? 0) * 1000).toISOString(),
+    author: parsed.author?.name ?? '',
+  };
+}
+
+/** Returns, per taint (formatTaint), the bindings commit whose Gitfleet-Taint trailer added it. */
+export function hubTaintOrigins(input: {
+  gitdir: string;
+  bindingsHead: string;
+  cluster: string;
+  taints: readonly Taint[];
+  limit?: number;
+}): Map<string, TaintOrigin> {
+  const store = openObjectStore(input.gitdir);
+  const wanted = new Map(input.taints.map((t) => [`${input.cluster} +${formatTaint(t)}:`, formatTaint(t)]));
+  const found = new Map<string, TaintOrigin>();
+  let oid: string | undefined = input.bindingsHead;
+  for (let n = 0; oid && n < (input.limit ?? taintWalkLimit) && found.size < wanted.size; n++) {
+    const commit = readCommitFacts(store, oid);
+    for (const value of parseTrailers(commit.message).get('Gitfleet-Taint') ?? [])
+      for (const [prefix, taint] of wanted)
+        if (!found.has(taint) && value.startsWith(prefix))
+          found.set(taint, { commit: oid, time: commit.time, message: value });
+    oid = commit.parent;
+  }
+  return found;
+}
+
+/** Returns the source commit that wrote a spec taint into a Cluster's file: the oldest first parent whose file still has it. */
+export function specTaintOrigin(input: {
+  gitdir: string;
+  sourceCommit: string;
+  file: string;
+  cluster: string;
+  taint: Taint;
+  limit?: number;
+}): TaintOrigin | undefined {
+  const store = openObjectStore(input.gitdir);
+  let added: { oid: string; commit: CommitFacts } | undefined;
+  let lastBlob: string | undefined;
+  let oid: string | undefined = input.sourceCommit;
+  // Ends at the commit before the taint was written (or the first commit): `added` wrote it.
+  for (let n = 0; oid; n++) {
+    if (n >= (input.limit ?? taintWalkLimit)) return undefined;
+    const commit = readCommitFacts(store, oid);
+    const blob = blobAt(store, commit.tree, input.file);
+    if (blob === undefined) break;
+    if (blob !== lastBlob && !hasTaint(store, blob, input.cluster, input.taint)) break;
+    lastBlob = blob;
+    added = { oid, commit };
+    oid = commit.parent;
+  }
+  if (!added) return undefined;
+  return {
+    commit: added.oid,
+    time: added.commit.time,
+    message: added.commit.message.split('\n', 1)[0] ?? '',
+    author: added.commit.author,
+  };
+}
+
+function blobAt(store: ObjectStore, tree: string, path: string): string | undefined {
+  let oid = tree;
+  const parts = path.split('/');
+  for (const [i, name] of parts.entries()) {
+    const entry = parseTree(readGitObjectNow(store, oid).content, oid).find((e) => e.name === name);
+    if (!entry || i < parts.length - 1 !== (entry.mode === treeMode)) return undefined;
+    oid = entry.oid;
+  }
+  return oid;
+}
+
+// Whether the Cluster document of that name in the file has the taint (same key and effect).
+function hasTaint(store: ObjectStore, blob: string, cluster: string, taint: Taint): boolean {
+  let docs: unknown[];
+  try {
+    docs = yaml.loadAll(readGitObjectNow(store, blob).content.toString('utf8'), undefined, {
+      schema: yaml.CORE_SCHEMA,
+    });
+  } catch {
+    return false;
+  }
+  return docs.some(
+    (d) =>
+      isMap(d) &&
+      d.kind === 'Cluster' &&
+      isMap(d.metadata) &&
+      d.metadata.name === cluster &&
+      isMap(d.spec) &&
+      Array.isArray(d.spec.taints) &&
+      d.spec.taints.some((t) => isMap(t) && t.key === taint.key && t.effect === taint.effect),
+  );
+}
