@@ -8,6 +8,7 @@ import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { escapeText, quoteText } from '../../core/model/quote-text.js';
 import { leaderElectFlags } from './hub-leadership.js';
 import { luaFlags } from '../lua-flags.js';
+import { hubSigningFlags } from './hub-signing.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -134,6 +135,7 @@ export const hubSpec = {
       help: 'NoExecute evictions per second of a large fleet at or above --unhealthy-fleet-threshold (0: none)',
     },
     ...leaderElectFlags,
+    ...hubSigningFlags,
     'notify-addr': {
       type: 'string',
       value: 'HOST:PORT',

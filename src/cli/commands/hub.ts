@@ -63,6 +63,7 @@ import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './
 import { luaOptionsOf } from '../lua-flags.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
+import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -96,12 +97,13 @@ export const hubCommand = defineCommand({
         lua: luaOptionsOf(values),
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
+        ...hubSigningOf(values),
       },
       io,
     ),
 });
 
-export interface HubOptions {
+export interface HubOptions extends HubSigningOptions {
   /** A local path (bare or not) or an http(s) URL. */
   repo: string;
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
@@ -212,6 +214,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const elapsed = deps.elapsed ?? (() => performance.now());
   // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
   const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
+  const signing = await hubSignerOf(opts, log);
   const setup = await buildHubSetup(opts, {
     clock,
     log,
@@ -289,6 +292,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         cache,
         failover,
         statusRepositories,
+        ...signing,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.

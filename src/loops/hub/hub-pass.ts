@@ -35,7 +35,8 @@ import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-
 import { noTimings, type HubPassResult, type PassTimings, type SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
-import type { PassContext } from './pass-context.js';
+import { needsSignature, type PassContext } from './pass-context.js';
+import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
@@ -83,6 +84,8 @@ export interface HubPassOptions {
   persistMemo?: boolean | 'readOnly' | 'deferred';
   /** The status repositories (status-repositories.ts); absent: every status is in `repo`. */
   statusRepositories?: StatusRepositories;
+  /** Signs every commit the hub writes (`--signing-key`; docs/security.md); absent: unsigned. */
+  signer?: CommitSigner;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -123,7 +126,9 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head));
   // With status repositories, the status heads that decide "up to date" are not in `repo`.
   const quick = !opts.force && (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly());
-  const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent) : null;
+  const signed = (commit: string) =>
+    needsSignature({ store: read.store, ...(opts.signer ? { signer: opts.signer } : {}) }, commit);
+  const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent, signed) : null;
   if (already) {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
@@ -167,7 +172,8 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     clustersSeen &&
     failoverSeen &&
     state.bindings.refused.length === 0 &&
-    !opts.force
+    !opts.force &&
+    !(await signed(head))
   ) {
     timer.mark('readMs');
     const result = {
@@ -229,6 +235,7 @@ async function renderAndWrite(pass: {
     branches: new Map(),
     author: signature(opts),
     sourceCommit: source,
+    ...(opts.signer ? { signer: opts.signer } : {}),
   };
   const plan = await planPassWrites(ctx, {
     fleet,
