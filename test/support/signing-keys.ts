@@ -4,6 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './temp-dirs.js';
+import type { CommitSigner } from '../../src/adapters/signing/commit-signer.js';
+import { generateSshKey } from '../../src/adapters/signing/generate-ssh-key.js';
+import { signerOfText } from '../../src/adapters/signing/load-signing-key.js';
 
 /** An ed25519 key pair ssh-keygen made: the private key file, the public key line. */
 export interface TestSshKey {
@@ -124,4 +127,18 @@ export function missingTool(command: 'ssh-keygen' | 'gpg'): string | false {
   } catch {
     return `${command} is not installed (Debian: ${command === 'gpg' ? 'gnupg' : 'openssh-client'}; .ci/run installs it)`;
   }
+}
+
+/** A key made in-process (no ssh-keygen): its signer, and its allowed_signers line for a principal. */
+export interface MadeKey {
+  signer: CommitSigner;
+  publicLine: string;
+  allowed: (principal: string) => string;
+}
+
+/** Returns a new ed25519 key made with node:crypto, ready to sign and to list. */
+export async function madeKey(comment = 'test'): Promise<MadeKey> {
+  const pair = generateSshKey(comment);
+  const signer = await signerOfText(pair.privateKey, comment);
+  return { signer, publicLine: pair.publicLine, allowed: (principal) => `${principal} ${pair.publicLine}` };
 }

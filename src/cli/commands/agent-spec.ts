@@ -3,6 +3,7 @@ import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { agentLeaseFlags } from './agent-lease.js';
+import { agentSigningFlags } from './agent-signing.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
@@ -110,6 +111,7 @@ export const agentSpec = {
       default: '0.25',
       help: 'the fraction of the lease duration between two heartbeats',
     },
+    ...agentSigningFlags,
     ...agentLeaseFlags,
     'token-file': tokenFileFlag,
     'status-repo': {

@@ -11,6 +11,7 @@ import { emptyTreeOid } from '../../../src/adapters/git/git-object.js';
 import { makeCommit } from '../../../src/adapters/git/make-commit.js';
 import { signCommit } from '../../../src/adapters/signing/commit-signer.js';
 import { addSignature, splitSignedCommit } from '../../../src/adapters/signing/commit-payload.js';
+import { generateSshKey } from '../../../src/adapters/signing/generate-ssh-key.js';
 import { loadSigningKey } from '../../../src/adapters/signing/load-signing-key.js';
 import { loadTrustedKeys } from '../../../src/adapters/signing/load-trusted-keys.js';
 import { SigningError } from '../../../src/adapters/signing/signing-error.js';
@@ -325,5 +326,27 @@ test(
         return true;
       });
     }
+  },
+);
+
+test(
+  'A key pair we generate is one ssh-keygen reads, and signatures made with it verify with ssh-keygen.',
+  { skip },
+  async () => {
+    const dir = tempDir('gen');
+    const pair = generateSshKey('agent-member1@gitfleet.invalid');
+    const file = join(dir, 'id');
+    writeFileSync(file, pair.privateKey, { mode: 0o600 });
+    const derived = execFileSync('ssh-keygen', ['-y', '-f', file]).toString().trim();
+    assert.equal(derived, pair.publicLine.split(' ').slice(0, 2).join(' '));
+    const signer = await loadSigningKey(file);
+    const message = Buffer.from('status member1: applied 1a2b3c4\n');
+    writeFileSync(join(dir, 'msg.sig'), await signer.sign(message));
+    const allowed = writeAllowedSigners([`member1 ${pair.publicLine}`]);
+    execFileSync(
+      'ssh-keygen',
+      ['-Y', 'verify', '-f', allowed, '-I', 'member1', '-n', 'git', '-s', join(dir, 'msg.sig')],
+      { input: message, stdio: ['pipe', 'ignore', 'pipe'] },
+    );
   },
 );
