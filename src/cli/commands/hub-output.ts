@@ -13,6 +13,15 @@ export function printResult(result: HubPassResult, output: 'text' | 'json', io: 
     for (const e of result.errors) io.err(`  ${formatLoadError(e)}`);
     return;
   }
+  if (result.type === 'sourceRefused') {
+    const recorded = result.recorded
+      ? `; recorded on the bindings branch (${result.recorded.slice(0, 7)})`
+      : '';
+    io.err(
+      `hub: refused ${source}: ${result.reason}; nothing rendered, every branch keeps the last good render${recorded}`,
+    );
+    return;
+  }
   if (result.type === 'upToDate') {
     io.out(
       `hub: ${source} is rendered already (bindings at ${result.bindingsCommit.slice(0, 7)}); nothing to do`,

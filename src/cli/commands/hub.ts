@@ -317,7 +317,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     });
     const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
-    if (result.type === 'loadFailed') return exitCodes.failed;
+    if (result.type === 'loadFailed' || result.type === 'sourceRefused') return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   let last = '';

@@ -20,6 +20,8 @@
 //     statusRepositories:                 # where agents write status and heartbeats; default: the fleet repo
 //       - name: status-a                  #   a DNS label, unique; the label gitfleet.io/status-repository names it
 //         url: https://git.example.com/fleet-status-a.git   # an http(s) URL or a local path
+//     sourceVerification:                 # which keys must sign the source commits (read-source-verification.ts)
+//       mode: head                        #   head or strict; allowedSigners, openpgpKeys: paths of key files
 //
 // Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
 // A field not listed above is refused, with the field it most likely meant, by the strict-field
@@ -44,6 +46,7 @@ import {
   type Issues,
 } from './field-reader.js';
 import { readStatusRepositories } from './read-status-repositories.js';
+import { readSourceVerification } from './read-source-verification.js';
 
 /** Returns the FleetConfig with defaults filled in, or the list of problems found in it. */
 export function parseFleetConfig(doc: {
@@ -83,6 +86,8 @@ export function parseFleetConfig(doc: {
     issues,
   );
   if (statusRepositories && statusRepositories.length > 0) config.statusRepositories = statusRepositories;
+  const verification = readSourceVerification(spec['sourceVerification'], 'spec.sourceVerification', issues);
+  if (verification) config.sourceVerification = verification;
   return issues.length === 0 ? { ok: true, config } : { ok: false, issues };
 }
 

@@ -1,6 +1,7 @@
 import { defaultDeletionGuard, type DeletionGuard } from './mass-deletion-guard.js';
 import type { SourceLocation } from './source-location.js';
 import type { StatusRepository } from './status-repository.js';
+import type { SourceVerification } from './source-verification.js';
 
 /** Repo-level settings (gitfleet.io/v1alpha1 FleetConfig), with defaults filled in. */
 export interface FleetConfig {
@@ -26,6 +27,8 @@ export interface FleetConfig {
    * (assign-status-repository.ts). Set only when the FleetConfig lists at least one.
    */
   statusRepositories?: StatusRepository[];
+  /** Which keys must sign the source commits the hub renders (docs/security.md). Set only when present. */
+  sourceVerification?: SourceVerification;
   source?: SourceLocation;
 }
 

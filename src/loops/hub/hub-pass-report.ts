@@ -10,7 +10,8 @@ export function hubPassReport(result: HubPassResult, nowMs: number): HubPassRepo
   return {
     result: result.type,
     seconds: result.timings.totalMs / 1000,
-    succeeded: result.type !== 'loadFailed',
+    succeeded: result.type !== 'loadFailed' && result.type !== 'sourceRefused',
+    ...(result.type === 'sourceRefused' ? { sourceRefused: result.refused.problem } : {}),
     at: nowMs / 1000,
     rolloutDecisions: rendered?.rolloutDecisions?.map((d) => d.type) ?? [],
     evictions: (rendered?.decisions ?? []).filter((d) => d.type === 'Evicted').map((d) => d.reason),

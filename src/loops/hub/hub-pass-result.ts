@@ -11,6 +11,8 @@ export interface SourceCommit {
   commit: string;
   subject: string;
   message: string;
+  /** Set when the source was verified (hub-source-gate.ts): the bindings commit's Gitfleet-Source-Verified value. */
+  verified?: string;
 }
 
 /** What happened to one cluster branch. */
@@ -69,6 +71,19 @@ export type HubPassResult =
   | (PassFacts & { type: 'loadFailed'; errors: LoadError[] })
   /** The bindings branch says this source commit was rendered already: nothing was written. */
   | (PassFacts & { type: 'upToDate'; bindingsCommit: string })
+  /**
+   * The source commit (or one in its history, in strict mode) is not signed by a trusted key:
+   * nothing was rendered, the branches keep the last good render (docs/security.md#source-commits).
+   */
+  | (PassFacts & {
+      type: 'sourceRefused';
+      /** The commit that failed, the problem, who signed it (absent: unsigned or unknown). */
+      refused: { commit: string; problem: string; signer?: string };
+      /** The verdict in words, commit first. */
+      reason: string;
+      /** The bindings commit that records the refusal; null when it was recorded before (or nothing was ever rendered). */
+      recorded: string | null;
+    })
   | (PassFacts & {
       type: 'rendered';
       /** Cluster name → outcome, sorted by name; unregistered clusters with a branch included. */

@@ -37,6 +37,8 @@ import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { needsSignature, type PassContext } from './pass-context.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
+import { gateSource, refusedResult } from './hub-source-gate.js';
+import type { SourceKeyFlags } from '../shared/source-policy.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
@@ -86,6 +88,8 @@ export interface HubPassOptions {
   statusRepositories?: StatusRepositories;
   /** Signs every commit the hub writes (`--signing-key`; docs/security.md); absent: unsigned. */
   signer?: CommitSigner;
+  /** Source verification's keys and mode from the flags (hub-source-gate.ts); absent: the FleetConfig's alone. */
+  sourceKeys?: SourceKeyFlags;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -185,8 +189,11 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     } as const;
     return withUnreadable(result, state);
   }
+  const gate = await gateSource(opts, { read, source, fleet });
+  if (gate.type === 'refused') return withUnreadable(refusedResult(gate, source, timer.done()), state);
+  const verifiedSource = gate.type === 'verified' ? { ...source, verified: gate.trailer } : source;
   return withUnreadable(
-    await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts }),
+    await renderAndWrite({ opts, read, source: verifiedSource, fleet, state, timer, failover, verdicts }),
     state,
   );
 }

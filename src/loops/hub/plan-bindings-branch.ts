@@ -25,6 +25,7 @@ import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { objectPath } from '../../core/format/object-path.js';
 import type { BindingsOutcome } from './hub-pass-result.js';
+import { sourceVerifiedTrailer } from '../../core/model/source-verification.js';
 import {
   commitOfPass,
   needsSignature,
@@ -157,6 +158,7 @@ export async function planBindingsBranch(
           ...statusTrailerLines(input.statusHeads),
           ...clusterTrailerLines(input.clusterHeads),
           ...failoverLines,
+          ...(ctx.sourceCommit.verified ? [`${sourceVerifiedTrailer}: ${ctx.sourceCommit.verified}`] : []),
         ]
           .map((l) => `${l}\n`)
           .join(''),

@@ -280,3 +280,19 @@ export function evictInBindingRecord(repo: FleetRepo, recordPath: string, task: 
   ]);
   git(repo, ['update-ref', `refs/heads/${bindings}`, commit, head]);
 }
+
+/** Edits the work tree and commits every change on the current branch, signed with the SSH key `signingKey` (a `.pub` file) as `git commit -S` signs, or unsigned; returns the commit. */
+export function commitSigned(
+  repo: FleetRepo,
+  signingKey: string | undefined,
+  message: string,
+  edit: (work: string) => void = () => undefined,
+): string {
+  edit(repo.work);
+  run(repo.work, ['add', '-A']);
+  const sign = signingKey
+    ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${signingKey}`, 'commit', '-S']
+    : ['commit'];
+  run(repo.work, [...sign, '-q', '--allow-empty', '-m', message]);
+  return run(repo.work, ['rev-parse', 'HEAD']);
+}

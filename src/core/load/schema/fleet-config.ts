@@ -13,5 +13,6 @@ export const fleetConfigSchema: ObjectSchema = topLevel({
     guards: object({ maxDeleteFraction: anyValue, minObjects: anyValue }),
     allowNoExecuteTaintPolicy: anyValue,
     statusRepositories: listOf(object({ name: anyValue, url: anyValue })),
+    sourceVerification: object({ mode: anyValue, allowedSigners: anyValue, openpgpKeys: anyValue }),
   }),
 });
