@@ -10,6 +10,8 @@ export interface CommitSigner {
   readonly format: SignatureFormat;
   /** The key's fingerprint (`SHA256:…` for SSH, 40 hex digits for OpenPGP), for logs and docs. */
   readonly keyId: string;
+  /** The public half as a trusted keys text (an allowed_signers line, or the armored OpenPGP public key), to verify what it signed. */
+  readonly publicKey: string;
   /** Returns the armored signature of the payload. */
   sign(payload: Uint8Array): Promise<string>;
 }

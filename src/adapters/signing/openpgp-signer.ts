@@ -10,6 +10,7 @@ export function openPgpSigner(key: PrivateKey): CommitSigner {
   return {
     format: 'openpgp',
     keyId: key.getFingerprint().toUpperCase(),
+    publicKey: key.toPublic().armor(),
     async sign(payload) {
       const pgp = await openpgp();
       try {

@@ -9,6 +9,7 @@ export function sshSigner(pair: SshKeyPair): CommitSigner {
   return {
     format: 'ssh',
     keyId: pair.publicKey.fingerprint,
+    publicKey: `${pair.comment.replace(/[\s,]/g, '') || 'signer'} ${pair.publicKey.type} ${pair.publicKey.blob.toString('base64')}\n`,
     sign(payload) {
       return Promise.resolve(
         signSshsig({

@@ -317,7 +317,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     });
     const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
-    if (result.type === 'loadFailed' || result.type === 'sourceRefused') return exitCodes.failed;
+    if (result.type === 'loadFailed' || result.refused) return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   let last = '';
@@ -343,8 +343,11 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       stop,
       saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
       report: (result) => {
-        // A failing or up-to-date source is reported once, not at every resync.
-        const key = `${result.type} ${result.source.commit}`;
+        // A failing or up-to-date source is reported once, not at every resync (a refused head,
+        // the last verified commit rendered again: once per refused head).
+        const key = result.refused
+          ? `refused ${result.refused.head}`
+          : `${result.type} ${result.source.commit}`;
         if (result.type !== 'rendered' && key === last) return;
         last = key;
         printResult(result, opts.output, observe.resultIo, true);

@@ -37,7 +37,7 @@ import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { needsSignature, type PassContext } from './pass-context.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
-import { gateSource, refusedResult } from './hub-source-gate.js';
+import { gateSource } from './hub-source-gate.js';
 import type { SourceKeyFlags } from '../shared/source-policy.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
@@ -141,17 +141,37 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
     cache.memoRead = true;
     await restoreHubMemo(cache, { gitdir: opts.repo.gitdir, log: opts.log });
   }
-  const { source, files } = await readSourceCommit(read, opts.sourceRef);
+  const atHead = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
-  const loaded = loadFleet(files, {
-    sourceBranch: opts.sourceRef,
-    ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
-  });
-  cache.loadMemo = loaded.memo;
+  const loadFiles = (files: typeof atHead.files) => {
+    const loaded = loadFleet(files, {
+      sourceBranch: opts.sourceRef,
+      ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+    });
+    cache.loadMemo = loaded.memo;
+    return loaded;
+  };
+  const headLoaded = loadFiles(atHead.files);
   timer.mark('loadMs');
-  if (!loaded.ok)
-    return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
-  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  if (!headLoaded.ok)
+    return {
+      type: 'loadFailed',
+      source: atHead.source,
+      errors: headLoaded.errors,
+      timings: timer.done(),
+      attempts: 1,
+    };
+  // A head the source verification refuses is not rendered: the last verified commit is, again.
+  const gated = await gateSource(opts, {
+    read,
+    source: atHead.source,
+    fleet: headLoaded.fleet,
+    load: loadFiles,
+  });
+  if (gated.type === 'refused') return { ...gated.result, timings: timer.done() };
+  const { source, fleet: loadedFleet } = gated;
+  const refusal = gated.refused ? { refused: gated.refused } : {};
+  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
@@ -187,13 +207,13 @@ async function attemptPass(opts: HubPassOptions & { failover: HubFailover }): Pr
       timings: timer.done(),
       attempts: 1,
     } as const;
-    return withUnreadable(result, state);
+    return withUnreadable({ ...result, ...refusal }, state);
   }
-  const gate = await gateSource(opts, { read, source, fleet });
-  if (gate.type === 'refused') return withUnreadable(refusedResult(gate, source, timer.done()), state);
-  const verifiedSource = gate.type === 'verified' ? { ...source, verified: gate.trailer } : source;
   return withUnreadable(
-    await renderAndWrite({ opts, read, source: verifiedSource, fleet, state, timer, failover, verdicts }),
+    {
+      ...(await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts })),
+      ...refusal,
+    },
     state,
   );
 }

@@ -25,7 +25,7 @@ import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { objectPath } from '../../core/format/object-path.js';
 import type { BindingsOutcome } from './hub-pass-result.js';
-import { sourceVerifiedTrailer } from '../../core/model/source-verification.js';
+import { sourceRefusedTrailer, sourceVerifiedTrailer } from '../../core/model/source-verification.js';
 import {
   commitOfPass,
   needsSignature,
@@ -159,6 +159,7 @@ export async function planBindingsBranch(
           ...clusterTrailerLines(input.clusterHeads),
           ...failoverLines,
           ...(ctx.sourceCommit.verified ? [`${sourceVerifiedTrailer}: ${ctx.sourceCommit.verified}`] : []),
+          ...(ctx.sourceCommit.refused ? [`${sourceRefusedTrailer}: ${ctx.sourceCommit.refused}`] : []),
         ]
           .map((l) => `${l}\n`)
           .join(''),

@@ -7,6 +7,7 @@ import { makeCommit } from '../../../src/adapters/git/make-commit.js';
 import { updateRefs } from '../../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { execFileSync } from 'node:child_process';
+import { addSignature, splitSignedCommit } from '../../../src/adapters/signing/commit-payload.js';
 import {
   cpSync,
   mkdirSync,
@@ -295,4 +296,15 @@ export function commitSigned(
     : ['commit'];
   run(repo.work, [...sign, '-q', '--allow-empty', '-m', message]);
   return run(repo.work, ['rev-parse', 'HEAD']);
+}
+
+/** Writes `commit` again carrying the signature of `from`, copied as it is (a forgery); returns the forged commit. */
+export function withCopiedSignature(repo: FleetRepo, commit: string, from: string): string {
+  const read = (oid: string) => Buffer.from(`${git(repo, ['cat-file', 'commit', oid])}\n`);
+  const { signature } = splitSignedCommit(read(from));
+  if (signature === undefined) throw new Error(`${from} is not signed: no signature to copy`);
+  const forged = addSignature(read(commit), signature);
+  return git(repo, ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    input: Buffer.from(forged.content).toString('latin1'),
+  });
 }

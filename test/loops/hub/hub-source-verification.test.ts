@@ -95,7 +95,7 @@ test(
     assert.match(
       refused.stderr,
       new RegExp(
-        `hub: refused refs/heads/main ${unsigned.slice(0, 7)} \\(a change nobody signed\\): commit ${unsigned.slice(0, 12)}: unsigned; nothing rendered, every branch keeps the last good render; recorded on the bindings branch`,
+        `hub: refused refs/heads/main ${unsigned.slice(0, 7)}: commit ${unsigned.slice(0, 12)}: unsigned; rendering the last verified commit ${first.slice(0, 7)} instead; recorded on the bindings branch`,
       ),
     );
     const after = hubRefs(repo);
@@ -200,14 +200,18 @@ test(
   },
 );
 
-test('A refused pass counts in the metrics as sourceRefused, with its problem.', () => {
+test('A refused pass counts in the metrics as sourceRefused, with its problem, and not as a success.', () => {
   const report = hubPassReport(
     {
       type: 'sourceRefused',
       source: { ref: 'refs/heads/main', commit: 'c'.repeat(40), subject: 's', message: 's' },
-      refused: { commit: 'c'.repeat(40), problem: 'Unsigned' },
-      reason: 'commit cccccccccccc: unsigned',
-      recorded: null,
+      refused: {
+        head: 'c'.repeat(40),
+        commit: 'c'.repeat(40),
+        problem: 'Unsigned',
+        reason: 'commit cccccccccccc: unsigned',
+        recorded: null,
+      },
       timings: { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, memoMs: 0, totalMs: 5 },
       attempts: 1,
     },
@@ -216,4 +220,23 @@ test('A refused pass counts in the metrics as sourceRefused, with its problem.',
   assert.equal(report.result, 'sourceRefused');
   assert.equal(report.sourceRefused, 'Unsigned');
   assert.equal(report.succeeded, false);
+  const renderedAgain = hubPassReport(
+    {
+      type: 'upToDate',
+      source: { ref: 'refs/heads/main', commit: 'b'.repeat(40), subject: 's', message: 's' },
+      bindingsCommit: 'd'.repeat(40),
+      refused: {
+        head: 'c'.repeat(40),
+        commit: 'c'.repeat(40),
+        problem: 'KeyExpired',
+        reason: 'r',
+        recorded: null,
+      },
+      timings: { readMs: 0, loadMs: 0, renderMs: 0, planMs: 0, writeMs: 0, refsMs: 0, memoMs: 0, totalMs: 5 },
+      attempts: 1,
+    },
+    1000,
+  );
+  assert.equal(renderedAgain.sourceRefused, 'KeyExpired');
+  assert.equal(renderedAgain.succeeded, false, 'the last verified commit rendered again is no success');
 });
