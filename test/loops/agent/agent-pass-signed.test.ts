@@ -44,9 +44,15 @@ function statusSubject(agent: FakeAgent): string {
 
 /** Puts a commit on the cluster branch whose signature is the one of `from`, copied onto other content. */
 async function copySignature(agent: FakeAgent, from: string): Promise<string> {
+  const read = (oid: string) => execFileSync('git', ['--git-dir', agent.gitdir, 'cat-file', 'commit', oid]);
+  return putSigned(agent, splitSignedCommit(read(from)).signature ?? '');
+}
+
+/** Puts a commit on the cluster branch carrying `signature` as its signature block, whatever it is. */
+async function putSigned(agent: FakeAgent, signature: string): Promise<string> {
   const unsigned = await commitClusterBranch(agent.gitdir, agent.cluster, changed, 'render: forged\n');
   const read = (oid: string) => execFileSync('git', ['--git-dir', agent.gitdir, 'cat-file', 'commit', oid]);
-  const forged = addSignature(read(unsigned), splitSignedCommit(read(from)).signature ?? '');
+  const forged = addSignature(read(unsigned), signature);
   const ref = clusterBranchRef(prefix, agent.cluster);
   await writeObjects({ gitdir: agent.gitdir, objects: [forged], fsync: false });
   await updateRefs({
@@ -102,6 +108,20 @@ test('A head the trusted key signed is applied; heads that are unsigned, signed 
       problem:
         /BadSignature by hub@gitfleet\.invalid \(SHA256:\S+\): the signature does not match the commit/,
     },
+    {
+      name: 'a huge signature block',
+      put: () =>
+        putSigned(
+          agent,
+          `-----BEGIN SSH SIGNATURE-----\n${'QUFB\n'.repeat(100_000)}-----END SSH SIGNATURE-----\n`,
+        ),
+      problem: /Malformed: .*over the 16384-byte limit/,
+    },
+    {
+      name: 'a malformed signature block',
+      put: () => putSigned(agent, '-----BEGIN SSH SIGNATURE-----\n!!!\n-----END SSH SIGNATURE-----\n'),
+      problem: /Malformed: .*not base64/,
+    },
   ];
   for (const r of refusals) {
     const head = await r.put();
@@ -149,6 +169,39 @@ test('A head the trusted key signed is applied; heads that are unsigned, signed 
     undefined,
     'pruned once signed',
   );
+});
+
+test('A hub key rotated mid-rollout: heads either key signed apply while both are trusted; once the old one expired, a head it signed is refused as KeyExpired.', async (t) => {
+  const agent = fakeAgent();
+  t.after(() => agent.dispose());
+  const next = await madeKey('hub-next');
+  // The fake clock starts on 2023-11-14: the old key is trusted until 2023-12-01, the new one from now on.
+  const { verifier: rotating } = await trustedKeysOf([
+    {
+      text: `${hub.allowed('hub@gitfleet.invalid').replace(' ssh-ed25519', ' valid-before="20231201Z" ssh-ed25519')}\n${next.allowed('hub@gitfleet.invalid')}\n`,
+      source: 'trusted-keys',
+    },
+  ]);
+  const put = (list: typeof objects, key: typeof hub, message: string) =>
+    commitClusterBranch(agent.gitdir, agent.cluster, list, message, undefined, undefined, key.signer);
+  await put(objects, hub, 'render: by the old key\n');
+  assert.equal((await agent.pass({ verifier: rotating })).type, 'applied');
+  const byNew = await put(changed, next, 'render: signed again by the new key\n');
+  const rotated = await agent.pass({ verifier: rotating });
+  assert.equal(rotated.type, 'applied');
+  assert.equal((await agent.report())?.appliedCommit, byNew);
+  const applied = agent.fake.mutations().length;
+
+  agent.clock.advance(30 * 24 * 3600 * 1000);
+  const late = await put(objects, hub, 'render: by the old key, after it expired\n');
+  const refused = await agent.pass({ verifier: rotating });
+  assert.equal(refused.type, 'unverified');
+  assert.match(
+    refused.unverified ?? '',
+    new RegExp(`^commit ${late.slice(0, 12)}: KeyExpired by hub@gitfleet\\.invalid \\(SHA256:\\S+\\): `),
+  );
+  assert.equal(agent.fake.mutations().length, applied, 'nothing applied with the expired key');
+  assert.equal((await agent.report())?.appliedCommit, byNew, 'the last good commit stays applied');
 });
 
 test('A tombstone the hub did not sign is refused as unverified, not taken as a tombstone.', async (t) => {
