@@ -60,7 +60,7 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
     code: exitCodes.failed,
     commands: ['render', 'validate', 'log', 'hub', 'agent', 'status', 'ui', 'budget'],
     meaning:
-      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster), budget found a repository over its forge's budget, or another error, printed subject first",
+      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster, a source or cluster branch head not signed by a trusted key), budget found a repository over its forge's budget, or another error, printed subject first",
   },
   {
     name: 'usage',

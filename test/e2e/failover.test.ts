@@ -27,7 +27,7 @@ import assert from 'node:assert/strict';
 import { withTestClusters, type TestClusters } from '../clusters/harness/with-test-clusters.js';
 import { git, removeTempDirs } from '../git-server/git-cli.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
-import { startFleet, type RunningFleet } from '../support/running-fleet.js';
+import { fleetSteps, startFleet, type RunningFleet } from '../support/running-fleet.js';
 import {
   bindingsLog,
   clusterNames,
@@ -53,23 +53,7 @@ test('failover on three test clusters', { timeout: minutes(30) }, async (t) => {
       hub: failoverHubArgs,
       agent: failoverAgentArgs,
     });
-    // A failed step prints what the hub and agents said (the last 200 lines of each).
-    const step = (name: string, fn: () => Promise<void>) =>
-      t.test(name, async () => {
-        try {
-          fleet.assertRunning('hub');
-          await fn();
-        } catch (err) {
-          console.log(
-            fleet
-              .output()
-              .split(/\n(?=--- )/)
-              .map((part) => part.split('\n').slice(-200).join('\n'))
-              .join('\n'),
-          );
-          throw err;
-        }
-      });
+    const step = fleetSteps(t, fleet);
     try {
       await step(
         'member2 goes away: its replicas move to member1 and member3, and come not back',

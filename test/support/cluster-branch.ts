@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { buildTreeFromScratch } from '../../src/adapters/git/build-tree-from-scratch.js';
 import { toGitObject } from '../../src/adapters/git/hash-object.js';
 import { makeCommit } from '../../src/adapters/git/make-commit.js';
+import { signCommit, type CommitSigner } from '../../src/adapters/signing/commit-signer.js';
 import { readRef } from '../../src/adapters/git/read-ref.js';
 import { updateRefs } from '../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../src/adapters/git/write-objects.js';
@@ -37,6 +38,7 @@ export async function commitClusterBranch(
   message = 'render: test\n',
   extraFiles: Record<string, string> = {},
   author = { name: 'hub', email: 'hub@test.invalid' },
+  signer?: CommitSigner,
 ): Promise<string> {
   const blobs = [];
   const files = new Map<string, string>();
@@ -50,7 +52,10 @@ export async function commitClusterBranch(
   const ref = clusterBranchRef(prefix, cluster);
   const head = await readRef(gitdir, ref);
   const signature = { ...author, time: 1_700_000_000, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: head ? [head] : [], author: signature, message });
+  const commit = await signCommit(
+    makeCommit({ tree: tree.root, parents: head ? [head] : [], author: signature, message }),
+    signer,
+  );
   await writeObjects({ gitdir, objects: [...blobs, ...tree.newObjects, commit], fsync: false });
   await updateRefs({ gitdir, updates: [{ ref, newOid: commit.oid, expectedOld: head }], fsync: false });
   return commit.oid;

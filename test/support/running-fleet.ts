@@ -2,6 +2,7 @@
 // `gitfleet agent` per cluster, long-running, their output kept to print when a test failed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 
 const cli = join(new URL('.', import.meta.url).pathname, '../../../bin/gitfleet.js');
 
@@ -141,4 +142,31 @@ function exitsWithin(child: ChildProcess, ms: number, name: string): Promise<str
       resolve(undefined);
     });
   });
+}
+
+/**
+ * Returns a runner of a test's steps as subtests: each first checks the hub still runs, and a
+ * failed step prints what the hub and agents said (the last `tail` lines of each).
+ */
+export function fleetSteps(
+  t: TestContext,
+  fleet: RunningFleet,
+  tail = 200,
+): (name: string, fn: () => Promise<void>) => Promise<void> {
+  return (name, fn) =>
+    t.test(name, async () => {
+      try {
+        fleet.assertRunning('hub');
+        await fn();
+      } catch (err) {
+        console.log(
+          fleet
+            .output()
+            .split(/\n(?=--- )/)
+            .map((part) => part.split('\n').slice(-tail).join('\n'))
+            .join('\n'),
+        );
+        throw err;
+      }
+    });
 }

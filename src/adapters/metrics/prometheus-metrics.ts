@@ -4,10 +4,11 @@
 //
 //   metric                                              type       labels   from
 //   gitfleet_hub_pass_duration_seconds                  histogram           a hub pass's timings.totalMs
-//   gitfleet_hub_passes_total                           counter    result   rendered, upToDate, loadFailed, failed
+//   gitfleet_hub_passes_total                           counter    result   rendered, upToDate, loadFailed, sourceRefused, failed
 //   gitfleet_hub_last_successful_pass_timestamp_seconds gauge               a pass that rendered or found it rendered
 //   gitfleet_hub_rollout_decisions_total                counter    type     the pass's rolloutDecisions
 //   gitfleet_hub_evictions_total                        counter    reason   its Evicted failover decisions
+//   gitfleet_hub_source_refusals_total                  counter    problem  source commits refused (docs/security.md)
 //   gitfleet_agent_pass_duration_seconds                histogram           an agent pass's totalMs
 //   gitfleet_agent_passes_total                         counter    result   applied, partlyApplied, gitUnreachable, …
 //   gitfleet_agent_last_successful_pass_timestamp_seconds gauge             a pass that applied everything
@@ -34,6 +35,8 @@ export interface HubPassCounts {
   at: number;
   rolloutDecisions: readonly string[];
   evictions: readonly string[];
+  /** For a refused source: the signature problem. */
+  sourceRefused?: string;
 }
 
 /** The agent's report of one pass (loops/runtime/metrics.ts AgentPassReport). */
@@ -96,7 +99,7 @@ function hubMetrics(registry: Registry): (r: HubPassCounts) => void {
   });
   const passes = new Counter({
     name: 'gitfleet_hub_passes_total',
-    help: 'Hub passes by result: rendered, upToDate, loadFailed, failed.',
+    help: 'Hub passes by result: rendered, upToDate, loadFailed, sourceRefused, failed.',
     labelNames: ['result'],
     registers,
   });
@@ -117,8 +120,15 @@ function hubMetrics(registry: Registry): (r: HubPassCounts) => void {
     labelNames: ['reason'],
     registers,
   });
+  const refusals = new Counter({
+    name: 'gitfleet_hub_source_refusals_total',
+    help: 'Source commits the hub refused to render, by signature problem (Unsigned, UnknownKey, BadSignature, ...).',
+    labelNames: ['problem'],
+    registers,
+  });
   return (r) => {
     passes.inc({ result: r.result });
+    if (r.sourceRefused !== undefined) refusals.inc({ problem: r.sourceRefused });
     if (r.seconds !== undefined) duration.observe(r.seconds);
     if (r.succeeded) lastSuccess.set(r.at);
     for (const type of r.rolloutDecisions) rollout.inc({ type });

@@ -16,6 +16,8 @@ export function summarize(result: AgentPassResult): string {
   }
   if (result.type === 'tombstoned')
     return `agent ${result.cluster}: branch tombstoned at ${short}; stopped applying, deleted nothing`;
+  if (result.type === 'unverified')
+    return `agent ${result.cluster}: refused ${short}: ${result.unverified ?? 'not signed by a trusted key'}; applied nothing, deleted nothing`;
   if (result.type === 'clusterUnreachable') {
     return `agent ${result.cluster}: the cluster does not answer; reported NotReady, applied and deleted nothing`;
   }
@@ -29,6 +31,12 @@ export function summarize(result: AgentPassResult): string {
       ? 'partly applied'
       : 'Git unreachable; kept';
   return `agent ${result.cluster}: ${state} ${short}: ${result.objects.length} objects (${parts.join(', ') || 'none'}), pruned ${pruned}`;
+}
+
+/** Returns whether a pass found everything in place and did nothing. */
+export function isQuiet(result: AgentPassResult): boolean {
+  const pruned = (result.prune?.deleted.length ?? 0) + (result.prune?.orphaned.length ?? 0);
+  return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }
 
 /** With --log-format json: a pass that did not apply everything as error records, one per object, with its fields. */

@@ -4,6 +4,7 @@ import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { logFormatFlag, metricsAddrFlag } from '../observability.js';
 import { agentLeaseFlags } from './agent-lease.js';
 import { renderRepoFlags } from './agent-render-repo.js';
+import { agentSigningFlags } from './agent-signing.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
@@ -111,6 +112,7 @@ export const agentSpec = {
       default: '0.25',
       help: 'the fraction of the lease duration between two heartbeats',
     },
+    ...agentSigningFlags,
     ...agentLeaseFlags,
     'token-file': tokenFileFlag,
     'status-repo': {

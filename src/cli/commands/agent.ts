@@ -66,7 +66,8 @@ import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdentity } from './agent-spec.js';
 import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
-import { logProblems, print, summarize } from './agent-pass-output.js';
+import { isQuiet, logProblems, print, summarize } from './agent-pass-output.js';
+import { agentKeysOf, agentSigningOf, type AgentSigningOptions } from './agent-signing.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
@@ -113,13 +114,14 @@ export const agentCommand = defineCommand({
         ...agentLeaseOf(values),
         ...(values['metrics-addr'] ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
+        ...agentSigningOf(values),
       },
       io,
     );
   },
 });
 
-export interface AgentOptions {
+export interface AgentOptions extends AgentSigningOptions {
   repo: string;
   cluster: string;
   /** The fleet's identity (default: the root commit of the cluster branch). */
@@ -224,6 +226,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
       rateLimits,
     }),
     ...(progress ? { progress } : {}),
+    ...(await agentKeysOf(opts, log)),
   };
   try {
     if (opts.once) {
@@ -311,6 +314,7 @@ async function loop(
                 tzOffsetMinutes: 0,
               },
               warn: (m) => log.warn(m),
+              ...(passOptions.signer ? { signer: passOptions.signer } : {}),
             });
           },
         },
@@ -355,12 +359,6 @@ function agentObservability(
     io,
     { speaker: { name: 'agent', cluster: opts.cluster }, clock },
   );
-}
-
-/** Returns whether a pass found everything in place and did nothing. */
-function isQuiet(result: AgentPassResult): boolean {
-  const pruned = (result.prune?.deleted.length ?? 0) + (result.prune?.orphaned.length ?? 0);
-  return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }
 
 /** Returns the exit code of a --once pass (see the header). */

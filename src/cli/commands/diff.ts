@@ -18,6 +18,7 @@ import {
   type SideFailure,
 } from '../../loops/shared/preview-diff.js';
 import type { Io } from '../io.js';
+import { reviewSourceSignatures } from '../../loops/shared/review-source-signatures.js';
 import { printError } from '../print-error.js';
 import { comparedLine, comparedSide, refuseAmbiguousHead, repositoryOf } from './diff-sides.js';
 
@@ -100,17 +101,43 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
   const base = comparedSide(opts.repo, preview.base);
   const head = comparedSide(opts.repo, preview.head);
   const compared = comparedLine(repository, base, head);
+  // What the hub's source verification will say of the head once merged (base: the last verified commit).
+  const review = await reviewSourceSignatures({
+    dir: opts.repo,
+    head: head.commit,
+    base: base.commit,
+    at: opts.now?.() ?? new Date(),
+  });
+  // Said in text and markdown only when the fleet verifies its sources (JSON always says it).
+  const signatures = review.verifying ? [`${review.severity}: ${review.message}`] : [];
   if (opts.format === 'json') {
     const { diff, rollout, why } = preview;
     const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
-    const report = { repository, base, head, verdict: preview.verdict, state: preview.state, ...diff };
+    const report = {
+      repository,
+      base,
+      head,
+      verdict: preview.verdict,
+      state: preview.state,
+      signatures: review,
+      ...diff,
+    };
     const extra = { ...(rolloutShown ? { rollout } : {}), ...(why.length > 0 ? { why } : {}) };
     io.out(JSON.stringify({ ...report, ...extra }, null, 2));
   } else if (opts.format === 'markdown') {
     const markdown = preview.markdown.replace(/\n$/, '');
-    io.out(withLine(markdown, markdownLineAt(markdown), '', `_${compared}_`));
+    io.out(
+      withLine(
+        markdown,
+        markdownLineAt(markdown),
+        '',
+        `_${compared}_`,
+        ...signatures.flatMap((line) => ['', `_Signatures: ${line}_`]),
+      ),
+    );
   } else if (preview.text !== '') {
-    io.out(withLine(preview.text.replace(/\n$/, ''), 2, `# ${compared}`));
+    const said = signatures.map((line) => `# signatures: ${line}`);
+    io.out(withLine(preview.text.replace(/\n$/, ''), 2, `# ${compared}`, ...said));
   }
   return preview.diff.changed ? exitCodes.changed : exitCodes.ok;
 }

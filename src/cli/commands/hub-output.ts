@@ -13,6 +13,16 @@ export function printResult(result: HubPassResult, output: 'text' | 'json', io: 
     for (const e of result.errors) io.err(`  ${formatLoadError(e)}`);
     return;
   }
+  if (result.refused) {
+    const { reason, recorded, head } = result.refused;
+    const kept =
+      result.type === 'sourceRefused'
+        ? 'nothing rendered, every branch keeps the last good render'
+        : `rendering the last verified commit ${result.source.commit.slice(0, 7)} instead`;
+    const where = recorded ? `; recorded on the bindings branch (${recorded.slice(0, 7)})` : '';
+    io.err(`hub: refused ${result.source.ref} ${head.slice(0, 7)}: ${reason}; ${kept}${where}`);
+  }
+  if (result.type === 'sourceRefused') return;
   if (result.type === 'upToDate') {
     io.out(
       `hub: ${source} is rendered already (bindings at ${result.bindingsCommit.slice(0, 7)}); nothing to do`,

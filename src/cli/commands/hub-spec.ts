@@ -9,6 +9,7 @@ import { escapeText, quoteText } from '../../core/model/quote-text.js';
 import { leaderElectFlags } from './hub-leadership.js';
 import { renderTokenFileFlag } from './hub-render-repos.js';
 import { luaFlags } from '../lua-flags.js';
+import { hubSigningFlags } from './hub-signing.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -136,6 +137,7 @@ export const hubSpec = {
       help: 'NoExecute evictions per second of a large fleet at or above --unhealthy-fleet-threshold (0: none)',
     },
     ...leaderElectFlags,
+    ...hubSigningFlags,
     'notify-addr': {
       type: 'string',
       value: 'HOST:PORT',

@@ -63,6 +63,7 @@ import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './
 import { luaOptionsOf } from '../lua-flags.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
+import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -97,12 +98,13 @@ export const hubCommand = defineCommand({
         lua: luaOptionsOf(values),
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
+        ...hubSigningOf(values),
       },
       io,
     ),
 });
 
-export interface HubOptions {
+export interface HubOptions extends HubSigningOptions {
   /** A local path (bare or not) or an http(s) URL. */
   repo: string;
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
@@ -215,6 +217,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const elapsed = deps.elapsed ?? (() => performance.now());
   // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
   const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
+  const signing = await hubSignerOf(opts, log);
   const setup = await buildHubSetup(opts, {
     clock,
     log,
@@ -294,6 +297,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         failover,
         statusRepositories,
         renderRepositories,
+        ...signing,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: opts.once ? true : 'deferred',
         // The last look before the refs move: a replica whose renewal is overdue moves none.
@@ -318,7 +322,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     });
     const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
-    if (result.type === 'loadFailed') return exitCodes.failed;
+    if (result.type === 'loadFailed' || result.refused) return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   let last = '';
@@ -344,8 +348,11 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       stop,
       saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
       report: (result) => {
-        // A failing or up-to-date source is reported once, not at every resync.
-        const key = `${result.type} ${result.source.commit}`;
+        // A failing or up-to-date source is reported once, not at every resync (a refused head,
+        // the last verified commit rendered again: once per refused head).
+        const key = result.refused
+          ? `refused ${result.refused.head}`
+          : `${result.type} ${result.source.commit}`;
         if (result.type !== 'rendered' && key === last) return;
         last = key;
         printResult(result, opts.output, observe.resultIo, true);

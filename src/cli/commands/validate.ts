@@ -11,6 +11,34 @@ import type { Io } from '../io.js';
 import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
 import { luaFlags, luaOptionsOf } from '../lua-flags.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
+import { reviewSourceSignatures, type SignatureReview } from '../../loops/shared/review-source-signatures.js';
+import type { SourceKeyFlags } from '../../loops/shared/source-policy.js';
+
+/**
+ * Returns what the hub's source verification says of the commit validated (keys from the commit
+ * itself, or the flags); for files on disk, only that they are not a commit; none without a policy.
+ */
+async function signaturesOf(
+  opts: ValidateOptions,
+  commit: string | undefined,
+  hasPolicy: boolean,
+): Promise<SignatureReview | undefined> {
+  if (commit === undefined) {
+    return hasPolicy
+      ? {
+          severity: 'info',
+          message: 'signatures not verified: files on disk are not a commit (give --ref)',
+          verifying: true,
+        }
+      : undefined;
+  }
+  return reviewSourceSignatures({
+    dir: opts.source,
+    head: commit,
+    at: opts.now ?? new Date(),
+    ...(opts.sourceKeys ? { flags: opts.sourceKeys } : {}),
+  });
+}
 
 /** `gitfleet validate`: its command line. */
 export const validateSpec = {
@@ -51,6 +79,10 @@ export const validateCommand = defineCommand({
 
 export interface ValidateOptions {
   source: string;
+  /** Keys for source verification from the command line (as the hub's flags). */
+  sourceKeys?: SourceKeyFlags;
+  /** The time keys are judged at (default: now). */
+  now?: Date;
   ref?: string;
   output: 'text' | 'json';
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
@@ -85,8 +117,17 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
   const summary = summarize(result, source.description, source.commit);
   const total = checkRenderTotal(result.clusters);
   if (!total.ok) io.err(total.message);
-  const valid = problems.length === 0 && total.ok && !result.diagnostics.some((d) => d.severity === 'error');
-  if (opts.output === 'json') io.out(JSON.stringify({ ...summary, valid, ...warnings }, null, 2));
+  const signatures = await signaturesOf(opts, source.commit, fleet.config.sourceVerification !== undefined);
+  if (opts.output === 'text' && signatures) io.err(`${signatures.severity}: ${signatures.message}`);
+  const valid =
+    problems.length === 0 &&
+    total.ok &&
+    signatures?.severity !== 'error' &&
+    !result.diagnostics.some((d) => d.severity === 'error');
+  if (opts.output === 'json')
+    io.out(
+      JSON.stringify({ ...summary, valid, ...warnings, ...(signatures ? { signatures } : {}) }, null, 2),
+    );
   else io.out(`${formatSummary(summary)}\n${valid ? 'valid' : 'invalid: see the errors above'}`);
   return valid ? exitCodes.ok : exitCodes.failed;
 }

@@ -17,6 +17,8 @@ export interface StatusCommitInput {
   /** Every object of the commit applied and nothing failed. */
   fullyApplied: boolean;
   tombstoned: boolean;
+  /** Set when the head is not signed by a trusted key: the verdict in words (nothing was applied). */
+  unverified?: string;
   objects: number;
   /** `Kind/namespace/name: message` of each failure (applies and deletions). */
   failures: readonly string[];
@@ -36,13 +38,20 @@ export function statusCommitMessage(input: StatusCommitInput): string {
   if (input.failures.length > max) failures.push(`… and ${input.failures.length - max} more`);
   const subject = input.tombstoned
     ? `status ${input.cluster}: branch tombstoned at ${short}; applying stopped, nothing deleted`
-    : input.clusterUnreachable !== undefined
-      ? `status ${input.cluster}: the cluster does not answer at ${short}; reported NotReady`
-      : input.fullyApplied && input.commit !== null
-        ? `status ${input.cluster}: applied ${short}`
-        : `status ${input.cluster}: ${input.failures.length} failed at ${short} (${input.objects} objects)`;
+    : input.unverified !== undefined
+      ? `status ${input.cluster}: refused ${short}: not signed by a trusted key; nothing applied, nothing deleted`
+      : input.clusterUnreachable !== undefined
+        ? `status ${input.cluster}: the cluster does not answer at ${short}; reported NotReady`
+        : input.fullyApplied && input.commit !== null
+          ? `status ${input.cluster}: applied ${short}`
+          : `status ${input.cluster}: ${input.failures.length} failed at ${short} (${input.objects} objects)`;
   const lines = [subject];
-  const body = [...(input.clusterUnreachable ? [input.clusterUnreachable] : []), ...input.notes, ...failures];
+  const body = [
+    ...(input.unverified !== undefined ? [input.unverified] : []),
+    ...(input.clusterUnreachable ? [input.clusterUnreachable] : []),
+    ...input.notes,
+    ...failures,
+  ];
   if (body.length > 0) lines.push('', ...body);
   if (input.fullyApplied && input.commit !== null && !input.tombstoned) {
     lines.push('', `${appliedCommitTrailer}: ${input.commit}`);

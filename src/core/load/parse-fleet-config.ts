@@ -23,6 +23,8 @@
 //     renderRepositories:                 # where the hub writes cluster branches; default: the fleet repo
 //       - name: render-a                  #   a DNS label, unique; the label gitfleet.io/render-repository names it
 //         url: https://git.example.com/fleet-render-a.git   # an http(s) URL or a local path
+//     sourceVerification:                 # which keys must sign the source commits (read-source-verification.ts)
+//       mode: head                        #   head or strict; allowedSigners, openpgpKeys: paths of key files
 //
 // Every field is optional; absent ones take defaultFleetConfig() (src/core/model/fleet-config.ts).
 // A field not listed above is refused, with the field it most likely meant, by the strict-field
@@ -47,6 +49,7 @@ import {
   type Issues,
 } from './field-reader.js';
 import { readRepositoryList } from './read-repository-list.js';
+import { readSourceVerification } from './read-source-verification.js';
 
 /** Returns the FleetConfig with defaults filled in, or the list of problems found in it. */
 export function parseFleetConfig(doc: {
@@ -94,6 +97,8 @@ export function parseFleetConfig(doc: {
     'the hub --render-token-file and the agent --render-token-file',
   );
   if (renderRepositories && renderRepositories.length > 0) config.renderRepositories = renderRepositories;
+  const verification = readSourceVerification(spec['sourceVerification'], 'spec.sourceVerification', issues);
+  if (verification) config.sourceVerification = verification;
   return issues.length === 0 ? { ok: true, config } : { ok: false, issues };
 }
 

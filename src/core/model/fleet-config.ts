@@ -2,6 +2,7 @@ import { defaultDeletionGuard, type DeletionGuard } from './mass-deletion-guard.
 import type { SourceLocation } from './source-location.js';
 import type { RenderRepository } from './render-repository.js';
 import type { StatusRepository } from './status-repository.js';
+import type { SourceVerification } from './source-verification.js';
 
 /** Repo-level settings (gitfleet.io/v1alpha1 FleetConfig), with defaults filled in. */
 export interface FleetConfig {
@@ -32,6 +33,8 @@ export interface FleetConfig {
    * (assign-render-repository.ts). Set only when the FleetConfig lists at least one.
    */
   renderRepositories?: RenderRepository[];
+  /** Which keys must sign the source commits the hub renders (docs/security.md). Set only when present. */
+  sourceVerification?: SourceVerification;
   source?: SourceLocation;
 }
 

@@ -27,6 +27,7 @@
 // nothing is lost, since a heartbeat says only "alive now".
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
+import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { readGitObject } from '../../adapters/git/read-git-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
@@ -66,6 +67,8 @@ export interface WriteHeartbeatOptions {
   author: GitSignature;
   /** Told when moving the ref recovered the locks a killed gitfleet writer left. */
   warn?: (message: string) => void;
+  /** Signs the heartbeat commit (`agent --signing-key`); absent: unsigned. */
+  signer?: CommitSigner;
 }
 
 /** Replaces the heartbeat ref's commit with the next one and publishes it; returns the new commit. */
@@ -73,7 +76,7 @@ export async function writeHeartbeat(opts: WriteHeartbeatOptions): Promise<strin
   const { gitdir } = opts.repo;
   const head = await readRef(gitdir, opts.ref);
   const counter = (head === null ? 0 : await counterOf(gitdir, head)) + 1;
-  const commit = makeCommit({
+  const unsigned = makeCommit({
     tree: emptyTree.oid,
     parents: [],
     author: opts.author,
@@ -84,6 +87,7 @@ export async function writeHeartbeat(opts: WriteHeartbeatOptions): Promise<strin
       'at whether the ref moved, by its own clock.',
     ].join('\n'),
   });
+  const commit = await signCommit(unsigned, opts.signer);
   await writeObjects({ gitdir, objects: [emptyTree, commit] });
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid, replace: true }]);
   // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.

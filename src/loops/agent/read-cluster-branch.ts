@@ -21,6 +21,7 @@ import { isMap, type KubeObject } from '../../core/model/kube-object.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { MemoMap } from '../runtime/memo-map.js';
 import { tombstonePath } from '../../core/publish/tombstone.js';
+import type { SignatureVerdict } from '../../core/model/signature-verdict.js';
 
 /** One object of the branch. */
 export interface DesiredObject {
@@ -34,6 +35,8 @@ export interface DesiredObject {
 export type BranchRead =
   | { type: 'missing' }
   | { type: 'tombstoned'; commit: string; message: string }
+  /** The head is not signed by a key the agent trusts (`--trusted-keys`; verify-branch-head.ts): nothing is applied or deleted. */
+  | { type: 'unverified'; commit: string; message: string; verdict: SignatureVerdict & { ok: false } }
   | {
       type: 'objects';
       commit: string;

@@ -35,6 +35,8 @@ export async function readDeletionAllowance(opts: {
   message: string;
   hub: Signature;
   trusted: Set<string>;
+  /** With trusted keys: the verdict in words on a bindings commit not signed by one (undefined when it is). */
+  verify?: (oid: string) => Promise<string | undefined>;
 }): Promise<AllowanceVerdict> {
   if (!deletionsAllowedBy(opts.message)(opts.cluster)) return { type: 'none' };
   if (opts.trusted.has(opts.commit)) return { type: 'trusted' };
@@ -57,8 +59,24 @@ export async function readDeletionAllowance(opts: {
     bindingsRecordSource: found.recordsSource,
     ...(found.recordedBy ? { recordedBy: found.recordedBy } : {}),
   });
+  const signed = verdict.type === 'trusted' ? await unsignedLink(opts.verify, found) : undefined;
+  if (signed !== undefined) return { type: 'untrusted', reason: signed };
   if (verdict.type === 'trusted') opts.trusted.add(opts.commit);
   return verdict;
+}
+
+/** Returns why a bindings commit the allowance rests on is not signed by a trusted key, or undefined. */
+async function unsignedLink(
+  verify: ((oid: string) => Promise<string | undefined>) | undefined,
+  found: { sourceRecordedAt?: string; recordedBy?: { oid: string } },
+): Promise<string | undefined> {
+  if (verify === undefined) return undefined;
+  for (const oid of [found.sourceRecordedAt, found.recordedBy?.oid]) {
+    const problem = oid === undefined ? undefined : await verify(oid);
+    if (problem !== undefined)
+      return `the bindings commit it rests on is not signed by a trusted key: ${problem}`;
+  }
+  return undefined;
 }
 
 interface CommitFacts {
@@ -96,8 +114,13 @@ async function walkBindings(
   source: ObjectSource,
   ref: string,
   want: { sourceCommit?: string; clusterCommit?: { cluster: string; oid: string } },
-): Promise<{ recordsSource: boolean; recordedBy?: CommitFacts & { oid: string } }> {
+): Promise<{
+  recordsSource: boolean;
+  sourceRecordedAt?: string;
+  recordedBy?: CommitFacts & { oid: string };
+}> {
   let recordsSource = false;
+  let sourceRecordedAt: string | undefined;
   let recordedBy: (CommitFacts & { oid: string }) | undefined;
   let clusterDone = want.clusterCommit === undefined;
   let at = await readRef(source.gitdir, ref);
@@ -105,8 +128,14 @@ async function walkBindings(
     if ((recordsSource || want.sourceCommit === undefined) && clusterDone) break;
     const commit = await readCommit(source, at);
     if (!commit) break;
-    if (want.sourceCommit !== undefined && sourceCommitOf(commit.message) === want.sourceCommit)
+    if (
+      want.sourceCommit !== undefined &&
+      !recordsSource &&
+      sourceCommitOf(commit.message) === want.sourceCommit
+    ) {
       recordsSource = true;
+      sourceRecordedAt = at;
+    }
     if (!clusterDone && want.clusterCommit) {
       const heads = parseClusterTrailers(parseTrailers(commit.message).get(clusterCommitTrailer) ?? []);
       if (heads.get(want.clusterCommit.cluster) === want.clusterCommit.oid)
@@ -115,5 +144,9 @@ async function walkBindings(
     }
     at = commit.parent ?? null;
   }
-  return { recordsSource, ...(recordedBy ? { recordedBy } : {}) };
+  return {
+    recordsSource,
+    ...(sourceRecordedAt ? { sourceRecordedAt } : {}),
+    ...(recordedBy ? { recordedBy } : {}),
+  };
 }

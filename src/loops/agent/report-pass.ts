@@ -18,6 +18,8 @@ import { failureLines, isFullyApplied, passConditions, type ConditionsInput } fr
 import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
 import { readStatusFiles, writeStatusBranch } from './write-status-branch.js';
+import { describeVerdict } from '../../core/model/signature-verdict.js';
+import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { noteStatusWriteFailed, noteStatusWritten, type StatusTarget } from './status-target.js';
 
 export interface StatusOutcome {
@@ -55,6 +57,8 @@ export interface ReportInput {
   /** Where the status goes (status-target.ts); absent: `repo`, with no status repository. */
   target?: StatusTarget;
   info?: (message: string) => void;
+  /** Signs the status commit (`agent --signing-key`). */
+  signer?: CommitSigner;
 }
 
 /** Keeps the remembered applies of the objects this pass handled only (pruned ones go). */
@@ -89,12 +93,18 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   }
   if (fullyApplied) memory.appliedCommit = branch.commit;
   if (branch.type === 'objects') await prepareObjectRecords(input.objects, input.interpreter);
+  // A head refused for its signature changes nothing in the cluster: the objects stay as last reported.
+  const kept = branch.type === 'unverified';
   const records =
     branch.type === 'objects'
       ? objectRecords(input.objects, unparsed, input.interpreter, memory.specApplied)
-      : [];
+      : kept
+        ? (memory.lastObjects ?? [])
+        : [];
+  const exports = kept ? memory.lastExports : input.exports;
   if (branch.type === 'objects' && !input.clusterUnreachable) forgetGoneApplies(memory, input.objects);
-  if (!input.clusterUnreachable) memory.observed = observedRecords(input.objects, records, input.interpreter);
+  if (!input.clusterUnreachable && !kept)
+    memory.observed = observedRecords(input.objects, records, input.interpreter);
   const report: AgentReport = input.clusterUnreachable
     ? await unreachableReport(input)
     : {
@@ -103,7 +113,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
         clusterStatus: await clusterFacts(input),
         objects: records,
         conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
-        ...(input.exports?.length ? { exports: input.exports } : {}),
+        ...(exports?.length ? { exports } : {}),
       };
   memory.lastObjects = report.objects;
   memory.lastExports = report.exports ?? [];
@@ -112,6 +122,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     commit: branch.type === 'missing' ? null : branch.commit,
     fullyApplied,
     tombstoned: branch.type === 'tombstoned',
+    ...(branch.type === 'unverified' ? { unverified: describeVerdict(branch.verdict) } : {}),
     objects: input.objects.length + unparsed.length,
     failures: failureLines(cond, unparsed),
     notes: memory.git.lastOutage ? [memory.git.lastOutage] : [],
@@ -126,6 +137,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
     memo: memory.status,
     ...(input.warn ? { warn: input.warn } : {}),
+    ...(input.signer ? { signer: input.signer } : {}),
   }).catch((error: unknown) => {
     const { target } = input;
     // A status repository refusing the write is reported, not thrown: the pass applied all the same.
@@ -179,6 +191,14 @@ async function unreachableReport(input: ReportInput): Promise<AgentReport> {
 }
 
 function branchCondition(branch: BranchRead, input: ReportInput): StatusCondition {
+  if (branch.type === 'unverified') {
+    return {
+      type: 'Verified',
+      status: 'False',
+      reason: branch.verdict.problem,
+      message: `${describeVerdict(branch.verdict)}: the agent applied nothing and deleted nothing; what runs in the cluster stays as it was`,
+    };
+  }
   if (branch.type === 'tombstoned') {
     return {
       type: 'Tombstoned',

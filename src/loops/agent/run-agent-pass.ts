@@ -59,6 +59,10 @@ import { reportPass, type StatusOutcome } from './report-pass.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { collectExports, exportedServices, type ExportedService } from './collect-exports.js';
 import { stopIfLost, untilLost } from './until-lost.js';
+import { describeUnsigned, verifyBranchHead } from './verify-branch-head.js';
+import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
+import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
+import { describeVerdict } from '../../core/model/signature-verdict.js';
 
 export interface AgentPassOptions {
   /** Where the cluster branch is read: the fleet repository, or a render repository (agent-branch-repo.ts). */
@@ -108,10 +112,14 @@ export interface AgentPassOptions {
    * and ends at the next object or step with NotLeading, without writing status. Absent: runs to the end.
    */
   signal?: AbortSignal;
+  /** The keys the cluster branch's head must be signed with (`--trusted-keys`); absent: nothing is verified. */
+  verifier?: CommitVerifier;
+  /** Signs the status commits (`--signing-key`); absent: unsigned. */
+  signer?: CommitSigner;
 }
 
 export interface AgentPassResult {
-  type: 'applied' | 'tombstoned' | 'noBranch' | 'clusterUnreachable';
+  type: 'applied' | 'tombstoned' | 'noBranch' | 'clusterUnreachable' | 'unverified';
   cluster: string;
   commit: string | null;
   gitReachable: boolean;
@@ -121,6 +129,8 @@ export interface AgentPassResult {
   prune?: PruneOutcome;
   /** Set when the stored inventory did not read: what was done about it (nothing was pruned). */
   inventoryProblem?: string;
+  /** Set when the head is not signed by a trusted key: the verdict in words (nothing was applied or deleted). */
+  unverified?: string;
   /** Set when deletions wait for the hub after a return, or stopped waiting in this pass: why. */
   returnNotice?: string;
   status: StatusOutcome;
@@ -141,13 +151,14 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
   const gitDownSince = opts.memory.git.downSinceMs;
   const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
   const gitDownMs = gitReachable && gitDownSince !== undefined ? opts.clock.now() - gitDownSince : undefined;
-  const branch = await readClusterBranch({
+  const read = await readClusterBranch({
     gitdir: opts.repo.gitdir,
     ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
     parsed: opts.memory.parsed,
     ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
-  opts.memory.branch = branch;
+  opts.memory.branch = read;
+  const branch = await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read);
   const home = homeOf(opts);
   const target = gitReachable
     ? await resolveStatusTarget({
@@ -198,6 +209,7 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(applied?.prune ? { prune: applied.prune } : {}),
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     ...(returnNotice !== undefined ? { returnNotice } : {}),
+    ...(branch.type === 'unverified' ? { unverified: describeVerdict(branch.verdict) } : {}),
     status,
     exportedServices: branch.type === 'objects' ? exportedServices(branch.objects, branch.exports) : [],
     requests: diffCounts(countsBefore, opts.client.requestCounts()),
@@ -205,7 +217,12 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
   };
 }
 
-const passType = { objects: 'applied', tombstoned: 'tombstoned', missing: 'noBranch' } as const;
+const passType = {
+  objects: 'applied',
+  tombstoned: 'tombstoned',
+  missing: 'noBranch',
+  unverified: 'unverified',
+} as const;
 
 /**
  * Applies the branch when it holds objects. No answer at all means the cluster is down or cut
@@ -375,6 +392,7 @@ async function pruneInput(
     message: branch.message,
     hub: opts.hubIdentity ?? defaultHubIdentity,
     trusted: opts.memory.trustedAllowances,
+    ...(opts.verifier ? { verify: describeUnsigned(opts.verifier, opts.repo.gitdir, opts.clock) } : {}),
   });
   return {
     inventory,

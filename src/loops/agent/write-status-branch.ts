@@ -12,6 +12,7 @@ import { buildTreeFromScratch } from '../../adapters/git/build-tree-from-scratch
 import type { GitObject } from '../../adapters/git/git-object.js';
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
+import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { readGitObject, readTreeEntries } from '../../adapters/git/read-git-object.js';
 import { treeMode } from '../../adapters/git/tree-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
@@ -39,6 +40,8 @@ export interface WriteStatusOptions {
   warn?: (message: string) => void;
   /** What earlier writes made, so an unchanged report costs neither files nor a tree (createStatusMemo). */
   memo?: StatusMemo;
+  /** Signs the status commit (`agent --signing-key`); absent: unsigned. */
+  signer?: CommitSigner;
 }
 
 /**
@@ -92,12 +95,15 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
     remember(head);
     return { type: 'unchanged', commit: head };
   }
-  const commit = makeCommit({
-    tree: tree.root,
-    parents: head === null ? [] : [head],
-    author: opts.author,
-    message: opts.message,
-  });
+  const commit = await signCommit(
+    makeCommit({
+      tree: tree.root,
+      parents: head === null ? [] : [head],
+      author: opts.author,
+      message: opts.message,
+    }),
+    opts.signer,
+  );
   // Deflated on this thread: deflate workers (write-pack.ts) would add a V8 isolate each to the
   // agent's peak memory for its one large write, the first report of a large branch.
   await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit], threads: 0 });

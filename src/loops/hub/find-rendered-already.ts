@@ -27,6 +27,8 @@ export async function findRenderedAlready(
   sourceRef: string,
   /** Whether the failover state the head records is still current (no decision due, the same verdicts). */
   failoverCurrent: (head: BindingsHead) => boolean = () => true,
+  /** Whether the bindings head must be signed again (hub --signing-key with a new key): then the pass runs. */
+  needsSignature: (commit: string) => Promise<boolean> = () => Promise.resolve(false),
 ): Promise<{ source: SourceCommit; bindingsCommit: string } | null> {
   const ref = fullSourceRef(sourceRef);
   let commit: string;
@@ -38,7 +40,7 @@ export async function findRenderedAlready(
   for (const prefix of await bindingsPrefixes(ctx)) {
     const bindings = await readBindingsHead(ctx, prefix);
     if (bindings.head === null || bindings.lastSource !== commit) continue;
-    if (!failoverCurrent(bindings)) return null;
+    if (!failoverCurrent(bindings) || (await needsSignature(bindings.head))) return null;
     // A refused deletion is still pending: the full pass judges it again and reports it.
     if (bindings.refused.length > 0) return null;
     // So is a branch a render repository held, and the location of branches is not in this repository.

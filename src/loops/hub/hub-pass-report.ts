@@ -1,6 +1,7 @@
 // A hub pass's result as the metrics count it (runtime/metrics.ts). A pass that found the
 // source rendered already succeeded as much as one that rendered it; a source that does not
-// load did not (the branches keep their last good state, and the last-success time stands).
+// load did not, nor did one whose source head was refused, even when it rendered the last
+// verified commit again (the branches keep their last good state, the last-success time stands).
 import type { HubPassReport } from '../runtime/metrics.js';
 import type { HubPassResult } from './hub-pass-result.js';
 
@@ -10,7 +11,8 @@ export function hubPassReport(result: HubPassResult, nowMs: number): HubPassRepo
   return {
     result: result.type,
     seconds: result.timings.totalMs / 1000,
-    succeeded: result.type !== 'loadFailed',
+    succeeded: result.type !== 'loadFailed' && result.refused === undefined,
+    ...(result.refused ? { sourceRefused: result.refused.problem } : {}),
     at: nowMs / 1000,
     rolloutDecisions: rendered?.rolloutDecisions?.map((d) => d.type) ?? [],
     evictions: (rendered?.decisions ?? []).filter((d) => d.type === 'Evicted').map((d) => d.reason),

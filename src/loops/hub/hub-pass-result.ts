@@ -11,6 +11,24 @@ export interface SourceCommit {
   commit: string;
   subject: string;
   message: string;
+  /** Set when the source was verified (hub-source-gate.ts): the bindings commit's Gitfleet-Source-Verified value. */
+  verified?: string;
+  /** Set when the branch's head was refused and this, the last verified commit, is rendered instead: the Gitfleet-Source-Refused value. */
+  refused?: string;
+}
+
+/** A source head refused, as the pass result and the bindings branch say it. */
+export interface SourceRefusal {
+  /** The source head refused. */
+  head: string;
+  /** The commit that failed (the head, or one in its history), the problem, who signed it (absent: unsigned or unknown). */
+  commit: string;
+  problem: string;
+  signer?: string;
+  /** The verdict in words, commit first. */
+  reason: string;
+  /** The bindings commit that records the refusal; null when it was recorded before. */
+  recorded: string | null;
 }
 
 /** What happened to one cluster branch. */
@@ -67,6 +85,11 @@ interface PassFacts {
    * report stands; never NotReady, never an eviction). Absent when every one was read.
    */
   statusUnreadable?: Record<string, string>;
+  /**
+   * Set when the source head is not signed by a trusted key (docs/security.md#source-commits):
+   * the pass rendered the last verified commit instead (a `sourceRefused` result: nothing was verified before).
+   */
+  refused?: SourceRefusal;
 }
 
 export type HubPassResult =
@@ -74,6 +97,12 @@ export type HubPassResult =
   | (PassFacts & { type: 'loadFailed'; errors: LoadError[] })
   /** The bindings branch says this source commit was rendered already: nothing was written. */
   | (PassFacts & { type: 'upToDate'; bindingsCommit: string })
+  /**
+   * The source commit (or one in its history, in strict mode) is not signed by a trusted key and
+   * no commit was verified before, so there is none to render instead: nothing was written
+   * (docs/security.md#source-commits). With a verified one, the pass renders it and sets `refused`.
+   */
+  | (PassFacts & { type: 'sourceRefused'; refused: SourceRefusal })
   | (PassFacts & {
       type: 'rendered';
       /** Cluster name → outcome, sorted by name; unregistered clusters with a branch included. */

@@ -41,7 +41,10 @@ import {
 } from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
-import type { PassContext } from './pass-context.js';
+import { needsSignature, type PassContext } from './pass-context.js';
+import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
+import { gateSource } from './hub-source-gate.js';
+import type { SourceKeyFlags } from '../shared/source-policy.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
@@ -99,6 +102,10 @@ export interface HubPassOptions {
   statusRepositories?: StatusRepositories;
   /** The render repositories (render-repositories.ts); absent: every cluster branch is in `repo`. */
   renderRepositories?: RenderRepositories;
+  /** Signs every commit the hub writes (`--signing-key`; docs/security.md); absent: unsigned. */
+  signer?: CommitSigner;
+  /** Source verification's keys and mode from the flags (hub-source-gate.ts); absent: the FleetConfig's alone. */
+  sourceKeys?: SourceKeyFlags;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -153,7 +160,9 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     !opts.force &&
     (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly()) &&
     (opts.renderRepositories === undefined || opts.renderRepositories.fleetOnly());
-  const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent) : null;
+  const signed = (commit: string) =>
+    needsSignature({ store: read.store, ...(opts.signer ? { signer: opts.signer } : {}) }, commit);
+  const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent, signed) : null;
   if (already) {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
@@ -162,17 +171,37 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     cache.memoRead = true;
     await restoreHubMemo(cache, { gitdir: opts.repo.gitdir, log: opts.log });
   }
-  const { source, files } = await readSourceCommit(read, opts.sourceRef);
+  const atHead = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
-  const loaded = loadFleet(files, {
-    sourceBranch: opts.sourceRef,
-    ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
-  });
-  cache.loadMemo = loaded.memo;
+  const loadFiles = (files: typeof atHead.files) => {
+    const loaded = loadFleet(files, {
+      sourceBranch: opts.sourceRef,
+      ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+    });
+    cache.loadMemo = loaded.memo;
+    return loaded;
+  };
+  const headLoaded = loadFiles(atHead.files);
   timer.mark('loadMs');
-  if (!loaded.ok)
-    return { type: 'loadFailed', source, errors: loaded.errors, timings: timer.done(), attempts: 1 };
-  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loaded.fleet);
+  if (!headLoaded.ok)
+    return {
+      type: 'loadFailed',
+      source: atHead.source,
+      errors: headLoaded.errors,
+      timings: timer.done(),
+      attempts: 1,
+    };
+  // A head the source verification refuses is not rendered: the last verified commit is, again.
+  const gated = await gateSource(opts, {
+    read,
+    source: atHead.source,
+    fleet: headLoaded.fleet,
+    load: loadFiles,
+  });
+  if (gated.type === 'refused') return { ...gated.result, timings: timer.done() };
+  const { source, fleet: loadedFleet } = gated;
+  const refusal = gated.refused ? { refused: gated.refused } : {};
+  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
@@ -204,7 +233,8 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     failoverSeen &&
     state.bindings.refused.length === 0 &&
     renderSettled(state, placement) &&
-    !opts.force
+    !opts.force &&
+    !(await signed(head))
   ) {
     settleRender(opts.renderRepositories, fleet, placement);
     timer.mark('readMs');
@@ -215,10 +245,13 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
       timings: timer.done(),
       attempts: 1,
     } as const;
-    return withUnreadable(result, state);
+    return withUnreadable({ ...result, ...refusal }, state);
   }
   return withUnreadable(
-    await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts, placement }),
+    {
+      ...(await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts, placement })),
+      ...refusal,
+    },
     state,
   );
 }
@@ -271,6 +304,7 @@ async function renderAndWrite(pass: {
     branches: new Map(),
     author: signature(opts),
     sourceCommit: source,
+    ...(opts.signer ? { signer: opts.signer } : {}),
   };
   const plan = await planPassWrites(ctx, {
     fleet,

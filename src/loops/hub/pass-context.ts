@@ -2,6 +2,9 @@
 import type { GitObject } from '../../adapters/git/git-object.js';
 import { buildTreeFromScratch } from '../../adapters/git/build-tree-from-scratch.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
+import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
+import { isSignedBy } from '../../adapters/signing/is-signed-by.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
 import { parseTree } from '../../adapters/git/tree-object.js';
 import { editTree } from './edit-tree.js';
 import type { HubPassCache } from './hub-pass-cache.js';
@@ -17,6 +20,8 @@ export interface PassContext extends ReadContext {
   /** Author and committer of every commit of the pass. */
   author: GitSignature;
   sourceCommit: SourceCommit;
+  /** Signs every commit of the pass (`hub --signing-key`); absent: the commits are unsigned. */
+  signer?: CommitSigner;
   /** The cluster branches this pass leaves holding its render: HubPassCache.branches once the refs moved. */
   branches: HubPassCache['branches'];
 }
@@ -34,17 +39,18 @@ export function newBlobs(ctx: PassContext, oids: Iterable<string>): GitObject[] 
   return blobs;
 }
 
-/** Returns a commit by the pass's author, remembered in the pass cache for the next pass. */
-export function commitOfPass(
+/** Returns a commit by the pass's author, signed with the pass's key if it has one, remembered in the pass cache for the next pass. */
+export async function commitOfPass(
   ctx: PassContext,
   input: { tree: string; parent: string | null; message: string },
-): GitObject {
-  const commit = makeCommit({
+): Promise<GitObject> {
+  const unsigned = makeCommit({
     tree: input.tree,
     parents: input.parent ? [input.parent] : [],
     author: ctx.author,
     message: input.message,
   });
+  const commit = await signCommit(unsigned, ctx.signer);
   ctx.cache.commits.set(commit.oid, { tree: input.tree, message: input.message });
   return commit;
 }
@@ -73,4 +79,31 @@ function rememberTrees<T extends { newObjects: GitObject[] }>(ctx: PassContext, 
   for (const o of built.newObjects)
     if (o.type === 'tree') ctx.cache.treeEntries.set(o.oid, parseTree(o.content, o.oid));
   return built;
+}
+
+// Per signer, whether a commit is signed with its key (commit ids never change their content).
+const signedWith = new WeakMap<CommitSigner, Map<string, boolean>>();
+
+/**
+ * Returns whether the hub's commit `commit` needs signing again: there is a signer, and the
+ * commit is not signed with its key (an older key, after a rotation, or none). The hub then
+ * writes the same tree again, signed, so readers can stop trusting the old key
+ * (docs/security.md#rotating-the-hubs-key).
+ */
+export async function needsSignature(
+  ctx: Pick<ReadContext, 'store'> & { signer?: CommitSigner },
+  commit: string,
+): Promise<boolean> {
+  const signer = ctx.signer;
+  if (signer === undefined) return false;
+  let known = signedWith.get(signer);
+  if (known === undefined) signedWith.set(signer, (known = new Map()));
+  let signed = known.get(commit);
+  if (signed === undefined) {
+    const object = await readStoredObject(ctx.store, commit);
+    signed = object.type === 'commit' && (await isSignedBy(object.content, signer));
+    if (known.size >= 100_000) known.clear();
+    known.set(commit, signed);
+  }
+  return !signed;
 }

@@ -25,7 +25,15 @@ import { renderCommitMessage } from '../../core/publish/commit-message.js';
 import type { BranchChange } from '../../core/publish/plan-cluster-update.js';
 import { objectPath } from '../../core/format/object-path.js';
 import type { BindingsOutcome } from './hub-pass-result.js';
-import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
+import { sourceRefusedTrailer, sourceVerifiedTrailer } from '../../core/model/source-verification.js';
+import {
+  commitOfPass,
+  needsSignature,
+  newBlobs,
+  treeOfPass,
+  type BranchWrite,
+  type PassContext,
+} from './pass-context.js';
 import { previousBindingOf } from '../../core/publish/previous-binding-of.js';
 import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
@@ -135,7 +143,8 @@ export async function planBindingsBranch(
     input.lastSource === ctx.sourceCommit.commit &&
     statusSeen &&
     clustersSeen &&
-    failoverSeen
+    failoverSeen &&
+    !(input.head !== null && (await needsSignature(ctx, input.head)))
   ) {
     return { outcome: { type: 'unchanged', commit: input.head } };
   }
@@ -147,7 +156,7 @@ export async function planBindingsBranch(
       oid: c.change === 'removed' ? null : records.get(c.path)!,
     })),
   });
-  const commit = commitOfPass(ctx, {
+  const commit = await commitOfPass(ctx, {
     tree: tree.root,
     parent: input.head,
     message: renderCommitMessage({
@@ -163,6 +172,8 @@ export async function planBindingsBranch(
           ...statusTrailerLines(input.statusHeads),
           ...clusterTrailerLines(input.clusterHeads),
           ...failoverLines,
+          ...(ctx.sourceCommit.verified ? [`${sourceVerifiedTrailer}: ${ctx.sourceCommit.verified}`] : []),
+          ...(ctx.sourceCommit.refused ? [`${sourceRefusedTrailer}: ${ctx.sourceCommit.refused}`] : []),
         ]
           .map((l) => `${l}\n`)
           .join(''),

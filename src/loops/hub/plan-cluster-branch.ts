@@ -10,7 +10,14 @@ import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
 import type { ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
-import { commitOfPass, newBlobs, treeOfPass, type BranchWrite, type PassContext } from './pass-context.js';
+import {
+  commitOfPass,
+  needsSignature,
+  newBlobs,
+  treeOfPass,
+  type BranchWrite,
+  type PassContext,
+} from './pass-context.js';
 
 export interface ClusterBranchInput {
   cluster: string;
@@ -57,7 +64,9 @@ export async function planClusterBranch(
   const { output } = input;
   const last = input.head === null ? undefined : ctx.cache.branches.get(input.ref);
   const holdsLast = last !== undefined && last.head === input.head;
-  if (holdsLast && last.output === output) {
+  // A head signed with another key than the pass's gets the same tree again, signed (a rotation).
+  const resign = input.head !== null && (await needsSignature(ctx, input.head));
+  if (holdsLast && last.output === output && !resign) {
     ctx.branches.set(input.ref, last);
     ctx.blobs.carry(input.ref);
     return { outcome: { type: 'unchanged', objects: output.files.size } };
@@ -88,7 +97,7 @@ export async function planClusterBranch(
     deletionsAllowed: input.deletionsAllowed,
     ...(input.evictions ? { evictedPaths: input.evictions.paths } : {}),
   });
-  if (plan.type === 'unchanged' && input.restore) {
+  if (plan.type === 'unchanged' && (input.restore || resign)) {
     return commitFiles(ctx, input, { files: rendered, changes: [], whole: true });
   }
   if (plan.type === 'unchanged') {
@@ -164,7 +173,7 @@ async function commitFiles(
   });
   // An empty change list leaves an empty body: no blank line doubled before the trailers.
   // On top of the head, even one someone else put there: a rendered branch only fast-forwards.
-  const commit = commitOfPass(ctx, {
+  const commit = await commitOfPass(ctx, {
     tree: tree.root,
     parent: input.head ?? input.restore?.lastWritten ?? null,
     message: message.replace(/\n{3,}/g, '\n\n'),

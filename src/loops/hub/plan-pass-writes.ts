@@ -111,7 +111,9 @@ export async function planPassWrites(
     heads.set(w.move.ref.slice(clusterRefPrefix(input.fleet.config.branchPrefix).length), w.move.newOid);
   if (placement)
     writes.push(
-      ...planStrayTombstones(ctx, placement.strays, (c) => clusterRef(input.fleet.config.branchPrefix, c)),
+      ...(await planStrayTombstones(ctx, placement.strays, (c) =>
+        clusterRef(input.fleet.config.branchPrefix, c),
+      )),
     );
   const bindings = await planBindingsBranch(ctx, {
     ...state.bindings,

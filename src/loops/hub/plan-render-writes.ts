@@ -36,11 +36,11 @@ export function holdPlan(cluster: string, plan: ClusterBranchPlan, reason: strin
 }
 
 /** Returns the tombstone commit of each stray branch (none is one already), each move bound for its repository. */
-export function planStrayTombstones(
+export async function planStrayTombstones(
   ctx: PassContext,
   strays: readonly StrayBranch[],
   clusterRef: (cluster: string) => string,
-): BranchWrite[] {
+): Promise<BranchWrite[]> {
   const writes: BranchWrite[] = [];
   for (const stray of strays) {
     const removed = tombstoneTree(stray.cluster, 'removed');
@@ -50,7 +50,7 @@ export function planStrayTombstones(
       stray.to === 'removed'
         ? [removed.objects, tombstoneMessage({ cluster: stray.cluster, ...source })]
         : [moved.objects, movedTombstoneMessage({ cluster: stray.cluster, to: stray.to, ...source })];
-    const commit = commitOfPass(ctx, { tree: objects.at(-1)!.oid, parent: stray.head, message });
+    const commit = await commitOfPass(ctx, { tree: objects.at(-1)!.oid, parent: stray.head, message });
     writes.push({
       move: {
         ref: clusterRef(stray.cluster),

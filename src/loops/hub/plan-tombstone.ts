@@ -14,7 +14,7 @@ export async function planTombstone(
   const tree = tombstoneTree(input.cluster);
   const { tree: current } = await readCommitInfo(ctx, input.head);
   if (current === tree.root) return { outcome: { type: 'retired' } };
-  const commit = commitOfPass(ctx, {
+  const commit = await commitOfPass(ctx, {
     tree: tree.root,
     parent: input.head,
     message: tombstoneMessage({

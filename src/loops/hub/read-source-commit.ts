@@ -27,12 +27,21 @@ export async function readSourceCommit(
       throw await missingBranch(store.gitdir, full, error);
     },
   );
+  const { message, files } = await readCommitSourceFiles(ctx, commit);
+  return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
+}
+
+/** Returns a commit's message and fleet files (a source commit named by its id: the last verified one). */
+export async function readCommitSourceFiles(
+  ctx: ReadContext,
+  commit: string,
+): Promise<{ message: string; files: SourceFile[] }> {
   const { tree, message } = await readCommitInfo(ctx, commit);
   const blobs = await listSourceBlobs(ctx, tree, '');
   const files = await Promise.all(
     blobs.map(async ({ path, oid }) => ({ path, content: await readSourceText(ctx, oid, path) })),
   );
-  return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
+  return { message, files };
 }
 
 // The hub follows a branch: one that does not exist (nothing pushed yet, another name) is said

@@ -7,7 +7,9 @@
 /** One hub pass, as the metrics see it. */
 export interface HubPassReport {
   /** rendered, upToDate, loadFailed, or failed (the pass threw: Git unreachable, a write failed). */
-  result: 'rendered' | 'upToDate' | 'loadFailed' | 'failed';
+  result: 'rendered' | 'upToDate' | 'loadFailed' | 'sourceRefused' | 'failed';
+  /** For a refused source: the signature problem (Unsigned, UnknownKey, BadSignature, …). */
+  sourceRefused?: string;
   /** Absent when the pass threw before it could time itself. */
   seconds?: number;
   /** The pass rendered or found everything rendered: the last-success gauge moves. */

@@ -7,6 +7,7 @@ import { makeCommit } from '../../../src/adapters/git/make-commit.js';
 import { updateRefs } from '../../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { execFileSync } from 'node:child_process';
+import { addSignature, splitSignedCommit } from '../../../src/adapters/signing/commit-payload.js';
 import {
   cpSync,
   mkdirSync,
@@ -279,4 +280,31 @@ export function evictInBindingRecord(repo: FleetRepo, recordPath: string, task: 
     `evict ${recordPath} from ${task.fromCluster}`,
   ]);
   git(repo, ['update-ref', `refs/heads/${bindings}`, commit, head]);
+}
+
+/** Edits the work tree and commits every change on the current branch, signed with the SSH key `signingKey` (a `.pub` file) as `git commit -S` signs, or unsigned; returns the commit. */
+export function commitSigned(
+  repo: FleetRepo,
+  signingKey: string | undefined,
+  message: string,
+  edit: (work: string) => void = () => undefined,
+): string {
+  edit(repo.work);
+  run(repo.work, ['add', '-A']);
+  const sign = signingKey
+    ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${signingKey}`, 'commit', '-S']
+    : ['commit'];
+  run(repo.work, [...sign, '-q', '--allow-empty', '-m', message]);
+  return run(repo.work, ['rev-parse', 'HEAD']);
+}
+
+/** Writes `commit` again carrying the signature of `from`, copied as it is (a forgery); returns the forged commit. */
+export function withCopiedSignature(repo: FleetRepo, commit: string, from: string): string {
+  const read = (oid: string) => Buffer.from(`${git(repo, ['cat-file', 'commit', oid])}\n`);
+  const { signature } = splitSignedCommit(read(from));
+  if (signature === undefined) throw new Error(`${from} is not signed: no signature to copy`);
+  const forged = addSignature(read(commit), signature);
+  return git(repo, ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    input: Buffer.from(forged.content).toString('latin1'),
+  });
 }

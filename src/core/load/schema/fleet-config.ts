@@ -14,5 +14,6 @@ export const fleetConfigSchema: ObjectSchema = topLevel({
     allowNoExecuteTaintPolicy: anyValue,
     statusRepositories: listOf(object({ name: anyValue, url: anyValue })),
     renderRepositories: listOf(object({ name: anyValue, url: anyValue })),
+    sourceVerification: object({ mode: anyValue, allowedSigners: anyValue, openpgpKeys: anyValue }),
   }),
 });

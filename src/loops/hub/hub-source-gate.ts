@@ -1,0 +1,274 @@
+// The hub's source verification (docs/security.md#source-commits): before a source commit is
+// rendered, it is verified under the policy in force (source-policy.ts, verify-source.ts). The
+// last verified commit is remembered on the bindings branch (Gitfleet-Source-Verified): the next
+// verification reads the policy and the keys from it and, in strict mode, starts its walk there.
+// A refused commit is not rendered: the pass renders the last verified commit again (so the
+// branches keep the last good render while failover, rollouts and restores go on), and the
+// refusal is recorded once on the bindings branch (Gitfleet-Source-Refused: which commit, who
+// signed it or that it is unsigned, and why), beside the log line and the metrics the pass
+// result gives. The record of the last verified commit counts only when the hub's key verifies it.
+import { makeCommit } from '../../adapters/git/make-commit.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
+import { signerVerifier } from '../../adapters/signing/signer-verifier.js';
+import { readFleetConfig } from '../../core/load/load-fleet.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import {
+  sourceRefusedTrailer,
+  sourceVerifiedTrailer,
+  type SourceVerification,
+} from '../../core/model/source-verification.js';
+import { parseTrailers } from '../../core/publish/commit-trailers.js';
+import { describeSigner } from '../../core/model/signature-verdict.js';
+import type { Logger } from '../runtime/logger.js';
+import type { HubRepo } from '../shared/hub-repo.js';
+import { sourcePolicyOf, type SourceKeyFlags } from '../shared/source-policy.js';
+import { sourceReader, type SourceReader } from '../shared/source-reader.js';
+import { verifySource } from '../shared/verify-source.js';
+import { noTimings, type HubPassResult, type SourceCommit, type SourceRefusal } from './hub-pass-result.js';
+import type { LoadResult, SourceFile } from '../../core/load/load-fleet.js';
+import { subjectOf } from './read-git-state.js';
+import { readCommitSourceFiles } from './read-source-commit.js';
+import type { ReadContext } from './read-git-state.js';
+import { moveRefsOfPass, writeObjectsOfPass } from './write-hub-pass.js';
+
+/** What the hub's pass needs for source verification. */
+export interface SourceGateOptions {
+  repo: HubRepo;
+  /** Keys and mode from the hub's flags (outside the repository); absent: the FleetConfig's alone. */
+  sourceKeys?: SourceKeyFlags;
+  signer?: CommitSigner;
+  identity: { name: string; email: string };
+  now: () => Date;
+  log: Logger;
+}
+
+/** What the pass renders: the source (the head, or the last verified commit when the head is refused) and its fleet, or a result when there is nothing it may render. */
+export type GatedSource =
+  | { type: 'render'; source: SourceCommit; fleet: Fleet; refused?: SourceRefusal }
+  | { type: 'refused'; result: HubPassResult };
+
+type Verdict =
+  | { type: 'open' }
+  | { type: 'verified'; trailer: string }
+  | { type: 'refused'; refusal: SourceRefusal; anchor?: { commit: string; trailer: string } };
+
+// Per repository, what the walks learned and the policies of last verified commits.
+const memory = new Map<
+  string,
+  { covered: Set<string>; policies: Map<string, SourceVerification | undefined> }
+>();
+const warned = new Set<string>();
+
+/**
+ * Returns what the pass renders: the head when it passes source verification (or nothing is
+ * verified); the last verified commit when the head is refused (the refusal recorded on the
+ * bindings branch once, and carried on the pass's bindings commits); a refusal result when
+ * nothing was verified before.
+ */
+export async function gateSource(
+  opts: SourceGateOptions,
+  input: { read: ReadContext; source: SourceCommit; fleet: Fleet; load: (files: SourceFile[]) => LoadResult },
+): Promise<GatedSource> {
+  const verdict = await judgeSource(opts, input);
+  if (verdict.type === 'open') return { type: 'render', source: input.source, fleet: input.fleet };
+  if (verdict.type === 'verified')
+    return { type: 'render', source: { ...input.source, verified: verdict.trailer }, fleet: input.fleet };
+  const { refusal, anchor } = verdict;
+  const fallback = anchor ? await loadAnchor(input, anchor.commit) : undefined;
+  if (anchor === undefined || fallback === undefined) {
+    const timings = noTimings();
+    return {
+      type: 'refused',
+      result: { type: 'sourceRefused', source: input.source, refused: refusal, timings, attempts: 1 },
+    };
+  }
+  const line = `${input.source.commit}: ${refusal.reason}`;
+  return {
+    type: 'render',
+    source: { ...fallback.source, verified: anchor.trailer, refused: line },
+    fleet: fallback.fleet,
+    refused: refusal,
+  };
+}
+
+/** Returns the last verified commit as a source to render, undefined when it no longer loads. */
+async function loadAnchor(
+  input: { read: ReadContext; source: SourceCommit; load: (files: SourceFile[]) => LoadResult },
+  commit: string,
+): Promise<{ source: SourceCommit; fleet: Fleet } | undefined> {
+  const { message, files } = await readCommitSourceFiles(input.read, commit);
+  const loaded = input.load(files);
+  if (!loaded.ok) return undefined;
+  return {
+    source: { ref: input.source.ref, commit, subject: subjectOf(message), message },
+    fleet: loaded.fleet,
+  };
+}
+
+async function judgeSource(
+  opts: SourceGateOptions,
+  input: { read: ReadContext; source: SourceCommit; fleet: Fleet },
+): Promise<Verdict> {
+  const { repo, log } = opts;
+  const seen = memory.get(repo.gitdir) ?? { covered: new Set<string>(), policies: new Map() };
+  memory.set(repo.gitdir, seen);
+  const reader = sourceReader(repo.gitdir);
+  const bindingsRef = `refs/heads/${input.fleet.config.branchPrefix}bindings`;
+  const bindings = await bindingsHead(reader, { ...opts, ref: bindingsRef });
+  const anchor = bindings?.anchor;
+  const policy =
+    anchor === undefined
+      ? input.fleet.config.sourceVerification
+      : await policyAt(input.read, anchor, seen.policies);
+  const resolved = await sourcePolicyOf({
+    policy,
+    flags: opts.sourceKeys ?? {},
+    reader,
+    keysCommit: anchor ?? input.source.commit,
+  });
+  if (resolved === undefined) {
+    once(`${repo.gitdir} open`, () =>
+      log.info(
+        'source commits are not verified (no spec.sourceVerification in the FleetConfig, no --source-allowed-signers); see docs/security.md',
+      ),
+    );
+    return { type: 'open' };
+  }
+  if (
+    anchor === undefined &&
+    opts.sourceKeys?.allowedSigners === undefined &&
+    opts.sourceKeys?.openpgpKeys === undefined
+  )
+    once(`${repo.gitdir} tofu ${input.source.commit}`, () =>
+      log.warn(
+        `source verification starts: nothing was verified before, so the keys are read from ${resolved.keysFrom} itself (trust on first use); later commits are verified with the keys of the last verified one`,
+      ),
+    );
+  const verdict = await verifySource({
+    reader,
+    policy: resolved,
+    head: input.source.commit,
+    ...(anchor ? { anchor } : {}),
+    at: opts.now(),
+    covered: seen.covered,
+  });
+  if (verdict.type === 'verified') {
+    seen.policies.set(input.source.commit, input.fleet.config.sourceVerification);
+    return { type: 'verified', trailer: `${verdict.head} by ${verdict.signer}` };
+  }
+  const line = `${verdict.head}: ${verdict.reason}`;
+  const recorded =
+    bindings === undefined || bindings.refused === line
+      ? null
+      : await recordRefusal(opts, {
+          ref: bindingsRef,
+          head: bindings.oid,
+          message: bindings.message,
+          tree: bindings.tree,
+          line,
+        });
+  const signer = verdict.verdict.signer ? describeSigner(verdict.verdict.signer) : undefined;
+  const refusal: SourceRefusal = {
+    head: verdict.head,
+    commit: verdict.verdict.commit,
+    problem: verdict.verdict.problem,
+    ...(signer ? { signer } : {}),
+    reason: verdict.reason,
+    recorded,
+  };
+  const fallback =
+    anchor && bindings?.verified ? { anchor: { commit: anchor, trailer: bindings.verified } } : {};
+  return { type: 'refused', refusal, ...fallback };
+}
+
+interface BindingsHead {
+  oid: string;
+  message: string;
+  tree: string;
+  anchor?: string;
+  /** The whole Gitfleet-Source-Verified value. */
+  verified?: string;
+  refused?: string;
+}
+
+/**
+ * Returns the bindings head and what it records; its record of the last verified commit counts
+ * only when this hub's key signed that commit (when it signs): verified, since a signature copied
+ * from another of its commits names the same key.
+ */
+async function bindingsHead(
+  reader: SourceReader,
+  opts: Pick<SourceGateOptions, 'repo' | 'signer' | 'log' | 'now'> & { ref: string },
+): Promise<BindingsHead | undefined> {
+  const { ref, signer, log } = opts;
+  const gitdir = opts.repo.gitdir;
+  const oid = await readRef(gitdir, ref);
+  if (oid === null) return undefined;
+  const commit = await reader.commit(oid);
+  const trailers = parseTrailers(commit.message);
+  const verified = trailers.get(sourceVerifiedTrailer)?.at(-1);
+  const anchor = verified?.split(' ')[0];
+  const refused = trailers.get(sourceRefusedTrailer)?.at(-1);
+  const head: BindingsHead = {
+    oid,
+    message: commit.message,
+    tree: commit.tree,
+    ...(refused ? { refused } : {}),
+  };
+  if (anchor === undefined) return head;
+  const verdict = signer && (await (await signerVerifier(signer)).verify(commit, opts.now()));
+  if (verdict && !verdict.ok) {
+    once(`${gitdir} unsigned bindings ${oid}`, () =>
+      log.warn(
+        `${ref.replace('refs/heads/', '')} at ${oid.slice(0, 12)} is not signed by this hub's key: its record of the last verified source commit is not used`,
+      ),
+    );
+    return head;
+  }
+  return { ...head, anchor, ...(verified ? { verified } : {}) };
+}
+
+async function policyAt(
+  read: ReadContext,
+  commit: string,
+  known: Map<string, SourceVerification | undefined>,
+): Promise<SourceVerification | undefined> {
+  if (known.has(commit)) return known.get(commit);
+  const policy = readFleetConfig((await readCommitSourceFiles(read, commit)).files).sourceVerification;
+  known.set(commit, policy);
+  return policy;
+}
+
+/** Writes the bindings commit that records the refusal (the same tree and trailers, and the refusal); returns its id. */
+async function recordRefusal(
+  opts: SourceGateOptions,
+  input: { ref: string; head: string; message: string; tree: string; line: string },
+): Promise<string> {
+  const kept = input.message
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !l.startsWith(`${sourceRefusedTrailer}:`));
+  const author = { ...opts.identity, time: Math.floor(opts.now().getTime() / 1000), tzOffsetMinutes: 0 };
+  const message = `${kept.join('\n')}\n${sourceRefusedTrailer}: ${input.line}\n`;
+  const commit = await signCommit(
+    makeCommit({ tree: input.tree, parents: [input.head], author, message }),
+    opts.signer,
+  );
+  const write = {
+    repo: opts.repo,
+    objects: [commit],
+    moves: [{ ref: input.ref, oldOid: input.head, newOid: commit.oid }],
+    known: new Set<string>(),
+  };
+  await writeObjectsOfPass(write);
+  await moveRefsOfPass(write);
+  return commit.oid;
+}
+
+function once(key: string, say: () => void): void {
+  if (warned.has(key)) return;
+  if (warned.size > 1000) warned.clear();
+  warned.add(key);
+  say();
+}
