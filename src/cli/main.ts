@@ -84,14 +84,14 @@ export async function runMain(argv: string[]): Promise<void> {
   process.exitCode = await main(argv, io);
 }
 
-/** The last resort's logger before a command has its own: stderr, JSON with --log-format json. */
+/** The last resort's logger before a command has its own: stderr, stamped text or JSON with --log-format json. */
 function stderrLogger(io: Io, command: string, json: boolean): Logger {
   const line = (level: string) => (message: string, fields?: LogFields) =>
     io.err(
       redactUrl(
         json
           ? JSON.stringify({ time: new Date().toISOString(), level, speaker: command, ...fields, message })
-          : message,
+          : `${new Date().toISOString()} ${message}`,
       ),
     );
   return { info: line('info'), warn: line('warning'), error: line('error') };

@@ -51,7 +51,7 @@ test('ui --host 0.0.0.0 warns that the page is open to the network; the loopback
   const open = await startupOutput(['--repo', repo.path, '--host', '0.0.0.0']);
   assert.match(
     open.err,
-    /^gitfleet ui: warning: --host 0\.0\.0\.0 is not a loopback address: the read-only dashboard .* is open to anyone who can reach this machine/m,
+    /^\S+Z gitfleet ui: warning: --host 0\.0\.0\.0 is not a loopback address: the read-only dashboard .* is open to anyone who can reach this machine/m,
     open.err,
   );
   const loopback = await startupOutput(['--repo', repo.path, '--host', '127.0.0.2']);

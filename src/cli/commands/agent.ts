@@ -5,7 +5,7 @@
 //                  [--token-file F] [--status-repo URL|PATH] [--status-token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
-//                  [--log-format text|json] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
+//                  [--log-format text|json] [--log-level info] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
 //                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
 //                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
@@ -61,7 +61,7 @@ import {
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
 import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
-import type { Logger } from '../../loops/runtime/logger.js';
+import type { Logger, LogLevel } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
@@ -69,7 +69,7 @@ import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdentity } from './agent-spec.js';
 import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
-import { logProblems, print, summarize } from './agent-pass-output.js';
+import { print, reportLoopPass, type AgentReporter } from './agent-pass-output.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
@@ -114,6 +114,7 @@ export const agentCommand = defineCommand({
         ...agentLeaseOf(values),
         ...(values['metrics-addr'] ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
+        logLevel: values['log-level'],
       },
       io,
     );
@@ -155,6 +156,8 @@ export interface AgentOptions {
   /** Serve /metrics, /healthz and /readyz here (not with --once). */
   metricsAddr?: string;
   logFormat?: 'text' | 'json';
+  /** The least severe log lines shown (default info; a pass that did nothing is debug). */
+  logLevel?: LogLevel;
   /** The loop's Lease in the cluster (one agent per cluster); absent: none (--no-lease, --once). */
   lease?: AgentLease;
 }
@@ -287,7 +290,14 @@ async function loop(
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  let last = '';
+  const { observe } = deps;
+  const reporter: AgentReporter = {
+    output: opts.output,
+    io,
+    jsonLogs: observe.json,
+    log,
+    report: observe.report,
+  };
   const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
   const { leadership } = deps;
   try {
@@ -344,13 +354,7 @@ async function loop(
         stop,
         report: (result) => {
           deps.waiting.passed(result);
-          // A pass that changed nothing, or failed as the one before did, is not worth a line.
-          const summary = summarize(result);
-          if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
-          last = summary;
-          if (deps.observe.json && opts.output === 'text' && !result.fullyApplied)
-            return logProblems(result, log);
-          print(result, opts.output, deps.observe.resultIo);
+          reportLoopPass(result, reporter);
         },
       });
     });
@@ -375,17 +379,12 @@ function agentObservability(
     {
       ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
       ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
       ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
     },
     io,
     { speaker: { name: 'agent', cluster: opts.cluster }, clock },
   );
-}
-
-/** Returns whether a pass found everything in place and did nothing. */
-function isQuiet(result: AgentPassResult): boolean {
-  const pruned = (result.prune?.deleted.length ?? 0) + (result.prune?.orphaned.length ?? 0);
-  return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }
 
 /** Returns the exit code of a --once pass (see the header). */

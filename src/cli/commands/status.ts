@@ -40,6 +40,9 @@ import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { watchStatus, type StatusSnapshot } from './status-watch.js';
+import { logLevelFlag } from '../observability.js';
+import { commandLog } from '../command-log.js';
+import type { LogLevel } from '../../loops/runtime/logger.js';
 
 /** `gitfleet status`: its command line. */
 export const statusSpec = {
@@ -99,6 +102,10 @@ export const statusSpec = {
       help: 'print as text, JSON or YAML (with --watch, JSON prints one document per line)',
     },
     'token-file': tokenFileFlag,
+    'log-level': {
+      ...logLevelFlag,
+      help: 'with --watch: the least severe lines shown on stderr (debug adds each look that found nothing new)',
+    },
   },
   notes: [
     'BEHIND counts the commits of the cluster branch between the applied commit and the rendered head, walking at most 50 first parents (">50" past that, "?" when the applied commit is not on the branch).',
@@ -123,6 +130,7 @@ export const statusCommand = defineCommand({
         ...(values.selector !== undefined ? { selector: values.selector } : {}),
         ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+        logLevel: values['log-level'],
       },
       io,
       { now: () => new Date(), terminal: process.stdout.isTTY === true },
@@ -149,6 +157,8 @@ export interface StatusOptions {
   output: 'text' | 'json' | 'yaml';
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
+  /** With `watch`: the least severe lines logged on stderr (default info). */
+  logLevel?: LogLevel;
 }
 
 export interface StatusDeps {
@@ -195,6 +205,7 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
     ...(source.refresh ? { refresh: source.refresh, intervalMs: opts.intervalMs ?? 10_000 } : {}),
     snapshot,
     io,
+    log: commandLog(io, 'gitfleet status', opts.logLevel ? { level: opts.logLevel } : {}).log,
     separator: deps.terminal ? 'clear' : opts.output === 'json' ? 'none' : 'line',
   });
   return exitCodes.ok;
