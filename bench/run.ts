@@ -26,6 +26,7 @@ import { rolloutScenario } from './rollout.js';
 import { soakScenario } from './soak.js';
 import { statusScenario } from './status.js';
 import { uiMatrixScenario } from './ui-matrix.js';
+import { logScenario } from './log.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -44,6 +45,7 @@ const scenarios: Scenario[] = [
   soakScenario,
   statusScenario,
   uiMatrixScenario,
+  logScenario,
 ];
 
 const { values } = parseArgs({
