@@ -7,13 +7,15 @@
 // maintenance keep), which both sides read.
 //
 //   npm run bench -- --scenario log [--quick]      (--quick: 1,000 commits a branch)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { alternate, type Contender } from './lib/alternate.js';
 import { failed, ratioOf, type ContenderResult, type Scenario, type ScenarioReport } from './lib/report.js';
 import { runTimed } from './lib/run-timed.js';
 import { withScratchDir } from './lib/scratch-dir.js';
+import { spread } from './lib/stats.js';
 import { buildLogHistory, webPath } from './log-history.js';
 
 const cli = fileURLToPath(new URL('../../bin/gitfleet.js', import.meta.url));
@@ -36,9 +38,10 @@ export const logScenario: Scenario = {
         const gitdir = join(dir, 'fleet.git');
         opts.log(`log: writing ${shape.commits} commits on ${shape.clusters} cluster branches`);
         const commits = await buildLogHistory(gitdir, shape);
+        const cpuMs = new Map<string, number[]>();
         const contenders = (graph: string): Contender[] =>
           variants.flatMap((v) => [
-            timed(`gitfleet log ${v.name} (${graph})`, 'gitfleet', dir, [
+            timed(`gitfleet log ${v.name} (${graph})`, 'gitfleet', { dir, cpuMs }, [
               cli,
               'log',
               '--repo',
@@ -46,7 +49,7 @@ export const logScenario: Scenario = {
               ...v.gitfleet,
               'Deployment/shop/web',
             ]),
-            timed(`git log -- path ${v.name} (${graph})`, 'alternative', dir, [
+            timed(`git log -- path ${v.name} (${graph})`, 'alternative', { dir, cpuMs }, [
               '--git-dir',
               gitdir,
               'log',
@@ -74,6 +77,7 @@ export const logScenario: Scenario = {
           note: 'whole commands in fresh processes (Node start included for gitfleet), output to a file; gitfleet prints each entry with its source commit (author, subject) as git prints %an %s',
           parameters: { ...shape, commits },
           contenders: results,
+          details: { cpuMs: Object.fromEntries([...cpuMs].map(([name, ms]) => [name, spread(ms)])) },
           ratios: pairs(results).map(([g, a]) =>
             ratioOf({ label: g.name.replace(/^gitfleet log /, ''), gitfleet: g, alternative: a }),
           ),
@@ -85,16 +89,36 @@ export const logScenario: Scenario = {
   },
 };
 
-function timed(name: string, side: Contender['side'], dir: string, args: string[]): Contender {
+// Each run is timed twice over: its wall time and peak RSS (runTimed, the table), then once
+// more under GNU time for its CPU time (user + system), which the load of a shared machine
+// disturbs less than the wall time (details.cpuMs).
+function timed(
+  name: string,
+  side: Contender['side'],
+  at: { dir: string; cpuMs: Map<string, number[]> },
+  args: string[],
+): Contender {
   const command = side === 'gitfleet' ? process.execPath : 'git';
+  const out = join(at.dir, 'out.txt');
   return {
     name,
     side,
     run: async () => {
-      const run = await runTimed({ command, args, stdoutFile: join(dir, 'out.txt') });
+      const run = await runTimed({ command, args, stdoutFile: out });
+      const cpu = cpuOf(command, args, at.dir);
+      if (cpu !== undefined) at.cpuMs.set(name, [...(at.cpuMs.get(name) ?? []), cpu]);
       return { ms: run.ms, peakRssMiB: run.peakRssMiB };
     },
   };
+}
+
+/** Returns the user + system CPU milliseconds of one run, or undefined without GNU time. */
+function cpuOf(command: string, args: readonly string[], dir: string): number | undefined {
+  const file = join(dir, 'cpu.txt');
+  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', file, command, ...args], { stdio: 'ignore' });
+  if (run.status !== 0) return undefined;
+  const [user, system] = readFileSync(file, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  return Math.round(((user ?? 0) + (system ?? 0)) * 1000);
 }
 
 /** Returns each gitfleet result with the git result after it. */

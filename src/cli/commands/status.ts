@@ -23,6 +23,7 @@ import {
   type StatusFailover,
 } from '../../core/status/format-status-text.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
+import { formatFleetHeader } from '../../core/status/format-fleet-header.js';
 import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
@@ -265,9 +266,11 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
   const refused = refusedDeletionsOf(data.hubRefusals ?? [], data.reports);
   const refusedKey = refused.length > 0 ? { refusedDeletions: refused } : {};
   const sections = [formatRolloutSection(data.rollouts), formatRefusedDeletions(refused)].filter((s) => s);
+  const header = formatFleetHeader(data, now);
   if (opts.wide) {
     const rows = fleetStatusTable(data, { placedOnly: !opts.all });
-    if (opts.output === 'text') return formatStatusText(rows, failover, sections.join('\n\n'));
+    if (opts.output === 'text')
+      return `${header}\n\n${formatStatusText(rows, failover, sections.join('\n\n'))}`;
     return serialize({ rows, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
   const clusters = summarizeClusters(data, now);
@@ -277,10 +280,13 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
       bindingsHead: data.bindingsHead,
       ...(data.bindingsTime !== undefined ? { bindingsTime: data.bindingsTime } : {}),
       ...(data.sourceCommit !== undefined ? { sourceCommit: data.sourceCommit } : {}),
+      ...(data.sourceRef !== undefined ? { sourceRef: data.sourceRef } : {}),
+      ...(data.sourceSubject !== undefined ? { sourceSubject: data.sourceSubject } : {}),
     };
     return serialize({ ...head, clusters, templates, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
   return [
+    header,
     formatClusterSummaries(clusters),
     formatTemplateSummaries(templates),
     ...formatFailoverSections(failover),
