@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
 import { readFleetStatus } from '../../src/loops/shared/read-fleet-status.js';
 import { fleetStatusTable } from '../../src/core/status/status-table.js';
+import { explainTemplateSummaries } from '../../src/core/status/explain-template.js';
 import {
   summarizeClusters,
   summarizeTemplates,
@@ -112,7 +113,16 @@ test('status -o json summarizes every cluster and template; an unreadable status
   assert.deepEqual(web.counts, { healthy: 0, progressing: 1, degraded: 0, unknown: 0, notApplied: 1 });
   assert.equal(
     web.message,
-    `m1: not yet applied: cluster at ${fixture.m1First.slice(0, 7)}, rendered ${fixture.m1Head.slice(0, 7)}`,
+    // Its explanation (core/status/explain-template.ts): the worst cluster, and one more not Healthy.
+    `m1: its agent applied ${fixture.m1First.slice(0, 7)}, the hub rendered ${fixture.m1Head.slice(0, 7)}: waiting for its next apply (and 1 more)`,
+  );
+  assert.equal(web.reason, 'NotYetApplied');
+  assert.deepEqual(
+    web.explanation?.map((c) => [c.cluster, c.reason]),
+    [
+      ['m1', 'NotYetApplied'],
+      ['m2', 'Progressing'],
+    ],
   );
 });
 
@@ -128,6 +138,8 @@ test('the summaries read from the hub-aggregated records are the ones read from 
   );
   assert.equal(whole.reports.get('m2')!.objects.length, 3);
   assert.deepEqual(summarizeTemplates(fresh), summarizeTemplates(whole));
+  // The explanation too: the hub keeps the health check's reason in its aggregation.
+  assert.deepEqual(explainTemplateSummaries(fresh), explainTemplateSummaries(whole));
   assert.deepEqual(summarizeClusters(fresh, now), summarizeClusters(whole, now));
   assert.deepEqual(fleetStatusTable(fresh), fleetStatusTable(whole));
 });
@@ -161,7 +173,9 @@ test('status prints the clusters table, why m3 is unreadable, then the templates
   assert.ok(
     templates!
       .split('\n')
-      .some((l) => /^Deployment\/shop\/web +2 +4 \(m1:2 m2:2\) +Unknown +0\/2 +m1: not yet applied/.test(l)),
+      .some((l) =>
+        /^Deployment\/shop\/web +2 +4 \(m1:2 m2:2\) +Unknown +0\/2 +m1: its agent applied/.test(l),
+      ),
   );
 });
 

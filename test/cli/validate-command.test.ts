@@ -49,3 +49,61 @@ test('hub --once refuses the same branchPrefix with the same message, before wri
   );
   assert.equal(git('for-each-ref', 'refs/heads/main/').toString(), '');
 });
+
+test('validate of a fleet with a ServiceExport and a ServiceImport warns of nothing it cannot know without status', async () => {
+  const mcs = aFleetDir();
+  try {
+    mcs.write(
+      'clusters.yaml',
+      ['member1', 'member2']
+        .map(
+          (n) => `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${n}}\nspec: {}\n`,
+        )
+        .join('---\n'),
+    );
+    mcs.write('apps.yaml', '');
+    mcs.write(
+      'shop.yaml',
+      `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceExport
+metadata: {name: web, namespace: shop}
+---
+apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: web, namespace: shop}
+spec: {type: ClusterSetIP, ports: [{port: 80, protocol: TCP}]}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: export, namespace: shop}
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: Service, name: web}
+    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceExport, name: web}
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: import, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}]
+  placement: {clusterAffinity: {clusterNames: [member2]}}
+`,
+    );
+    const run = await runCli(['validate', mcs.fleet]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stdout + run.stderr, /exported nowhere|warning:/);
+    assert.match(run.stdout, /diagnostics: 0 errors, 0 warnings, 1 info/);
+    assert.match(
+      run.stdout,
+      /info: ServiceImport\/shop\/web: its ServiceExport is placed on member1; whether their agents report endpoints of it is known from their status branches/,
+    );
+  } finally {
+    mcs.remove();
+  }
+});

@@ -15,7 +15,9 @@ import { CommandError } from '../command-error.js';
 import type { LabelSelector } from '../../core/model/selectors.js';
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import { filterFleetStatus } from '../../core/status/filter-fleet-status.js';
-import { clusterNamesOf, summarizeClusters, summarizeTemplates } from '../../core/status/fleet-summary.js';
+import { clusterNamesOf, summarizeClusters } from '../../core/status/fleet-summary.js';
+import { explainTemplateSummaries } from '../../core/status/explain-template.js';
+import { formatExplanations } from '../../core/status/format-explanations.js';
 import { formatClusterSummaries, formatTemplateSummaries } from '../../core/status/format-fleet-summary.js';
 import {
   formatFailoverSections,
@@ -185,8 +187,9 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
     const data = await readFleetStatus({
       dir: source.dir,
       repo: opts.repo,
-      // The views below take the statuses the hub aggregated where they are current.
-      objects: 'fresh',
+      // The views below take the statuses the hub aggregated where they are current; the
+      // explanation of the templates named (--template) reads their agents' records whole.
+      objects: opts.templates ? 'always' : 'fresh',
       templateLabels: selector !== undefined,
       memo,
       openStatusRepository,
@@ -274,7 +277,8 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
     return serialize({ rows, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
   const clusters = summarizeClusters(data, now);
-  const templates = summarizeTemplates(data);
+  // With --template, every cluster of each template says why (docs/status.md#why).
+  const templates = explainTemplateSummaries(data, { allClusters: opts.templates !== undefined });
   if (opts.output !== 'text') {
     const head = {
       bindingsHead: data.bindingsHead,
@@ -289,6 +293,7 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
     header,
     formatClusterSummaries(clusters),
     formatTemplateSummaries(templates),
+    ...(opts.templates ? [formatExplanations(templates)].filter((t) => t) : []),
     ...formatFailoverSections(failover),
     ...sections,
   ].join('\n\n');

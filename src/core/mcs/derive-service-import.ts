@@ -71,7 +71,7 @@ export function deriveServiceImport(binding: Binding, input: McsInput): McsObjec
       source: template.source,
     });
   }
-  input.diagnostics.push(...importDiagnostics(subject, exporters, collected));
+  input.diagnostics.push(...importDiagnostics(subject, exporters, collected, input.slicesReported));
   return objects;
 }
 
@@ -100,7 +100,20 @@ function importDiagnostics(
   subject: string,
   exporters: readonly string[],
   collected: readonly CollectedSlice[],
+  slicesReported: boolean,
 ): Diagnostic[] {
+  // Without status (validate, render), whether the exporting clusters report endpoints is not
+  // known: say where it is exported, as information, not a warning on every CI run.
+  if (collected.length === 0 && exporters.length > 0 && !slicesReported) {
+    return [
+      {
+        severity: 'info',
+        code: 'ServiceNotExported',
+        subject,
+        message: `its ServiceExport is placed on ${exporters.join(', ')}; whether their agents report endpoints of it is known from their status branches (gitfleet status, or gitfleet diff with the hub's branches)`,
+      },
+    ];
+  }
   if (collected.length === 0) {
     const where =
       exporters.length === 0

@@ -14,6 +14,11 @@ export interface McsInput {
   registered: ReadonlyMap<string, Cluster>;
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   exportedSlices: ReadonlyMap<string, readonly ExportedSlice[]>;
+  /**
+   * False when the render has no status (`validate`, `render`, `diff --no-hub-state`): no agent's
+   * report was read, so "no agent reports an EndpointSlice" is not known, only not asked.
+   */
+  slicesReported: boolean;
   /** Where the rules add their diagnostics. */
   diagnostics: Diagnostic[];
 }

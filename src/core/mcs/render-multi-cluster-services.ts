@@ -16,6 +16,8 @@ export interface MultiClusterServicesInput {
   clusters: readonly Cluster[];
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   exportedSlices: ReadonlyMap<string, readonly ExportedSlice[]>;
+  /** False when no status was read (McsInput.slicesReported); default true. */
+  slicesReported?: boolean;
 }
 
 /** What the importing and consuming clusters get, to render like any binding. */
@@ -45,6 +47,7 @@ export function renderMultiClusterServices(input: MultiClusterServicesInput): Mu
     registered: new Map(input.clusters.map((c) => [c.name, c])),
     clusterStatus: input.clusterStatus,
     exportedSlices: input.exportedSlices,
+    slicesReported: input.slicesReported !== false,
     diagnostics,
   };
   const made: McsObject[] = [];

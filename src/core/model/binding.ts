@@ -1,3 +1,4 @@
+import type { Taint } from './cluster.js';
 import type { FailoverBehavior, GracefulEvictionTask } from './failover.js';
 import type { ObjectRef } from './object-ref.js';
 import type { Placement, PolicyRef } from './propagation-policy.js';
@@ -8,10 +9,28 @@ export interface TargetCluster {
   replicas: number;
 }
 
+/**
+ * What refused a cluster: one of Karmada's filter plugins (pkg/scheduler/framework/plugins),
+ * `Unregistered` for a name in clusterNames no Cluster registers, `Capacity` when the replica
+ * assignment found too little room (Karmada's UnschedulableError).
+ */
+export type RefusingFilter =
+  | 'ClusterAffinity'
+  | 'ClusterEviction'
+  | 'TaintToleration'
+  | 'APIEnablement'
+  | 'SpreadConstraint'
+  | 'Unregistered'
+  | 'Capacity';
+
 /** Why one cluster was not chosen, in words a user can read. */
 export interface ClusterDiagnosis {
   cluster: string;
+  /** The filter that said no. */
+  filter: RefusingFilter;
   reason: string;
+  /** For TaintToleration: the taint no toleration of the placement tolerates. */
+  taint?: Taint;
   /** Set when only the ClusterEviction filter rejected the cluster: it fits but for the binding's eviction task. */
   onlyEviction?: true;
 }
@@ -34,6 +53,14 @@ export type ScheduleResult =
        * says Scheduled=False with this reason and message.
        */
       failed?: { reason: ScheduleFailureReason; message: string };
+      /**
+       * The clusters a filter other than ClusterAffinity refused at the last schedule (a taint,
+       * a missing API, an eviction, a spread field), and with `failed` every cluster the failed
+       * attempt refused: recorded, so `status` can say why a cluster was left out. The
+       * affinity's own refusals are the user's choice and are left out, or every record would
+       * change when a cluster joins. Absent when none.
+       */
+      refused?: ClusterDiagnosis[];
     }
   | {
       type: 'NoFit';
@@ -121,4 +148,6 @@ export interface PreviousBinding {
   lastScheduledTime?: string;
   /** The recorded applied placement (Binding.appliedPlacement). */
   appliedPlacement?: string;
+  /** The clusters the last schedule refused (ScheduleResult's `refused`), kept while it is not scheduled again. */
+  refused?: ClusterDiagnosis[];
 }

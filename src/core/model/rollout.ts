@@ -100,6 +100,12 @@ export interface RolloutState {
    * a cluster in its step, though the template has a binding from the first pass on.
    */
   newObjects?: string[];
+  /**
+   * The cluster-branch paths of the selected objects the render places on any cluster, sorted:
+   * what the rollout holds, so `status` can say which objects a held cluster keeps (records
+   * written before it was kept have none).
+   */
+  objects?: string[];
   clusters: RolloutClusterState[];
 }
 

@@ -1,5 +1,11 @@
 import yaml from 'js-yaml';
-import type { Binding, HeldSpec, PreviousBinding, TargetCluster } from '../model/binding.js';
+import type {
+  Binding,
+  ClusterDiagnosis,
+  HeldSpec,
+  PreviousBinding,
+  TargetCluster,
+} from '../model/binding.js';
 import type { Issues } from '../load/field-reader.js';
 import { parsePlacement } from '../load/parse-placement.js';
 import { isMap, type KubeObject } from '../model/kube-object.js';
@@ -10,6 +16,7 @@ import { healthStatuses } from '../health/health.js';
 import type { AggregatedStatusItem, BindingStatus, FullyAppliedCondition } from './binding-status.js';
 import type { GracefulEvictionTask } from '../model/failover.js';
 import { evictionTaskField, parseEvictionTasks } from './eviction-task-record.js';
+import { parseRefusedClusters, refusedClustersField } from './refused-clusters-record.js';
 
 // Karmada's claim annotations, kept on the binding record (Git cannot hold them on the template).
 const ppNamespace = 'propagationpolicy.karmada.io/namespace';
@@ -78,6 +85,7 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
       ...(status?.templateStatus ? { templateStatus: status.templateStatus } : {}),
       ...(status?.templateStatusError ? { templateStatusError: status.templateStatusError } : {}),
       ...(binding.lastScheduledTime !== undefined ? { lastScheduledTime: binding.lastScheduledTime } : {}),
+      ...refusedClustersField(binding.schedule),
     },
   };
   return emitYaml(record);
@@ -130,6 +138,10 @@ export interface BindingView {
   lastScheduledTime?: string;
   /** The placement the clusters were scheduled with (Binding.appliedPlacement). */
   appliedPlacement?: string;
+  /** The Scheduled condition when it is False (a failed schedule): Karmada's reason and the message. */
+  scheduleFailed?: { reason: string; message: string };
+  /** Why the last schedule left clusters out (status.refusedClusters); absent when it says nothing. */
+  refused?: ClusterDiagnosis[];
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -150,6 +162,7 @@ export function parseBindingRecord(text: string): PreviousBinding | undefined {
       : {}),
     ...(view.lastScheduledTime !== undefined ? { lastScheduledTime: view.lastScheduledTime } : {}),
     ...(view.appliedPlacement !== undefined ? { appliedPlacement: view.appliedPlacement } : {}),
+    ...(view.refused && view.clusters.length > 0 ? { refused: view.refused } : {}),
   };
 }
 
@@ -198,6 +211,8 @@ export function parseBindingView(text: string): BindingView | undefined {
   const fullyApplied = fullyAppliedOf(status.conditions);
   const held = heldSpecOf(annotations, doc.spec);
   const evictionTasks = parseEvictionTasks(doc.spec.gracefulEvictionTasks);
+  const scheduleFailed = scheduleFailedOf(status.conditions);
+  const refused = parseRefusedClusters(status.refusedClusters);
   return {
     name: typeof doc.metadata.name === 'string' ? doc.metadata.name : '',
     resource: ref,
@@ -220,6 +235,18 @@ export function parseBindingView(text: string): BindingView | undefined {
     ...(typeof annotations[appliedPlacementAnnotation] === 'string'
       ? { appliedPlacement: annotations[appliedPlacementAnnotation] }
       : {}),
+    ...(scheduleFailed ? { scheduleFailed } : {}),
+    ...(refused.length > 0 ? { refused } : {}),
+  };
+}
+
+function scheduleFailedOf(conditions: unknown): BindingView['scheduleFailed'] {
+  if (!Array.isArray(conditions)) return undefined;
+  const c = conditions.filter(isMap).find((x) => x.type === 'Scheduled');
+  if (!c || c.status !== 'False') return undefined;
+  return {
+    reason: typeof c.reason === 'string' ? c.reason : '',
+    message: typeof c.message === 'string' ? c.message : '',
   };
 }
 
@@ -244,6 +271,7 @@ function aggregatedStatusOf(value: unknown): AggregatedStatusItem[] {
         applied: item.applied,
         ...(typeof item.appliedMessage === 'string' ? { appliedMessage: item.appliedMessage } : {}),
         health: healthStatuses.find((h) => h === item.health) ?? 'Unknown',
+        ...(typeof item.healthMessage === 'string' ? { healthMessage: item.healthMessage } : {}),
         ...(isMap(item.status) ? { status: item.status } : {}),
       },
     ];

@@ -11,6 +11,8 @@ export interface AggregatedStatusItem {
   applied: boolean;
   appliedMessage?: string;
   health: HealthStatus;
+  /** Why it is not Healthy, as the agent's health check says (gitfleet's; absent when Healthy). */
+  healthMessage?: string;
   status?: Record<string, unknown>;
 }
 

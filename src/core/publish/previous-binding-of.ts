@@ -33,6 +33,7 @@ export function previousBindingOf(binding: Binding): PreviousBinding | null {
       : {}),
     ...(binding.lastScheduledTime !== undefined ? { lastScheduledTime: binding.lastScheduledTime } : {}),
     ...(binding.appliedPlacement !== undefined ? { appliedPlacement: binding.appliedPlacement } : {}),
+    ...(schedule.type === 'Scheduled' && schedule.refused ? { refused: schedule.refused } : {}),
   };
 }
 

@@ -94,6 +94,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
       clusters,
       clusterStatus: snapshot.clusterStatus,
       exportedSlices: snapshot.exportedSlices ?? noExportedSlices,
+      ...(snapshot.exportedSlices === undefined ? { slicesReported: false } : {}),
     },
     renderMultiClusterServices,
   );

@@ -41,8 +41,13 @@ export function reuseServices(
   kept: ServicesMemo | undefined,
   sameClustersAndStatus: boolean,
 ): ServicesMemo {
+  // A render without status (slicesReported false) says other things than one with none reported.
   const slicesJson =
-    kept?.exportedSlices === input.exportedSlices ? kept.slicesJson : slicesJsonOf(input.exportedSlices);
+    input.slicesReported === false
+      ? 'not reported'
+      : kept?.exportedSlices === input.exportedSlices && kept.slicesJson !== 'not reported'
+        ? kept.slicesJson
+        : slicesJsonOf(input.exportedSlices);
   const bindingsJson = JSON.stringify(input.bindings.filter((b) => readKinds.has(kindOf(b.resource))));
   const templates = [...input.templates.values()].filter(
     (t) => readKinds.has(kindOf(t.ref)) || kindOf(t.ref) === 'networking.karmada.io/MultiClusterService',

@@ -29,6 +29,8 @@ export interface Verdict {
   refusedDeletions: number;
   /** The clusters whose update the guard refuses, by name. */
   refusedClusters: string[];
+  /** The clusters a rollout reaches only in a later pass (RolloutPreview.later), by name. */
+  laterClusters: string[];
   text: string;
 }
 
@@ -44,6 +46,8 @@ export interface VerdictInput {
   guards: FleetConfig['guards'];
   /** Whether the head commit's message allows large deletions on a cluster (commit-trailers.ts). */
   deletionsAllowed: (cluster: string) => boolean;
+  /** Which clusters the merge's pass changes and which a rollout reaches later (previewRollouts). */
+  reach?: { now: readonly string[]; later: readonly string[] };
 }
 
 /** Returns the verdict of a diff: the counts and one line of text. */
@@ -68,16 +72,25 @@ export function judgeVerdict(input: VerdictInput): Verdict {
     replicasAfter: totalReplicas(input.head.bindings),
     refusedDeletions: refused.count,
     refusedClusters: refused.clusters,
+    laterClusters: [...(input.reach?.later ?? [])],
   };
-  return { ...counts, text: verdictText(counts, diff.changed) };
+  // A cluster a rollout reaches only later is not touched now, though a diff without the hub's
+  // state shows its change.
+  const now = new Set(input.reach?.now ?? []);
+  const laterOnly = new Set(counts.laterClusters.filter((c) => !now.has(c)));
+  const touchedNow = diff.clusters.filter((c) => !laterOnly.has(c.cluster)).length;
+  return { ...counts, text: verdictText({ ...counts, clusters: touchedNow }, diff.changed) };
 }
 
 /** Returns `verdict: …`, the line a reviewer reads first. */
 export function verdictText(v: Omit<Verdict, 'text'>, changed: boolean): string {
   if (!changed) return 'verdict: no change on any cluster';
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const later = v.laterClusters;
   const parts = [
-    `${plural(v.clusters, 'cluster')} touched`,
+    later.length === 0
+      ? `${plural(v.clusters, 'cluster')} touched`
+      : `${plural(v.clusters, 'cluster')} touched now, ${plural(later.length, 'cluster')} later by a rollout (${listed(later)})`,
     `objects ${v.added} added, ${v.changed} changed, ${v.removed} removed`,
     v.replicasBefore === v.replicasAfter
       ? `${plural(v.replicasMoved, 'replica')} moved`
@@ -88,6 +101,13 @@ export function verdictText(v: Omit<Verdict, 'text'>, changed: boolean): string 
       ? 'no deletion refused by the mass-deletion guard'
       : `${plural(v.refusedDeletions, 'deletion')} the mass-deletion guard will refuse (${v.refusedClusters.join(', ')})`;
   return `verdict: ${parts.join('; ')}; ${refused}`;
+}
+
+// The first names, then how many more: the verdict stays one line on a big fleet.
+function listed(names: readonly string[]): string {
+  return names.length <= 5
+    ? names.join(', ')
+    : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
 }
 
 function refusedDeletions(input: VerdictInput): { count: number; clusters: string[] } {

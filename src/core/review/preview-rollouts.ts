@@ -33,6 +33,8 @@ export interface StepPreview extends Pick<RolloutStep, 'soakSeconds' | 'approval
   step: number;
   /** The clusters of the step whose selected objects change, by name. */
   clusters: string[];
+  /** Those of them the merge's hub pass holds: the change reaches them in a later pass. */
+  later: string[];
 }
 
 /** How a change rolls out: per strategy the steps it reaches, in order, and what is not held. */
@@ -41,7 +43,18 @@ export interface RolloutPreview {
   strategies: { strategy: string; steps: StepPreview[] }[];
   /** The clusters that get changes no rollout holds, by name. */
   atOnce: string[];
+  /** The clusters the merge's hub pass changes (at once, or moved by a rollout), by name. */
+  now: string[];
+  /** The clusters a rollout reaches only in a later pass, by name (some may get other changes now). */
+  later: string[];
 }
+
+/**
+ * Which clusters of a strategy the merge's hub pass holds, by strategy label: the hub's own
+ * rollout stage run on its recorded state when the preview has it; without it, as a rollout that
+ * starts with this change (every step but an Auto step 1 waits).
+ */
+export type RolloutHolds = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** Returns how the head side's strategies roll out the change from base to head; empty without strategies. */
 export function previewRollouts(input: {
@@ -50,9 +63,12 @@ export function previewRollouts(input: {
   templates: readonly Template[];
   clusters: readonly Cluster[];
   base: RenderSide;
+  /** The head side before any rollout holds (where the change goes once every step passed). */
   head: RenderSide;
+  /** Which clusters the merge's pass holds (RolloutHolds); absent: judged from the steps. */
+  holds?: RolloutHolds;
 }): RolloutPreview {
-  const preview: RolloutPreview = { strategies: [], atOnce: [] };
+  const preview: RolloutPreview = { strategies: [], atOnce: [], now: [], later: [] };
   if (input.strategies.length === 0) return preview;
   // As the hub tells them apart: a template bound in base that lands on another cluster was
   // placed there by the scheduler; a template with no binding in base is new content.
@@ -63,15 +79,25 @@ export function previewRollouts(input: {
   const { changed, atOnce } = sortChanges(input.base, input.head, strategyAt);
   const registered = new Map(input.clusters.map((c) => [c.name, c]));
   for (const strategy of [...input.strategies].sort(byLabel)) {
-    const clusters = changed.get(strategyLabel(strategy));
-    if (clusters)
-      preview.strategies.push({
-        strategy: strategyLabel(strategy),
-        steps: stepsOf(strategy, clusters, registered),
-      });
+    const label = strategyLabel(strategy);
+    const clusters = changed.get(label);
+    if (!clusters) continue;
+    const held = input.holds?.get(label);
+    const isHeld = held ? (c: string) => held.has(c) : startsHeld(strategy);
+    preview.strategies.push({ strategy: label, steps: stepsOf(strategy, clusters, registered, isHeld) });
   }
   preview.atOnce = [...atOnce];
+  const steps = preview.strategies.flatMap((s) => s.steps);
+  const later = new Set(steps.flatMap((s) => s.later));
+  const now = new Set([...atOnce, ...steps.flatMap((s) => s.clusters.filter((c) => !s.later.includes(c)))]);
+  preview.now = [...now].sort();
+  preview.later = [...later].sort();
   return preview;
+}
+
+// A rollout that starts with the change moves an Auto step 1 at once and holds the rest.
+function startsHeld(strategy: RolloutStrategy): (cluster: string, step: number) => boolean {
+  return (_cluster, step) => step > 1 || strategy.steps[0]!.approval === 'Manual';
 }
 
 /** A selected template's path: the strategy's label, and whether the template was bound in base. */
@@ -115,6 +141,7 @@ function stepsOf(
   strategy: RolloutStrategy,
   clusters: ReadonlySet<string>,
   registered: ReadonlyMap<string, Cluster>,
+  isHeld: (cluster: string, step: number) => boolean,
 ): StepPreview[] {
   const byStep = new Map<number, string[]>();
   for (const name of clusters) {
@@ -127,9 +154,11 @@ function stepsOf(
     .sort((x, y) => x - y)
     .map((step) => {
       const { soakSeconds, approval, maxUnavailable } = strategy.steps[step - 1]!;
+      const names = byStep.get(step)!.sort();
       return {
         step,
-        clusters: byStep.get(step)!.sort(),
+        clusters: names,
+        later: names.filter((c) => isHeld(c, step)),
         soakSeconds,
         approval,
         ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),

@@ -131,7 +131,14 @@ class StrategyPass {
     }
     if (state.phase === 'Progressing' || state.phase === 'WaitingApproval') this.advance(state);
     this.reportStopped(state);
-    return state;
+    return { ...state, objects: this.objects() };
+  }
+
+  // What the rollout holds, for the record's readers (core/status/explain-template.ts).
+  private objects(): string[] {
+    const paths = new Set<string>();
+    for (const view of this.view.values()) for (const path of view.paths) paths.add(path);
+    return [...paths].sort();
   }
 
   private digests(): Record<string, string> {

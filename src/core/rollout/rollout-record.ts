@@ -53,6 +53,7 @@ export function rolloutRecordText(state: RolloutState): string {
     ...(state.message ? { message: state.message } : {}),
     digests: state.digests,
     ...(state.newObjects && state.newObjects.length > 0 ? { newObjects: state.newObjects } : {}),
+    ...(state.objects && state.objects.length > 0 ? { objects: state.objects } : {}),
     clusters: state.clusters.map((c) => ({
       name: c.name,
       step: c.step,
@@ -93,8 +94,9 @@ export function parseRolloutRecord(text: string): RolloutState | undefined {
   const digests = readDigests(doc.digests);
   const clusters = readClusters(doc.clusters);
   const newObjects = doc.newObjects ?? [];
+  const objects = doc.objects ?? [];
   if (digests === undefined || clusters === undefined) return undefined;
-  if (!Array.isArray(newObjects) || !newObjects.every((p) => typeof p === 'string')) return undefined;
+  if (!isPathList(newObjects) || !isPathList(objects)) return undefined;
   return {
     strategy: { kind: kind as RolloutStrategyKind, namespace, name },
     revision,
@@ -106,9 +108,14 @@ export function parseRolloutRecord(text: string): RolloutState | undefined {
     ...(typeof healthySince === 'string' ? { healthySince } : {}),
     ...(typeof message === 'string' ? { message } : {}),
     digests,
-    ...(newObjects.length > 0 ? { newObjects: newObjects as string[] } : {}),
+    ...(newObjects.length > 0 ? { newObjects } : {}),
+    ...(objects.length > 0 ? { objects } : {}),
     clusters,
   };
+}
+
+function isPathList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((p) => typeof p === 'string');
 }
 
 function isCount(value: unknown): value is number {

@@ -123,6 +123,7 @@ function unchangedSchedule(previous: PreviousBinding): ScheduleResult {
     type: 'Scheduled',
     clusters: previous.clusters,
     ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
+    ...(previous.refused ? { refused: previous.refused } : {}),
   };
 }
 
@@ -194,13 +195,7 @@ function carriedFailoverState(
 // Karmada's detector leaves the binding as it was while a dependent override is missing
 // (pkg/detector/policy.go): the previous clusters stay; without a previous binding, nothing.
 function waitingSchedule(previous: PreviousBinding | undefined): ScheduleResult {
-  if (previous && previous.clusters.length > 0) {
-    return {
-      type: 'Scheduled',
-      clusters: previous.clusters,
-      ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
-    };
-  }
+  if (previous && previous.clusters.length > 0) return unchangedSchedule(previous);
   return {
     type: 'NoFit',
     reason: 'SchedulerError',
@@ -229,6 +224,7 @@ function keptPrevious(
     clusters: previous.clusters,
     ...(previous.affinityName !== undefined ? { affinityName: previous.affinityName } : {}),
     failed: { reason: failed.reason ?? 'SchedulerError', message: failed.message },
+    ...(failed.diagnosis.length > 0 ? { refused: failed.diagnosis } : {}),
   };
 }
 

@@ -26,11 +26,16 @@ export function filterApiEnablement(cluster: Cluster, context: FilterContext): F
     (e) => e.groupVersion === apiVersion && e.resources.some((r) => r.kind === kind),
   );
   if (listed) return { ok: true };
-  const partial = isPartialList(status) ? ' (the reported API list is incomplete)' : '';
-  return { ok: false, reason: `API ${apiVersion} ${kind} not enabled${partial}` };
+  const partial = isPartialList(status)
+    ? ' (its API list is partial, CompleteAPIEnablements=False: if the cluster serves the API, it is placed once its list is complete)'
+    : '';
+  return { ok: false, filter: 'APIEnablement', reason: `API ${apiVersion} ${kind} not enabled${partial}` };
 }
 
-// Karmada's CompleteAPIEnablements condition: anything but True means the list may be partial.
+// Karmada's CompleteAPIEnablements condition: False means discovery missed some API groups, so
+// an API absent from the list may still be served. gitfleet's agent reports a list only when
+// discovery answered in full (adapters/kube/discovery.ts), so a list without the condition is
+// complete.
 function isPartialList(status: ClusterStatus | undefined): boolean {
-  return !status?.conditions?.some((c) => c.type === 'CompleteAPIEnablements' && c.status === 'True');
+  return status?.conditions?.some((c) => c.type === 'CompleteAPIEnablements' && c.status !== 'True') ?? false;
 }

@@ -9,5 +9,5 @@ import type { FilterContext, FilterResult } from './filter-plugin.js';
 export function filterClusterAffinity(cluster: Cluster, context: FilterContext): FilterResult {
   if (!context.affinity) return { ok: true };
   const mismatch = explainAffinityMismatch(cluster, context.affinity);
-  return mismatch === undefined ? { ok: true } : { ok: false, reason: mismatch };
+  return mismatch === undefined ? { ok: true } : { ok: false, filter: 'ClusterAffinity', reason: mismatch };
 }

@@ -12,6 +12,7 @@ export function filterClusterEviction(cluster: Cluster, context: FilterContext):
   if (!task) return { ok: true };
   return {
     ok: false,
+    filter: 'ClusterEviction',
     reason: `being evicted (${task.reason} by ${task.producer} since ${task.creationTimestamp}): not schedulable until the eviction is done`,
   };
 }

@@ -1,4 +1,5 @@
-import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import type { RefusingFilter } from '../model/binding.js';
+import type { Cluster, ClusterStatus, Taint } from '../model/cluster.js';
 import type { GracefulEvictionTask, TimedTaint } from '../model/failover.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
@@ -7,8 +8,12 @@ import type { ClusterAffinity } from '../model/selectors.js';
 // The shape every filter plugin has, apart from the list that runs them (cluster-filter.ts),
 // so each plugin depends on this shape and the list depends on the plugins, not both ways.
 
-/** A filter plugin's verdict on one cluster; `reason` is shown to users as `<cluster>: <reason>`. */
-export type FilterResult = { ok: true } | { ok: false; reason: string };
+/**
+ * A filter plugin's verdict on one cluster; `reason` is shown to users as `<cluster>: <reason>`,
+ * `filter` names the plugin (the binding record keeps both, core/status/explain-refusal.ts words them).
+ */
+export type FilterResult =
+  { ok: true } | { ok: false; filter: RefusingFilter; reason: string; taint?: Taint };
 
 /** What every filter may look at besides the cluster itself. */
 export interface FilterContext {

@@ -13,7 +13,12 @@ export function filterSpreadConstraint(cluster: Cluster, context: FilterContext)
       (field === 'provider' && !cluster.provider) ||
       (field === 'region' && !cluster.region) ||
       (field === 'zone' && cluster.zones.length === 0);
-    if (missing) return { ok: false, reason: `no ${field} set, but spreadConstraints spread by ${field}` };
+    if (missing)
+      return {
+        ok: false,
+        filter: 'SpreadConstraint',
+        reason: `no ${field} set, but spreadConstraints spread by ${field}`,
+      };
   }
   return { ok: true };
 }

@@ -13,5 +13,7 @@ export function filterTaintToleration(cluster: Cluster, context: FilterContext):
   if (context.previousClusters.has(cluster.name)) return { ok: true };
   const taints = effectiveTaints(cluster, context.clusterStatus.get(cluster.name), context.clusterTaints);
   const taint = findUntoleratedTaint(taints, context.placement.clusterTolerations);
-  return taint ? { ok: false, reason: `taint ${formatTaint(taint)} not tolerated` } : { ok: true };
+  return taint
+    ? { ok: false, filter: 'TaintToleration', reason: `taint ${formatTaint(taint)} not tolerated`, taint }
+    : { ok: true };
 }

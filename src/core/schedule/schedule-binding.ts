@@ -14,7 +14,7 @@ export function scheduleBinding(input: ScheduleInput): ScheduleResult {
   const terms = input.placement.clusterAffinities ?? [];
   if (terms.length === 0) {
     const outcome = scheduleForAffinity(input, input.placement.clusterAffinity);
-    return outcome.ok ? { type: 'Scheduled', clusters: outcome.clusters } : noFit(outcome);
+    return outcome.ok ? scheduled(outcome) : noFit(outcome);
   }
   return scheduleWithAffinityTerms(input, terms);
 }
@@ -41,7 +41,7 @@ function scheduleWithAffinityTerms(
   const failures: { term: ClusterAffinityTerm; outcome: Extract<AffinityOutcome, { ok: false }> }[] = [];
   for (const term of terms.slice(start)) {
     const outcome = scheduleForAffinity(input, term);
-    if (outcome.ok) return { type: 'Scheduled', clusters: outcome.clusters, affinityName: term.affinityName };
+    if (outcome.ok) return { ...scheduled(outcome), affinityName: term.affinityName };
     failures.push({ term, outcome });
   }
   const diagnosis: ClusterDiagnosis[] = failures.flatMap(({ term, outcome }) =>
@@ -53,6 +53,16 @@ function scheduleWithAffinityTerms(
   const first = failures[0]!.outcome;
   const result: ScheduleResult = { type: 'NoFit', diagnosis, message };
   return first.fitError ? result : { ...result, reason: first.reason, keepPrevious: true };
+}
+
+function scheduled(
+  outcome: Extract<AffinityOutcome, { ok: true }>,
+): Extract<ScheduleResult, { type: 'Scheduled' }> {
+  return {
+    type: 'Scheduled',
+    clusters: outcome.clusters,
+    ...(outcome.refused.length > 0 ? { refused: outcome.refused } : {}),
+  };
 }
 
 // A filter failure is NoClusterFit, left unsaid; any other failure names its reason.

@@ -19,7 +19,12 @@ import { selectClusters } from './select-clusters.js';
  * `reason` is the Scheduled condition's reason Karmada writes for it.
  */
 export type AffinityOutcome =
-  | { ok: true; clusters: TargetCluster[] }
+  | {
+      ok: true;
+      clusters: TargetCluster[];
+      /** The refusals by filters other than ClusterAffinity (ScheduleResult's `refused`). */
+      refused: ClusterDiagnosis[];
+    }
   | {
       ok: false;
       fitError: boolean;
@@ -55,7 +60,13 @@ export function scheduleForAffinity(
   if (!selected.ok) {
     return { ok: false, fitError: false, reason: 'SchedulerError', message: selected.message, diagnosis: [] };
   }
-  return assignTo(input, selected.clusters, overflow !== undefined);
+  const outcome = assignTo(input, selected.clusters, overflow !== undefined);
+  return outcome.ok ? { ...outcome, refused: diagnosis.filter(isNotAffinity) } : outcome;
+}
+
+// The affinity's refusals are what the user chose; the others are facts about the clusters.
+function isNotAffinity(d: ClusterDiagnosis): boolean {
+  return d.filter !== 'ClusterAffinity' && d.filter !== 'Unregistered';
 }
 
 // Karmada's ResourceBindingSpec.IsWorkload: replicas or a resource request per replica.
@@ -101,14 +112,17 @@ function filterClusters(
     else
       diagnosis.push({
         cluster: cluster.name,
+        filter: verdict.filter,
         reason: verdict.reason,
+        ...(verdict.taint ? { taint: verdict.taint } : {}),
         ...(context.evictionTasks && failsOnlyForEviction(cluster, context) ? { onlyEviction: true } : {}),
       });
   }
   // A name no cluster has is no cluster to filter, but it is why the affinity fits nowhere.
   const registered = new Set(input.clusters.map((c) => c.name));
   for (const name of affinity?.clusterNames ?? [])
-    if (!registered.has(name)) diagnosis.push({ cluster: name, reason: 'not a registered cluster' });
+    if (!registered.has(name))
+      diagnosis.push({ cluster: name, filter: 'Unregistered', reason: 'not a registered cluster' });
   return { feasible, diagnosis };
 }
 
@@ -130,9 +144,10 @@ function assignTo(
     overflow,
     ...(input.fresh ? { fresh: true } : {}),
   });
-  if (assigned.ok) return { ok: true, clusters: assigned.clusters };
-  const diagnosis = candidates.map((c) => ({
+  if (assigned.ok) return { ok: true, clusters: assigned.clusters, refused: [] };
+  const diagnosis = candidates.map((c): ClusterDiagnosis => ({
     cluster: c.name,
+    filter: 'Capacity',
     reason: `can take ${c.allocatableReplicas} more replica(s)`,
   }));
   // Not enough room is Karmada's UnschedulableError (division_algorithm.go, common.go); no

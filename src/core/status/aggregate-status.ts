@@ -78,6 +78,7 @@ function fromRecord(cluster: string, record: ObjectStatusRecord): AggregatedStat
     clusterName: cluster,
     applied: true,
     health: record.health,
+    ...(record.health !== 'Healthy' && record.healthMessage ? { healthMessage: record.healthMessage } : {}),
     ...(record.status ? { status: record.status } : {}),
   };
 }

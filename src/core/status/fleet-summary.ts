@@ -8,6 +8,7 @@ import { parseTime } from '../model/rfc3339.js';
 import type { BindingView } from '../publish/binding-record.js';
 import type { AggregatedStatusItem } from '../publish/binding-status.js';
 import { aggregateBindingStatus } from './aggregate-status.js';
+import type { ClusterExplanation, ExplanationReason } from './explanation.js';
 import type { CommitDistance, FleetStatusData } from './fleet-status-data.js';
 import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
 
@@ -82,8 +83,16 @@ export interface TemplateSummary {
   health: HealthRollup;
   /** Over the placed clusters: applied by health, and not applied. */
   counts: { healthy: number; progressing: number; degraded: number; unknown: number; notApplied: number };
-  /** The first placed cluster that is not Healthy and why (`member2: not yet applied: …`). */
+  /**
+   * Why it is not Healthy (core/status/explain-template.ts): the worst cluster's explanation, or
+   * why it is placed nowhere; without an explanation, the first placed cluster that is not
+   * Healthy and why (`member2: not yet applied: …`).
+   */
   message?: string;
+  /** The reason of its explanation (explainTemplateSummaries). */
+  reason?: ExplanationReason;
+  /** Its clusters' explanations: those that say more than "fine" or "not chosen", or every one when asked. */
+  explanation?: ClusterExplanation[];
 }
 
 /** Returns one summary per cluster that has a cluster branch, a status branch or a placement, by name. */
@@ -169,8 +178,9 @@ function summarizeCluster(
   };
 }
 
-function readinessOf(
-  data: FleetStatusData,
+/** Returns whether a cluster is Ready and why not (ClusterReadiness), as its summary says. */
+export function readinessOf(
+  data: Pick<FleetStatusData, 'unreadable' | 'judged'>,
   cluster: string,
   report: AgentReport | undefined,
 ): { ready: ClusterReadiness; readyMessage?: string } {

@@ -7,7 +7,7 @@
 import type { Fleet } from '../../core/model/fleet.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
-import type { RolloutDecision } from '../../core/model/rollout.js';
+import type { RolloutDecision, RolloutState } from '../../core/model/rollout.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
@@ -44,6 +44,8 @@ export interface RolloutStage {
   clusterLines: Map<string, string[]>;
   diagnostics: Diagnostic[];
   wakeAt?: Date;
+  /** Every strategy's rollout after this pass, by strategy label (which clusters it holds). */
+  states: ReadonlyMap<string, RolloutState>;
 }
 
 /** Returns the stage's outcome, or undefined when the fleet has no strategy and the branch no record. */
@@ -146,6 +148,7 @@ export async function planRolloutStage(
     clusterLines: clusterLinesOf(planned),
     diagnostics: planned.diagnostics,
     ...(planned.wakeAt ? { wakeAt: planned.wakeAt } : {}),
+    states: planned.states,
   };
 }
 

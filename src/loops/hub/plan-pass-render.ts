@@ -40,6 +40,8 @@ export interface PassRender {
   previous: ReadonlyMap<string, PreviousBinding>;
   reports: ReadonlyMap<string, AgentReport>;
   rollout: RolloutStage | undefined;
+  /** With a rollout stage: the render before it held anything (where the change goes in the end). */
+  unheld?: RenderResult;
   failoverWrites: FailoverWrites;
   /** Diagnostics of reading the exported endpoints. */
   exportDiagnostics: Diagnostic[];
@@ -103,6 +105,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
     previous,
     sourceCommit: input.sourceCommit,
   });
+  const unheld = render;
   if (rollout) render = { ...render, clusters: rollout.clusters };
   const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
   const failoverWrites: FailoverWrites = {
@@ -111,7 +114,15 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
     verdicts,
     ...(wakeAt ? { wakeAt } : {}),
   };
-  return { render, previous, reports, rollout, failoverWrites, exportDiagnostics: exported.diagnostics };
+  return {
+    render,
+    ...(rollout ? { unheld } : {}),
+    previous,
+    reports,
+    rollout,
+    failoverWrites,
+    exportDiagnostics: exported.diagnostics,
+  };
 }
 
 function earliestOf(a: Date | undefined, b: Date | undefined): Date | undefined {

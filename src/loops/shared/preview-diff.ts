@@ -14,10 +14,15 @@ import { diffRenders } from '../../core/review/diff-renders.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { judgeVerdict, type Verdict } from '../../core/review/judge-verdict.js';
-import { previewRollouts, type RolloutPreview } from '../../core/review/preview-rollouts.js';
+import {
+  previewRollouts,
+  type RolloutHolds,
+  type RolloutPreview,
+} from '../../core/review/preview-rollouts.js';
+import type { RolloutState } from '../../core/model/rollout.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
-import { blobIdsOf, renderAsHub, withBranchFiles } from './preview/render-as-hub.js';
+import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './preview/render-as-hub.js';
 import { renderOffLoop } from './render-off-loop.js';
 
 export interface PreviewDiffOptions {
@@ -104,7 +109,7 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
     };
     const baseRender = await renderOffLoop(freshSnapshot(base.fleet));
     const headRender = await renderOffLoop(freshSnapshot(head.fleet));
-    return assemble({ base, head, baseRender, headRender, state });
+    return assemble({ base, head, baseRender, headRender, state, rollouts: undefined });
   }
   const now = (opts.now ?? (() => new Date()))();
   const baseSide = await renderAsHub({ recorded, fleet: base.fleet, commit: base.commit, now });
@@ -133,6 +138,7 @@ export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff
     headRender: headSide.render,
     state,
     current: headSide.current,
+    rollouts: headSide.rollouts,
   });
 }
 
@@ -143,15 +149,20 @@ function assemble(input: {
   headRender: RenderResult;
   state: PreviewDiff['state'];
   current?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** With the hub's state: the head before the rollout stage held anything, and its decisions. */
+  rollouts: HubRender['rollouts'];
 }): PreviewDiff {
   const { base, head, baseRender, headRender, state } = input;
   const diff = diffRenders({ base: baseRender, head: headRender });
+  // Every step, held or not: the head as it will be once the rollouts pass, and which clusters
+  // the merge's own pass holds (docs/rollout.md#before-the-merge-gitfleet-diff).
   const rollout = previewRollouts({
     strategies: head.fleet.rolloutStrategies ?? [],
     templates: head.fleet.templates,
     clusters: head.fleet.clusters,
     base: baseRender,
-    head: headRender,
+    head: input.rollouts?.unheld ?? headRender,
+    ...(input.rollouts ? { holds: heldClusters(input.rollouts.states) } : {}),
   });
   // With the branches' files (blob ids), the guard judges the head render as blob ids too.
   const current = input.current;
@@ -168,6 +179,7 @@ function assemble(input: {
     ...(current ? { current } : {}),
     guards: head.fleet.config.guards,
     deletionsAllowed: deletionsAllowedBy(head.message),
+    reach: rollout,
   });
   const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
   const title = `gitfleet diff ${sideLabel(base)} → ${sideLabel(head)}`;
@@ -188,6 +200,16 @@ function assemble(input: {
     markdown,
     text,
   };
+}
+
+// Strategy label → the clusters its rollout holds after the pass (nothing once it is complete).
+function heldClusters(states: ReadonlyMap<string, RolloutState>): RolloutHolds {
+  const holds = new Map<string, Set<string>>();
+  for (const [label, state] of states) {
+    if (state.phase === 'Complete') continue;
+    holds.set(label, new Set(state.clusters.filter((c) => c.state === 'Held').map((c) => c.name)));
+  }
+  return holds;
 }
 
 // A commit message's first line, as `git log --format=%s` shows it.

@@ -236,7 +236,7 @@ function noFit(diagnosis: { cluster: string; onlyEviction?: true }[], keepPrevio
     ...boundOn({}),
     schedule: {
       type: 'NoFit',
-      diagnosis: diagnosis.map((d) => ({ reason: 'being evicted', ...d })),
+      diagnosis: diagnosis.map((d) => ({ filter: 'ClusterEviction', reason: 'being evicted', ...d })),
       message: '0/3 clusters are available',
       ...(keepPrevious ? { reason: 'Unschedulable' as const, keepPrevious: true } : {}),
     },

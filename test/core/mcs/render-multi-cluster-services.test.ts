@@ -15,6 +15,7 @@ import type { Diagnostic } from '../../../src/core/model/diagnostic.js';
 import type { ExportedSlice } from '../../../src/core/model/exported-slice.js';
 import { previousBindingOf } from '../../../src/core/publish/previous-binding-of.js';
 import { renderFleet, type RenderResult } from '../../../src/core/render/render-fleet.js';
+import { freshSnapshot } from '../../../src/core/model/snapshot.js';
 
 const clusters: SourceFile = {
   path: 'clusters.yaml',
@@ -418,5 +419,37 @@ test('a ServiceExport evicted Gracefully from its only cluster still exports fro
       (e) => e.conditions.ready,
     ),
     [true],
+  );
+});
+
+test('without status (validate, render), an exported Service is information, not a warning: no agent was asked', () => {
+  const loaded = loadFleet(aFleet());
+  assert.ok(loaded.ok);
+  const fresh = renderFleet(freshSnapshot(loaded.fleet));
+  const said = fresh.diagnostics.filter((d) => d.code === 'ServiceNotExported');
+  assert.deepEqual(
+    said.map((d) => [d.severity, d.message]),
+    [
+      [
+        'info',
+        "its ServiceExport is placed on member1; whether their agents report endpoints of it is known from their status branches (gitfleet status, or gitfleet diff with the hub's branches)",
+      ],
+    ],
+  );
+  // With status read and nothing reported, it is the warning it was.
+  const hub = renderFleet({ ...freshSnapshot(loaded.fleet), exportedSlices: new Map() });
+  assert.deepEqual(
+    hub.diagnostics.filter((d) => d.code === 'ServiceNotExported').map((d) => d.severity),
+    ['warning'],
+  );
+});
+
+test('without status, a ServiceImport whose ServiceExport is placed nowhere is still a warning: that needs no status', () => {
+  const loaded = loadFleet(aFleet({ exportOn: ['member9'] }));
+  assert.ok(loaded.ok);
+  const fresh = renderFleet(freshSnapshot(loaded.fleet));
+  assert.deepEqual(
+    fresh.diagnostics.filter((d) => d.code === 'ServiceNotExported').map((d) => d.severity),
+    ['warning'],
   );
 });

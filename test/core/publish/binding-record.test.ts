@@ -207,3 +207,59 @@ test('a recorded task is read leniently: no fromCluster is no task, an unknown p
     { fromCluster: 'm3', purgeMode: 'Gracefully', reason: '', producer: '', creationTimestamp: '' },
   ]);
 });
+
+const tainted: Binding = {
+  ...binding,
+  schedule: {
+    type: 'Scheduled',
+    clusters: [{ name: 'm1', replicas: 10 }],
+    refused: [
+      {
+        cluster: 'm2',
+        filter: 'TaintToleration',
+        reason: 'taint dedicated=gpu:NoSchedule not tolerated',
+        taint: { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
+      },
+    ],
+  },
+};
+
+test("a schedule's refusals are recorded, read back by the view, and kept by the previous binding as the render remembers them", () => {
+  const text = bindingRecord(tainted);
+  assert.match(text, /refusedClusters:/);
+  assert.deepEqual(
+    parseBindingView(text)?.refused,
+    tainted.schedule.type === 'Scheduled' ? tainted.schedule.refused : [],
+  );
+  assert.deepEqual(parseBindingRecord(text), previousBindingOf(tainted));
+  assert.equal(parseBindingView(text)?.scheduleFailed, undefined);
+});
+
+test('a filter failure records every cluster refused and the failed Scheduled condition', () => {
+  const view = parseBindingView(
+    bindingRecord({
+      ...binding,
+      schedule: {
+        type: 'NoFit',
+        message: '0/2 clusters are available',
+        diagnosis: [
+          { cluster: 'm1', filter: 'ClusterAffinity', reason: 'not in clusterAffinity.clusterNames' },
+          { cluster: 'm2', filter: 'APIEnablement', reason: 'API apps/v1 Deployment not enabled' },
+        ],
+      },
+    }),
+  );
+  assert.deepEqual(view?.scheduleFailed, { reason: 'NoClusterFit', message: '0/2 clusters are available' });
+  assert.deepEqual(
+    view?.refused?.map((d) => [d.cluster, d.filter]),
+    [
+      ['m1', 'ClusterAffinity'],
+      ['m2', 'APIEnablement'],
+    ],
+  );
+});
+
+test('a recorded refusal this version does not know is left out, not guessed', () => {
+  const text = bindingRecord(tainted).replace('filter: TaintToleration', 'filter: GpuFit');
+  assert.equal(parseBindingView(text)?.refused, undefined);
+});

@@ -128,12 +128,21 @@ test('a changed image of a selected template is grouped by step; nothing else ch
       {
         strategy: 'shop/web',
         steps: [
-          { step: 1, clusters: ['member1'], soakSeconds: 300, approval: 'Auto' },
-          { step: 2, clusters: ['member2', 'member3'], soakSeconds: 0, approval: 'Manual' },
+          { step: 1, clusters: ['member1'], later: [], soakSeconds: 300, approval: 'Auto' },
+          {
+            step: 2,
+            clusters: ['member2', 'member3'],
+            later: ['member2', 'member3'],
+            soakSeconds: 0,
+            approval: 'Manual',
+          },
         ],
       },
     ],
     atOnce: [],
+    // Without the hub's state: the rollout this change starts moves step 1 now, the rest later.
+    now: ['member1'],
+    later: ['member2', 'member3'],
   });
 });
 
@@ -196,7 +205,8 @@ test('objects no strategy selects, replica counts, new placements and removals a
       atOnce: ['member1', 'member3'],
     },
   ];
-  for (const c of cases) assert.deepEqual(preview(c.head), { strategies: [], atOnce: c.atOnce }, c.name);
+  for (const c of cases)
+    assert.deepEqual(preview(c.head), { strategies: [], atOnce: c.atOnce, now: c.atOnce, later: [] }, c.name);
 });
 
 test('a selected file that fails to render in head is held by the hub: no change at all', () => {
@@ -219,7 +229,7 @@ test('a selected file that fails to render in head is held by the hub: no change
     },
     { member1: [objectPath(web.ref)] },
   );
-  assert.deepEqual(preview(head), { strategies: [], atOnce: [] });
+  assert.deepEqual(preview(head), { strategies: [], atOnce: [], now: [], later: [] });
 });
 
 test('a selected file that failed to render in base and renders in head is a change in its step', () => {
@@ -293,7 +303,7 @@ test('a template selected on a new cluster arrives at once, and without strategi
     withNew.strategies[0]!.steps.map((s) => s.clusters),
     [['member1'], ['member2', 'member3']],
   );
-  assert.deepEqual(preview(head, []), { strategies: [], atOnce: [] });
+  assert.deepEqual(preview(head, []), { strategies: [], atOnce: [], now: [], later: [] });
 });
 
 test('each strategy gets its own steps, by label; a cluster no step names is in the last step', () => {
@@ -320,8 +330,15 @@ test('each strategy gets its own steps, by label; a cluster no step names is in 
     ['api', 'shop/web'],
   );
   assert.deepEqual(got.strategies[0]!.steps, [
-    { step: 1, clusters: ['member3'], soakSeconds: 0, approval: 'Auto' },
-    { step: 2, clusters: ['member1', 'member2'], soakSeconds: 60, maxUnavailable: 1, approval: 'Auto' },
+    { step: 1, clusters: ['member3'], later: [], soakSeconds: 0, approval: 'Auto' },
+    {
+      step: 2,
+      clusters: ['member1', 'member2'],
+      later: ['member1', 'member2'],
+      soakSeconds: 60,
+      maxUnavailable: 1,
+      approval: 'Auto',
+    },
   ]);
 });
 
@@ -331,26 +348,49 @@ test('the lines say which clusters come first and how each step is gated, then w
       {
         strategy: 'shop/web',
         steps: [
-          { step: 1, clusters: ['member1'], soakSeconds: 300, approval: 'Auto' },
-          { step: 2, clusters: ['member2', 'member3'], soakSeconds: 0, approval: 'Manual' },
+          { step: 1, clusters: ['member1'], later: [], soakSeconds: 300, approval: 'Auto' },
+          {
+            step: 2,
+            clusters: ['member2', 'member3'],
+            later: ['member2', 'member3'],
+            soakSeconds: 0,
+            approval: 'Manual',
+          },
         ],
       },
       {
         strategy: 'api',
-        steps: [{ step: 2, clusters: ['a', 'b', 'c'], soakSeconds: 60, maxUnavailable: 2, approval: 'Auto' }],
+        steps: [
+          {
+            step: 2,
+            clusters: ['a', 'b', 'c'],
+            later: ['a', 'b', 'c'],
+            soakSeconds: 60,
+            maxUnavailable: 2,
+            approval: 'Auto',
+          },
+        ],
       },
     ],
     atOnce: ['member1', 'member2'],
+    now: ['member1', 'member2'],
+    later: ['a', 'b', 'c', 'member2', 'member3'],
   });
   assert.deepEqual(lines, [
     'rollout shop/web: step 1 member1 first (soak 300s), then step 2 member2, member3 (approval: Manual)',
     'rollout api: step 2 a, b, c (soak 60s, 2 at a time)',
     'not held: the other changes reach member1, member2 at once (objects no rollout strategy selects, new placements, removals, replica counts)',
   ]);
-  assert.deepEqual(rolloutLines({ strategies: [], atOnce: ['a', 'b', 'c'] }, { maxNames: 2 }), [
-    'not held: the other changes reach a, b and 1 more at once (objects no rollout strategy selects, new placements, removals, replica counts)',
-  ]);
-  assert.deepEqual(rolloutLines({ strategies: [], atOnce: [] }), []);
+  assert.deepEqual(
+    rolloutLines(
+      { strategies: [], atOnce: ['a', 'b', 'c'], now: ['a', 'b', 'c'], later: [] },
+      { maxNames: 2 },
+    ),
+    [
+      'not held: the other changes reach a, b and 1 more at once (objects no rollout strategy selects, new placements, removals, replica counts)',
+    ],
+  );
+  assert.deepEqual(rolloutLines({ strategies: [], atOnce: [], now: [], later: [] }), []);
 });
 
 test('the text and markdown diffs carry the rollout lines after the placement, and nothing without a preview', () => {
@@ -368,11 +408,14 @@ test('the text and markdown diffs carry the rollout lines after the placement, a
     text,
     /^# rollouts:\n# {3}rollout shop\/web: step 1 member1 first \(soak 300s\), then step 2 member2, member3 \(approval: Manual\)\n# {3}not held: the other changes reach member1, member2, member3 at once/m,
   );
-  assert.equal(formatDiffText(diff, { strategies: [], atOnce: [] }), formatDiffText(diff));
+  assert.equal(
+    formatDiffText(diff, { strategies: [], atOnce: [], now: [], later: [] }),
+    formatDiffText(diff),
+  );
   const md = formatDiffMarkdown(diff, { rollout });
   assert.match(md, /\*\*Rollouts\*\*\n\n- rollout shop\/web: step 1 member1 first/);
   assert.equal(
-    formatDiffMarkdown(diff, { rollout: { strategies: [], atOnce: [] } }),
+    formatDiffMarkdown(diff, { rollout: { strategies: [], atOnce: [], now: [], later: [] } }),
     formatDiffMarkdown(diff),
   );
 });
@@ -385,12 +428,15 @@ test('the markdown rollout section stays within its share of the comment budget'
         {
           step: 1,
           clusters: Array.from({ length: 40 }, (_, j) => `cluster-${j}`),
+          later: [],
           soakSeconds: 0,
           approval: 'Auto' as const,
         },
       ],
     })),
     atOnce: [],
+    now: Array.from({ length: 40 }, (_, j) => `cluster-${j}`),
+    later: [],
   };
   const head = side(
     everywhere(() => [
@@ -409,4 +455,37 @@ test('the markdown rollout section stays within its share of the comment budget'
   assert.match(section, /- … and \d+ more\n/);
   assert.match(section, /cluster-19 and 20 more/);
   assert.ok(md.length <= 20_000);
+});
+
+test("with the hub's holds, the clusters its pass holds are later and the others now, in every step", () => {
+  const head = side(
+    everywhere(() => [
+      [web, rendered(web, { image: 'web:2' })],
+      [api, rendered(api)],
+      [settings, rendered(settings, { data: 'slow' })],
+    ]),
+  );
+  // A rollout in progress whose step 1 passed: member2 moved this pass, member3 waits.
+  const holds = new Map([['shop/web', new Set(['member3'])]]);
+  const got = previewRollouts({ strategies: [aStrategy()], templates, clusters, base, head, holds });
+  assert.deepEqual(
+    got.strategies[0]!.steps.map((s) => [s.step, s.clusters, s.later]),
+    [
+      [1, ['member1'], []],
+      [2, ['member2', 'member3'], ['member3']],
+    ],
+  );
+  assert.deepEqual([got.now, got.later], [['member1', 'member2', 'member3'], ['member3']]);
+});
+
+test('a Manual step 1 holds every cluster of a rollout the change starts', () => {
+  const head = side(everywhere(() => [[web, rendered(web, { image: 'web:2' })]]));
+  const manual = aStrategy({
+    steps: [
+      { clusters: { clusterNames: ['member1'] }, soakSeconds: 0, approval: 'Manual' },
+      { soakSeconds: 0, approval: 'Auto' },
+    ],
+  });
+  const got = previewRollouts({ strategies: [manual], templates, clusters, base, head });
+  assert.deepEqual(got.later, ['member1', 'member2', 'member3']);
 });

@@ -36,6 +36,8 @@ test('a change starts the rollout: step 1 moves, the later steps hold what they 
       stepStartedAt: iso(t0),
       message: undefined,
       digests: { canary: 'd-v1', eu: 'd-v1', us: 'd-v1' },
+      // What the rollout holds, so `status` can tell which objects a held cluster keeps.
+      objects: ['shop/Deployment.apps/web.yaml'],
       clusters: [
         {
           name: 'canary',

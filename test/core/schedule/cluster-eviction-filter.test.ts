@@ -110,6 +110,7 @@ test('a binding being evicted from its only cluster fits nowhere, and the diagno
   assert.deepEqual(result.type === 'NoFit' ? result.diagnosis : [], [
     {
       cluster: 'member2',
+      filter: 'ClusterEviction',
       reason:
         'being evicted (TaintUntolerated by TaintManager since 2026-12-01T15:00:00.000Z): not schedulable until the eviction is done',
       // Nothing but the task keeps it out: the cluster is back (core/failover/apply-evictions.ts).

@@ -133,9 +133,13 @@ test('When no cluster matches the affinity, each cluster says why.', () => {
   assert.deepEqual(result, {
     type: 'NoFit',
     diagnosis: [
-      { cluster: 'member1', reason: 'excluded by clusterAffinity.exclude' },
-      { cluster: 'member2', reason: 'provider does not satisfy fieldSelector provider In [aws]' },
-      { cluster: 'member3', reason: 'not in clusterAffinity.clusterNames' },
+      { cluster: 'member1', filter: 'ClusterAffinity', reason: 'excluded by clusterAffinity.exclude' },
+      {
+        cluster: 'member2',
+        filter: 'ClusterAffinity',
+        reason: 'provider does not satisfy fieldSelector provider In [aws]',
+      },
+      { cluster: 'member3', filter: 'ClusterAffinity', reason: 'not in clusterAffinity.clusterNames' },
     ],
     message: '0/3 clusters are available',
   });
@@ -207,12 +211,25 @@ test('When every term fails on the filters, the diagnosis names each term and no
   assert.ok(result.type === 'NoFit');
   assert.equal(result.keepPrevious, undefined);
   assert.deepEqual(result.diagnosis.slice(0, 2), [
-    { cluster: 'member1', reason: '[primary] taint maintenance:NoSchedule not tolerated' },
-    { cluster: 'member2', reason: '[primary] not in clusterAffinity.clusterNames' },
+    {
+      cluster: 'member1',
+      filter: 'TaintToleration',
+      reason: '[primary] taint maintenance:NoSchedule not tolerated',
+      taint: { key: 'maintenance', effect: 'NoSchedule' },
+    },
+    {
+      cluster: 'member2',
+      filter: 'ClusterAffinity',
+      reason: '[primary] not in clusterAffinity.clusterNames',
+    },
   ]);
   // Three clusters for each term, and the unregistered name of the backup term.
   assert.equal(result.diagnosis.length, 7);
-  assert.deepEqual(result.diagnosis[6], { cluster: 'member9', reason: '[backup] not a registered cluster' });
+  assert.deepEqual(result.diagnosis[6], {
+    cluster: 'member9',
+    filter: 'Unregistered',
+    reason: '[backup] not a registered cluster',
+  });
   assert.equal(
     result.message,
     'no clusterAffinities term fits: [primary] 0/3 clusters are available; [backup] 0/3 clusters are available',

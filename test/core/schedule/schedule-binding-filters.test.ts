@@ -158,37 +158,63 @@ for (const { name, given, want } of apis) {
   });
 }
 
-const diagnoses: { name: string; given: Parameters<typeof verdictOnMember1>[0]; want: string }[] = [
+const diagnoses: {
+  name: string;
+  given: Parameters<typeof verdictOnMember1>[0];
+  want: Omit<ClusterDiagnosis, 'cluster'>;
+}[] = [
   {
-    name: 'An untolerated spec taint is named with its value.',
+    name: 'An untolerated spec taint is named with its value, and kept as data.',
     given: { member1: { taints: [gpu] } },
-    want: 'taint dedicated=gpu:NoSchedule not tolerated',
+    want: { filter: 'TaintToleration', reason: 'taint dedicated=gpu:NoSchedule not tolerated', taint: gpu },
   },
   {
     name: 'A not-ready cluster names the taint Karmada adds.',
     given: { status: notReady },
-    want: 'taint cluster.karmada.io/not-ready:NoSchedule not tolerated',
+    want: {
+      filter: 'TaintToleration',
+      reason: 'taint cluster.karmada.io/not-ready:NoSchedule not tolerated',
+      taint: { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule' },
+    },
   },
   {
     name: 'An unreachable cluster names the unreachable taint.',
     given: { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } },
-    want: 'taint cluster.karmada.io/unreachable:NoSchedule not tolerated',
+    want: {
+      filter: 'TaintToleration',
+      reason: 'taint cluster.karmada.io/unreachable:NoSchedule not tolerated',
+      taint: { key: 'cluster.karmada.io/unreachable', effect: 'NoSchedule' },
+    },
   },
   {
     name: 'A missing API is named, from a complete list.',
     given: { status: { apiEnablements: [statefulSetApi], conditions: [complete] } },
-    want: 'API apps/v1 Deployment not enabled',
+    want: { filter: 'APIEnablement', reason: 'API apps/v1 Deployment not enabled' },
   },
   {
-    name: 'A missing API from a partial list says the list is incomplete.',
+    name: "A missing API from a list without the condition is named plainly: the agent's list is whole.",
     given: { status: { apiEnablements: [statefulSetApi] } },
-    want: 'API apps/v1 Deployment not enabled (the reported API list is incomplete)',
+    want: { filter: 'APIEnablement', reason: 'API apps/v1 Deployment not enabled' },
+  },
+  {
+    name: 'A missing API from a list its condition calls partial says what that means.',
+    given: {
+      status: {
+        apiEnablements: [statefulSetApi],
+        conditions: [{ type: 'CompleteAPIEnablements', status: 'False' }],
+      },
+    },
+    want: {
+      filter: 'APIEnablement',
+      reason:
+        'API apps/v1 Deployment not enabled (its API list is partial, CompleteAPIEnablements=False: if the cluster serves the API, it is placed once its list is complete)',
+    },
   },
 ];
 
 for (const { name, given, want } of diagnoses) {
   test(name, () => {
-    assert.deepEqual(diagnosisOf(given), [{ cluster: 'member1', reason: want }]);
+    assert.deepEqual(diagnosisOf(given), [{ cluster: 'member1', ...want }]);
   });
 }
 
@@ -221,7 +247,11 @@ test('The spread filter names the missing property.', () => {
   );
   assert.ok(result.type === 'NoFit');
   assert.deepEqual(result.diagnosis, [
-    { cluster: 'member1', reason: 'no provider set, but spreadConstraints spread by provider' },
+    {
+      cluster: 'member1',
+      filter: 'SpreadConstraint',
+      reason: 'no provider set, but spreadConstraints spread by provider',
+    },
   ]);
 });
 

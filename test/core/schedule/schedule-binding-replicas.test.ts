@@ -227,9 +227,9 @@ test('A failure to fit the replicas reports each candidate room and keeps the pr
   assert.ok(result.type === 'NoFit');
   assert.equal(result.keepPrevious, true);
   assert.deepEqual(result.diagnosis, [
-    { cluster: 'member2', reason: 'can take 3 more replica(s)' },
-    { cluster: 'member1', reason: 'can take 2 more replica(s)' },
-    { cluster: 'member3', reason: 'can take 0 more replica(s)' },
+    { cluster: 'member2', filter: 'Capacity', reason: 'can take 3 more replica(s)' },
+    { cluster: 'member1', filter: 'Capacity', reason: 'can take 2 more replica(s)' },
+    { cluster: 'member3', filter: 'Capacity', reason: 'can take 0 more replica(s)' },
   ]);
 });
 

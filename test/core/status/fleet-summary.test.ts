@@ -8,6 +8,7 @@ import {
   type ClusterSummary,
 } from '../../../src/core/status/fleet-summary.js';
 import type { AgentReport } from '../../../src/core/status/status-branch.js';
+import { aFleetStatus as someFleetStatus } from './fleet-status-builders.js';
 
 const h1 = 'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1';
 const h2 = 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2';
@@ -34,24 +35,7 @@ const settings = view('ConfigMap', 'settings', 0, [['m1', 0]]);
 
 /** Returns status data with nothing in it but what `over` sets. */
 function aFleetStatus(over: Partial<FleetStatusData> = {}): FleetStatusData {
-  return {
-    repo: '/fleet',
-    branchPrefix: 'gitfleet/',
-    bindingsHead: h1,
-    bindings: [],
-    reports: new Map(),
-    aggregatedByHub: new Set(),
-    unreadable: new Map(),
-    reportTimes: new Map(),
-    heartbeatTimes: new Map(),
-    renderedHeads: new Map(),
-    behind: new Map(),
-    judged: new Map(),
-    templateLabels: new Map(),
-    evictions: [],
-    rollouts: [],
-    ...over,
-  };
+  return someFleetStatus([], [], over);
 }
 
 function report(cluster: string, over: Partial<AgentReport> = {}): AgentReport {

@@ -3,6 +3,7 @@
 // cluster branch: the render plus the hub's own `.gitfleet/` files (plan-pass-writes.ts).
 import { hashObject } from '../../../adapters/git/hash-object.js';
 import type { Fleet } from '../../../core/model/fleet.js';
+import type { RolloutState } from '../../../core/model/rollout.js';
 import { providedServices } from '../../../core/mcs/provider-exports.js';
 import type { ClusterOutput } from '../../../core/render/cluster-output.js';
 import type { RenderResult } from '../../../core/render/render-fleet.js';
@@ -18,6 +19,11 @@ export interface HubRender {
   render: RenderResult;
   /** Per cluster with a branch: its current files, path → blob id. */
   current: Map<string, ReadonlyMap<string, string>>;
+  /**
+   * With rollout strategies: the render before the rollout stage held anything (each cluster's
+   * output as it will be once every step has passed), and each strategy's rollout after the pass.
+   */
+  rollouts?: { unheld: RenderResult; states: ReadonlyMap<string, RolloutState> };
 }
 
 /** Returns the render a hub pass would make of the fleet at `commit` on the recorded state, without writing. */
@@ -43,18 +49,24 @@ export async function renderAsHub(input: {
   for (const [cluster, head] of state.clusterHeads)
     current.set(cluster, (await readCommitFiles(read, head)).files);
   const provided = providedServices(fleet);
-  const clusters = new Map<string, ClusterOutput>();
-  for (const [cluster, rendered] of planned.render.clusters) {
-    const output = clusterBranchOutput({
-      fleet,
-      cluster,
-      rendered,
-      provided: provided.get(cluster) ?? [],
-      current: current.get(cluster) ?? new Map(),
-    });
-    clusters.set(cluster, output);
-  }
-  return { render: { ...planned.render, clusters }, current };
+  const outputsOf = (render: RenderResult): Map<string, ClusterOutput> => {
+    const clusters = new Map<string, ClusterOutput>();
+    for (const [cluster, rendered] of render.clusters) {
+      const output = clusterBranchOutput({
+        fleet,
+        cluster,
+        rendered,
+        provided: provided.get(cluster) ?? [],
+        current: current.get(cluster) ?? new Map(),
+      });
+      clusters.set(cluster, output);
+    }
+    return clusters;
+  };
+  const render = { ...planned.render, clusters: outputsOf(planned.render) };
+  if (!planned.unheld || !planned.rollout) return { render, current };
+  const unheld = { ...planned.unheld, clusters: outputsOf(planned.unheld) };
+  return { render, current, rollouts: { unheld, states: planned.rollout.states } };
 }
 
 /** Returns the cluster's files as blob ids, the form a branch's files are read in. */
