@@ -7,6 +7,7 @@
 // entries come at once, and `-n 10` reads little more than the ten newest changes of the object
 // on each cluster. The kind may be any of kubectl's names for it (`deploy`, `svc`, `cm`,
 // `deployments.apps`: core/review/kind-names.ts); one that names no kind is an error saying so.
+// Following an object, its explanation now (per cluster: placed or not and why) comes first.
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { localGitdir } from '../../loops/shared/hub-repo.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
@@ -27,6 +28,8 @@ import { commitHeads, walkBranch } from './log-walk.js';
 import { CommitGraph } from '../../adapters/git/commit-graph.js';
 import { entryContext } from './log-context.js';
 import { kindsOnBranches } from './log-kinds.js';
+import { explainObject } from './log-explain.js';
+import { formatLogExplanation } from '../../core/review/format-log-explanation.js';
 
 /** `gitfleet log`: its command line. */
 export const logSpec = {
@@ -51,6 +54,7 @@ export const logSpec = {
     'branch-prefix': readBranchPrefixFlag,
     output: {
       type: 'string',
+      short: 'o',
       choices: ['text', 'json'],
       default: 'text',
       help: 'print the history as text or JSON ({"branches", "entries"}, entries streamed one a line)',
@@ -95,11 +99,22 @@ export interface LogOptions {
   output: 'text' | 'json';
 }
 
-/** Prints the history of an object (or of every render) on the cluster branches as it is found; returns the exit code. */
+/**
+ * Prints the history of an object (or of every render) on the cluster branches as it is found,
+ * after the object's explanation now (log-explain.ts); returns the exit code.
+ */
 export async function runLog(opts: LogOptions, io: Io): Promise<number> {
   const log = await openLog(opts);
   const json = opts.output === 'json';
-  if (json) io.out(`{"branches":${JSON.stringify(log.branches)},"entries":[`);
+  const now = log.object
+    ? await explainObject({ repo: opts.repo, branchPrefix: log.prefix, object: log.object })
+    : undefined;
+  const explanation = now && 'explanation' in now ? now.explanation : undefined;
+  if (json)
+    io.out(
+      `{"branches":${JSON.stringify(log.branches)},${explanation ? `"explanation":${JSON.stringify(explanation)},` : ''}"entries":[`,
+    );
+  else if (explanation) io.out(`${formatLogExplanation(explanation)}\n`);
   let count = 0;
   for (const entry of log.entries()) {
     if (json) io.out(`${count === 0 ? '' : ','}${JSON.stringify(entry)}`);
@@ -124,6 +139,8 @@ export async function readLog(
 /** A history ready to stream: the branches it reads, the object as resolved, and its entries. */
 interface OpenLog {
   branches: { cluster: string; branch: string }[];
+  /** The branch prefix read under. */
+  prefix: string;
   object?: ObjectSpec;
   entries(): Generator<LogEntry, void, undefined>;
 }
@@ -144,6 +161,7 @@ async function openLog(opts: Omit<LogOptions, 'output'> & { exactKind?: boolean 
   const limit = opts.maxCount ?? Infinity;
   return {
     branches: wanted,
+    prefix,
     ...(object ? { object } : {}),
     entries: function* () {
       if (limit <= 0) return;
