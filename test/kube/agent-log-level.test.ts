@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { statusBranchRef } from '../../src/loops/agent/agent-repo.js';
 import { freePorts } from '../clusters/harness/free-ports.js';
 import { scrape } from '../support/scrape-metrics.js';
+import { assertStamped, stamp } from '../support/assert-stamped.js';
 import {
   aConfigMap,
   aNamespace,
@@ -22,7 +23,6 @@ import {
 import { removeAgentLeftovers, startProcess, type Process } from './lease-processes.js';
 import { eventually, uniqueName } from './test-clusters.js';
 
-const stamp = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
 const stamped = new RegExp(`^${stamp} `);
 
 /** One agent run: its cluster, what it printed, how many passes its metrics counted, its status commits. */
@@ -95,14 +95,6 @@ async function runAgent(opts: {
     repo.dispose();
     removeAgentLeftovers(cluster, ns);
   }
-}
-
-/** Asserts every line is stamped, or is a report's indented line right under a stamped one. */
-function assertStamped(lines: readonly string[]): void {
-  lines.forEach((line, i) => {
-    if (stamped.test(line)) return;
-    assert.ok(/^ {2}\S/.test(line) && i > 0, `line ${i + 1} has no RFC 3339 time:\n${lines.join('\n')}`);
-  });
 }
 
 /** The lines of the agent's pass reports (the first line of each). */
