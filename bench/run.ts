@@ -27,6 +27,7 @@ import { soakScenario } from './soak.js';
 import { statusScenario } from './status.js';
 import { uiMatrixScenario } from './ui-matrix.js';
 import { signingScenario } from './signing.js';
+import { logScenario } from './log.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -46,6 +47,7 @@ const scenarios: Scenario[] = [
   statusScenario,
   uiMatrixScenario,
   signingScenario,
+  logScenario,
 ];
 
 const { values } = parseArgs({

@@ -2,40 +2,42 @@
 // same way (command-line.ts) and exiting with the codes of one table (exit-codes.ts).
 import { escapeText } from '../core/model/quote-text.js';
 import type { LogFields, Logger } from '../loops/runtime/logger.js';
-import { agentCommand } from './commands/agent.js';
-import { budgetCommand } from './commands/budget.js';
-import { diffCommand } from './commands/diff.js';
-import { hubCommand } from './commands/hub.js';
-import { logCommand } from './commands/log.js';
-import { renderCommand } from './commands/render.js';
-import { statusCommand } from './commands/status.js';
-import { uiCommand } from './commands/ui.js';
-import { validateCommand } from './commands/validate.js';
 import { formatCommandHelp, formatSynopsis, type CommandSpec } from './command-line.js';
-import { exitCodes, formatExitCodes } from './exit-codes.js';
+import { exitCodes, formatExitCodes, type CommandName } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { installLastResort } from './last-resort.js';
 import { redactUrl } from '../adapters/remote/redact-secrets.js';
 import { printError, wantsJson } from './print-error.js';
 import { runCommand, type Command } from './run-command.js';
 
-/** Every command, in the order the usage lists them. */
-const commands: readonly Command<CommandSpec>[] = [
-  renderCommand,
-  validateCommand,
-  diffCommand,
-  logCommand,
-  hubCommand,
-  agentCommand,
-  statusCommand,
-  uiCommand,
-  budgetCommand,
-] as unknown as readonly Command<CommandSpec>[];
+/**
+ * Every command, in the order the usage lists them, each loaded when it is run: a command's
+ * modules cost only that command's start (`gitfleet log` does not load the Kubernetes client).
+ */
+const commands: readonly (readonly [CommandName, () => Promise<Command<CommandSpec>>])[] = [
+  ['render', async () => (await import('./commands/render.js')).renderCommand],
+  ['validate', async () => (await import('./commands/validate.js')).validateCommand],
+  ['diff', async () => (await import('./commands/diff.js')).diffCommand],
+  ['log', async () => (await import('./commands/log.js')).logCommand],
+  ['hub', async () => (await import('./commands/hub.js')).hubCommand],
+  ['agent', async () => (await import('./commands/agent.js')).agentCommand],
+  ['status', async () => (await import('./commands/status.js')).statusCommand],
+  ['ui', async () => (await import('./commands/ui.js')).uiCommand],
+  ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
+] as unknown as readonly (readonly [CommandName, () => Promise<Command<CommandSpec>>])[];
+
+/** Returns the command of that name, loaded, or undefined. */
+function loadCommand(name: string | undefined): Promise<Command<CommandSpec>> | undefined {
+  return commands.find(([n]) => n === name)?.[1]();
+}
 
 /** Returns the top-level usage: each command's usage line and summary, then the exit codes. */
-export function formatUsage(): string {
+export async function formatUsage(): Promise<string> {
   const lines = ['usage:'];
-  for (const { spec } of commands) lines.push(`  ${formatSynopsis(spec)}`, `      ${spec.summary}`);
+  for (const load of commands.map(([, l]) => l)) {
+    const { spec } = await load();
+    lines.push(`  ${formatSynopsis(spec)}`, `      ${spec.summary}`);
+  }
   lines.push(
     '',
     'gitfleet <command> --help (or gitfleet help <command>) describes every argument and flag.',
@@ -48,11 +50,11 @@ export function formatUsage(): string {
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
-  const command = commands.find((c) => c.spec.name === name);
-  if (command) return runCommand(command, rest, io);
+  const command = loadCommand(name);
+  if (command) return runCommand(await command, rest, io);
   switch (name) {
     case undefined:
-      io.out(formatUsage());
+      io.out(await formatUsage());
       return exitCodes.usage;
     case 'help':
     case '--help':
@@ -62,7 +64,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       const message = `unknown command '${escapeText(String(name))}'`;
       printError(io, {
         json: wantsJson(rest),
-        text: `gitfleet: ${message}\n${formatUsage()}`,
+        text: `gitfleet: ${message}\n${await formatUsage()}`,
         report: { code: 'UsageError', message },
       });
       return exitCodes.usage;
@@ -84,29 +86,29 @@ export async function runMain(argv: string[]): Promise<void> {
   process.exitCode = await main(argv, io);
 }
 
-/** The last resort's logger before a command has its own: stderr, JSON with --log-format json. */
+/** The last resort's logger before a command has its own: stderr, stamped text or JSON with --log-format json. */
 function stderrLogger(io: Io, command: string, json: boolean): Logger {
   const line = (level: string) => (message: string, fields?: LogFields) =>
     io.err(
       redactUrl(
         json
           ? JSON.stringify({ time: new Date().toISOString(), level, speaker: command, ...fields, message })
-          : message,
+          : `${new Date().toISOString()} ${message}`,
       ),
     );
   return { info: line('info'), warn: line('warning'), error: line('error') };
 }
 
-function help(topic: string | undefined, io: Io): number {
+async function help(topic: string | undefined, io: Io): Promise<number> {
   if (topic === undefined) {
-    io.out(formatUsage());
+    io.out(await formatUsage());
     return exitCodes.ok;
   }
-  const command = commands.find((c) => c.spec.name === topic);
+  const command = loadCommand(topic);
   if (!command) {
-    io.err(`gitfleet help: unknown command '${escapeText(topic)}'\n${formatUsage()}`);
+    io.err(`gitfleet help: unknown command '${escapeText(topic)}'\n${await formatUsage()}`);
     return exitCodes.usage;
   }
-  io.out(formatCommandHelp(command.spec));
+  io.out(formatCommandHelp((await command).spec));
   return exitCodes.ok;
 }

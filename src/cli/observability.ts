@@ -1,15 +1,16 @@
-// What `--metrics-addr` and `--log-format` give the long-running commands (hub, agent): the
-// logger, the metrics the loops report to, the readiness the endpoint answers from, and the
-// endpoint itself. Without --metrics-addr the metrics are the no-op and nothing listens.
+// What `--metrics-addr`, `--log-format` and `--log-level` give the long-running commands (hub,
+// agent): the logger, how a loop prints its pass results, the metrics the loops report to, the
+// readiness the endpoint answers from, and the endpoint itself. Without --metrics-addr the
+// metrics are the no-op and nothing listens.
 import { readFileSync } from 'node:fs';
 import { prometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { startMetricsServer, type MetricsServer } from '../adapters/http/metrics-server.js';
 import type { FlagSpec } from './command-line.js';
 import type { Clock } from '../loops/runtime/clock.js';
-import type { Logger } from '../loops/runtime/logger.js';
+import { isShown, logLevels, type Logger, type LogLevel } from '../loops/runtime/logger.js';
 import { noMetrics, type Metrics } from '../loops/runtime/metrics.js';
 import { Readiness } from '../loops/runtime/readiness.js';
-import { ioLogger, type LogFormat, type Speaker } from './io-logger.js';
+import { formatLogTime, ioLogger, type LogFormat, type Speaker } from './io-logger.js';
 import type { Io } from './io.js';
 import { parseMetricsAddr } from './parse-metrics-addr.js';
 import type { Progress } from '../loops/runtime/progress.js';
@@ -31,9 +32,19 @@ export const logFormatFlag = {
   help: 'log lines on stderr as text, or as one JSON object per line',
 } as const satisfies FlagSpec;
 
+/** `--log-level debug|info|warn|error` (hub, agent, ui, render --watch, status --watch). */
+export const logLevelFlag = {
+  type: 'string',
+  choices: logLevels,
+  default: 'info',
+  help: 'the least severe log lines shown: debug adds the passes that changed nothing; warn and error show only problems',
+} as const satisfies FlagSpec;
+
 export interface ObservabilityOptions {
   metricsAddr?: string;
   logFormat?: LogFormat;
+  /** The least severe lines shown (default info). */
+  logLevel?: LogLevel;
   /** For a URL: the token file, whose value is masked in every log line. */
   tokenFile?: string;
 }
@@ -42,11 +53,12 @@ export interface ObservabilityOptions {
 export interface Observability {
   log: Logger;
   /**
-   * Where the command prints pass results: `io` itself, except that with `--log-format json`
-   * what it writes on stderr (a source that does not load, a pass that failed in part) becomes
-   * an error record, so stderr holds only JSON lines.
+   * Prints a loop's pass result as text (`--output text`): stamped with the time on its first
+   * line, on stdout when it went well and on stderr when it `failed`; nothing below --log-level.
+   * With `--log-format json` a failed one (a source that does not load, a pass that failed in
+   * part) becomes an error record instead, so stderr holds only JSON lines.
    */
-  resultIo: Io;
+  report(text: string, opts: { level: LogLevel; failed?: boolean }): void;
   /** Whether the logs are JSON (--log-format json). */
   json: boolean;
   /** Returns a long step's progress lines (`<what> 3,000 of 10,000 <noun>`), or undefined off a terminal or with JSON logs. */
@@ -65,21 +77,29 @@ export function observability(
   io: Io,
   deps: { speaker: Speaker; clock: Pick<Clock, 'now'>; env?: NodeJS.ProcessEnv },
 ): Observability {
+  const level = opts.logLevel ?? 'info';
   const log = ioLogger(io, deps.speaker, {
     format: opts.logFormat ?? 'text',
     clock: deps.clock,
+    level,
     secrets: knownSecrets(opts, deps.env ?? process.env),
   });
   // A crash is then reported by the command's logger, JSON with JSON logs (last-resort.ts).
   setLastResortLogger(log);
   const readiness = new Readiness();
-  const resultIo: Io = opts.logFormat === 'json' ? { ...io, err: (text) => log.error(unprefixed(text)) } : io;
+  const report: Observability['report'] = (text, { level: at, failed }) => {
+    if (!isShown(at, level)) return;
+    if (failed && opts.logFormat === 'json') return (at === 'warn' ? log.warn : log.error)(unprefixed(text));
+    (failed ? io.err : io.out)(`${formatLogTime(deps.clock.now())} ${text}`);
+  };
+  // Progress lines are info lines of the logger: stamped, and gone at --log-level warn.
+  const progressIo: Io = { ...io, err: (text) => log.info(unprefixed(text)) };
   const progress = (what: string, noun: string) =>
-    terminalProgress({ io, clock: deps.clock, logFormat: opts.logFormat ?? 'text', what, noun });
+    terminalProgress({ io: progressIo, clock: deps.clock, logFormat: opts.logFormat ?? 'text', what, noun });
   if (opts.metricsAddr === undefined) {
     return {
       log,
-      resultIo,
+      report,
       json: opts.logFormat === 'json',
       progress,
       metrics: noMetrics(),
@@ -95,7 +115,7 @@ export function observability(
   let server: MetricsServer | undefined;
   return {
     log,
-    resultIo,
+    report,
     json: opts.logFormat === 'json',
     progress,
     metrics: prom,
@@ -113,7 +133,7 @@ export function observability(
   };
 }
 
-/** Returns a result line without the speaker the text format starts it with (JSON has its own key). */
+/** Returns a line without the speaker it starts with (the logger adds its own, JSON its key). */
 function unprefixed(text: string): string {
   return text.replace(/^(hub|agent [a-z0-9-]+): /, '');
 }

@@ -14,16 +14,50 @@ function capture(): Io & { lines: string[] } {
   };
 }
 
-test('the text format is what it always was: the speaker, then warning: or error:, and no fields', () => {
+test('the text format stamps each line with the clock’s time (RFC 3339, UTC, milliseconds), then the speaker, then warning: or error:, and no fields', () => {
   const io = capture();
-  const log = ioLogger(io, 'agent member1');
+  const clock = fakeClock(Date.UTC(2026, 11, 5, 9, 15, 36, 123));
+  const log = ioLogger(io, 'agent member1', { clock });
   log.info('following refs/heads/gitfleet/clusters/member1', { cluster: 'member1' });
+  clock.advance(1001);
   log.warn('slow', { commit: 'abc' });
   log.error('Deployment/default/web: apply failed: no', { code: 'ApplyFailed' });
   assert.deepEqual(io.lines, [
-    'agent member1: following refs/heads/gitfleet/clusters/member1',
-    'agent member1: warning: slow',
-    'agent member1: error: Deployment/default/web: apply failed: no',
+    '2026-12-05T09:15:36.123Z agent member1: following refs/heads/gitfleet/clusters/member1',
+    '2026-12-05T09:15:37.124Z agent member1: warning: slow',
+    '2026-12-05T09:15:37.124Z agent member1: error: Deployment/default/web: apply failed: no',
+  ]);
+});
+
+test('--log-level drops the lines below it: debug shows all four, info (the default) no debug, error only errors', () => {
+  const said = (level?: 'debug' | 'info' | 'warn' | 'error') => {
+    const io = capture();
+    const log = ioLogger(io, 'hub', { clock: fakeClock(0), ...(level ? { level } : {}) });
+    log.debug?.('a pass changed nothing');
+    log.info('rendered');
+    log.warn('slow');
+    log.error('failed');
+    return io.lines.map((l) => l.replace(/^\S+ hub: /, ''));
+  };
+  assert.deepEqual(said('debug'), [
+    'debug: a pass changed nothing',
+    'rendered',
+    'warning: slow',
+    'error: failed',
+  ]);
+  assert.deepEqual(said(), ['rendered', 'warning: slow', 'error: failed']);
+  assert.deepEqual(said('warn'), ['warning: slow', 'error: failed']);
+  assert.deepEqual(said('error'), ['error: failed']);
+  const json = capture();
+  ioLogger(json, 'hub', { format: 'json', level: 'debug', clock: fakeClock(0) }).debug?.('quiet');
+  assert.equal(JSON.parse(json.lines[0]!).level, 'debug');
+});
+
+test('a speaker that is not an agent keeps its whole name', () => {
+  const io = capture();
+  ioLogger(io, 'gitfleet ui', { clock: fakeClock(0) }).warn('--host 0.0.0.0 is not a loopback address');
+  assert.deepEqual(io.lines, [
+    '1970-01-01T00:00:00.000Z gitfleet ui: warning: --host 0.0.0.0 is not a loopback address',
   ]);
 });
 

@@ -37,7 +37,7 @@ test('an exception thrown from a timer is logged through the command logger, sub
   const lines = run.stderr.trimEnd().split('\n');
   assert.match(
     lines[0]!,
-    /^agent member1: error: gitfleet agent: uncaught exception \(a bug in gitfleet; exiting 8\): agent member1: no longer leads/,
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z agent member1: error: gitfleet agent: uncaught exception \(a bug in gitfleet; exiting 8\): agent member1: no longer leads/,
   );
   assert.ok(
     lines.slice(1).some((l) => /^ {2}at .*beat/.test(l)),

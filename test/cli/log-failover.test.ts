@@ -58,6 +58,12 @@ const WEB = 'shop/Deployment.apps/web.yaml';
 const eviction =
   'apps/Deployment/shop/web from member2: TaintUntolerated cluster.karmada.io/unreachable:NoExecute';
 const done = 'apps/Deployment/shop/web from member2: HealthyOnNewClusters';
+// Another object the same passes evicted: its lines are not web's.
+const apiEviction =
+  'Deployment/shop/api from member2: TaintUntolerated cluster.karmada.io/unreachable:NoExecute';
+const apiDone = 'Deployment/shop/api from member2: HealthyOnNewClusters';
+// A cluster no line about web names: its taint is no reason for web.
+const otherTaint = 'member3 +example.com/maintenance:NoSchedule: ClusterTaintPolicy maintenance';
 const taint =
   'member2 +cluster.karmada.io/unreachable:NoExecute: ClusterTaintPolicy unreachable (Ready=Unknown)';
 let repo = '';
@@ -105,6 +111,8 @@ before(() => {
     [
       'Gitfleet-Taint: ' + taint,
       'Gitfleet-Eviction: ' + eviction,
+      'Gitfleet-Eviction: ' + apiEviction,
+      'Gitfleet-Taint: ' + otherTaint,
       'Gitfleet-Cluster-Judged: member2=Unknown',
     ],
     T0 + 20,
@@ -115,12 +123,20 @@ before(() => {
     'member2',
     { '.gitfleet/keep': '' },
     'shop/Deployment.apps/web: removed',
-    ['Gitfleet-Allow-Deletions: member2', 'Gitfleet-Eviction-Done: ' + done],
+    [
+      'Gitfleet-Allow-Deletions: member2',
+      'Gitfleet-Eviction-Done: ' + done,
+      'Gitfleet-Eviction-Done: ' + apiDone,
+    ],
     T0 + 30,
   );
   bindings(
     { member1: ids.m2, member2: ids.n2 },
-    ['Gitfleet-Eviction-Done: ' + done, 'Gitfleet-Cluster-Judged: member2=Unknown'],
+    [
+      'Gitfleet-Eviction-Done: ' + done,
+      'Gitfleet-Eviction-Done: ' + apiDone,
+      'Gitfleet-Cluster-Judged: member2=Unknown',
+    ],
     T0 + 30,
   );
 });
@@ -131,7 +147,7 @@ interface Entry {
   decisions?: string[];
 }
 
-test('log names the decisions behind each commit a failover made, from the commit and its bindings commit', async () => {
+test('log names the decisions behind each commit a failover made, from the commit and its bindings commit, about this object only', async () => {
   const result = await runCli(['log', '--repo', repo, '--output', 'json', 'Deployment/shop/web']);
   assert.equal(result.code, 0, result.stderr);
   const entries = (JSON.parse(result.stdout) as { entries: Entry[] }).entries;
@@ -155,7 +171,7 @@ test('log names the decisions behind each commit a failover made, from the commi
 });
 
 test('the text form prints one why: line per decision under the entry', async () => {
-  const result = await runCli(['log', '--repo', repo, '--cluster', 'member2']);
+  const result = await runCli(['log', '--repo', repo, '--cluster', 'member2', 'deploy/shop/web']);
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.split('\n');
   const at = lines.findIndex((l) => l.includes(ids.n2!.slice(0, 7)));
@@ -164,4 +180,12 @@ test('the text form prints one why: line per decision under the entry', async ()
     `    why: Gitfleet-Eviction-Done: ${done}`,
     '    why: Gitfleet-Cluster-Judged: member2=Unknown',
   ]);
+});
+
+test('without an object, every decision of the commit and its bindings commit is listed, other objects’ too', async () => {
+  const result = await runCli(['log', '--repo', repo, '--output', 'json', '--cluster', 'member1']);
+  assert.equal(result.code, 0, result.stderr);
+  const entries = (JSON.parse(result.stdout) as { entries: Entry[] }).entries;
+  const m2 = entries.find((e) => e.commit === ids.m2);
+  assert.ok(m2?.decisions?.includes('Gitfleet-Eviction: ' + apiEviction), JSON.stringify(m2));
 });

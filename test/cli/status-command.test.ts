@@ -199,7 +199,9 @@ test('status --wide --all --output json lists every template on every cluster fr
 test('status --wide --all prints an aligned table with short commits', async () => {
   const { code, stdout } = await run(['--repo', fixture.repo, '--wide', '--all']);
   assert.equal(code, 0);
-  const lines = stdout.split('\n');
+  const [header, blank, ...lines] = stdout.split('\n');
+  assert.match(header!, /^fleet at [0-9a-f]{7} .*\(rendered \S+ ago; bindings [0-9a-f]{7}\)$/);
+  assert.equal(blank, '');
   assert.match(
     lines[0]!,
     /^TEMPLATE\s+CLUSTER\s+PLACED\s+REPLICAS\s+APPLIED-COMMIT\s+APPLIED\s+HEALTH\s+MESSAGE$/,
@@ -361,7 +363,11 @@ test('status shows every rollout the bindings branch records after the table, an
   const text = await run(['--repo', repo, '--wide']);
   assert.equal(text.code, 0, text.stderr);
   const [table, section] = text.stdout.split('\n\nRollouts\n');
-  assert.equal(table!.split('\n').length, 3, 'the table is the header and one row per cluster');
+  assert.equal(
+    table!.split('\n').length,
+    5,
+    'the fleet line, a blank, the table’s header and one row per cluster',
+  );
   assert.equal(
     section,
     [
@@ -397,6 +403,7 @@ test('without rollout records the JSON output has no rollouts key', async () => 
     'bindingsHead',
     'bindingsTime',
     'sourceCommit',
+    'sourceSubject',
     'clusters',
     'templates',
     'evictions',

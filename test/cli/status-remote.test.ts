@@ -1,6 +1,7 @@
 // `gitfleet status --repo <url>` through git's own smart-HTTP server: the same summary as for the
-// local repository, and `--watch` on a URL prints again after a fetch sees a branch move.
-import { test, after } from 'node:test';
+// local repository, and `--watch` on a URL prints again after a fetch sees a branch move; at
+// --log-level debug it logs each look that found nothing new.
+import { test, after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename, dirname } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -9,6 +10,7 @@ import type { ClusterSummary } from '../../src/core/status/fleet-summary.js';
 import { startGitServer } from '../git-server/start-git-server.js';
 import { eventually } from '../support/eventually.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { stamp } from '../support/assert-stamped.js';
 import { fleetRepoWith, hubPass, rendered, removeFleetRepos } from '../loops/hub/hub-fixture.js';
 import { commitReport, head, recordsOf, shopFleet } from './status-fixture.js';
 
@@ -17,8 +19,8 @@ after(removeTempDirs);
 
 const ready = { conditions: [{ type: 'Ready', status: 'True' as const }] };
 
-test('status on a URL reads the fetched mirror; --watch --interval prints again after a status branch moves there', async (t) => {
-  // The mirrors go to a directory of this test, not the user's cache.
+/** A fleet rendered by a hub pass, served by git's smart-HTTP server; mirrors go to a directory of the test, not the user's cache. */
+async function servedFleet(t: TestContext) {
   const cache = tempDir('status-cache');
   const savedCache = process.env['XDG_CACHE_HOME'];
   process.env['XDG_CACHE_HOME'] = cache;
@@ -30,7 +32,11 @@ test('status on a URL reads the fetched mirror; --watch --interval prints again 
   rendered(await hubPass(repo));
   const server = await startGitServer({ root: dirname(repo.path) });
   t.after(() => server.close());
-  const url = server.url(basename(repo.path));
+  return { repo, server, url: server.url(basename(repo.path)) };
+}
+
+test('status on a URL reads the fetched mirror; --watch --interval prints again after a status branch moves there', async (t) => {
+  const { repo, url } = await servedFleet(t);
 
   const once: string[] = [];
   const onceIo: Io = {
@@ -77,4 +83,40 @@ test('status on a URL reads the fetched mirror; --watch --interval prints again 
     interrupt();
     assert.equal(await exit, 0);
   }
+});
+
+test('status --watch on a URL at --log-level debug logs each look that found nothing new on stderr, stamped; at the default level nothing', async (t) => {
+  const { url, server } = await servedFleet(t);
+  // Watches until `enough` holds of stderr and the watch made several requests (looks) to the server.
+  const watchFor = async (extra: string[], enough: (err: string[]) => boolean) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    let interrupt!: () => void;
+    const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
+    const io: Io = { out: (s) => out.push(s), err: (s) => err.push(s), untilInterrupted: () => interrupted };
+    const fetchesBefore = server.requests.length;
+    const exit = main(
+      ['status', '--repo', url, '--watch', '--interval', '100ms', '-o', 'json', ...extra],
+      io,
+    );
+    try {
+      await eventually(() => enough(err) && server.requests.length >= fetchesBefore + 8, 'looks');
+    } finally {
+      interrupt();
+      assert.equal(await exit, 0);
+    }
+    return { out, err };
+  };
+  const debug = await watchFor(['--log-level', 'debug'], (err) => err.length >= 3);
+  assert.equal(debug.out.length, 1, 'one snapshot: nothing moved');
+  for (const line of debug.err)
+    assert.match(
+      line,
+      new RegExp(
+        `^${stamp} gitfleet status: debug: no bindings, cluster or status branch moved; nothing to print$`,
+      ),
+    );
+  const quiet = await watchFor([], () => true);
+  assert.equal(quiet.out.length, 1);
+  assert.deepEqual(quiet.err, []);
 });

@@ -154,7 +154,8 @@ test('status -o yaml is the JSON document in YAML', async () => {
 test('status prints the clusters table, why m3 is unreadable, then the templates table', async () => {
   const { code, stdout } = await statusAt({ repo: fixture.repo.path }, now);
   assert.equal(code, 0);
-  const [clusters, notes, templates] = stdout.split('\n\n');
+  const [header, clusters, notes, templates] = stdout.split('\n\n');
+  assert.match(header!, /^fleet at main [0-9a-f]{7} \S.* \(rendered \S+ ago; bindings [0-9a-f]{7}\)$/);
   const lines = clusters!.split('\n');
   assert.match(
     lines[0]!,
@@ -272,7 +273,7 @@ spec:
     ).clusters[0]!;
   assert.deepEqual((await far()).behind, { type: 'AtLeast', commits: 50 });
   assert.match(
-    (await statusAt({ repo: repo.path }, now)).stdout.split('\n')[1]!,
+    (await statusAt({ repo: repo.path }, now)).stdout.split('\n')[3]!,
     /^far +True +\S+ +\S+ +>50 /,
   );
   const threeBack = head(repo, 'gitfleet/clusters/far~3');

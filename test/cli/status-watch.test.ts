@@ -82,7 +82,7 @@ test('--watch as text separates snapshots with a --- line when stdout is not a t
   const watch = startWatch(['--repo', repo.path]);
   try {
     await eventually(() => watch.out.length === 1, 'the first snapshot');
-    assert.match(watch.out[0]!, /^CLUSTER +READY/);
+    assert.match(watch.out[0]!, /^fleet at main [0-9a-f]{7} .*\n\nCLUSTER +READY/);
     const m2Head = head(repo, 'gitfleet/clusters/m2');
     await commitReport(
       repo,
@@ -90,7 +90,7 @@ test('--watch as text separates snapshots with a --- line when stdout is not a t
       1_700_000_300,
     );
     await eventually(() => watch.out.length === 2, 'a second snapshot');
-    assert.match(watch.out[1]!, /^---\nCLUSTER +READY/);
+    assert.match(watch.out[1]!, /^---\nfleet at main [0-9a-f]{7} .*\n\nCLUSTER +READY/);
   } finally {
     assert.equal(await watch.stop(), 0);
   }

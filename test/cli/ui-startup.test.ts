@@ -46,15 +46,19 @@ test('the startup line of ui --repo https://user:secret@… names the repository
   assert.doesNotMatch(run.out + run.err, /s3cret-Passw0rd/);
 });
 
-test('ui --host 0.0.0.0 warns that the page is open to the network; the loopback default does not', async () => {
+test('ui --host 0.0.0.0 warns that the page is open to the network (not at --log-level error); the loopback default does not', async () => {
   const repo = exampleFleetRepo({ bare: false });
   const open = await startupOutput(['--repo', repo.path, '--host', '0.0.0.0']);
   assert.match(
     open.err,
-    /^gitfleet ui: warning: --host 0\.0\.0\.0 is not a loopback address: the read-only dashboard .* is open to anyone who can reach this machine/m,
+    /^\S+Z gitfleet ui: warning: --host 0\.0\.0\.0 is not a loopback address: the read-only dashboard .* is open to anyone who can reach this machine/m,
     open.err,
   );
   const loopback = await startupOutput(['--repo', repo.path, '--host', '127.0.0.2']);
   assert.match(loopback.out, /serving .* at http:\/\/127\.0\.0\.2:/);
   assert.doesNotMatch(loopback.err, /warning/);
+  // --log-level error keeps the warning off stderr; the serving line is the command's output.
+  const quiet = await startupOutput(['--repo', repo.path, '--host', '0.0.0.0', '--log-level', 'error']);
+  assert.match(quiet.out, /serving .* at http:/);
+  assert.equal(quiet.err, '');
 });

@@ -24,7 +24,7 @@ const leaseDurationS = 4;
 const retryPeriodS = 1;
 const renewDeadlineS = 3;
 /** A pass's summary line, which only an agent that applies prints. */
-const passLine = /^agent member1: (applied|partly applied) /;
+const passLine = /^\S+Z agent member1: (applied|partly applied) /;
 
 test('two agents for one cluster: one applies and reports, the other stands by and takes over when it stops (SIGTERM) or dies (SIGKILL)', async () => {
   const kc = testKubeConfig();

@@ -103,7 +103,7 @@ test('two hubs with --leader-elect: the standby takes over from a leader killed 
       const aFinished = a
         .lines()
         .slice(linesBefore)
-        .some((l) => /^hub: rendered .*\(v2\)/.test(l.text));
+        .some((l) => /^\S+Z hub: rendered .*\(v2\)/.test(l.text));
 
       const took = await b.waitFor(/: leading as /, 60_000);
       const takeoverMs = took.at - killedAt;

@@ -119,7 +119,7 @@ test('a hub pass of slow GetReplicas, ReviseReplica and AggregateStatus scripts 
           await new Promise((resolve) => setTimeout(resolve, 1000));
         }
       })();
-      const passed = await h.waitFor(/^hub: rendered /, 180_000, from);
+      const passed = await h.waitFor(/^\S+Z hub: rendered /, 180_000, from);
       watching = false;
       await Promise.all([probing, leaseWatch]);
       const during = h.lines().slice(from, h.lines().indexOf(passed) + 1);

@@ -1,7 +1,8 @@
 // What `gitfleet agent` says of a pass: the one-line summary, the problems as log records
-// (--log-format json), and the result printed as text or JSON.
+// (--log-format json), and the result printed as text or JSON. The loop prints a pass that
+// changed nothing, or failed as the one before did, as its summary at debug level only.
 import type { AgentPassResult } from '../../loops/agent/run-agent-pass.js';
-import type { Logger } from '../../loops/runtime/logger.js';
+import type { Logger, LogLevel } from '../../loops/runtime/logger.js';
 import type { Io } from '../io.js';
 
 /** Returns the one-line summary of a pass (`agent member1: applied 1a2b3c4: …`). */
@@ -33,12 +34,6 @@ export function summarize(result: AgentPassResult): string {
   return `agent ${result.cluster}: ${state} ${short}: ${result.objects.length} objects (${parts.join(', ') || 'none'}), pruned ${pruned}`;
 }
 
-/** Returns whether a pass found everything in place and did nothing. */
-export function isQuiet(result: AgentPassResult): boolean {
-  const pruned = (result.prune?.deleted.length ?? 0) + (result.prune?.orphaned.length ?? 0);
-  return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
-}
-
 /** With --log-format json: a pass that did not apply everything as error records, one per object, with its fields. */
 export function logProblems(result: AgentPassResult, log: Logger): void {
   const commit = result.commit ?? undefined;
@@ -59,6 +54,12 @@ export function print(result: AgentPassResult, output: 'text' | 'json', io: Io):
     io.out(JSON.stringify({ ...rest, objects: objects.map(({ live: _live, ...o }) => o) }, null, 2));
     return;
   }
+  const { text, failed } = formatPass(result);
+  (failed ? io.err : io.out)(text);
+}
+
+/** Returns a pass's text, and whether it failed (not everything applied, or its status not written). */
+function formatPass(result: AgentPassResult): { text: string; failed: boolean } {
   const lines = [
     `${summarize(result)} in ${result.totalMs} ms; ${result.requests.mutating} writes; status ${result.status.type}`,
   ];
@@ -74,5 +75,38 @@ export function print(result: AgentPassResult, output: 'text' | 'json', io: Io):
   if (result.inventoryProblem) lines.push(`  ${result.inventoryProblem}`);
   if (result.returnNotice) lines.push(`  ${result.returnNotice}`);
   if (result.status.problem) lines.push(`  ${result.status.problem}`);
-  (result.fullyApplied && !result.status.problem ? io.out : io.err)(lines.join('\n'));
+  return { text: lines.join('\n'), failed: !result.fullyApplied || result.status.problem !== undefined };
+}
+
+/** How the agent loop prints its passes, and the summary it printed last. */
+export interface AgentReporter {
+  output: 'text' | 'json';
+  /** For JSON: stdout. */
+  io: Io;
+  /** Whether the logs are JSON: a pass that did not apply everything is then error records. */
+  jsonLogs: boolean;
+  log: Logger;
+  /** Prints one pass's text (observability.ts: stamped, levelled). */
+  report(text: string, opts: { level: LogLevel; failed?: boolean }): void;
+  last?: string;
+}
+
+/** Prints a pass of the loop: in full when it did something or failed anew, else its summary at debug. */
+export function reportLoopPass(result: AgentPassResult, r: AgentReporter): void {
+  const summary = summarize(result);
+  if ((isQuiet(result) || summary === r.last) && result.status.type !== 'written') {
+    if (r.output === 'text') r.report(`${summary} in ${result.totalMs} ms`, { level: 'debug' });
+    return;
+  }
+  r.last = summary;
+  if (r.jsonLogs && r.output === 'text' && !result.fullyApplied) return logProblems(result, r.log);
+  if (r.output === 'json') return print(result, 'json', r.io);
+  const { text, failed } = formatPass(result);
+  r.report(text, { level: failed ? 'error' : 'info', failed });
+}
+
+/** Returns whether a pass found everything in place and did nothing. */
+function isQuiet(result: AgentPassResult): boolean {
+  const pruned = (result.prune?.deleted.length ?? 0) + (result.prune?.orphaned.length ?? 0);
+  return result.fullyApplied && pruned === 0 && result.objects.every((o) => o.action === 'unchanged');
 }

@@ -1,7 +1,7 @@
 // `gitfleet agent`'s command line: its flags and the check of a cluster name.
 import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { logFormatFlag, metricsAddrFlag } from '../observability.js';
+import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability.js';
 import { agentLeaseFlags } from './agent-lease.js';
 import { renderRepoFlags } from './agent-render-repo.js';
 import { agentSigningFlags } from './agent-signing.js';
@@ -135,5 +135,6 @@ export const agentSpec = {
     },
     'metrics-addr': metricsAddrFlag,
     'log-format': logFormatFlag,
+    'log-level': logLevelFlag,
   },
 } as const satisfies CommandSpec;

@@ -5,7 +5,7 @@
 //                  [--token-file F] [--status-repo URL|PATH] [--status-token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
-//                  [--log-format text|json] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
+//                  [--log-format text|json] [--log-level info] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
 //                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
 //                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
@@ -59,6 +59,7 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
+import type { LogLevel } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
@@ -66,7 +67,7 @@ import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdentity } from './agent-spec.js';
 import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
-import { isQuiet, logProblems, print, summarize } from './agent-pass-output.js';
+import { print, reportLoopPass, type AgentReporter } from './agent-pass-output.js';
 import { agentKeysOf, agentSigningOf, type AgentSigningOptions } from './agent-signing.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
@@ -115,6 +116,7 @@ export const agentCommand = defineCommand({
         ...(values['metrics-addr'] ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
         ...agentSigningOf(values),
+        logLevel: values['log-level'],
       },
       io,
     );
@@ -159,6 +161,8 @@ export interface AgentOptions extends AgentSigningOptions {
   /** Serve /metrics, /healthz and /readyz here (not with --once). */
   metricsAddr?: string;
   logFormat?: 'text' | 'json';
+  /** The least severe log lines shown (default info; a pass that did nothing is debug). */
+  logLevel?: LogLevel;
   /** The loop's Lease in the cluster (one agent per cluster); absent: none (--no-lease, --once). */
   lease?: AgentLease;
 }
@@ -265,7 +269,14 @@ async function loop(
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  let last = '';
+  const { observe } = deps;
+  const reporter: AgentReporter = {
+    output: opts.output,
+    io,
+    jsonLogs: observe.json,
+    log,
+    report: observe.report,
+  };
   const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
   const { leadership } = deps;
   try {
@@ -323,13 +334,7 @@ async function loop(
         stop,
         report: (result) => {
           deps.waiting.passed(result);
-          // A pass that changed nothing, or failed as the one before did, is not worth a line.
-          const summary = summarize(result);
-          if ((isQuiet(result) || summary === last) && result.status.type !== 'written') return;
-          last = summary;
-          if (deps.observe.json && opts.output === 'text' && !result.fullyApplied)
-            return logProblems(result, log);
-          print(result, opts.output, deps.observe.resultIo);
+          reportLoopPass(result, reporter);
         },
       });
     });
@@ -354,6 +359,7 @@ function agentObservability(
     {
       ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
       ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
       ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
     },
     io,

@@ -1,7 +1,7 @@
 // `gitfleet hub`'s command line: its flags, and the checks of the values no flag type makes
 // (a followed branch, an eviction rate, the monitor's period against its grace period).
 import { forgeFlag } from '../forge-profile.js';
-import { logFormatFlag, metricsAddrFlag } from '../observability.js';
+import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
@@ -150,6 +150,7 @@ export const hubSpec = {
     },
     'metrics-addr': metricsAddrFlag,
     'log-format': logFormatFlag,
+    'log-level': logLevelFlag,
   },
 } as const satisfies CommandSpec;
 

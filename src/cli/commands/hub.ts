@@ -3,6 +3,7 @@
 //   gitfleet hub --repo <path> [--source-ref main] [--once] [--interval 30s] [--output text|json]
 //                [--cluster-monitor-period 5s] [--cluster-monitor-grace-period 40s]
 //                [--cluster-startup-grace-period 60s] [--metrics-addr HOST:PORT] [--log-format text|json]
+//                [--log-level debug|info|warn|error]
 //                [--leader-elect [--leader-elect-kubeconfig FILE] [--leader-elect-resource-namespace NS]
 //                 [--leader-elect-resource-name NAME] [--leader-elect-lease-duration 15s]
 //                 [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]]
@@ -25,7 +26,7 @@ import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
-import type { Logger } from '../../loops/runtime/logger.js';
+import type { Logger, LogLevel } from '../../loops/runtime/logger.js';
 import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
 import { createHubPassCache, type HubPassCache } from '../../loops/hub/hub-pass-cache.js';
 import {
@@ -49,7 +50,7 @@ import { remoteHubSetup } from './hub-remote-setup.js';
 import { startHubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
 import { UsageError } from '../usage-error.js';
 import { leaderElectionOf, withLeadership, type HubLeaderElection } from './hub-leadership.js';
-import { printResult } from './hub-output.js';
+import { printResult, reportLoopPass, type LoopReporter } from './hub-output.js';
 import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
 import {
   defaultClusterMonitorSettings,
@@ -95,6 +96,7 @@ export const hubCommand = defineCommand({
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
         ...notifyOf(values),
         logFormat: values['log-format'],
+        logLevel: values['log-level'],
         lua: luaOptionsOf(values),
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
@@ -132,6 +134,8 @@ export interface HubOptions extends HubSigningOptions {
   /** Serve /metrics, /healthz and /readyz here (not with --once). */
   metricsAddr?: string;
   logFormat?: 'text' | 'json';
+  /** The least severe log lines shown (default info; a pass that changed nothing is debug). */
+  logLevel?: LogLevel;
   /** Run passes only while holding this Lease (--leader-elect); absent: always. */
   leaderElection?: HubLeaderElection;
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
@@ -325,7 +329,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     if (result.type === 'loadFailed' || result.refused) return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
-  let last = '';
+  const reporter: LoopReporter = { output: opts.output, io, report: observe.report };
   await observe.serve();
   log.info(`watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   const interrupted = io.untilInterrupted().then(() => {
@@ -336,7 +340,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const leading = { leadership, log, stop: interrupted, signal: stopping.signal, readiness };
   await whileLeading(leading, (stop) => {
     // A new term starts from what the branches say now, not from what this replica last wrote.
-    last = '';
+    delete reporter.last;
     return runHubLoop({
       pass: maintainedPass,
       triggers: monitor ? [...setup.triggers, monitor] : setup.triggers,
@@ -347,16 +351,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       readiness,
       stop,
       saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
-      report: (result) => {
-        // A failing or up-to-date source is reported once, not at every resync (a refused head,
-        // the last verified commit rendered again: once per refused head).
-        const key = result.refused
-          ? `refused ${result.refused.head}`
-          : `${result.type} ${result.source.commit}`;
-        if (result.type !== 'rendered' && key === last) return;
-        last = key;
-        printResult(result, opts.output, observe.resultIo, true);
-      },
+      report: (result) => reportLoopPass(result, reporter),
       // A replica that stops leading sends its held agents back to polling (503).
     }).finally(() => bell?.standDown());
   }).finally(async () => {
@@ -387,6 +382,7 @@ function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability
     {
       ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
       ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
       ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
     },
     io,

@@ -88,13 +88,7 @@ export function branchHead(repo: LogRepo, branch: string): string | undefined {
 
 /** Returns a commit's fields; throws NoSuchCommit when the id names no commit. */
 export function readLogCommit(repo: LogRepo, oid: string): LogCommit {
-  let object: { type: string; content: Buffer };
-  try {
-    object = readStoredObjectNow(repo.store, oid);
-  } catch (error) {
-    if (isGitfleetError(error, 'MissingObject')) throw new NoSuchCommit(`${oid}: no such commit`);
-    throw error;
-  }
+  const object = readObject(repo, oid);
   if (object.type !== 'commit') throw new NoSuchCommit(`${oid}: a ${object.type}, not a commit`);
   const text = object.content.toString('utf8');
   const parsed = parseCommit(text);
@@ -113,6 +107,65 @@ function signatureOf(text: string, field: 'author' | 'committer'): LogSignature 
   const header = text.slice(0, Math.max(0, text.indexOf('\n\n')));
   const m = new RegExp(`^${field} (.*) <(.*)> (\\d+) [+-]\\d{4}$`, 'm').exec(header);
   return { name: m?.[1] ?? '', email: m?.[2] ?? '', timestamp: m ? Number(m[3]) : 0 };
+}
+
+/** What the walk needs of a commit it may not list: its tree, first parent and committer time. */
+export interface CommitHead {
+  tree: string;
+  parent: string | undefined;
+  /** Committer time, seconds since the epoch. */
+  time: number;
+}
+
+/**
+ * Returns a commit's tree, first parent and committer time from its header alone (no message
+ * decoded: the walk reads thousands of commits it does not list); throws NoSuchCommit.
+ */
+export function readCommitHead(repo: LogRepo, oid: string): CommitHead {
+  const object = readObject(repo, oid);
+  if (object.type !== 'commit') throw new NoSuchCommit(`${oid}: a ${object.type}, not a commit`);
+  const bytes = object.content;
+  const end = bytes.indexOf('\n\n');
+  const header = bytes.toString('latin1', 0, end < 0 ? bytes.length : end);
+  const tree = /^tree ([0-9a-f]{40,64})$/m.exec(header)?.[1];
+  if (tree === undefined) throw new Error(`${oid}: a commit without a tree`);
+  const parent = /^parent ([0-9a-f]{40,64})$/m.exec(header)?.[1];
+  const time = Number(/^committer .* (\d+) [+-]\d{4}$/m.exec(header)?.[1] ?? 0);
+  return { tree, parent, time };
+}
+
+function readObject(repo: LogRepo, oid: string): { type: string; content: Buffer } {
+  try {
+    return readStoredObjectNow(repo.store, oid);
+  } catch (error) {
+    if (isGitfleetError(error, 'MissingObject')) throw new NoSuchCommit(`${oid}: no such commit`);
+    throw error;
+  }
+}
+
+/**
+ * Returns the id of the entry `name` of a tree (a directory or a file), read straight from the
+ * tree's bytes without decoding its other entries, or undefined when it has none.
+ */
+export function treeEntryOid(repo: LogRepo, tree: string, name: string): string | undefined {
+  const object = readStoredObjectNow(repo.store, tree);
+  if (object.type !== 'tree') throw new Error(`${tree}: a ${object.type}, not a tree`);
+  return findEntry(object.content, Buffer.from(name, 'utf8'));
+}
+
+// Entries are `<mode> <name>\0<20 or 32 id bytes>`; the id's length is the repository's.
+function findEntry(bytes: Buffer, name: Buffer): string | undefined {
+  const idLength = 20;
+  let at = 0;
+  while (at < bytes.length) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space + 1);
+    if (space < 0 || nul < 0) return undefined;
+    if (nul - space - 1 === name.length && bytes.compare(name, 0, name.length, space + 1, nul) === 0)
+      return bytes.toString('hex', nul + 1, nul + 1 + idLength);
+    at = nul + 1 + idLength;
+  }
+  return undefined;
 }
 
 /** Returns a tree's entries: subtrees (`tree`), files (`blob`) and submodules (`commit`). */

@@ -16,6 +16,9 @@ import { printError } from '../print-error.js';
 import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
 import { luaFlags, luaOptionsOf } from '../lua-flags.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
+import { logLevelFlag } from '../observability.js';
+import { commandLog } from '../command-log.js';
+import type { LogLevel } from '../../loops/runtime/logger.js';
 
 /** `gitfleet render`: its command line. */
 export const renderSpec = {
@@ -41,6 +44,10 @@ export const renderSpec = {
       help: 'print the summary as text or JSON',
     },
     watch: { type: 'boolean', help: 're-render on every save of the files on disk (not with --ref)' },
+    'log-level': {
+      ...logLevelFlag,
+      help: 'with --watch: the least severe lines shown (debug adds each save seen; error shows only failed renders)',
+    },
     ...luaFlags,
   },
   notes: [sourceArgumentNote],
@@ -57,6 +64,7 @@ export const renderCommand = defineCommand({
         out: values.out,
         output: values.output,
         watch: values.watch,
+        logLevel: values['log-level'],
         lua: luaOptionsOf(values),
       },
       io,
@@ -69,6 +77,8 @@ export interface RenderOptions {
   out: string;
   output: 'text' | 'json';
   watch: boolean;
+  /** With `watch`: the least severe lines shown (default info). */
+  logLevel?: LogLevel;
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
   lua?: LuaInterpreterOptions;
 }
@@ -135,8 +145,9 @@ async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise
 }
 
 // The edit-render loop: every save re-renders; a load error is shown and the last good output
-// stays on disk.
+// stays on disk. Each re-render's report is stamped with its time (command-log.ts).
 async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
+  const { log, report } = commandLog(io, 'gitfleet render', opts.logLevel ? { level: opts.logLevel } : {});
   let pending: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
   const memos: WatchMemos = {};
@@ -145,16 +156,20 @@ async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
       try {
         const outcome = await renderToDir(opts, memos);
         if (!outcome.ok) {
-          io.err(`render failed; ${opts.out} keeps the last good output:`);
-          for (const line of outcome.errors) io.err(`  ${line}`);
+          const lines = [`render failed; ${opts.out} keeps the last good output:`];
+          report([...lines, ...outcome.errors.map((line) => `  ${line}`)].join('\n'), {
+            level: 'error',
+            failed: true,
+          });
           return;
         }
-        io.out(describeChanges(outcome.changes));
+        const lines = [describeChanges(outcome.changes)];
         for (const d of outcome.summary.diagnostics.filter((d) => d.severity !== 'info')) {
-          io.out(`  ${d.severity}: ${d.subject}${d.cluster ? ` @${d.cluster}` : ''}: ${d.message}`);
+          lines.push(`  ${d.severity}: ${d.subject}${d.cluster ? ` @${d.cluster}` : ''}: ${d.message}`);
         }
+        report(lines.join('\n'), { level: 'info' });
       } catch (error) {
-        io.err(`render failed: ${(error as Error).message}`);
+        report(`render failed: ${(error as Error).message}`, { level: 'error', failed: true });
       }
     }));
   await rerender();
@@ -164,12 +179,13 @@ async function renderOnWatch(opts: RenderOptions, io: Io): Promise<number> {
   });
   watcher.on('all', (_event, path) => {
     if (!/\.ya?ml$/.test(path) && !_event.endsWith('Dir')) return;
+    log.debug?.(`${_event} ${path}: rendering again`);
     clearTimeout(pending);
     pending = setTimeout(() => void rerender(), 150);
   });
   // Only a watcher that finished its first scan sees the next save.
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  io.out(`watching ${opts.source}; press Ctrl-C to stop`);
+  report(`watching ${opts.source}; press Ctrl-C to stop`, { level: 'info' });
   await io.untilInterrupted();
   await watcher.close();
   return exitCodes.ok;

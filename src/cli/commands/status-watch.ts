@@ -4,13 +4,15 @@
 // the bindings, a cluster branch or a status branch moved since the last one printed: the
 // heartbeats, which every agent renews every few seconds, are not watched, or a fleet of 50
 // clusters would print without pause. A read that fails (a repository being rewritten) is
-// reported on stderr and the watch goes on.
+// logged on stderr (stamped, command-log.ts) and the watch goes on; `--log-level debug` adds a
+// line for each look that found nothing new to print.
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { watchLocalRefs, type RefWatcher } from '../../adapters/watch/watch-local-refs.js';
 import { bindingsRef, clusterRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
 import { localGitdir } from '../../loops/shared/hub-repo.js';
 import { clearScreen } from '../escaping-io.js';
 import type { Io } from '../io.js';
+import type { Logger } from '../../loops/runtime/logger.js';
 
 /** One snapshot's text and the branch prefix it was read under. */
 export interface StatusSnapshot {
@@ -26,6 +28,8 @@ export interface WatchStatusOptions {
   intervalMs?: number;
   snapshot: () => Promise<StatusSnapshot>;
   io: Io;
+  /** Where a failed read is logged (and, at debug, a look that found nothing to print). */
+  log: Logger;
   /**
    * Between snapshots: `clear` the screen (stdout is a terminal), a `line` of `---` (text, YAML),
    * or `none` (JSON, one document per line).
@@ -64,12 +68,15 @@ export async function watchStatus(opts: WatchStatusOptions): Promise<void> {
       try {
         await opts.refresh?.();
         const now = await fingerprint();
-        if (now === printed) continue;
+        if (now === printed) {
+          opts.log.debug?.('no bindings, cluster or status branch moved; nothing to print');
+          continue;
+        }
         const snap = await opts.snapshot();
         printed = now;
         print(snap.text);
       } catch (error) {
-        opts.io.err(`gitfleet status: ${error instanceof Error ? error.message : String(error)}`);
+        opts.log.error(error instanceof Error ? error.message : String(error));
       }
     } while (again);
   };

@@ -25,6 +25,7 @@ import {
   type StatusFailover,
 } from '../../core/status/format-status-text.js';
 import { parseSelectorText } from '../../core/status/parse-selector-text.js';
+import { formatFleetHeader } from '../../core/status/format-fleet-header.js';
 import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
@@ -42,6 +43,9 @@ import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { watchStatus, type StatusSnapshot } from './status-watch.js';
+import { logLevelFlag } from '../observability.js';
+import { commandLog } from '../command-log.js';
+import type { LogLevel } from '../../loops/runtime/logger.js';
 
 /** `gitfleet status`: its command line. */
 export const statusSpec = {
@@ -101,6 +105,10 @@ export const statusSpec = {
       help: 'print as text, JSON or YAML (with --watch, JSON prints one document per line)',
     },
     'token-file': tokenFileFlag,
+    'log-level': {
+      ...logLevelFlag,
+      help: 'with --watch: the least severe lines shown on stderr (debug adds each look that found nothing new)',
+    },
   },
   notes: [
     'BEHIND counts the commits of the cluster branch between the applied commit and the rendered head, walking at most 50 first parents (">50" past that, "?" when the applied commit is not on the branch).',
@@ -125,6 +133,7 @@ export const statusCommand = defineCommand({
         ...(values.selector !== undefined ? { selector: values.selector } : {}),
         ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+        logLevel: values['log-level'],
       },
       io,
       { now: () => new Date(), terminal: process.stdout.isTTY === true },
@@ -151,6 +160,8 @@ export interface StatusOptions {
   output: 'text' | 'json' | 'yaml';
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
   tokenFile?: string;
+  /** With `watch`: the least severe lines logged on stderr (default info). */
+  logLevel?: LogLevel;
 }
 
 export interface StatusDeps {
@@ -198,6 +209,7 @@ export async function runStatus(opts: StatusOptions, io: Io, deps: StatusDeps): 
     ...(source.refresh ? { refresh: source.refresh, intervalMs: opts.intervalMs ?? 10_000 } : {}),
     snapshot,
     io,
+    log: commandLog(io, 'gitfleet status', opts.logLevel ? { level: opts.logLevel } : {}).log,
     separator: deps.terminal ? 'clear' : opts.output === 'json' ? 'none' : 'line',
   });
   return exitCodes.ok;
@@ -257,9 +269,11 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
   const refused = refusedDeletionsOf(data.hubRefusals ?? [], data.reports);
   const refusedKey = refused.length > 0 ? { refusedDeletions: refused } : {};
   const sections = [formatRolloutSection(data.rollouts), formatRefusedDeletions(refused)].filter((s) => s);
+  const header = formatFleetHeader(data, now);
   if (opts.wide) {
     const rows = fleetStatusTable(data, { placedOnly: !opts.all });
-    if (opts.output === 'text') return formatStatusText(rows, failover, sections.join('\n\n'));
+    if (opts.output === 'text')
+      return `${header}\n\n${formatStatusText(rows, failover, sections.join('\n\n'))}`;
     return serialize({ rows, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
   const clusters = summarizeClusters(data, now);
@@ -270,10 +284,13 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
       bindingsHead: data.bindingsHead,
       ...(data.bindingsTime !== undefined ? { bindingsTime: data.bindingsTime } : {}),
       ...(data.sourceCommit !== undefined ? { sourceCommit: data.sourceCommit } : {}),
+      ...(data.sourceRef !== undefined ? { sourceRef: data.sourceRef } : {}),
+      ...(data.sourceSubject !== undefined ? { sourceSubject: data.sourceSubject } : {}),
     };
     return serialize({ ...head, clusters, templates, ...failover, ...rolloutsKey, ...refusedKey }, opts);
   }
   return [
+    header,
     formatClusterSummaries(clusters),
     formatTemplateSummaries(templates),
     ...(opts.templates ? [formatExplanations(templates)].filter((t) => t) : []),

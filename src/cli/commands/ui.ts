@@ -25,6 +25,9 @@ import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import type { Io } from '../io.js';
 import { cacheDirFlag, readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
 import { readLog } from './log.js';
+import { logLevelFlag } from '../observability.js';
+import { commandLog } from '../command-log.js';
+import type { Logger, LogLevel } from '../../loops/runtime/logger.js';
 
 /** `gitfleet ui`: its command line. */
 export const uiSpec = {
@@ -55,6 +58,10 @@ export const uiSpec = {
     'branch-prefix': readBranchPrefixFlag,
     'token-file': tokenFileFlag,
     'cache-dir': cacheDirFlag,
+    'log-level': {
+      ...logLevelFlag,
+      help: 'the least severe lines logged on stderr (debug adds each time the branches moved)',
+    },
   },
 } as const satisfies CommandSpec;
 
@@ -72,6 +79,7 @@ export const uiCommand = defineCommand({
         ...(values['branch-prefix'] !== undefined ? { branchPrefix: values['branch-prefix'] } : {}),
         ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
         ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+        logLevel: values['log-level'],
       },
       io,
     ),
@@ -86,6 +94,8 @@ export interface UiOptions {
   tokenFile?: string;
   /** For a URL: where its mirror lives (default: defaultMirrorCacheDir). */
   cacheDir?: string;
+  /** The least severe lines logged on stderr (default info). */
+  logLevel?: LogLevel;
 }
 
 /** The shipped page's folder: `ui/` at the package's root (this file is build/src/cli/commands/ui.js). */
@@ -95,6 +105,7 @@ const staticRoot = fileURLToPath(new URL('../../../../ui', import.meta.url));
 export async function runUi(opts: UiOptions, io: Io): Promise<number> {
   // The repository as every line shows it: a URL's user name and password never printed.
   const shown = redactUrl(opts.repo);
+  const { log } = commandLog(io, 'gitfleet ui', opts.logLevel ? { level: opts.logLevel } : {});
   const remote = isRepoUrl(opts.repo) ? await openMirror(opts) : undefined;
   const dir = remote?.gitdir ?? opts.repo;
   const gitdir = remote?.gitdir ?? localGitdir(opts.repo);
@@ -139,10 +150,11 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
     void (async () => {
       do {
         again = false;
+        log.debug?.(`a branch of ${shown} moved: reading it again`);
         try {
           server.broadcast('changed', { generation: await service.reload() });
         } catch (error) {
-          io.err(`gitfleet ui: reading ${shown} again failed: ${(error as Error).message}`);
+          log.error(`reading ${shown} again failed: ${(error as Error).message}`);
         }
       } while (again);
       reading = false;
@@ -152,11 +164,11 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
   // templates (every template's explanation), the page a browser opens first.
   service.templates().catch(() => undefined);
   const stopWatching = remote
-    ? pollRemote(remote, opts.intervalMs, moved, io)
+    ? pollRemote(remote, opts.intervalMs, moved, log)
     : await watchRefs(gitdir, moved);
   if (!isLoopbackHost(opts.host)) {
-    io.err(
-      `gitfleet ui: warning: --host ${opts.host} is not a loopback address: the read-only dashboard (every cluster, template and rendered object of the fleet, Secret values redacted) is open to anyone who can reach this machine on port ${new URL(server.url).port}`,
+    log.warn(
+      `--host ${opts.host} is not a loopback address: the read-only dashboard (every cluster, template and rendered object of the fleet, Secret values redacted) is open to anyone who can reach this machine on port ${new URL(server.url).port}`,
     );
   }
   io.out(`gitfleet ui: serving ${shown} at ${server.url}/ (read-only; Ctrl-C stops)`);
@@ -176,7 +188,7 @@ function pollRemote(
   mirror: { gitdir: string; refresh(): Promise<unknown> },
   intervalMs: number,
   moved: () => void,
-  io: Io,
+  log: Logger,
 ): () => Promise<void> {
   let last: string | undefined;
   let running = Promise.resolve();
@@ -187,8 +199,8 @@ function pollRemote(
       if (last !== undefined && refs !== last) moved();
       last = refs;
     } catch (error) {
-      io.err(
-        `gitfleet ui: fetching the repository failed (the page keeps what it showed): ${(error as Error).message}`,
+      log.error(
+        `fetching the repository failed (the page keeps what it showed): ${(error as Error).message}`,
       );
     }
   };

@@ -42,6 +42,9 @@ export interface FleetStatusData {
   bindingsTime?: string;
   /** The source commit the bindings head was rendered from (its Gitfleet-Source-Commit trailer). */
   sourceCommit?: string;
+  /** Its ref (the Gitfleet-Source-Ref trailer) and subject (from the bindings head's subject), when named. */
+  sourceRef?: string;
+  sourceSubject?: string;
   /** The records of the bindings branch, one per template (or dependency, namespace…). */
   bindings: BindingView[];
   /** The readable status branches' reports. */

@@ -89,14 +89,19 @@ export function formatAge(seconds: number): string {
   return `${Math.floor(seconds / 86400)}d`;
 }
 
-// `3 (m1:2 m2:1)`: the desired replicas, then where they are, the first few clusters by name.
+// The REPLICAS cell: `-` without replicas; the desired count alone when placed nowhere;
+// `2 on m1` on one cluster; `2 each on 3 clusters` when every cluster runs the desired count
+// (Duplicated: each cluster runs them all); else the division, `6 (m1:3 m2:2 m3:1)`, the first
+// few clusters by name and `+N` for the rest (Divided).
 function formatReplicas(t: TemplateSummary): string {
   if (t.replicas === 0) return '-';
+  if (t.placement.length === 0) return String(t.replicas);
+  if (t.placement.length === 1) return `${t.replicas} on ${t.placement[0]!.cluster}`;
+  if (t.placement.every((p) => p.replicas === t.replicas))
+    return `${t.replicas} each on ${t.placement.length} clusters`;
   const placed = t.placement.map((p) => `${p.cluster}:${p.replicas ?? 0}`);
   const more = placed.length > replicasShown ? ` +${placed.length - replicasShown}` : '';
-  return placed.length === 0
-    ? String(t.replicas)
-    : `${t.replicas} (${placed.slice(0, replicasShown).join(' ')}${more})`;
+  return `${t.replicas} (${placed.slice(0, replicasShown).join(' ')}${more})`;
 }
 
 function short(commit: string | undefined): string {

@@ -18,8 +18,25 @@ export interface LogFields {
   [key: string]: string | number | boolean | undefined;
 }
 
+/**
+ * How much a long-running command says (`--log-level`), least to most severe: `debug` adds what a
+ * person chasing a problem wants (a pass that changed nothing, a trigger that fired), `info` (the
+ * default) what changed, `warn` what may need a look, `error` what failed.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The levels in order, least severe first. */
+export const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Returns whether a line of `level` is shown when the command runs at `threshold`. */
+export function isShown(level: LogLevel, threshold: LogLevel): boolean {
+  return logLevels.indexOf(level) >= logLevels.indexOf(threshold);
+}
+
 /** A sink for one-line messages, subject first. */
 export interface Logger {
+  /** What only `--log-level debug` shows; a logger without it drops such lines. */
+  debug?(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
@@ -27,5 +44,5 @@ export interface Logger {
 
 /** Returns a logger that drops everything (for callers that have nothing to say). */
 export function silentLogger(): Logger {
-  return { info: () => undefined, warn: () => undefined, error: () => undefined };
+  return { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 }

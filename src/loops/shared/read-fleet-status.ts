@@ -12,7 +12,7 @@ import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { refLabel } from '../../core/model/object-ref.js';
 import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
-import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
+import { parseTrailers, sourceCommitTrailer, sourceRefTrailer } from '../../core/publish/commit-trailers.js';
 import {
   bindingsRef,
   clusterRefPrefix,
@@ -187,6 +187,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     bindingsHead,
     ...(bindingsCommit.time !== undefined ? { bindingsTime: bindingsCommit.time } : {}),
     ...(sourceCommit !== undefined ? { sourceCommit } : {}),
+    ...sourceNames(bindingsCommit.message, trailers.get(sourceRefTrailer)?.[0]),
     bindings,
     reports: status.reports,
     aggregatedByHub,
@@ -342,4 +343,20 @@ function evictionsOf(files: readonly BindingFile[]): TemplateEvictionTask[] {
     for (const task of tasks) evictions.push({ template: refLabel(view.resource), ...task });
   }
   return evictions.sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
+}
+
+/**
+ * The source commit's ref and subject as the bindings head names them: its Gitfleet-Source-Ref
+ * trailer and its subject, `render <sha7>: <source subject>` (a mirror holds no source branch to
+ * read them from).
+ */
+function sourceNames(
+  message: string,
+  ref: string | undefined,
+): { sourceRef?: string; sourceSubject?: string } {
+  const subject = /^render [0-9a-f]{7,}: (.*)$/.exec(message.split('\n', 1)[0]!)?.[1];
+  return {
+    ...(ref !== undefined ? { sourceRef: ref } : {}),
+    ...(subject !== undefined ? { sourceSubject: subject } : {}),
+  };
 }
