@@ -4,6 +4,8 @@ import { escapeText } from '../core/model/quote-text.js';
 import type { LogFields, Logger } from '../loops/runtime/logger.js';
 import { agentCommand } from './commands/agent.js';
 import { budgetCommand } from './commands/budget.js';
+import { clusterJoinCommand } from './commands/cluster-join.js';
+import { clusterLeaveCommand } from './commands/cluster-leave.js';
 import { diffCommand } from './commands/diff.js';
 import { hubCommand } from './commands/hub.js';
 import { logCommand } from './commands/log.js';
@@ -30,6 +32,8 @@ const commands: readonly Command<CommandSpec>[] = [
   statusCommand,
   uiCommand,
   budgetCommand,
+  clusterJoinCommand,
+  clusterLeaveCommand,
 ] as unknown as readonly Command<CommandSpec>[];
 
 /** Returns the top-level usage: each command's usage line and summary, then the exit codes. */
@@ -50,6 +54,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [name, ...rest] = argv;
   const command = commands.find((c) => c.spec.name === name);
   if (command) return runCommand(command, rest, io);
+  // Two-word commands (`cluster join`): the second word picks the command.
+  const pair = commands.find((c) => c.spec.name === `${name} ${rest[0]}`);
+  if (pair) return runCommand(pair, rest.slice(1), io);
   switch (name) {
     case undefined:
       io.out(formatUsage());
@@ -57,7 +64,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     case 'help':
     case '--help':
     case '-h':
-      return help(rest[0], io);
+      return help(rest, io);
     default: {
       const message = `unknown command '${escapeText(String(name))}'`;
       printError(io, {
@@ -97,7 +104,11 @@ function stderrLogger(io: Io, command: string, json: boolean): Logger {
   return { info: line('info'), warn: line('warning'), error: line('error') };
 }
 
-function help(topic: string | undefined, io: Io): number {
+function help(words: readonly string[], io: Io): number {
+  const topic =
+    words.length > 1 && commands.some((c) => c.spec.name === words.slice(0, 2).join(' '))
+      ? words.slice(0, 2).join(' ')
+      : words[0];
   if (topic === undefined) {
     io.out(formatUsage());
     return exitCodes.ok;
