@@ -20,6 +20,10 @@ export function printResult(result: HubPassResult, output: 'text' | 'json', io: 
   } else io.out(formatRendered(result, source));
   for (const [cluster, why] of Object.entries(result.statusUnreadable ?? {}))
     io.err(`  ${cluster}: status unreadable (not NotReady): ${why}`);
+  // A rendered pass lists them among its diagnostics already.
+  if (result.type === 'upToDate')
+    for (const [cluster, why] of Object.entries(result.statusRefused ?? {}))
+      io.err(`  warning: ${cluster}: status ignored: ${why}`);
 }
 
 const maxDiagnosticLines = 50;

@@ -62,6 +62,11 @@ interface PassFacts {
    * report stands; never NotReady, never an eviction). Absent when every one was read.
    */
   statusUnreadable?: Record<string, string>;
+  /**
+   * Cluster → why its status head is ignored: not signed by the key of its registration
+   * (accept-status-heads.ts); the hub read its last signed report, or none. Absent when none is.
+   */
+  statusRefused?: Record<string, string>;
 }
 
 export type HubPassResult =
