@@ -24,7 +24,17 @@ export type ExitCodeName = keyof typeof exitCodes;
 
 /** The commands of the CLI, as the table names them. */
 export type CommandName =
-  'render' | 'validate' | 'diff' | 'log' | 'hub' | 'agent' | 'status' | 'ui' | 'budget';
+  | 'render'
+  | 'validate'
+  | 'diff'
+  | 'log'
+  | 'hub'
+  | 'agent'
+  | 'status'
+  | 'ui'
+  | 'budget'
+  | 'cluster join'
+  | 'cluster leave';
 
 /** One row of the table: a code, what it means, and the commands that exit with it. */
 export interface ExitCodeRow {
@@ -44,6 +54,8 @@ const every: readonly CommandName[] = [
   'status',
   'ui',
   'budget',
+  'cluster join',
+  'cluster leave',
 ];
 
 /** Every exit code, with its meaning and the commands it applies to, in the order `--help` prints. */
@@ -58,9 +70,9 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
   {
     name: 'failed',
     code: exitCodes.failed,
-    commands: ['render', 'validate', 'log', 'hub', 'agent', 'status', 'ui', 'budget'],
+    commands: every.filter((c) => c !== 'diff'),
     meaning:
-      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster, a source or cluster branch head not signed by a trusted key), budget found a repository over its forge's budget, or another error, printed subject first",
+      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster, a source or cluster branch head not signed by a trusted key), budget found a repository over its forge's budget, cluster join or leave refused (a cluster registered already or not at all, an output that is not new), or another error, printed subject first",
   },
   {
     name: 'usage',

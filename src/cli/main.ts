@@ -24,6 +24,8 @@ const commands: readonly (readonly [CommandName, () => Promise<Command<CommandSp
   ['status', async () => (await import('./commands/status.js')).statusCommand],
   ['ui', async () => (await import('./commands/ui.js')).uiCommand],
   ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
+  ['cluster join', async () => (await import('./commands/cluster-join.js')).clusterJoinCommand],
+  ['cluster leave', async () => (await import('./commands/cluster-leave.js')).clusterLeaveCommand],
 ] as unknown as readonly (readonly [CommandName, () => Promise<Command<CommandSpec>>])[];
 
 /** Returns the command of that name, loaded, or undefined. */
@@ -52,6 +54,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [name, ...rest] = argv;
   const command = loadCommand(name);
   if (command) return runCommand(await command, rest, io);
+  // Two-word commands (`cluster join`): the second word picks the command.
+  const pair = loadCommand(`${name} ${rest[0]}`);
+  if (pair) return runCommand(await pair, rest.slice(1), io);
   switch (name) {
     case undefined:
       io.out(await formatUsage());
@@ -59,7 +64,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     case 'help':
     case '--help':
     case '-h':
-      return help(rest[0], io);
+      return help(rest, io);
     default: {
       const message = `unknown command '${escapeText(String(name))}'`;
       printError(io, {
@@ -99,7 +104,9 @@ function stderrLogger(io: Io, command: string, json: boolean): Logger {
   return { info: line('info'), warn: line('warning'), error: line('error') };
 }
 
-async function help(topic: string | undefined, io: Io): Promise<number> {
+async function help(words: readonly string[], io: Io): Promise<number> {
+  const pair = words.slice(0, 2).join(' ');
+  const topic = words.length > 1 && commands.some(([n]) => n === pair) ? pair : words[0];
   if (topic === undefined) {
     io.out(await formatUsage());
     return exitCodes.ok;

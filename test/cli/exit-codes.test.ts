@@ -15,6 +15,7 @@ import {
   type ExitCodeName,
 } from '../../src/cli/exit-codes.js';
 import { tempDir } from '../support/temp-dirs.js';
+import { generateSshKey } from '../../src/adapters/signing/generate-ssh-key.js';
 import {
   commitChange,
   exampleFleetRepo,
@@ -55,6 +56,8 @@ let shrunk: FleetRepo;
 let base: string;
 let head: string;
 let kubeconfig: string;
+/** The hub's public keys for `cluster join --hub-keys`. */
+let hubKeys: string;
 
 before(async () => {
   dir = tempDir('gitfleet-exit-codes-');
@@ -75,6 +78,8 @@ before(async () => {
   shrunk = exampleFleetRepo({ bare: false });
   assert.equal((await gitfleet(['hub', '--repo', shrunk.path, '--once'])).code, 0);
   commitChange(shrunk, 'drop the shop', (work) => rmSync(join(work, 'apps/shop'), { recursive: true }));
+  hubKeys = join(dir, 'hub.allowed_signers');
+  writeFileSync(hubKeys, `gitfleet-hub ${generateSshKey('hub').publicLine}\n`);
   kubeconfig = join(dir, 'kubeconfig.yaml');
   writeFileSync(
     kubeconfig,
@@ -318,6 +323,62 @@ const rows: Row[] = [
     ],
     says: /branch tombstoned/,
   },
+  {
+    command: 'cluster join',
+    want: 'ok',
+    name: 'a new cluster',
+    args: () => [
+      'cluster',
+      'join',
+      'edge-1',
+      '--repo',
+      fresh.path,
+      '--hub-keys',
+      hubKeys,
+      '--author',
+      'Pat <pat@example.com>',
+      '-o',
+      out(),
+      '--agent-repo',
+      'https://git.example.org/fleet.git',
+    ],
+    says: /registration committed on branch cluster-join\/edge-1/,
+  },
+  {
+    command: 'cluster join',
+    want: 'failed',
+    name: 'a cluster registered already',
+    args: () => ['cluster', 'join', 'aws-eu-prod', '--repo', fresh.path, '--hub-keys', hubKeys, '-o', out()],
+    says: /cluster aws-eu-prod: registered already/,
+  },
+  {
+    command: 'cluster join',
+    want: 'usage',
+    name: 'no --hub-keys',
+    args: () => ['cluster', 'join', 'edge-2', '--repo', fresh.path],
+    says: /--hub-keys FILE is required/,
+  },
+  {
+    command: 'cluster leave',
+    want: 'ok',
+    name: 'a registered cluster',
+    args: () => ['cluster', 'leave', 'onprem-gpu', '--repo', fresh.path, '--author', 'Pat <pat@example.com>'],
+    says: /removal committed on branch cluster-leave\/onprem-gpu/,
+  },
+  {
+    command: 'cluster leave',
+    want: 'failed',
+    name: 'a cluster not registered',
+    args: () => ['cluster', 'leave', 'no-such', '--repo', fresh.path, '--author', 'Pat <pat@example.com>'],
+    says: /cluster no-such: not registered/,
+  },
+  {
+    command: 'cluster leave',
+    want: 'usage',
+    name: 'no cluster name',
+    args: () => ['cluster', 'leave', '--repo', fresh.path],
+    says: /expected NAME/,
+  },
 ];
 
 for (const row of rows) {
@@ -331,7 +392,17 @@ for (const row of rows) {
 test('Every exit code has one meaning across all commands, and each is tested here but the agent success and a crash (last-resort.test.ts).', () => {
   const all = exitCodeRows().map((r) => r.code);
   assert.equal(new Set(all).size, all.length, `codes: ${all.join(', ')}`);
-  for (const command of ['render', 'validate', 'diff', 'log', 'hub', 'agent', 'status'] as const) {
+  for (const command of [
+    'render',
+    'validate',
+    'diff',
+    'log',
+    'hub',
+    'agent',
+    'status',
+    'cluster join',
+    'cluster leave',
+  ] as const) {
     const codes = exitCodeRows(command).map((r) => r.code);
     assert.equal(new Set(codes).size, codes.length, `${command}: ${codes.join(', ')}`);
     const tested = new Set(rows.filter((r) => r.command === command).map((r) => r.want));

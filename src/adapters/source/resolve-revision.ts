@@ -184,9 +184,11 @@ function fullRefName(ctx: Resolving, name: string): string {
   return found ?? nothing(ctx, `no ref ${refCandidates(name).join(', ')}`);
 }
 
-// The repository's own config file as `section.subsection.key` → values (sections and keys
-// lower-cased, subsections as written), enough for branch.* and remote.* lookups.
-function readGitConfig(refs: RefStore): Map<string, string[]> {
+/**
+ * Returns the repository's own config file as `section.subsection.key` → values (sections and
+ * keys lower-cased, subsections as written), enough for branch.*, remote.* and user.* lookups.
+ */
+export function readGitConfig(refs: Pick<RefStore, 'commondir'>): Map<string, string[]> {
   const values = new Map<string, string[]>();
   let text: string;
   try {

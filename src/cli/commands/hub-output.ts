@@ -40,7 +40,14 @@ export function formatResult(result: HubPassResult): PassText {
   const unreadable = Object.entries(result.statusUnreadable ?? {}).map(
     ([cluster, why]) => `hub: ${cluster}: status unreadable (not NotReady): ${why}`,
   );
-  const err = [...(refused !== undefined ? [refused] : []), ...unreadable];
+  // A rendered pass lists the ignored status heads among its diagnostics already.
+  const ignored =
+    result.type === 'upToDate'
+      ? Object.entries(result.statusRefused ?? {}).map(
+          ([cluster, why]) => `hub: warning: ${cluster}: status ignored: ${why}`,
+        )
+      : [];
+  const err = [...(refused !== undefined ? [refused] : []), ...unreadable, ...ignored];
   return { out, ...(err.length > 0 ? { err: err.join('\n') } : {}) };
 }
 
@@ -98,7 +105,12 @@ export function reportLoopPass(result: HubPassResult, reporter: LoopReporter): v
 // What makes two passes alike for a reader: the outcome, the source commit, what is unreadable,
 // the load errors or the diagnostics (a new warning is news even when no branch moved).
 function passKey(result: HubPassResult): string {
-  const parts = [result.type, result.source.commit, JSON.stringify(result.statusUnreadable ?? {})];
+  const parts = [
+    result.type,
+    result.source.commit,
+    JSON.stringify(result.statusUnreadable ?? {}),
+    JSON.stringify(result.statusRefused ?? {}),
+  ];
   if (result.refused) parts.push(`refused ${result.refused.head}`);
   if (result.type === 'rendered') parts.push(...result.diagnostics.map(formatDiagnostic));
   if (result.type === 'loadFailed') parts.push(...result.errors.map(formatLoadError));
@@ -112,7 +124,10 @@ function isQuiet(result: HubPassResult, last: LoopReporter['last'], key: string)
   if (last === undefined) return false;
   // A refused head is news once per head (the last verified commit rendered again is not).
   if (result.type === 'upToDate')
-    return last.commit === result.source.commit && (!result.refused || key === last.key);
+    return (
+      last.commit === result.source.commit &&
+      (key === last.key || (!result.refused && result.statusRefused === undefined))
+    );
   if (key !== last.key) return false;
   if (result.type === 'loadFailed' || result.type === 'sourceRefused') return true;
   if ((result.decisions?.length ?? 0) > 0 || (result.rolloutDecisions?.length ?? 0) > 0) return false;

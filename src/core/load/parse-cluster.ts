@@ -10,6 +10,7 @@
 // | spec.zone/zones  | label values; `zone` (legacy) and `zones` cannot co-exist; `zone` is folded into `zones` |
 // | spec.taints      | key a qualified name, value a label value, effect NoSchedule or NoExecute, unique by key+effect (lifted.ValidateClusterTaints) |
 // | spec.syncMode    | Push or Pull                                                                  |
+// | annotation gitfleet.io/signing-key | gitfleet's: one OpenSSH ed25519 public key line (model/cluster-signing-key.ts) |
 //
 // Karmada requires `syncMode` and has no default. gitfleet's members are driven by an agent
 // reading its branch, which is Karmada's Pull mode, so an absent `syncMode` reads as Pull.
@@ -18,6 +19,7 @@
 // secretRef, resourceModels, status, …) is accepted and ignored; a field Karmada does not have is
 // refused by the strict-field pass (schema/cluster.ts, schema/check-document-fields.ts).
 import { quoteText } from '../model/quote-text.js';
+import { clusterSigningKeyAnnotation, clusterSigningKeyOf } from '../model/cluster-signing-key.js';
 import type { Cluster, Taint, TaintEffect } from '../model/cluster.js';
 import type { SourceLocation } from '../model/source-location.js';
 import {
@@ -59,10 +61,31 @@ export function parseCluster(doc: {
     zones: readZones(spec, issues),
     taints: readList(spec['taints'], 'spec.taints', issues, (v, p) => parseTaint(v, p, issues)) ?? [],
     syncMode: readEnum(spec['syncMode'], ['Push', 'Pull'] as const, 'spec.syncMode', issues) ?? 'Pull',
+    signingKey: readSigningKey(doc.object, issues),
     source: doc.source,
   });
   checkUniqueTaints(cluster.taints, issues);
   return issues.length === 0 ? { ok: true, cluster } : { ok: false, issues };
+}
+
+// The agent's key: one ed25519 key line (the only SSH key type gitfleet verifies), checked for
+// its shape here; the hub parses the key itself when it verifies.
+function readSigningKey(object: Record<string, unknown>, issues: Issues): string | undefined {
+  const line = clusterSigningKeyOf(object);
+  if (line === undefined) return undefined;
+  if (/^ssh-ed25519 [A-Za-z0-9+/]+={0,2}( [^\n]*)?$/.test(line)) return line;
+  // The value is never quoted: it may be a private key pasted by mistake.
+  const type = /^((?:ssh|ecdsa|sk)-[a-z0-9@.-]{1,40})\s/.exec(line)?.[1];
+  const what = line.includes('PRIVATE KEY')
+    ? 'a private key, which never belongs in the fleet repository'
+    : type !== undefined
+      ? `a ${type} key`
+      : 'not a key line';
+  issues.push({
+    path: itemPath('metadata.annotations', clusterSigningKeyAnnotation),
+    message: `not an OpenSSH ssh-ed25519 public key line (${what})`,
+  });
+  return undefined;
 }
 
 function readZones(spec: Record<string, unknown>, issues: Issues): string[] {

@@ -26,6 +26,12 @@ export interface Cluster {
   zones: string[];
   taints: Taint[];
   syncMode: 'Push' | 'Pull';
+  /**
+   * The agent's public signing key (`ssh-ed25519 AAAA… comment`, the annotation
+   * gitfleet.io/signing-key): the hub accepts the cluster's reports only when signed with it.
+   * Absent: the reports are read unverified (docs/onboarding.md#the-hub-checks-the-reports).
+   */
+  signingKey?: string;
   source: SourceLocation;
 }
 

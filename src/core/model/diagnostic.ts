@@ -46,7 +46,11 @@ export type DiagnosticCode =
   /** A rollout's gate failed (an object Degraded, or the step past its progress deadline): the later steps are held. */
   | 'RolloutHalted'
   /** A rollout waits for a person: a Manual step without its Gitfleet-Approve trailer. */
-  | 'RolloutWaitingApproval';
+  | 'RolloutWaitingApproval'
+  /** A cluster's status head is not signed by the key of its registration: ignored (loops/hub/accept-status-heads.ts). */
+  | 'StatusRefused'
+  /** A cluster's registration names no signing key: its reports are read unverified. */
+  | 'StatusUnverified';
 
 /** Returns `subject[@cluster]: message`. */
 export function formatDiagnostic(d: Diagnostic): string {

@@ -90,6 +90,11 @@ interface PassFacts {
    * the pass rendered the last verified commit instead (a `sourceRefused` result: nothing was verified before).
    */
   refused?: SourceRefusal;
+  /**
+   * Cluster → why its status head is ignored: not signed by the key of its registration
+   * (accept-status-heads.ts); the hub read its last signed report, or none. Absent when none is.
+   */
+  statusRefused?: Record<string, string>;
 }
 
 export type HubPassResult =

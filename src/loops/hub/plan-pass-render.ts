@@ -18,6 +18,7 @@ import { readFailoverRecords, type HubFailover } from './hub-failover.js';
 import type { FailoverWrites } from './plan-bindings-branch.js';
 import { planRolloutStage, type RolloutStage } from './hub-rollout.js';
 import { clusterStatusOf, readAgentReports } from './read-status-branches.js';
+import { withAcceptedStatus } from './accept-status-heads.js';
 import { readPreviousBindings, type HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 
@@ -43,7 +44,7 @@ export interface PassRender {
   /** With a rollout stage: the render before it held anything (where the change goes in the end). */
   unheld?: RenderResult;
   failoverWrites: FailoverWrites;
-  /** Diagnostics of reading the exported endpoints. */
+  /** Diagnostics of reading the status reports: their signatures, the exported endpoints. */
   exportDiagnostics: Diagnostic[];
 }
 
@@ -53,7 +54,11 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   const previous = await readPreviousBindings(read, state.bindings.current.files);
   const recorded = await readFailoverRecords(read, state.bindings.current.files);
   input.onStateRead?.();
-  const reports = await readAgentReports(read, state.statusHeads, state.statusReads);
+  // Only reports signed by the cluster's own key, when its registration names one: judged when
+  // the pass read its state (read-assigned-status.ts), here for a preview that did not.
+  const accepted =
+    state.statusDiagnostics === undefined ? await withAcceptedStatus(read, fleet, state) : state;
+  const reports = await readAgentReports(read, accepted.statusHeads, state.statusReads);
   const clusterStatus = withMonitorVerdicts(clusterStatusOf(reports), verdicts);
   const exported = exportedSlicesByCluster(reports, new Set(fleet.clusters.map((c) => c.name)));
   const taints = planClusterTaints({ now, fleet, clusterStatus, recorded });
@@ -121,7 +126,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
     reports,
     rollout,
     failoverWrites,
-    exportDiagnostics: exported.diagnostics,
+    exportDiagnostics: [...(accepted.statusDiagnostics ?? []), ...exported.diagnostics],
   };
 }
 

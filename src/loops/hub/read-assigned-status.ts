@@ -8,19 +8,40 @@ import type { HubPassResult } from './hub-pass-result.js';
 import type { HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import type { StatusRepositories } from './status-repositories.js';
+import { withAcceptedStatus } from './accept-status-heads.js';
 
-/** Returns the result naming the clusters whose status repository could not be read, when there are any. */
+/**
+ * Returns the result naming the clusters whose status repository could not be read, and those
+ * whose status head was ignored as not signed by their key, when there are any.
+ */
 export function withUnreadable(result: HubPassResult, state: HubState): HubPassResult {
   const unreadable = state.statusUnreadable;
-  if (!unreadable?.size) return result;
+  const refused = (state.statusDiagnostics ?? []).filter((d) => d.code === 'StatusRefused');
+  const byCluster = (entries: Iterable<readonly [string, string]>) =>
+    Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : 1)));
   return {
     ...result,
-    statusUnreadable: Object.fromEntries([...unreadable].sort(([a], [b]) => (a < b ? -1 : 1))),
+    ...(unreadable?.size ? { statusUnreadable: byCluster(unreadable) } : {}),
+    ...(refused.length > 0 ? { statusRefused: byCluster(refused.map((d) => [d.cluster!, d.message])) } : {}),
   };
 }
 
-/** The hub's state with each cluster's status read from its status repository (status-repositories.ts). */
+/**
+ * The hub's state with each cluster's status read from its status repository
+ * (status-repositories.ts), and only from commits signed by the cluster's key when its
+ * registration names one (accept-status-heads.ts): every later step of the pass (the verdicts
+ * carried, the render, the bindings record's Gitfleet-Status trailers) sees the accepted heads.
+ */
 export async function readAssignedStatus(
+  repos: StatusRepositories | undefined,
+  read: ReadContext,
+  fleet: Fleet,
+  state: HubState,
+): Promise<HubState> {
+  return withAcceptedStatus(read, fleet, await readStatusRepositories(repos, read, fleet, state));
+}
+
+async function readStatusRepositories(
   repos: StatusRepositories | undefined,
   read: ReadContext,
   fleet: Fleet,

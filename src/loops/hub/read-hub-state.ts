@@ -1,6 +1,7 @@
 // What the hub's own branches say before a pass: which source commit it rendered last, the
 // previous bindings (claims and placements, so stickiness survives restarts), and which
 // cluster branches exist.
+import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import { parseBindingRecord } from '../../core/publish/binding-record.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
@@ -50,6 +51,11 @@ export interface HubState {
   statusHeads: Map<string, string>;
   /** Cluster name → where its status commit is read, when not in the fleet repository (status-repositories.ts). */
   statusReads?: ReadonlyMap<string, ReadContext>;
+  /**
+   * Set once the heads are judged (accept-status-heads.ts): what was said about the status heads
+   * refused (`statusHeads` then holds the signed ones read in their place) or read unverified.
+   */
+  statusDiagnostics?: Diagnostic[];
   /** Cluster name → why its status repository cannot be read now: its status is unreadable, not NotReady. */
   statusUnreadable?: ReadonlyMap<string, string>;
   /** Cluster name → its branch's commit, for every cluster branch that exists. */

@@ -1,0 +1,233 @@
+// `gitfleet cluster join NAME`: one command to onboard a member cluster (docs/onboarding.md), as
+// `flux bootstrap`, `karmadactl register` and `clusteradm join` give their users. It makes the
+// agent's ed25519 signing key, proposes the Cluster registration with the public half as a
+// commit on a review branch of the fleet repository (never on the source branch), and writes
+// (-o DIR) or prints the kustomize overlay that installs the agent with its private key as a
+// Secret and the hub's public keys as its --trusted-keys. The private key never goes into the
+// fleet repository. Everything is checked before anything is written; a commit that fails takes
+// the files just written with it.
+//
+// Secrets (the SOPS/age issue): when it lands, its age key is made here too, its recipient added
+// to the registration beside the signing key and its identity to the overlay's Secret
+// (`joinKeys` below is the one place to add it).
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CommandSpec } from '../command-line.js';
+import { defineCommand } from '../run-command.js';
+import { exitCodes } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
+import type { Io } from '../io.js';
+import { clusterRegistrationText, parseLabelList } from '../../core/onboard/cluster-registration.js';
+import { locationLabel } from '../../core/model/source-location.js';
+import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
+import { overlayFiles } from '../../core/onboard/agent-overlay.js';
+import { generateSshKey, type OpensshKeyPair } from '../../adapters/signing/generate-ssh-key.js';
+import { readKeyFile } from '../../adapters/signing/load-signing-key.js';
+import { trustedKeysOf } from '../../adapters/signing/load-trusted-keys.js';
+import { parseOpensshPrivateKey } from '../../adapters/signing/ssh-keys.js';
+import { readGitConfig } from '../../adapters/source/resolve-revision.js';
+import {
+  assertOutsideRepository,
+  defaultKeyFile,
+  deployRefs,
+  joinReport,
+  writeJoinOutput,
+  type JoinOutput,
+} from './cluster-join-output.js';
+import {
+  assertCleanPath,
+  assertClusterName,
+  assertNewBranch,
+  authorOf,
+  clusterProposalFlags,
+  proposeChange,
+  readFleetAtSource,
+  reviewBranchOf,
+} from './cluster-proposal.js';
+import { OnboardError } from './onboard-error.js';
+
+/** `gitfleet cluster join`: its command line. */
+export const clusterJoinSpec = {
+  name: 'cluster join',
+  summary:
+    "onboard a member cluster: its agent's keys, its registration on a review branch, the overlay that installs its agent",
+  positionals: [
+    { name: 'NAME', help: 'the cluster: a DNS-1123 label of at most 48 characters, not registered yet' },
+  ],
+  flags: {
+    ...clusterProposalFlags,
+    'hub-keys': {
+      type: 'string',
+      value: 'FILE',
+      required: true,
+      help: "the hub's public keys (allowed_signers lines or armored OpenPGP public keys): the agent's --trusted-keys",
+    },
+    labels: { type: 'string', value: 'K=V,...', help: "the cluster's labels (metadata.labels)" },
+    out: {
+      type: 'string',
+      short: 'o',
+      value: 'DIR',
+      help: "write the overlay and the agent's private key (mode 0600) into DIR, new or empty; default: print the overlay, and write the key to --key-file",
+    },
+    'key-file': {
+      type: 'string',
+      value: 'FILE',
+      help: "without -o: where the agent's private key goes (default $XDG_CONFIG_HOME/gitfleet/clusters/NAME/signing-key); never overwritten",
+    },
+    file: {
+      type: 'string',
+      value: 'PATH',
+      help: "the registration's path in the fleet repository (default clusters/NAME.yaml)",
+    },
+    'agent-repo': {
+      type: 'string',
+      value: 'URL',
+      help: "the fleet repository's URL as the agent fetches it (default: the repository's remote.origin.url)",
+    },
+    deploy: {
+      type: 'string',
+      value: 'PATH|URL',
+      help: "gitfleet's deploy folder: a checkout at the release you run (made relative to the overlay) or a kustomize remote URL (default ../gitfleet/deploy, relative to the overlay: a checkout beside it)",
+    },
+  },
+  notes: [
+    'Nothing is pushed and the source branch is not written: push the review branch and open a pull request. The private key is never written into the fleet repository; with -o it is in DIR/signing-key (listed in DIR/.gitignore), else in --key-file. docs/onboarding.md.',
+  ],
+} as const satisfies CommandSpec;
+
+/** `gitfleet cluster join`: parses its command line and onboards the cluster. */
+export const clusterJoinCommand = defineCommand({
+  spec: clusterJoinSpec,
+  run: ({ values, positionals }, io) => runClusterJoin({ ...values, name: positionals[0]! }, io),
+});
+
+type JoinValues = { name: string } & {
+  [K in keyof typeof clusterJoinSpec.flags]?: string | undefined;
+};
+
+/** Proposes the registration, writes the key and the overlay, prints where they went; returns the exit code. */
+export async function runClusterJoin(values: JoinValues, io: Io, env = process.env): Promise<number> {
+  const { name } = values;
+  assertClusterName(name);
+  const labels = parseLabelList(values.labels ?? '');
+  if (!labels.ok) throw new UsageError(`--labels: ${labels.problem}`);
+  const repo = values.repo ?? '.';
+  const sourceRef = values['source-ref'] ?? 'main';
+  const hubKeysFile = values['hub-keys']!;
+  const trustedKeys = await readKeyFile(hubKeysFile);
+  await trustedKeysOf([{ text: trustedKeys, source: hubKeysFile }]);
+  const at = await readFleetAtSource(repo, sourceRef);
+  const registered = at.fleet.clusters.find((c) => c.name === name);
+  if (registered)
+    throw new OnboardError(
+      'ClusterExists',
+      `cluster ${name}: registered already (${locationLabel(registered.source)})`,
+    );
+  const branch = reviewBranchOf(values.branch, `cluster-join/${name}`, sourceRef);
+  await assertNewBranch(at, branch);
+  const file = values.file ?? `clusters/${name}.yaml`;
+  if (at.files.some((f) => f.path === file))
+    throw new OnboardError(
+      'RegistrationInvalid',
+      `${file}: exists already in ${repo}@${sourceRef}; choose another --file`,
+    );
+  assertCleanPath(repo, at, file);
+  const author = authorOf(values.author, env, at.gitdir, new Date());
+  const output: JoinOutput =
+    values.out !== undefined
+      ? { type: 'dir', dir: values.out }
+      : { type: 'print', keyFile: values['key-file'] ?? defaultKeyFile(name, env) };
+  assertOutsideRepository(output.type === 'dir' ? output.dir : output.keyFile, {
+    dir: repo,
+    gitdir: at.gitdir,
+  });
+  const keys = joinKeys(name);
+  const registration = clusterRegistrationText({
+    name,
+    labels: labels.labels,
+    signingKey: keys.signing.publicLine,
+  });
+  const loaded = loadFleet([...at.files, { path: file, content: registration }], { sourceBranch: sourceRef });
+  if (!loaded.ok)
+    throw new OnboardError(
+      'RegistrationInvalid',
+      `cluster ${name}: the registration would not load:\n${loaded.errors.map(formatLoadError).join('\n')}`,
+    );
+  const overlayDir = output.type === 'dir' ? output.dir : undefined;
+  const kustomization = await writeJoinOutput(output, {
+    overlay: {
+      cluster: name,
+      repoUrl: agentRepoOf(values['agent-repo'], at.gitdir),
+      ...deployRefs(values.deploy, overlayDir),
+    },
+    privateKey: keys.signing.privateKey,
+    trustedKeys,
+  });
+  const fingerprint = parseOpensshPrivateKey(keys.signing.privateKey, 'the new key').publicKey.fingerprint;
+  let commit: string;
+  try {
+    commit = await proposeChange(at, {
+      branch,
+      edits: [{ path: file, text: registration }],
+      author,
+      message: joinMessage(name, fingerprint),
+    });
+  } catch (error) {
+    await removeOutput(output);
+    throw error;
+  }
+  const labelText = Object.entries(labels.labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const report = {
+    cluster: name,
+    output,
+    branch,
+    commit,
+    sourceRef,
+    repo,
+    file,
+    fingerprint,
+    labels: labelText,
+  };
+  for (const line of joinReport({ ...report, hubKeys: hubKeysFile, kustomization, trustedKeys }))
+    io.out(line);
+  return exitCodes.ok;
+}
+
+/** The keys a new agent gets: its signing key (the age key of the secrets issue joins it here). */
+function joinKeys(cluster: string): { signing: OpensshKeyPair } {
+  return { signing: generateSshKey(`gitfleet-agent@${cluster}`) };
+}
+
+function agentRepoOf(given: string | undefined, gitdir: string): string {
+  if (given !== undefined) return given;
+  const origin = readGitConfig({ commondir: gitdir }).get('remote.origin.url')?.at(-1);
+  if (origin === undefined)
+    throw new UsageError(
+      '--agent-repo URL is required: the repository has no remote.origin.url to give the agent',
+    );
+  return origin;
+}
+
+function joinMessage(cluster: string, fingerprint: string): string {
+  return [
+    `Register cluster ${cluster}`,
+    '',
+    `Written by gitfleet cluster join. The agent of ${cluster} signs its status and heartbeat`,
+    'commits with the key in the gitfleet.io/signing-key annotation; the hub accepts its reports',
+    'only when they are signed with it. The private key is not in this repository.',
+    '',
+    `Gitfleet-Cluster-Join: ${cluster}`,
+    `Gitfleet-Cluster-Key: ${fingerprint}`,
+    '',
+  ].join('\n');
+}
+
+async function removeOutput(output: JoinOutput): Promise<void> {
+  if (output.type === 'print') {
+    await rm(output.keyFile, { force: true });
+    return;
+  }
+  for (const name of Object.values(overlayFiles)) await rm(join(output.dir, name), { force: true });
+}

@@ -1,0 +1,184 @@
+// Which status commit the hub reads for each cluster (docs/onboarding.md#the-hub-checks-the-reports).
+// A cluster whose registration names its agent's key (the annotation gitfleet.io/signing-key,
+// written by `gitfleet cluster join`) is read only from a commit signed with that key: its
+// cluster status (conditions, API enablements, resources), its objects' status and its
+// exported EndpointSlices all come from that commit. A head that is unsigned, or signed with
+// any other key (another cluster's, a revoked one), is ignored with a warning diagnostic naming
+// the commit, the branch and why, and the hub reads the newest signed commit below it on the
+// branch instead (or no report at all): a forged report can never taint, evict or move anything,
+// nor hide the cluster's last good report. A cluster registered without a key is read as before,
+// unverified, and an info diagnostic says so.
+import type { Diagnostic } from '../../core/model/diagnostic.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
+import { statusRefPrefix } from '../../core/publish/hub-refs.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
+import { parseCommit } from '../../adapters/git/parse-commit.js';
+import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
+import { trustedKeysOf } from '../../adapters/signing/load-trusted-keys.js';
+import type { ReadContext } from './read-git-state.js';
+import type { HubState } from './read-hub-state.js';
+
+/** How many commits below a refused head the hub looks for the newest signed one. */
+export const maxStatusWalk = 16;
+
+/** The hub's state with the status heads it reads, and what it said about the others. */
+export async function withAcceptedStatus(
+  read: ReadContext,
+  fleet: Fleet,
+  state: HubState,
+): Promise<HubState> {
+  const accepted = await acceptStatusHeads({
+    read,
+    fleet,
+    heads: state.statusHeads,
+    ...(state.statusReads ? { reads: state.statusReads } : {}),
+  });
+  return { ...state, statusHeads: accepted.heads, statusDiagnostics: accepted.diagnostics };
+}
+
+/** The status heads the hub reads, with what it said about the others. */
+export interface AcceptedStatusHeads {
+  heads: Map<string, string>;
+  diagnostics: Diagnostic[];
+}
+
+// Verdicts and verifiers by pass cache: a commit's verdict under one key never changes.
+interface Memo {
+  verdicts: Map<string, SignatureVerdict>;
+  verifiers: Map<string, Promise<CommitVerifier>>;
+}
+const memos = new WeakMap<object, Memo>();
+
+/** Returns, per cluster, the status commit to read: the head when it is signed by the cluster's key (or the cluster has none), else the newest signed one below it. */
+export async function acceptStatusHeads(input: {
+  read: ReadContext;
+  fleet: Fleet;
+  heads: ReadonlyMap<string, string>;
+  /** Cluster → where its status commit lives, when not in `read` (a status repository). */
+  reads?: ReadonlyMap<string, ReadContext>;
+}): Promise<AcceptedStatusHeads> {
+  const { read, fleet, heads } = input;
+  const memo = memoOf(read.cache);
+  const accepted = new Map<string, string>();
+  const diagnostics: Diagnostic[] = [];
+  const branch = (cluster: string) => `${statusRefPrefix(fleet.config.branchPrefix)}${cluster}`.slice(11);
+  const keyed = fleet.clusters.some((c) => c.signingKey !== undefined);
+  for (const [cluster, head] of heads) {
+    const key = fleet.clusters.find((c) => c.name === cluster)?.signingKey;
+    if (key === undefined) {
+      accepted.set(cluster, head);
+      // Said where it is a gap (other clusters sign); a fleet that signs nothing is said once.
+      if (keyed && fleet.clusters.some((c) => c.name === cluster)) diagnostics.push(unverified(cluster));
+      continue;
+    }
+    const from = input.reads?.get(cluster) ?? read;
+    const verify = async (oid: string) => {
+      const id = `${key}\0${oid}`;
+      const known = memo.verdicts.get(id);
+      if (known) return known;
+      const verifier = await verifierOf(memo, cluster, key);
+      const commit = await readCommit(from, oid);
+      // Judged at the commit's own time, as git verify-commit judges a key's validity.
+      const verdict = await verifier.verify(commit, committedAt(commit.content));
+      memo.verdicts.set(id, verdict);
+      return verdict;
+    };
+    let verdict: SignatureVerdict;
+    try {
+      verdict = await verify(head);
+    } catch (error) {
+      // A key the loader let through but the verifier cannot read: nothing of the cluster is read.
+      diagnostics.push(refused(cluster, `${branch(cluster)}: ${(error as Error).message}`, undefined));
+      continue;
+    }
+    if (verdict.ok) {
+      accepted.set(cluster, head);
+      continue;
+    }
+    const older = await newestSigned(from, head, verify);
+    if (older !== undefined) accepted.set(cluster, older);
+    const why = `the status commit on ${branch(cluster)} is not signed by ${cluster}'s key (its registration's gitfleet.io/signing-key): ${describeVerdict(verdict)}`;
+    diagnostics.push(refused(cluster, why, older));
+  }
+  return { heads: accepted, diagnostics };
+}
+
+function refused(cluster: string, why: string, older: string | undefined): Diagnostic {
+  const read =
+    older === undefined ? `no report of ${cluster}` : `its last signed report, commit ${older.slice(0, 12)}`;
+  return {
+    severity: 'warning',
+    code: 'StatusRefused',
+    subject: `Cluster/${cluster}`,
+    cluster,
+    message: `${why}; ignored, the hub reads ${read}`,
+  };
+}
+
+function unverified(cluster: string): Diagnostic {
+  return {
+    severity: 'info',
+    code: 'StatusUnverified',
+    subject: `Cluster/${cluster}`,
+    cluster,
+    message: `the registration of ${cluster} names no signing key (gitfleet.io/signing-key): its status, heartbeat and endpoint reports are read unverified; gitfleet cluster join writes one`,
+  };
+}
+
+// The newest commit below `head`, first parents only, that verifies; undefined when none does
+// within maxStatusWalk commits, or an older commit is not in the repository (a shallow mirror).
+async function newestSigned(
+  from: ReadContext,
+  head: string,
+  verify: (oid: string) => Promise<SignatureVerdict>,
+): Promise<string | undefined> {
+  let at = head;
+  for (let i = 0; i < maxStatusWalk; i++) {
+    let parent: string | undefined;
+    try {
+      parent = parseCommit((await readCommit(from, at)).content).parents[0];
+    } catch {
+      return undefined;
+    }
+    if (parent === undefined) return undefined;
+    try {
+      if ((await verify(parent)).ok) return parent;
+    } catch {
+      return undefined;
+    }
+    at = parent;
+  }
+  return undefined;
+}
+
+function committedAt(content: Uint8Array): Date {
+  const header = Buffer.from(content.subarray(0, 4096)).toString('utf8');
+  const seconds = /^committer .* (\d+) [+-]\d{4}$/m.exec(header)?.[1];
+  return new Date(seconds === undefined ? 0 : Number(seconds) * 1000);
+}
+
+async function readCommit(from: ReadContext, oid: string): Promise<{ oid: string; content: Uint8Array }> {
+  const object = await readStoredObject(from.store, oid);
+  return { oid, content: object.content };
+}
+
+function verifierOf(memo: Memo, cluster: string, key: string): Promise<CommitVerifier> {
+  let verifier = memo.verifiers.get(key);
+  if (!verifier) {
+    verifier = trustedKeysOf([
+      { text: `${cluster} ${key}\n`, source: `the registration of ${cluster} (gitfleet.io/signing-key)` },
+    ]).then((keys) => keys.verifier);
+    memo.verifiers.set(key, verifier);
+  }
+  return verifier;
+}
+
+function memoOf(cache: object): Memo {
+  let memo = memos.get(cache);
+  if (!memo) {
+    memo = { verdicts: new Map(), verifiers: new Map() };
+    memos.set(cache, memo);
+  }
+  return memo;
+}

@@ -1,0 +1,215 @@
+// The hub reads a cluster's status only from commits signed by the key its registration names
+// (gitfleet.io/signing-key): a report Ready=False pushed onto member2's status branch signed by
+// member1's key, or unsigned, is ignored with a warning naming the commit, taints nothing and
+// evicts nothing, and the hub keeps reading member2's last signed report; the same report signed
+// by member2's own key taints it. A cluster registered without a key is read as before.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { clusterTaintsPath } from '../../../src/core/failover/cluster-taints.js';
+import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
+import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-scratch.js';
+import { toGitObject } from '../../../src/adapters/git/hash-object.js';
+import { makeCommit } from '../../../src/adapters/git/make-commit.js';
+import { readRef } from '../../../src/adapters/git/read-ref.js';
+import { updateRefs } from '../../../src/adapters/git/update-ref.js';
+import { writeObjects } from '../../../src/adapters/git/write-objects.js';
+import { generateSshKey, type OpensshKeyPair } from '../../../src/adapters/signing/generate-ssh-key.js';
+import { signCommit, type CommitSigner } from '../../../src/adapters/signing/commit-signer.js';
+import { signerOfText } from '../../../src/adapters/signing/load-signing-key.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  branchFiles,
+  commitChange,
+  fleetRepoWith,
+  git,
+  hubPass,
+  rendered,
+  removeFleetRepos,
+  type FleetRepo,
+} from './hub-fixture.js';
+
+after(removeFleetRepos);
+
+const keys: Record<string, OpensshKeyPair> = {
+  member1: generateSshKey('gitfleet-agent@member1'),
+  member2: generateSshKey('gitfleet-agent@member2'),
+};
+
+const cluster = (name: string, key: string | undefined) => `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: ${name}
+${key ? `  annotations:\n    gitfleet.io/signing-key: ${key}\n` : ''}spec: {}
+`;
+
+function fleet(opts: { keyed: boolean | 'member1' }): FleetRepo {
+  const keyOf = (name: string) =>
+    opts.keyed === true || opts.keyed === name ? keys[name]!.publicLine : undefined;
+  return fleetRepoWith(
+    {
+      'clusters/member1.yaml': cluster('member1', keyOf('member1')),
+      'clusters/member2.yaml': cluster('member2', keyOf('member2')),
+      'apps/web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers: [{name: web, image: web:1}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+`,
+    },
+    { bare: false },
+  );
+}
+
+const signers = new Map<string, Promise<CommitSigner>>();
+function signerOf(name: string): Promise<CommitSigner> {
+  if (!signers.has(name)) signers.set(name, signerOfText(keys[name]!.privateKey, name));
+  return signers.get(name)!;
+}
+
+let tick = 0;
+/** Pushes a status report of `cluster` (Ready = status) on top of its status branch, signed by `by`'s key or unsigned. */
+async function report(
+  repo: FleetRepo,
+  cluster: string,
+  status: 'True' | 'False',
+  by: string | undefined,
+): Promise<string> {
+  const ref = `refs/heads/gitfleet/status/${cluster}`;
+  const parent = await readRef(repo.gitdir, ref);
+  const applied = git(repo, ['rev-parse', `refs/heads/gitfleet/clusters/${cluster}`]).trim();
+  const files = statusBranchFiles({
+    cluster,
+    appliedCommit: applied,
+    clusterStatus: { conditions: [{ type: 'Ready', status }] },
+    objects: [],
+  });
+  const blobs = [...files].map(([path, text]) => [path, toGitObject('blob', Buffer.from(text))] as const);
+  const tree = buildTreeFromScratch(new Map(blobs.map(([path, blob]) => [path, blob.oid])));
+  const who = {
+    name: 'agent',
+    email: 'agent@gitfleet.invalid',
+    time: 1_700_000_200 + tick++,
+    tzOffsetMinutes: 0,
+  };
+  const unsigned = makeCommit({
+    tree: tree.root,
+    parents: parent === null ? [] : [parent],
+    author: who,
+    message: `status of ${cluster}\n`,
+  });
+  const commit = by === undefined ? unsigned : await signCommit(unsigned, await signerOf(by));
+  await writeObjects({
+    gitdir: repo.gitdir,
+    objects: [...blobs.map(([, b]) => b), ...tree.newObjects, commit],
+  });
+  await updateRefs({ gitdir: repo.gitdir, updates: [{ ref, newOid: commit.oid, expectedOld: parent }] });
+  return commit.oid;
+}
+
+function taintsOf(repo: FleetRepo, name: string): string | undefined {
+  return branchFiles(repo, 'gitfleet/bindings').get(clusterTaintsPath(name));
+}
+
+for (const [forgery, by] of [
+  ['signed by member1 (another cluster)', 'member1'],
+  ['unsigned', undefined],
+] as const) {
+  test(`A status report Ready=False on member2's branch ${forgery} is ignored with a warning naming it, and taints nothing.`, async () => {
+    const repo = fleet({ keyed: true });
+    rendered(await hubPass(repo));
+    const good = await report(repo, 'member2', 'True', 'member2');
+    await report(repo, 'member1', 'True', 'member1');
+    rendered(await hubPass(repo));
+    const forged = await report(repo, 'member2', 'False', by);
+    const pass = await hubPass(repo);
+    // Nothing changed that the hub believes: no commit at all, and the result says why.
+    assert.equal(pass.type, 'upToDate', JSON.stringify(pass));
+    const warning = pass.statusRefused?.['member2'] ?? '';
+    assert.deepEqual(Object.keys(pass.statusRefused ?? {}), ['member2']);
+    assert.match(warning, new RegExp(`gitfleet/status/member2 .*commit ${forged.slice(0, 12)}`));
+    assert.match(warning, by ? /UnknownKey/ : /unsigned/);
+    assert.match(warning, new RegExp(`its last signed report, commit ${good.slice(0, 12)}`));
+    // The bindings record names the signed head it aggregated, never the forged one.
+    assert.doesNotMatch(
+      git(repo, ['log', '-1', '--format=%B', 'refs/heads/gitfleet/bindings']),
+      new RegExp(forged),
+    );
+    assert.equal(taintsOf(repo, 'member2'), undefined, 'no taint from a report member2 did not sign');
+    // A later change to the fleet renders on member2's signed report, the warning among its diagnostics.
+    commitChange(repo, 'scale web', (work) =>
+      writeFileSync(
+        join(work, 'apps/web.yaml'),
+        readFileSync(join(work, 'apps/web.yaml'), 'utf8').replace('replicas: 2', 'replicas: 4'),
+      ),
+    );
+    const next = rendered(await hubPass(repo));
+    assert.deepEqual(
+      next.diagnostics.filter((d) => d.code === 'StatusRefused').map((d) => [d.severity, d.cluster]),
+      [['warning', 'member2']],
+    );
+    assert.deepEqual(next.decisions?.filter((d) => d.type === 'TaintAdded') ?? [], []);
+    assert.equal(taintsOf(repo, 'member2'), undefined);
+  });
+}
+
+test("The same report signed by member2's own key taints member2: the check lets the cluster's reports through.", async () => {
+  const repo = fleet({ keyed: true });
+  rendered(await hubPass(repo));
+  await report(repo, 'member1', 'True', 'member1');
+  await report(repo, 'member2', 'False', 'member2');
+  const pass = rendered(await hubPass(repo));
+  assert.ok(!pass.diagnostics.some((d) => d.code === 'StatusRefused'), JSON.stringify(pass.diagnostics));
+  assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
+
+test('A forged head with no signed report below it: no report of the cluster is read at all.', async () => {
+  const repo = fleet({ keyed: true });
+  rendered(await hubPass(repo));
+  await report(repo, 'member1', 'True', 'member1');
+  await report(repo, 'member2', 'False', 'member1');
+  const pass = rendered(await hubPass(repo));
+  const warning = pass.diagnostics.find((d) => d.code === 'StatusRefused');
+  assert.match(warning?.message ?? '', /the hub reads no report of member2/);
+  assert.equal(taintsOf(repo, 'member2'), undefined);
+});
+
+test('A fleet registered without keys is read as before, unverified, with no diagnostic at every pass.', async () => {
+  const repo = fleet({ keyed: false });
+  rendered(await hubPass(repo));
+  await report(repo, 'member1', 'True', undefined);
+  await report(repo, 'member2', 'False', undefined);
+  const pass = rendered(await hubPass(repo));
+  assert.deepEqual(
+    pass.diagnostics.filter((d) => d.code === 'StatusUnverified'),
+    [],
+    'a fleet that signs nothing is not told so at every pass',
+  );
+  assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
+
+test('In a fleet where some clusters have keys, one registered without is read unverified, and an info diagnostic says so.', async () => {
+  const repo = fleet({ keyed: 'member1' });
+  rendered(await hubPass(repo));
+  await report(repo, 'member1', 'True', 'member1');
+  await report(repo, 'member2', 'False', undefined);
+  const pass = rendered(await hubPass(repo));
+  const info = pass.diagnostics.filter((d) => d.code === 'StatusUnverified');
+  assert.deepEqual(
+    info.map((d) => [d.severity, d.cluster]),
+    [['info', 'member2']],
+  );
+  assert.match(info[0]!.message, /names no signing key .*read unverified/);
+  assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
