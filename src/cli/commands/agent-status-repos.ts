@@ -11,7 +11,16 @@ import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js'
 import type { StatusRepos, StatusTarget } from '../../loops/agent/status-target.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import {
+  repoMaintenance,
+  withRepoMaintenance,
+  type RepoMaintenance,
+} from '../../loops/shared/repo-maintenance.js';
+import {
+  runAgentPass,
+  type AgentPassOptions,
+  type AgentPassResult,
+} from '../../loops/agent/run-agent-pass.js';
 import { heartbeatRef, statusRef } from '../../core/publish/hub-refs.js';
 import { agentRemoteOptions, type AgentRemoteOptions } from './agent-remote-repo.js';
 
@@ -76,4 +85,27 @@ export function statusMirrorMaintenance(deps: {
     }
     await maintenance.afterPass();
   };
+}
+
+/**
+ * The agent's pass; with a remote repository (or status repository), followed by the maintenance
+ * of the mirror it owns (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
+ */
+export function agentPassWithMaintenance(
+  url: string,
+  deps: { passOptions: AgentPassOptions; clock: Clock; log: Logger },
+): () => Promise<AgentPassResult> {
+  const { clock, log } = deps;
+  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
+  const maintainStatus = statusMirrorMaintenance({ clock, log });
+  const pass = () =>
+    runAgentPass(deps.passOptions).then(async (result) => {
+      await maintainStatus(deps.passOptions.memory.statusTarget);
+      return result;
+    });
+  if (!isRepoUrl(url)) return pass;
+  return withRepoMaintenance(
+    pass,
+    repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
+  );
 }

@@ -5,7 +5,8 @@
 //                  [--token-file F] [--status-repo URL|PATH] [--status-token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
-//                  [--log-format text|json] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
+//                  [--log-format text|json] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]
+//                  [--doorbell-heartbeat D]] [--push-spread 0s]
 //                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
 //                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
@@ -49,8 +50,9 @@ import {
   type HeartbeatSettings,
 } from '../../loops/agent/heartbeat.js';
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
+import { agentPushPacer } from './agent-pacing.js';
 import { remoteAgentRepo } from './agent-remote-repo.js';
-import { agentStatusRepos, statusMirrorMaintenance } from './agent-status-repos.js';
+import { agentPassWithMaintenance, agentStatusRepos } from './agent-status-repos.js';
 import { heartbeatRepo } from '../../loops/agent/status-target.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import {
@@ -60,8 +62,6 @@ import {
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
-import type { Logger } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
@@ -97,6 +97,7 @@ export const agentCommand = defineCommand({
         intervalMs: values.interval,
         branchPollMs: values['branch-poll'],
         ...agentDoorbellOf(values),
+        ...(values['push-spread'] !== undefined ? { pushSpreadMs: values['push-spread'] } : {}),
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
@@ -133,6 +134,8 @@ export interface AgentOptions {
   branchPollMs?: number;
   /** With a remote repository: the hub's doorbell (agent-doorbell.ts). */
   doorbell?: AgentDoorbellOptions;
+  /** `--push-spread`: paces status and heartbeat pushes without the hub's slots (agent-pacing.ts). */
+  pushSpreadMs?: number;
   /** The coalescing window of exported EndpointSlice changes (multi-cluster services). */
   exportCoalesceMs?: number;
   branchPrefix: string;
@@ -185,7 +188,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const waiting = await agentWaiting(
     remote,
     { ...opts, branchPollMs: opts.branchPollMs ?? 1000, beaconIntervalMs: heartbeatMs },
-    { clock, log },
+    { clock, log, random: Math.random },
   );
   const repo = waiting.repo;
   const credentials = await loadKubeConfig({
@@ -247,29 +250,6 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   }
 }
 
-/**
- * The agent's pass; with a remote repository (or status repository), followed by the maintenance
- * of the mirror it owns (loops/shared/repo-maintenance.ts). A local repository is the hub's, which maintains it.
- */
-function agentPassWithMaintenance(
-  opts: AgentOptions,
-  deps: { passOptions: AgentPassOptions; clock: ReturnType<typeof systemClock>; log: Logger },
-): () => ReturnType<typeof runAgentPass> {
-  const { clock, log } = deps;
-  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
-  const maintainStatus = statusMirrorMaintenance({ clock, log });
-  const pass = () =>
-    runAgentPass(deps.passOptions).then(async (result) => {
-      await maintainStatus(deps.passOptions.memory.statusTarget);
-      return result;
-    });
-  if (!isRepoUrl(opts.repo)) return pass;
-  return withRepoMaintenance(
-    pass,
-    repoMaintenance({ gitdir: deps.passOptions.repo.gitdir, packCache: {}, clock, log }),
-  );
-}
-
 async function loop(
   opts: AgentOptions,
   io: Io,
@@ -290,6 +270,7 @@ async function loop(
   let last = '';
   const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
   const { leadership } = deps;
+  const pacer = agentPushPacer(opts, deps.waiting, deps.clock);
   try {
     await deps.observe.serve();
     log.info(`following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
@@ -299,8 +280,13 @@ async function loop(
       // Each term starts afresh: what this agent remembered settling may have been changed by
       // the agent that held the Lease meanwhile. A pass in hand when the Lease is lost stops at
       // its next request (`signal`), with no status written.
-      const passOptions = { ...deps.passOptions, memory: createAgentMemory(), signal: lost };
-      const maintained = agentPassWithMaintenance(opts, { passOptions, clock: deps.clock, log });
+      const passOptions = {
+        ...deps.passOptions,
+        memory: createAgentMemory(),
+        signal: lost,
+        ...(pacer ? { pacer } : {}),
+      };
+      const maintained = agentPassWithMaintenance(opts.repo, { passOptions, clock: deps.clock, log });
       return runAgentLoop({
         pass: async () => {
           assertLeading(leadership, `agent ${opts.cluster}`, 'this pass applied nothing');
@@ -339,6 +325,7 @@ async function loop(
             });
           },
         },
+        ...(pacer ? { pacer } : {}),
         metrics: deps.observe.metrics,
         readiness,
         stop,

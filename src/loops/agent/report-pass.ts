@@ -19,11 +19,15 @@ import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
 import { readStatusFiles, writeStatusBranch } from './write-status-branch.js';
 import { noteStatusWriteFailed, noteStatusWritten, type StatusTarget } from './status-target.js';
+import type { PushPacer } from './push-pacer.js';
 
 export interface StatusOutcome {
-  type: 'written' | 'unchanged' | 'skipped';
-  /** The status branch's head afterwards (absent when skipped). */
+  /** deferred: the report changed but the push pacer holds it (push-pacer.ts); nothing written. */
+  type: 'written' | 'unchanged' | 'skipped' | 'deferred';
+  /** The status branch's head afterwards (absent when skipped or deferred). */
   commit?: string;
+  /** When deferred: the pass that writes it should run this much later. */
+  retryInMs?: number;
   fullyApplied: boolean;
   /** Why the status was not written: its status repository cannot be read or refused the write. */
   problem?: string;
@@ -54,6 +58,8 @@ export interface ReportInput {
   interpreter?: ResourceInterpreter;
   /** Where the status goes (status-target.ts); absent: `repo`, with no status repository. */
   target?: StatusTarget;
+  /** Paces the status push with the heartbeat's (push-pacer.ts); absent: pushed at once. */
+  pacer?: PushPacer;
   info?: (message: string) => void;
 }
 
@@ -125,6 +131,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
     memo: memory.status,
+    ...(input.pacer ? { pacer: input.pacer } : {}),
     ...(input.warn ? { warn: input.warn } : {}),
   }).catch((error: unknown) => {
     const { target } = input;
@@ -132,6 +139,8 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     if (target?.url === undefined || isLostRace(error)) throw lostRace(input, error);
     return { type: 'skipped' as const, problem: noteStatusWriteFailed(input, target, error).problem! };
   });
+  input.pacer?.setStatusWaiting(written.type === 'deferred');
+  if (written.type === 'deferred') return { type: 'deferred', fullyApplied, retryInMs: written.waitMs };
   if (input.target && written.type !== 'skipped') noteStatusWritten(input, input.target);
   return { ...written, fullyApplied };
 }
