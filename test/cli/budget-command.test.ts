@@ -37,6 +37,7 @@ test('JSON has exactly the contract: forge, repositories with url, role, rates, 
     'repositories',
     'pushToAppliedSeconds',
     'notReadyDetectionSeconds',
+    'pacing',
   ]);
   assert.equal(json.forge, 'github');
   assert.deepEqual(json.repositories, [
@@ -76,8 +77,30 @@ test("Today's defaults on github are over budget at 100 clusters: exit 1, and th
   assert.equal(over.code, 1, over.stdout);
   assert.match(over.stdout, /fleet +fleet +\d+\.\d+ .* OVER/);
   assert.match(over.stdout, /reads: agent --branch-poll \d+s or longer, or the doorbell/);
-  assert.match(over.stdout, /pushes: \d+ status repositories, or a heartbeat every \d+s or more/);
   assert.match(over.stdout, /over budget$/);
+  // The profile's --push-spread holds the 20 s heartbeats to one push per agent in 20 minutes.
+  assert.match(over.stdout, /fleet +fleet +[\d.]+ +\([\d.]+\) +15 +5\.00/);
+  // Unpaced (a spread of 1 ms), the heartbeats alone are 300 pushes a minute.
+  const unpaced = await runCli([
+    ...['budget', '--repo', exampleDir, '--forge', 'github', '--clusters', '100', '--push-spread', '1ms'],
+    ...['--cluster-lease-duration', '40s'],
+  ]);
+  assert.match(unpaced.stdout, /pushes: \d+ status repositories, or a heartbeat every \d+s or more/);
+});
+
+test('Pacing that holds heartbeats past the grace period is said, since the hub would judge live clusters without beacons.', async () => {
+  const run = await runCli([
+    ...['budget', '--repo', exampleDir, '--forge', 'github', '--clusters', '100'],
+    ...['--cluster-monitor-grace-period', '40s'],
+  ]);
+  assert.match(
+    run.stdout,
+    /warning: pacing holds each agent's pushes up to 1200s apart, past the hub's --cluster-monitor-grace-period 40s/,
+  );
+  const doorbell = await runCli([
+    ...['budget', '--repo', exampleDir, '--forge', 'github', '--clusters', '100', '--doorbell'],
+  ]);
+  assert.doesNotMatch(doorbell.stdout, /warning:/);
 });
 
 test('Status repositories appear as repositories of their own, with the heartbeats shared among them.', async () => {

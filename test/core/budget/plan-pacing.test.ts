@@ -8,9 +8,9 @@ import {
   spreadSeconds,
 } from '../../../src/core/budget/plan-pacing.js';
 
-test('A status repository on GitHub gets a push slot every 12.5 s (80% of 6 a minute); the fleet repository every 16.7 s (60%).', () => {
-  assert.equal(pushSpacingMs(forgeBudget('github'), false), 12_500);
-  assert.equal(pushSpacingMs(forgeBudget('github'), true), 16_667);
+test('A status repository on GitHub gets a push slot every 13.4 s (at most 5 of 6 pushes a minute); the fleet repository every 17.2 s (at most 4).', () => {
+  assert.equal(pushSpacingMs(forgeBudget('github'), false), 13_334);
+  assert.equal(pushSpacingMs(forgeBudget('github'), true), 17_143);
 });
 
 test('An unlimited forge paces nothing.', () => {
@@ -19,32 +19,33 @@ test('An unlimited forge paces nothing.', () => {
 });
 
 test('Push slots go to the clusters by name, one spacing apart, half a spacing wide, in a period of one slot each.', () => {
-  const slots = planPushSlots(['c', 'a', 'b', 'a'], 12_500);
+  const slots = planPushSlots(['c', 'a', 'b', 'a'], 13_334);
   assert.deepEqual(
     [...slots],
     [
-      ['a', { periodMs: 37_500, offsetMs: 0, widthMs: 6250 }],
-      ['b', { periodMs: 37_500, offsetMs: 12_500, widthMs: 6250 }],
-      ['c', { periodMs: 37_500, offsetMs: 25_000, widthMs: 6250 }],
+      ['a', { periodMs: 40_002, offsetMs: 0, widthMs: 6667 }],
+      ['b', { periodMs: 40_002, offsetMs: 13_334, widthMs: 6667 }],
+      ['c', { periodMs: 40_002, offsetMs: 26_668, widthMs: 6667 }],
     ],
   );
 });
 
-test('No minute of a slot schedule holds more pushes than the budget: at most one push per slot, 6 a minute on GitHub.', () => {
-  const spacing = pushSpacingMs(forgeBudget('github'), false)!;
-  const slots = [
-    ...planPushSlots(
-      Array.from({ length: 88 }, (_, k) => `c${k}`),
-      spacing,
-    ).values(),
-  ];
-  // Each cluster pushes at the latest moment of its slot in one period, the worst case for a window.
-  const times = slots.map((s) => s.offsetMs + s.widthMs - 1).sort((a, b) => a - b);
-  let most = 0;
-  for (const start of times)
-    most = Math.max(most, times.filter((t) => t >= start && t < start + 60_000).length);
-  assert.ok(most <= 6, `${most} pushes in one minute`);
-});
+for (const holdsSource of [false, true]) {
+  const most = holdsSource ? 4 : 5;
+  const where = holdsSource ? 'fleet' : 'status';
+  test(`No minute of a slot schedule on a GitHub ${where} repository holds more than ${most} pushes, wherever in its slot each goes.`, () => {
+    const spacing = pushSpacingMs(forgeBudget('github'), holdsSource)!;
+    const names = Array.from({ length: 88 }, (_, k) => `c${k}`);
+    const slots = [...planPushSlots(names, spacing).values()];
+    // The worst case for a window: one slot pushed at its very end, the later ones at their start.
+    for (let first = 0; first < slots.length; first++) {
+      const times = slots.map((s, k) => s.offsetMs + (k === first ? s.widthMs - 1 : 0));
+      const from = times[first]!;
+      const inMinute = times.filter((t) => t >= from && t < from + 60_000).length;
+      assert.ok(inMinute <= most, `${inMinute} pushes in the minute from slot ${first}`);
+    }
+  });
+}
 
 test('The doorbell sends agents to fetch within 80% of the read budget, less the safety polls, two reads each.', () => {
   // GitHub: (12 − 1000/300) / 2 = 4.3 → 4 a second; (12 − 100/300) / 2 = 5.8 → 5.
