@@ -72,8 +72,14 @@ async function ask(
   const deadline = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
   let response: Response;
+  const send = () => fetch(url, { method, headers: { Authorization: `Bearer ${req.token}` }, signal });
   try {
-    response = await fetch(url, { method, headers: { Authorization: `Bearer ${req.token}` }, signal });
+    // A kept-alive socket the hub closed as the request went out fails at once: that one is
+    // tried again on a new socket (the hub never saw it), not taken for the hub being down.
+    response = await send().catch((error: unknown) => {
+      if (signal.aborted || !isStaleSocket(error)) throw error;
+      return send();
+    });
   } catch (error) {
     return { type: 'unavailable', message: describe(error, deadline, req.timeoutMs) };
   }
@@ -119,6 +125,11 @@ function pacingOf(text: string): PacingAnswer {
     // Not JSON: said below.
   }
   return { type: 'unavailable', status: 200, message: 'answered 200 with no pacing in it' };
+}
+
+function isStaleSocket(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 function describe(error: unknown, deadline: AbortSignal, timeoutMs: number): string {
