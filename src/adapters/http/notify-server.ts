@@ -32,7 +32,7 @@ import { isLoopbackHost, isWildcardHost } from './ui-server.js';
 import { isTokenOf, type NotifyTokens } from './notify-tokens.js';
 import { createNotifyWaiters, type NotifyWaiters } from './notify-waiters.js';
 import { ringPacer, type RingPacer } from './ring-pacer.js';
-import type { PushSlot } from '../../core/budget/plan-pacing.js';
+import { readsPerRing, readsPerStart, type PushSlot } from '../../core/budget/plan-pacing.js';
 
 export interface NotifyServerOptions {
   /** Default 127.0.0.1. */
@@ -89,6 +89,8 @@ export class NotifyServerError extends GitfleetError<'AddressInUse' | 'ListenFai
 
 const route = /^\/v1\/clusters\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/(wait|beacon|pacing)$/;
 const retryAfterSeconds = '5';
+/** Turns of the ring timeline a start takes (core/budget/plan-pacing.ts readsPerStart / readsPerRing). */
+const startTurns = readsPerStart / readsPerRing;
 
 /** Starts the doorbell; throws NotifyServerError when the address cannot be listened on. */
 export async function startNotifyServer(opts: NotifyServerOptions): Promise<NotifyServer> {
@@ -208,7 +210,8 @@ function sendPacing(res: ServerResponse, ctx: Context, cluster: string, starting
   const pushSlot = ctx.opts.pacing?.pushSlot(cluster) ?? null;
   if (pushSlot === 'unknown')
     return send(res, 503, 'the hub does not know its clusters yet\n', { 'Retry-After': retryAfterSeconds });
-  const startInMs = starting && ctx.rings ? Math.ceil(ctx.rings.reserve()) : 0;
+  // A first fetch reads the advertisement too: 3 reads where a ring's fetch makes 2.
+  const startInMs = starting && ctx.rings ? Math.ceil(ctx.rings.reserve(startTurns)) : 0;
   send(res, 200, `${JSON.stringify({ pushSlot, startInMs })}\n`, { 'Content-Type': 'application/json' });
 }
 

@@ -19,8 +19,8 @@ export interface RingPacerOptions {
 export interface RingPacer {
   /** Calls `fire` at the cluster's turn (the one it waits for already, else the next free one). */
   ring(cluster: string, fire: () => void): void;
-  /** Reserves the next free turn; returns how long until it, in milliseconds. */
-  reserve(): number;
+  /** Reserves the next free turn, `turns` long (default 1); returns how long until it, in milliseconds. */
+  reserve(turns?: number): number;
   /** Rings waiting for their turn. */
   waiting(): number;
   /** Fires nothing more. */
@@ -32,10 +32,10 @@ export function ringPacer(opts: RingPacerOptions): RingPacer {
   const gapMs = 1000 / Math.max(opts.perSecond, 1e-6);
   let nextFree = -Infinity;
   const pending = new Map<string, { fire: () => void; cancel: CancelTimer }>();
-  const take = (): number => {
+  const take = (turns = 1): number => {
     const now = opts.now();
     const at = Math.max(now, nextFree);
-    nextFree = at + gapMs;
+    nextFree = at + gapMs * turns;
     return at - now;
   };
   return {
@@ -49,7 +49,7 @@ export function ringPacer(opts: RingPacerOptions): RingPacer {
         entry.fire();
       }, take());
     },
-    reserve: take,
+    reserve: (turns) => take(turns),
     waiting: () => pending.size,
     close: () => {
       for (const entry of pending.values()) entry.cancel();

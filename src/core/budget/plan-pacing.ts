@@ -14,8 +14,8 @@
 // - **Rings.** After a source push every agent fetches its branch: 2 reads each (an ls-refs and
 //   the fetch, measured). The doorbell answers at most `ringsPerSecond` agents a second per
 //   branch repository, which with the agents' safety polls keeps the reads within 80% of the
-//   budget. Starts are paced the same way: a starting agent waits for its first answer before
-//   its first fetch.
+//   budget. Starts are paced on the same timeline: a starting agent waits for its turn before
+//   its first fetch, which takes 1.5 turns (3 reads: the advertisement too).
 //
 // Both are plans of numbers: the doorbell (adapters/http) and the agent (loops/agent) carry them out.
 import type { ForgeBudget } from './forge-budget.js';
@@ -29,6 +29,9 @@ export interface PushSlot {
 
 /** Reads an agent's fetch of its moved branch costs on the branch's repository (ls-refs + fetch). */
 export const readsPerRing = 2;
+
+/** Reads an agent's first fetch costs there (the advertisement, ls-refs, the fetch). */
+export const readsPerStart = 3;
 
 /** Share of a repository's read budget the pacing plans to spend. */
 const readShare = 0.8;
