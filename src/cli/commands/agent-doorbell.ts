@@ -138,7 +138,7 @@ export async function agentWaiting(
   });
   const gated = gatedRefresh(repo, { connected: () => bell.connected() });
   const pacing = hubPacing({
-    ask: (signal, starting) => askPacing({ ...request, signal, timeoutMs: 10_000 }, starting),
+    ask: (signal, starting) => askPacing({ ...request, signal, timeoutMs: 30_000 }, starting),
     clock,
     log: deps.log,
   });

@@ -22,7 +22,7 @@ export interface HubPacingOptions {
   refreshMs?: number;
   /** The wait before asking again after a failure (default 30 s). */
   retryMs?: number;
-  /** Longest a start waits for a hub that asks to be asked again (503: not leading, not ready; default 2 min). */
+  /** Longest a start waits for a hub that does not answer yet (503: not leading or not ready; no answer; default 2 min). */
   maxStartWaitMs?: number;
 }
 
@@ -59,8 +59,9 @@ export function hubPacing(opts: HubPacingOptions): HubPacing {
   const askOnce = async (notify: (reason: string) => void): Promise<number> => {
     const starting = !startAsked;
     const answer = await opts.ask(abort.signal, starting);
-    // A hub that answers "not yet" (503 with Retry-After) is waited for, a while, before starting.
-    const later = answer.type === 'unavailable' && answer.status === 503 ? answer.retryAfterMs : undefined;
+    // A hub that answers "not yet" (503), or not in time (a busy hub, a hub starting), is waited
+    // for a while before starting unpaced: a fleet started together must not all give up at once.
+    const later = answer.type === 'unavailable' ? (answer.retryAfterMs ?? 5000) : undefined;
     if (starting && later !== undefined && opts.clock.now() - beganAt < maxStartWaitMs) return later;
     if (answer.type !== 'pacing' || !starting) start();
     else cancelStart = opts.clock.setTimer(start, answer.startInMs);
