@@ -115,6 +115,36 @@ test('Status repositories appear as repositories of their own, with the heartbea
   );
 });
 
+test('With the doorbell, --status-lag and --fetch-spread price the status and render repositories those latencies take.', async () => {
+  const shape = ['--forge', 'github', '--clusters', '1000', '--doorbell', '--webhook', '--dashboards', '0'];
+  const { code, json } = await budgetJson(...shape, '--status-lag', '5m', '--fetch-spread', '30s');
+  assert.equal(code, 0);
+  const count = (role: string, repositories = json.repositories) =>
+    repositories.filter((r) => r.role === role).length;
+  assert.equal(count('status'), 46);
+  const render = count('render');
+  assert.ok(render > 1);
+  const spread = (j: BudgetJson) => (j as BudgetJson & { pacing: { fetchSpreadSeconds: number } }).pacing;
+  assert.ok(spread(json).fetchSpreadSeconds <= 30, `${spread(json).fetchSpreadSeconds} s`);
+  const fewer = await budgetJson(...shape, '--status-lag', '5m', '--render-repositories', String(render - 1));
+  assert.ok(spread(fewer.json).fetchSpreadSeconds > 30, 'one render repository fewer would not do');
+  const alone = await runCli(['budget', '--repo', exampleDir, '--fetch-spread', '30s']);
+  assert.equal(alone.code, 2);
+  assert.match(alone.stderr, /--fetch-spread needs --doorbell/);
+  const both = await runCli([
+    'budget',
+    '--repo',
+    exampleDir,
+    '--doorbell',
+    '--fetch-spread',
+    '30s',
+    '--render-repositories',
+    '3',
+  ]);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /give --fetch-spread or --render-repositories, not both/);
+});
+
 test('On gitlab reads and pushes share 600 operations a minute: over it, exit 1.', async () => {
   const within = await budgetJson('--forge', 'gitlab', '--clusters', '100');
   assert.equal(within.code, 0);

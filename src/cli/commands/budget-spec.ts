@@ -66,6 +66,11 @@ export const budgetSpec = {
       value: 'DURATION',
       help: 'the longest a status may wait for its push slot after its apply: with the doorbell, says how many status repositories that takes',
     },
+    'fetch-spread': {
+      type: 'duration',
+      value: 'DURATION',
+      help: 'the longest the last agent may wait for its turn to fetch after a source push: with the doorbell, says how many render repositories that takes',
+    },
     'cluster-lease-duration': duration(
       "the agents' --cluster-lease-duration",
       agent['cluster-lease-duration'].default,
@@ -125,7 +130,7 @@ export const budgetSpec = {
   },
   notes: [
     "Counts what the loops send (docs/git-budget.md): each agent poll is one read, each heartbeat and status write one push. Prints every repository against the forge's budget and what to change when one is over.",
-    "With --doorbell the hub paces the agents by the forge's budget (docs/git-budget.md#pacing): it prints what that costs (the fetch spread after a push, the status lag, a start's length), and with --status-lag the status repositories that lag needs.",
+    "With --doorbell the hub paces the agents by the forge's budget (docs/git-budget.md#pacing): it prints what that costs (the fetch spread after a push, the status lag, a start's length), and with --status-lag the status repositories that lag needs, with --fetch-spread the render repositories.",
   ],
 } as const satisfies CommandSpec;
 

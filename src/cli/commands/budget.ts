@@ -4,7 +4,7 @@
 // within, 1 when one is over. The fleet repository is read for its clusters and templates (a
 // URL through a fetched mirror, as `status` reads it); --clusters prices another size.
 import { forgeBudget, type Forge, type ForgeBudget } from '../../core/budget/forge-budget.js';
-import { statusRepositoriesFor } from '../../core/budget/plan-pacing.js';
+import { renderRepositoriesFor, statusRepositoriesFor } from '../../core/budget/plan-pacing.js';
 import { judgeBudget, type BudgetVerdict } from '../../core/budget/judge-budget.js';
 import { modelTraffic, type TrafficModel } from '../../core/budget/model-traffic.js';
 import type { FleetShape, TrafficSettings } from '../../core/budget/traffic-settings.js';
@@ -43,7 +43,12 @@ export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
     values.clusters === undefined
       ? counted.clusters
       : parseWholeNumber(values.clusters, 'clusters', 'clusters');
-  const settings = settingsOf(values, forge, statusRepositoriesOf(values, forge, clusters, counted));
+  const settings = settingsOf(
+    values,
+    forge,
+    statusRepositoriesOf(values, forge, clusters, counted),
+    clusters,
+  );
   const fleet: FleetShape = {
     clusters,
     templates: counted.templates,
@@ -77,7 +82,26 @@ function statusRepositoriesOf(
   return statusRepositoriesFor(clusters, forgeBudget(forge), lag / 1000);
 }
 
-function settingsOf(v: BudgetValues, forge: Forge, statusRepositories: number): TrafficSettings {
+/**
+ * Returns the render repositories to price: what --fetch-spread needs with the doorbell's fetch
+ * turns (plan-pacing.ts), else --render-repositories.
+ */
+function renderRepositoriesOf(v: BudgetValues, forge: Forge, clusters: number): number {
+  const given = parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories');
+  const spread = v['fetch-spread'];
+  if (spread === undefined) return given;
+  if (!v.doorbell)
+    throw new UsageError("--fetch-spread needs --doorbell: the fetch turns it prices are the doorbell's");
+  if (given !== 0) throw new UsageError('give --fetch-spread or --render-repositories, not both');
+  return renderRepositoriesFor(clusters, forgeBudget(forge), v['safety-poll'] / 1000, spread / 1000);
+}
+
+function settingsOf(
+  v: BudgetValues,
+  forge: Forge,
+  statusRepositories: number,
+  clusters: number,
+): TrafficSettings {
   const s = (ms: number) => ms / 1000;
   return {
     hub: {
@@ -103,7 +127,7 @@ function settingsOf(v: BudgetValues, forge: Forge, statusRepositories: number): 
     },
     doorbell: v.doorbell,
     statusRepositories,
-    renderRepositories: parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories'),
+    renderRepositories: renderRepositoriesOf(v, forge, clusters),
     // Measured beside the waits: a render and push, a fetch and an apply of a small change.
     workSeconds: 2,
     // The doorbell paces by the forge's budget (hub --forge).

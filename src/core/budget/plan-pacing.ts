@@ -97,3 +97,24 @@ export function statusRepositoriesFor(
   const perRepository = Math.max(1, Math.floor((statusLagSeconds * 1000) / spacing));
   return Math.ceil(clusters / perRepository);
 }
+
+/**
+ * Returns the render repositories a fleet needs so that after a source push the last reader of
+ * each waits at most `fetchSpreadSeconds` for its turn to fetch (0: the fleet repository holds
+ * every branch within it; 0 too when the forge is unlimited, no pacing).
+ */
+export function renderRepositoriesFor(
+  clusters: number,
+  budget: ForgeBudget,
+  safetyPollSeconds: number,
+  fetchSpreadSeconds: number,
+): number {
+  const fits = (readers: number) => {
+    const rate = ringsPerSecond(budget, readers, safetyPollSeconds);
+    return rate === undefined || spreadSeconds(readers, rate) <= fetchSpreadSeconds;
+  };
+  if (clusters <= 0 || fits(clusters)) return 0;
+  let readers = clusters;
+  while (readers > 1 && !fits(readers)) readers--;
+  return Math.ceil(clusters / readers);
+}

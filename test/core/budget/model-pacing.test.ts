@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forgeBudget } from '../../../src/core/budget/forge-budget.js';
 import { modelTraffic } from '../../../src/core/budget/model-traffic.js';
-import { statusRepositoriesFor } from '../../../src/core/budget/plan-pacing.js';
+import { renderRepositoriesFor, statusRepositoriesFor } from '../../../src/core/budget/plan-pacing.js';
 import type { FleetShape, TrafficSettings } from '../../../src/core/budget/traffic-settings.js';
 
 /** The github profile with the doorbell and a webhook (forge-profile.ts). */
@@ -47,6 +47,24 @@ test('A status lag of 5 minutes on GitHub takes 46 status repositories for 1,000
   assert.equal(statusRepositoriesFor(1000, forgeBudget('github'), 300), 46);
   assert.equal(statusRepositoriesFor(100, forgeBudget('github'), 120), 13);
   assert.equal(statusRepositoriesFor(1000, forgeBudget('generic'), 300), 0, 'no pacing, no need');
+});
+
+test('A fetch spread of 1 s on GitHub takes 167 render repositories for 1,000 clusters, the fewest the model keeps within it.', () => {
+  const github = forgeBudget('github');
+  assert.equal(renderRepositoriesFor(1000, github, 300, 1), 167, '6 readers each, 5 fetches a second');
+  for (const [clusters, spread] of [
+    [1000, 1],
+    [1000, 30],
+    [10_000, 60],
+  ] as const) {
+    const needed = renderRepositoriesFor(clusters, github, 300, spread);
+    const priced = (renderRepositories: number) =>
+      modelTraffic(fleetOf(clusters, 2, 1), githubDoorbell({ renderRepositories })).pacing.fetchSpreadSeconds;
+    assert.ok(priced(needed) <= spread, `${clusters} clusters in ${needed}: ${priced(needed)} s`);
+    assert.ok(priced(needed - 1) > spread, `${clusters} clusters in ${needed - 1} would do`);
+  }
+  assert.equal(renderRepositoriesFor(1000, github, 300, 250), 0, 'the fleet repository is enough');
+  assert.equal(renderRepositoriesFor(1000, forgeBudget('generic'), 300, 1), 0, 'no pacing, no need');
 });
 
 test('With the push slots no status repository takes more than 4.5 pushes a minute, however much the fleet changes.', () => {
