@@ -4,6 +4,7 @@
 //   npm run bench -- --scenario NAME [--quick]      one scenario (--quick: small, under a minute)
 //   npm run bench -- --json                         one JSON document instead of text
 //   npm run bench -- --runs N --all-overlays        more repetitions; render: every kustomize overlay
+//   npm run bench -- --scenario budget --clusters N the budget scenario at another fleet size
 //
 // Contenders run alternately (A B A B …) in fresh child processes; each reports the median,
 // minimum and maximum of its repetitions (5 by default, 3 with --quick) and its peak RSS.
@@ -12,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { apply10kScenario, applyScenario } from './bench-apply.js';
 import { pushLatencyScenario } from './push-latency-scenario.js';
 import { doorbellScenario } from './doorbell.js';
+import { budgetScenario } from './budget.js';
 import { commitScenario } from './bench-commit.js';
 import { incrementalScenario } from './bench-incremental.js';
 import { runRenderScenario, renderScenario } from './bench-render.js';
@@ -37,6 +39,7 @@ const scenarios: Scenario[] = [
   apply10kScenario,
   pushLatencyScenario,
   doorbellScenario,
+  budgetScenario,
   scaleScenario,
   hubScaleScenario,
   render10kScenario,
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     runs: { type: 'string' },
     'all-overlays': { type: 'boolean', default: false },
+    clusters: { type: 'string' },
     list: { type: 'boolean', default: false },
   },
 });
@@ -77,9 +81,14 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
+const clusters = values.clusters === undefined ? undefined : Number(values.clusters);
+if (clusters !== undefined && !(Number.isInteger(clusters) && clusters > 0)) {
+  console.error(`--clusters must be a positive integer, not ${values.clusters}`);
+  process.exit(2);
+}
 const machine = machineInfo();
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const opts: ScenarioOptions = { quick: values.quick, runs, log };
+const opts: ScenarioOptions = { quick: values.quick, runs, log, ...(clusters ? { clusters } : {}) };
 log(`gitfleet bench: ${chosen.join(', ')}; ${runs} runs each${values.quick ? ', quick' : ''}`);
 log(`machine: ${formatMachine(machine)}`);
 const began = performance.now();

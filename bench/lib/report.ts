@@ -43,6 +43,8 @@ export interface ScenarioOptions {
   runs: number;
   /** Progress lines (stderr). */
   log: (line: string) => void;
+  /** `--clusters N`: the fleet size of the scenarios that take one (budget). */
+  clusters?: number;
 }
 
 /** A named benchmark scenario. */

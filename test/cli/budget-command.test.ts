@@ -37,6 +37,7 @@ test('JSON has exactly the contract: forge, repositories with url, role, rates, 
     'repositories',
     'pushToAppliedSeconds',
     'notReadyDetectionSeconds',
+    'pacing',
   ]);
   assert.equal(json.forge, 'github');
   assert.deepEqual(json.repositories, [
@@ -76,8 +77,30 @@ test("Today's defaults on github are over budget at 100 clusters: exit 1, and th
   assert.equal(over.code, 1, over.stdout);
   assert.match(over.stdout, /fleet +fleet +\d+\.\d+ .* OVER/);
   assert.match(over.stdout, /reads: agent --branch-poll \d+s or longer, or the doorbell/);
-  assert.match(over.stdout, /pushes: \d+ status repositories, or a heartbeat every \d+s or more/);
   assert.match(over.stdout, /over budget$/);
+  // The profile's --push-spread holds the 20 s heartbeats to one push per agent in 20 minutes.
+  assert.match(over.stdout, /fleet +fleet +[\d.]+ +\([\d.]+\) +15 +5\.00/);
+  // Unpaced (a spread of 1 ms), the heartbeats alone are 300 pushes a minute.
+  const unpaced = await runCli([
+    ...['budget', '--repo', exampleDir, '--forge', 'github', '--clusters', '100', '--push-spread', '1ms'],
+    ...['--cluster-lease-duration', '40s'],
+  ]);
+  assert.match(unpaced.stdout, /pushes: \d+ status repositories, or a heartbeat every \d+s or more/);
+});
+
+test('Pacing that holds heartbeats past the grace period is said, since the hub would judge live clusters without beacons.', async () => {
+  const run = await runCli([
+    ...['budget', '--repo', exampleDir, '--forge', 'github', '--clusters', '100'],
+    ...['--cluster-monitor-grace-period', '40s'],
+  ]);
+  assert.match(
+    run.stdout,
+    /warning: pacing holds each agent's pushes up to 1200s apart, past the hub's --cluster-monitor-grace-period 40s/,
+  );
+  const doorbell = await runCli([
+    ...['budget', '--repo', exampleDir, '--forge', 'github', '--clusters', '100', '--doorbell'],
+  ]);
+  assert.doesNotMatch(doorbell.stdout, /warning:/);
 });
 
 test('Status repositories appear as repositories of their own, with the heartbeats shared among them.', async () => {
@@ -90,6 +113,36 @@ test('Status repositories appear as repositories of their own, with the heartbea
       ['status-2', 'status', 2.5],
     ],
   );
+});
+
+test('With the doorbell, --status-lag and --fetch-spread price the status and render repositories those latencies take.', async () => {
+  const shape = ['--forge', 'github', '--clusters', '1000', '--doorbell', '--webhook', '--dashboards', '0'];
+  const { code, json } = await budgetJson(...shape, '--status-lag', '5m', '--fetch-spread', '30s');
+  assert.equal(code, 0);
+  const count = (role: string, repositories = json.repositories) =>
+    repositories.filter((r) => r.role === role).length;
+  assert.equal(count('status'), 46);
+  const render = count('render');
+  assert.ok(render > 1);
+  const spread = (j: BudgetJson) => (j as BudgetJson & { pacing: { fetchSpreadSeconds: number } }).pacing;
+  assert.ok(spread(json).fetchSpreadSeconds <= 30, `${spread(json).fetchSpreadSeconds} s`);
+  const fewer = await budgetJson(...shape, '--status-lag', '5m', '--render-repositories', String(render - 1));
+  assert.ok(spread(fewer.json).fetchSpreadSeconds > 30, 'one render repository fewer would not do');
+  const alone = await runCli(['budget', '--repo', exampleDir, '--fetch-spread', '30s']);
+  assert.equal(alone.code, 2);
+  assert.match(alone.stderr, /--fetch-spread needs --doorbell/);
+  const both = await runCli([
+    'budget',
+    '--repo',
+    exampleDir,
+    '--doorbell',
+    '--fetch-spread',
+    '30s',
+    '--render-repositories',
+    '3',
+  ]);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /give --fetch-spread or --render-repositories, not both/);
 });
 
 test('On gitlab reads and pushes share 600 operations a minute: over it, exit 1.', async () => {

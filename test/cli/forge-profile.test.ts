@@ -82,3 +82,68 @@ test("--help shows the defaults of the command line's forge profile, with the pl
   assert.match(plain.stdout.replace(/\s+/g, ' '), /--branch-poll DURATION .*\(default 1s\)/);
   assert.doesNotMatch(plain.stdout, /forge profile;/);
 });
+
+test('With the doorbell the github profile puts liveness on beacons: a 40 s lease renewed every 10 s, a Git heartbeat every 4 h.', () => {
+  const alone = agent('--repo', 'https://github.com/acme/fleet.git');
+  assert.equal(alone.values['cluster-lease-duration'], 40 * 60_000);
+  assert.equal(alone.values['doorbell-heartbeat'], undefined);
+  assert.equal(alone.values['push-spread'], 20 * 60_000);
+  const bell = agent(
+    ...['--repo', 'https://github.com/acme/fleet.git', '--notify-url', 'https://hub.example'],
+    ...['--notify-token-file', '/etc/token'],
+  );
+  assert.equal(bell.values['cluster-lease-duration'], 40_000);
+  assert.equal(bell.values['cluster-lease-renew-interval-fraction'], 0.25);
+  assert.equal(bell.values['doorbell-heartbeat'], 4 * 3_600_000);
+  assert.equal(bell.sources['doorbell-heartbeat'], 'profile');
+  assert.equal(bell.values['safety-poll'], 5 * 60_000, 'the rest of the profile stays');
+  const typed = agent(
+    ...[
+      '--repo',
+      'https://github.com/a/b',
+      '--notify-url',
+      'https://hub.example',
+      '--notify-token-file',
+      '/t',
+    ],
+    ...['--cluster-lease-duration', '2m'],
+  );
+  assert.equal(typed.values['cluster-lease-duration'], 120_000, 'a flag typed still wins');
+});
+
+test("With the doorbell the hub's grace period is Karmada's 40 s again on github and gitlab; generic keeps its own.", () => {
+  for (const repo of ['https://github.com/acme/fleet.git', 'https://gitlab.com/acme/fleet.git']) {
+    const alone = hub('--repo', repo);
+    assert.ok(alone.values['cluster-monitor-grace-period'] >= 10 * 60_000);
+    const bell = hub('--repo', repo, '--notify-addr', ':8090', '--notify-tokens', '/etc/tokens.yaml');
+    assert.equal(bell.values['cluster-monitor-grace-period'], 40_000);
+    assert.equal(bell.values['cluster-startup-grace-period'], 60_000);
+    assert.equal(bell.values['cluster-monitor-period'], 10_000);
+    assert.equal(bell.values.interval, alone.values.interval, 'its poll of the fleet repository stays');
+  }
+  const generic = hub('--repo', '/srv/fleet.git', '--notify-addr', ':8090', '--notify-tokens', '/t');
+  assert.equal(generic.values['cluster-monitor-grace-period'], 40_000);
+  assert.equal(generic.sources['cluster-monitor-grace-period'], 'default');
+});
+
+test("--help shows the doorbell's profile defaults when the command line turns the doorbell on.", async () => {
+  const { runCli } = await import('./run-cli.js');
+  const bell = await runCli(['agent', '--forge', 'github', '--notify-url', 'https://hub.example', '--help']);
+  assert.equal(bell.code, 0);
+  const text = bell.stdout.replace(/\s+/g, ' ');
+  assert.match(text, /--doorbell-heartbeat DURATION .*\(default 4h, from the forge profile/);
+  assert.match(
+    text,
+    /--cluster-lease-duration DURATION .*\(default 40s, from the forge profile; 40s without it\)/,
+  );
+  const hubHelp = await runCli(['hub', '--forge', 'github', '--notify-addr', ':8090', '--help']);
+  assert.match(
+    hubHelp.stdout.replace(/\s+/g, ' '),
+    /--cluster-monitor-grace-period DURATION .*\(default 40s, from the forge profile; 40s without it\)/,
+  );
+  const alone = await runCli(['agent', '--forge', 'github', '--help']);
+  assert.match(
+    alone.stdout.replace(/\s+/g, ' '),
+    /--cluster-lease-duration DURATION .*\(default 40m, from the forge profile; 40s without it\)/,
+  );
+});

@@ -35,6 +35,15 @@ export interface ForgeOptions {
   budget?: ForgeBudget;
   /** Milliseconds since the epoch (default Date.now): tests drive the windows and limits with it. */
   now?: () => number;
+  /** Told of every read and push served, and every refusal (a benchmark's peak windows are made of these). */
+  onRequest?: (event: ForgeEvent) => void;
+}
+
+/** One request the forge served (a read or a push) or refused (429 or 403), at its clock's time. */
+export interface ForgeEvent {
+  repo: string;
+  kind: 'read' | 'push' | 'limited' | 'forbidden';
+  at: number;
 }
 
 /** A stretch during which the forge refuses requests. */
@@ -101,10 +110,17 @@ export async function startForge(opts: ForgeOptions): Promise<Forge> {
     const state = stateOf(repo);
     const at = now();
     const limit = limits.find((l) => l.until > at && (l.repo === undefined || l.repo === repo));
-    if (limit !== undefined && kind !== 'other') return refuseForLimit(req, res, state, limit, at);
+    if (limit !== undefined && kind !== 'other') {
+      opts.onRequest?.({ repo, kind: (limit.status ?? 429) === 429 ? 'limited' : 'forbidden', at });
+      return refuseForLimit(req, res, state, limit, at);
+    }
     const over = overBudget(state, kind, budget, at);
-    if (over !== undefined) return refuse(req, res, state, 429, over, at);
+    if (over !== undefined) {
+      opts.onRequest?.({ repo, kind: 'limited', at });
+      return refuse(req, res, state, 429, over, at);
+    }
     count(state, kind, at);
+    if (kind !== 'other') opts.onRequest?.({ repo, kind: kind === 'push' ? 'push' : 'read', at });
     runBackend(opts.root, req, res, undefined, false);
   });
   server.keepAliveTimeout = 1000;

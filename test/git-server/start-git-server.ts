@@ -36,6 +36,10 @@ export interface SeenRequest {
   contentEncoding: string | undefined;
   /** True when the body came chunked, without a Content-Length (git's large pushes). */
   chunked: boolean;
+  /** When it arrived (Date.now). */
+  at: number;
+  /** How long the server took to answer it, in ms (set once the answer is sent). */
+  ms?: number;
 }
 
 /** A running server. */
@@ -53,7 +57,7 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
   const server = createServer((req, res) => {
     const authorized = opts.token === undefined || hasToken(req.headers.authorization, opts.token);
     const { pathname: path, search: query } = new URL(req.url ?? '/', 'http://localhost');
-    requests.push({
+    const seen: SeenRequest = {
       method: req.method ?? '',
       path,
       query,
@@ -61,7 +65,10 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
       authorization: req.headers.authorization,
       contentEncoding: req.headers['content-encoding'],
       chunked: req.headers['transfer-encoding'] === 'chunked',
-    });
+      at: Date.now(),
+    };
+    requests.push(seen);
+    res.on('finish', () => (seen.ms = Date.now() - seen.at));
     if (!authorized) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="gitfleet-test"', 'Content-Type': 'text/plain' });
       res.end('authentication required\n');

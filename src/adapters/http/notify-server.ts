@@ -7,6 +7,9 @@
 //                                             (null: no branch); else held until it moves (200) or
 //                                             for `holdMs` (204, ask again)
 //   POST /v1/clusters/<name>/beacon           204: a liveness beacon (the wait is one too)
+//   GET  /v1/clusters/<name>/pacing[?start=1] 200 {"pushSlot": {periodMs, offsetMs, widthMs} | null,
+//                                             "startInMs": n}: the agent's push slot, and with
+//                                             start=1 how long a starting agent waits to fetch
 //   without the cluster's bearer token        401, the same whether the cluster exists or not
 //   on a replica that does not lead           503 with Retry-After (agents fall back to polling)
 //   past the waiters' bounds                  429 (per cluster) or 503 (in all), with Retry-After
@@ -17,12 +20,19 @@
 // so an agent told "moved" finds the commit on the Git host. A Host header that names neither
 // the bound address nor localhost is refused (421), as the dashboard does (ui-server.ts); a
 // wildcard bind (a Pod behind an Ingress) takes any. Every socket has a timeout.
+//
+// Pacing (docs/git-budget.md#pacing): with `ringsPerSecond`, an answer that sends an agent to
+// fetch (its branch moved, or its wait named an old head) waits for the cluster's turn on one
+// timeline of turns (ring-pacer.ts), and a starting agent is given a turn of its own, so that
+// one push to every branch, or a fleet started together, fetches within the read budget.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { isLoopbackHost, isWildcardHost } from './ui-server.js';
 import { isTokenOf, type NotifyTokens } from './notify-tokens.js';
 import { createNotifyWaiters, type NotifyWaiters } from './notify-waiters.js';
+import { ringPacer, type RingPacer } from './ring-pacer.js';
+import { readsPerRing, readsPerStart, type PushSlot } from '../../core/budget/plan-pacing.js';
 
 export interface NotifyServerOptions {
   /** Default 127.0.0.1. */
@@ -43,6 +53,18 @@ export interface NotifyServerOptions {
   maxWaiters?: number;
   /** One-shot timers (the hub's clock), for the holds. */
   setTimer: (callback: () => void, delayMs: number) => () => void;
+  /** The pacing of fetches and pushes (core/budget/plan-pacing.ts); absent: none, answers at once. */
+  pacing?: NotifyPacing;
+}
+
+/** What the doorbell paces. */
+export interface NotifyPacing {
+  /** Fetches a second it sends (rings and starts); undefined: no pacing of fetches. */
+  ringsPerSecond?: number;
+  /** The cluster's push slot; undefined: pushes not paced; 'unknown': not known yet (503, ask again). */
+  pushSlot: (cluster: string) => PushSlot | undefined | 'unknown';
+  /** The hub's clock, milliseconds. */
+  now: () => number;
 }
 
 /** A running doorbell. */
@@ -65,8 +87,10 @@ export class NotifyServerError extends GitfleetError<'AddressInUse' | 'ListenFai
   }
 }
 
-const route = /^\/v1\/clusters\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/(wait|beacon)$/;
+const route = /^\/v1\/clusters\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/(wait|beacon|pacing)$/;
 const retryAfterSeconds = '5';
+/** Turns of the ring timeline a start takes (core/budget/plan-pacing.ts readsPerStart / readsPerRing). */
+const startTurns = readsPerStart / readsPerRing;
 
 /** Starts the doorbell; throws NotifyServerError when the address cannot be listened on. */
 export async function startNotifyServer(opts: NotifyServerOptions): Promise<NotifyServer> {
@@ -79,9 +103,20 @@ export async function startNotifyServer(opts: NotifyServerOptions): Promise<Noti
     setTimer: opts.setTimer,
   });
   let port = opts.port;
+  const rate = opts.pacing?.ringsPerSecond;
+  const rings =
+    rate === undefined || opts.pacing === undefined
+      ? undefined
+      : ringPacer({ perSecond: rate, now: opts.pacing.now, setTimer: opts.setTimer });
+  // At the cluster's turn its waits get the head as it is then.
+  const ring = (cluster: string): void =>
+    rings?.ring(cluster, () => {
+      const head = opts.head(cluster);
+      if (head !== undefined) waiters.moved(cluster, head);
+    });
   const server = createServer((req, res) => {
     try {
-      answer(req, res, { opts, host, port, waiters });
+      answer(req, res, { opts, host, port, waiters, ...(rings ? { ring } : {}), rings });
     } catch (error) {
       if (!res.headersSent) send(res, 500, `${(error as Error).message}\n`);
       else res.end();
@@ -111,11 +146,12 @@ export async function startNotifyServer(opts: NotifyServerOptions): Promise<Noti
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}`,
-    moved: (cluster, head) => waiters.moved(cluster, head),
+    moved: (cluster, head) => (rings ? ring(cluster) : waiters.moved(cluster, head)),
     standDown: () => waiters.answerAll(503),
     waiting: () => waiters.size(),
     close: () =>
       new Promise<void>((resolve) => {
+        rings?.close();
         waiters.answerAll(503);
         server.close(() => resolve());
         server.closeAllConnections();
@@ -128,6 +164,9 @@ interface Context {
   host: string;
   port: number;
   waiters: NotifyWaiters;
+  /** With paced fetches: answers the cluster's waits at its turn. */
+  ring?: (cluster: string) => void;
+  rings: RingPacer | undefined;
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
@@ -137,7 +176,7 @@ function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
   const cluster = match?.[1];
   const verb = match?.[3];
   if (cluster === undefined || verb === undefined) return send(res, 404, 'not found\n');
-  const method = verb === 'wait' ? 'GET' : 'POST';
+  const method = verb === 'beacon' ? 'POST' : 'GET';
   if (req.method !== method) return send(res, 405, 'method not allowed\n', { Allow: method });
   // Nothing is read of a request's body: drain it, so the socket can serve the next request.
   req.resume();
@@ -147,9 +186,12 @@ function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
     return send(res, 503, 'this hub replica does not lead\n', { 'Retry-After': retryAfterSeconds });
   ctx.opts.onBeacon?.(cluster);
   if (verb === 'beacon') return send(res, 204, '');
+  if (verb === 'pacing') return sendPacing(res, ctx, cluster, url.searchParams.get('start') === '1');
   const after = url.searchParams.get('after') ?? '';
   const head = ctx.opts.head(cluster);
-  if (head !== undefined && (head ?? '') !== after) return sendHead(res, head);
+  const stale = head !== undefined && (head ?? '') !== after;
+  // Paced, a wait that would fetch at once is held for the cluster's turn instead.
+  if (stale && ctx.ring === undefined) return sendHead(res, head);
   const held = ctx.waiters.hold(cluster, after, (outcome) => {
     if (outcome === 204) send(res, 204, '');
     else if (outcome === 503)
@@ -161,6 +203,16 @@ function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
     return send(res, status, 'too many waits held\n', { 'Retry-After': retryAfterSeconds });
   }
   res.on('close', held.release);
+  if (stale) ctx.ring?.(cluster);
+}
+
+function sendPacing(res: ServerResponse, ctx: Context, cluster: string, starting: boolean): void {
+  const pushSlot = ctx.opts.pacing?.pushSlot(cluster) ?? null;
+  if (pushSlot === 'unknown')
+    return send(res, 503, 'the hub does not know its clusters yet\n', { 'Retry-After': retryAfterSeconds });
+  // A first fetch reads the advertisement too: 3 reads where a ring's fetch makes 2.
+  const startInMs = starting && ctx.rings ? Math.ceil(ctx.rings.reserve(startTurns)) : 0;
+  send(res, 200, `${JSON.stringify({ pushSlot, startInMs })}\n`, { 'Content-Type': 'application/json' });
 }
 
 function bearerOf(header: string | undefined): string | undefined {

@@ -2,10 +2,13 @@
 // wired (docs/git-budget.md#doorbell). While the hub's doorbell answers, the branch poll slows
 // to the safety poll, a pass refreshes from Git only when something said the branch may have
 // moved (loops/agent/refresh-gate.ts), and the heartbeat push stretches to the safety poll
-// (the beacons prove life meanwhile); the moment it stops answering, all three go back to
-// what they are without it.
+// (`--doorbell-heartbeat`; the beacons prove life meanwhile); the moment it stops answering,
+// all three go back to what they are without it. The hub also paces the agent
+// (loops/agent/hub-pacing.ts): when its first fetch may go, and its push slot.
 import { readFile } from 'node:fs/promises';
-import { sendBeacon, waitForHead } from '../../adapters/http/doorbell-request.js';
+import { askPacing, sendBeacon, waitForHead } from '../../adapters/http/doorbell-request.js';
+import type { PushSlot } from '../../core/budget/plan-pacing.js';
+import { hubPacing } from '../../loops/agent/hub-pacing.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { clusterBranchRef, type AgentRepo } from '../../loops/agent/agent-repo.js';
@@ -26,6 +29,8 @@ export interface AgentDoorbellOptions {
   tokenFile: string;
   /** The slow poll while connected (`--safety-poll`, default 5 min). */
   safetyPollMs: number;
+  /** The heartbeat push while connected (`--doorbell-heartbeat`; default: the safety poll): beacons prove life meanwhile. */
+  heartbeatMs?: number;
 }
 
 /** Returns the doorbell options of the command line (an error when half given or without a URL). */
@@ -34,6 +39,7 @@ export function agentDoorbellOf(values: {
   'notify-url'?: string | undefined;
   'notify-token-file'?: string | undefined;
   'safety-poll': number;
+  'doorbell-heartbeat'?: number | undefined;
 }): { doorbell?: AgentDoorbellOptions } {
   const url = values['notify-url'];
   const tokenFile = values['notify-token-file'];
@@ -44,7 +50,15 @@ export function agentDoorbellOf(values: {
     throw new UsageError('--notify-url needs --repo to be a URL (a local repository is watched)');
   if (!/^https?:\/\//.test(url))
     throw new UsageError(`--notify-url ${escapeText(url)}: must be an http(s) URL`);
-  return { doorbell: { url, tokenFile, safetyPollMs: values['safety-poll'] } };
+  const heartbeatMs = values['doorbell-heartbeat'];
+  return {
+    doorbell: {
+      url,
+      tokenFile,
+      safetyPollMs: values['safety-poll'],
+      ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
+    },
+  };
 }
 
 /** How the agent polls and beats, with or without a doorbell. */
@@ -56,6 +70,8 @@ export interface AgentWaiting {
   stretchedMs: () => number | undefined;
   /** Told of every pass: one that waits for the hub's answer refreshes from Git next time. */
   passed: (result: AgentPassResult) => void;
+  /** The push slot the hub's doorbell gave (hub-pacing.ts), when it gave one. */
+  pushSlot: () => PushSlot | undefined;
 }
 
 /** Returns the token of a token file; throws UsageError naming the file (never the token). */
@@ -83,15 +99,23 @@ export async function agentWaiting(
     branchPollMs: number;
     beaconIntervalMs: number;
     doorbell?: AgentDoorbellOptions;
+    /** `--once`: one pass, no doorbell. */
+    once?: boolean;
   },
-  deps: { clock: Clock; log: Logger },
+  deps: {
+    clock: Clock;
+    log: Logger;
+    /** Uniform in [0, 1): with it, the first safety poll falls at a random moment (absent: at once, as a baseline). */
+    random?: () => number;
+  },
 ): Promise<AgentWaiting> {
   const probe = (repo as Partial<RemoteHubRepo>).probeSource?.bind(repo);
   const { clock } = deps;
-  if (!opts.doorbell || !probe) {
+  if (!opts.doorbell || !probe || opts.once) {
     const triggers = (): Trigger[] =>
       probe ? [branchPoll({ clock, intervalMs: opts.branchPollMs, probe })] : [];
-    return { repo, triggers, stretchedMs: () => undefined, passed: () => undefined };
+    const none = () => undefined;
+    return { repo, triggers, stretchedMs: none, passed: none, pushSlot: none };
   }
   const settings = opts.doorbell;
   const request = {
@@ -113,6 +137,11 @@ export async function agentWaiting(
     minGapMs: opts.branchPollMs,
   });
   const gated = gatedRefresh(repo, { connected: () => bell.connected() });
+  const pacing = hubPacing({
+    ask: (signal, starting) => askPacing({ ...request, signal, timeoutMs: 30_000 }, starting),
+    clock,
+    log: deps.log,
+  });
   const poll = (): Trigger =>
     branchPoll({
       clock,
@@ -120,11 +149,21 @@ export async function agentWaiting(
       changes: (listener) => bell.onChange(listener),
       probe,
       name: `branch poll every ${opts.branchPollMs} ms, every ${settings.safetyPollMs} ms with the doorbell`,
+      // A fleet started together polls at random moments, not all at once.
+      ...(deps.random ? { firstAfterMs: Math.floor(deps.random() * settings.safetyPollMs) } : {}),
     });
   return {
-    repo: gated.repo,
-    triggers: () => [opening(poll(), gated.gate), opening(bell, gated.gate)],
-    stretchedMs: () => (bell.connected() ? settings.safetyPollMs : undefined),
+    // The first fetch waits for the hub's word (it paces starts by the read budget).
+    repo: {
+      ...gated.repo,
+      refresh: async () => {
+        await pacing.started();
+        await gated.repo.refresh();
+      },
+    },
+    triggers: () => [opening(poll(), gated.gate), opening(bell, gated.gate), pacing],
+    stretchedMs: () => (bell.connected() ? (settings.heartbeatMs ?? settings.safetyPollMs) : undefined),
+    pushSlot: () => pacing.slot(),
     passed: (result) => {
       if (result.prune?.plan.held.some((h) => h.reason === 'WaitingForHub'))
         gated.gate.open('waiting for the hub');

@@ -68,7 +68,17 @@ export const agentSpec = {
       type: 'duration',
       value: 'DURATION',
       default: '5m',
-      help: 'while the doorbell answers: how often Git is still asked (and the heartbeat still pushed), in case it misses a commit',
+      help: 'while the doorbell answers: how often Git is still asked, in case it misses a commit',
+    },
+    'doorbell-heartbeat': {
+      type: 'duration',
+      value: 'DURATION',
+      help: 'while the doorbell answers: how often the heartbeat ref is still pushed (its beacons prove life meanwhile; default: --safety-poll)',
+    },
+    'push-spread': {
+      type: 'duration',
+      value: 'DURATION',
+      help: "without the hub's push slots (its doorbell gives them): push status and heartbeat at most once per this long, the first at a random moment within it, so a fleet started together does not push together (default: the forge profile's; none: push at once)",
     },
     'export-coalesce': {
       type: 'duration',

@@ -5,7 +5,8 @@
 //                  [--token-file F] [--status-repo URL|PATH] [--status-token-file F] [--cache-dir D] [--branch-poll 1s] [--export-coalesce 1s]
 //                  [--cluster-status-update-frequency 10s] [--cluster-lease-duration 40s]
 //                  [--cluster-lease-renew-interval-fraction 0.25] [--metrics-addr HOST:PORT]
-//                  [--log-format text|json] [--log-level info] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]]
+//                  [--log-format text|json] [--log-level info] [--notify-url URL --notify-token-file FILE [--safety-poll 5m]
+//                  [--doorbell-heartbeat D]] [--push-spread 0s]
 //                  [--no-lease] [--lease-namespace gitfleet-system] [--lease-duration 15s]
 //                  [--lease-renew-deadline 10s] [--lease-retry-period 2s]
 //
@@ -51,6 +52,7 @@ import {
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
 import { agentPassWithMaintenance, openAgentRepo } from './agent-render-repo.js';
 import { agentStatusRepos } from './agent-status-repos.js';
+import { agentPushPacer } from './agent-pacing.js';
 import { heartbeatRepo } from '../../loops/agent/status-target.js';
 import {
   runAgentPass,
@@ -96,6 +98,7 @@ export const agentCommand = defineCommand({
         intervalMs: values.interval,
         branchPollMs: values['branch-poll'],
         ...agentDoorbellOf(values),
+        ...(values['push-spread'] !== undefined ? { pushSpreadMs: values['push-spread'] } : {}),
         exportCoalesceMs: values['export-coalesce'],
         branchPrefix: values['branch-prefix'],
         allowDeletions: values['allow-deletions'],
@@ -136,6 +139,8 @@ export interface AgentOptions extends AgentSigningOptions {
   branchPollMs?: number;
   /** With a remote repository: the hub's doorbell (agent-doorbell.ts). */
   doorbell?: AgentDoorbellOptions;
+  /** `--push-spread`: paces status and heartbeat pushes without the hub's slots (agent-pacing.ts). */
+  pushSpreadMs?: number;
   /** The coalescing window of exported EndpointSlice changes (multi-cluster services). */
   exportCoalesceMs?: number;
   branchPrefix: string;
@@ -188,7 +193,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const waiting = await agentWaiting(
     remote,
     { ...opts, branchPollMs: opts.branchPollMs ?? 1000, beaconIntervalMs: heartbeatMs },
-    { clock, log },
+    { clock, log, random: Math.random },
   );
   const repo = waiting.repo;
   const credentials = await loadKubeConfig({
@@ -279,6 +284,7 @@ async function loop(
   };
   const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
   const { leadership } = deps;
+  const pacer = agentPushPacer(opts, deps.waiting, deps.clock);
   try {
     await deps.observe.serve();
     log.info(`following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
@@ -288,7 +294,12 @@ async function loop(
       // Each term starts afresh: what this agent remembered settling may have been changed by
       // the agent that held the Lease meanwhile. A pass in hand when the Lease is lost stops at
       // its next request (`signal`), with no status written.
-      const passOptions = { ...deps.passOptions, memory: createAgentMemory(), signal: lost };
+      const passOptions = {
+        ...deps.passOptions,
+        memory: createAgentMemory(),
+        signal: lost,
+        ...(pacer ? { pacer } : {}),
+      };
       const maintained = agentPassWithMaintenance({ passOptions, clock: deps.clock, log });
       return runAgentLoop({
         pass: async () => {
@@ -329,6 +340,7 @@ async function loop(
             });
           },
         },
+        ...(pacer ? { pacer } : {}),
         metrics: deps.observe.metrics,
         readiness,
         stop,

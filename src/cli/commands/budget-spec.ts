@@ -4,7 +4,7 @@
 // commands themselves, or of the forge's profile (forge-profile.ts), so `budget` prices what
 // `hub`, `agent` and `ui` would run with.
 import type { CommandSpec, ProfileDefaults } from '../command-line.js';
-import { forgeFlag, forgeOf, forgeProfiles } from '../forge-profile.js';
+import { forgeFlag, forgeOf, forgeProfiles, profileDefaults } from '../forge-profile.js';
 import { tokenFileFlag } from '../shared-flags.js';
 import { agentSpec } from './agent-spec.js';
 import { hubSpec } from './hub-spec.js';
@@ -51,6 +51,26 @@ export const budgetSpec = {
     'agent-interval': duration("the agents' --interval", agent.interval.default),
     'branch-poll': duration("the agents' --branch-poll", agent['branch-poll'].default),
     'safety-poll': duration("the agents' --safety-poll, with the doorbell", '5m'),
+    'doorbell-heartbeat': {
+      type: 'duration',
+      value: 'DURATION',
+      help: "the agents' --doorbell-heartbeat: their heartbeat push while the doorbell answers (default: the profile's, else --safety-poll)",
+    },
+    'push-spread': {
+      type: 'duration',
+      value: 'DURATION',
+      help: "the agents' --push-spread: without the doorbell's push slots, one push per this long at most (default: the profile's; none: unpaced)",
+    },
+    'status-lag': {
+      type: 'duration',
+      value: 'DURATION',
+      help: 'the longest a status may wait for its push slot after its apply: with the doorbell, says how many status repositories that takes',
+    },
+    'fetch-spread': {
+      type: 'duration',
+      value: 'DURATION',
+      help: 'the longest the last agent may wait for its turn to fetch after a source push: with the doorbell, says how many render repositories that takes',
+    },
     'cluster-lease-duration': duration(
       "the agents' --cluster-lease-duration",
       agent['cluster-lease-duration'].default,
@@ -109,6 +129,7 @@ export const budgetSpec = {
   },
   notes: [
     "Counts what the loops send (docs/git-budget.md): each agent poll is one read, each heartbeat and status write one push. Prints every repository against the forge's budget and what to change when one is over.",
+    "With --doorbell the hub paces the agents by the forge's budget (docs/git-budget.md#pacing): it prints what that costs (the fetch spread after a push, the status lag, a start's length), and with --status-lag the status repositories that lag needs, with --fetch-spread the render repositories.",
   ],
 } as const satisfies CommandSpec;
 
@@ -116,7 +137,10 @@ export const budgetSpec = {
 export const budgetDefaults: ProfileDefaults = (typed) => {
   const forge = forgeOf(typed);
   if (forge === undefined) return {};
-  const { hub: h, agent: a, ui } = forgeProfiles[forge];
+  const doorbell = typed['doorbell'] === true;
+  const h = profileDefaults(forge, 'hub', doorbell);
+  const a = profileDefaults(forge, 'agent', doorbell);
+  const { ui } = forgeProfiles[forge];
   const pick = (entries: [string, string | undefined][]) =>
     Object.fromEntries(entries.filter((e): e is [string, string] => e[1] !== undefined));
   return pick([
@@ -129,6 +153,8 @@ export const budgetDefaults: ProfileDefaults = (typed) => {
     ['cluster-lease-duration', a['cluster-lease-duration']],
     ['cluster-lease-renew-interval-fraction', a['cluster-lease-renew-interval-fraction']],
     ['cluster-status-update-frequency', a['cluster-status-update-frequency']],
+    ['doorbell-heartbeat', a['doorbell-heartbeat']],
+    ['push-spread', a['push-spread']],
     ['dashboard-interval', ui['interval']],
   ]);
 };

@@ -3,7 +3,8 @@
 // the forge's budget, and what to change when one is over. Exit 0 when every repository is
 // within, 1 when one is over. The fleet repository is read for its clusters and templates (a
 // URL through a fetched mirror, as `status` reads it); --clusters prices another size.
-import { forgeBudget, type ForgeBudget } from '../../core/budget/forge-budget.js';
+import { forgeBudget, type Forge, type ForgeBudget } from '../../core/budget/forge-budget.js';
+import { renderRepositoriesFor, statusRepositoriesFor } from '../../core/budget/plan-pacing.js';
 import { judgeBudget, type BudgetVerdict } from '../../core/budget/judge-budget.js';
 import { modelTraffic, type TrafficModel } from '../../core/budget/model-traffic.js';
 import type { FleetShape, TrafficSettings } from '../../core/budget/traffic-settings.js';
@@ -38,12 +39,18 @@ type BudgetValues = FlagValues<(typeof budgetSpec)['flags']>;
 export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
   const forge = forgeOf({ repo: values.repo, forge: values.forge }) ?? 'generic';
   const counted = await countFleet(values);
-  const settings = settingsOf(values, counted);
+  const clusters =
+    values.clusters === undefined
+      ? counted.clusters
+      : parseWholeNumber(values.clusters, 'clusters', 'clusters');
+  const settings = settingsOf(
+    values,
+    forge,
+    statusRepositoriesOf(values, forge, clusters, counted),
+    renderRepositoriesOf(values, forge, clusters, counted),
+  );
   const fleet: FleetShape = {
-    clusters:
-      values.clusters === undefined
-        ? counted.clusters
-        : parseWholeNumber(values.clusters, 'clusters', 'clusters'),
+    clusters,
     templates: counted.templates,
     fleetPushesPerHour: rate(values['fleet-pushes-per-hour'], 'fleet-pushes-per-hour'),
     statusChangesPerClusterPerHour: rate(values['status-changes-per-hour'], 'status-changes-per-hour'),
@@ -56,9 +63,52 @@ export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
   return verdict.within ? exitCodes.ok : exitCodes.failed;
 }
 
+/**
+ * Returns the status repositories to price: --status-repositories, else what --status-lag needs
+ * with the doorbell's push slots (plan-pacing.ts), else the FleetConfig's.
+ */
+function statusRepositoriesOf(
+  v: BudgetValues,
+  forge: Forge,
+  clusters: number,
+  counted: { statusRepositories: number },
+): number {
+  if (v['status-repositories'] !== undefined)
+    return parseWholeNumber(v['status-repositories'], 'status-repositories', 'repositories');
+  const lag = v['status-lag'];
+  if (lag === undefined) return counted.statusRepositories;
+  if (!v.doorbell)
+    throw new UsageError("--status-lag needs --doorbell: the push slots it prices are the doorbell's");
+  return statusRepositoriesFor(clusters, forgeBudget(forge), lag / 1000);
+}
+
+/**
+ * Returns the render repositories to price: what --fetch-spread needs with the doorbell's fetch
+ * turns (plan-pacing.ts), else --render-repositories.
+ */
+function renderRepositoriesOf(
+  v: BudgetValues,
+  forge: Forge,
+  clusters: number,
+  counted: { renderRepositories: number },
+): number {
+  const spread = v['fetch-spread'];
+  if (spread === undefined)
+    return v['render-repositories'] === undefined
+      ? counted.renderRepositories
+      : parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories');
+  if (!v.doorbell)
+    throw new UsageError("--fetch-spread needs --doorbell: the fetch turns it prices are the doorbell's");
+  if (v['render-repositories'] !== undefined)
+    throw new UsageError('give --fetch-spread or --render-repositories, not both');
+  return renderRepositoriesFor(clusters, forgeBudget(forge), v['safety-poll'] / 1000, spread / 1000);
+}
+
 function settingsOf(
   v: BudgetValues,
-  configured: { statusRepositories: number; renderRepositories: number },
+  forge: Forge,
+  statusRepositories: number,
+  renderRepositories: number,
 ): TrafficSettings {
   const s = (ms: number) => ms / 1000;
   return {
@@ -74,22 +124,22 @@ function settingsOf(
       heartbeatSeconds: s(v['cluster-lease-duration'] * v['cluster-lease-renew-interval-fraction']),
       statusUpdateFrequencySeconds: s(v['cluster-status-update-frequency']),
       safetyPollSeconds: s(v['safety-poll']),
+      ...(v['doorbell-heartbeat'] !== undefined
+        ? { doorbellHeartbeatSeconds: s(v['doorbell-heartbeat']) }
+        : {}),
+      ...(v['push-spread'] !== undefined ? { pushSpreadSeconds: s(v['push-spread']) } : {}),
     },
     dashboards: {
       count: parseWholeNumber(v.dashboards, 'dashboards', 'processes'),
       refreshSeconds: s(v['dashboard-interval']),
     },
     doorbell: v.doorbell,
-    statusRepositories:
-      v['status-repositories'] === undefined
-        ? configured.statusRepositories
-        : parseWholeNumber(v['status-repositories'], 'status-repositories', 'repositories'),
-    renderRepositories:
-      v['render-repositories'] === undefined
-        ? configured.renderRepositories
-        : parseWholeNumber(v['render-repositories'], 'render-repositories', 'repositories'),
+    statusRepositories,
+    renderRepositories,
     // Measured beside the waits: a render and push, a fetch and an apply of a small change.
     workSeconds: 2,
+    // The doorbell paces by the forge's budget (hub --forge).
+    pacingBudget: forgeBudget(forge),
   };
 }
 
@@ -158,6 +208,7 @@ function budgetJson(url: string, model: TrafficModel, verdict: BudgetVerdict) {
     })),
     pushToAppliedSeconds: model.pushToAppliedSeconds,
     notReadyDetectionSeconds: model.notReadyDetectionSeconds,
+    pacing: model.pacing,
   };
 }
 
@@ -196,11 +247,14 @@ function formatBudget(opts: {
     );
   }
   const { p50, p99 } = model.pushToAppliedSeconds;
+  const { fetchSpreadSeconds, statusLagSeconds, startupSeconds } = model.pacing;
   lines.push(
     '',
     `push → applied: P50 ${p50} s, P99 ${p99} s; a cluster that stops is judged not Ready within ${model.notReadyDetectionSeconds} s`,
+    `pacing: the last fetch after a push waits ${fetchSpreadSeconds} s for its turn; a status waits up to ${statusLagSeconds} s for its push slot; a fleet started together is in after ${startupSeconds} s`,
   );
   if (verdict.advice.length > 0) lines.push('', 'to fit the budget:', ...verdict.advice.map((a) => `  ${a}`));
+  for (const w of verdict.warnings) lines.push('', `warning: ${w}`);
   lines.push('', verdict.within ? 'within budget' : 'over budget');
   return lines.join('\n');
 }

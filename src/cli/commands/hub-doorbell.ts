@@ -16,6 +16,10 @@ import type { Logger } from '../../loops/runtime/logger.js';
 import type { HubRepo } from '../../loops/shared/hub-repo.js';
 import { parseMetricsAddr } from '../parse-metrics-addr.js';
 import { UsageError } from '../usage-error.js';
+import type { Forge } from '../../core/budget/forge-budget.js';
+import { forgeOf } from '../forge-profile.js';
+import type { StatusRepositories } from '../../loops/hub/status-repositories.js';
+import { hubPacing } from './hub-pacing.js';
 
 /** The hub's doorbell flags. */
 export interface HubDoorbellOptions {
@@ -23,6 +27,24 @@ export interface HubDoorbellOptions {
   addr: string;
   /** `--notify-tokens`: the file of cluster → token (or sha256:<hex>). */
   tokensFile: string;
+  /** The Git host whose budget the doorbell paces fetches and pushes by (hub-pacing.ts; generic: none). */
+  forge?: Forge;
+}
+
+/** Returns the doorbell options of the command line (both flags or neither). */
+export function notifyOf(values: {
+  repo: string;
+  forge?: string | undefined;
+  'notify-addr'?: string | undefined;
+  'notify-tokens'?: string | undefined;
+}): { notify?: HubDoorbellOptions } {
+  const addr = values['notify-addr'];
+  const tokensFile = values['notify-tokens'];
+  if (addr === undefined && tokensFile === undefined) return {};
+  if (addr === undefined || tokensFile === undefined)
+    throw new UsageError('--notify-addr and --notify-tokens go together');
+  const forge = forgeOf({ repo: values.repo, forge: values.forge });
+  return { notify: { addr, tokensFile, ...(forge ? { forge } : {}) } };
 }
 
 /** A running doorbell of the hub. */
@@ -49,7 +71,13 @@ export function parseNotifyAddr(text: string): { host: string; port: number } {
 export async function startHubDoorbell(
   opts: HubDoorbellOptions & { branchPrefix: string; render?: RenderRepositories },
   repo: HubRepo,
-  deps: { clock: Clock; log: Logger; serving: () => boolean },
+  deps: {
+    clock: Clock;
+    log: Logger;
+    serving: () => boolean;
+    /** Where each cluster's status goes: push slots are per status repository. */
+    statusRepositories?: StatusRepositories;
+  },
 ): Promise<HubDoorbell> {
   const { host, port } = parseNotifyAddr(opts.addr);
   const text = await readFile(opts.tokensFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -67,6 +95,13 @@ export async function startHubDoorbell(
     serving: deps.serving,
     onBeacon: (cluster) => beacons.heard(cluster),
     setTimer: (callback, ms) => deps.clock.setTimer(callback, ms),
+    ...hubPacing({
+      forge: opts.forge ?? 'generic',
+      readers: tokens.size,
+      clusters: () => (heads === undefined ? undefined : [...heads.keys()]),
+      ...(deps.statusRepositories ? { statusRepositories: deps.statusRepositories } : {}),
+      now: () => deps.clock.now(),
+    }),
   });
   const prefix = clusterRefPrefix(opts.branchPrefix);
   const look = async (): Promise<void> => {

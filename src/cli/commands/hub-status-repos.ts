@@ -3,6 +3,7 @@
 // local path read in place. The hub's token (--token-file, else $GITFLEET_GIT_TOKEN) is sent to
 // every status repository URL. Heartbeats are fetched with the rest: the monitor reads a status
 // repository's refs from its mirror, not from an advertisement.
+import { setMaxListeners } from 'node:events';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
@@ -21,6 +22,9 @@ export async function hubStatusRepositories(
   deps: SideRepositoryDeps,
 ): Promise<{ repositories: StatusRepositories; maintenance: RepoMaintenance }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
+  // Every status repository's refresh listens on the hub's stop signal at once: tens of them
+  // are expected, not a leak (Node warns past ten).
+  if (deps.signal) setMaxListeners(10_000, deps.signal);
   const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
   // The mirrors take every heartbeat's replaced commit: each is repacked when due, after a pass.
   const side = sideRepositories({ ...opts, branchPrefix, token, mirrorKey: 'hub status' }, deps);

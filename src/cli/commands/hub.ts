@@ -47,8 +47,7 @@ import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
 import type { RateLimitGates } from '../../adapters/remote/rate-limit-gate.js';
 import { remoteHubSetup } from './hub-remote-setup.js';
-import { startHubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
-import { UsageError } from '../usage-error.js';
+import { notifyOf, startHubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
 import { leaderElectionOf, withLeadership, type HubLeaderElection } from './hub-leadership.js';
 import { printResult, reportLoopPass, type LoopReporter } from './hub-output.js';
 import { clusterMonitor, type RefSnapshot } from '../../loops/hub/cluster-monitor.js';
@@ -247,7 +246,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
             render: renderRepositories,
           },
           setup.repo,
-          { clock, log, serving: () => leads.now?.isLeading() ?? false },
+          { clock, log, serving: () => leads.now?.isLeading() ?? false, statusRepositories },
         )
       : undefined;
   const repo = bell?.repo ?? setup.repo;
@@ -364,18 +363,6 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   log.info('stopped');
   return exitCodes.ok;
 }
-/** Returns the doorbell options of the command line (both flags or neither). */
-function notifyOf(values: { 'notify-addr'?: string | undefined; 'notify-tokens'?: string | undefined }): {
-  notify?: HubDoorbellOptions;
-} {
-  const addr = values['notify-addr'];
-  const tokensFile = values['notify-tokens'];
-  if (addr === undefined && tokensFile === undefined) return {};
-  if (addr === undefined || tokensFile === undefined)
-    throw new UsageError('--notify-addr and --notify-tokens go together');
-  return { notify: { addr, tokensFile } };
-}
-
 /** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
 function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
   return observability(

@@ -22,6 +22,8 @@ export interface BudgetVerdict {
   within: boolean;
   /** What to change, one sentence each; empty when everything fits. */
   advice: string[];
+  /** What fits the budget but costs elsewhere (pacing that holds heartbeats past the grace period). */
+  warnings: string[];
 }
 
 /** Returns whether each repository fits the forge's budget, and advice for those that do not. */
@@ -39,7 +41,27 @@ export function judgeBudget(forge: Forge, model: TrafficModel, settings: Traffic
         advice.push(
           `${r.name}: ${r.refs} refs, past GitHub's advice of ${githubBranchAdvice} branches a repository: use more status repositories`,
         );
-  return { forge, repositories, within: repositories.every((r) => r.within), advice: [...new Set(advice)] };
+  return {
+    forge,
+    repositories,
+    within: repositories.every((r) => r.within),
+    advice: [...new Set(advice)],
+    warnings: graceWarnings(model, settings),
+  };
+}
+
+/**
+ * Without the doorbell's beacons the hub hears an agent only when it pushes; pacing that holds
+ * its pushes longer than the grace period would have the hub judge live clusters not Ready.
+ */
+function graceWarnings(model: TrafficModel, s: TrafficSettings): string[] {
+  if (s.doorbell) return [];
+  const held = Math.max(s.agent.heartbeatSeconds, model.pacing.statusLagSeconds);
+  const grace = s.hub.monitorGracePeriodSeconds;
+  if (held <= grace) return [];
+  return [
+    `pacing holds each agent's pushes up to ${held}s apart, past the hub's --cluster-monitor-grace-period ${grace}s: live clusters would be judged not Ready; use the doorbell's beacons, more status repositories, or a longer grace period`,
+  ];
 }
 
 function fits(r: RepositoryTraffic, budget: ForgeBudget): boolean {

@@ -5,12 +5,15 @@ import { uniformSumQuantile } from './uniform-sum-quantile.js';
 
 /**
  * Returns push → applied P50 and P99 in seconds: the hub's wait for its next poll (none with a
- * webhook), then the agent's wait for its next poll or pass (none with the doorbell), each
- * uniform over its period, plus the work itself.
+ * webhook), then the agent's wait for its next poll or pass (with the doorbell: for its turn to
+ * fetch, `fetchSpreadSeconds` at most, model-pacing.ts), each uniform over its period, plus the
+ * work itself.
  */
-export function modelLatency(s: TrafficSettings): { p50: number; p99: number } {
+export function modelLatency(s: TrafficSettings, fetchSpreadSeconds = 0): { p50: number; p99: number } {
   const hubWait = s.hub.webhook ? 0 : s.hub.intervalSeconds;
-  const agentWait = s.doorbell ? 0 : Math.min(s.agent.branchPollSeconds, s.agent.intervalSeconds);
+  const agentWait = s.doorbell
+    ? fetchSpreadSeconds
+    : Math.min(s.agent.branchPollSeconds, s.agent.intervalSeconds);
   const at = (q: number) => round(uniformSumQuantile(hubWait, agentWait, q) + s.workSeconds);
   return { p50: at(0.5), p99: at(0.99) };
 }

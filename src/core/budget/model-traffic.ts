@@ -15,6 +15,7 @@
 //
 // A read is any upload-pack request (advertisement or POST), a push any receive-pack POST.
 import { modelLatency, modelNotReadyDetection } from './model-latency.js';
+import { agentPushCap, pacingFigures, type PacingFigures } from './model-pacing.js';
 import type { FleetShape, TrafficSettings } from './traffic-settings.js';
 
 /** Requests of one mirror fetch after the advertisement showed a move (measured: two POSTs). */
@@ -51,6 +52,8 @@ export interface TrafficModel {
   repositories: RepositoryTraffic[];
   pushToAppliedSeconds: { p50: number; p99: number };
   notReadyDetectionSeconds: number;
+  /** What pacing costs (model-pacing.ts): the fetch spread, the status lag, a start's length. */
+  pacing: PacingFigures;
 }
 
 /** Returns the traffic of every repository for the fleet under the settings. */
@@ -91,10 +94,15 @@ export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): Traf
       }),
     ),
   );
+  const pacing = pacingFigures(
+    settings,
+    repositories.map((r) => ({ ...r, holdsSource: r.role === 'fleet' })),
+  );
   return {
     repositories,
-    pushToAppliedSeconds: modelLatency(settings),
+    pushToAppliedSeconds: modelLatency(settings, pacing.fetchSpreadSeconds),
     notReadyDetectionSeconds: modelNotReadyDetection(settings),
+    pacing,
   };
 }
 
@@ -143,7 +151,7 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       h.readers * (1 / poll + 1 / s.agent.intervalSeconds) + (h.passReaders ?? 0) / s.agent.intervalSeconds,
     dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
     hubPushes: 0,
-    agentPushes: h.statusClusters / s.agent.heartbeatSeconds,
+    agentPushes: h.statusClusters / heartbeatPushSeconds(s),
   };
   const changes: Flow = {
     // The hub fetches what moved at most once a poll.
@@ -161,7 +169,11 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
     // Every cluster reports the new commit applied, and its other status changes.
     agentPushes: h.statusClusters * (pushRate + statusRate),
   };
+  // Pacing bounds the agents' pushes, whatever the churn: statuses wait and coalesce instead.
+  const cap = agentPushCap(s, { ...h, branchClusters: h.readers });
+  idle.agentPushes = Math.min(idle.agentPushes, cap);
   const total = sum(idle, changes);
+  total.agentPushes = Math.min(total.agentPushes, cap);
   return {
     name: h.name,
     role: h.role,
@@ -181,6 +193,12 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
     },
     by: bySource(total),
   };
+}
+
+/** Seconds between heartbeat pushes: with the doorbell, its stretched period (beacons prove life meanwhile). */
+function heartbeatPushSeconds(s: TrafficSettings): number {
+  if (!s.doorbell) return s.agent.heartbeatSeconds;
+  return Math.max(s.agent.heartbeatSeconds, s.agent.doorbellHeartbeatSeconds ?? s.agent.safetyPollSeconds);
 }
 
 /** Status writes a second of one cluster: its churn, no more often than its facts are read. */

@@ -1,5 +1,6 @@
 // The inputs of the traffic model: the fleet's shape and the timing settings in force. Every
 // period is in seconds. The settings mirror the flags (docs/git-budget.md has the table).
+import type { ForgeBudget } from './forge-budget.js';
 
 /** What the fleet is and how much it changes. */
 export interface FleetShape {
@@ -36,6 +37,10 @@ export interface AgentTiming {
   statusUpdateFrequencySeconds: number;
   /** `--safety-poll`: the slow poll while the doorbell is connected (replaces --branch-poll). */
   safetyPollSeconds: number;
+  /** `--doorbell-heartbeat`: the heartbeat push while the doorbell is connected (default: the safety poll). */
+  doorbellHeartbeatSeconds?: number;
+  /** `--push-spread`: without the hub's push slots, at most one push per this long (0 or absent: unpaced). */
+  pushSpreadSeconds?: number;
 }
 
 /** Everything the model reads. */
@@ -52,4 +57,9 @@ export interface TrafficSettings {
   renderRepositories: number;
   /** Time a change spends being worked on (render, push, fetch, apply), beside the waits. */
   workSeconds: number;
+  /**
+   * The budget the hub's doorbell paces by (its forge; core/budget/plan-pacing.ts): push slots
+   * per status repository and fetches a second. Absent, or without the doorbell: no hub pacing.
+   */
+  pacingBudget?: ForgeBudget;
 }

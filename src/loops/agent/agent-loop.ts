@@ -8,6 +8,8 @@
 // first pass that reached Git: before that a remote's mirror may not exist yet (the pass's
 // refresh makes it), and a heartbeat could not be pushed anyway. Each pass is counted
 // (metrics) and the first one, whatever its outcome, makes the process ready (`/readyz`).
+// Status and heartbeat pushes share the push pacer (push-pacer.ts): a status it holds is
+// written by a pass queued for when it opens.
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { ClusterApi } from './cluster-api.js';
@@ -24,6 +26,7 @@ import { DriftWatcher } from './drift-watch.js';
 import { ExportWatcher } from './export-watch.js';
 import { liveKey } from './live-index.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
+import type { PushPacer } from './push-pacer.js';
 import type { AgentPassResult } from './run-agent-pass.js';
 import { agentPassReport, failedAgentPassReport } from './agent-pass-report.js';
 
@@ -58,6 +61,11 @@ export interface AgentLoopOptions {
     /** While beacons are accepted: the stretched push period (heartbeat.ts). */
     stretchedMs?: () => number | undefined;
   };
+  /**
+   * Paces the pushes of status and heartbeat together (push-pacer.ts): a status it holds gets a
+   * pass when it opens. Absent: they push at once.
+   */
+  pacer?: PushPacer;
   /** Counts every pass (default: noMetrics). */
   metrics?: Metrics;
   /** Told when the first pass is done and when the loop stops. */
@@ -115,11 +123,19 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
     const result = await countedPass(opts);
     opts.report(result);
     if (opts.heartbeat && heartbeat === undefined && result.gitReachable && !stopping)
-      heartbeat = startHeartbeat({ ...opts.heartbeat, clock: opts.clock, log: opts.log });
+      heartbeat = startHeartbeat({
+        ...opts.heartbeat,
+        clock: opts.clock,
+        log: opts.log,
+        ...(opts.pacer ? { pacer: opts.pacer } : {}),
+      });
     // A pass that finishes after the loop was told to stop starts no watch: nothing would stop
     // it, and its open request would keep the stopped agent's process alive.
     if (!stopping && opts.watchDrift !== false) watcher.sync(appliedKinds(result));
     if (!stopping && result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
+    // A status the pacer holds is written by the pass at its opening (the newest report then).
+    if (!stopping && result.status.type === 'deferred')
+      queue.addAfter('pass', result.status.retryInMs ?? 1000);
     // Deletions held for the hub after a return: look again soon, the hub's answer need not move the branch.
     if (!stopping && result.prune?.plan.held.some((h) => h.reason === 'WaitingForHub'))
       queue.addAfter('pass', returnPollMs);

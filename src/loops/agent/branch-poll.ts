@@ -28,6 +28,12 @@ export interface BranchPollOptions {
   maxBackoffMs?: number;
   /** What the trigger is called in the log. */
   name?: string;
+  /**
+   * The first probe this long after the start instead of at once (an agent with a doorbell: a
+   * random moment within its safety poll, so a fleet started together does not poll together).
+   * An interval that becomes shorter meanwhile (the doorbell went down) shortens it.
+   */
+  firstAfterMs?: number;
 }
 
 /** Returns a trigger that fires when the probed branch moves. */
@@ -39,7 +45,8 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
   let inFlight: Promise<void> | undefined;
   let seen: string | null | undefined;
   let failing = false;
-  let delayMs = interval();
+  let firstPending = opts.firstAfterMs !== undefined;
+  let delayMs = opts.firstAfterMs ?? interval();
   let lastProbeAt = opts.clock.now();
   let unsubscribe: () => void = () => undefined;
   return {
@@ -62,7 +69,7 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
       unsubscribe =
         opts.changes?.(() => {
           if (failing) return;
-          delayMs = interval();
+          delayMs = firstPending ? Math.min(opts.firstAfterMs!, interval()) : interval();
           // Only a wait in hand is measured again; a probe in flight schedules the next itself.
           if (cancel === undefined) return;
           cancel();
@@ -70,6 +77,7 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
         }) ?? unsubscribe;
       const poll = async (notify: (reason: string) => void): Promise<void> => {
         let now: string | null;
+        firstPending = false;
         lastProbeAt = opts.clock.now();
         try {
           now = await opts.probe();
@@ -91,7 +99,9 @@ export function branchPoll(opts: BranchPollOptions): Trigger {
         if (running && before !== undefined && before !== now)
           notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
       };
-      // The baseline right away, so a commit pushed during the first pass is noticed.
+      // The baseline right away, so a commit pushed during the first pass is noticed (with a
+      // doorbell, whose answers notice it, the first probe may wait: firstAfterMs).
+      if (firstPending) return schedule();
       inFlight = poll(notify).finally(() => {
         inFlight = undefined;
         schedule();

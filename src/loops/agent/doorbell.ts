@@ -42,7 +42,7 @@ export interface Doorbell extends Trigger {
   state(): DoorbellState;
   /** Whether the hub answered lately (a wait or a beacon within two beacon intervals). */
   connected(): boolean;
-  /** Calls `listener` at every change of connected(); returns how to stop. */
+  /** Calls `listener` at every change of connected() or state(); returns how to stop. */
   onChange(listener: () => void): () => void;
 }
 
@@ -62,12 +62,12 @@ export function doorbell(opts: DoorbellOptions): Doorbell {
     state === 'connected' && opts.clock.now() - lastAnswerAt <= 2 * opts.beaconIntervalMs;
   const become = (next: DoorbellState, detail: string): void => {
     if (next === state) return;
-    const was = connected();
     state = next;
     if (next === 'connected')
       opts.log.info(`doorbell: connected to ${opts.url}; Git is polled slowly (the safety poll)`);
     else opts.log.warn(`doorbell: ${opts.url} ${detail}; polling Git at the branch poll meanwhile`);
-    if (was !== connected()) for (const l of listeners) l();
+    // Every change: the branch poll also asks whether the doorbell went down before it connected.
+    for (const l of listeners) l();
   };
   const answered = (answer: DoorbellAnswer): boolean => {
     if (answer.type === 'moved' || answer.type === 'unchanged') {

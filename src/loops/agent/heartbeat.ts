@@ -24,7 +24,9 @@
 // While the Git host rate-limits the repository (rate-limit-wait.ts), the next beat waits as long
 // as the host asked instead of the interval, and is not logged as a failure (the remote adapter
 // logs the limit): beats are never queued, the next one after the limit is the only push, and
-// nothing is lost, since a heartbeat says only "alive now".
+// nothing is lost, since a heartbeat says only "alive now". With the push pacer
+// (push-pacer.ts) a beat waits for the pacer's opening the same way, and one that a status
+// push made needless (a status is a sign of life too) is not written.
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
@@ -36,6 +38,7 @@ import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { rateLimitWait } from '../runtime/rate-limit-wait.js';
 import type { AgentRepo } from './agent-repo.js';
+import type { PushPacer } from './push-pacer.js';
 
 /** Karmada's lease settings, in milliseconds (`--cluster-lease-duration` and its renew fraction). */
 export interface HeartbeatSettings {
@@ -121,6 +124,11 @@ export interface HeartbeatOptions {
   intervalMs: number;
   /** While it returns a period, a beat is written only once that long since the last write. */
   stretchedMs?: () => number | undefined;
+  /**
+   * Paces the pushes with the status's (push-pacer.ts): a beat waits for its opening, gives it
+   * to a status that waits for it, and is not written within an interval of a status push.
+   */
+  pacer?: PushPacer;
   clock: Clock;
   log: Logger;
 }
@@ -140,10 +148,14 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
   let inFlight: Promise<void> = Promise.resolve();
   const leading = opts.leading ?? (() => true);
   let lastWrittenAt = -Infinity;
+  let nextMs = opts.intervalMs;
   const write = async (): Promise<void> => {
     const stretched = opts.stretchedMs?.();
     const startedAt = opts.clock.now();
-    if (stretched !== undefined && startedAt - lastWrittenAt < stretched) return;
+    // A status push proved life as well as a heartbeat would (the hub takes either).
+    const since = startedAt - Math.max(lastWrittenAt, opts.pacer?.lastPushAt() ?? -Infinity);
+    if (stretched !== undefined && since < stretched) return;
+    if (opts.pacer && (since < opts.intervalMs || opts.pacer.statusWaiting())) return;
     // An agent that lost its Lease stands by (docs/production.md): its heartbeat waits too,
     // rather than proving the life of a cluster it does not serve now.
     if (!leading()) {
@@ -151,6 +163,12 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
       standingBy = true;
       return;
     }
+    const paced = opts.pacer?.waitMs() ?? 0;
+    if (paced > 0) {
+      nextMs = paced;
+      return;
+    }
+    opts.pacer?.pushed();
     // Inside the async function a synchronous throw of write() rejects instead of escaping the
     // timer's callback, where it would end the process (issue 27: NotLeading from a race).
     await opts.write();
@@ -161,7 +179,6 @@ export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
     standingBy = false;
     failing = false;
   };
-  let nextMs = opts.intervalMs;
   const beat = (): void => {
     nextMs = opts.intervalMs;
     inFlight = write().then(undefined, (error: unknown) => {

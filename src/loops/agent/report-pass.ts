@@ -21,11 +21,15 @@ import { readStatusFiles, writeStatusBranch } from './write-status-branch.js';
 import { describeVerdict } from '../../core/model/signature-verdict.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { noteStatusWriteFailed, noteStatusWritten, type StatusTarget } from './status-target.js';
+import type { PushPacer } from './push-pacer.js';
 
 export interface StatusOutcome {
-  type: 'written' | 'unchanged' | 'skipped';
-  /** The status branch's head afterwards (absent when skipped). */
+  /** deferred: the report changed but the push pacer holds it (push-pacer.ts); nothing written. */
+  type: 'written' | 'unchanged' | 'skipped' | 'deferred';
+  /** The status branch's head afterwards (absent when skipped or deferred). */
   commit?: string;
+  /** When deferred: the pass that writes it should run this much later. */
+  retryInMs?: number;
   fullyApplied: boolean;
   /** Why the status was not written: its status repository cannot be read or refused the write. */
   problem?: string;
@@ -56,6 +60,8 @@ export interface ReportInput {
   interpreter?: ResourceInterpreter;
   /** Where the status goes (status-target.ts); absent: `repo`, with no status repository. */
   target?: StatusTarget;
+  /** Paces the status push with the heartbeat's (push-pacer.ts); absent: pushed at once. */
+  pacer?: PushPacer;
   info?: (message: string) => void;
   /** Signs the status commit (`agent --signing-key`). */
   signer?: CommitSigner;
@@ -136,6 +142,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     message,
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
     memo: memory.status,
+    ...(input.pacer ? { pacer: input.pacer } : {}),
     ...(input.warn ? { warn: input.warn } : {}),
     ...(input.signer ? { signer: input.signer } : {}),
   }).catch((error: unknown) => {
@@ -144,6 +151,8 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     if (target?.url === undefined || isLostRace(error)) throw lostRace(input, error);
     return { type: 'skipped' as const, problem: noteStatusWriteFailed(input, target, error).problem! };
   });
+  input.pacer?.setStatusWaiting(written.type === 'deferred');
+  if (written.type === 'deferred') return { type: 'deferred', fullyApplied, retryInMs: written.waitMs };
   if (input.target && written.type !== 'skipped') noteStatusWritten(input, input.target);
   return { ...written, fullyApplied };
 }

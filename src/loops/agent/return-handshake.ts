@@ -115,7 +115,7 @@ export function settleReturn(
     delete memory.returning;
     return;
   }
-  if (held && status.type !== 'skipped' && status.commit !== undefined)
+  if (held && (status.type === 'written' || status.type === 'unchanged') && status.commit !== undefined)
     memory.returning.report ??= status.commit;
 }
 

@@ -56,6 +56,7 @@ import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
 import { refreshRepo } from './refresh-repo.js';
 import { resolveStatusTarget, type StatusRepos } from './status-target.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
+import type { PushPacer } from './push-pacer.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { collectExports, exportedServices, type ExportedService } from './collect-exports.js';
 import { stopIfLost, untilLost } from './until-lost.js';
@@ -105,6 +106,8 @@ export interface AgentPassOptions {
   info?: (message: string) => void;
   /** Status repositories (status-target.ts); absent: status and heartbeat go to `repo`. */
   statusRepos?: StatusRepos;
+  /** Paces the status push (push-pacer.ts); absent: pushed at once (`--once`). */
+  pacer?: PushPacer;
   /** Told as the objects are applied (a terminal shows it on long passes). */
   progress?: Progress;
   /**

@@ -1,7 +1,8 @@
 // Writes the status branch: the report's files (statusBranchFiles), a tree built from scratch,
 // and a commit on top of the branch's head only when that tree differs from the head's, then a
 // publish and, once it succeeded, a compare-and-swap move of the local ref. A pass with nothing
-// new writes nothing.
+// new writes nothing; a pass whose push the pacer holds (push-pacer.ts) writes nothing either,
+// and the pass the pacer asks for then writes the newest report.
 //
 // The order matters: the local ref is what the next pass compares with, so it must never run
 // ahead of the remote. Were it moved first, one refused or dropped push would leave it ahead,
@@ -27,8 +28,13 @@ import {
   type ObjectStatusRecord,
 } from '../../core/status/status-branch.js';
 import type { AgentRepo } from './agent-repo.js';
+import type { PushPacer } from './push-pacer.js';
 
-export type StatusWrite = { type: 'unchanged'; commit: string } | { type: 'written'; commit: string };
+export type StatusWrite =
+  | { type: 'unchanged'; commit: string }
+  | { type: 'written'; commit: string }
+  /** The pacer (push-pacer.ts) holds the push: nothing was written; try again in `waitMs`. */
+  | { type: 'deferred'; waitMs: number };
 
 export interface WriteStatusOptions {
   repo: AgentRepo;
@@ -42,6 +48,8 @@ export interface WriteStatusOptions {
   memo?: StatusMemo;
   /** Signs the status commit (`agent --signing-key`); absent: unsigned. */
   signer?: CommitSigner;
+  /** Paces the push (push-pacer.ts): a changed report that may not go yet is not written. */
+  pacer?: Pick<PushPacer, 'waitMs' | 'pushed'>;
 }
 
 /**
@@ -95,6 +103,8 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
     remember(head);
     return { type: 'unchanged', commit: head };
   }
+  const waitMs = opts.pacer?.waitMs() ?? 0;
+  if (waitMs > 0) return { type: 'deferred', waitMs };
   const commit = await signCommit(
     makeCommit({
       tree: tree.root,
@@ -107,6 +117,7 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
   // Deflated on this thread: deflate workers (write-pack.ts) would add a V8 isolate each to the
   // agent's peak memory for its one large write, the first report of a large branch.
   await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit], threads: 0 });
+  opts.pacer?.pushed();
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
   // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
   if ((await readRef(gitdir, opts.ref)) !== commit.oid) {

@@ -64,6 +64,14 @@ export class StatusRepositories {
     this.assignment = next;
   }
 
+  /**
+   * The URL of a cluster's status repository, undefined for the fleet repository; null before
+   * the first assignment (not known yet). The doorbell's push slots group clusters by it.
+   */
+  repositoryOf(cluster: string): string | undefined | null {
+    return this.assigned ? this.assignment.get(cluster) : null;
+  }
+
   /** Whether any cluster is assigned a status repository. */
   active(): boolean {
     return this.assignment.size > 0;

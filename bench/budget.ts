@@ -1,0 +1,339 @@
+// Scenario budget: a fleet of simulated clusters living within GitHub's budget (issue 28,
+// docs/git-budget.md#measured). The forge emulator (test/git-server/start-forge.ts: git's
+// http-backend behind a per-repository budget, 15 reads in any second and 6 pushes in any
+// minute, answering 429 past them) serves the fleet repository and the status repositories
+// `gitfleet budget --doorbell --status-lag` advises; the hub runs as users run it (`gitfleet hub
+// --forge github --notify-addr … --webhook-port …`), and the agents run their own loop, wired as
+// `gitfleet agent --notify-url … --forge github` wires it, many to a process, each on an
+// in-memory cluster (bench/lib/budget-agents.ts). Three stretches are measured:
+//
+//   startup   the agents start together: until every cluster applied its branch and its first
+//             status reached the host;
+//   push      one source push (and the webhook GitHub would send): push → applied for every
+//             cluster (the ConfigMap's value in its cluster), and until every status said so;
+//   idle      what the fleet costs with nothing changing.
+//
+// Per repository: reads a second and pushes a minute (on average, and the busiest window the
+// forge judges), and its 429 answers; push → applied P50/P99 over the clusters.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { forgeBudget } from '../src/core/budget/forge-budget.js';
+import { statusRepositoriesFor } from '../src/core/budget/plan-pacing.js';
+import { profileDefaults } from '../src/cli/forge-profile.js';
+import { parseInterval } from '../src/cli/parse-interval.js';
+import { git, makeServedRepo } from '../test/git-server/git-cli.js';
+import { startForge, type ForgeEvent } from '../test/git-server/start-forge.js';
+import type { BudgetAgentsSettings } from './lib/budget-agents.js';
+import { budgetConfigMap, budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
+import { measureStretches, type Stretch } from './lib/budget-report.js';
+import { startGitfleet } from './mcs-processes.js';
+import type { Scenario, ScenarioReport } from './lib/report.js';
+
+const agentsScript = fileURLToPath(new URL('./lib/budget-agents.js', import.meta.url));
+
+/** The size of a run. */
+export interface BudgetShape {
+  clusters: number;
+  /** The longest a status may wait for its slot: sets how many status repositories (`budget --status-lag`). */
+  statusLagSeconds: number;
+  agentProcesses: number;
+  idleMs: number;
+}
+
+/** What the agents reported, by cluster. */
+interface Events {
+  applied: Map<string, Map<string, number>>;
+  status: Map<string, Map<string, number>>;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits for `check`; returns false (and logs) when `timeoutMs` passed first: the run reports what it has. */
+async function until(
+  what: string,
+  check: () => boolean,
+  timeoutMs: number,
+  log: (l: string) => void,
+): Promise<boolean> {
+  const start = Date.now();
+  let said = 0;
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) {
+      log(`budget: gave up after ${timeoutMs / 1000} s waiting for ${what}`);
+      return false;
+    }
+    if (Date.now() - said > 30_000) {
+      log(`budget: waiting for ${what} (${Math.round((Date.now() - start) / 1000)} s)`);
+      said = Date.now();
+    }
+    await sleep(250);
+  }
+  return true;
+}
+
+/** Runs the scenario once at the given shape; returns the report's details. */
+export async function runBudgetBench(shape: BudgetShape, log: (line: string) => void) {
+  const root = mkdtempSync(join(tmpdir(), 'gitfleet-bench-budget-'));
+  const events: ForgeEvent[] = [];
+  const forge = await startForge({
+    root: join(root, 'served'),
+    budget: { readsPerSecond: 15, readWindowMs: 1000, pushesPerMinute: 6 },
+    onRequest: (e) => void events.push(e),
+  });
+  const processes: { stop: () => Promise<void> }[] = [];
+  try {
+    mkdirSync(join(root, 'served'), { recursive: true });
+    const clusters = clusterNames(shape.clusters);
+    const statusRepositories = statusRepositoriesFor(
+      shape.clusters,
+      forgeBudget('github'),
+      shape.statusLagSeconds,
+    );
+    makeServedRepo(join(root, 'served'), 'fleet.git');
+    const statusUrls = Array.from({ length: statusRepositories }, (_, k) => {
+      makeServedRepo(join(root, 'served'), `status-${k + 1}.git`);
+      return forge.url(`status-${k + 1}.git`);
+    });
+    log(
+      `budget: ${shape.clusters} clusters, ${statusRepositories} status repositories (status lag ${shape.statusLagSeconds} s)`,
+    );
+    const work = join(root, 'work');
+    mkdirSync(work);
+    await git(work, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+    const write = (files: Record<string, string>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(work, path, '..'), { recursive: true });
+        writeFileSync(join(work, path), text);
+      }
+    };
+    write(budgetFleetFiles({ clusters, statusUrls, value: '0' }));
+    await git(work, ['add', '-A']);
+    await git(work, [
+      '-c',
+      'user.name=bench',
+      '-c',
+      'user.email=bench@example.com',
+      'commit',
+      '-qm',
+      'fleet',
+    ]);
+    await git(work, ['push', '-q', forge.url('fleet.git'), 'HEAD:main']);
+
+    const tokens = Object.fromEntries(clusters.map((c) => [c, `token-${c}`]));
+    writeFileSync(join(root, 'tokens.yaml'), clusters.map((c) => `${c}: ${tokens[c]}\n`).join(''));
+    writeFileSync(join(root, 'webhook-secret'), 'bench-secret\n');
+    const [notifyPort, webhookPort] = [await freePort(), await freePort()];
+    const hub = startGitfleet({
+      name: 'hub',
+      logDir: root,
+      args: [
+        ...[
+          'hub',
+          '--repo',
+          forge.url('fleet.git'),
+          '--forge',
+          'github',
+          '--cache-dir',
+          join(root, 'hub-cache'),
+        ],
+        ...['--notify-addr', `127.0.0.1:${notifyPort}`, '--notify-tokens', join(root, 'tokens.yaml')],
+        ...['--webhook-port', String(webhookPort), '--webhook-secret-file', join(root, 'webhook-secret')],
+      ],
+    });
+    processes.push(hub);
+    const hubSaid = (pattern: RegExp) => {
+      try {
+        // The whole log: a render lists every cluster, so at 1,000 its first line is 1,000 back.
+        return pattern.test(hub.tail(Number.MAX_SAFE_INTEGER));
+      } catch {
+        return false; // no output yet
+      }
+    };
+    if (!(await until('the hub to render', () => hubSaid(/rendered refs\/heads\/main/), 600_000, log)))
+      throw new Error(`the hub did not render: ${hub.tail(20)}`);
+
+    const got: Events = { applied: new Map(), status: new Map() };
+    const settings = (part: string[]): BudgetAgentsSettings => ({
+      url: forge.url('fleet.git'),
+      notifyUrl: `http://127.0.0.1:${notifyPort}`,
+      clusters: part,
+      tokens,
+      workDir: join(root, `agents-${part[0]}`),
+      branchPrefix: 'gitfleet/',
+      ...githubAgentTiming(),
+      watched: { namespace: 'shop', name: 'web' },
+    });
+    const startedAt = Date.now();
+    for (let p = 0; p < shape.agentProcesses; p++) {
+      const part = clusters.filter((_, k) => k % shape.agentProcesses === p);
+      processes.push(startAgents(settings(part), got, join(root, `agents-${p}.log`)));
+    }
+    const all = (map: Map<string, Map<string, number>>, value: string) => () =>
+      clusters.every((c) => map.get(c)?.has(value));
+    const lagMs = shape.statusLagSeconds * 1000;
+    const missing: string[] = [];
+    const waitFor = async (what: string, check: () => boolean, timeoutMs: number) =>
+      (await until(what, check, timeoutMs, log)) || (missing.push(what), false);
+    await waitFor('every cluster to apply', all(got.applied, '0'), 1_200_000 + lagMs);
+    const appliedAt = Date.now();
+    await waitFor('every first status', all(got.status, '0'), 1_200_000 + lagMs);
+    const startup: Stretch = { name: 'startup', from: startedAt, to: Date.now() };
+    log(
+      `budget: started in ${Math.round((startup.to - startup.from) / 1000)} s (applied in ${Math.round((appliedAt - startedAt) / 1000)} s)`,
+    );
+
+    // One source push, and the webhook GitHub would send after it.
+    write({ 'apps/web.yaml': budgetConfigMap('1') });
+    await git(work, [
+      '-c',
+      'user.name=bench',
+      '-c',
+      'user.email=bench@example.com',
+      'commit',
+      '-qam',
+      'value 1',
+    ]);
+    await git(work, ['push', '-q', forge.url('fleet.git'), 'HEAD:main']);
+    const pushedAt = Date.now();
+    await fetch(`http://127.0.0.1:${webhookPort}/hooks/push`, {
+      method: 'POST',
+      headers: { 'X-Gitlab-Event': 'Push Hook', 'X-Gitlab-Token': 'bench-secret' },
+      body: '{"ref":"refs/heads/main"}',
+    });
+    await waitFor('every cluster to apply the push', all(got.applied, '1'), 1_200_000);
+    await waitFor('every status of the push', all(got.status, '1'), 1_200_000 + 2 * lagMs);
+    const push: Stretch = { name: 'push', from: pushedAt, to: Date.now() };
+    log(
+      `budget: push applied and reported in ${Math.round((push.to - push.from) / 1000)} s; idle ${shape.idleMs / 1000} s`,
+    );
+    await sleep(shape.idleMs);
+    const idle: Stretch = { name: 'idle', from: push.to, to: Date.now() };
+    // A cluster that never got there counts as the whole wait (a lower bound of its latency).
+    const since = (map: Map<string, Map<string, number>>, c: string) =>
+      (map.get(c)?.get('1') ?? idle.from) - pushedAt;
+    const latencies = clusters.map((c) => since(got.applied, c));
+    const reported = clusters.map((c) => since(got.status, c));
+    const measured = measureStretches({ events, stretches: [startup, push, idle], latencies, reported });
+    const gaveUp = missing.length === 0 ? '' : `INCOMPLETE: gave up waiting for ${missing.join(', ')}; `;
+    return { statusRepositories, ...measured, note: gaveUp + measured.note, missing };
+  } finally {
+    for (const p of processes.reverse()) await p.stop();
+    await forge.close();
+    // GITFLEET_BENCH_KEEP=1 keeps the hub's and agents' logs for a look.
+    if (process.env['GITFLEET_BENCH_KEEP'] === undefined) rmSync(root, { recursive: true, force: true });
+    else log(`budget: kept ${root}`);
+  }
+}
+
+/** Starts one process of agents; their events go into `got`, their stderr into `logFile`. */
+function startAgents(
+  settings: BudgetAgentsSettings,
+  got: Events,
+  logFile: string,
+): { stop: () => Promise<void> } {
+  const child = spawn(process.execPath, [agentsScript, JSON.stringify(settings)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const errors: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const e = JSON.parse(line) as { type: string; cluster: string; value?: string; at: number };
+      const into = e.type === 'applied' ? got.applied : e.type === 'status' ? got.status : undefined;
+      if (into === undefined || e.value === undefined) continue;
+      const seen = into.get(e.cluster) ?? new Map<string, number>();
+      if (!seen.has(e.value)) seen.set(e.value, e.at);
+      into.set(e.cluster, seen);
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    stop: async () => {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(killer);
+      writeFileSync(logFile, errors.join(''));
+    },
+  };
+}
+
+/** The agents' timing: the github profile with the doorbell, as `gitfleet agent --forge github --notify-url` takes it. */
+function githubAgentTiming() {
+  const profile = profileDefaults('github', 'agent', true);
+  const ms = (flag: string) => parseInterval(profile[flag] ?? '') ?? Number.NaN;
+  return {
+    intervalMs: ms('interval'),
+    branchPollMs: ms('branch-poll'),
+    safetyPollMs: ms('safety-poll'),
+    doorbellHeartbeatMs: ms('doorbell-heartbeat'),
+    pushSpreadMs: ms('push-spread'),
+    leaseDurationMs: ms('cluster-lease-duration'),
+    renewFraction: Number(profile['cluster-lease-renew-interval-fraction']),
+    statusUpdateFrequencyMs: ms('cluster-status-update-frequency'),
+  };
+}
+
+/** The scenario's shape: --quick 100 clusters, else 1,000; `clusters` overrides. */
+export function budgetShape(opts: { quick: boolean; clusters?: number }): BudgetShape {
+  const clusters = opts.clusters ?? (opts.quick ? 100 : 1000);
+  return {
+    clusters,
+    statusLagSeconds: clusters <= 200 ? 120 : 300,
+    agentProcesses: Math.max(1, Math.ceil(clusters / 500)),
+    idleMs: opts.quick ? 60_000 : 120_000,
+  };
+}
+
+export const budgetScenario: Scenario = {
+  name: 'budget',
+  summary:
+    '1,000 simulated agents (100 with --quick) on the github profile: per-repository rates, 429s, push → applied',
+  run: async (opts): Promise<ScenarioReport> => {
+    const shape = budgetShape({ quick: opts.quick, ...(opts.clusters ? { clusters: opts.clusters } : {}) });
+    const result = await runBudgetBench(shape, opts.log);
+    return {
+      scenario: 'budget',
+      status: 'ran',
+      note: result.note,
+      parameters: {
+        ...shape,
+        forge: 'github',
+        readWindowMs: 1000,
+        statusRepositories: result.statusRepositories,
+      },
+      contenders: result.contenders,
+      ratios: [],
+      details: result.details,
+    };
+  },
+};
+
+// Run by itself: `node build/bench/budget.js [--quick] [--clusters N]` prints the report as JSON.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--clusters');
+  const clusters = at > 0 ? Number(process.argv[at + 1]) : undefined;
+  const quick = process.argv.includes('--quick');
+  const report = await budgetScenario.run({
+    quick,
+    runs: 1,
+    log: (l) => process.stderr.write(`${l}\n`),
+    ...(clusters ? { clusters } : {}),
+  });
+  console.log(JSON.stringify(report, null, 2));
+}

@@ -1,0 +1,185 @@
+// Many agents in one process, for the budget scenario (bench/budget.ts): each runs the agent's
+// own loop as `gitfleet agent` wires it (cli/commands/agent.ts: its remote mirror and status
+// repositories over HTTP, the doorbell, the push pacer, the heartbeat, the status pass) with its
+// own rate-limit gates, as a process of its own would have; only the member cluster is the
+// in-memory one behind the agent's interface (test/loops/agent/fake-cluster.ts). Left out: the
+// Lease in the cluster (one agent each here) and the local-refs watch (a remote mirror's refs
+// move only at the agent's own refresh).
+//
+//   node build/bench/lib/budget-agents.js '<json settings>'
+//
+// It prints one JSON line per event on stdout: {"type":"applied","cluster","value","at"} when a
+// pass applied a new value of the watched ConfigMap, {"type":"status","cluster","value","at"}
+// when its status reached the Git host, {"type":"ready"} once every loop started. SIGTERM stops
+// every loop (the pass in hand finishes).
+import { join } from 'node:path';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { agentWaiting, type AgentDoorbellOptions } from '../../src/cli/commands/agent-doorbell.js';
+import { agentPushPacer } from '../../src/cli/commands/agent-pacing.js';
+import { remoteAgentRepo } from '../../src/cli/commands/agent-remote-repo.js';
+import { agentPassWithMaintenance } from '../../src/cli/commands/agent-render-repo.js';
+import { agentStatusRepos } from '../../src/cli/commands/agent-status-repos.js';
+import { rateLimitGatesFor } from '../../src/cli/commands/rate-limit-gates-for.js';
+import { heartbeatRef } from '../../src/core/publish/hub-refs.js';
+import { createAgentMemory } from '../../src/loops/agent/agent-memory.js';
+import { runAgentLoop } from '../../src/loops/agent/agent-loop.js';
+import { writeHeartbeat } from '../../src/loops/agent/heartbeat.js';
+import type { AgentPassOptions } from '../../src/loops/agent/run-agent-pass.js';
+import { heartbeatRepo } from '../../src/loops/agent/status-target.js';
+import { systemClock } from '../../src/loops/runtime/clock.js';
+import type { Logger } from '../../src/loops/runtime/logger.js';
+import { periodicTrigger } from '../../src/loops/runtime/trigger.js';
+import { FakeCluster } from '../../test/loops/agent/fake-cluster.js';
+
+/** What the scenario hands the process. */
+export interface BudgetAgentsSettings {
+  /** The fleet repository's URL (the cluster branches). */
+  url: string;
+  notifyUrl: string;
+  clusters: string[];
+  /** Cluster → its doorbell token. */
+  tokens: Record<string, string>;
+  workDir: string;
+  branchPrefix: string;
+  /** The agents' timing, as the github profile with the doorbell sets it (forge-profile.ts). */
+  intervalMs: number;
+  branchPollMs: number;
+  safetyPollMs: number;
+  doorbellHeartbeatMs: number;
+  pushSpreadMs: number;
+  leaseDurationMs: number;
+  renewFraction: number;
+  statusUpdateFrequencyMs: number;
+  /** The ConfigMap whose `data.value` says which source push a cluster applied. */
+  watched: { namespace: string; name: string };
+}
+
+const emit = (event: Record<string, unknown>): void =>
+  void process.stdout.write(`${JSON.stringify(event)}\n`);
+
+/** A logger that keeps warnings and errors (they go to stderr, one line each) and drops the rest. */
+function agentLog(cluster: string): Logger {
+  return {
+    info: () => undefined,
+    warn: (m) => process.stderr.write(`agent ${cluster}: ${m}\n`),
+    error: (m) => process.stderr.write(`agent ${cluster}: error: ${m}\n`),
+  };
+}
+
+/** Starts one agent's loop; returns how to stop it. */
+async function startAgent(
+  s: BudgetAgentsSettings,
+  cluster: string,
+  stop: Promise<void>,
+): Promise<{ loop: Promise<void> }> {
+  const clock = systemClock();
+  const log = agentLog(cluster);
+  const stopping = new AbortController();
+  void stop.then(() => stopping.abort());
+  const cacheDir = join(s.workDir, 'cache');
+  const rateLimits = rateLimitGatesFor({ clock, log });
+  const remoteOptions = {
+    cacheDir,
+    signal: stopping.signal,
+    onWarning: (m: string) => log.warn(m),
+    rateLimits,
+  };
+  const repo = await remoteAgentRepo({ ...remoteOptions, url: s.url, cluster, branchPrefix: s.branchPrefix });
+  const tokenFile = join(s.workDir, 'tokens', cluster);
+  writeFileSync(tokenFile, `${s.tokens[cluster]}\n`, { mode: 0o600 });
+  const doorbell: AgentDoorbellOptions = {
+    url: s.notifyUrl,
+    tokenFile,
+    safetyPollMs: s.safetyPollMs,
+    heartbeatMs: s.doorbellHeartbeatMs,
+  };
+  const renewMs = Math.round(s.leaseDurationMs * s.renewFraction);
+  const waiting = await agentWaiting(
+    repo,
+    {
+      cluster,
+      branchPrefix: s.branchPrefix,
+      branchPollMs: s.branchPollMs,
+      beaconIntervalMs: renewMs,
+      doorbell,
+    },
+    { clock, log, random: Math.random },
+  );
+  const pacer = agentPushPacer({ once: false, pushSpreadMs: s.pushSpreadMs, doorbell }, waiting, clock);
+  const fake = new FakeCluster();
+  const memory = createAgentMemory();
+  const identity = { name: `gitfleet agent ${cluster}`, email: `agent-${cluster}@gitfleet.invalid` };
+  const passOptions: AgentPassOptions = {
+    repo: waiting.repo,
+    client: fake,
+    cluster,
+    branchPrefix: s.branchPrefix,
+    memory,
+    clock,
+    identity,
+    guard: { maxDeleteFraction: 0.5, minObjects: 10 },
+    allowDeletions: false,
+    returnOnStart: true,
+    leaseDurationMs: s.leaseDurationMs,
+    concurrency: 4,
+    crdTimeoutMs: 60_000,
+    factsMaxAgeMs: s.statusUpdateFrequencyMs,
+    warn: (m) => log.warn(m),
+    statusRepos: agentStatusRepos({ ...remoteOptions, cluster, branchPrefix: s.branchPrefix }),
+    ...(pacer ? { pacer } : {}),
+  };
+  const watched = { apiVersion: 'v1', kind: 'ConfigMap', ...s.watched };
+  const valueNow = (): string | undefined =>
+    (fake.peek(watched)?.['data'] as Record<string, string> | undefined)?.['value'];
+  let applied: string | undefined;
+  const loop = runAgentLoop({
+    pass: agentPassWithMaintenance({ passOptions, clock, log }),
+    client: fake,
+    cluster,
+    memory,
+    triggers: [periodicTrigger({ clock, intervalMs: s.intervalMs }), ...waiting.triggers()],
+    clock,
+    random: Math.random,
+    log,
+    stop,
+    ...(pacer ? { pacer } : {}),
+    heartbeat: {
+      intervalMs: renewMs,
+      stretchedMs: waiting.stretchedMs,
+      write: () =>
+        writeHeartbeat({
+          repo: heartbeatRepo(memory, passOptions.repo),
+          ref: heartbeatRef(s.branchPrefix, cluster),
+          cluster,
+          author: { ...identity, time: Math.floor(clock.now() / 1000), tzOffsetMinutes: 0 },
+        }),
+    },
+    report: (result) => {
+      waiting.passed(result);
+      const value = valueNow();
+      if (value !== undefined && value !== applied) {
+        applied = value;
+        emit({ type: 'applied', cluster, value, at: Date.now() });
+      }
+      if (result.status.type === 'written') emit({ type: 'status', cluster, value, at: Date.now() });
+    },
+  });
+  return { loop };
+}
+
+/** Runs every agent of the settings until SIGTERM. */
+async function main(): Promise<void> {
+  const settings = JSON.parse(process.argv[2] ?? '{}') as BudgetAgentsSettings;
+  mkdirSync(join(settings.workDir, 'tokens'), { recursive: true });
+  let stopAll!: () => void;
+  const stop = new Promise<void>((resolve) => (stopAll = resolve));
+  process.on('SIGTERM', () => stopAll());
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const loops: Promise<void>[] = [];
+  for (const cluster of settings.clusters) loops.push((await startAgent(settings, cluster, stop)).loop);
+  emit({ type: 'ready' });
+  await Promise.all(loops);
+  clearInterval(keepAlive);
+}
+
+await main();

@@ -1,0 +1,88 @@
+// The budget scenario's figures (bench/budget.ts): for each stretch (startup, push, idle) what
+// each repository saw, the busiest repository against GitHub's budget (15 reads a second, 6
+// pushes a minute), the 429 answers, and push → applied and push → reported over the clusters.
+import type { ForgeEvent } from '../../test/git-server/start-forge.js';
+import { percentile, repositoryLoads, type RepositoryLoad } from './budget-fleet.js';
+import type { ContenderResult } from './report.js';
+import { spread } from './stats.js';
+
+/** A stretch of the run, by the wall clock (ms). */
+export interface Stretch {
+  name: 'startup' | 'push' | 'idle';
+  from: number;
+  to: number;
+}
+
+/** One stretch's summary: the most loaded repository's figures. */
+export interface StretchSummary {
+  name: Stretch['name'];
+  seconds: number;
+  /** The most reads any repository took in one second, and in ten seconds (a second's average). */
+  peakReadsPerSecond: number;
+  peakReadsPerSecond10s: number;
+  /** The most pushes any repository took in one minute. */
+  peakPushesPerMinute: number;
+  limited: number;
+  repositories: RepositoryLoad[];
+}
+
+/** Returns the report's note, contenders and details. */
+export function measureStretches(opts: {
+  events: readonly ForgeEvent[];
+  stretches: readonly Stretch[];
+  /** push → applied, ms, one per cluster. */
+  latencies: readonly number[];
+  /** push → its status on the Git host, ms, one per cluster. */
+  reported: readonly number[];
+}): { note: string; contenders: ContenderResult[]; details: Record<string, unknown> } {
+  const stretches = opts.stretches.map((s) => summarize(opts.events, s));
+  const limited = opts.events.filter((e) => e.kind === 'limited' || e.kind === 'forbidden').length;
+  const all = repositoryLoads(opts.events, -Infinity, Infinity);
+  const most = (pick: (r: RepositoryLoad) => number) => Math.max(0, ...all.map(pick));
+  const applied = { p50: percentile(opts.latencies, 50), p99: percentile(opts.latencies, 99) };
+  const reported = { p50: percentile(opts.reported, 50), p99: percentile(opts.reported, 99) };
+  const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const note =
+    `busiest repository: ${most((r) => r.peakReadsPerSecond)} reads in one second ` +
+    `(${most((r) => r.peakReadsPerSecond10s)}/s over 10 s), ${most((r) => r.peakPushesPerMinute)} pushes in one minute; ` +
+    `${limited} answers 429; push → applied P50 ${s(applied.p50)}, P99 ${s(applied.p99)}; ` +
+    `push → status on the host P50 ${s(reported.p50)}, P99 ${s(reported.p99)}; ` +
+    stretches.map((x) => `${x.name} ${Math.round(x.seconds)} s`).join(', ');
+  return {
+    note,
+    contenders: [{ name: 'push → applied', side: 'gitfleet', ...spread(opts.latencies), peakRssMiB: null }],
+    details: {
+      limited,
+      pushToAppliedMs: applied,
+      pushToReportedMs: reported,
+      stretches: stretches.map(({ repositories, ...rest }) => ({
+        ...rest,
+        repositories: compact(repositories),
+      })),
+    },
+  };
+}
+
+function summarize(events: readonly ForgeEvent[], s: Stretch): StretchSummary {
+  const repositories = repositoryLoads(events, s.from, s.to);
+  const most = (pick: (r: RepositoryLoad) => number) => Math.max(0, ...repositories.map(pick));
+  return {
+    name: s.name,
+    seconds: (s.to - s.from) / 1000,
+    peakReadsPerSecond: most((r) => r.peakReadsPerSecond),
+    peakReadsPerSecond10s: most((r) => r.peakReadsPerSecond10s),
+    peakPushesPerMinute: most((r) => r.peakPushesPerMinute),
+    limited: repositories.reduce((n, r) => n + r.limited, 0),
+    repositories,
+  };
+}
+
+// The fleet repository, and the busiest status repository by pushes: the rest are alike.
+function compact(repositories: readonly RepositoryLoad[]): RepositoryLoad[] {
+  const fleet = repositories.filter((r) => r.repo === 'fleet.git');
+  const status = repositories.filter((r) => r.repo !== 'fleet.git');
+  const busiest = [...status].sort(
+    (a, b) => b.peakPushesPerMinute - a.peakPushesPerMinute || b.reads - a.reads,
+  )[0];
+  return [...fleet, ...(busiest ? [busiest] : [])];
+}

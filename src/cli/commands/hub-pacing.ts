@@ -1,0 +1,49 @@
+// The doorbell's pacing, wired (core/budget/plan-pacing.ts, docs/git-budget.md#pacing): from the
+// forge's budget, how many agents a second it sends to fetch (rings and starts), and each
+// cluster's push slot in its status repository (the fleet repository for clusters with none).
+// Clusters are those with a branch, grouped by the assignment of the last pass; before the hub
+// knows both, a pacing request is asked to come back (the agent waits, it does not start unpaced).
+import { forgeBudget, type Forge } from '../../core/budget/forge-budget.js';
+import {
+  planPushSlots,
+  pushSpacingMs,
+  ringsPerSecond,
+  type PushSlot,
+} from '../../core/budget/plan-pacing.js';
+import type { NotifyPacing } from '../../adapters/http/notify-server.js';
+import type { StatusRepositories } from '../../loops/hub/status-repositories.js';
+import { forgeProfiles } from '../forge-profile.js';
+import { parseInterval } from '../parse-interval.js';
+
+/** Returns the doorbell's pacing for the forge, or nothing for an unlimited one (generic). */
+export function hubPacing(opts: {
+  forge: Forge;
+  /** Agents that read the branch repository (the doorbell's clusters). */
+  readers: number;
+  /** The clusters with a branch, undefined before the doorbell's first look. */
+  clusters: () => readonly string[] | undefined;
+  statusRepositories?: StatusRepositories;
+  now: () => number;
+}): { pacing?: NotifyPacing } {
+  const budget = forgeBudget(opts.forge);
+  // The agents' safety poll as their profile sets it: what they read while the doorbell answers.
+  const safetyPollMs = parseInterval(forgeProfiles[opts.forge].agent['safety-poll'] ?? '5m') ?? 300_000;
+  const rings = ringsPerSecond(budget, opts.readers, safetyPollMs / 1000);
+  const statusSpacing = pushSpacingMs(budget, false);
+  const fleetSpacing = pushSpacingMs(budget, true);
+  if (rings === undefined && statusSpacing === undefined) return {};
+  const pushSlot = (cluster: string): PushSlot | undefined | 'unknown' => {
+    if (statusSpacing === undefined || fleetSpacing === undefined) return undefined;
+    const clusters = opts.clusters();
+    const where = (c: string) => opts.statusRepositories?.repositoryOf(c) ?? undefined;
+    if (clusters === undefined || opts.statusRepositories?.repositoryOf(cluster) === null) return 'unknown';
+    const mine = where(cluster);
+    const peers = clusters.filter((c) => where(c) === mine);
+    const slots = planPushSlots(
+      peers.includes(cluster) ? peers : [...peers, cluster],
+      mine ? statusSpacing : fleetSpacing,
+    );
+    return slots.get(cluster);
+  };
+  return { pacing: { ...(rings !== undefined ? { ringsPerSecond: rings } : {}), pushSlot, now: opts.now } };
+}
