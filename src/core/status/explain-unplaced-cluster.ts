@@ -81,7 +81,7 @@ function evictionOf(facts: UnplacedFacts, task: GracefulEvictionTask): ClusterEx
     cluster: facts.cluster,
     placed: false,
     reason: 'Evicting',
-    message: `${facts.cluster}: evicted since ${task.creationTimestamp || 'this pass'} (${why}); ${copyWords(task, until)}`,
+    message: `${facts.cluster}: evicted since ${seconds(task.creationTimestamp) || 'this pass'} (${why}); ${copyWords(task, until)}`,
     eviction,
     ...(facts.record ? { applied: facts.record.applied, health: facts.record.health } : {}),
   };
@@ -92,7 +92,7 @@ function copyWords(task: GracefulEvictionTask, until: string | undefined): strin
   if (task.purgeMode === 'Directly') return 'its copy was removed at eviction';
   if (task.suppressDeletion === true || task.purgeMode === 'Never')
     return 'its copy stays until a person decides (suppressDeletion)';
-  return `its copy stays until the workload is Healthy on the clusters that replace it${until ? `, at the latest until ${until}` : ''}`;
+  return `its copy stays until the workload is Healthy on the clusters that replace it${until ? `, at the latest until ${seconds(until)}` : ''}`;
 }
 
 function untilOf(task: GracefulEvictionTask, timeoutSeconds: number): string | undefined {
@@ -100,4 +100,9 @@ function untilOf(task: GracefulEvictionTask, timeoutSeconds: number): string | u
   const since = parseTime(task.creationTimestamp);
   if (since === undefined) return undefined;
   return formatTime(since + (task.gracePeriodSeconds ?? timeoutSeconds) * 1000);
+}
+
+// A time as people read it in a sentence: RFC 3339 to the second (the record keeps its fraction).
+function seconds(time: string): string {
+  return time.replace(/\.\d+(?=Z$)/, '');
 }

@@ -162,7 +162,7 @@ const cases: {
     want: {
       reason: 'Evicting',
       message:
-        'member2: evicted since 2026-12-01T15:00:00.000Z (TaintUntolerated by TaintManager: taint not-ready:NoExecute); its copy stays until the workload is Healthy on the clusters that replace it, at the latest until 2026-12-01T15:10:00.000Z',
+        'member2: evicted since 2026-12-01T15:00:00Z (TaintUntolerated by TaintManager: taint not-ready:NoExecute); its copy stays until the workload is Healthy on the clusters that replace it, at the latest until 2026-12-01T15:10:00Z',
     },
   },
   {
@@ -171,7 +171,7 @@ const cases: {
     want: {
       reason: 'Evicting',
       message:
-        'member2: evicted since 2026-12-01T15:00:00.000Z (TaintUntolerated by TaintManager); its copy stays until the workload is Healthy on the clusters that replace it, at the latest until 2026-12-01T15:01:00.000Z',
+        'member2: evicted since 2026-12-01T15:00:00Z (TaintUntolerated by TaintManager); its copy stays until the workload is Healthy on the clusters that replace it, at the latest until 2026-12-01T15:01:00Z',
     },
   },
   {
@@ -180,7 +180,7 @@ const cases: {
     want: {
       reason: 'Evicting',
       message:
-        'member2: evicted since 2026-12-01T15:00:00.000Z (TaintUntolerated by TaintManager); its copy was removed at eviction',
+        'member2: evicted since 2026-12-01T15:00:00Z (TaintUntolerated by TaintManager); its copy was removed at eviction',
     },
   },
 ];
