@@ -2,10 +2,14 @@
 // `gitfleet ui` printed, opened in Chromium, shows the clusters and the template.
 import { launchChromium, skipReason } from '../browser/launch-chromium.js';
 
-/** Opens the URL `gitfleet ui` printed in `output` and waits until the page shows every word; skipped without Chromium. */
-export async function checkDashboardPage(output: string, words: readonly string[]): Promise<void> {
-  const url = /serving .* at (http:\/\/\S+\/)/.exec(output)?.[1];
-  if (!url) throw new Error(`gitfleet ui printed no address:\n${output}`);
+/**
+ * Opens the URL `gitfleet ui` printed in `output` (at `hash`, a page of the dashboard, when
+ * given) and waits until the page shows every word; skipped without Chromium.
+ */
+export async function checkDashboardPage(output: string, words: readonly string[], hash = ''): Promise<void> {
+  const printed = /serving .* at (http:\/\/\S+\/)/.exec(output)?.[1];
+  if (!printed) throw new Error(`gitfleet ui printed no address:\n${output}`);
+  const url = `${printed}${hash}`;
   if (skipReason) {
     console.log(`# dashboard page not opened: ${skipReason}`);
     return;

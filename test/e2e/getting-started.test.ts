@@ -151,7 +151,11 @@ test(
         await runStep(step);
       } else if (step.kind === 'background') {
         const block = await startBackground(step);
-        if (/\bgitfleet ui\b/.test(step.code)) await checkDashboardPage(block.output(), ['east', 'west']);
+        if (/\bgitfleet ui\b/.test(step.code)) {
+          // The first page: the templates, Healthy; the Clusters page: east and west.
+          await checkDashboardPage(block.output(), ['Deployment/shop/web', 'Healthy', 'Synced']);
+          await checkDashboardPage(block.output(), ['east', 'west', 'Ready'], '#/clusters');
+        }
       } else {
         assert.deepEqual(await stopBackgrounds(), [], 'every process stops on Ctrl-C');
         cleanedUp = true;

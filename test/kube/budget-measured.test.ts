@@ -170,7 +170,11 @@ test(
     const [fleetRepo] = (
       JSON.parse(predicted.stdout) as { repositories: { readsPerSecond: number; pushesPerMinute: number }[] }
     ).repositories;
-    const hub = startCli(['hub', '--repo', url, ...hubFlags], tempDir('budget-hub-cache'));
+    // At debug the pass that only records the agent's status prints its one line (waited for below).
+    const hub = startCli(
+      ['hub', '--repo', url, ...hubFlags, '--log-level', 'debug'],
+      tempDir('budget-hub-cache'),
+    );
     const agent = startCli(
       [
         ...[

@@ -68,6 +68,8 @@ test('a hub whose Lease is taken stands by and renders nothing, and leads and co
       await eventually('the hub renders v1', async () =>
         (await sourceOf(repo, 'bindings')) === first ? true : undefined,
       );
+      // The pass's report is printed after its refs moved: the lines after `taken` start after it.
+      await h.waitFor(/hub: rendered .*\(v1\)/);
 
       const taken = h.lines().length;
       await eventually('the test takes the Lease', async () => {

@@ -39,7 +39,7 @@ test('the tarball installs in an empty directory, and gitfleet --help and the ex
   assert.ok(paths.includes('ui/index.html'), "the dashboard's page (gitfleet ui)");
   const stray = paths.filter(
     (p) =>
-      !/^(bin\/|build\/src\/.*\.js$|examples\/fleet-repo\/|scripts\/example\.js$|ui\/[\w-]+\.(html|js|css)$|package\.json$|README\.md$)/.test(
+      !/^(bin\/|build\/src\/.*\.js$|examples\/fleet-repo\/|scripts\/example\.js$|ui\/[\w-]+\.(html|js|css|svg)$|package\.json$|README\.md$)/.test(
         p,
       ),
   );
