@@ -154,13 +154,13 @@ export async function agentWaiting(
     });
   return {
     // The first fetch waits for the hub's word (it paces starts by the read budget).
-    repo: {
-      ...gated.repo,
+    // Its other members read through (a spread would drop them: refresh-gate.ts reads through too).
+    repo: Object.assign(Object.create(gated.repo) as AgentRepo, {
       refresh: async () => {
         await pacing.started();
         await gated.repo.refresh();
       },
-    },
+    }),
     triggers: () => [opening(poll(), gated.gate), opening(bell, gated.gate), pacing],
     stretchedMs: () => (bell.connected() ? (settings.heartbeatMs ?? settings.safetyPollMs) : undefined),
     pushSlot: () => pacing.slot(),

@@ -61,9 +61,13 @@ export function hubPacing(opts: HubPacingOptions): HubPacing {
     const answer = await opts.ask(abort.signal, starting);
     // A hub that answers "not yet" (503), or not in time (a busy hub, a hub starting), is waited
     // for a while before starting unpaced: a fleet started together must not all give up at once.
-    const later = answer.type === 'unavailable' ? (answer.retryAfterMs ?? 5000) : undefined;
+    // One that answers it has no pacing (204: no budget to pace by; another status: a hub without
+    // pacing) is not: the agent starts at once.
+    const notYet = answer.type === 'unavailable' && (answer.status === 503 || answer.status === undefined);
+    const later = notYet ? (answer.retryAfterMs ?? 5000) : undefined;
     if (starting && later !== undefined && opts.clock.now() - beganAt < maxStartWaitMs) return later;
-    if (answer.type !== 'pacing' || !starting) start();
+    // A start the hub does not delay begins now, not at a timer's next tick.
+    if (answer.type !== 'pacing' || !starting || answer.startInMs <= 0) start();
     else cancelStart = opts.clock.setTimer(start, answer.startInMs);
     startAsked = true;
     if (answer.type !== 'pacing') {
