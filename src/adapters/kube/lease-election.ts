@@ -52,13 +52,6 @@ export interface LeaseTimings {
   retryPeriodMs: number;
 }
 
-/** kube-controller-manager's defaults. */
-export const defaultLeaseTimings: LeaseTimings = {
-  leaseDurationMs: 15_000,
-  renewDeadlineMs: 10_000,
-  retryPeriodMs: 2_000,
-};
-
 export interface LeaseElectionOptions extends LeaseTimings {
   store: LeaseStore;
   /** This candidate's identity (leaseIdentity()). */

@@ -13,17 +13,15 @@ import { bindingSpecOf, type BindingSpec } from './lazy-activation.js';
 import { appliedPlacementText, rescheduleRequired, scheduleTrigger } from './schedule-trigger.js';
 
 export interface BindInput {
-  claims: readonly Claim[];
   clusters: readonly Cluster[];
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived from status. */
   clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
-  previous: ReadonlyMap<string, PreviousBinding>;
 }
 
 /**
- * Returns one scheduled binding per claim. A failed schedule does what Karmada's scheduler does
- * to `spec.clusters` (pkg/scheduler/scheduler.go):
+ * Returns the scheduled binding of one claim, and the diagnostic of a failed schedule. A failed
+ * schedule does what Karmada's scheduler does to `spec.clusters` (pkg/scheduler/scheduler.go):
  *
  * | failure                                             | clusters     | Scheduled condition    |
  * |-----------------------------------------------------|--------------|------------------------|
@@ -34,20 +32,9 @@ export interface BindInput {
  * With clusterAffinities, the first term tried decides. A cleared binding withdraws its
  * template, subject to the mass-deletion guard downstream.
  */
-export function bindClaims(input: BindInput): { bindings: Binding[]; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const bindings = input.claims.map((claim) => {
-    const bound = bindClaim(claim, input, input.previous.get(claim.template.key));
-    if (bound.diagnostic) diagnostics.push(bound.diagnostic);
-    return bound.binding;
-  });
-  return { bindings, diagnostics };
-}
-
-/** Returns the scheduled binding of one claim, and the diagnostic of a failed schedule. */
 export function bindClaim(
   claim: Claim,
-  input: Pick<BindInput, 'clusters' | 'clusterStatus' | 'clusterTaints'>,
+  input: BindInput,
   previous: PreviousBinding | undefined,
 ): { binding: Binding; diagnostic?: Diagnostic } {
   const { template, policy } = claim;
