@@ -113,7 +113,8 @@ export function compareContexts(last: RenderContext | undefined, now: RenderCont
     placement: clusters && last.status === now.status && last.taints === now.taints,
     clusters,
     overrides: sameItems(last.overridePolicies, now.overridePolicies),
-    tenants: sameItems(last.tenants, now.tenants),
+    // A memo a hub kept on disk before Tenants existed has none: read as no Tenants.
+    tenants: sameItems((last.tenants as readonly Tenant[] | undefined) ?? noTenants, now.tenants),
   };
 }
 
