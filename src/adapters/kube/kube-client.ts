@@ -17,6 +17,11 @@ export interface ApplyOptions {
   force: boolean;
   /** Ask the server what it would store, storing nothing. */
   dryRun?: boolean;
+  /**
+   * Apply as this user (impersonation), e.g. a tenant's `system:serviceaccount:NS:NAME`: the
+   * API server then checks that user's RBAC, and refuses what it may not do (docs/tenants.md#impersonation).
+   */
+  as?: string;
 }
 
 export interface ListOptions {
@@ -99,6 +104,7 @@ export class KubeClient {
       },
       body: JSON.stringify(manifest),
       contentType: applyPatch,
+      ...(opts.as ? { impersonate: opts.as } : {}),
     });
     return 'refusal' in answer ? { type: 'refused', refusal: answer.refusal } : writeResult(answer);
   }

@@ -25,6 +25,8 @@ export interface KubeRequest {
   contentType?: string;
   accept?: string;
   timeoutMs?: number;
+  /** The user to act as (Kubernetes impersonation: the `Impersonate-User` header); the API server checks our right to. */
+  impersonate?: string;
 }
 
 export interface KubeAnswer {
@@ -208,6 +210,7 @@ export class KubeHttp {
     const headers: Record<string, string> = { ...auth.headers, accept: req.accept ?? 'application/json' };
     if (this.bearerToken) headers['authorization'] = `Bearer ${this.bearerToken()}`;
     if (req.contentType) headers['content-type'] = req.contentType;
+    if (req.impersonate) headers['impersonate-user'] = req.impersonate;
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     return {
       method: req.method,

@@ -25,6 +25,8 @@ import { parsePropagationPolicy } from './parse-propagation-policy.js';
 import { parseWorkloadRebalancer } from './parse-workload-rebalancer.js';
 import { parseRolloutStrategy } from './parse-rollout-strategy.js';
 import type { RolloutStrategy } from '../model/rollout.js';
+import type { Tenant } from '../model/tenant.js';
+import { parseTenant } from './parse-tenant.js';
 import type { RawDocument } from './parse-yaml-stream.js';
 import { readEnvelope, type Envelope } from './read-envelope.js';
 
@@ -38,6 +40,7 @@ export interface Collection {
   clusterTaintPolicies: ClusterTaintPolicy[];
   workloadRebalancers: WorkloadRebalancer[];
   rolloutStrategies: RolloutStrategy[];
+  tenants: Tenant[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -63,6 +66,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'clusterTaintPolicy'; ref: ObjectRef; policy: ClusterTaintPolicy }
   | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
   | { type: 'rolloutStrategy'; ref: ObjectRef; strategy: RolloutStrategy }
+  | { type: 'tenant'; ref: ObjectRef; tenant: Tenant }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -78,6 +82,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     clusterTaintPolicies: [],
     workloadRebalancers: [],
     rolloutStrategies: [],
+    tenants: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -134,6 +139,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'rolloutStrategy':
         if (claimIdentity(c, item.place, item.ref)) c.rolloutStrategies.push(item.strategy);
+        break;
+      case 'tenant':
+        if (claimIdentity(c, item.place, item.ref)) c.tenants.push(item.tenant);
     }
   }
 }
@@ -168,6 +176,8 @@ function collectObject(at: Place, value: unknown): CollectedItem {
     case 'RolloutStrategy':
     case 'ClusterRolloutStrategy':
       return collectRolloutStrategy(at, e, e.role);
+    case 'Tenant':
+      return collectTenant(at, e);
     case 'Template': {
       const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
@@ -257,6 +267,14 @@ function collectRolloutStrategy(
   const subject = namespace ? `${kind}/${namespace}/${e.name}` : `${kind}/${e.name}`;
   if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
   return { place: at, type: 'rolloutStrategy', ref, strategy: parsed.strategy };
+}
+
+// A Tenant says what the documents under its paths may do (core/tenancy); it is never propagated.
+function collectTenant(at: Place, e: Envelope): CollectedItem {
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
+  const parsed = parseTenant({ object: e.object, name: e.name, source: at.source });
+  if (!parsed.ok) return issuesAt(at, 'InvalidTenant', `Tenant/${e.name}`, parsed.issues);
+  return { place: at, type: 'tenant', ref, tenant: parsed.tenant };
 }
 
 type PolicyRole =

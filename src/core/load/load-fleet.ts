@@ -7,7 +7,8 @@
 // 3. parse each remaining file as a YAML stream (parse-yaml-stream.ts);
 // 4. turn each document into a template, cluster or policy (collect-documents.ts);
 // 5. check each document's fields against its kind's schema (schema/check-document-fields.ts):
-//    unknown fields of Karmada's kinds and the FleetConfig are errors, of built-in kinds warnings.
+//    unknown fields of Karmada's kinds and the FleetConfig are errors, of built-in kinds warnings;
+// 6. check what the tenants' files hold (check-tenant-files.ts).
 // The same files in any order give the same fleet.
 //
 // A load given the memo of the previous one reuses what an unchanged file (same path, same
@@ -28,6 +29,8 @@ import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
 import { checkNoExecuteTaintPolicies } from './parse-cluster-taint-policy.js';
+import { checkTenantFiles } from './check-tenant-files.js';
+import { indexTenants } from './index-tenants.js';
 import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
 import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
@@ -145,8 +148,10 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const c = newCollection(found.seen, found.config.source && locationLabel(found.config.source));
   c.errors.push(...found.errors);
   const warnings: LoadError[] = [];
+  const selected: string[] = [];
   for (const file of sources) {
     if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
+    selected.push(file.path);
     const load = loadOf(file);
     if (!load.parsed.ok) {
       c.errors.push(...load.parsed.errors);
@@ -176,7 +181,15 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       if (assigned.type === 'error')
         c.errors.push({ code: 'InvalidCluster', ...cluster.source, message: assigned.message });
   }
-  const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
+  c.errors.push(
+    ...checkTenantFiles({
+      collection: c,
+      files: selected,
+      index: indexTenants(c.tenants),
+      fleetConfig: found.config.source,
+    }),
+  );
+  const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies, tenants } = c;
   const { workloadRebalancers, rolloutStrategies } = c;
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
@@ -198,6 +211,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
       ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
+      ...(tenants.length > 0 ? { tenants } : {}),
       config: found.config,
     },
     memo,

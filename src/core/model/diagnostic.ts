@@ -16,6 +16,8 @@ export type DiagnosticCode =
   | 'OverrideFailed'
   /** A rendered object larger than the API server accepts (core/render/check-render-size.ts): held on that cluster. */
   | 'ObjectTooLarge'
+  /** A copy a Tenant's rules refuse (core/tenancy, docs/tenants.md): held on that cluster. */
+  | 'TenantRefused'
   | 'ReviseFailed'
   | 'DependencyMissing'
   | 'WaitingForOverrides'

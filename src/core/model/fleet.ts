@@ -9,6 +9,7 @@ import type { ObjectRef } from './object-ref.js';
 import type { OverridePolicy } from './override-policy.js';
 import type { PropagationPolicy } from './propagation-policy.js';
 import type { SourceLocation } from './source-location.js';
+import type { Tenant } from './tenant.js';
 
 /** A resource template: any document that is not a cluster, policy or fleet config. */
 export interface Template {
@@ -59,5 +60,7 @@ export interface Fleet {
   workloadRebalancers?: WorkloadRebalancer[];
   /** RolloutStrategies and ClusterRolloutStrategies (gitfleet.io/v1alpha1), in file order; absent when there are none. */
   rolloutStrategies?: RolloutStrategy[];
+  /** Tenants (gitfleet.io/v1alpha1), in file order; absent when there are none (core/tenancy). */
+  tenants?: Tenant[];
   config: FleetConfig;
 }

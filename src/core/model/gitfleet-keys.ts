@@ -11,3 +11,10 @@ export const conflictResolutionAnnotation = 'work.karmada.io/conflict-resolution
 export const retainReplicasLabel = 'resourcetemplate.karmada.io/retain-replicas';
 /** Karmada's label that stops a Namespace from being synced to every cluster. */
 export const skipAutoPropagationLabel = 'namespace.karmada.io/skip-auto-propagation';
+/** The Tenant a rendered object belongs to (core/tenancy); never taken from a template. */
+export const tenantAnnotation = 'gitfleet.io/tenant';
+/**
+ * The identity the agent applies a tenant's object as (`system:serviceaccount:NS:NAME`), from its
+ * Tenant's `impersonate`; never taken from a template.
+ */
+export const applyAsAnnotation = 'gitfleet.io/apply-as';

@@ -1,5 +1,7 @@
 import type { Binding } from '../model/binding.js';
+import type { Tenant } from '../model/tenant.js';
 import {
+  applyAsAnnotation,
   bindingAnnotation,
   conflictResolutionAnnotation,
   managedLabel,
@@ -7,6 +9,7 @@ import {
   preserveAnnotation,
   requiredByAnnotation,
   sourceAnnotation,
+  tenantAnnotation,
 } from '../model/gitfleet-keys.js';
 import type { KubeObject } from '../model/kube-object.js';
 import { policyLabel } from '../model/propagation-policy.js';
@@ -24,12 +27,15 @@ import { policyLabel } from '../model/propagation-policy.js';
  * | annotation gitfleet.io/required-by   | for followers: the bindings it follows        |
  * | annotation gitfleet.io/preserve-on-deletion | "true" when the policy preserves resources |
  * | annotation work.karmada.io/conflict-resolution | "overwrite" from the policy, unless the template sets it |
+ * | annotation gitfleet.io/tenant        | the Tenant whose paths hold the template (never the template's own) |
+ * | annotation gitfleet.io/apply-as      | `system:serviceaccount:NS:NAME` from the Tenant's impersonate (never the template's own) |
  */
 export function decorateObject(
   object: KubeObject,
   binding: Binding,
   sourceFile: string,
   requiredBy: string[],
+  tenant?: Tenant,
 ): void {
   const meta = object.metadata;
   meta.labels = { ...meta.labels, [managedLabel]: 'true' };
@@ -44,5 +50,11 @@ export function decorateObject(
   if (binding.conflictResolution === 'Overwrite' && annotations[conflictResolutionAnnotation] === undefined) {
     annotations[conflictResolutionAnnotation] = 'overwrite';
   }
+  // Who the agent applies it as comes from the protected Tenant only, never from a template.
+  delete annotations[tenantAnnotation];
+  delete annotations[applyAsAnnotation];
+  if (tenant) annotations[tenantAnnotation] = tenant.name;
+  const account = tenant?.impersonate?.serviceAccount;
+  if (account) annotations[applyAsAnnotation] = `system:serviceaccount:${account.namespace}:${account.name}`;
   meta.annotations = annotations;
 }

@@ -79,7 +79,8 @@ export const renderMemoTable = {
     per: 'unit (a binding, or a Namespace binding made for one cluster)',
     keyedOn:
       'the binding (the unit and its targets: the scheduled clusters and those its eviction tasks keep, with their replicas); for its copies also the template, its referrers’ clusters and whether replicas stay with the member (rendered again, a copy whose content key is last time’s keeps its text)',
-    invalidatedBy: 'any cluster; for its copies, also any override policy',
+    invalidatedBy:
+      'any cluster; for its copies, also any override policy and any Tenant (then no copy is reused by content key either)',
   },
   clusters: {
     per: 'cluster',
@@ -233,12 +234,14 @@ export function incrementalRender(
       const reusable =
         same.clusters &&
         same.overrides &&
+        same.tenants &&
         kept !== undefined &&
         kept.unit === unit &&
         kept.template === input.template &&
         kept.keepsMemberReplicas === input.keepsMemberReplicas &&
         sameReferrers(kept.referrers, input.referrers);
-      const entry = reusable ? kept : compute(input, kept);
+      // A Tenant changed: a copy's content key does not say whose rules refused or decorated it.
+      const entry = reusable ? kept : compute(input, same.tenants ? kept : undefined);
       if (!reusable) dirty.add(unit.id);
       units.set(unit.id, entry);
       return entry;

@@ -21,6 +21,7 @@ import { incrementalRender } from './incremental-render.js';
 import { createObjectRenderer } from './render-object.js';
 import type { RenderMemo } from './render-memo.js';
 import { renderUnits, unitsOf } from './render-units.js';
+import { createTenancy } from '../tenancy/create-tenancy.js';
 
 export type { RenderMemo } from './render-memo.js';
 export type { ClusterOutput } from './cluster-output.js';
@@ -120,13 +121,15 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     reuse: reuse.unit,
   });
   const keyed = new Map(bindings.map((b) => [b.key, b]));
-  const renderer = createObjectRenderer({ fleet, templates, bindings: keyed });
+  const tenancy = createTenancy(fleet);
+  const renderer = createObjectRenderer({ fleet, templates, bindings: keyed, tenancy });
   const rendered = renderUnits({
     units,
     clusters: registered,
     templates,
     bindings: keyed,
     renderer,
+    tenancy,
     reuse: reuse.units,
     ...(options.progress ? { progress: options.progress } : {}),
   });

@@ -7,6 +7,7 @@ import type { Template } from '../model/fleet.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
+import type { Tenant } from '../model/tenant.js';
 import type { Detection } from '../detect/detect-claims.js';
 import type { EnsuredNamespaces } from '../follow/ensured-namespaces.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
@@ -40,6 +41,8 @@ export interface RenderContext {
   clusters: readonly Cluster[];
   propagationPolicies: readonly PropagationPolicy[];
   overridePolicies: readonly OverridePolicy[];
+  /** The Tenants (core/tenancy). */
+  tenants: readonly Tenant[];
   /** The FleetConfig, as JSON. */
   config: string;
   /** The cluster status, as JSON. */

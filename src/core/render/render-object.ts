@@ -24,11 +24,17 @@ import { objectPath } from '../format/object-path.js';
 import { checkObjectSize } from './check-render-size.js';
 import { RenderKeys } from './render-key.js';
 import { stripServerFields } from './strip-server-fields.js';
+import type { Tenancy } from '../tenancy/create-tenancy.js';
+import { formatTenantRefusal, type TenantRefusal } from '../tenancy/tenant-refusal.js';
+import type { Tenant } from '../model/tenant.js';
 
 export type RenderOutcome =
   | { ok: true; path: string; text: string }
-  /** `tooLarge`: refused for its size (check-render-size.ts), not for an override or a script. */
-  | { ok: false; path: string; error: string; tooLarge?: true };
+  /**
+   * `tooLarge`: refused for its size (check-render-size.ts), not for an override or a script;
+   * `tenantRefused`: refused by a Tenant's rules (core/tenancy).
+   */
+  | { ok: false; path: string; error: string; tooLarge?: true; tenantRefused?: true };
 
 /** A rendered copy and its content key (see RenderKeys). */
 export interface RenderedCopy {
@@ -63,6 +69,8 @@ export function createObjectRenderer(opts: {
   templates: ReadonlyMap<string, Template>;
   /** Every binding by key, for the clusters of a follower's referrers. */
   bindings: ReadonlyMap<string, Binding>;
+  /** The tenants' rules, when the fleet has tenants. */
+  tenancy?: Tenancy | undefined;
 }): ObjectRenderer {
   const scaleTargets = collectScaleTargets(opts.fleet.templates);
   const scheduled = new Map<string, ReadonlySet<string>>();
@@ -129,6 +137,7 @@ export function createObjectRenderer(opts: {
           requiredBy,
           keep,
           interpreter: opts.fleet.interpreter,
+          ...tenancyOf(opts.tenancy, template, selected),
           ...(preserved ? { preserved } : {}),
           ...(revise ? { replicas: target } : {}),
           ...(jobCompletions !== undefined ? { completions: jobCompletions } : {}),
@@ -151,9 +160,18 @@ function renderCopy(opts: {
   keep: boolean;
   interpreter: ResourceInterpreter | undefined;
   preserved?: Readonly<Record<string, string>>;
+  tenant?: Tenant;
+  refused?: TenantRefusal;
 }): RenderOutcome {
   const { template } = opts;
   const path = objectPath(template.ref);
+  if (opts.refused)
+    return {
+      ok: false,
+      path,
+      error: formatTenantRefusal(opts.refused, template.source.file),
+      tenantRefused: true,
+    };
   if (template.interpreted?.error) return { ok: false, path, error: template.interpreted.error };
   const custom =
     opts.replicas === undefined
@@ -176,12 +194,30 @@ function renderCopy(opts: {
   }
   stripServerFields(object);
   if (opts.keep && isMap(object.spec)) delete object.spec.replicas;
-  decorateObject(object, opts.binding, template.source.file, opts.requiredBy);
+  decorateObject(object, opts.binding, template.source.file, opts.requiredBy, opts.tenant);
   if (opts.preserved) injectPreservedLabels(object, opts.preserved);
   const text = emitYaml(object);
   const tooLarge = checkObjectSize(object, text);
   if (tooLarge !== undefined) return { ok: false, path, error: tooLarge, tooLarge: true };
   return { ok: true, path, text };
+}
+
+// The template's tenant and, when another tenant's override rules select it, the refusal.
+function tenancyOf(
+  tenancy: Tenancy | undefined,
+  template: Template,
+  selected: readonly SelectedOverriders[],
+): { tenant?: Tenant; refused?: TenantRefusal } {
+  if (!tenancy) return {};
+  const tenant = tenancy.ownerOf(template);
+  const refused =
+    selected.length > 0
+      ? tenancy.checkOverrides(
+          template,
+          selected.map((s) => s.policy),
+        )
+      : undefined;
+  return { ...(tenant ? { tenant } : {}), ...(refused ? { refused } : {}) };
 }
 
 function collectScaleTargets(templates: readonly Template[]): Set<string> {

@@ -3,6 +3,8 @@ import type { Cluster } from '../model/cluster.js';
 import type { Template } from '../model/fleet.js';
 import type { ReuseHook } from '../model/reuse-hook.js';
 import { placedClusters } from '../follow/placed-clusters.js';
+import type { Tenancy } from '../tenancy/create-tenancy.js';
+import { formatTenantRefusal } from '../tenancy/tenant-refusal.js';
 import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 
@@ -66,6 +68,8 @@ export function renderUnits(opts: {
   templates: ReadonlyMap<string, Template>;
   bindings: ReadonlyMap<string, Binding>;
   renderer: ObjectRenderer;
+  /** The tenants' rules, when the fleet has tenants: a refused copy is held (core/tenancy). */
+  tenancy?: Tenancy | undefined;
   reuse?: ReuseHook<UnitRenderInput, UnitRender>;
   /** Told after each unit (done of total). */
   progress?: (done: number, total: number) => void;
@@ -79,7 +83,8 @@ export function renderUnits(opts: {
     const copies = new Map<string, RenderedCopy>();
     for (const target of unit.targets) {
       const cluster = opts.clusters.get(target.name)!;
-      copies.set(target.name, opts.renderer.render(unit.binding, cluster, target.replicas, earlier));
+      const copy = opts.renderer.render(unit.binding, cluster, target.replicas, earlier);
+      copies.set(target.name, refuseCopy(opts.tenancy, input.template, unit.binding, cluster, copy));
     }
     return { ...input, copies };
   };
@@ -96,6 +101,24 @@ export function renderUnits(opts: {
     opts.progress?.(rendered.size, opts.units.length);
   }
   return rendered;
+}
+
+// The copy, or its refusal by the tenants' rules under a key of its own (a refusal is never
+// reused as the copy's content: render-object.ts's `reuse` asks by content key).
+function refuseCopy(
+  tenancy: Tenancy | undefined,
+  template: Template,
+  binding: Binding,
+  cluster: Cluster,
+  copy: RenderedCopy,
+): RenderedCopy {
+  const refused = tenancy?.checkCopy({ template, binding, cluster });
+  if (!refused) return copy;
+  const error = formatTenantRefusal(refused, template.source.file);
+  return {
+    key: `${copy.key}\u0000refused`,
+    outcome: { ok: false, path: copy.outcome.path, error, tenantRefused: true },
+  };
 }
 
 // Where each referrer of a follower is placed: a copy names the referrers placed on its cluster.

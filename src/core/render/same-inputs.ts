@@ -4,6 +4,7 @@ import type { Binding, PreviousBinding, TargetCluster } from '../model/binding.j
 import type { ClusterStatus } from '../model/cluster.js';
 import type { TimedTaint } from '../model/failover.js';
 import type { Fleet, Template } from '../model/fleet.js';
+import type { Tenant } from '../model/tenant.js';
 import { sameItems } from '../model/same-items.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
 import type { RenderContext } from './render-memo.js';
@@ -91,6 +92,7 @@ export function renderContextOf(
     clusters: fleet.clusters,
     propagationPolicies: fleet.propagationPolicies,
     overridePolicies: fleet.overridePolicies,
+    tenants: fleet.tenants ?? noTenants,
     config: JSON.stringify(fleet.config),
     status: JSON.stringify([...status].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))),
     taints: taints
@@ -104,12 +106,16 @@ export function renderContextOf(
  * memo table (incremental-render.ts).
  */
 export function compareContexts(last: RenderContext | undefined, now: RenderContext) {
-  if (!last) return { policies: false, placement: false, clusters: false, overrides: false };
+  if (!last) return { policies: false, placement: false, clusters: false, overrides: false, tenants: false };
   const clusters = sameItems(last.clusters, now.clusters);
   return {
     policies: sameItems(last.propagationPolicies, now.propagationPolicies) && last.config === now.config,
     placement: clusters && last.status === now.status && last.taints === now.taints,
     clusters,
     overrides: sameItems(last.overridePolicies, now.overridePolicies),
+    // A memo a hub kept on disk before Tenants existed has none: read as no Tenants.
+    tenants: sameItems((last.tenants as readonly Tenant[] | undefined) ?? noTenants, now.tenants),
   };
 }
+
+const noTenants: readonly Tenant[] = [];

@@ -20,6 +20,7 @@ import type { ApplyContext } from './apply-context.js';
 import { handleRefusal } from './handle-refusal.js';
 import type { ObjectAction, ObjectResult } from './object-result.js';
 import type { DesiredObject } from './read-cluster-branch.js';
+import { asOf } from './apply-as.js';
 
 const actionOf: Record<ApplyReason, ObjectAction> = {
   create: 'created',
@@ -114,7 +115,7 @@ async function carryOut(
     });
     if (fight.type === 'backOff') return { action: 'driftPaused', applied: false, message: fight.message };
   }
-  const result = await ctx.client.apply(manifest, { force: decision.force });
+  const result = await ctx.client.apply(manifest, { force: decision.force, ...asOf(manifest) });
   if (result.type === 'refused') return handleRefusal(ctx, desired, manifest, result.refusal);
   settle(ctx, key, result.live);
   noteSpecApplied(ctx, key, live, result.live);
@@ -148,7 +149,7 @@ async function decide(
   };
   const first = planApply(input);
   if (first.type !== 'checkDrift' || live === undefined) return { decision: first };
-  const dry = await ctx.client.apply(manifest, { force: true, dryRun: true });
+  const dry = await ctx.client.apply(manifest, { force: true, dryRun: true, ...asOf(manifest) });
   if (dry.type === 'refused') {
     return {
       result: { ...(await handleRefusal(ctx, desired, manifest, dry.refusal, { dryRun: true })), live },

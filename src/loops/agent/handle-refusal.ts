@@ -12,6 +12,7 @@ import { refKey } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';
 import type { ObjectResult } from './object-result.js';
 import { pollUntil } from './poll-until.js';
+import { asOf } from './apply-as.js';
 import type { DesiredObject } from './read-cluster-branch.js';
 
 type Outcome = Omit<ObjectResult, 'ref' | 'path' | 'digest'>;
@@ -87,7 +88,7 @@ async function recreate(ctx: ApplyContext, desired: DesiredObject, manifest: Kub
       message: `recreate: still there ${goneTimeoutMs / 1000}s after its deletion`,
     };
   }
-  const result = await ctx.client.apply(manifest, { force: false });
+  const result = await ctx.client.apply(manifest, { force: false, ...asOf(manifest) });
   if (result.type === 'refused') {
     return {
       action: 'failed',

@@ -302,6 +302,19 @@ const rows: Row[] = [
     want: { units: everyUnit, clusters: everyCluster },
   },
   {
+    name: 'a Tenant changes: every unit is rendered again (no copy by its content key), and every cluster patched',
+    start: [
+      ...base,
+      {
+        path: 'tenants.yaml',
+        content:
+          'apiVersion: gitfleet.io/v1alpha1\nkind: Tenant\nmetadata: {name: team}\nspec: {paths: [teams/], namespaces: [team]}\n',
+      },
+    ],
+    files: edit('tenants.yaml', 'namespaces: [team]', 'namespaces: [team, more]'),
+    want: { units: everyUnit, clusters: everyCluster },
+  },
+  {
     name: 'the repo’s Namespace changes: its detection, the Namespaces, its unit and clusters',
     files: edit('shop.yaml', 'labels: {team: shop}', 'labels: {team: storefront}'),
     want: { detections: [shop], namespaces: ['render'], units: [shop], clusters: everyCluster },
