@@ -102,11 +102,16 @@ test(
   async () => {
     const repo = exampleFleetRepo({ bare: false });
     const [oldKey, newKey] = [makeSshKey({ comment: 'old' }), makeSshKey({ comment: 'new' })];
-    const hub = (key: string) => runCli(['hub', '--repo', repo.path, '--once', '--signing-key', key]);
+    const hub = (key: string, extra: string[] = []) =>
+      runCli(['hub', '--repo', repo.path, '--once', '--signing-key', key, ...extra]);
     assert.equal((await hub(oldKey.privateFile)).code, 0);
     const before = new Set(hubCommits(repo));
-    const rotated = await hub(newKey.privateFile);
+    // The old key stays trusted for the hub's own records during the rotation (--trusted-keys).
+    const oldOnly = writeAllowedSigners([allowedLine('hub@gitfleet.invalid', oldKey)]);
+    const rotated = await hub(newKey.privateFile, ['--trusted-keys', oldOnly]);
     assert.equal(rotated.code, 0, rotated.stderr);
+    assert.match(rotated.stderr, /trusting the hub's records signed by 1 earlier key\(s\)/);
+    assert.doesNotMatch(rotated.stdout + rotated.stderr, /RecordUntrusted|not signed by the hub's keys/);
     const heads = [...hubRefs(repo).values()];
     assert.deepEqual(
       heads.filter((head) => before.has(head)),
@@ -173,5 +178,37 @@ test(
     ]);
     assert.equal(publicOnly.code, 1);
     assert.match(publicOnly.stderr, /neither an OpenSSH private key nor an armored OpenPGP private key/);
+  },
+);
+
+test(
+  'hub --once with a bindings head no hub key signed: the warning names the commit and why, and a signed record goes over it; --trusted-keys needs --signing-key.',
+  { skip: missingTool('ssh-keygen') },
+  async () => {
+    const repo = exampleFleetRepo({ bare: false });
+    const key = makeSshKey({ comment: 'hub' });
+    const hub = () => runCli(['hub', '--repo', repo.path, '--once', '--signing-key', key.privateFile]);
+    assert.equal((await hub()).code, 0);
+    const bindings = 'refs/heads/gitfleet/bindings';
+    const signed = git(repo, ['rev-parse', bindings]);
+    const message = git(repo, ['log', '-1', '--format=%B', signed]);
+    const forged = git(repo, ['commit-tree', `${signed}^{tree}`, '-p', signed, '-m', message]);
+    git(repo, ['update-ref', bindings, forged, signed]);
+    const run = await hub();
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stdout + run.stderr,
+      new RegExp(
+        `warning: Branch/gitfleet/bindings: gitfleet/bindings at ${forged.slice(0, 12)}: not signed by the hub's keys \\(commit ${forged.slice(0, 12)}: unsigned\\): nothing moves on its records; the hub goes on from ${signed.slice(0, 12)}`,
+      ),
+    );
+    assert.equal(git(repo, ['rev-parse', `${bindings}~1`]), forged);
+    const allowed = writeAllowedSigners([allowedLine('hub@gitfleet.invalid', key)]);
+    assert.deepEqual(refusedByGit(repo, [git(repo, ['rev-parse', bindings])], { allowed }), []);
+    assert.match((await hub()).stdout, /nothing to do/);
+
+    const alone = await runCli(['hub', '--repo', repo.path, '--once', '--trusted-keys', allowed]);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /--trusted-keys: only with --signing-key/);
   },
 );

@@ -46,3 +46,10 @@ function signatureOf(value: string): CommitSignature {
   const m = /^(.*) <([^>]*)> \d+ [+-]\d{4}$/.exec(value);
   return { name: m?.[1] ?? '', email: m?.[2] ?? '' };
 }
+
+/** Returns the committer time of a commit object's content (the epoch when its header has none). */
+export function committedAt(content: Uint8Array): Date {
+  const header = Buffer.from(content.subarray(0, 4096)).toString('utf8');
+  const seconds = /^committer .* (\d+) [+-]\d{4}$/m.exec(header)?.[1];
+  return new Date(seconds === undefined ? 0 : Number(seconds) * 1000);
+}

@@ -6,7 +6,10 @@ import type { FlagSpec } from '../command-line.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { loadSigningKey } from '../../adapters/signing/load-signing-key.js';
+import { loadTrustedKeys } from '../../adapters/signing/load-trusted-keys.js';
+import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import type { SourceKeyFlags } from '../../loops/shared/source-policy.js';
+import { UsageError } from '../usage-error.js';
 
 /** The hub's signing and source verification flags. */
 export const hubSigningFlags = {
@@ -30,11 +33,18 @@ export const hubSigningFlags = {
     value: 'FILE',
     help: 'sign every commit the hub writes with this key: an OpenSSH ed25519 private key or an armored OpenPGP private key, unencrypted (a mounted Secret); docs/security.md',
   },
+  'trusted-keys': {
+    type: 'string',
+    value: 'FILE',
+    help: "with --signing-key: the hub's earlier public keys (allowed_signers lines or armored OpenPGP public keys) whose records on its branches it still trusts as its own, during a rotation; records no hub key signed are not trusted",
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 /** What the hub's signing flags ask for. */
 export interface HubSigningOptions {
   signingKey?: string;
+  /** The hub's earlier public keys (--trusted-keys). */
+  trustedKeys?: string;
   /** Source verification from the flags. */
   sourceKeys?: SourceKeyFlags;
 }
@@ -42,6 +52,7 @@ export interface HubSigningOptions {
 /** Returns the signing options of the command line. */
 export function hubSigningOf(values: {
   'signing-key'?: string | undefined;
+  'trusted-keys'?: string | undefined;
   'source-allowed-signers'?: string | undefined;
   'source-openpgp-keys'?: string | undefined;
   'source-verification'?: 'head' | 'strict' | undefined;
@@ -55,18 +66,30 @@ export function hubSigningOf(values: {
   };
   return {
     ...(values['signing-key'] !== undefined ? { signingKey: values['signing-key'] } : {}),
+    ...(values['trusted-keys'] !== undefined ? { trustedKeys: values['trusted-keys'] } : {}),
     ...(Object.keys(keys).length > 0 ? { sourceKeys: keys } : {}),
   };
 }
 
-/** Returns the pass options that sign the hub's commits (none without --signing-key); logs the key's fingerprint, never the key. */
+/** Returns the pass options that sign the hub's commits (none without --signing-key) and trust its earlier keys; logs the keys' fingerprints, never a key. */
 export async function hubSignerOf(
   opts: HubSigningOptions,
   log: Logger,
-): Promise<{ signer?: CommitSigner; sourceKeys?: SourceKeyFlags }> {
+): Promise<{ signer?: CommitSigner; sourceKeys?: SourceKeyFlags; trustedKeys?: CommitVerifier }> {
   const sourceKeys = opts.sourceKeys ? { sourceKeys: opts.sourceKeys } : {};
-  if (opts.signingKey === undefined) return sourceKeys;
+  if (opts.signingKey === undefined) {
+    if (opts.trustedKeys !== undefined)
+      throw new UsageError(
+        '--trusted-keys: only with --signing-key (the keys trusted besides the one the hub signs with)',
+      );
+    return sourceKeys;
+  }
   const signer = await loadSigningKey(opts.signingKey);
   log.info(`signing the hub's commits with ${signer.format} key ${signer.keyId} (${opts.signingKey})`);
-  return { signer, ...sourceKeys };
+  if (opts.trustedKeys === undefined) return { signer, ...sourceKeys };
+  const trusted = await loadTrustedKeys(opts.trustedKeys);
+  log.info(
+    `trusting the hub's records signed by ${trusted.sshKeys + trusted.openpgpKeys} earlier key(s) of ${opts.trustedKeys} too`,
+  );
+  return { signer, ...sourceKeys, trustedKeys: trusted.verifier };
 }

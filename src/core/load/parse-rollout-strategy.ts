@@ -13,10 +13,28 @@
 // | spec.steps[].approval          | Auto (default) or Manual                                     |
 // | spec.progressDeadlineSeconds   | integer >= 1 (default 600)                                   |
 // | spec.onFailure                 | Halt (default) or Rollback                                   |
+// | spec.approvers                 | who may approve Manual steps: allowedSigners and/or          |
+// |                                | openpgpKeys (paths in the fleet repository, at least one),   |
+// |                                | allowSelfApproval (default false); absent: unverified        |
 // Unknown fields, at any depth, are refused by the strict-field pass (schema/rollout-strategy.ts).
-import type { RolloutStep, RolloutStrategy, RolloutStrategyKind } from '../model/rollout.js';
+import type {
+  RolloutApprovers,
+  RolloutStep,
+  RolloutStrategy,
+  RolloutStrategyKind,
+} from '../model/rollout.js';
 import type { SourceLocation } from '../model/source-location.js';
-import { childPath, readEnum, readInt, readList, readMap, type Issues } from './field-reader.js';
+import {
+  childPath,
+  isAbsent,
+  readBool,
+  readEnum,
+  readInt,
+  readList,
+  readMap,
+  readString,
+  type Issues,
+} from './field-reader.js';
 import { parseClusterAffinity, parseResourceSelectors } from './parse-selectors.js';
 
 /** Returns the typed strategy with its defaults, or the list of problems found in it. */
@@ -44,6 +62,7 @@ export function parseRolloutStrategy(doc: {
   if (deadline !== undefined && deadline < 1)
     issues.push({ path: 'spec.progressDeadlineSeconds', message: 'must be at least 1' });
   const onFailure = readEnum(spec['onFailure'], ['Halt', 'Rollback'] as const, 'spec.onFailure', issues);
+  const approvers = isAbsent(spec['approvers']) ? undefined : parseApprovers(spec['approvers'], issues);
   if (issues.length > 0) return { ok: false, issues };
   return {
     ok: true,
@@ -55,6 +74,7 @@ export function parseRolloutStrategy(doc: {
       steps,
       progressDeadlineSeconds: deadline ?? 600,
       onFailure: onFailure ?? 'Halt',
+      ...(approvers ? { approvers } : {}),
       source: doc.source,
     },
   };
@@ -84,5 +104,27 @@ function parseStep(value: unknown, path: string, issues: Issues): RolloutStep | 
     soakSeconds: soak ?? 0,
     ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
     approval: approval ?? 'Auto',
+  };
+}
+
+function parseApprovers(value: unknown, issues: Issues): RolloutApprovers | undefined {
+  const path = 'spec.approvers';
+  const map = readMap(value, path, issues);
+  if (map === undefined) return undefined;
+  const allowedSigners = readString(map['allowedSigners'], childPath(path, 'allowedSigners'), issues);
+  const openpgpKeys = readString(map['openpgpKeys'], childPath(path, 'openpgpKeys'), issues);
+  const self = readBool(map['allowSelfApproval'], childPath(path, 'allowSelfApproval'), issues);
+  if (!allowedSigners && !openpgpKeys) {
+    issues.push({
+      path,
+      message:
+        'names no key file: give allowedSigners (allowed_signers lines) and/or openpgpKeys (armored public keys)',
+    });
+    return undefined;
+  }
+  return {
+    ...(allowedSigners ? { allowedSigners } : {}),
+    ...(openpgpKeys ? { openpgpKeys } : {}),
+    allowSelfApproval: self ?? false,
   };
 }

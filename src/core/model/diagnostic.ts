@@ -49,6 +49,12 @@ export type DiagnosticCode =
   | 'RolloutHalted'
   /** A rollout waits for a person: a Manual step without its Gitfleet-Approve trailer. */
   | 'RolloutWaitingApproval'
+  /** A Gitfleet-Approve trailer that does not count: not signed by an approver, or by the change's own maker (core/rollout/judge-approval.ts). */
+  | 'RolloutApprovalRefused'
+  /** A strategy with Manual steps names no spec.approvers: any Gitfleet-Approve trailer approves them, unverified. */
+  | 'RolloutApprovalsUnverified'
+  /** A record on a hub branch that the hub's keys did not sign: not trusted (loops/hub/trust-hub-records.ts). */
+  | 'RecordUntrusted'
   /** A cluster's status head is not signed by the key of its registration: ignored (loops/hub/accept-status-heads.ts). */
   | 'StatusRefused'
   /** A cluster's registration names no signing key: its reports are read unverified. */

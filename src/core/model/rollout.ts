@@ -33,7 +33,23 @@ export interface RolloutStrategy {
   /** A step whose clusters are not all Healthy this long after it started fails (default 600). */
   progressDeadlineSeconds: number;
   onFailure: 'Halt' | 'Rollback';
+  /** Who may approve its Manual steps; absent: any Gitfleet-Approve trailer counts (unverified). */
+  approvers?: RolloutApprovers;
   source: SourceLocation;
+}
+
+/**
+ * The approvers of a strategy's Manual steps (docs/rollout.md#who-may-approve): key files in the
+ * fleet repository, read from the source commit the hub renders (reviewed like any change). An
+ * approval counts only when its commit carries a good signature by one of these keys.
+ */
+export interface RolloutApprovers {
+  /** git's allowed_signers format (SSH keys, principals). */
+  allowedSigners?: string;
+  /** Armored OpenPGP public keys. */
+  openpgpKeys?: string;
+  /** Whether the signer (or, unsigned, the author) of the change rolled out may approve it (default false). */
+  allowSelfApproval: boolean;
 }
 
 /** `<namespace>/<name>` for a RolloutStrategy, `<name>` for a ClusterRolloutStrategy: how trailers and approvals name it. */

@@ -32,6 +32,13 @@ import { completedState, continuedState, startedState, type Scope } from './roll
 import { gateOf, noteGates, reportObjectsCache, setMessage, type Gate } from './rollout-gate.js';
 import type { ClusterAction, ClusterView, RolloutInput, RolloutOutput } from './rollout-input.js';
 import { approveTrailer } from './rollout-trailers.js';
+import {
+  findStepApproval,
+  unverifiedApprovals,
+  waitingForApproval,
+  type RefusedApproval,
+  type StepApproval,
+} from './judge-approval.js';
 
 export type { ClusterAction, ClusterView, RolloutInput, RolloutOutput };
 export { rolloutDir };
@@ -185,14 +192,14 @@ class StrategyPass {
       const step = this.strategy.steps[k - 1]!;
       if (state.phase === 'WaitingApproval') {
         // The strategy as it is now decides: a step made Auto since no longer waits.
-        const manual = step.approval === 'Manual';
-        if (manual && !this.approved(state, k)) return this.waitForApproval(state);
+        const found = step.approval === 'Manual' ? this.approval(state, k) : undefined;
+        if (found?.type === 'waiting') return this.waitForApproval(state, found.refused);
         state.phase = 'Progressing';
         state.stepStartedAt = formatTime(this.now);
         this.decide(
           'Approved',
-          manual
-            ? `step ${k}/${state.steps} approved (${approveTrailer})`
+          found
+            ? `step ${k}/${state.steps} approved by ${found.by} (${approveTrailer}${found.verified ? '' : ', unverified: the strategy names no approvers'})`
             : `step ${k}/${state.steps} no longer asks for an approval`,
         );
       }
@@ -329,23 +336,34 @@ class StrategyPass {
     }
   }
 
-  private waitForApproval(state: RolloutState): void {
+  private waitForApproval(state: RolloutState, refused: readonly RefusedApproval[]): void {
     const k = state.step;
-    const message = `step ${k}/${state.steps} waits for approval: push a source commit with the trailer '${approveTrailer}: ${this.label} step ${k}'`;
-    if (state.message !== message) this.decide('WaitingApproval', message);
-    state.message = message;
+    const waiting = waitingForApproval({
+      strategy: this.strategy,
+      label: this.label,
+      step: k,
+      steps: state.steps,
+      refused,
+    });
+    if (state.message !== waiting.message) this.decide('WaitingApproval', waiting.message);
+    state.message = waiting.message;
     for (const c of state.clusters)
       if (c.step >= k && c.state === 'Held') setMessage(c, `waiting for approval of step ${k}`);
+    this.diagnostics.push(...waiting.diagnostics);
   }
 
-  /** Whether a source commit from the revision on (first parents) approves the step. */
-  private approved(state: RolloutState, step: number): boolean {
-    const wanted = `${this.label} step ${step}`;
-    for (const c of this.input.approvals) {
-      if (c.approvals.includes(wanted)) return true;
-      if (c.commit === state.revision) break;
-    }
-    return false;
+  /** Whether a source commit from the revision on (first parents) approves the step with an approval that counts. */
+  private approval(state: RolloutState, step: number): StepApproval {
+    if (!this.strategy.approvers && !this.diagnostics.some((d) => d.code === 'RolloutApprovalsUnverified'))
+      this.diagnostics.push(unverifiedApprovals(this.strategy, this.label));
+    return findStepApproval({
+      approvals: this.input.approvals,
+      label: this.label,
+      step,
+      revision: state.revision,
+      approvers: this.strategy.approvers,
+      change: this.input.changes?.get(state.revision),
+    });
   }
 
   private stepOf(name: string): number {

@@ -4,6 +4,7 @@ import type { Cluster } from '../model/cluster.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { RolloutDecision, RolloutState, RolloutStrategy } from '../model/rollout.js';
 import type { AgentReport } from '../status/status-branch.js';
+import type { ApprovalCommit, ChangeMaker } from './judge-approval.js';
 
 /** What one pass's render changes of a strategy's objects on one cluster. */
 export interface ClusterView {
@@ -35,9 +36,12 @@ export interface RolloutInput {
   /**
    * The source branch's commits from the rendered one back along first parents (newest first,
    * as far as the oldest revision in progress, bounded), each with its Gitfleet-Approve values
-   * (`<strategy> step <n>`): an approval counts from the rollout's revision on.
+   * (`<strategy> step <n>`) and, for strategies with approvers, the verdicts on its signature:
+   * an approval counts from the rollout's revision on (judge-approval.ts).
    */
-  approvals: readonly { commit: string; approvals: readonly string[] }[];
+  approvals: readonly ApprovalCommit[];
+  /** Revision → who made it (its signer and author), for the self-approval check; absent: none read. */
+  changes?: ReadonlyMap<string, ChangeMaker>;
 }
 
 /** What a pass does to one cluster's objects of one strategy. */

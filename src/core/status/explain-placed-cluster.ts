@@ -165,8 +165,11 @@ function waitingWords(rollout: RolloutState, step: number, waitingFor: RolloutHo
   const label = strategyLabel(rollout.strategy);
   const current = `step ${rollout.step}/${rollout.steps}`;
   switch (waitingFor) {
-    case 'Approval':
-      return `${current} waits for approval (a source commit with the trailer 'Gitfleet-Approve: ${label} step ${rollout.step}')`;
+    case 'Approval': {
+      // The approvals that did not count (core/rollout/judge-approval.ts) end the rollout's message.
+      const refused = rollout.message?.split('; not counted: ')[1];
+      return `${current} waits for approval (a source commit with the trailer 'Gitfleet-Approve: ${label} step ${rollout.step}')${refused ? `; not counted: ${refused}` : ''}`;
+    }
     case 'Soak':
       return `waiting for the soak of ${current} (Healthy since ${rollout.healthySince})`;
     default:

@@ -13,7 +13,8 @@ import type { Fleet } from '../../core/model/fleet.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { committedAt } from '../../adapters/git/parse-commit.js';
+import { newestSignedBelow } from './newest-signed-below.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { trustedKeysOf } from '../../adapters/signing/load-trusted-keys.js';
 import type { ReadContext } from './read-git-state.js';
@@ -96,7 +97,12 @@ export async function acceptStatusHeads(input: {
       accepted.set(cluster, head);
       continue;
     }
-    const older = await newestSigned(from, head, verify);
+    const older = await newestSignedBelow({
+      head,
+      max: maxStatusWalk,
+      content: async (oid) => (await readCommit(from, oid)).content,
+      verify,
+    });
     if (older !== undefined) accepted.set(cluster, older);
     const why = `the status commit on ${branch(cluster)} is not signed by ${cluster}'s key (its registration's gitfleet.io/signing-key): ${describeVerdict(verdict)}`;
     diagnostics.push(refused(cluster, why, older));
@@ -124,38 +130,6 @@ function unverified(cluster: string): Diagnostic {
     cluster,
     message: `the registration of ${cluster} names no signing key (gitfleet.io/signing-key): its status, heartbeat and endpoint reports are read unverified; gitfleet cluster join writes one`,
   };
-}
-
-// The newest commit below `head`, first parents only, that verifies; undefined when none does
-// within maxStatusWalk commits, or an older commit is not in the repository (a shallow mirror).
-async function newestSigned(
-  from: ReadContext,
-  head: string,
-  verify: (oid: string) => Promise<SignatureVerdict>,
-): Promise<string | undefined> {
-  let at = head;
-  for (let i = 0; i < maxStatusWalk; i++) {
-    let parent: string | undefined;
-    try {
-      parent = parseCommit((await readCommit(from, at)).content).parents[0];
-    } catch {
-      return undefined;
-    }
-    if (parent === undefined) return undefined;
-    try {
-      if ((await verify(parent)).ok) return parent;
-    } catch {
-      return undefined;
-    }
-    at = parent;
-  }
-  return undefined;
-}
-
-function committedAt(content: Uint8Array): Date {
-  const header = Buffer.from(content.subarray(0, 4096)).toString('utf8');
-  const seconds = /^committer .* (\d+) [+-]\d{4}$/m.exec(header)?.[1];
-  return new Date(seconds === undefined ? 0 : Number(seconds) * 1000);
 }
 
 async function readCommit(from: ReadContext, oid: string): Promise<{ oid: string; content: Uint8Array }> {

@@ -39,19 +39,45 @@ export async function findRenderedAlready(
   }
   for (const prefix of await bindingsPrefixes(ctx)) {
     const bindings = await readBindingsHead(ctx, prefix);
-    if (bindings.head === null || bindings.lastSource !== commit) continue;
-    if (!failoverCurrent(bindings) || (await needsSignature(bindings.head))) return null;
-    // A refused deletion is still pending: the full pass judges it again and reports it.
-    if (bindings.refused.length > 0) return null;
-    // So is a branch a render repository held, and the location of branches is not in this repository.
-    if (bindings.held.length > 0) return null;
-    if (!sameStatusHeads(bindings.lastStatus, await readStatusHeads(ctx, prefix))) return null;
-    const recorded = bindings.lastClusters;
-    if (recorded.size > 0 && !sameClusterHeads(recorded, await readClusterHeads(ctx, prefix))) return null;
+    const done = await isRenderedAlready(bindings, {
+      source: commit,
+      failoverCurrent,
+      needsSignature,
+      statusHeads: () => readStatusHeads(ctx, prefix),
+      clusterHeads: () => readClusterHeads(ctx, prefix),
+    });
+    if (!done) continue;
     const { message } = await readCommitInfo(ctx, commit);
-    return { source: { ref, commit, subject: subjectOf(message), message }, bindingsCommit: bindings.head };
+    return { source: { ref, commit, subject: subjectOf(message), message }, bindingsCommit: bindings.head! };
   }
   return null;
+}
+
+/**
+ * Whether the bindings record says a pass of `source` has nothing to do: it names that source
+ * commit, its failover state is current, it records no refused deletion and no branch a render
+ * repository held (both still pending: the full pass judges them again), it needs no new
+ * signature, and no status or cluster branch moved since it was written (a branch someone else
+ * moved needs a pass: trivially as written when the record names none, as one written before
+ * these records were kept). The quick look above and the full pass (hub-pass.ts) both ask it.
+ */
+export async function isRenderedAlready(
+  bindings: BindingsHead,
+  input: {
+    source: string;
+    failoverCurrent: (head: BindingsHead) => boolean;
+    needsSignature: (commit: string) => Promise<boolean>;
+    statusHeads: () => Promise<ReadonlyMap<string, string>>;
+    clusterHeads: () => Promise<ReadonlyMap<string, string>>;
+  },
+): Promise<boolean> {
+  if (bindings.head === null || bindings.lastSource !== input.source) return false;
+  if (!input.failoverCurrent(bindings) || bindings.refused.length > 0 || bindings.held.length > 0)
+    return false;
+  if (await input.needsSignature(bindings.head)) return false;
+  if (!sameStatusHeads(bindings.lastStatus, await input.statusHeads())) return false;
+  const recorded = bindings.lastClusters;
+  return recorded.size === 0 || sameClusterHeads(recorded, await input.clusterHeads());
 }
 
 /** Returns the prefix of every branch that could be a bindings branch (`refs/heads/<prefix>bindings`). */

@@ -9,7 +9,8 @@
 //   2. load the fleet; on load errors stop here: nothing is written, every branch stays;
 //   3. read the hub's branches (prefix from the FleetConfig): the bindings branch names the
 //      last rendered source commit (S already rendered: stop, nothing to do) and holds the
-//      previous bindings; the cluster branches' current trees;
+//      previous bindings, read only from a record the hub's keys signed when it signs
+//      (trust-hub-records.ts); the cluster branches' current trees;
 //   4. render with the previous bindings (stickiness survives restarts), the clusters' status,
 //      the failover records and the rollout stage (plan-pass-render.ts, which `gitfleet diff`
 //      runs too, so its preview is what the pass writes);
@@ -28,26 +29,21 @@ import type { Fleet } from '../../core/model/fleet.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
 import { defaultHubFailover, passVerdicts, wakeAtDue, type HubFailover } from './hub-failover.js';
-import { sameStatusHeads } from './read-status-branches.js';
 import type { Logger } from '../runtime/logger.js';
-import { Stopwatch } from '../runtime/stopwatch.js';
+import { PassTimer } from './pass-timer.js';
 import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
-import {
-  noTimings,
-  type ClusterPassOutcome,
-  type HubPassResult,
-  type PassTimings,
-  type SourceCommit,
-} from './hub-pass-result.js';
+import { type ClusterPassOutcome, type HubPassResult, type SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { needsSignature, type PassContext } from './pass-context.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
+import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { gateSource } from './hub-source-gate.js';
 import type { SourceKeyFlags } from '../shared/source-policy.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import { planPassRender } from './plan-pass-render.js';
 import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
+import { trustHubRecords } from './trust-hub-records.js';
 import type { StatusRepositories } from './status-repositories.js';
 import { RenderUnavailableError, type RenderRepositories } from './render-repositories.js';
 import {
@@ -60,10 +56,9 @@ import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
-import { findRenderedAlready } from './find-rendered-already.js';
+import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.js';
 import { hubRefsOf, restoreHubMemo, saveHubMemo } from './hub-memo.js';
 import { TextBlobs } from './text-blobs.js';
-import { sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
 
 export interface HubPassOptions {
@@ -106,6 +101,8 @@ export interface HubPassOptions {
   signer?: CommitSigner;
   /** Source verification's keys and mode from the flags (hub-source-gate.ts); absent: the FleetConfig's alone. */
   sourceKeys?: SourceKeyFlags;
+  /** The hub's earlier public keys (`--trusted-keys`): records they signed are the hub's own during a rotation (trust-hub-records.ts). */
+  trustedKeys?: CommitVerifier;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -213,7 +210,7 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
       opts.statusRepositories,
       read,
       fleet,
-      await readHubState(read, fleet.config.branchPrefix),
+      await trustHubRecords(read, await readHubState(read, fleet.config.branchPrefix), opts),
     ),
     unwritable: opts.unwritable,
   });
@@ -221,27 +218,20 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
   });
-  const { head, lastSource } = state.bindings;
-  const statusSeen = sameStatusHeads(state.bindings.lastStatus, state.statusHeads);
-  const clustersSeen = clustersAsWritten(state);
-  const failoverSeen = failoverCurrent(state.bindings);
-  if (
-    head !== null &&
-    lastSource === source.commit &&
-    statusSeen &&
-    clustersSeen &&
-    failoverSeen &&
-    state.bindings.refused.length === 0 &&
-    renderSettled(state, placement) &&
-    !opts.force &&
-    !(await signed(head))
-  ) {
+  const done = await isRenderedAlready(state.bindings, {
+    source: source.commit,
+    failoverCurrent,
+    needsSignature: signed,
+    statusHeads: () => Promise.resolve(state.statusHeads),
+    clusterHeads: () => Promise.resolve(state.clusterHeads),
+  });
+  if (done && renderSettled(state, placement) && !opts.force) {
     settleRender(opts.renderRepositories, fleet, placement);
     timer.mark('readMs');
     const result = {
       type: 'upToDate',
       source,
-      bindingsCommit: head,
+      bindingsCommit: state.bindings.head!,
       timings: timer.done(),
       attempts: 1,
     } as const;
@@ -258,16 +248,6 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
 
 /** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */
 type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<string, string> };
-
-/**
- * Whether every cluster branch is where the hub last left it (trivially so when the bindings
- * branch records none, as one written before these records were kept): a branch someone else
- * moved needs a pass even with no new source commit.
- */
-function clustersAsWritten(state: HubState): boolean {
-  const recorded = state.bindings.lastClusters;
-  return recorded.size === 0 || sameClusterHeads(recorded, state.clusterHeads);
-}
 
 /** Steps 4 to 6: render with the previous bindings, plan every branch, write. */
 async function renderAndWrite(pass: {
@@ -358,6 +338,7 @@ async function renderAndWrite(pass: {
     clusters: plan.clusters,
     bindings: plan.bindings,
     diagnostics: [
+      ...(state.recordDiagnostics ?? []),
       ...exportDiagnostics,
       ...render.diagnostics,
       ...(rollout?.diagnostics ?? []),
@@ -370,31 +351,6 @@ async function renderAndWrite(pass: {
     timings,
     attempts: 1,
   };
-}
-
-/** The pass's phase timings, each phase adding the time since the previous mark. */
-class PassTimer {
-  private readonly watch: Stopwatch;
-  private readonly timings: PassTimings;
-
-  constructor(elapsed?: () => number) {
-    this.watch = new Stopwatch(elapsed);
-    this.timings = noTimings();
-  }
-
-  mark(phase: Exclude<keyof PassTimings, 'totalMs'>): void {
-    this.timings[phase] += this.watch.lap();
-  }
-
-  done(): PassTimings {
-    this.watch.lap();
-    return { ...this.timings, totalMs: this.watch.total() };
-  }
-
-  /** Returns the milliseconds since `done` (a step after the pass, timed on its own). */
-  sinceDone(): number {
-    return this.watch.lap();
-  }
 }
 
 function signature(opts: HubPassOptions): PassContext['author'] {

@@ -7,7 +7,9 @@
 import type { Fleet } from '../../core/model/fleet.js';
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
-import type { RolloutDecision, RolloutState } from '../../core/model/rollout.js';
+import type { RolloutDecision, RolloutState, RolloutStrategy } from '../../core/model/rollout.js';
+import type { RolloutInput } from '../../core/rollout/rollout-input.js';
+import { verifyApprovals } from './verify-approvals.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
@@ -113,9 +115,7 @@ export async function planRolloutStage(
     clusterHeads: input.state.clusterHeads,
     reports: input.reports,
     recorded,
-    approvals: strategies.some((s) => s.steps.some((step) => step.approval === 'Manual'))
-      ? await readApprovals(ctx, input.sourceCommit, recordedRevisions(recorded))
-      : [],
+    ...(await approvalsOf(ctx, { ...input, strategies, recorded })),
   });
   const clusters = new Map(input.render.clusters);
   const edits = new Map<string, Map<string, string | undefined>>();
@@ -150,6 +150,28 @@ export async function planRolloutStage(
     ...(planned.wakeAt ? { wakeAt: planned.wakeAt } : {}),
     states: planned.states,
   };
+}
+
+/** Returns the approvals on the source branch, with their signature verdicts and the revisions' makers, when a strategy has a Manual step. */
+async function approvalsOf(
+  ctx: ReadContext,
+  input: {
+    now: Date;
+    sourceCommit: string;
+    strategies: readonly RolloutStrategy[];
+    recorded: ReadonlyMap<string, string>;
+  },
+): Promise<Pick<RolloutInput, 'approvals' | 'changes'>> {
+  if (!input.strategies.some((s) => s.steps.some((step) => step.approval === 'Manual')))
+    return { approvals: [] };
+  const revisions = recordedRevisions(input.recorded);
+  return verifyApprovals(ctx, {
+    strategies: input.strategies,
+    sourceCommit: input.sourceCommit,
+    approvals: await readApprovals(ctx, input.sourceCommit, revisions),
+    revisions: [...revisions, input.sourceCommit],
+    now: input.now,
+  });
 }
 
 /**

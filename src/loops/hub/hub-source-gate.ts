@@ -11,6 +11,7 @@ import { makeCommit } from '../../adapters/git/make-commit.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { signerVerifier } from '../../adapters/signing/signer-verifier.js';
+import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { readFleetConfig } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import {
@@ -38,6 +39,8 @@ export interface SourceGateOptions {
   /** Keys and mode from the hub's flags (outside the repository); absent: the FleetConfig's alone. */
   sourceKeys?: SourceKeyFlags;
   signer?: CommitSigner;
+  /** The hub's earlier keys (`hub --trusted-keys`): a record they signed counts as the hub's during a rotation. */
+  trustedKeys?: CommitVerifier;
   identity: { name: string; email: string };
   now: () => Date;
   log: Logger;
@@ -199,7 +202,7 @@ interface BindingsHead {
  */
 async function bindingsHead(
   reader: SourceReader,
-  opts: Pick<SourceGateOptions, 'repo' | 'signer' | 'log' | 'now'> & { ref: string },
+  opts: Pick<SourceGateOptions, 'repo' | 'signer' | 'trustedKeys' | 'log' | 'now'> & { ref: string },
 ): Promise<BindingsHead | undefined> {
   const { ref, signer, log } = opts;
   const gitdir = opts.repo.gitdir;
@@ -217,7 +220,8 @@ async function bindingsHead(
     ...(refused ? { refused } : {}),
   };
   if (anchor === undefined) return head;
-  const verdict = signer && (await (await signerVerifier(signer)).verify(commit, opts.now()));
+  let verdict = signer && (await (await signerVerifier(signer)).verify(commit, opts.now()));
+  if (verdict && !verdict.ok && opts.trustedKeys) verdict = await opts.trustedKeys.verify(commit, opts.now());
   if (verdict && !verdict.ok) {
     once(`${gitdir} unsigned bindings ${oid}`, () =>
       log.warn(

@@ -3,7 +3,9 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import { buildTreeFromScratch } from '../../adapters/git/build-tree-from-scratch.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
+import { committedAt } from '../../adapters/git/parse-commit.js';
 import { isSignedBy } from '../../adapters/signing/is-signed-by.js';
+import { signerVerifier } from '../../adapters/signing/signer-verifier.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { parseTree } from '../../adapters/git/tree-object.js';
 import { editTree } from './edit-tree.js';
@@ -86,7 +88,7 @@ const signedWith = new WeakMap<CommitSigner, Map<string, boolean>>();
 
 /**
  * Returns whether the hub's commit `commit` needs signing again: there is a signer, and the
- * commit is not signed with its key (an older key, after a rotation, or none). The hub then
+ * commit does not verify with its key (an older key, after a rotation, none, or a forgery). The hub then
  * writes the same tree again, signed, so readers can stop trusting the old key
  * (docs/security.md#rotating-the-hubs-key).
  */
@@ -101,7 +103,16 @@ export async function needsSignature(
   let signed = known.get(commit);
   if (signed === undefined) {
     const object = await readStoredObject(ctx.store, commit);
-    signed = object.type === 'commit' && (await isSignedBy(object.content, signer));
+    // Verified, not only named: a signature copied from one of the hub's commits onto a forged
+    // one names the key too. Judged at the commit's time: the hub signs with its own clock.
+    signed =
+      object.type === 'commit' &&
+      (await isSignedBy(object.content, signer)) &&
+      (
+        await (
+          await signerVerifier(signer)
+        ).verify({ oid: commit, content: object.content }, committedAt(object.content))
+      ).ok;
     if (known.size >= 100_000) known.clear();
     known.set(commit, signed);
   }

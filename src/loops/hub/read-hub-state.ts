@@ -60,6 +60,12 @@ export interface HubState {
   statusUnreadable?: ReadonlyMap<string, string>;
   /** Cluster name → its branch's commit, for every cluster branch that exists. */
   clusterHeads: Map<string, string>;
+  /**
+   * Set when the bindings head is not a record the hub's keys signed (trust-hub-records.ts):
+   * `bindings` then says what the newest signed record below it says (its `head` stays the
+   * branch's, which the pass writes over), and this names the commit and why.
+   */
+  recordDiagnostics?: Diagnostic[];
 }
 
 /** What the head of a bindings branch says, read from the ref and the head commit only (no tree). */
@@ -78,7 +84,15 @@ export interface BindingsHead {
 /** Returns what the bindings branch under the prefix says of the last pass. */
 export async function readBindingsHead(ctx: ReadContext, prefix: string): Promise<BindingsHead> {
   const ref = bindingsRef(prefix);
-  const head = await readRef(ctx.store.gitdir, ref);
+  return readBindingsAt(ctx, ref, await readRef(ctx.store.gitdir, ref));
+}
+
+/** Returns what a bindings commit says of its pass (`head`: the commit; null: none). */
+export async function readBindingsAt(
+  ctx: ReadContext,
+  ref: string,
+  head: string | null,
+): Promise<BindingsHead> {
   const trailers = head
     ? parseTrailers((await readCommitInfo(ctx, head)).message)
     : new Map<string, string[]>();
@@ -108,11 +122,19 @@ export async function readClusterHeads(ctx: ReadContext, prefix: string): Promis
 /** Returns the state of the hub's branches under the prefix. */
 export async function readHubState(ctx: ReadContext, prefix: string): Promise<HubState> {
   const bindings = await readBindingsHead(ctx, prefix);
-  const current = await readCommitFiles(ctx, bindings.head);
-  const locations = await readLocations(ctx, current.files);
+  const { current, locations } = await readBindingsFiles(ctx, bindings.head);
   const clusterHeads = await readClusterHeads(ctx, prefix);
   const statusHeads = await readStatusHeads(ctx, prefix);
   return { bindings: { ...bindings, current, locations }, clusterHeads, statusHeads };
+}
+
+/** Returns a bindings commit's files and the render locations they record. */
+export async function readBindingsFiles(
+  ctx: ReadContext,
+  commit: string | null,
+): Promise<Pick<HubState['bindings'], 'current' | 'locations'>> {
+  const current = await readCommitFiles(ctx, commit);
+  return { current, locations: await readLocations(ctx, current.files) };
 }
 
 /** Returns where the bindings branch's files record each cluster branch (cluster → URL or path). */

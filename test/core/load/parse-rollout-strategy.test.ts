@@ -37,6 +37,23 @@ function loadOne(doc: unknown): RolloutStrategy {
   return fleet.rolloutStrategies[0]!;
 }
 
+test('approvers: the key files, and self-approval refused unless allowed', () => {
+  const spec = {
+    ...minimal,
+    approvers: { allowedSigners: 'keys/approvers', openpgpKeys: 'keys/approvers.asc' },
+  };
+  assert.deepEqual(loadOne(strategyDoc(spec, { namespace: 'shop' })).approvers, {
+    allowedSigners: 'keys/approvers',
+    openpgpKeys: 'keys/approvers.asc',
+    allowSelfApproval: false,
+  });
+  const allowed = { ...minimal, approvers: { openpgpKeys: 'k.asc', allowSelfApproval: true } };
+  assert.deepEqual(loadOne(strategyDoc(allowed, { namespace: 'shop' })).approvers, {
+    openpgpKeys: 'k.asc',
+    allowSelfApproval: true,
+  });
+});
+
 test('a RolloutStrategy with only selectors and one empty step gets every default', () => {
   assert.deepEqual(loadOne(strategyDoc(minimal, { namespace: 'shop' })), {
     kind: 'RolloutStrategy',
@@ -222,6 +239,18 @@ const errors: {
     spec: { resourceSelectors: [web], steps: [{ approval: 'manual' }] },
     message:
       'RolloutStrategy/shop/web: spec.steps[0].approval: unsupported value "manual": must be one of Auto, Manual',
+  },
+  {
+    name: 'approvers naming no key file',
+    spec: { ...minimal, approvers: { allowSelfApproval: true } },
+    message:
+      'RolloutStrategy/shop/web: spec.approvers: names no key file: give allowedSigners (allowed_signers lines) and/or openpgpKeys (armored public keys)',
+  },
+  {
+    name: 'an allowSelfApproval that is no boolean',
+    spec: { ...minimal, approvers: { allowedSigners: 'keys/approvers', allowSelfApproval: 'yes' } },
+    message:
+      'RolloutStrategy/shop/web: spec.approvers.allowSelfApproval: must be a boolean, not string "yes"',
   },
   {
     name: 'an unknown onFailure',

@@ -410,7 +410,10 @@ test('a Manual step waits for an approval from the revision on; then it moves', 
   );
   assert.deepEqual(
     out.diagnostics.map((d) => [d.severity, d.code]),
-    [['warning', 'RolloutWaitingApproval']],
+    [
+      ['info', 'RolloutApprovalsUnverified'], // the strategy names no approvers
+      ['warning', 'RolloutWaitingApproval'],
+    ],
   );
   assert.equal(out.wakeAt, undefined, 'a person, not a timer, ends the wait');
   assert.equal(state.clusters.find((c) => c.name === 'eu')?.message, 'waiting for approval of step 2');

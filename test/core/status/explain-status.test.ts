@@ -172,6 +172,23 @@ const cases: { name: string; given: Given; want: Pick<ClusterExplanation, 'reaso
     },
   },
   {
+    name: 'A cluster held for an approval names the approvals that did not count',
+    given: {
+      report: healthy,
+      rollout: aRollout({
+        phase: 'WaitingApproval',
+        step: 2,
+        message:
+          "step 2/2 waits for approval: push a source commit with the trailer 'Gitfleet-Approve: shop/front step 2', signed by one of the strategy's approvers; not counted: commit 1a2b3c4d5e6f (unsigned): not signed by one of the strategy's approvers: commit 1a2b3c4d5e6f: unsigned",
+      }),
+    },
+    want: {
+      reason: 'HeldByRollout',
+      message:
+        "member2 keeps the version of c3c3c3c until step 2/2 of rollout shop/front brings d4d4d4d: step 2/2 waits for approval (a source commit with the trailer 'Gitfleet-Approve: shop/front step 2'); not counted: commit 1a2b3c4d5e6f (unsigned): not signed by one of the strategy's approvers: commit 1a2b3c4d5e6f: unsigned",
+    },
+  },
+  {
     name: 'A cluster held by a halted rollout says what to do',
     given: {
       report: healthy,

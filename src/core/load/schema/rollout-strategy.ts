@@ -21,5 +21,6 @@ export const rolloutStrategySchema: ObjectSchema = topLevel({
     steps: listOf(step),
     progressDeadlineSeconds: anyValue,
     onFailure: anyValue,
+    approvers: object({ allowedSigners: anyValue, openpgpKeys: anyValue, allowSelfApproval: anyValue }),
   }),
 });
