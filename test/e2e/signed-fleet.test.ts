@@ -5,7 +5,8 @@
 // by the hub (the clusters keep the last good state); an unsigned commit pushed straight onto a
 // cluster branch is refused by its agent, which deletes nothing, until the hub puts its own
 // signed render back; every hub commit verifies with git verify-commit and the hub's key,
-// every status commit with the agent's.
+// every status commit with the agent's. The clusters are registered with the agents' key: an
+// agent stopped while someone pushes unsigned heartbeats for it is judged Unknown all the same.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,8 @@ import { join } from 'node:path';
 import { generateSshKey } from '../../src/adapters/signing/generate-ssh-key.js';
 import { parseStatusBranch } from '../../src/core/status/status-branch.js';
 import { readStatusFiles } from '../../src/loops/agent/write-status-branch.js';
+import { writeHeartbeat } from '../../src/loops/agent/heartbeat.js';
+import { localAgentRepo } from '../../src/loops/agent/agent-repo.js';
 import { commitClusterBranch } from '../support/cluster-branch.js';
 import { fleetSteps, startFleet, type RunningFleet } from '../support/running-fleet.js';
 import { allowedLine, makeSshKey, missingTool } from '../support/signing-keys.js';
@@ -23,6 +26,9 @@ import { deleteNamespaceEverywhere, kubectl } from '../kube/agent-fixture.js';
 import { eventually, uniqueName } from '../kube/test-clusters.js';
 
 const ns = uniqueName('signed');
+// The monitor judges within seconds (failover-fleet.ts's settings), the agents beat every second.
+const monitorArgs = ['--cluster-monitor-period', '1s', '--cluster-monitor-grace-period', '6s'];
+const heartbeatArgs = ['--cluster-lease-duration', '4s', '--cluster-lease-renew-interval-fraction', '0.25'];
 const clusters = ['member1', 'member2'];
 after(() => {
   deleteNamespaceEverywhere(ns);
@@ -30,9 +36,10 @@ after(() => {
   removeTempDirs();
 });
 
-function fleetFiles(signers: string): Record<string, string> {
+function fleetFiles(signers: string, agentKey = ''): Record<string, string> {
+  const annotations = agentKey ? `, annotations: { gitfleet.io/signing-key: '${agentKey}' }` : '';
   const cluster = (name: string) =>
-    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: { name: ${name} }\nspec: { syncMode: Pull }\n`;
+    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: { name: ${name}${annotations} }\nspec: { syncMode: Pull }\n`;
   return {
     'fleet.yaml': `apiVersion: gitfleet.io/v1alpha1\nkind: FleetConfig\nmetadata: { name: fleet }\nspec:\n  sourceVerification: { mode: strict, allowedSigners: keys/allowed_signers }\n`,
     'keys/allowed_signers': signers,
@@ -78,7 +85,7 @@ test(
       'verify sources\n\nGitfleet-Verification-Seal: the history before is reviewed',
       (work) => {
         for (const [path, text] of Object.entries(
-          fleetFiles(`${allowedLine('alice@example.com', alice)}\n`),
+          fleetFiles(`${allowedLine('alice@example.com', alice)}\n`, agentKey.publicLine),
         )) {
           mkdirSync(join(work, path, '..'), { recursive: true });
           writeFileSync(join(work, path), text);
@@ -86,8 +93,14 @@ test(
       },
     );
     const fleet: RunningFleet = startFleet(repo.path, clusters, process.env['GITFLEET_TEST_KUBECONFIG']!, {
-      hub: ['--signing-key', join(keys, 'hub')],
-      agent: ['--trusted-keys', join(keys, 'trusted'), '--signing-key', join(keys, 'agent')],
+      hub: ['--signing-key', join(keys, 'hub'), ...monitorArgs],
+      agent: [
+        '--trusted-keys',
+        join(keys, 'trusted'),
+        '--signing-key',
+        join(keys, 'agent'),
+        ...heartbeatArgs,
+      ],
     });
     const step = fleetSteps(t, fleet, 80);
     try {
@@ -190,6 +203,47 @@ test(
             assert.ok(refs[i], head);
           }
           assert.ok(refs.some((r) => r.includes('/status/')) && refs.some((r) => r.includes('/clusters/')));
+        },
+      );
+
+      await step(
+        'unsigned heartbeats pushed for a stopped agent keep nobody Ready: its cluster is judged Unknown',
+        async () => {
+          await fleet.stopAgent('member2');
+          const ref = 'refs/heads/gitfleet/heartbeat/member2';
+          const forged: string[] = [];
+          await eventually('member2 judged Unknown while its heartbeat keeps moving', async () => {
+            forged.push(
+              await writeHeartbeat({
+                repo: localAgentRepo(repo.path),
+                ref,
+                cluster: 'member2',
+                author: {
+                  name: 'forger',
+                  email: 'f@example.com',
+                  time: Math.floor(Date.now() / 1000),
+                  tzOffsetMinutes: 0,
+                },
+              }),
+            );
+            return /^Gitfleet-Cluster-Judged: member2=Unknown$/m.test(
+              git(repo, ['log', '-1', '--format=%B', 'gitfleet/bindings']),
+            )
+              ? true
+              : undefined;
+          });
+          assert.ok(forged.length > 1, 'the heartbeat ref moved while member2 was judged');
+          assert.match(
+            fleet.output(),
+            new RegExp(
+              `cluster member2: heartbeat ${ref} at commit [0-9a-f]{12} ignored, not taken as a sign of life: .*: unsigned`,
+            ),
+          );
+          assert.doesNotMatch(
+            git(repo, ['log', '-1', '--format=%B', 'gitfleet/bindings']),
+            /Gitfleet-Cluster-Judged: member1/,
+            "member1's signed heartbeats keep it Ready",
+          );
         },
       );
     } finally {

@@ -39,6 +39,8 @@ export interface RemoteHubOptions {
   onExchange?: RemoteHubRepoOptions['onExchange'];
   /** The process's rate-limit gates (rate-limit-gates-for.ts). */
   rateLimits?: RemoteHubRepoOptions['rateLimits'];
+  /** Whether a cluster's registration names its key (default: none does). */
+  keyed?: (cluster: string) => boolean;
 }
 
 /** Returns the mirror-backed repository and its triggers (polling, webhook) for a remote. */
@@ -50,8 +52,7 @@ export async function remoteHubSetup(
 ): Promise<{ repo: HubRepo; triggers: Trigger[]; observe?: () => RefSnapshot | undefined }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
-  const heartbeats = heartbeatRefPrefix(opts.branchPrefix ?? defaultBranchPrefix);
-  const quiet = (ref: string): boolean => ref.startsWith(heartbeats);
+  const quiet = quietHeartbeats(opts.branchPrefix ?? defaultBranchPrefix, opts.keyed);
   const repo = remoteHubRepo({
     url: opts.repo,
     cacheDir: opts.cacheDir ?? defaultMirrorCacheDir(),
@@ -63,7 +64,6 @@ export async function remoteHubSetup(
     ...(opts.onExchange ? { onExchange: opts.onExchange, elapsed } : {}),
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
     onWarning: (m) => log.warn(m),
-    // The monitor reads heartbeats from the advertisement: a heartbeat moving is no reason to fetch.
     quietRefs: quiet,
   });
   if (opts.once) return { repo, triggers: [] };
@@ -73,11 +73,25 @@ export async function remoteHubSetup(
     fetched: (refs) => (observed = { at: elapsed(), refs }),
     // A heartbeat moving is for the monitor, which asks for a pass when a verdict changes:
     // it is no reason for a pass on its own.
-    matters: (ref) => !quiet(ref),
+    matters: (ref) => !ref.startsWith(heartbeatRefPrefix(opts.branchPrefix ?? defaultBranchPrefix)),
   });
   const triggers: Trigger[] = [poll];
   if (opts.webhookPort !== undefined) triggers.push(await webhookTrigger(opts, opts.webhookPort, log));
   return { repo, triggers, observe: () => observed };
+}
+
+/**
+ * Returns which refs move without a fetch: the monitor reads heartbeats from the advertisement,
+ * so a heartbeat moving is no reason to fetch, unless its cluster's registration names a key
+ * (keyed): the monitor then checks the commit's signature (signed-liveness.ts), so it must be in
+ * the mirror. A poll fetches at most once, whatever moved.
+ */
+export function quietHeartbeats(
+  branchPrefix: string,
+  keyed: (cluster: string) => boolean = () => false,
+): (ref: string) => boolean {
+  const heartbeats = heartbeatRefPrefix(branchPrefix);
+  return (ref) => ref.startsWith(heartbeats) && !keyed(ref.slice(heartbeats.length));
 }
 
 function pollTrigger(

@@ -180,6 +180,8 @@ export async function buildHubSetup(
     metrics?: Metrics;
     /** The process's rate-limit gates (default: new ones on the clock, logging to `log`). */
     rateLimits?: RateLimitGates;
+    /** Whether a cluster's registration names its key: a remote's mirror fetches its heartbeats. */
+    keyed?: (cluster: string) => boolean;
   },
 ): Promise<HubSetup> {
   if (isRepoUrl(opts.repo)) {
@@ -190,6 +192,7 @@ export async function buildHubSetup(
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(metrics ? { onExchange: (e) => metrics.gitExchange(e) } : {}),
         rateLimits: deps.rateLimits ?? rateLimitGatesFor({ clock: deps.clock, log: deps.log, metrics }),
+        ...(deps.keyed ? { keyed: deps.keyed } : {}),
       },
       deps.log,
       deps.elapsed ?? (() => performance.now()),
@@ -221,6 +224,8 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
   const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
   const signing = await hubSignerOf(opts, log);
+  // The clusters' keys come with the status repositories, made below from the setup's prefix.
+  const keys: { of?: () => ReadonlyMap<string, string | undefined> | undefined } = {};
   const setup = await buildHubSetup(opts, {
     clock,
     log,
@@ -228,6 +233,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     elapsed,
     metrics: observe.metrics,
     rateLimits,
+    keyed: (cluster) => keys.of?.()?.get(cluster) !== undefined,
   });
   const cache = createHubPassCache();
   if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
@@ -235,6 +241,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
     { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
   );
+  keys.of = () => statusRepositories.signingKeys();
   // The doorbell starts before the election (it wraps the repository the pass writes); it asks later.
   const leads: { now?: Leadership } = {};
   const bell =
@@ -262,6 +269,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         log,
         statusRepositories,
         renderRepositories,
+        signingKeys: keys.of,
         ...(bell ? { beacons: () => bell.beacons.counts() } : {}),
         // A remote is seen at each poll (--interval): only a gap of two polls is blindness.
         ...(setup.observe

@@ -2,8 +2,10 @@
 // Karmada's cluster lease (pkg/controllers/status/cluster_status_controller.go renews it; the
 // cluster controller reads it): every renew interval the agent replaces the one commit of
 // `<prefix>heartbeat/<cluster>` with a new parentless commit of the empty tree, whose message
-// holds a counter. The hub watches only that the ref moved, by its own clock; what the commit
-// says (its counter, its committer time) is for people, never compared with anything.
+// holds a counter. The hub watches only that the ref moved, by its own clock; the counter is
+// for people. With `--signing-key` the commit is signed, and for a cluster registered with its
+// key the hub takes a move only to a head that key signed, whose committer time is later than
+// the last it took (loops/hub/signed-liveness.ts: an old heartbeat pushed back is no sign of life).
 //
 // This is the one ref gitfleet moves without fast-forward, and that is safe: it has one
 // writer (the cluster's own agent), it has no history (each commit has no parent, so the ref

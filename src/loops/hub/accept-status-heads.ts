@@ -13,10 +13,8 @@ import type { Fleet } from '../../core/model/fleet.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
-import { committedAt } from '../../adapters/git/parse-commit.js';
 import { newestSignedBelow } from './newest-signed-below.js';
-import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
-import { trustedKeysOf } from '../../adapters/signing/load-trusted-keys.js';
+import { clusterKeyChecker, type ClusterKeyChecker } from './cluster-key-checker.js';
 import type { ReadContext } from './read-git-state.js';
 import type { HubState } from './read-hub-state.js';
 
@@ -47,7 +45,7 @@ export interface AcceptedStatusHeads {
 // Verdicts and verifiers by pass cache: a commit's verdict under one key never changes.
 interface Memo {
   verdicts: Map<string, SignatureVerdict>;
-  verifiers: Map<string, Promise<CommitVerifier>>;
+  check: ClusterKeyChecker;
 }
 const memos = new WeakMap<object, Memo>();
 
@@ -78,10 +76,7 @@ export async function acceptStatusHeads(input: {
       const id = `${key}\0${oid}`;
       const known = memo.verdicts.get(id);
       if (known) return known;
-      const verifier = await verifierOf(memo, cluster, key);
-      const commit = await readCommit(from, oid);
-      // Judged at the commit's own time, as git verify-commit judges a key's validity.
-      const verdict = await verifier.verify(commit, committedAt(commit.content));
+      const { verdict } = await memo.check({ cluster, key, commit: await readCommit(from, oid) });
       memo.verdicts.set(id, verdict);
       return verdict;
     };
@@ -137,21 +132,10 @@ async function readCommit(from: ReadContext, oid: string): Promise<{ oid: string
   return { oid, content: object.content };
 }
 
-function verifierOf(memo: Memo, cluster: string, key: string): Promise<CommitVerifier> {
-  let verifier = memo.verifiers.get(key);
-  if (!verifier) {
-    verifier = trustedKeysOf([
-      { text: `${cluster} ${key}\n`, source: `the registration of ${cluster} (gitfleet.io/signing-key)` },
-    ]).then((keys) => keys.verifier);
-    memo.verifiers.set(key, verifier);
-  }
-  return verifier;
-}
-
 function memoOf(cache: object): Memo {
   let memo = memos.get(cache);
   if (!memo) {
-    memo = { verdicts: new Map(), verifiers: new Map() };
+    memo = { verdicts: new Map(), check: clusterKeyChecker() };
     memos.set(cache, memo);
   }
   return memo;

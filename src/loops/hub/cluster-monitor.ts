@@ -14,7 +14,11 @@
 // that succeeded (`observe`), and a look counts as made at the time of that poll: while the
 // hub cannot reach the Git host its time stands still for the monitor, so an outage of the
 // host (or of the hub's network) judges nobody. It resumes with what the next poll brings.
-// Heartbeats are read from the advertisement alone; their commits are never fetched for it.
+// Heartbeats are read from the advertisement alone; their commits are fetched only for clusters
+// whose registration names a key (hub-remote-setup.ts), for their signatures.
+//
+// With `signingKeys`, a head counts as a sign of life only when signed by the cluster's
+// registered key (signed-liveness.ts): a forged heartbeat or status push keeps nobody Ready.
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readGitObject } from '../../adapters/git/read-git-object.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
@@ -29,6 +33,7 @@ import {
   type ClusterMonitorSettings,
   type MonitorLook,
 } from './cluster-monitor-rules.js';
+import { signedLiveness, type LivenessRef, type SignedLiveness } from './signed-liveness.js';
 import { tombstoneTree } from './tombstone-tree.js';
 import type { StatusRepositories } from './status-repositories.js';
 import type { RenderRepositories } from './render-repositories.js';
@@ -66,6 +71,12 @@ export interface ClusterMonitorOptions {
   renderRepositories?: RenderRepositories;
   /** The doorbell's beacons by cluster (cluster-beacons.ts); absent: no doorbell. */
   beacons?: () => ReadonlyMap<string, number>;
+  /**
+   * Each registered cluster's key (gitfleet.io/signing-key; undefined: none), as the last pass
+   * loaded the fleet; undefined before a pass did, when the monitor does not look yet. Absent:
+   * every head is taken as it is.
+   */
+  signingKeys?: () => ReadonlyMap<string, string | undefined> | undefined;
 }
 
 /** Branches (full names → commits) as seen at one time of the hub's monotonic clock. */
@@ -93,7 +104,10 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
   let failing = false;
   const tombstoned = new Map<string, boolean>(); // cluster branch head → tombstoned?
   let statusMoved = false;
+  const liveness = signedLiveness({ log: opts.log });
   const look = async (): Promise<boolean> => {
+    const keys = opts.signingKeys?.();
+    if (opts.signingKeys && keys === undefined) return false; // no pass has read the keys yet
     const status = opts.statusRepositories;
     if (status?.active()) statusMoved = (await status.refresh()) || statusMoved;
     const snapshot = opts.observe
@@ -101,7 +115,7 @@ export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
       : { at: opts.elapsed(), refs: await listRefs(opts.gitdir, `refs/heads/${opts.branchPrefix}`) };
     if (snapshot === undefined) return false;
     const refs = status?.active() ? status.overlay(snapshot.refs) : snapshot.refs;
-    const clusters = new Map(await readHeads(opts, refs, tombstoned));
+    const clusters = new Map(await readHeads(opts, refs, tombstoned, { liveness, keys }));
     for (const cluster of status?.unreadable().keys() ?? []) clusters.delete(cluster);
     const next = judgeClusters(memory, { at: snapshot.at, clusters }, opts.settings, opts.blindAfterMs);
     if (sameVerdicts(next, verdicts)) return false;
@@ -164,6 +178,7 @@ async function readHeads(
   opts: ClusterMonitorOptions,
   refs: ReadonlyMap<string, string>,
   tombstoned: Map<string, boolean>,
+  signed: { liveness: SignedLiveness; keys: ReadonlyMap<string, string | undefined> | undefined },
 ): Promise<MonitorLook['clusters']> {
   const named = (prefix: string): Map<string, string> => {
     const byCluster = new Map<string, string>();
@@ -181,12 +196,24 @@ async function readHeads(
   for (const head of [...tombstoned.keys()]) if (!heads.has(head)) tombstoned.delete(head);
   for (const [cluster, head] of branches) {
     if (await isTombstone(render?.gitdirOf(cluster) ?? opts.gitdir, cluster, head, tombstoned)) continue;
+    const accept = (kind: LivenessRef, prefix: string, oid: string | undefined) => {
+      const ref = `${prefix}${cluster}`;
+      return signed.liveness.accept({
+        cluster,
+        kind,
+        ref,
+        oid: oid ?? null,
+        key: signed.keys?.get(cluster),
+        gitdir: opts.statusRepositories?.gitdirOf(cluster, ref) ?? opts.gitdir,
+      });
+    };
     clusters.set(cluster, {
-      heartbeat: heartbeats.get(cluster) ?? null,
-      status: status.get(cluster) ?? null,
+      heartbeat: await accept('heartbeat', heartbeatRefPrefix(opts.branchPrefix), heartbeats.get(cluster)),
+      status: await accept('status', statusRefPrefix(opts.branchPrefix), status.get(cluster)),
       ...(beacons?.has(cluster) ? { beacons: beacons.get(cluster) ?? 0 } : {}),
     });
   }
+  signed.liveness.retain(new Set(clusters.keys()));
   return clusters;
 }
 

@@ -26,84 +26,29 @@ import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { loadFleet } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
-import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
 import { defaultHubFailover, passVerdicts, wakeAtDue, type HubFailover } from './hub-failover.js';
-import type { Logger } from '../runtime/logger.js';
 import { PassTimer } from './pass-timer.js';
-import { createHubPassCache, sweepHubPassCache, type HubPassCache } from './hub-pass-cache.js';
-import { type ClusterPassOutcome, type HubPassResult, type SourceCommit } from './hub-pass-result.js';
+import { renderAndWrite } from './render-and-write.js';
+import type { HubPassOptions } from './hub-pass-options.js';
+import { createHubPassCache } from './hub-pass-cache.js';
+import type { ClusterPassOutcome, HubPassResult, SourceCommit } from './hub-pass-result.js';
 import type { HubRepo } from '../shared/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
-import { needsSignature, type PassContext } from './pass-context.js';
-import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
-import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
+import { needsSignature } from './pass-context.js';
 import { gateSource } from './hub-source-gate.js';
-import type { SourceKeyFlags } from '../shared/source-policy.js';
-import { planPassWrites } from './plan-pass-writes.js';
-import { planPassRender } from './plan-pass-render.js';
-import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
-import { trustHubRecords } from './trust-hub-records.js';
-import type { StatusRepositories } from './status-repositories.js';
-import { RenderUnavailableError, type RenderRepositories } from './render-repositories.js';
-import {
-  placeClusterBranches,
-  renderSettled,
-  settleRender,
-  type RenderPlacement,
-} from './place-cluster-branches.js';
+import { readHubState, type BindingsHead } from './read-hub-state.js';
+import { RenderUnavailableError } from './render-repositories.js';
+import { placeClusterBranches, renderSettled, settleRender } from './place-cluster-branches.js';
 import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
 import { readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.js';
-import { hubRefsOf, restoreHubMemo, saveHubMemo } from './hub-memo.js';
-import { TextBlobs } from './text-blobs.js';
-import { moveRefsOfPass, writeObjectsOfPass, type HubPassHooks } from './write-hub-pass.js';
+import { trustHubRecords } from './trust-hub-records.js';
+import { restoreHubMemo } from './hub-memo.js';
 
-export interface HubPassOptions {
-  repo: HubRepo;
-  /** The source branch: a short name (`main`) or a full ref. */
-  sourceRef: string;
-  /** Author and committer of the hub's commits. */
-  identity: { name: string; email: string };
-  /** The time the hub's commits carry. */
-  now: () => Date;
-  log: Logger;
-  /** What the previous passes of this process learned; a fresh cache gives the same result, slower. */
-  cache?: HubPassCache;
-  /** Render and converge even when the bindings branch says S was rendered already. */
-  force?: boolean;
-  /** Passes run in all when other writers keep winning the race for the refs (default 5). */
-  maxAttempts?: number;
-  hooks?: HubPassHooks;
-  /** Monotonic milliseconds for the timings (default performance.now). */
-  elapsed?: () => number;
-  /** Failover settings, memory and the monitor's verdicts (default: Karmada's defaults, no monitor). */
-  failover?: HubFailover;
-  /** Told as the templates are rendered (a terminal shows it on a long first render). */
-  progress?: (done: number, total: number) => void;
-  /**
-   * Keep the pass cache in `<gitdir>/gitfleet/hub-memo-v2` after each pass that moved refs, and
-   * start a fresh cache from it (hub-memo.ts), so a restarted hub costs what changed (default
-   * true). `'readOnly'`: start from it, leave the writing to the caller (saveHubMemo).
-   * `'deferred'`: start from it, and note on the cache what the memo of this pass would name
-   * (memoPending), for the caller to write when it is idle (saveDeferredHubMemo): writing costs
-   * about as much CPU as a warm pass of 2,000 × 50 several times over, so a running hub does not
-   * pay it after every pass.
-   */
-  persistMemo?: boolean | 'readOnly' | 'deferred';
-  /** The status repositories (status-repositories.ts); absent: every status is in `repo`. */
-  statusRepositories?: StatusRepositories;
-  /** The render repositories (render-repositories.ts); absent: every cluster branch is in `repo`. */
-  renderRepositories?: RenderRepositories;
-  /** Signs every commit the hub writes (`--signing-key`; docs/security.md); absent: unsigned. */
-  signer?: CommitSigner;
-  /** Source verification's keys and mode from the flags (hub-source-gate.ts); absent: the FleetConfig's alone. */
-  sourceKeys?: SourceKeyFlags;
-  /** The hub's earlier public keys (`--trusted-keys`): records they signed are the hub's own during a rotation (trust-hub-records.ts). */
-  trustedKeys?: CommitVerifier;
-}
+export type { HubPassOptions };
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
 export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
@@ -164,44 +109,9 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
   }
-  if (opts.persistMemo !== false && !cache.memoRead) {
-    cache.memoRead = true;
-    await restoreHubMemo(cache, { gitdir: opts.repo.gitdir, log: opts.log });
-  }
-  const atHead = await readSourceCommit(read, opts.sourceRef);
-  timer.mark('readMs');
-  const loadFiles = (files: typeof atHead.files) => {
-    const loaded = loadFleet(files, {
-      sourceBranch: opts.sourceRef,
-      ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
-    });
-    cache.loadMemo = loaded.memo;
-    return loaded;
-  };
-  const headLoaded = loadFiles(atHead.files);
-  timer.mark('loadMs');
-  if (!headLoaded.ok)
-    return {
-      type: 'loadFailed',
-      source: atHead.source,
-      errors: headLoaded.errors,
-      timings: timer.done(),
-      attempts: 1,
-    };
-  // A head the source verification refuses is not rendered: the last verified commit is, again.
-  const gated = await gateSource(opts, {
-    read,
-    source: atHead.source,
-    fleet: headLoaded.fleet,
-    load: loadFiles,
-  });
-  if (gated.type === 'refused') return { ...gated.result, timings: timer.done() };
-  const { source, fleet: loadedFleet } = gated;
-  const refusal = gated.refused ? { refused: gated.refused } : {};
-  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
-  for (const problem of interpreted.problems) opts.log.warn(problem);
-  const fleet = interpreted.fleet;
-  assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
+  const loaded = await loadVerifiedFleet(opts, read, timer);
+  if (loaded.type === 'stopped') return loaded.result;
+  const { source, fleet, refusal } = loaded;
   const { state, placement } = await placeClusterBranches({
     repos: opts.renderRepositories,
     read,
@@ -218,6 +128,7 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     statusHeads: state.statusHeads,
     clusters: new Set(fleet.clusters.map((c) => c.name)),
   });
+  const head = state.bindings.head;
   const done = await isRenderedAlready(state.bindings, {
     source: source.commit,
     failoverCurrent,
@@ -225,13 +136,13 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     statusHeads: () => Promise.resolve(state.statusHeads),
     clusterHeads: () => Promise.resolve(state.clusterHeads),
   });
-  if (done && renderSettled(state, placement) && !opts.force) {
+  if (head !== null && done && renderSettled(state, placement) && !opts.force) {
     settleRender(opts.renderRepositories, fleet, placement);
     timer.mark('readMs');
     const result = {
       type: 'upToDate',
       source,
-      bindingsCommit: state.bindings.head!,
+      bindingsCommit: head,
       timings: timer.done(),
       attempts: 1,
     } as const;
@@ -249,112 +160,61 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
 /** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */
 type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<string, string> };
 
-/** Steps 4 to 6: render with the previous bindings, plan every branch, write. */
-async function renderAndWrite(pass: {
-  opts: HubPassOptions;
-  read: ReadContext;
-  source: SourceCommit;
-  fleet: Fleet;
-  state: HubState;
-  timer: PassTimer;
-  failover: HubFailover;
-  verdicts: ReadonlyMap<string, ClusterVerdict>;
-  placement: RenderPlacement | undefined;
-}): Promise<HubPassResult> {
-  const { opts, read, source, fleet, state, timer, failover, verdicts, placement } = pass;
-  const { render, reports, rollout, failoverWrites, exportDiagnostics } = await planPassRender({
-    read,
-    fleet,
-    state,
-    sourceCommit: source.commit,
-    now: opts.now(),
-    failover,
-    verdicts,
-    ...(opts.progress ? { progress: opts.progress } : {}),
-    onStateRead: () => timer.mark('readMs'),
-  });
-  timer.mark('renderMs');
-  // A fleet gone quiet stops the evictions: said once, when it starts and when it ends.
-  for (const d of failoverWrites.decisions) if (d.type === 'FleetDisruption') opts.log.warn(d.message);
-  const blobs = new TextBlobs(read.cache);
-  const ctx: PassContext = {
-    ...read,
-    blobs,
-    known: new Set(),
-    branches: new Map(),
-    author: signature(opts),
-    sourceCommit: source,
-    ...(opts.signer ? { signer: opts.signer } : {}),
-  };
-  const plan = await planPassWrites(ctx, {
-    fleet,
-    render,
-    state,
-    reports,
-    failover: failoverWrites,
-    ...(rollout ? { rollout } : {}),
-    ...(placement ? { placement } : {}),
-  });
-  blobs.remember();
-  timer.mark('planMs');
-  const hooks = opts.hooks ? { hooks: opts.hooks } : {};
-  const write = {
-    repo: opts.repo,
-    objects: plan.objects,
-    moves: plan.moves,
-    known: ctx.known,
-    warn: (m: string) => opts.log.warn(m),
-    ...hooks,
-    ...(opts.renderRepositories ? { render: opts.renderRepositories } : {}),
-  };
-  const objects = await writeObjectsOfPass(write);
-  timer.mark('writeMs');
-  await moveRefsOfPass(write).catch((error: unknown) => {
-    // What this attempt published stays published: the pass that runs again says so.
-    throw error instanceof RenderUnavailableError
-      ? new RenderUnavailableError(error.refused, plan.clusters)
-      : error;
-  });
-  settleRender(opts.renderRepositories, fleet, placement);
-  read.cache.branches = ctx.branches;
-  timer.mark('refsMs');
-  sweepHubPassCache(read.cache);
-  const timings = timer.done();
-  // After the refs moved (the pass's effect is out): outside the pass's total, timed on its own.
-  if (opts.persistMemo === undefined || opts.persistMemo === true) {
-    await saveHubMemo(read.cache, {
-      gitdir: opts.repo.gitdir,
-      prefix: fleet.config.branchPrefix,
-      log: opts.log,
-    });
-    timings.memoMs = timer.sinceDone();
-  } else if (opts.persistMemo === 'deferred') {
-    const prefix = fleet.config.branchPrefix;
-    read.cache.memoPending = { prefix, refs: await hubRefsOf(opts.repo.gitdir, prefix) };
+/**
+ * Steps 1 and 2 past the quick check: the source commit read and loaded, verified (hub-source-gate.ts:
+ * a refused head gives the last verified commit, or stops the pass), its interpreter attached;
+ * or the result that stops the pass (load errors, nothing verified).
+ */
+async function loadVerifiedFleet(
+  opts: PassAttempt,
+  read: ReadContext,
+  timer: PassTimer,
+): Promise<
+  | { type: 'stopped'; result: HubPassResult }
+  | {
+      type: 'loaded';
+      source: SourceCommit;
+      fleet: Fleet;
+      refusal: { refused?: NonNullable<HubPassResult['refused']> };
+    }
+> {
+  const { cache } = read;
+  if (opts.persistMemo !== false && !cache.memoRead) {
+    cache.memoRead = true;
+    await restoreHubMemo(cache, { gitdir: opts.repo.gitdir, log: opts.log });
   }
-  return {
-    type: 'rendered',
-    source,
-    clusters: plan.clusters,
-    bindings: plan.bindings,
-    diagnostics: [
-      ...(state.recordDiagnostics ?? []),
-      ...exportDiagnostics,
-      ...render.diagnostics,
-      ...(rollout?.diagnostics ?? []),
-      ...plan.diagnostics,
-    ],
-    ...(failoverWrites.decisions.length > 0 ? { decisions: failoverWrites.decisions } : {}),
-    ...(rollout && rollout.decisions.length > 0 ? { rolloutDecisions: rollout.decisions } : {}),
-    ...(failoverWrites.wakeAt ? { wakeAt: failoverWrites.wakeAt } : {}),
-    written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
-    timings,
-    attempts: 1,
+  const atHead = await readSourceCommit(read, opts.sourceRef);
+  timer.mark('readMs');
+  const loadFiles = (files: typeof atHead.files) => {
+    const loaded = loadFleet(files, {
+      sourceBranch: opts.sourceRef,
+      ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+    });
+    cache.loadMemo = loaded.memo;
+    return loaded;
   };
-}
-
-function signature(opts: HubPassOptions): PassContext['author'] {
-  return { ...opts.identity, time: Math.floor(opts.now().getTime() / 1000), tzOffsetMinutes: 0 };
+  const headLoaded = loadFiles(atHead.files);
+  timer.mark('loadMs');
+  if (!headLoaded.ok) {
+    const result = { source: atHead.source, errors: headLoaded.errors, timings: timer.done(), attempts: 1 };
+    return { type: 'stopped', result: { type: 'loadFailed', ...result } };
+  }
+  // A head the source verification refuses is not rendered: the last verified commit is, again.
+  const gated = await gateSource(opts, {
+    read,
+    source: atHead.source,
+    fleet: headLoaded.fleet,
+    load: loadFiles,
+  });
+  if (gated.type === 'refused')
+    return { type: 'stopped', result: { ...gated.result, timings: timer.done() } };
+  const { source, fleet: loadedFleet } = gated;
+  const refusal = gated.refused ? { refused: gated.refused } : {};
+  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
+  for (const problem of interpreted.problems) opts.log.warn(problem);
+  const fleet = interpreted.fleet;
+  assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
+  return { type: 'loaded', source, fleet, refusal };
 }
 
 /**

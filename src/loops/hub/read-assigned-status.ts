@@ -54,6 +54,7 @@ async function readStatusRepositories(
     if (url !== undefined) assignment.set(cluster, url);
   }
   repos.assign(assignment, fleet.config.branchPrefix);
+  repos.assignKeys(new Map(fleet.clusters.map((c) => [c.name, c.signingKey])));
   if (!repos.active()) return state;
   await repos.refresh();
   const status = repos.read(read, state.statusHeads);

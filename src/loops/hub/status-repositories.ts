@@ -45,6 +45,7 @@ export class StatusRepositories {
   private readonly known = new Map<string, Known>();
   private prefix: string | undefined;
   private assigned = false;
+  private keys: ReadonlyMap<string, string | undefined> | undefined;
 
   constructor(
     private readonly opts: {
@@ -62,6 +63,26 @@ export class StatusRepositories {
     if (sameAssignment(next, this.assignment)) return;
     this.previous = this.assignment;
     this.assignment = next;
+  }
+
+  /** Takes each registered cluster's key (gitfleet.io/signing-key) from the fleet just loaded. */
+  assignKeys(keys: ReadonlyMap<string, string | undefined>): void {
+    this.keys = keys;
+  }
+
+  /**
+   * Each registered cluster's key as the last pass loaded the fleet (undefined: none), which the
+   * cluster monitor checks heartbeats and status heads with (signed-liveness.ts); undefined
+   * before a pass loaded one.
+   */
+  signingKeys(): ReadonlyMap<string, string | undefined> | undefined {
+    return this.keys;
+  }
+
+  /** The git directory holding a cluster's status or heartbeat ref (full name); undefined: the fleet repository's. */
+  gitdirOf(cluster: string, ref: string): string | undefined {
+    const at = this.sourceOf(cluster, ref);
+    return at === undefined || at === 'fleet' ? undefined : at.gitdir;
   }
 
   /**

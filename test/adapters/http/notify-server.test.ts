@@ -122,11 +122,13 @@ test('a wrong token and an unknown cluster get the same 401, which names neither
   const wrong = await ask(`${server.url}/v1/clusters/m1/wait?after=`, { token: 'secret-two' });
   const unknown = await ask(`${server.url}/v1/clusters/nosuch/wait?after=`, { token: 'secret-one' });
   const none = await ask(`${server.url}/v1/clusters/m1/beacon`, { method: 'POST' });
+  // A cluster's token beacons for that cluster only: m2's token is no beacon of m1.
+  const crossed = await ask(`${server.url}/v1/clusters/m1/beacon`, { method: 'POST', token: 'secret-two' });
   const digest = await ask(`${server.url}/v1/clusters/m2/beacon`, {
     method: 'POST',
     token: tokenDigestForm('secret-two'),
   });
-  for (const answer of [wrong, unknown, none, digest]) {
+  for (const answer of [wrong, unknown, none, digest, crossed]) {
     assert.equal(answer.status, 401);
     assert.equal(answer.body, wrong.body);
     assert.doesNotMatch(answer.body, /secret|m1|m2|nosuch/);

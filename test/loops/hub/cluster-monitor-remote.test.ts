@@ -16,6 +16,9 @@ import { commitClusterBranch, prefix } from '../../support/cluster-branch.js';
 import { aNamespace } from '../../support/kube-objects.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
 import { fakeClock } from '../runtime/fake-clock.js';
+import { quietHeartbeats } from '../../../src/cli/commands/hub-remote-setup.js';
+import type { CommitSigner } from '../../../src/adapters/signing/commit-signer.js';
+import { madeKey } from '../../support/signing-keys.js';
 
 after(removeTempDirs);
 
@@ -33,12 +36,17 @@ function mirrorOf(fleet: ServedFleet, key: string, sourceRef: string) {
   });
 }
 
-async function agentBeats(agent: ReturnType<typeof mirrorOf>, time: number): Promise<string> {
+async function agentBeats(
+  agent: ReturnType<typeof mirrorOf>,
+  time: number,
+  signer?: CommitSigner,
+): Promise<string> {
   return writeHeartbeat({
     repo: agent,
     ref: heartbeat,
     cluster: 'm1',
     author: { name: 'gitfleet agent m1', email: 'agent-m1@test.invalid', time, tzOffsetMinutes: 0 },
+    ...(signer ? { signer } : {}),
   });
 }
 
@@ -122,4 +130,47 @@ test('on a remote, a cluster is judged by the advertised heartbeats, and not whi
     [...monitor.verdicts()].map(([c, v]) => `${c}=${v.reason}`),
     ['m1=ClusterStatusNeverUpdated'],
   );
+});
+
+test("a keyed cluster's heartbeat is fetched, its signature checked: signed it keeps the cluster Ready, unsigned it does not", async (t) => {
+  const fleet = await serveFleet();
+  t.after(() => fleet.server.close().catch(() => undefined));
+  await commitClusterBranch(fleet.served, 'm1', [aNamespace('shop')]);
+  const key = await madeKey('gitfleet-agent@m1');
+  const agent = mirrorOf(fleet, 'agent m1', `${prefix}clusters/m1`);
+  await agent.refresh();
+  const hub = remoteHubRepo({
+    url: fleet.url,
+    cacheDir: fleet.cacheDir,
+    mirrorKey: 'hub',
+    sourceRef: 'main',
+    branchPrefix: prefix,
+    quietRefs: quietHeartbeats(prefix, (cluster) => cluster === 'm1'),
+  });
+  const clock = fakeClock();
+  let observed: RefSnapshot | undefined;
+  const monitor = clusterMonitor({
+    gitdir: hub.gitdir,
+    branchPrefix: prefix,
+    settings: defaultClusterMonitorSettings,
+    elapsed: () => clock.now(),
+    clock,
+    log: silentLogger(),
+    observe: () => observed,
+    signingKeys: () => new Map([['m1', key.publicLine]]),
+  });
+  const run = async (seconds: number, signer: CommitSigner | undefined): Promise<void> => {
+    for (let s = 0; s < seconds; s += 10) {
+      clock.advance(10_000);
+      await agentBeats(agent, Math.floor(clock.now() / 1000), signer);
+      observed = { at: clock.now(), refs: (await hub.fetchRefs()).remoteBranches };
+      await monitor.look();
+    }
+  };
+  await run(120, key.signer);
+  const fetched = execFileSync('git', ['--git-dir', hub.gitdir, 'rev-parse', heartbeat]).toString().trim();
+  assert.equal(fetched, observed?.refs.get(heartbeat), "the keyed heartbeat's commit is in the hub's mirror");
+  assert.equal(monitor.verdicts().size, 0, 'signed heartbeats, fetched and checked');
+  await run(80, undefined);
+  assert.deepEqual([...monitor.verdicts().keys()], ['m1'], 'unsigned heartbeats prove nothing');
 });

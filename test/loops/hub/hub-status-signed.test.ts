@@ -16,6 +16,7 @@ import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { generateSshKey, type OpensshKeyPair } from '../../../src/adapters/signing/generate-ssh-key.js';
 import { signCommit, type CommitSigner } from '../../../src/adapters/signing/commit-signer.js';
 import { signerOfText } from '../../../src/adapters/signing/load-signing-key.js';
+import { addSignature, splitSignedCommit } from '../../../src/adapters/signing/commit-payload.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -122,9 +123,39 @@ function taintsOf(repo: FleetRepo, name: string): string | undefined {
   return branchFiles(repo, 'gitfleet/bindings').get(clusterTaintsPath(name));
 }
 
-for (const [forgery, by] of [
-  ['signed by member1 (another cluster)', 'member1'],
-  ['unsigned', undefined],
+/** Puts `forged` back on member2's status branch as `content` would have it: a commit of the same report carrying another signature block. */
+function resigned(repo: FleetRepo, forged: string, sign: (content: Buffer) => Uint8Array): string {
+  const content = Buffer.from(`${git(repo, ['cat-file', 'commit', forged])}\n`);
+  const oid = git(repo, ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    input: Buffer.from(sign(content)).toString('latin1'),
+  });
+  git(repo, ['update-ref', 'refs/heads/gitfleet/status/member2', oid, forged]);
+  return oid;
+}
+
+const hugeBlock = `-----BEGIN SSH SIGNATURE-----\n${'QUFB\n'.repeat(100_000)}-----END SSH SIGNATURE-----\n`;
+
+for (const [forgery, by, problem, redo] of [
+  ['signed by member1 (another cluster)', 'member1', /UnknownKey/, undefined],
+  ['unsigned', undefined, /unsigned/, undefined],
+  [
+    "carrying member2's signature copied from its good report",
+    undefined,
+    /BadSignature/,
+    (repo: FleetRepo, forged: string, good: string) => {
+      const signature = splitSignedCommit(
+        Buffer.from(`${git(repo, ['cat-file', 'commit', good])}\n`),
+      ).signature!;
+      return resigned(repo, forged, (content) => addSignature(content, signature).content);
+    },
+  ],
+  [
+    'with a signature block over 16 KiB',
+    undefined,
+    /Malformed: .*over the 16384-byte limit/,
+    (repo: FleetRepo, forged: string) =>
+      resigned(repo, forged, (content) => addSignature(content, hugeBlock).content),
+  ],
 ] as const) {
   test(`A status report Ready=False on member2's branch ${forgery} is ignored with a warning naming it, and taints nothing.`, async () => {
     const repo = fleet({ keyed: true });
@@ -132,14 +163,15 @@ for (const [forgery, by] of [
     const good = await report(repo, 'member2', 'True', 'member2');
     await report(repo, 'member1', 'True', 'member1');
     rendered(await hubPass(repo));
-    const forged = await report(repo, 'member2', 'False', by);
+    const unsignedOrBy = await report(repo, 'member2', 'False', by);
+    const forged = redo ? redo(repo, unsignedOrBy, good) : unsignedOrBy;
     const pass = await hubPass(repo);
     // Nothing changed that the hub believes: no commit at all, and the result says why.
     assert.equal(pass.type, 'upToDate', JSON.stringify(pass));
     const warning = pass.statusRefused?.['member2'] ?? '';
     assert.deepEqual(Object.keys(pass.statusRefused ?? {}), ['member2']);
     assert.match(warning, new RegExp(`gitfleet/status/member2 .*commit ${forged.slice(0, 12)}`));
-    assert.match(warning, by ? /UnknownKey/ : /unsigned/);
+    assert.match(warning, problem);
     assert.match(warning, new RegExp(`its last signed report, commit ${good.slice(0, 12)}`));
     // The bindings record names the signed head it aggregated, never the forged one.
     assert.doesNotMatch(
@@ -212,4 +244,41 @@ test('In a fleet where some clusters have keys, one registered without is read u
   );
   assert.match(info[0]!.message, /names no signing key .*read unverified/);
   assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
+
+test("An agent key leaked and revoked (its registration now names a new key): reports it signs are ignored, the new key's are read.", async () => {
+  const repo = fleet({ keyed: true });
+  rendered(await hubPass(repo));
+  await report(repo, 'member1', 'True', 'member1');
+  const good = await report(repo, 'member2', 'True', 'member2');
+  rendered(await hubPass(repo));
+  const renewed = generateSshKey('gitfleet-agent@member2-new');
+  commitChange(repo, "member2's key leaked: revoked, a new one registered", (work) =>
+    writeFileSync(join(work, 'clusters/member2.yaml'), cluster('member2', renewed.publicLine)),
+  );
+  const revoked = rendered(await hubPass(repo));
+  // The last report the old key signed is no longer believed either: nothing of member2 is read.
+  assert.match(
+    revoked.diagnostics.find((d) => d.code === 'StatusRefused')?.message ?? '',
+    /no report of member2/,
+  );
+  const leaked = await report(repo, 'member2', 'False', 'member2');
+  const pass = await hubPass(repo);
+  assert.match(
+    pass.statusRefused?.['member2'] ?? '',
+    new RegExp(`commit ${leaked.slice(0, 12)}: UnknownKey`),
+  );
+  assert.equal(taintsOf(repo, 'member2'), undefined, 'no taint from the leaked key');
+  assert.doesNotMatch(
+    git(repo, ['log', '-1', '--format=%B', 'refs/heads/gitfleet/bindings']),
+    new RegExp(`${leaked}|${good}`),
+  );
+  signers.set('renewed', signerOfText(renewed.privateKey, 'renewed'));
+  await report(repo, 'member2', 'False', 'renewed');
+  rendered(await hubPass(repo));
+  assert.notEqual(
+    taintsOf(repo, 'member2'),
+    undefined,
+    'a report the new key signed is read: Ready=False taints member2',
+  );
 });
