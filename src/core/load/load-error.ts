@@ -18,7 +18,11 @@ export type LoadErrorCode =
   /** A field the kind's schema does not have (an error for Karmada's kinds, a warning for built-in ones). */
   | 'UnknownField'
   /** An apiVersion or kind that names nothing in an API group gitfleet understands (check-known-kind.ts). */
-  | 'UnknownKind';
+  | 'UnknownKind'
+  /** A HelmSource or KustomizeSource that does not validate (parse-template-source.ts). */
+  | 'InvalidSource'
+  /** A HelmSource or KustomizeSource whose tool failed, timed out or gave output that is refused (docs/sources.md). */
+  | 'SourceRenderFailed';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {

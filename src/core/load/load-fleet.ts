@@ -32,10 +32,19 @@ import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-ya
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
 import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
 import type { SourceFile } from './source-file.js';
+import { findSourceInputs } from './find-source-inputs.js';
+import { isUnderPath } from '../model/template-source.js';
+import type { LoadedTemplateSource } from '../model/fleet.js';
 
 export type { LoadError, LoadErrorCode } from './load-error.js';
 export { formatLoadError } from './load-error.js';
 export type { SourceFile } from './source-file.js';
+
+/** A file a template source rendered (loops/shared/load-with-sources.ts), loaded after the fleet's own. */
+export interface RenderedFile extends SourceFile {
+  /** The release namespace of a HelmSource's output: namespaced objects written without one go there. */
+  namespace?: string;
+}
 
 export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }) & {
   /** What each file gave, for the next load. */
@@ -92,6 +101,11 @@ export interface LoadOptions {
   sourceBranch?: string;
   /** The memo of a previous load (its `memo`). */
   memo?: LoadMemo;
+  /**
+   * What the fleet's template sources rendered: loaded as templates after the fleet's files,
+   * whatever the FleetConfig's paths say (the source document itself was selected by them).
+   */
+  rendered?: readonly RenderedFile[];
 }
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -145,14 +159,23 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const c = newCollection(found.seen, found.config.source && locationLabel(found.config.source));
   c.errors.push(...found.errors);
   const warnings: LoadError[] = [];
-  for (const file of sources) {
-    if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
+  const selected = sources.filter((f) => f.path === configFile || isPathSelected(f.path, include, exclude));
+  const inputs = findSourceInputs(selected, (file) => {
+    const parsed = loadOf(file).parsed;
+    return parsed.ok ? parsed.documents : undefined;
+  });
+  c.errors.push(...inputs.errors);
+  const isInput = (path: string) => [...inputs.all].some((root) => isUnderPath(path, root));
+  const rendered = (options.rendered ?? []).filter((f) => isFleetSourcePath(f.path));
+  for (const file of [...selected.filter((f) => !isInput(f.path)), ...rendered]) {
     const load = loadOf(file);
     if (!load.parsed.ok) {
       c.errors.push(...load.parsed.errors);
       continue;
     }
-    mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
+    const namespace = 'namespace' in file ? (file as RenderedFile).namespace : undefined;
+    load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents, namespace), load);
+    mergeItems(c, load.items);
     const fields = (load.fields ??= checkDocumentFields(file, load.parsed.documents));
     c.errors.push(...fields.errors);
     warnings.push(...fields.warnings);
@@ -178,6 +201,10 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   }
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies } = c;
   const { workloadRebalancers, rolloutStrategies } = c;
+  const templateSources: LoadedTemplateSource[] = c.templateSources.map((source) => ({
+    source,
+    inputs: inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
+  }));
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
@@ -198,6 +225,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
       ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
+      ...(templateSources.length > 0 ? { templateSources } : {}),
       config: found.config,
     },
     memo,

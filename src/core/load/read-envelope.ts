@@ -38,6 +38,7 @@ export type DocumentRole =
   | 'WorkloadRebalancer'
   | 'RolloutStrategy'
   | 'ClusterRolloutStrategy'
+  | 'TemplateSource'
   | 'Template';
 
 /** A document whose envelope is valid. */
@@ -70,6 +71,8 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['apps.karmada.io/v1alpha1 WorkloadRebalancer', 'WorkloadRebalancer'],
   ['gitfleet.io/v1alpha1 RolloutStrategy', 'RolloutStrategy'],
   ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', 'ClusterRolloutStrategy'],
+  ['gitfleet.io/v1alpha1 HelmSource', 'TemplateSource'],
+  ['gitfleet.io/v1alpha1 KustomizeSource', 'TemplateSource'],
 ]);
 
 /** Returns what a document is by its apiVersion and kind; anything not listed is a resource template. */

@@ -23,7 +23,15 @@ import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
+import {
+  loadFleet,
+  type LoadError,
+  type LoadResult,
+  type RenderedFile,
+  type SourceFile,
+} from '../../core/load/load-fleet.js';
+import { loadWithSources, type TemplateSourceRenderer } from '../shared/load-with-sources.js';
+import { gitSourceTree, type SourceTree } from '../../adapters/render-tools/source-tree.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
@@ -59,7 +67,7 @@ import {
 import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
-import { readSourceCommit } from './read-source-commit.js';
+import { readCommitSourceFiles, readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready } from './find-rendered-already.js';
 import { hubRefsOf, restoreHubMemo, saveHubMemo } from './hub-memo.js';
 import { TextBlobs } from './text-blobs.js';
@@ -106,6 +114,8 @@ export interface HubPassOptions {
   signer?: CommitSigner;
   /** Source verification's keys and mode from the flags (hub-source-gate.ts); absent: the FleetConfig's alone. */
   sourceKeys?: SourceKeyFlags;
+  /** Renders the fleet's HelmSources and KustomizeSources (docs/sources.md); absent: a fleet with one fails to load. */
+  sourceRenderer?: TemplateSourceRenderer<SourceTree>;
 }
 
 /** Returns what one pass did; throws only for failures a later retry may fix, or terminal ones the loop reports. */
@@ -173,10 +183,11 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   }
   const atHead = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
-  const loadFiles = (files: typeof atHead.files) => {
+  const loadFiles = (files: readonly SourceFile[], rendered?: readonly RenderedFile[]) => {
     const loaded = loadFleet(files, {
       sourceBranch: opts.sourceRef,
       ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+      ...(rendered ? { rendered } : {}),
     });
     cache.loadMemo = loaded.memo;
     return loaded;
@@ -199,7 +210,24 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     load: loadFiles,
   });
   if (gated.type === 'refused') return { ...gated.result, timings: timer.done() };
-  const { source, fleet: loadedFleet } = gated;
+  const { source } = gated;
+  // Template sources are rendered once the source is gated: an unverified chart is never run.
+  const rendered = await renderTemplateSources(opts, {
+    read,
+    source,
+    fleet: gated.fleet,
+    head: atHead,
+    loadFiles,
+  });
+  if (!rendered.ok)
+    return {
+      type: 'loadFailed',
+      source: atHead.source,
+      errors: rendered.errors,
+      timings: timer.done(),
+      attempts: 1,
+    };
+  const loadedFleet = rendered.fleet;
   const refusal = gated.refused ? { refused: gated.refused } : {};
   const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
   for (const problem of interpreted.problems) opts.log.warn(problem);
@@ -414,4 +442,29 @@ function assertMirroredPrefix(repo: HubRepo, branchPrefix: string): void {
       `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
       `--branch-prefix ${branchPrefix}`,
   );
+}
+
+/** Returns the gated fleet with its template sources rendered into templates (load-with-sources.ts). */
+async function renderTemplateSources(
+  opts: HubPassOptions,
+  input: {
+    read: ReadContext;
+    source: SourceCommit;
+    fleet: Fleet;
+    head: { source: SourceCommit; files: SourceFile[] };
+    loadFiles: (files: readonly SourceFile[], rendered?: readonly RenderedFile[]) => LoadResult;
+  },
+): Promise<{ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }> {
+  const { read, source, fleet } = input;
+  if (fleet.templateSources === undefined) return { ok: true, fleet };
+  const files =
+    source.commit === input.head.source.commit
+      ? input.head.files
+      : (await readCommitSourceFiles(read, source.commit)).files;
+  return loadWithSources({
+    files,
+    load: input.loadFiles,
+    renderer: opts.sourceRenderer,
+    tree: () => gitSourceTree(read.store, source.commit),
+  });
 }

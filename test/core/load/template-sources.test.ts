@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadFleet, type SourceFile } from '../../../src/core/load/load-fleet.js';
+import { helmSource, overlay, webChart } from '../../support/chart-fixtures.js';
+
+const asFiles = (files: Record<string, string>): SourceFile[] =>
+  Object.entries(files).map(([path, content]) => ({ path, content }));
+
+test("a HelmSource is loaded as a source, and its chart's files are not read as templates", () => {
+  const loaded = loadFleet(
+    asFiles({ ...webChart, 'sources/web.yaml': helmSource({ values: 'replicas: 3' }) }),
+  );
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+  assert.deepEqual(loaded.fleet.templates, []);
+  const [first] = loaded.fleet.templateSources ?? [];
+  assert.equal(first?.source.kind, 'HelmSource');
+  assert.deepEqual(first?.inputs, ['charts/web']);
+  assert.ok(first?.source.kind === 'HelmSource' && first.source.values['replicas'] === 3);
+});
+
+test('a KustomizeSource reads its overlay and every local base, and neither is read as templates', () => {
+  const loaded = loadFleet(asFiles(overlay));
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+  assert.deepEqual(loaded.fleet.templates, []);
+  assert.deepEqual(loaded.fleet.templateSources?.[0]?.inputs, ['kustomize/base', 'kustomize/prod']);
+});
+
+test('a kustomization that reaches outside the repository or names a remote base is refused, naming the entry', () => {
+  const files = asFiles({
+    ...overlay,
+    'kustomize/prod/kustomization.yaml':
+      'resources:\n  - ../base\n  - ../../../etc\n  - https://github.com/example/app//base?ref=v1\n',
+  });
+  const loaded = loadFleet(files);
+  assert.ok(!loaded.ok);
+  const messages = loaded.errors.map((e) => `${e.file}: ${e.message}`);
+  assert.equal(loaded.errors.length, 2, messages.join('\n'));
+  assert.match(
+    messages[0]!,
+    /^sources\/api\.yaml: KustomizeSource: kustomize\/prod\/kustomization\.yaml: resources: "\.\.\/\.\.\/\.\.\/etc" leaves the repository/,
+  );
+  assert.match(messages[1]!, /"https:\/\/github\.com\/example\/app\/\/base\?ref=v1" is a remote base/);
+});
+
+test('a source path that leaves the repository is an error of the source document', () => {
+  const loaded = loadFleet(
+    asFiles({ 'sources/web.yaml': helmSource().replace('path: charts/web', 'path: ../outside/chart') }),
+  );
+  assert.ok(!loaded.ok);
+  assert.equal(loaded.errors[0]?.code, 'InvalidSource');
+  assert.match(
+    loaded.errors[0]!.message,
+    /^HelmSource\/default\/web: spec\.chart\.path: "\.\.\/outside\/chart": must stay inside the repository/,
+  );
+});
+
+test("rendered files load as templates: a chart's namespaced objects go to the release namespace, cluster-scoped ones stay without", () => {
+  const rendered = [
+    {
+      path: 'sources/web.yaml@web/templates/all.yaml',
+      content:
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n  namespace: elsewhere\n',
+      namespace: 'shop',
+    },
+  ];
+  const loaded = loadFleet(asFiles({ ...webChart, 'sources/web.yaml': helmSource() }), { rendered });
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+  assert.deepEqual(
+    loaded.fleet.templates.map(
+      (t) => `${t.ref.kind}/${t.ref.namespace}/${t.ref.name} ${t.source.file}#${t.source.index}`,
+    ),
+    [
+      'Service/shop/web sources/web.yaml@web/templates/all.yaml#0',
+      'Namespace//shop sources/web.yaml@web/templates/all.yaml#1',
+      'ConfigMap/elsewhere/other sources/web.yaml@web/templates/all.yaml#2',
+    ],
+  );
+});
+
+test('a rendered object that is also committed as YAML is a duplicate identity naming both files', () => {
+  const rendered = [
+    {
+      path: 'sources/web.yaml@web/templates/service.yaml',
+      content: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n',
+      namespace: 'shop',
+    },
+  ];
+  const committed = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n';
+  const loaded = loadFleet(
+    asFiles({ ...webChart, 'sources/web.yaml': helmSource(), 'apps/web.yaml': committed }),
+    { rendered },
+  );
+  assert.ok(!loaded.ok);
+  assert.equal(loaded.errors[0]?.code, 'DuplicateIdentity');
+  assert.match(loaded.errors[0]!.message, /apps\/web\.yaml/);
+  assert.match(
+    `${loaded.errors[0]!.file} ${loaded.errors[0]!.message}`,
+    /sources\/web\.yaml@web\/templates\/service\.yaml/,
+  );
+});
