@@ -4,6 +4,7 @@
 // error naming the source document and the chart file, and nothing is written.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './run-cli.js';
@@ -108,3 +109,29 @@ test(
     assert.match(validate.stderr, /web\/templates\/service\.yaml:3:/);
   },
 );
+
+test('diff of a values change shows, per cluster, the rendered objects that change', { skip }, async () => {
+  const repo = tempDir('diff-sources');
+  writeFiles(repo, fleet);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'web with 4 replicas');
+  writeFiles(repo, { 'sources/web.yaml': helmSource({ values: 'replicas: 6' }) });
+  git('commit', '-qam', 'web with 6 replicas');
+  const run = await runCli(['diff', repo, 'HEAD~1', 'HEAD', '--no-hub-state', ...toolFlags]);
+  assert.equal(run.code, 6, run.stderr);
+  for (const cluster of ['east', 'west']) {
+    const section = run.stdout
+      .split(/^(?=diff )/m)
+      .find((s) => s.includes(`${cluster}/shop/Deployment.apps/web.yaml`));
+    assert.ok(section, `${cluster}: ${run.stdout}`);
+    assert.match(section, /^- {2}replicas: 2$/m);
+    assert.match(section, /^\+ {2}replicas: 3$/m);
+  }
+  assert.doesNotMatch(run.stdout, /prod-api/, 'the overlay did not change');
+});
