@@ -72,6 +72,13 @@ export function findSourceInputs(
       } else if (v['kind'] === 'KustomizeSource' && typeof spec['path'] === 'string') {
         inputs = followKustomization(spec['path'].replace(/\/+$/, ''), { byPath, parsedOf, at, found });
       }
+      const own = inputs.find(
+        (root) => root === '' || file.path === root || file.path.startsWith(`${root}/`),
+      );
+      if (own !== undefined) {
+        const message = `${String(v['kind'])}: the document lies under its own input ${JSON.stringify(own)}, which is not read as fleet documents: move it out`;
+        found.errors.push({ code: 'InvalidSource', ...at, message });
+      }
       found.bySource.set(`${file.path}#${doc.index}`, inputs);
       for (const p of inputs) found.all.add(p);
     }

@@ -167,6 +167,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   c.errors.push(...inputs.errors);
   const isInput = (path: string) => [...inputs.all].some((root) => isUnderPath(path, root));
   const rendered = (options.rendered ?? []).filter((f) => isFleetSourcePath(f.path));
+  const fromSources = new Set<SourceFile>(rendered);
   for (const file of [...selected.filter((f) => !isInput(f.path)), ...rendered]) {
     const load = loadOf(file);
     if (!load.parsed.ok) {
@@ -175,7 +176,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     }
     const namespace = 'namespace' in file ? (file as RenderedFile).namespace : undefined;
     load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents, namespace), load);
-    mergeItems(c, load.items);
+    mergeItems(c, fromSources.has(file) ? refuseFleetShaping(load.items) : load.items);
     const fields = (load.fields ??= checkDocumentFields(file, load.parsed.documents));
     c.errors.push(...fields.errors);
     warnings.push(...fields.warnings);
@@ -231,6 +232,27 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     memo,
     warnings,
   };
+}
+
+// What a template source renders may not change what is rendered or where: a Cluster, a
+// FleetConfig or another source in its output is an error of the rendered file.
+function refuseFleetShaping(items: readonly CollectedItem[]): CollectedItem[] {
+  return items.map((item) => {
+    if (item.type !== 'cluster' && item.type !== 'fleetConfig' && item.type !== 'templateSource') return item;
+    const what =
+      item.type === 'cluster'
+        ? 'a Cluster'
+        : item.type === 'fleetConfig'
+          ? 'a FleetConfig'
+          : 'a template source';
+    const { file, index, line } = item.place.source;
+    const message = `a template source renders templates and policies, not ${what}`;
+    return {
+      place: item.place,
+      type: 'errors',
+      errors: [{ code: 'InvalidSource', file, index, ...(line !== undefined ? { line } : {}), message }],
+    };
+  });
 }
 
 // Errors in file order, then document order; FleetConfig errors are found first but sort with their file.

@@ -98,3 +98,41 @@ test('a rendered object that is also committed as YAML is a duplicate identity n
     /sources\/web\.yaml@web\/templates\/service\.yaml/,
   );
 });
+
+test('a misspelt field of a source is an error, not a source rendered without it', () => {
+  const loaded = loadFleet(
+    asFiles({
+      ...webChart,
+      'sources/web.yaml': helmSource().replace('spec:\n', 'spec:\n  valueFiles: [values/prod.yaml]\n'),
+    }),
+  );
+  assert.ok(!loaded.ok);
+  assert.equal(loaded.errors[0]?.code, 'UnknownField');
+  assert.match(loaded.errors[0]!.message, /valueFiles/);
+});
+
+test('a source document under its own input path is an error, since it would never be read', () => {
+  const loaded = loadFleet(asFiles({ ...webChart, 'charts/web/source.yaml': helmSource() }));
+  assert.ok(!loaded.ok);
+  assert.match(loaded.errors[0]!.message, /^HelmSource: the document lies under its own input "charts\/web"/);
+});
+
+test('a source that renders a Cluster, a FleetConfig or another source is refused, naming the rendered file', () => {
+  const rendered = [
+    {
+      path: 'sources/web.yaml@web/templates/bad.yaml',
+      content:
+        'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: sneaky\n---\n' +
+        helmSource({ name: 'inner' }),
+    },
+  ];
+  const loaded = loadFleet(asFiles({ ...webChart, 'sources/web.yaml': helmSource() }), { rendered });
+  assert.ok(!loaded.ok);
+  assert.deepEqual(
+    loaded.errors.map((e) => `${e.file}#${e.index}: ${e.message}`),
+    [
+      'sources/web.yaml@web/templates/bad.yaml#0: a template source renders templates and policies, not a Cluster',
+      'sources/web.yaml@web/templates/bad.yaml#1: a template source renders templates and policies, not a template source',
+    ],
+  );
+});
