@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { loadFleet } from '../../../src/core/load/load-fleet.js';
@@ -188,3 +188,33 @@ test('a missing tool is an error of each source that needs it', async () => {
     /^HelmSource\/web: chart charts\/web: helm: not found on PATH \(name it with --helm or GITFLEET_HELM\)$/,
   );
 });
+
+test(
+  'a packaged chart (.tgz) committed in the repository renders as its directory does',
+  { skip },
+  async () => {
+    const { dir, sources: fromDir } = await fleetIn({ ...webChart, 'sources/web.yaml': helmSource() });
+    const expected = await renderer().renderAll(fromDir, directorySourceTree(dir));
+    execFileSync(helmPath, ['package', 'charts/web', '--destination', 'packaged'], {
+      cwd: dir,
+      env: { HOME: dir },
+    });
+    rmSync(join(dir, 'charts'), { recursive: true });
+    writeFiles(dir, {
+      'sources/web.yaml': helmSource().replace('path: charts/web', 'path: packaged/web-0.1.0.tgz'),
+    });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'packaged');
+    const loaded = loadFleet(await readDirectorySource(dir));
+    assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+    const packaged = loaded.fleet.templateSources ?? [];
+    assert.deepEqual(packaged[0]?.inputs, ['packaged/web-0.1.0.tgz']);
+    const tree = gitSourceTree({ gitdir: join(dir, '.git'), cache: {} }, git('rev-parse', 'HEAD'));
+    const fromTgz = await renderer().renderAll(packaged, tree);
+    assert.deepEqual(fromTgz.errors, []);
+    assert.equal(fromTgz.files.length, 2);
+    assert.deepEqual(fromTgz.files, expected.files);
+  },
+);
