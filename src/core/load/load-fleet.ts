@@ -70,6 +70,8 @@ interface FileLoad {
   fields?: FieldFindings;
   /** What the file gave the previous load, when its text changed since. */
   last?: FileLoad;
+  /** A file a template source rendered (LoadOptions.rendered). */
+  rendered?: true;
 }
 
 // In a file whose text changed, an object equal to what the file gave last time (same
@@ -211,6 +213,11 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     overridePolicies,
     options.memo?.waiting,
   );
+  // A load without the rendered files (the first of load-with-sources.ts's two) keeps what they
+  // gave the last load, so the second one, given the same render, parses none of them again.
+  if (options.rendered === undefined)
+    for (const [path, load] of previous ?? []) if (load.rendered && !loads.has(path)) loads.set(path, load);
+  for (const file of rendered) loads.get(file.path)!.rendered = true;
   const memo: LoadMemo = { limits: limitsKey, files: loads, waiting: dependents.waiting };
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
   const { templates } = scoped;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadFleet, type SourceFile } from '../../../src/core/load/load-fleet.js';
+import { loadFleet, type LoadMemo, type SourceFile } from '../../../src/core/load/load-fleet.js';
 import { helmSource, overlay, webChart } from '../../support/chart-fixtures.js';
 
 const asFiles = (files: Record<string, string>): SourceFile[] =>
@@ -135,4 +135,32 @@ test('a source that renders a Cluster, a FleetConfig or another source is refuse
       'sources/web.yaml@web/templates/bad.yaml#1: a template source renders templates and policies, not a template source',
     ],
   );
+});
+
+test('loading twice per pass, as the hub does, reuses what an unchanged render gave: the same template objects', () => {
+  const files = asFiles({ ...webChart, 'sources/web.yaml': helmSource() });
+  const rendered = [
+    {
+      path: 'sources/web.yaml@web/templates/service.yaml',
+      content: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n',
+      namespace: 'shop',
+    },
+  ];
+  const pass = (memo?: LoadMemo) => {
+    const first = loadFleet(files, memo ? { memo } : {});
+    const second = loadFleet(files, { memo: first.memo, rendered });
+    assert.ok(second.ok);
+    return second;
+  };
+  const one = pass();
+  const two = pass(one.memo);
+  assert.ok(one.ok && two.ok);
+  assert.equal(two.fleet.templates[0], one.fleet.templates[0], 'the rendered Service was not parsed again');
+  const changed = loadFleet(files, {
+    memo: loadFleet(files, { memo: two.memo }).memo,
+    rendered: [{ ...rendered[0]!, content: rendered[0]!.content + 'spec: {type: NodePort}\n' }],
+  });
+  assert.ok(changed.ok);
+  assert.notEqual(changed.fleet.templates[0], two.fleet.templates[0]);
+  assert.deepEqual(changed.fleet.templates[0]?.object['spec'], { type: 'NodePort' });
 });
