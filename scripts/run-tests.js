@@ -7,8 +7,9 @@
 //
 // Groups whose tests need real member clusters (test/kube, test/e2e) run after the test
 // clusters are built (test/clusters/build.sh, cached) and started once for the whole group;
-// they are stopped again however the run ends.
-import { spawn } from 'node:child_process';
+// they are stopped again however the run ends. The render tools of the template source tests
+// (helm, kustomize: tools/go-render/build.sh, cached the same way) are built before any group.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -76,6 +77,11 @@ function runNodeTests(files, env, concurrency) {
     });
   });
 }
+
+// A warm build only checks the binaries are there; a cold one builds them from the Go module proxy.
+const tools = spawnSync(join(root, 'tools/go-render/build.sh'), { stdio: ['ignore', 'ignore', 'inherit'] });
+if (tools.status !== 0)
+  console.log('helm and kustomize did not build: the template source tests skip, saying why');
 
 let interrupted = false;
 const kubeDirs = ['kube', 'e2e'];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readDirectorySource } from '../adapters/source/read-directory.js';
 import { readGitSource } from '../adapters/source/read-git-commit.js';
 import type { SourceFile } from '../core/load/load-fleet.js';
+import { directorySourceTree, gitSourceTree, type SourceTree } from '../adapters/render-tools/source-tree.js';
 
 /** What `--help` of render and validate says about `<source>`. */
 export const sourceArgumentNote =
@@ -16,6 +17,8 @@ export interface ReadSource {
   /** `directory DIR` or `git DIR@REF (sha)`. */
   description: string;
   commit?: string;
+  /** Every file of what was read, binary ones included: what template sources render from. */
+  tree: () => SourceTree;
 }
 
 /** Returns whether a directory is a bare git repository. */
@@ -32,10 +35,12 @@ export async function readSource(source: string, ref: string | undefined): Promi
     throw new CommandError('NotADirectory', `${source}: not a directory`, source);
   }
   if (ref !== undefined || isBareRepo(source)) {
-    const { commit, files } = await readGitSource({ dir: source, ref: ref ?? 'HEAD' });
-    return { files, commit, description: `git ${source}@${ref ?? 'HEAD'} (${commit.slice(0, 12)})` };
+    const { commit, files, gitdir } = await readGitSource({ dir: source, ref: ref ?? 'HEAD' });
+    const description = `git ${source}@${ref ?? 'HEAD'} (${commit.slice(0, 12)})`;
+    return { files, commit, description, tree: () => gitSourceTree({ gitdir, cache: {} }, commit) };
   }
-  return { files: await readDirectorySource(source), description: `directory ${source}` };
+  const files = await readDirectorySource(source);
+  return { files, description: `directory ${source}`, tree: () => directorySourceTree(source) };
 }
 
 /**

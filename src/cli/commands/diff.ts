@@ -21,6 +21,8 @@ import type { Io } from '../io.js';
 import { reviewSourceSignatures } from '../../loops/shared/review-source-signatures.js';
 import { printError } from '../print-error.js';
 import { comparedLine, comparedSide, refuseAmbiguousHead, repositoryOf } from './diff-sides.js';
+import { sourceFlags, sourceRendererOf } from '../source-flags.js';
+import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
 
@@ -35,6 +37,8 @@ export interface DiffOptions {
   now?: () => Date;
   /** The directory the command runs in, for the ambiguous-HEAD rule (default: the process's). */
   cwd?: string;
+  /** Renders both sides' template sources (docs/sources.md); absent: a side with one does not load. */
+  sources?: SourceRenderer;
 }
 
 /** `gitfleet diff`: its command line. */
@@ -60,6 +64,7 @@ export const diffSpec = {
       type: 'boolean',
       help: "render both sides as a first pass, without the hub's recorded bindings and the clusters' status",
     },
+    ...sourceFlags,
   },
 } as const satisfies CommandSpec;
 
@@ -75,6 +80,7 @@ export const diffCommand = defineCommand({
         head: positionals[2]!,
         format: values.format,
         hubState: values['no-hub-state'] ? 'none' : 'auto',
+        sources: sourceRendererOf(values),
       },
       io,
     ),
@@ -91,6 +97,7 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
       head: opts.head,
       ...(opts.hubState ? { hubState: opts.hubState } : {}),
       ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.sources ? { sourceRenderer: opts.sources } : {}),
     });
   } catch (error) {
     if (!(error instanceof PreviewDiffError)) throw error;

@@ -9,6 +9,7 @@ import { escapeText, quoteText } from '../../core/model/quote-text.js';
 import { leaderElectFlags } from './hub-leadership.js';
 import { renderTokenFileFlag } from './hub-render-repos.js';
 import { luaFlags } from '../lua-flags.js';
+import { sourceFlags } from '../source-flags.js';
 import { hubSigningFlags } from './hub-signing.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
@@ -32,6 +33,7 @@ export const hubSpec = {
     once: { type: 'boolean', help: 'run one pass and exit with its outcome' },
     interval: { type: 'duration', value: 'DURATION', default: '30s', help: 'resync period of the loop' },
     ...luaFlags,
+    ...sourceFlags,
     output: {
       type: 'string',
       choices: ['text', 'json'],

@@ -61,6 +61,8 @@ import type { Readiness } from '../../loops/runtime/readiness.js';
 import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
 import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './hub-spec.js';
 import { luaOptionsOf } from '../lua-flags.js';
+import { sourceRendererOf } from '../source-flags.js';
+import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
@@ -97,6 +99,7 @@ export const hubCommand = defineCommand({
         logFormat: values['log-format'],
         logLevel: values['log-level'],
         lua: luaOptionsOf(values),
+        sources: sourceRendererOf(values),
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
         ...hubSigningOf(values),
@@ -139,6 +142,8 @@ export interface HubOptions extends HubSigningOptions {
   leaderElection?: HubLeaderElection;
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
   lua?: LuaInterpreterOptions;
+  /** Renders the fleet's template sources (--helm, --kustomize, --render-timeout; docs/sources.md). */
+  sources?: SourceRenderer;
   /** Serve the agents' doorbell (hub-doorbell.ts; not with --once). */
   notify?: HubDoorbellOptions;
 }
@@ -305,6 +310,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
         now: () => new Date(clock.now()),
         log,
         cache,
+        ...(opts.sources ? { sourceRenderer: opts.sources } : {}),
         failover,
         statusRepositories,
         renderRepositories,

@@ -15,6 +15,9 @@ import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
 import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
 import { luaFlags, luaOptionsOf } from '../lua-flags.js';
+import { sourceFlags, sourceRendererOf } from '../source-flags.js';
+import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
+import { loadWithSources } from '../../loops/shared/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { logLevelFlag } from '../observability.js';
 import { commandLog } from '../command-log.js';
@@ -49,6 +52,7 @@ export const renderSpec = {
       help: 'with --watch: the least severe lines shown (debug adds each save seen; error shows only failed renders)',
     },
     ...luaFlags,
+    ...sourceFlags,
   },
   notes: [sourceArgumentNote],
 } as const satisfies CommandSpec;
@@ -66,6 +70,7 @@ export const renderCommand = defineCommand({
         watch: values.watch,
         logLevel: values['log-level'],
         lua: luaOptionsOf(values),
+        sources: sourceRendererOf(values),
       },
       io,
     ),
@@ -81,6 +86,8 @@ export interface RenderOptions {
   logLevel?: LogLevel;
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
   lua?: LuaInterpreterOptions;
+  /** Renders the fleet's template sources (docs/sources.md); absent: a fleet with one fails to load. */
+  sources?: SourceRenderer;
 }
 
 /** Renders a fleet repo into a directory; returns the exit code (1 on load errors). */
@@ -125,11 +132,20 @@ interface WatchMemos {
 
 async function renderToDir(opts: RenderOptions, memos: WatchMemos = {}): Promise<RenderDirOutcome> {
   const source = await readSource(opts.source, opts.ref);
-  const loaded = loadFleet(source.files, {
-    sourceBranch: sourceBranchOf(opts.ref),
-    ...(memos.load ? { memo: memos.load } : {}),
+  const loaded = await loadWithSources({
+    files: source.files,
+    load: (files, rendered) => {
+      const result = loadFleet(files, {
+        sourceBranch: sourceBranchOf(opts.ref),
+        ...(memos.load ? { memo: memos.load } : {}),
+        ...(rendered ? { rendered } : {}),
+      });
+      memos.load = result.memo;
+      return result;
+    },
+    renderer: opts.sources,
+    tree: source.tree,
   });
-  memos.load = loaded.memo;
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatLoadError), loadErrors: loaded.errors };
   const { fleet, problems } = await (memos.interpreter ??= new InterpreterSession(opts.lua)).attach(
     loaded.fleet,

@@ -10,6 +10,9 @@ import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
 import { luaFlags, luaOptionsOf } from '../lua-flags.js';
+import { sourceFlags, sourceRendererOf } from '../source-flags.js';
+import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
+import { loadWithSources } from '../../loops/shared/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { reviewSourceSignatures, type SignatureReview } from '../../loops/shared/review-source-signatures.js';
 import type { SourceKeyFlags } from '../../loops/shared/source-policy.js';
@@ -58,6 +61,7 @@ export const validateSpec = {
       help: 'print the result as text or JSON',
     },
     ...luaFlags,
+    ...sourceFlags,
   },
   notes: [sourceArgumentNote],
 } as const satisfies CommandSpec;
@@ -72,6 +76,7 @@ export const validateCommand = defineCommand({
         ...(values.ref !== undefined ? { ref: values.ref } : {}),
         output: values.output,
         lua: luaOptionsOf(values),
+        sources: sourceRendererOf(values),
       },
       io,
     ),
@@ -87,6 +92,8 @@ export interface ValidateOptions {
   output: 'text' | 'json';
   /** The Lua budgets (--lua-call-timeout, --lua-pass-budget; default: adapters/lua's). */
   lua?: LuaInterpreterOptions;
+  /** Renders the fleet's template sources (docs/sources.md); absent: a fleet with one fails to load. */
+  sources?: SourceRenderer;
 }
 
 /**
@@ -96,7 +103,13 @@ export interface ValidateOptions {
  */
 export async function runValidate(opts: ValidateOptions, io: Io): Promise<number> {
   const source = await readSource(opts.source, opts.ref);
-  const loaded = loadFleet(source.files, { sourceBranch: sourceBranchOf(opts.ref) });
+  const loaded = await loadWithSources({
+    files: source.files,
+    load: (files, rendered) =>
+      loadFleet(files, { sourceBranch: sourceBranchOf(opts.ref), ...(rendered ? { rendered } : {}) }),
+    renderer: opts.sources,
+    tree: source.tree,
+  });
   const warnings = loaded.warnings.length > 0 ? { loadWarnings: loaded.warnings } : {};
   if (opts.output === 'text') for (const w of loaded.warnings) io.err(`warning: ${formatLoadError(w)}`);
   if (!loaded.ok) {

@@ -27,6 +27,8 @@ import { parseRolloutStrategy } from './parse-rollout-strategy.js';
 import type { RolloutStrategy } from '../model/rollout.js';
 import type { Tenant } from '../model/tenant.js';
 import { parseTenant } from './parse-tenant.js';
+import type { TemplateSource } from '../model/template-source.js';
+import { parseTemplateSource } from './parse-template-source.js';
 import type { RawDocument } from './parse-yaml-stream.js';
 import { readEnvelope, type Envelope } from './read-envelope.js';
 
@@ -41,6 +43,7 @@ export interface Collection {
   workloadRebalancers: WorkloadRebalancer[];
   rolloutStrategies: RolloutStrategy[];
   tenants: Tenant[];
+  templateSources: TemplateSource[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
   identities: Map<string, { at: string; apiVersion: string }>;
@@ -67,6 +70,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
   | { type: 'rolloutStrategy'; ref: ObjectRef; strategy: RolloutStrategy }
   | { type: 'tenant'; ref: ObjectRef; tenant: Tenant }
+  | { type: 'templateSource'; ref: ObjectRef; templateSource: TemplateSource }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
 );
@@ -83,6 +87,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     workloadRebalancers: [],
     rolloutStrategies: [],
     tenants: [],
+    templateSources: [],
     errors: [],
     identities: new Map(),
     fleetConfigsSeen,
@@ -90,18 +95,27 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
   };
 }
 
-/** Returns the items of one file's documents, in order (a v1 List gives one per item). */
-export function collectFile(file: string, documents: readonly RawDocument[]): CollectedItem[] {
+/**
+ * Returns the items of one file's documents, in order (a v1 List gives one per item). A file a
+ * HelmSource rendered gives its release namespace to the namespaced objects written without one.
+ */
+export function collectFile(
+  file: string,
+  documents: readonly RawDocument[],
+  releaseNamespace?: string,
+): CollectedItem[] {
   const items: CollectedItem[] = [];
   for (const doc of documents) {
     const source: SourceLocation = { file, index: doc.index, line: doc.line };
     const v = doc.value;
     if (!isMap(v) || v['apiVersion'] !== 'v1' || v['kind'] !== 'List')
-      items.push(collectObject({ source }, v));
+      items.push(collectObject({ source }, v, releaseNamespace));
     else if (!Array.isArray(v['items']))
       items.push(failed({ source }, 'MissingField', 'List: items: is required and must be a list'));
     else
-      v['items'].forEach((item: unknown, i: number) => items.push(collectObject({ source, item: i }, item)));
+      v['items'].forEach((item: unknown, i: number) =>
+        items.push(collectObject({ source, item: i }, item, releaseNamespace)),
+      );
   }
   return items;
 }
@@ -142,11 +156,14 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
         break;
       case 'tenant':
         if (claimIdentity(c, item.place, item.ref)) c.tenants.push(item.tenant);
+        break;
+      case 'templateSource':
+        if (claimIdentity(c, item.place, item.ref)) c.templateSources.push(item.templateSource);
     }
   }
 }
 
-function collectObject(at: Place, value: unknown): CollectedItem {
+function collectObject(at: Place, value: unknown, releaseNamespace?: string): CollectedItem {
   const read = readEnvelope(value);
   if (!read.ok) {
     const subject = rawSubject(value);
@@ -178,8 +195,13 @@ function collectObject(at: Place, value: unknown): CollectedItem {
       return collectRolloutStrategy(at, e, e.role);
     case 'Tenant':
       return collectTenant(at, e);
+    case 'TemplateSource':
+      return collectTemplateSource(at, e);
     case 'Template': {
-      const namespace = effectiveNamespace(e.apiVersion, e.kind, e.namespace);
+      const written =
+        e.namespace ||
+        (releaseNamespace && effectiveNamespace(e.apiVersion, e.kind, '') ? releaseNamespace : '');
+      const namespace = effectiveNamespace(e.apiVersion, e.kind, written);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
       const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
       return {
@@ -190,6 +212,22 @@ function collectObject(at: Place, value: unknown): CollectedItem {
       };
     }
   }
+}
+
+// A template source is rendered by the loops (loops/shared/load-with-sources.ts); it is never propagated.
+function collectTemplateSource(at: Place, e: Envelope): CollectedItem {
+  const kind = e.kind === 'HelmSource' ? 'HelmSource' : 'KustomizeSource';
+  const namespace = e.namespace || 'default';
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
+  const parsed = parseTemplateSource({
+    object: e.object,
+    kind,
+    namespace: e.namespace,
+    name: e.name,
+    source: at.source,
+  });
+  if (!parsed.ok) return issuesAt(at, 'InvalidSource', `${kind}/${namespace}/${e.name}`, parsed.issues);
+  return { place: at, type: 'templateSource', ref, templateSource: parsed.source };
 }
 
 function mergeFleetConfig(c: Collection, at: Place): void {

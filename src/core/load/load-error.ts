@@ -20,7 +20,11 @@ export type LoadErrorCode =
   /** An apiVersion or kind that names nothing in an API group gitfleet understands (check-known-kind.ts). */
   | 'UnknownKind'
   /** A Tenant that does not parse, two tenants owning one file, or a tenant's document it may not hold (check-tenant-files.ts). */
-  | 'InvalidTenant';
+  | 'InvalidTenant'
+  /** A HelmSource or KustomizeSource that does not validate (parse-template-source.ts). */
+  | 'InvalidSource'
+  /** A HelmSource or KustomizeSource whose tool failed, timed out or gave output that is refused (docs/sources.md). */
+  | 'SourceRenderFailed';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {

@@ -35,10 +35,19 @@ import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-ya
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
 import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
 import type { SourceFile } from './source-file.js';
+import { findSourceInputs } from './find-source-inputs.js';
+import { isUnderPath } from '../model/template-source.js';
+import type { LoadedTemplateSource } from '../model/fleet.js';
 
 export type { LoadError, LoadErrorCode } from './load-error.js';
 export { formatLoadError } from './load-error.js';
 export type { SourceFile } from './source-file.js';
+
+/** A file a template source rendered (loops/shared/load-with-sources.ts), loaded after the fleet's own. */
+export interface RenderedFile extends SourceFile {
+  /** The release namespace of a HelmSource's output: namespaced objects written without one go there. */
+  namespace?: string;
+}
 
 export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }) & {
   /** What each file gave, for the next load. */
@@ -64,6 +73,8 @@ interface FileLoad {
   fields?: FieldFindings;
   /** What the file gave the previous load, when its text changed since. */
   last?: FileLoad;
+  /** A file a template source rendered (LoadOptions.rendered). */
+  rendered?: true;
 }
 
 // In a file whose text changed, an object equal to what the file gave last time (same
@@ -95,6 +106,11 @@ export interface LoadOptions {
   sourceBranch?: string;
   /** The memo of a previous load (its `memo`). */
   memo?: LoadMemo;
+  /**
+   * What the fleet's template sources rendered: loaded as templates after the fleet's files,
+   * whatever the FleetConfig's paths say (the source document itself was selected by them).
+   */
+  rendered?: readonly RenderedFile[];
 }
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -148,16 +164,28 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const c = newCollection(found.seen, found.config.source && locationLabel(found.config.source));
   c.errors.push(...found.errors);
   const warnings: LoadError[] = [];
-  const selected: string[] = [];
-  for (const file of sources) {
-    if (file.path !== configFile && !isPathSelected(file.path, include, exclude)) continue;
-    selected.push(file.path);
+  const selected = sources.filter((f) => f.path === configFile || isPathSelected(f.path, include, exclude));
+  const inputs = findSourceInputs(selected, (file) => {
+    const parsed = loadOf(file).parsed;
+    return parsed.ok ? parsed.documents : undefined;
+  });
+  c.errors.push(...inputs.errors);
+  const isInput = (path: string) => [...inputs.all].some((root) => isUnderPath(path, root));
+  const rendered = (options.rendered ?? []).filter((f) => isFleetSourcePath(f.path));
+  const fromSources = new Set<SourceFile>(rendered);
+  // Every file read as fleet documents, rendered ones included (their paths start with their
+  // source file's): the tenants' rules hold for what a source renders too.
+  const readPaths: string[] = [];
+  for (const file of [...selected.filter((f) => !isInput(f.path)), ...rendered]) {
+    readPaths.push(file.path);
     const load = loadOf(file);
     if (!load.parsed.ok) {
       c.errors.push(...load.parsed.errors);
       continue;
     }
-    mergeItems(c, (load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents), load)));
+    const namespace = 'namespace' in file ? (file as RenderedFile).namespace : undefined;
+    load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents, namespace), load);
+    mergeItems(c, fromSources.has(file) ? refuseFleetShaping(load.items) : load.items);
     const fields = (load.fields ??= checkDocumentFields(file, load.parsed.documents));
     c.errors.push(...fields.errors);
     warnings.push(...fields.warnings);
@@ -184,18 +212,27 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   c.errors.push(
     ...checkTenantFiles({
       collection: c,
-      files: selected,
+      files: readPaths,
       index: indexTenants(c.tenants),
       fleetConfig: found.config.source,
     }),
   );
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies, tenants } = c;
   const { workloadRebalancers, rolloutStrategies } = c;
+  const templateSources: LoadedTemplateSource[] = c.templateSources.map((source) => ({
+    source,
+    inputs: inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
+  }));
   const dependents = resolveDependentOverrides(
     c.propagationPolicies,
     overridePolicies,
     options.memo?.waiting,
   );
+  // A load without the rendered files (the first of load-with-sources.ts's two) keeps what they
+  // gave the last load, so the second one, given the same render, parses none of them again.
+  if (options.rendered === undefined)
+    for (const [path, load] of previous ?? []) if (load.rendered && !loads.has(path)) loads.set(path, load);
+  for (const file of rendered) loads.get(file.path)!.rendered = true;
   const memo: LoadMemo = { limits: limitsKey, files: loads, waiting: dependents.waiting };
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
   const { templates } = scoped;
@@ -212,11 +249,33 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
       ...(tenants.length > 0 ? { tenants } : {}),
+      ...(templateSources.length > 0 ? { templateSources } : {}),
       config: found.config,
     },
     memo,
     warnings,
   };
+}
+
+// What a template source renders may not change what is rendered or where: a Cluster, a
+// FleetConfig or another source in its output is an error of the rendered file.
+function refuseFleetShaping(items: readonly CollectedItem[]): CollectedItem[] {
+  return items.map((item) => {
+    if (item.type !== 'cluster' && item.type !== 'fleetConfig' && item.type !== 'templateSource') return item;
+    const what =
+      item.type === 'cluster'
+        ? 'a Cluster'
+        : item.type === 'fleetConfig'
+          ? 'a FleetConfig'
+          : 'a template source';
+    const { file, index, line } = item.place.source;
+    const message = `a template source renders templates and policies, not ${what}`;
+    return {
+      place: item.place,
+      type: 'errors',
+      errors: [{ code: 'InvalidSource', file, index, ...(line !== undefined ? { line } : {}), message }],
+    };
+  });
 }
 
 // Errors in file order, then document order; FleetConfig errors are found first but sort with their file.

@@ -39,6 +39,7 @@ export type DocumentRole =
   | 'RolloutStrategy'
   | 'ClusterRolloutStrategy'
   | 'Tenant'
+  | 'TemplateSource'
   | 'Template';
 
 /** A document whose envelope is valid. */
@@ -72,6 +73,8 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['gitfleet.io/v1alpha1 RolloutStrategy', 'RolloutStrategy'],
   ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', 'ClusterRolloutStrategy'],
   ['gitfleet.io/v1alpha1 Tenant', 'Tenant'],
+  ['gitfleet.io/v1alpha1 HelmSource', 'TemplateSource'],
+  ['gitfleet.io/v1alpha1 KustomizeSource', 'TemplateSource'],
 ]);
 
 /** Returns what a document is by its apiVersion and kind; anything not listed is a resource template. */

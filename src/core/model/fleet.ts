@@ -1,3 +1,4 @@
+import type { TemplateSource } from './template-source.js';
 import type { Cluster } from './cluster.js';
 import type { ClusterTaintPolicy, WorkloadRebalancer } from './failover.js';
 import type { FleetConfig } from './fleet-config.js';
@@ -39,6 +40,12 @@ export interface TemplateInterpretation {
   error?: string;
 }
 
+/** A template source as loaded: the source and the repository paths it reads (find-source-inputs.ts). */
+export interface LoadedTemplateSource {
+  source: TemplateSource;
+  inputs: readonly string[];
+}
+
 /** Everything loaded from one commit (or directory) of a fleet repo, validated and defaulted. */
 export interface Fleet {
   templates: Template[];
@@ -62,5 +69,7 @@ export interface Fleet {
   rolloutStrategies?: RolloutStrategy[];
   /** Tenants (gitfleet.io/v1alpha1), in file order; absent when there are none (core/tenancy). */
   tenants?: Tenant[];
+  /** HelmSources and KustomizeSources with the paths they read, in file order; absent when there are none. */
+  templateSources?: LoadedTemplateSource[];
   config: FleetConfig;
 }

@@ -1,6 +1,8 @@
 // What a hub pass is given (hub-pass.ts): the repository and source, the identity and clock of
 // its commits, the process's cache and failover memory, the side repositories and the keys.
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
+import type { TemplateSourceRenderer } from '../shared/load-with-sources.js';
+import type { SourceTree } from '../../adapters/render-tools/source-tree.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import type { Logger } from '../runtime/logger.js';
 import type { HubRepo } from '../shared/hub-repo.js';
@@ -51,6 +53,8 @@ export interface HubPassOptions {
   signer?: CommitSigner;
   /** Source verification's keys and mode from the flags (hub-source-gate.ts); absent: the FleetConfig's alone. */
   sourceKeys?: SourceKeyFlags;
+  /** Renders the fleet's HelmSources and KustomizeSources (docs/sources.md); absent: a fleet with one fails to load. */
+  sourceRenderer?: TemplateSourceRenderer<SourceTree>;
   /** The hub's earlier public keys (`--trusted-keys`): records they signed are the hub's own during a rotation (trust-hub-records.ts). */
   trustedKeys?: CommitVerifier;
 }

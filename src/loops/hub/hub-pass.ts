@@ -24,7 +24,15 @@ import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { ConfigError } from '../../core/model/config-error.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
-import { loadFleet } from '../../core/load/load-fleet.js';
+import {
+  loadFleet,
+  type LoadError,
+  type LoadResult,
+  type RenderedFile,
+  type SourceFile,
+} from '../../core/load/load-fleet.js';
+import { loadWithSources } from '../shared/load-with-sources.js';
+import { gitSourceTree } from '../../adapters/render-tools/source-tree.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
 import { defaultHubFailover, passVerdicts, wakeAtDue, type HubFailover } from './hub-failover.js';
@@ -43,7 +51,7 @@ import { placeClusterBranches, renderSettled, settleRender } from './place-clust
 import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
-import { readSourceCommit } from './read-source-commit.js';
+import { readCommitSourceFiles, readSourceCommit } from './read-source-commit.js';
 import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.js';
 import { trustHubRecords } from './trust-hub-records.js';
 import { restoreHubMemo } from './hub-memo.js';
@@ -185,10 +193,11 @@ async function loadVerifiedFleet(
   }
   const atHead = await readSourceCommit(read, opts.sourceRef);
   timer.mark('readMs');
-  const loadFiles = (files: typeof atHead.files) => {
+  const loadFiles = (files: readonly SourceFile[], rendered?: readonly RenderedFile[]) => {
     const loaded = loadFleet(files, {
       sourceBranch: opts.sourceRef,
       ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+      ...(rendered ? { rendered } : {}),
     });
     cache.loadMemo = loaded.memo;
     return loaded;
@@ -208,7 +217,20 @@ async function loadVerifiedFleet(
   });
   if (gated.type === 'refused')
     return { type: 'stopped', result: { ...gated.result, timings: timer.done() } };
-  const { source, fleet: loadedFleet } = gated;
+  const { source } = gated;
+  // Template sources are rendered once the source is gated: an unverified chart is never run.
+  const rendered = await renderTemplateSources(opts, {
+    read,
+    source,
+    fleet: gated.fleet,
+    head: atHead,
+    loadFiles,
+  });
+  if (!rendered.ok) {
+    const result = { source: atHead.source, errors: rendered.errors, timings: timer.done(), attempts: 1 };
+    return { type: 'stopped', result: { type: 'loadFailed', ...result } };
+  }
+  const loadedFleet = rendered.fleet;
   const refusal = gated.refused ? { refused: gated.refused } : {};
   const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
   for (const problem of interpreted.problems) opts.log.warn(problem);
@@ -230,4 +252,29 @@ function assertMirroredPrefix(repo: HubRepo, branchPrefix: string): void {
       `hub mirrors the branches under ${JSON.stringify(repo.branchPrefix)}: start it with ` +
       `--branch-prefix ${branchPrefix}`,
   );
+}
+
+/** Returns the gated fleet with its template sources rendered into templates (load-with-sources.ts). */
+async function renderTemplateSources(
+  opts: HubPassOptions,
+  input: {
+    read: ReadContext;
+    source: SourceCommit;
+    fleet: Fleet;
+    head: { source: SourceCommit; files: SourceFile[] };
+    loadFiles: (files: readonly SourceFile[], rendered?: readonly RenderedFile[]) => LoadResult;
+  },
+): Promise<{ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }> {
+  const { read, source, fleet } = input;
+  if (fleet.templateSources === undefined) return { ok: true, fleet };
+  const files =
+    source.commit === input.head.source.commit
+      ? input.head.files
+      : (await readCommitSourceFiles(read, source.commit)).files;
+  return loadWithSources({
+    files,
+    load: input.loadFiles,
+    renderer: opts.sourceRenderer,
+    tree: () => gitSourceTree(read.store, source.commit),
+  });
 }

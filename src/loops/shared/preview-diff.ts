@@ -25,6 +25,8 @@ import { GitSourceError, readGitSource } from '../../adapters/source/read-git-co
 import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
 import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './preview/render-as-hub.js';
 import { renderOffLoop } from './render-off-loop.js';
+import { loadWithSources, type TemplateSourceRenderer } from './load-with-sources.js';
+import { gitSourceTree, type SourceTree } from '../../adapters/render-tools/source-tree.js';
 
 export interface PreviewDiffOptions {
   /** A local git repository holding both revisions (bare or not). */
@@ -37,6 +39,8 @@ export interface PreviewDiffOptions {
   hubState?: 'auto' | 'none';
   /** The time a hub pass would run at, for its failover and rollout decisions (default: now). */
   now?: () => Date;
+  /** Renders each side's template sources, as the hub does (docs/sources.md); absent: a side with one does not load. */
+  sourceRenderer?: TemplateSourceRenderer<SourceTree>;
 }
 
 /** The preview of a change from base to head. */
@@ -93,10 +97,7 @@ interface LoadedSide {
 
 /** Returns the preview of the change from base to head; throws PreviewDiffError naming each side that fails. */
 export async function previewDiff(opts: PreviewDiffOptions): Promise<PreviewDiff> {
-  const sides = await Promise.all([
-    loadSide(opts.dir, 'base', opts.base),
-    loadSide(opts.dir, 'head', opts.head),
-  ]);
+  const sides = await Promise.all([loadSide(opts, 'base', opts.base), loadSide(opts, 'head', opts.head)]);
   const failures = sides.filter((s): s is SideFailure => 'errors' in s);
   if (failures.length > 0) throw new PreviewDiffError(failures);
   const [base, head] = sides as [LoadedSide, LoadedSide];
@@ -235,10 +236,11 @@ function sideLabel(side: LoadedSide): string {
 }
 
 async function loadSide(
-  dir: string,
+  opts: PreviewDiffOptions,
   side: 'base' | 'head',
   revision: string,
 ): Promise<LoadedSide | SideFailure> {
+  const { dir } = opts;
   let read;
   try {
     read = await readGitSource({ dir, ref: revision });
@@ -247,7 +249,13 @@ async function loadSide(
     return { side, revision, errors: [error.message] };
   }
   const failed = (errors: string[]): SideFailure => ({ side, revision, commit: read.commit, errors });
-  const loaded = loadFleet(read.files);
+  const { gitdir, commit } = read;
+  const loaded = await loadWithSources({
+    files: read.files,
+    load: (files, rendered) => loadFleet(files, rendered ? { rendered } : {}),
+    renderer: opts.sourceRenderer,
+    tree: () => gitSourceTree({ gitdir, cache: {} }, commit),
+  });
   if (!loaded.ok) return failed(loaded.errors.map(formatLoadError));
   const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
   if (problems.length > 0) return failed(problems);

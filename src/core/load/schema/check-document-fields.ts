@@ -103,7 +103,10 @@ function subjectOf(apiVersion: string, kind: string, metadata: unknown): string 
   const written = isMap(metadata) && typeof metadata['namespace'] === 'string' ? metadata['namespace'] : '';
   const role = classifyDocument(apiVersion, kind);
   const namespace =
-    role === 'PropagationPolicy' || role === 'OverridePolicy' || role === 'RolloutStrategy'
+    role === 'PropagationPolicy' ||
+    role === 'OverridePolicy' ||
+    role === 'RolloutStrategy' ||
+    role === 'TemplateSource'
       ? written || 'default'
       : role === 'Template'
         ? effectiveNamespace(apiVersion, kind, written)

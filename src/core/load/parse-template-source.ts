@@ -1,0 +1,99 @@
+// Reads a HelmSource or KustomizeSource document (gitfleet.io/v1alpha1) into its model, or every
+// issue with it (docs/sources.md). Paths are relative to the repository root and stay inside it:
+// no leading '/', no '..' segment, no empty segment.
+import type { SourceLocation } from '../model/source-location.js';
+import type { ClusterValues, TemplateSource } from '../model/template-source.js';
+import type { KubeObject } from '../model/kube-object.js';
+import {
+  childPath,
+  compact,
+  readList,
+  readMap,
+  readRequiredString,
+  readStringList,
+  type Issues,
+} from './field-reader.js';
+import { parseLabelSelector } from './parse-selectors.js';
+import { checkDns1123Label } from './name-rules.js';
+
+/** Returns why a repository path is not one a source may name, or undefined when it is. */
+export function checkRepositoryPath(path: string): string | undefined {
+  if (path.startsWith('/')) return 'must be relative to the repository root, not absolute';
+  const segments = path.replace(/\/+$/, '').split('/');
+  if (segments.some((s) => s === '..')) return 'must stay inside the repository (no ".." segment)';
+  if (segments.some((s) => s === '' || s === '.')) return 'must be a plain path (no empty or "." segment)';
+  if (segments.some((s) => s.startsWith('.'))) return 'must not name a hidden file or directory';
+  return undefined;
+}
+
+function readPath(value: unknown, path: string, issues: Issues): string | undefined {
+  const read = readRequiredString(value, path, issues);
+  if (read === undefined) return undefined;
+  const problem = checkRepositoryPath(read);
+  if (problem !== undefined) issues.push({ path, message: `${JSON.stringify(read)}: ${problem}` });
+  return problem === undefined ? read.replace(/\/+$/, '') : undefined;
+}
+
+function readClusterValues(value: unknown, path: string, issues: Issues): ClusterValues | undefined {
+  const map = readMap(value, path, issues);
+  if (map === undefined) return undefined;
+  const clusterNames = readStringList(map['clusterNames'], childPath(path, 'clusterNames'), issues);
+  const clusterSelector = parseLabelSelector(
+    map['clusterSelector'],
+    childPath(path, 'clusterSelector'),
+    issues,
+  );
+  if (clusterNames === undefined && clusterSelector === undefined)
+    issues.push({ path, message: 'names its clusters by clusterNames or clusterSelector' });
+  const values = readMap(map['values'], childPath(path, 'values'), issues) ?? {};
+  return compact<ClusterValues>({ clusterNames, clusterSelector, values });
+}
+
+/** Returns the source a document holds, or the issues that keep it out. */
+export function parseTemplateSource(doc: {
+  object: KubeObject;
+  kind: 'HelmSource' | 'KustomizeSource';
+  name: string;
+  namespace: string;
+  source: SourceLocation;
+}): { ok: true; source: TemplateSource } | { ok: false; issues: Issues } {
+  const issues: Issues = [];
+  const spec = readMap(doc.object['spec'], 'spec', issues) ?? {};
+  if (doc.kind === 'KustomizeSource') {
+    const path = readPath(spec['path'], 'spec.path', issues);
+    if (path === undefined || issues.length > 0) return { ok: false, issues };
+    return { ok: true, source: { kind: 'KustomizeSource', name: doc.name, source: doc.source, path } };
+  }
+  const chart = readMap(spec['chart'], 'spec.chart', issues);
+  const chartPath = chart === undefined ? undefined : readPath(chart['path'], 'spec.chart.path', issues);
+  for (const key of ['repoURL', 'oci'])
+    if (chart !== undefined && key in chart)
+      issues.push({
+        path: `spec.chart.${key}`,
+        message: 'chart repositories are not read yet: name a chart in the repository (path)',
+      });
+  const releaseName = readRequiredString(spec['releaseName'], 'spec.releaseName', issues);
+  const nameProblem = releaseName === undefined ? undefined : checkDns1123Label(releaseName, 53);
+  if (nameProblem !== undefined) issues.push({ path: 'spec.releaseName', message: nameProblem });
+  const namespace = readRequiredString(
+    spec['namespace'] ?? (doc.namespace || undefined),
+    'spec.namespace',
+    issues,
+  );
+  const values = readMap(spec['values'], 'spec.values', issues) ?? {};
+  const valuesFiles =
+    readList(spec['valuesFiles'], 'spec.valuesFiles', issues, (v, p) => readPath(v, p, issues)) ?? [];
+  const clusterValues =
+    readList(spec['clusterValues'], 'spec.clusterValues', issues, (v, p) =>
+      readClusterValues(v, p, issues),
+    ) ?? [];
+  if (chartPath === undefined || releaseName === undefined || namespace === undefined || issues.length > 0)
+    return { ok: false, issues };
+  const source = {
+    kind: 'HelmSource',
+    name: doc.name,
+    source: doc.source,
+    chart: { path: chartPath },
+  } as const;
+  return { ok: true, source: { ...source, releaseName, namespace, values, valuesFiles, clusterValues } };
+}

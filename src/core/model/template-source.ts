@@ -1,0 +1,54 @@
+// A template source: a document of the fleet repo whose output, rendered by Helm or Kustomize,
+// becomes resource templates exactly as if it had been committed as YAML (docs/sources.md).
+import type { LabelSelector } from './selectors.js';
+import type { SourceLocation } from './source-location.js';
+
+/** A Helm chart in the repository, rendered with `helm template`. */
+export interface HelmSource {
+  readonly kind: 'HelmSource';
+  readonly name: string;
+  readonly source: SourceLocation;
+  /** The chart: a directory or a packaged `.tgz`, relative to the repository root. */
+  readonly chart: { readonly path: string };
+  readonly releaseName: string;
+  /** The release namespace: namespaced objects the chart leaves without one go there. */
+  readonly namespace: string;
+  /** Inline values, applied after the values files. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Values files relative to the repository root, applied in order after the chart's values.yaml. */
+  readonly valuesFiles: readonly string[];
+  /** Values for some clusters, applied after `values` in order (later entries win). */
+  readonly clusterValues: readonly ClusterValues[];
+}
+
+/** Values given to the clusters one entry selects by name or by labels. */
+export interface ClusterValues {
+  readonly clusterNames?: readonly string[];
+  readonly clusterSelector?: LabelSelector;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/** A kustomization directory in the repository, built with `kustomize build`. */
+export interface KustomizeSource {
+  readonly kind: 'KustomizeSource';
+  readonly name: string;
+  readonly source: SourceLocation;
+  /** The kustomization directory, relative to the repository root. */
+  readonly path: string;
+}
+
+/** Either kind of template source. */
+export type TemplateSource = HelmSource | KustomizeSource;
+
+/** The kinds of template source (gitfleet.io/v1alpha1). */
+export const TEMPLATE_SOURCE_KINDS = ['HelmSource', 'KustomizeSource'] as const;
+
+/** Returns the directories and files a source reads from the repository (its chart, values files, kustomization). */
+export function sourceInputPaths(source: TemplateSource): string[] {
+  return source.kind === 'HelmSource' ? [source.chart.path, ...source.valuesFiles] : [source.path];
+}
+
+/** Returns whether a repository path is a source's input or lies under one. */
+export function isUnderPath(path: string, root: string): boolean {
+  return root === '' || path === root || path.startsWith(`${root}/`);
+}

@@ -1,0 +1,120 @@
+// A small fleet repository with a Helm chart and a Kustomize base and overlay, written into a
+// directory, for the template source tests (docs/sources.md).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Writes files (path → text) under a directory. */
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
+/** A chart `charts/web`: a Deployment, a Service, a ConfigMap when `config.enabled`, a helper template. */
+export const webChart: Record<string, string> = {
+  'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\nappVersion: "1.27"\n',
+  'charts/web/values.yaml':
+    'replicas: 2\nimage: nginx\ntag: "1.27"\nconfig:\n  enabled: false\n  greeting: hello\n',
+  'charts/web/templates/_helpers.tpl': '{{- define "web.labels" -}}\napp: {{ .Release.Name }}\n{{- end -}}\n',
+  'charts/web/templates/deployment.yaml': [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: {{ .Release.Name }}',
+    '  labels:',
+    '    {{- include "web.labels" . | nindent 4 }}',
+    'spec:',
+    '  replicas: {{ .Values.replicas }}',
+    '  selector:',
+    '    matchLabels:',
+    '      {{- include "web.labels" . | nindent 6 }}',
+    '  template:',
+    '    metadata:',
+    '      labels:',
+    '        {{- include "web.labels" . | nindent 8 }}',
+    '    spec:',
+    '      containers:',
+    '        - name: web',
+    '          image: {{ .Values.image }}:{{ .Values.tag }}',
+    '',
+  ].join('\n'),
+  'charts/web/templates/service.yaml': [
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    '  name: {{ .Release.Name }}',
+    'spec:',
+    '  selector:',
+    '    {{- include "web.labels" . | nindent 4 }}',
+    '  ports:',
+    '    - port: 80',
+    '',
+  ].join('\n'),
+  'charts/web/templates/configmap.yaml': [
+    '{{- if .Values.config.enabled }}',
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: {{ .Release.Name }}-config',
+    'data:',
+    '  greeting: {{ .Values.config.greeting | quote }}',
+    '{{- end }}',
+    '',
+  ].join('\n'),
+};
+
+/** A HelmSource document for `charts/web`. */
+export function helmSource(
+  opts: { name?: string; namespace?: string; values?: string; valuesFiles?: string[] } = {},
+): string {
+  const lines = [
+    'apiVersion: gitfleet.io/v1alpha1',
+    'kind: HelmSource',
+    'metadata:',
+    `  name: ${opts.name ?? 'web'}`,
+    'spec:',
+    '  chart:',
+    '    path: charts/web',
+    `  releaseName: ${opts.name ?? 'web'}`,
+    `  namespace: ${opts.namespace ?? 'shop'}`,
+  ];
+  if (opts.valuesFiles) lines.push('  valuesFiles:', ...opts.valuesFiles.map((f) => `    - ${f}`));
+  if (opts.values) lines.push('  values:', ...opts.values.split('\n').map((l) => `    ${l}`));
+  return lines.join('\n') + '\n';
+}
+
+/** A Kustomize base `kustomize/base` (a Deployment) and an overlay `kustomize/prod` that renames and scales it. */
+export const overlay: Record<string, string> = {
+  'kustomize/base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+  'kustomize/base/deployment.yaml': [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: api',
+    'spec:',
+    '  replicas: 1',
+    '  selector:',
+    '    matchLabels: {app: api}',
+    '  template:',
+    '    metadata:',
+    '      labels: {app: api}',
+    '    spec:',
+    '      containers:',
+    '        - name: api',
+    '          image: example/api:1.0',
+    '',
+  ].join('\n'),
+  'kustomize/prod/kustomization.yaml': [
+    'namespace: shop',
+    'namePrefix: prod-',
+    'resources:',
+    '  - ../base',
+    'replicas:',
+    '  - name: api',
+    '    count: 4',
+    '',
+  ].join('\n'),
+  'sources/api.yaml':
+    'apiVersion: gitfleet.io/v1alpha1\nkind: KustomizeSource\nmetadata:\n  name: api\nspec:\n  path: kustomize/prod\n',
+};
