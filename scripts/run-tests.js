@@ -7,8 +7,9 @@
 //
 // Groups whose tests need real member clusters (test/kube, test/e2e) run after the test
 // clusters are built (test/clusters/build.sh, cached) and started once for the whole group;
-// they are stopped again however the run ends.
-import { spawn } from 'node:child_process';
+// they are stopped again however the run ends. The secrets tests' sops and age are built first
+// (test/tools/build-sops.sh, cached) and named in GITFLEET_SOPS_BIN.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -78,14 +79,21 @@ const plainFiles = readdirSync(join(root, 'build/test'))
   .flatMap((d) => findTests(join(root, 'build/test', d)));
 const kubeFiles = only === 'unit' ? [] : kubeDirs.flatMap((d) => findTests(join(root, 'build/test', d)));
 
-const total = await runNodeTests(plainFiles, {});
+// sops and age for the secrets tests; a build that fails leaves them to skip, saying why.
+const sops = spawnSync('bash', [join(root, 'test/tools/build-sops.sh')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const sopsBin = sops.status === 0 ? sops.stdout.toString().trim().split('\n').pop() : undefined;
+const total = await runNodeTests(plainFiles, sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {});
 if (interrupted) {
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
   process.exit(130);
 }
 if (kubeFiles.length > 0) {
   const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
-  const kube = await withTestClusters({ count: 2 }, (env) => runNodeTests(kubeFiles, env));
+  const kube = await withTestClusters({ count: 2 }, (env) =>
+    runNodeTests(kubeFiles, { ...env, ...(sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}) }),
+  );
   for (const key of Object.keys(total)) total[key] += kube[key];
 }
 console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
