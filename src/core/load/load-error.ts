@@ -18,7 +18,9 @@ export type LoadErrorCode =
   /** A field the kind's schema does not have (an error for Karmada's kinds, a warning for built-in ones). */
   | 'UnknownField'
   /** An apiVersion or kind that names nothing in an API group gitfleet understands (check-known-kind.ts). */
-  | 'UnknownKind';
+  | 'UnknownKind'
+  /** A SOPS-encrypted template gitfleet cannot place or decrypt (core/secrets/check-sops-template.ts). */
+  | 'UnsupportedEncryption';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {

@@ -172,7 +172,11 @@ function diagnosticOf(binding: Binding, cluster: string, outcome: RenderOutcome)
     };
   }
   if (outcome.ok) return undefined;
-  const code = outcome.tooLarge ? 'ObjectTooLarge' : 'OverrideFailed';
+  const code = outcome.tooLarge
+    ? 'ObjectTooLarge'
+    : outcome.noRecipient
+      ? 'AgeRecipientMissing'
+      : 'OverrideFailed';
   return { severity: 'error', code, subject, cluster, message: outcome.error };
 }
 
