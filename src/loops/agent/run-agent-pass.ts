@@ -64,6 +64,8 @@ import { describeUnsigned, verifyBranchHead } from './verify-branch-head.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { describeVerdict } from '../../core/model/signature-verdict.js';
+import { decryptBranch, type AgentSecrets } from './decrypt-branch.js';
+import { redactSecrets } from './redact-secrets.js';
 
 export interface AgentPassOptions {
   /** Where the cluster branch is read: the fleet repository, or a render repository (agent-branch-repo.ts). */
@@ -119,6 +121,8 @@ export interface AgentPassOptions {
   verifier?: CommitVerifier;
   /** Signs the status commits (`--signing-key`); absent: unsigned. */
   signer?: CommitSigner;
+  /** The age identities SOPS-encrypted files are decrypted with (`--age-identity`; decrypt-branch.ts); absent: they are not applied. */
+  secrets?: AgentSecrets;
 }
 
 export interface AgentPassResult {
@@ -146,9 +150,12 @@ export interface AgentPassResult {
 
 /** Runs one pass and returns what it did; throws only when the cluster or the inventory cannot be read. */
 export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassResult> {
-  const opts = given.signal
+  const guarded = given.signal
     ? { ...given, client: untilLost(given.client, given.signal, given.cluster) }
     : given;
+  const opts = guarded.secrets
+    ? { ...guarded, client: redactSecrets(guarded.client, guarded.secrets) }
+    : guarded;
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
   const gitDownSince = opts.memory.git.downSinceMs;
@@ -161,7 +168,10 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
   opts.memory.branch = read;
-  const branch = await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read);
+  const branch = await decryptBranch(
+    await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read),
+    opts.secrets,
+  );
   const home = homeOf(opts);
   const target = gitReachable
     ? await resolveStatusTarget({
