@@ -20,7 +20,9 @@ export type LoadErrorCode =
   /** An apiVersion or kind that names nothing in an API group gitfleet understands (check-known-kind.ts). */
   | 'UnknownKind'
   /** A SOPS-encrypted template gitfleet cannot place or decrypt (core/secrets/check-sops-template.ts). */
-  | 'UnsupportedEncryption';
+  | 'UnsupportedEncryption'
+  /** A Secret committed with its values in the clear: a warning (core/secrets/find-plaintext-secrets.ts). */
+  | 'PlaintextSecret';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {
