@@ -7,19 +7,14 @@
 //
 // written by `gitfleet cluster join`. A SOPS-encrypted template placed on the cluster must name
 // it among its recipients (core/secrets/check-recipient.ts).
+import { clusterAnnotationOf } from './cluster-annotation.js';
 
 /** The Cluster annotation holding the agent's age recipient. */
 export const clusterAgeRecipientAnnotation = 'gitfleet.io/age-recipient';
 
 /** Returns the recipient a Cluster document's annotation holds, or undefined when it has none. */
 export function clusterAgeRecipientOf(document: unknown): string | undefined {
-  if (typeof document !== 'object' || document === null) return undefined;
-  const metadata = (document as { metadata?: unknown }).metadata;
-  if (typeof metadata !== 'object' || metadata === null) return undefined;
-  const annotations = (metadata as { annotations?: unknown }).annotations;
-  if (typeof annotations !== 'object' || annotations === null) return undefined;
-  const value = (annotations as Record<string, unknown>)[clusterAgeRecipientAnnotation];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  return clusterAnnotationOf(document, clusterAgeRecipientAnnotation);
 }
 
 /** Returns why a recipient is not an age recipient (`age1…` in bech32), or undefined when it is. */
