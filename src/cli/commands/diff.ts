@@ -97,7 +97,7 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     reportFailures(error.failures, opts, io);
     return exitCodes.sideDoesNotLoad;
   }
-  // A Secret committed in plaintext is said loudly, on stderr and in the markdown a pull request shows.
+  // A Secret committed in plaintext is said loudly on stderr (and in the JSON report).
   for (const line of preview.plaintextSecrets) io.err(`warning: ${line}`);
   const repository = repositoryOf(opts.repo);
   const base = comparedSide(opts.repo, preview.base);
@@ -136,7 +136,6 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
         '',
         `_${compared}_`,
         ...signatures.flatMap((line) => ['', `_Signatures: ${line}_`]),
-        ...preview.plaintextSecrets.flatMap((line) => ['', `**Warning:** ${line}`]),
       ),
     );
   } else if (preview.text !== '') {
