@@ -9,6 +9,8 @@
 // clusters are built (test/clusters/build.sh, cached) and started once for the whole group;
 // they are stopped again however the run ends. The render tools of the template source tests
 // (helm, kustomize: tools/go-render/build.sh, cached the same way) are built before any group.
+// sops and age for the secrets tests are built first too (test/tools/build-sops.sh, cached)
+// and named in GITFLEET_SOPS_BIN.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,18 +92,25 @@ const plainFiles = readdirSync(join(root, 'build/test'))
   .flatMap((d) => findTests(join(root, 'build/test', d)));
 const kubeFiles = only === 'unit' ? [] : kubeDirs.flatMap((d) => findTests(join(root, 'build/test', d)));
 
+// sops and age for the secrets tests; a build that fails leaves them to skip, saying why.
+const sops = spawnSync('bash', [join(root, 'test/tools/build-sops.sh')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const sopsBin = sops.status === 0 ? sops.stdout.toString().trim().split('\n').pop() : undefined;
 // Most test files wait on processes they start (git, the hub, agents, a browser), so the files
 // without clusters run a few at a time even on two cores; the files with clusters share the two
 // test clusters and run one at a time.
 const unitConcurrency = Number(process.env.GITFLEET_TEST_CONCURRENCY ?? 3);
-const total = await runNodeTests(plainFiles, {}, unitConcurrency);
+const total = await runNodeTests(plainFiles, sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}, unitConcurrency);
 if (interrupted) {
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
   process.exit(130);
 }
 if (kubeFiles.length > 0) {
   const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
-  const kube = await withTestClusters({ count: 2 }, (env) => runNodeTests(kubeFiles, env, 1));
+  const kube = await withTestClusters({ count: 2 }, (env) =>
+    runNodeTests(kubeFiles, { ...env, ...(sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}) }, 1),
+  );
   for (const key of Object.keys(total)) total[key] += kube[key];
 }
 console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);

@@ -12,7 +12,11 @@ export type CommandErrorCode =
   /** The source commit of the bindings does not load (status -l). */
   | 'SourceDoesNotLoad'
   /** The fleet source given is not a directory (render, validate). */
-  | 'NotADirectory';
+  | 'NotADirectory'
+  /** The fleet does not load (secrets recipients). */
+  | 'LoadFailed'
+  /** A cluster asked for is not registered, or has no age recipient (secrets recipients). */
+  | 'NoAgeRecipient';
 
 /** A command that cannot show what was asked of it. */
 export class CommandError extends GitfleetError<CommandErrorCode> {

@@ -33,6 +33,8 @@ export interface PositionalSpec {
   name: string;
   help: string;
   optional?: boolean;
+  /** The last positional only: one or more values (`CLUSTER...`). */
+  variadic?: boolean;
 }
 
 /** Everything a command says about its command line. */
@@ -163,7 +165,7 @@ function flagValue(name: string, flag: FlagSpec, given: unknown): unknown {
 }
 
 function checkPositionals(spec: CommandSpec, positionals: readonly string[]): void {
-  const max = spec.positionals.length;
+  const max = spec.positionals.at(-1)?.variadic ? Infinity : spec.positionals.length;
   const min = spec.positionals.filter((p) => !p.optional).length;
   if (positionals.length > max) {
     throw new UsageError(`unexpected argument '${escapeText(positionals[max]!)}'`);
@@ -190,7 +192,8 @@ function listOf(items: readonly string[]): string {
 /** Returns the command's usage line: `gitfleet <name> <positionals> [--flag VALUE] …`. */
 export function formatSynopsis(spec: CommandSpec): string {
   const parts = [`gitfleet ${spec.name}`];
-  for (const p of spec.positionals.filter((p) => !p.optional)) parts.push(p.name);
+  for (const p of spec.positionals.filter((p) => !p.optional))
+    parts.push(p.variadic ? `${p.name}...` : p.name);
   for (const [name, flag] of Object.entries(spec.flags)) {
     const text = flag.short ? `-${flag.short}|${flagLabel(name, flag)}` : flagLabel(name, flag);
     parts.push(flag.required ? text : `[${text}]`);

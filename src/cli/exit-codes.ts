@@ -34,7 +34,8 @@ export type CommandName =
   | 'ui'
   | 'budget'
   | 'cluster join'
-  | 'cluster leave';
+  | 'cluster leave'
+  | 'secrets recipients';
 
 /** One row of the table: a code, what it means, and the commands that exit with it. */
 export interface ExitCodeRow {
@@ -56,6 +57,7 @@ const every: readonly CommandName[] = [
   'budget',
   'cluster join',
   'cluster leave',
+  'secrets recipients',
 ];
 
 /** Every exit code, with its meaning and the commands it applies to, in the order `--help` prints. */
@@ -72,7 +74,7 @@ export const exitCodeTable: readonly ExitCodeRow[] = [
     code: exitCodes.failed,
     commands: every.filter((c) => c !== 'diff'),
     meaning:
-      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster, a source or cluster branch head not signed by a trusted key), budget found a repository over its forge's budget, cluster join or leave refused (a cluster registered already or not at all, an output that is not new), or another error, printed subject first",
+      "failed: the fleet does not load (nothing written), validate found an error diagnostic, a pass failed (an object, a deletion, Git or the cluster, a source or cluster branch head not signed by a trusted key), budget found a repository over its forge's budget, cluster join or leave refused (a cluster registered already or not at all, an output that is not new), secrets recipients found a cluster without an age recipient, or another error, printed subject first",
   },
   {
     name: 'usage',

@@ -26,6 +26,10 @@ const commands: readonly (readonly [CommandName, () => Promise<Command<CommandSp
   ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
   ['cluster join', async () => (await import('./commands/cluster-join.js')).clusterJoinCommand],
   ['cluster leave', async () => (await import('./commands/cluster-leave.js')).clusterLeaveCommand],
+  [
+    'secrets recipients',
+    async () => (await import('./commands/secrets-recipients.js')).secretsRecipientsCommand,
+  ],
 ] as unknown as readonly (readonly [CommandName, () => Promise<Command<CommandSpec>>])[];
 
 /** Returns the command of that name, loaded, or undefined. */

@@ -19,6 +19,7 @@ import { trustedKeysOf } from '../../src/adapters/signing/load-trusted-keys.js';
 import { signCommit } from '../../src/adapters/signing/commit-signer.js';
 import { makeCommit } from '../../src/adapters/git/make-commit.js';
 import { emptyTreeOid } from '../../src/adapters/git/git-object.js';
+import { readAgeIdentities } from '../../src/adapters/secrets/age-keyring.js';
 
 after(removeTempDirs);
 
@@ -161,7 +162,7 @@ test(
   'kustomize builds the overlay: the agent runs with the key from the Secret and the hub keys from the ConfigMap.',
   { skip: kubectl },
   async () => {
-    const { out, run } = await joined();
+    const { clone, out, run } = await joined();
     assert.equal(run.code, 0, run.stderr);
     writeFileSync(join(out, 'token'), 'a-git-token');
     const objects = yaml.loadAll(execFileSync('kubectl', ['kustomize', out]).toString()) as {
@@ -197,6 +198,23 @@ test(
     assert.ok(
       pod.containers[0]!.args.includes('--signing-key') && pod.containers[0]!.args.includes('--trusted-keys'),
     );
+    // The age identity (docs/secrets.md): a Secret the Pod mounts as --age-identity, whose
+    // recipient is the one the registration names.
+    const age = named('Secret', 'gitfleet-agent-age-identity');
+    const identity = Buffer.from(age.data!['identity']!, 'base64').toString();
+    assert.equal(identity, readFileSync(join(out, 'age-identity'), 'utf8'));
+    assert.equal(statSync(join(out, 'age-identity')).mode & 0o777, 0o600);
+    assert.ok(pod.containers[0]!.args.includes('--age-identity'));
+    assert.ok(pod.volumes.some((v) => v.secret?.secretName === age.metadata.name));
+    const identities = await readAgeIdentities(identity, 'age-identity');
+    assert.match(run.stdout, /age-identity {2}the agent's age identity/);
+    const registration = execFileSync('git', [
+      '-C',
+      clone.dir,
+      'show',
+      'cluster-join/member2:clusters/member2.yaml',
+    ]).toString();
+    assert.match(registration, new RegExp(`gitfleet.io/age-recipient: ${identities[0]!.recipient}`));
     // The generated names (with their hash) are the ones the Pod mounts.
     assert.ok(pod.volumes.some((v) => v.secret?.secretName === secret.metadata.name));
     assert.ok(

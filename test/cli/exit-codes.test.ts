@@ -71,6 +71,12 @@ before(async () => {
   commitChange(rendered, 'deregister onprem-gpu', (work) => rmSync(join(work, 'clusters/onprem-gpu.yaml')));
   await gitfleet(['hub', '--repo', rendered.path, '--once']);
   fresh = exampleFleetRepo({ bare: false });
+  commitChange(fresh, 'register edge-age with an age recipient', (work) =>
+    writeFileSync(
+      join(work, 'clusters/edge-age.yaml'),
+      'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: edge-age\n  annotations:\n    gitfleet.io/age-recipient: age1lrk975y4xqudf9cgmcqalc65d0vj048zjqv77l92uhv5pkss0dhsm7dpc3\n',
+    ),
+  );
   broken = exampleFleetRepo({ bare: false });
   commitChange(broken, 'bad yaml', (work) =>
     writeFileSync(join(work, 'apps/bad.yaml'), 'kind: ConfigMap\n  bad: indent\n'),
@@ -379,6 +385,27 @@ const rows: Row[] = [
     args: () => ['cluster', 'leave', '--repo', fresh.path],
     says: /expected NAME/,
   },
+  {
+    command: 'secrets recipients',
+    want: 'ok',
+    name: 'a cluster registered with an age recipient',
+    args: () => ['secrets', 'recipients', 'edge-age', '--repo', fresh.path],
+    says: /^age1lrk975y4xqudf9cgmcqalc65d0vj048zjqv77l92uhv5pkss0dhsm7dpc3$/m,
+  },
+  {
+    command: 'secrets recipients',
+    want: 'failed',
+    name: 'a cluster without an age recipient',
+    args: () => ['secrets', 'recipients', 'edge-age', 'aws-eu-prod', '--repo', fresh.path],
+    says: /cluster aws-eu-prod: has no age recipient \(annotation gitfleet.io\/age-recipient/,
+  },
+  {
+    command: 'secrets recipients',
+    want: 'usage',
+    name: 'no cluster',
+    args: () => ['secrets', 'recipients', '--repo', fresh.path],
+    says: /expected CLUSTER/,
+  },
 ];
 
 for (const row of rows) {
@@ -402,6 +429,7 @@ test('Every exit code has one meaning across all commands, and each is tested he
     'status',
     'cluster join',
     'cluster leave',
+    'secrets recipients',
   ] as const) {
     const codes = exitCodeRows(command).map((r) => r.code);
     assert.equal(new Set(codes).size, codes.length, `${command}: ${codes.join(', ')}`);

@@ -5,6 +5,7 @@ import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability.j
 import { agentLeaseFlags } from './agent-lease.js';
 import { renderRepoFlags } from './agent-render-repo.js';
 import { agentSigningFlags } from './agent-signing.js';
+import { agentSecretsFlags } from './agent-secrets.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
@@ -123,6 +124,7 @@ export const agentSpec = {
       help: 'the fraction of the lease duration between two heartbeats',
     },
     ...agentSigningFlags,
+    ...agentSecretsFlags,
     ...agentLeaseFlags,
     'token-file': tokenFileFlag,
     'status-repo': {

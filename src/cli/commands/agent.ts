@@ -71,6 +71,7 @@ import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdenti
 import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
 import { print, reportLoopPass, type AgentReporter } from './agent-pass-output.js';
 import { agentKeysOf, agentSigningOf, type AgentSigningOptions } from './agent-signing.js';
+import { agentSecretsFor, agentSecretsOf, type AgentSecretsOptions } from './agent-secrets.js';
 
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
@@ -119,6 +120,7 @@ export const agentCommand = defineCommand({
         ...(values['metrics-addr'] ? { metricsAddr: values['metrics-addr'] } : {}),
         logFormat: values['log-format'],
         ...agentSigningOf(values),
+        ...agentSecretsOf(values),
         logLevel: values['log-level'],
       },
       io,
@@ -126,7 +128,7 @@ export const agentCommand = defineCommand({
   },
 });
 
-export interface AgentOptions extends AgentSigningOptions {
+export interface AgentOptions extends AgentSigningOptions, AgentSecretsOptions {
   repo: string;
   cluster: string;
   /** The fleet's identity (default: the root commit of the cluster branch). */
@@ -236,6 +238,7 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
     }),
     ...(progress ? { progress } : {}),
     ...(await agentKeysOf(opts, log)),
+    ...(await agentSecretsFor(opts, clusterApi, log)),
   };
   try {
     if (opts.once) {

@@ -45,26 +45,34 @@ export const defaultDeploy = '../gitfleet/deploy';
 export function deployRefs(
   given: string | undefined,
   overlayDir: string | undefined,
-): Pick<AgentOverlay, 'base' | 'component'> {
+): Pick<AgentOverlay, 'base' | 'component' | 'secretsComponent'> {
   const deploy = given ?? defaultDeploy;
   const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(deploy) || /^[\w.-]+\.[a-z]{2,}\//i.test(deploy);
   if (remote) {
     const [path, query] = deploy.split('?', 2) as [string, string | undefined];
     const suffix = query === undefined ? '' : `?${query}`;
     const at = path.replace(/\/+$/, '');
-    return { base: `${at}/agent${suffix}`, component: `${at}/agent-signing${suffix}` };
+    return {
+      base: `${at}/agent${suffix}`,
+      component: `${at}/agent-signing${suffix}`,
+      secretsComponent: `${at}/agent-secrets${suffix}`,
+    };
   }
   const at =
     overlayDir === undefined || given === undefined
       ? deploy
       : relative(resolve(overlayDir), resolve(deploy)) || '.';
-  return { base: join(at, 'agent'), component: join(at, 'agent-signing') };
+  return {
+    base: join(at, 'agent'),
+    component: join(at, 'agent-signing'),
+    secretsComponent: join(at, 'agent-secrets'),
+  };
 }
 
 /** Writes the key (and with -o the overlay); returns the overlay's kustomization text. */
 export async function writeJoinOutput(
   output: JoinOutput,
-  input: { overlay: AgentOverlay; privateKey: string; trustedKeys: string },
+  input: { overlay: AgentOverlay; privateKey: string; ageIdentity: string; trustedKeys: string },
 ): Promise<string> {
   const kustomization = agentOverlayKustomization(input.overlay);
   if (output.type === 'dir') {
@@ -73,10 +81,12 @@ export async function writeJoinOutput(
       { name: overlayFiles.trustedKeys, text: input.trustedKeys, mode: 0o644 },
       { name: overlayFiles.gitignore, text: agentOverlayGitignore(), mode: 0o644 },
       { name: overlayFiles.signingKey, text: input.privateKey, mode: 0o600 },
+      { name: overlayFiles.ageIdentity, text: input.ageIdentity, mode: 0o600 },
     ]);
   } else {
     await mkdir(dirname(output.keyFile), { recursive: true, mode: 0o700 });
     await createFile(output.keyFile, input.privateKey, 0o600);
+    await createFile(join(dirname(output.keyFile), overlayFiles.ageIdentity), input.ageIdentity, 0o600);
   }
   return kustomization;
 }
@@ -108,10 +118,12 @@ export function joinReport(input: {
       `  ${at(overlayFiles.kustomization)}  deploy/agent with deploy/agent-signing, cluster=${input.cluster}`,
       `  ${at(overlayFiles.trustedKeys)}  the hub's public keys (--trusted-keys), from ${input.hubKeys}`,
       `  ${at(overlayFiles.signingKey)}  the agent's PRIVATE key, mode 0600, listed in ${at(overlayFiles.gitignore)}: never commit it`,
+      `  ${at(overlayFiles.ageIdentity)}  the agent's age identity (--age-identity, docs/secrets.md), mode 0600, listed there too: never commit it`,
     );
   } else {
     lines.push(
       `the agent's PRIVATE key went to ${input.output.keyFile} (mode 0600): copy it beside the kustomization below as ${overlayFiles.signingKey}, never into a repository`,
+      `its age identity went to ${join(dirname(input.output.keyFile), overlayFiles.ageIdentity)} (mode 0600): copy it beside the kustomization as ${overlayFiles.ageIdentity}`,
       '',
       `# ${overlayFiles.kustomization}`,
       input.kustomization.trimEnd(),

@@ -7,11 +7,12 @@
 // fleet repository. Everything is checked before anything is written; a commit that fails takes
 // the files just written with it.
 //
-// Secrets (the SOPS/age issue): when it lands, its age key is made here too, its recipient added
-// to the registration beside the signing key and its identity to the overlay's Secret
-// (`joinKeys` below is the one place to add it).
+// Its age key is made here too (docs/secrets.md): the recipient goes into the registration
+// beside the signing key (gitfleet.io/age-recipient), the identity into the overlay's Secret
+// gitfleet-agent-age-identity (--age-identity, deploy/agent-secrets).
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { generateX25519Identity, identityToRecipient } from 'age-encryption';
+import { dirname, join } from 'node:path';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -141,11 +142,12 @@ export async function runClusterJoin(values: JoinValues, io: Io, env = process.e
     dir: repo,
     gitdir: at.gitdir,
   });
-  const keys = joinKeys(name);
+  const keys = await joinKeys(name);
   const registration = clusterRegistrationText({
     name,
     labels: labels.labels,
     signingKey: keys.signing.publicLine,
+    ageRecipient: keys.age.recipient,
   });
   const loaded = loadFleet([...at.files, { path: file, content: registration }], { sourceBranch: sourceRef });
   if (!loaded.ok)
@@ -161,6 +163,7 @@ export async function runClusterJoin(values: JoinValues, io: Io, env = process.e
       ...deployRefs(values.deploy, overlayDir),
     },
     privateKey: keys.signing.privateKey,
+    ageIdentity: `# the age identity of gitfleet agent ${name}; its recipient: ${keys.age.recipient}\n${keys.age.identity}\n`,
     trustedKeys,
   });
   const fingerprint = parseOpensshPrivateKey(keys.signing.privateKey, 'the new key').publicKey.fingerprint;
@@ -195,9 +198,15 @@ export async function runClusterJoin(values: JoinValues, io: Io, env = process.e
   return exitCodes.ok;
 }
 
-/** The keys a new agent gets: its signing key (the age key of the secrets issue joins it here). */
-function joinKeys(cluster: string): { signing: OpensshKeyPair } {
-  return { signing: generateSshKey(`gitfleet-agent@${cluster}`) };
+/** The keys a new agent gets: its signing key and its age key (docs/secrets.md). */
+async function joinKeys(
+  cluster: string,
+): Promise<{ signing: OpensshKeyPair; age: { identity: string; recipient: string } }> {
+  const identity = await generateX25519Identity();
+  return {
+    signing: generateSshKey(`gitfleet-agent@${cluster}`),
+    age: { identity, recipient: await identityToRecipient(identity) },
+  };
 }
 
 function agentRepoOf(given: string | undefined, gitdir: string): string {
@@ -227,6 +236,7 @@ function joinMessage(cluster: string, fingerprint: string): string {
 async function removeOutput(output: JoinOutput): Promise<void> {
   if (output.type === 'print') {
     await rm(output.keyFile, { force: true });
+    await rm(join(dirname(output.keyFile), overlayFiles.ageIdentity), { force: true });
     return;
   }
   for (const name of Object.values(overlayFiles)) await rm(join(output.dir, name), { force: true });

@@ -104,6 +104,8 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     reportFailures(error.failures, opts, io);
     return exitCodes.sideDoesNotLoad;
   }
+  // A Secret committed in plaintext is said loudly on stderr (and in the JSON report).
+  for (const line of preview.plaintextSecrets) io.err(`warning: ${line}`);
   const repository = repositoryOf(opts.repo);
   const base = comparedSide(opts.repo, preview.base);
   const head = comparedSide(opts.repo, preview.head);
@@ -127,6 +129,7 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
       verdict: preview.verdict,
       state: preview.state,
       signatures: review,
+      ...(preview.plaintextSecrets.length > 0 ? { plaintextSecrets: preview.plaintextSecrets } : {}),
       ...diff,
     };
     const extra = { ...(rolloutShown ? { rollout } : {}), ...(why.length > 0 ? { why } : {}) };

@@ -9,7 +9,20 @@ import { InternalError } from '../model/gitfleet-error.js';
  * YAML 1.2 parsers (js-yaml) both read them back as the same string, so the output is safe for
  * every tool in the chain. Everything else is double-quoted with JSON escapes, which both read.
  */
-export function emitYaml(value: unknown): string {
+export function emitYaml(value: unknown, opts: { keepOrder?: boolean } = {}): string {
+  keepOrder = opts.keepOrder === true;
+  try {
+    return emitValue(value);
+  } finally {
+    keepOrder = false;
+  }
+}
+
+// `keepOrder`: keys as they are in the value instead of sorted, for a SOPS-encrypted document,
+// whose MAC hashes its values in document order (core/secrets/sops-leaves.ts). Set for one call.
+let keepOrder = false;
+
+function emitValue(value: unknown): string {
   const out: string[] = [];
   if (isPlainMap(value)) {
     if (Object.keys(value).length === 0) return '{}\n';
@@ -34,6 +47,7 @@ function indent(n: number): string {
 
 function sortedKeys(map: Record<string, unknown>): string[] {
   const keys = Object.keys(map);
+  if (keepOrder) return keys;
   // Byte order of UTF-16 code units equals Go's string order for the BMP, which is all that
   // Kubernetes keys use in practice.
   return keys.length > 1 ? keys.sort() : keys;

@@ -31,6 +31,8 @@ import type { TemplateSource } from '../model/template-source.js';
 import { parseTemplateSource } from './parse-template-source.js';
 import type { RawDocument } from './parse-yaml-stream.js';
 import { readEnvelope, type Envelope } from './read-envelope.js';
+import { isSopsDocument } from '../secrets/sops-metadata.js';
+import { checkSopsTemplate } from '../secrets/check-sops-template.js';
 
 /** Everything collected so far. */
 export interface Collection {
@@ -164,6 +166,11 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
 }
 
 function collectObject(at: Place, value: unknown, releaseNamespace?: string): CollectedItem {
+  const encrypted = isMap(value) && isSopsDocument(value);
+  if (encrypted) {
+    const problem = checkSopsTemplate(value, rawSubject(value).slice(0, -2) || 'document');
+    if (problem !== undefined) return failed(at, 'UnsupportedEncryption', problem);
+  }
   const read = readEnvelope(value);
   if (!read.ok) {
     const subject = rawSubject(value);
@@ -174,6 +181,12 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
     };
   }
   const e = read.envelope;
+  if (encrypted && e.role !== 'Template')
+    return failed(
+      at,
+      'UnsupportedEncryption',
+      `${e.kind}/${e.name}: SOPS-encrypted, but only templates may be: the hub reads a ${e.kind}`,
+    );
   switch (e.role) {
     case 'FleetConfig':
       return { place: at, type: 'fleetConfig' };
@@ -204,12 +217,9 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
       const namespace = effectiveNamespace(e.apiVersion, e.kind, written);
       if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
       const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
-      return {
-        place: at,
-        type: 'template',
-        ref,
-        template: { ref, key: refKey(ref), object: e.object, source: at.source },
-      };
+      const template: Template = { ref, key: refKey(ref), object: e.object, source: at.source };
+      if (encrypted) template.encrypted = { defaultedNamespace: namespace !== e.namespace };
+      return { place: at, type: 'template', ref, template };
     }
   }
 }

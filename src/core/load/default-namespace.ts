@@ -168,5 +168,11 @@ function planMoves(templates: readonly Template[], scopes: KindScopes): Move[] {
 function inDefault(t: Template): Template {
   const ref = { ...t.ref, namespace: 'default' };
   const object = { ...t.object, metadata: { ...t.object.metadata, namespace: 'default' } };
-  return { ref, key: refKey(ref), object, source: t.source };
+  return {
+    ref,
+    key: refKey(ref),
+    object,
+    source: t.source,
+    ...(t.encrypted ? { encrypted: { defaultedNamespace: true } } : {}),
+  };
 }

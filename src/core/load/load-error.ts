@@ -24,7 +24,11 @@ export type LoadErrorCode =
   /** A HelmSource or KustomizeSource that does not validate (parse-template-source.ts). */
   | 'InvalidSource'
   /** A HelmSource or KustomizeSource whose tool failed, timed out or gave output that is refused (docs/sources.md). */
-  | 'SourceRenderFailed';
+  | 'SourceRenderFailed'
+  /** A SOPS-encrypted template gitfleet cannot place or decrypt (core/secrets/check-sops-template.ts). */
+  | 'UnsupportedEncryption'
+  /** A Secret committed with its values in the clear: a warning (core/secrets/find-plaintext-secrets.ts). */
+  | 'PlaintextSecret';
 
 /** One reason a fleet repo does not load, with where it is. */
 export interface LoadError {

@@ -15,6 +15,7 @@
 // text) gave then: its documents are not parsed again and its templates and policies are the
 // same objects, which lets the render skip work for them (render-fleet.ts). The fleet is equal
 // with or without the memo.
+import { findPlaintextSecrets } from '../secrets/find-plaintext-secrets.js';
 import type { Fleet } from '../model/fleet.js';
 import type { FleetConfig } from '../model/fleet-config.js';
 import { locationLabel } from '../model/source-location.js';
@@ -52,7 +53,7 @@ export interface RenderedFile extends SourceFile {
 export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }) & {
   /** What each file gave, for the next load. */
   memo: LoadMemo;
-  /** Unknown fields of built-in kinds (code UnknownField): worth a word, not a failed load. */
+  /** Unknown fields of built-in kinds (code UnknownField) and plaintext Secrets (PlaintextSecret): worth a word, not a failed load. */
   warnings: LoadError[];
 };
 
@@ -236,6 +237,8 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const memo: LoadMemo = { limits: limitsKey, files: loads, waiting: dependents.waiting };
   if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
   const { templates } = scoped;
+  for (const { template, message } of findPlaintextSecrets(templates))
+    warnings.push({ code: 'PlaintextSecret', ...template.source, message });
   const propagationPolicies = dependents.policies;
   return {
     ok: true,

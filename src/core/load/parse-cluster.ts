@@ -18,6 +18,11 @@
 // This reads only the fields gitfleet acts on. Every other field Karmada's Cluster has (apiEndpoint,
 // secretRef, resourceModels, status, …) is accepted and ignored; a field Karmada does not have is
 // refused by the strict-field pass (schema/cluster.ts, schema/check-document-fields.ts).
+import {
+  checkAgeRecipient,
+  clusterAgeRecipientAnnotation,
+  clusterAgeRecipientOf,
+} from '../model/cluster-age-recipient.js';
 import { quoteText } from '../model/quote-text.js';
 import { clusterSigningKeyAnnotation, clusterSigningKeyOf } from '../model/cluster-signing-key.js';
 import type { Cluster, Taint, TaintEffect } from '../model/cluster.js';
@@ -62,6 +67,7 @@ export function parseCluster(doc: {
     taints: readList(spec['taints'], 'spec.taints', issues, (v, p) => parseTaint(v, p, issues)) ?? [],
     syncMode: readEnum(spec['syncMode'], ['Push', 'Pull'] as const, 'spec.syncMode', issues) ?? 'Pull',
     signingKey: readSigningKey(doc.object, issues),
+    ageRecipient: readAgeRecipient(doc.object, issues),
     source: doc.source,
   });
   checkUniqueTaints(cluster.taints, issues);
@@ -85,6 +91,15 @@ function readSigningKey(object: Record<string, unknown>, issues: Issues): string
     path: itemPath('metadata.annotations', clusterSigningKeyAnnotation),
     message: `not an OpenSSH ssh-ed25519 public key line (${what})`,
   });
+  return undefined;
+}
+
+function readAgeRecipient(object: Record<string, unknown>, issues: Issues): string | undefined {
+  const value = clusterAgeRecipientOf(object);
+  if (value === undefined) return undefined;
+  const bad = checkAgeRecipient(value);
+  if (bad === undefined) return value;
+  issues.push({ path: itemPath('metadata.annotations', clusterAgeRecipientAnnotation), message: bad });
   return undefined;
 }
 

@@ -32,6 +32,11 @@ export interface Cluster {
    * Absent: the reports are read unverified (docs/onboarding.md#the-hub-checks-the-reports).
    */
   signingKey?: string;
+  /**
+   * The age recipient its agent decrypts SOPS files with (`age1…`, the annotation
+   * gitfleet.io/age-recipient; docs/secrets.md). Absent: no encrypted template may be placed on it.
+   */
+  ageRecipient?: string;
   source: SourceLocation;
 }
 

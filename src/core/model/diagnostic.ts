@@ -14,6 +14,8 @@ export type DiagnosticCode =
   | 'NoClusterFit'
   | 'ScheduleFailed'
   | 'OverrideFailed'
+  /** A SOPS-encrypted template placed on a cluster whose age recipient is not among the file's (core/secrets/check-recipient.ts). */
+  | 'AgeRecipientMissing'
   /** A rendered object larger than the API server accepts (core/render/check-render-size.ts): held on that cluster. */
   | 'ObjectTooLarge'
   /** A copy a Tenant's rules refuse (core/tenancy, docs/tenants.md): held on that cluster. */

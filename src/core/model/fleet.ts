@@ -24,6 +24,11 @@ export interface Template {
    * when one targets its apiVersion and kind; built-in interpretation applies where absent.
    */
   interpreted?: TemplateInterpretation;
+  /**
+   * Set for a SOPS-encrypted template (docs/secrets.md): the hub places it without decrypting it.
+   * `defaultedNamespace`: its file names no namespace, the loader put it in `default`.
+   */
+  encrypted?: { defaultedNamespace: boolean };
 }
 
 /** What the customized interpreter read from a template before the render. */

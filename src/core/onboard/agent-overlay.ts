@@ -13,6 +13,8 @@ export const overlayFiles = {
   signingKey: 'signing-key',
   /** The hub's public keys, as given to `cluster join --hub-keys`. */
   trustedKeys: 'trusted-keys',
+  /** The agent's age identity (docs/secrets.md): mode 0600, never committed (the .gitignore lists it). */
+  ageIdentity: 'age-identity',
   /** The agent's Git token: put there by the person, never committed (the .gitignore lists it). */
   gitToken: 'token',
   gitignore: '.gitignore',
@@ -26,19 +28,22 @@ export interface AgentOverlay {
   /** deploy/agent and deploy/agent-signing, as the kustomization names them (paths relative to it, or remote URLs). */
   base: string;
   component: string;
+  /** deploy/agent-secrets, likewise: the agent decrypts SOPS files with its age identity. */
+  secretsComponent: string;
 }
 
 /** Returns the overlay's kustomization.yaml. */
 export function agentOverlayKustomization(overlay: AgentOverlay): string {
   return [
     `# The gitfleet agent of member cluster ${overlay.cluster}, written by gitfleet cluster join:`,
-    "# kubectl apply -k . in that cluster. signing-key is the agent's private key: never commit it.",
+    "# kubectl apply -k . in that cluster. signing-key and age-identity are the agent's private keys: never commit them.",
     'apiVersion: kustomize.config.k8s.io/v1beta1',
     'kind: Kustomization',
     'resources:',
     `  - ${quote(overlay.base)}`,
     'components:',
     `  - ${quote(overlay.component)}`,
+    `  - ${quote(overlay.secretsComponent)}`,
     'configMapGenerator:',
     '  - name: gitfleet-agent-config',
     '    namespace: gitfleet-system',
@@ -56,6 +61,11 @@ export function agentOverlayKustomization(overlay: AgentOverlay): string {
     '    type: Opaque',
     '    files:',
     `      - key=${overlayFiles.signingKey}`,
+    '  - name: gitfleet-agent-age-identity',
+    '    namespace: gitfleet-system',
+    '    type: Opaque',
+    '    files:',
+    `      - identity=${overlayFiles.ageIdentity}`,
     "  # deploy/agent's placeholder goes; the token file beside this one (not written by gitfleet) comes in",
     '  - name: gitfleet-agent-git',
     '    namespace: gitfleet-system',
@@ -68,7 +78,7 @@ export function agentOverlayKustomization(overlay: AgentOverlay): string {
 
 /** Returns the overlay's .gitignore: the private key stays out of any repository the overlay is kept in. */
 export function agentOverlayGitignore(): string {
-  return `# the agent's private key and Git token: kept out of Git\n${overlayFiles.signingKey}\n${overlayFiles.gitToken}\n`;
+  return `# the agent's private keys and Git token: kept out of Git\n${overlayFiles.signingKey}\n${overlayFiles.ageIdentity}\n${overlayFiles.gitToken}\n`;
 }
 
 // A value that YAML could read as something else than a plain string is double-quoted.

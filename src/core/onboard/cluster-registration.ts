@@ -2,6 +2,7 @@
 // document in Pull mode, with the labels asked for and the agent's public signing key in the
 // annotation the hub reads it from (model/cluster-signing-key.ts). Only the public half: the
 // private key never reaches the fleet repository.
+import { clusterAgeRecipientAnnotation } from '../model/cluster-age-recipient.js';
 import { emitYaml } from '../format/emit-yaml.js';
 import { clusterSigningKeyAnnotation } from '../model/cluster-signing-key.js';
 import { checkDns1123Label, checkLabelValue, checkQualifiedName } from '../load/name-rules.js';
@@ -12,6 +13,8 @@ export interface ClusterRegistration {
   labels: Readonly<Record<string, string>>;
   /** The agent's public key line (`ssh-ed25519 AAAA… comment`). */
   signingKey: string;
+  /** The agent's age recipient (docs/secrets.md). */
+  ageRecipient?: string;
 }
 
 /** Karmada's limit on a cluster's name (ValidateClusterName). */
@@ -21,7 +24,10 @@ export const maxClusterNameLength = 48;
 export function clusterRegistrationText(registration: ClusterRegistration): string {
   const metadata: Record<string, unknown> = {
     name: registration.name,
-    annotations: { [clusterSigningKeyAnnotation]: registration.signingKey },
+    annotations: {
+      [clusterSigningKeyAnnotation]: registration.signingKey,
+      ...(registration.ageRecipient ? { [clusterAgeRecipientAnnotation]: registration.ageRecipient } : {}),
+    },
   };
   if (Object.keys(registration.labels).length > 0) metadata['labels'] = { ...registration.labels };
   const header = `# The registration of member cluster ${registration.name}, written by gitfleet cluster join.\n`;

@@ -176,7 +176,9 @@ function diagnosticOf(binding: Binding, cluster: string, outcome: RenderOutcome)
     ? 'ObjectTooLarge'
     : outcome.tenantRefused
       ? 'TenantRefused'
-      : 'OverrideFailed';
+      : outcome.noRecipient
+        ? 'AgeRecipientMissing'
+        : 'OverrideFailed';
   return { severity: 'error', code, subject, cluster, message: outcome.error };
 }
 

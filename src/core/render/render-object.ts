@@ -20,6 +20,8 @@ import {
   preservedLabelsKey,
 } from '../failover/state-preservation.js';
 import { emitYaml } from '../format/emit-yaml.js';
+import { checkRecipient } from '../secrets/check-recipient.js';
+import { overrideEncrypted, sealEncryptedCopy } from './render-encrypted-copy.js';
 import { objectPath } from '../format/object-path.js';
 import { checkObjectSize } from './check-render-size.js';
 import { RenderKeys } from './render-key.js';
@@ -32,9 +34,10 @@ export type RenderOutcome =
   | { ok: true; path: string; text: string }
   /**
    * `tooLarge`: refused for its size (check-render-size.ts), not for an override or a script;
-   * `tenantRefused`: refused by a Tenant's rules (core/tenancy).
+   * `tenantRefused`: refused by a Tenant's rules (core/tenancy); `noRecipient`: an encrypted file
+   * placed on a cluster whose age key is not among its recipients.
    */
-  | { ok: false; path: string; error: string; tooLarge?: true; tenantRefused?: true };
+  | { ok: false; path: string; error: string; tooLarge?: true; tenantRefused?: true; noRecipient?: true };
 
 /** A rendered copy and its content key (see RenderKeys). */
 export interface RenderedCopy {
@@ -100,6 +103,13 @@ export function createObjectRenderer(opts: {
     keepsMemberReplicas,
     render(binding, cluster, target, reuse) {
       const template = opts.templates.get(binding.key)!;
+      // Per cluster, before the copies shared between clusters: the cluster's key must open it.
+      const unreadable = template.encrypted ? checkRecipient(template, cluster) : undefined;
+      if (unreadable !== undefined)
+        return {
+          key: `${binding.key}#recipient:${cluster.name}`,
+          outcome: { ok: false, path: objectPath(template.ref), error: unreadable, noRecipient: true },
+        };
       const selected = selectOverriders({
         object: template.object,
         cluster,
@@ -188,7 +198,9 @@ function renderCopy(opts: {
           opts.completions === undefined ? {} : { completions: opts.completions },
         );
   if (opts.selected.length > 0) {
-    const outcome = applyOverriders(object, opts.selected);
+    const outcome = template.encrypted
+      ? overrideEncrypted(template, object, opts.selected)
+      : applyOverriders(object, opts.selected);
     if (!outcome.ok) return { ok: false, path, error: outcome.error };
     object = outcome.object;
   }
@@ -196,7 +208,9 @@ function renderCopy(opts: {
   if (opts.keep && isMap(object.spec)) delete object.spec.replicas;
   decorateObject(object, opts.binding, template.source.file, opts.requiredBy, opts.tenant);
   if (opts.preserved) injectPreservedLabels(object, opts.preserved);
-  const text = emitYaml(object);
+  const sealed = template.encrypted ? sealEncryptedCopy(template, object) : undefined;
+  if (sealed !== undefined) return { ok: false, path, error: sealed };
+  const text = emitYaml(object, { keepOrder: template.encrypted !== undefined });
   const tooLarge = checkObjectSize(object, text);
   if (tooLarge !== undefined) return { ok: false, path, error: tooLarge, tooLarge: true };
   return { ok: true, path, text };

@@ -6,6 +6,7 @@ import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { diffLines } from './diff-lines.js';
 import { diffPlacement, isPlacementUnchanged, type PlacementDiff } from './diff-placement.js';
 import { redactSecretPair } from './redact-secret-pair.js';
+import { redactSopsPair } from './redact-sops-pair.js';
 import { formatUnifiedDiff } from './unified-diff.js';
 
 /** The parts of a render (render-fleet.ts RenderResult) a diff reads. */
@@ -107,8 +108,10 @@ function diffFile(input: {
   context: number;
 }): FileDiff {
   const { path } = input;
-  // Secret values never reach a diff: both sides are compared with their values marked.
-  const { a, b } = redactSecretPair(input.a, input.b);
+  // Secret values never reach a diff: both sides are compared with their values marked (and
+  // ciphertexts, which say nothing, with whether they changed).
+  const sops = redactSopsPair(input.a, input.b);
+  const { a, b } = sops.a === input.a && sops.b === input.b ? redactSecretPair(input.a, input.b) : sops;
   const edits = diffLines(a ?? '', b ?? '');
   const change: FileChangeType = a === undefined ? 'added' : b === undefined ? 'removed' : 'changed';
   const diff = formatUnifiedDiff({

@@ -1,6 +1,7 @@
 // What one agent pass is given (run-agent-pass.ts): the repositories, the cluster and its
 // client, the memory between passes, the guards and the keys.
 import type { PruneGuard } from '../../core/apply-plan/plan-prune.js';
+import type { AgentSecrets } from './decrypt-branch.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import type { Clock } from '../runtime/clock.js';
@@ -65,6 +66,8 @@ export interface AgentPassOptions {
   verifier?: CommitVerifier;
   /** Signs the status commits (`--signing-key`); absent: unsigned. */
   signer?: CommitSigner;
+  /** The age identities SOPS-encrypted files are decrypted with (`--age-identity`; decrypt-branch.ts); absent: they are not applied. */
+  secrets?: AgentSecrets;
 }
 
 /** Returns the fleet repository: where the bindings branch and the agent's own status live. */

@@ -37,6 +37,8 @@ import { resolveStatusTarget } from './status-target.js';
 import { exportedServices, type ExportedService } from './collect-exports.js';
 import { stopIfLost, untilLost } from './until-lost.js';
 import { verifyBranchHead } from './verify-branch-head.js';
+import { decryptBranch } from './decrypt-branch.js';
+import { redactSecrets } from './redact-secrets.js';
 
 export type { AgentPassOptions };
 
@@ -65,9 +67,12 @@ export interface AgentPassResult {
 
 /** Runs one pass and returns what it did; throws only when the cluster or the inventory cannot be read. */
 export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassResult> {
-  const opts = given.signal
+  const guarded = given.signal
     ? { ...given, client: untilLost(given.client, given.signal, given.cluster) }
     : given;
+  const opts = guarded.secrets
+    ? { ...guarded, client: redactSecrets(guarded.client, guarded.secrets) }
+    : guarded;
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
   const gitDownSince = opts.memory.git.downSinceMs;
@@ -80,7 +85,10 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
   });
   opts.memory.branch = read;
-  const branch = await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read);
+  const branch = await decryptBranch(
+    await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read),
+    opts.secrets,
+  );
   const home = homeOf(opts);
   const target = gitReachable
     ? await resolveStatusTarget({

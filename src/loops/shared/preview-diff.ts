@@ -60,6 +60,8 @@ export interface PreviewDiff {
   /** The same as `gitfleet diff --format markdown` and `--format text` print. */
   markdown: string;
   text: string;
+  /** The head side's Secrets committed in plaintext, as loud warnings (docs/secrets.md). */
+  plaintextSecrets: string[];
 }
 
 /** One side that could not be read or does not load, with every error. */
@@ -93,6 +95,8 @@ interface LoadedSide {
   commit: string;
   message: string;
   fleet: Fleet;
+  /** Its Secrets committed in plaintext (core/secrets/find-plaintext-secrets.ts), as warnings. */
+  plaintextSecrets: string[];
 }
 
 /** Returns the preview of the change from base to head; throws PreviewDiffError naming each side that fails. */
@@ -211,6 +215,7 @@ function assemble(input: {
     verdict,
     markdown,
     text,
+    plaintextSecrets: head.plaintextSecrets,
   };
 }
 
@@ -259,5 +264,13 @@ async function loadSide(
   if (!loaded.ok) return failed(loaded.errors.map(formatLoadError));
   const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
   if (problems.length > 0) return failed(problems);
-  return { gitdir: read.gitdir, revision, commit: read.commit, message: read.message, fleet };
+  const plaintextSecrets = loaded.warnings.filter((w) => w.code === 'PlaintextSecret').map(formatLoadError);
+  return {
+    gitdir: read.gitdir,
+    revision,
+    commit: read.commit,
+    message: read.message,
+    fleet,
+    plaintextSecrets,
+  };
 }

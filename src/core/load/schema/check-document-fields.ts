@@ -3,6 +3,7 @@
 // they act on. Unknown fields of Karmada's kinds and the FleetConfig are errors; those of
 // built-in kinds are warnings. Each names the file, the document, the line of the field, its
 // path and the valid field it most likely meant.
+import { isSopsDocument, sopsKey } from '../../secrets/sops-metadata.js';
 import { isMap } from '../../model/kube-object.js';
 import { quoteText } from '../../model/quote-text.js';
 import { effectiveNamespace } from '../default-namespace.js';
@@ -75,7 +76,9 @@ function checkObject(
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return;
   const schema = kindSchema(apiVersion, kind);
   if (schema === undefined) return;
-  const unknown = findUnknownFields(value, schema.schema);
+  // A SOPS-encrypted document carries its metadata under `sops` (core/secrets/sops-metadata.ts).
+  const { [sopsKey]: _sops, ...fields } = value;
+  const unknown = findUnknownFields(isSopsDocument(value) ? fields : value, schema.schema);
   if (unknown.length === 0) return;
   const subject = subjectOf(apiVersion, kind, value['metadata']);
   for (const field of unknown)
