@@ -21,13 +21,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { forgeBudget } from '../src/core/budget/forge-budget.js';
-import { statusRepositoriesFor } from '../src/core/budget/plan-pacing.js';
 import { profileDefaults } from '../src/cli/forge-profile.js';
 import { parseInterval } from '../src/cli/parse-interval.js';
 import { git, makeServedRepo } from '../test/git-server/git-cli.js';
 import { startForge, type ForgeEvent } from '../test/git-server/start-forge.js';
 import type { BudgetAgentsSettings } from './lib/budget-agents.js';
+import { budgetAdvice } from './lib/budget-advice.js';
 import { budgetConfigMap, budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
 import { measureStretches, type Stretch } from './lib/budget-report.js';
 import { startGitfleet } from './mcs-processes.js';
@@ -40,8 +39,12 @@ export interface BudgetShape {
   clusters: number;
   /** The longest a status may wait for its slot: sets how many status repositories (`budget --status-lag`). */
   statusLagSeconds: number;
+  /** The last agent's wait for its turn to fetch after a push: sets how many render repositories (`budget --fetch-spread`). */
+  fetchSpreadSeconds: number;
   agentProcesses: number;
   idleMs: number;
+  /** The longest wait for each stretch's goal: the run then reports what it reached. */
+  waitMs: number;
 }
 
 /** What the agents reported, by cluster. */
@@ -96,29 +99,34 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
   try {
     mkdirSync(join(root, 'served'), { recursive: true });
     const clusters = clusterNames(shape.clusters);
-    const statusRepositories = statusRepositoriesFor(
-      shape.clusters,
-      forgeBudget('github'),
-      shape.statusLagSeconds,
-    );
-    makeServedRepo(join(root, 'served'), 'fleet.git');
-    const statusUrls = Array.from({ length: statusRepositories }, (_, k) => {
-      makeServedRepo(join(root, 'served'), `status-${k + 1}.git`);
-      return forge.url(`status-${k + 1}.git`);
-    });
-    log(
-      `budget: ${shape.clusters} clusters, ${statusRepositories} status repositories (status lag ${shape.statusLagSeconds} s)`,
-    );
     const work = join(root, 'work');
     mkdirSync(work);
     await git(work, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+    // As `gitfleet budget` advises for the github profile with the doorbell at this size.
+    const advice = budgetAdvice({
+      repo: work,
+      clusters: shape.clusters,
+      statusLagSeconds: shape.statusLagSeconds,
+      fetchSpreadSeconds: shape.fetchSpreadSeconds,
+    });
+    makeServedRepo(join(root, 'served'), 'fleet.git');
+    const served = (kind: string, count: number) =>
+      Array.from({ length: count }, (_, k) => {
+        makeServedRepo(join(root, 'served'), `${kind}-${k + 1}.git`);
+        return forge.url(`${kind}-${k + 1}.git`);
+      });
+    const statusUrls = served('status', advice.statusRepositories);
+    const renderUrls = served('render', advice.renderRepositories);
+    log(
+      `budget: ${shape.clusters} clusters, ${advice.statusRepositories} status and ${advice.renderRepositories} render repositories (${advice.command})`,
+    );
     const write = (files: Record<string, string>) => {
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(join(work, path, '..'), { recursive: true });
         writeFileSync(join(work, path), text);
       }
     };
-    write(budgetFleetFiles({ clusters, statusUrls, value: '0' }));
+    write(budgetFleetFiles({ clusters, statusUrls, renderUrls, value: '0' }));
     await git(work, ['add', '-A']);
     await git(work, [
       '-c',
@@ -186,9 +194,9 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     const missing: string[] = [];
     const waitFor = async (what: string, check: () => boolean, timeoutMs: number) =>
       (await until(what, check, timeoutMs, log)) || (missing.push(what), false);
-    await waitFor('every cluster to apply', all(got.applied, '0'), 1_200_000 + lagMs);
+    await waitFor('every cluster to apply', all(got.applied, '0'), shape.waitMs + lagMs);
     const appliedAt = Date.now();
-    await waitFor('every first status', all(got.status, '0'), 1_200_000 + lagMs);
+    await waitFor('every first status', all(got.status, '0'), shape.waitMs + lagMs);
     const startup: Stretch = { name: 'startup', from: startedAt, to: Date.now() };
     log(
       `budget: started in ${Math.round((startup.to - startup.from) / 1000)} s (applied in ${Math.round((appliedAt - startedAt) / 1000)} s)`,
@@ -205,15 +213,18 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       '-qam',
       'value 1',
     ]);
+    const pushing = Date.now();
     await git(work, ['push', '-q', forge.url('fleet.git'), 'HEAD:main']);
-    const pushedAt = Date.now();
+    // The source push is the moment the forge took it (the bench's push to the fleet repository).
+    const pushedAt =
+      events.find((e) => e.repo === 'fleet.git' && e.kind === 'push' && e.at >= pushing)?.at ?? pushing;
     await fetch(`http://127.0.0.1:${webhookPort}/hooks/push`, {
       method: 'POST',
       headers: { 'X-Gitlab-Event': 'Push Hook', 'X-Gitlab-Token': 'bench-secret' },
       body: '{"ref":"refs/heads/main"}',
     });
-    await waitFor('every cluster to apply the push', all(got.applied, '1'), 1_200_000);
-    await waitFor('every status of the push', all(got.status, '1'), 1_200_000 + 2 * lagMs);
+    await waitFor('every cluster to apply the push', all(got.applied, '1'), shape.waitMs);
+    await waitFor('every status of the push', all(got.status, '1'), shape.waitMs + 2 * lagMs);
     const push: Stretch = { name: 'push', from: pushedAt, to: Date.now() };
     log(
       `budget: push applied and reported in ${Math.round((push.to - push.from) / 1000)} s; idle ${shape.idleMs / 1000} s`,
@@ -225,9 +236,21 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       (map.get(c)?.get('1') ?? idle.from) - pushedAt;
     const latencies = clusters.map((c) => since(got.applied, c));
     const reported = clusters.map((c) => since(got.status, c));
-    const measured = measureStretches({ events, stretches: [startup, push, idle], latencies, reported });
+    // The hub's share: until the push that carried the cluster's branch (its render repository's, else the fleet's).
+    const branchRepo = (k: number) =>
+      renderUrls.length === 0 ? 'fleet.git' : `render-${(k % renderUrls.length) + 1}.git`;
+    const firstPush = (repo: string) =>
+      events.find((e) => e.repo === repo && e.kind === 'push' && e.at > pushedAt)?.at;
+    const published = clusters.map((_, k) => (firstPush(branchRepo(k)) ?? idle.from) - pushedAt);
+    const measured = measureStretches({
+      events,
+      stretches: [startup, push, idle],
+      latencies,
+      reported,
+      published,
+    });
     const gaveUp = missing.length === 0 ? '' : `INCOMPLETE: gave up waiting for ${missing.join(', ')}; `;
-    return { statusRepositories, ...measured, note: gaveUp + measured.note, missing };
+    return { advice, ...measured, note: gaveUp + measured.note, missing };
   } finally {
     for (const p of processes.reverse()) await p.stop();
     await forge.close();
@@ -247,6 +270,8 @@ function startAgents(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const errors: string[] = [];
+  // GITFLEET_BENCH_TRACE=1 (with GITFLEET_BENCH_KEEP=1): every agent event, in `<logFile>.events`.
+  const trace = process.env['GITFLEET_BENCH_TRACE'] !== undefined ? ([] as string[]) : undefined;
   child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   let pending = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -254,6 +279,7 @@ function startAgents(
     pending = lines.pop() ?? '';
     for (const line of lines) {
       const e = JSON.parse(line) as { type: string; cluster: string; value?: string; at: number };
+      trace?.push(line);
       const into = e.type === 'applied' ? got.applied : e.type === 'status' ? got.status : undefined;
       if (into === undefined || e.value === undefined) continue;
       const seen = into.get(e.cluster) ?? new Map<string, number>();
@@ -269,6 +295,7 @@ function startAgents(
       await exited;
       clearTimeout(killer);
       writeFileSync(logFile, errors.join(''));
+      if (trace !== undefined) writeFileSync(`${logFile}.events`, trace.join('\n'));
     },
   };
 }
@@ -295,8 +322,10 @@ export function budgetShape(opts: { quick: boolean; clusters?: number }): Budget
   return {
     clusters,
     statusLagSeconds: clusters <= 200 ? 120 : 300,
+    fetchSpreadSeconds: 1,
     agentProcesses: Math.max(1, Math.ceil(clusters / 500)),
     idleMs: opts.quick ? 60_000 : 120_000,
+    waitMs: opts.quick ? 600_000 : 1_200_000,
   };
 }
 
@@ -315,7 +344,10 @@ export const budgetScenario: Scenario = {
         ...shape,
         forge: 'github',
         readWindowMs: 1000,
-        statusRepositories: result.statusRepositories,
+        statusRepositories: result.advice.statusRepositories,
+        renderRepositories: result.advice.renderRepositories,
+        advice: result.advice.command,
+        model: result.advice.model,
       },
       contenders: result.contenders,
       ratios: [],

@@ -1,10 +1,11 @@
 // Many agents in one process, for the budget scenario (bench/budget.ts): each runs the agent's
-// own loop as `gitfleet agent` wires it (cli/commands/agent.ts: its remote mirror and status
-// repositories over HTTP, the doorbell, the push pacer, the heartbeat, the status pass) with its
+// own loop as `gitfleet agent` wires it (cli/commands/agent.ts: openAgentRepo's mirrors, its
+// branch read from the render repository the bindings branch names, the fleet repository's
+// bindings branch beside it, the status repositories over HTTP, the doorbell, the push pacer,
+// the heartbeat, the status pass, the pass's mirror maintenance, the local-refs watch) with its
 // own rate-limit gates, as a process of its own would have; only the member cluster is the
 // in-memory one behind the agent's interface (test/loops/agent/fake-cluster.ts). Left out: the
-// Lease in the cluster (one agent each here) and the local-refs watch (a remote mirror's refs
-// move only at the agent's own refresh).
+// Lease in the cluster (one agent each here), metrics and the per-pass log lines.
 //
 //   node build/bench/lib/budget-agents.js '<json settings>'
 //
@@ -16,8 +17,7 @@ import { join } from 'node:path';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { agentWaiting, type AgentDoorbellOptions } from '../../src/cli/commands/agent-doorbell.js';
 import { agentPushPacer } from '../../src/cli/commands/agent-pacing.js';
-import { remoteAgentRepo } from '../../src/cli/commands/agent-remote-repo.js';
-import { agentPassWithMaintenance } from '../../src/cli/commands/agent-render-repo.js';
+import { agentPassWithMaintenance, openAgentRepo } from '../../src/cli/commands/agent-render-repo.js';
 import { agentStatusRepos } from '../../src/cli/commands/agent-status-repos.js';
 import { rateLimitGatesFor } from '../../src/cli/commands/rate-limit-gates-for.js';
 import { heartbeatRef } from '../../src/core/publish/hub-refs.js';
@@ -28,7 +28,9 @@ import type { AgentPassOptions } from '../../src/loops/agent/run-agent-pass.js';
 import { heartbeatRepo } from '../../src/loops/agent/status-target.js';
 import { systemClock } from '../../src/loops/runtime/clock.js';
 import type { Logger } from '../../src/loops/runtime/logger.js';
-import { periodicTrigger } from '../../src/loops/runtime/trigger.js';
+import { periodicTrigger, type Trigger } from '../../src/loops/runtime/trigger.js';
+import { watchLocalRefs } from '../../src/loops/hub/watch-local-refs.js';
+import { clusterBranchRef } from '../../src/loops/agent/agent-repo.js';
 import { FakeCluster } from '../../test/loops/agent/fake-cluster.js';
 
 /** What the scenario hands the process. */
@@ -84,7 +86,14 @@ async function startAgent(
     onWarning: (m: string) => log.warn(m),
     rateLimits,
   };
-  const repo = await remoteAgentRepo({ ...remoteOptions, url: s.url, cluster, branchPrefix: s.branchPrefix });
+  // As `gitfleet agent --repo <url>` opens it: the branch where the bindings branch says it lives.
+  const repo = await openAgentRepo({
+    ...remoteOptions,
+    repo: s.url,
+    cluster,
+    branchPrefix: s.branchPrefix,
+    log,
+  });
   const tokenFile = join(s.workDir, 'tokens', cluster);
   writeFileSync(tokenFile, `${s.tokens[cluster]}\n`, { mode: 0o600 });
   const doorbell: AgentDoorbellOptions = {
@@ -111,6 +120,7 @@ async function startAgent(
   const identity = { name: `gitfleet agent ${cluster}`, email: `agent-${cluster}@gitfleet.invalid` };
   const passOptions: AgentPassOptions = {
     repo: waiting.repo,
+    fleetRepo: () => repo.fleetRepo(),
     client: fake,
     cluster,
     branchPrefix: s.branchPrefix,
@@ -133,11 +143,18 @@ async function startAgent(
     (fake.peek(watched)?.['data'] as Record<string, string> | undefined)?.['value'];
   let applied: string | undefined;
   const loop = runAgentLoop({
-    pass: agentPassWithMaintenance({ passOptions, clock, log }),
+    pass: tracedPass(agentPassWithMaintenance({ passOptions, clock, log }), cluster),
     client: fake,
     cluster,
     memory,
-    triggers: [periodicTrigger({ clock, intervalMs: s.intervalMs }), ...waiting.triggers()],
+    triggers: [
+      watchLocalRefs({
+        gitdir: passOptions.repo.gitdir,
+        sourceRef: clusterBranchRef(s.branchPrefix, cluster),
+      }),
+      periodicTrigger({ clock, intervalMs: s.intervalMs }),
+      ...waiting.triggers(),
+    ].map((t) => traced(t, cluster)),
     clock,
     random: Math.random,
     log,
@@ -148,7 +165,7 @@ async function startAgent(
       stretchedMs: waiting.stretchedMs,
       write: () =>
         writeHeartbeat({
-          repo: heartbeatRepo(memory, passOptions.repo),
+          repo: heartbeatRepo(memory, passOptions.fleetRepo?.() ?? passOptions.repo),
           ref: heartbeatRef(s.branchPrefix, cluster),
           cluster,
           author: { ...identity, time: Math.floor(clock.now() / 1000), tzOffsetMinutes: 0 },
@@ -165,6 +182,34 @@ async function startAgent(
     },
   });
   return { loop };
+}
+
+// GITFLEET_BENCH_TRACE=1: what woke each agent and when its passes ran, as events on stdout.
+const tracing = process.env['GITFLEET_BENCH_TRACE'] !== undefined;
+
+function traced(trigger: Trigger, cluster: string): Trigger {
+  if (!tracing) return trigger;
+  return {
+    name: trigger.name,
+    start: (notify) =>
+      trigger.start((reason) => {
+        emit({ type: 'trigger', cluster, reason, at: Date.now() });
+        notify(reason);
+      }),
+    stop: () => trigger.stop(),
+  };
+}
+
+function tracedPass<R>(pass: () => Promise<R>, cluster: string): () => Promise<R> {
+  if (!tracing) return pass;
+  return async () => {
+    emit({ type: 'pass', cluster, at: Date.now() });
+    try {
+      return await pass();
+    } finally {
+      emit({ type: 'passed', cluster, at: Date.now() });
+    }
+  };
 }
 
 /** Runs every agent of the settings until SIGTERM. */

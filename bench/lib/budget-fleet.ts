@@ -1,5 +1,6 @@
 // The budget scenario's fleet (bench/budget.ts): N clusters on the forge's fleet repository, their
-// status spread over S status repositories by the FleetConfig, and one ConfigMap placed on
+// status spread over S status repositories and their branches over R render repositories by the
+// FleetConfig (each cluster pinned by label, round-robin), and one ConfigMap placed on
 // every cluster whose `data.value` names the source push it came from. And the arithmetic of
 // what the forge saw: the busiest window of each repository.
 import type { ForgeEvent } from '../../test/git-server/start-forge.js';
@@ -9,21 +10,38 @@ export function clusterNames(n: number): string[] {
   return Array.from({ length: n }, (_, k) => `c${String(k + 1).padStart(4, '0')}`);
 }
 
-/** The fleet repository's files, the ConfigMap at `value`. */
+/** The fleet repository's files, the ConfigMap at `value`; clusters pinned round-robin to the status and render repositories. */
 export function budgetFleetFiles(opts: {
   clusters: readonly string[];
   statusUrls: readonly string[];
+  renderUrls: readonly string[];
   value: string;
 }): Record<string, string> {
-  const repositories = opts.statusUrls.map((url, k) => `    - {name: status-${k + 1}, url: "${url}"}`);
-  const cluster = (name: string) =>
-    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}, labels: {fleet: bench}}\nspec: {syncMode: Pull}\n`;
+  const listed = (key: string, kind: string, urls: readonly string[]) =>
+    urls.length === 0
+      ? []
+      : [`  ${key}:`, ...urls.map((url, k) => `    - {name: ${kind}-${k + 1}, url: "${url}"}`)];
+  const spec = [
+    ...listed('statusRepositories', 'status', opts.statusUrls),
+    ...listed('renderRepositories', 'render', opts.renderUrls),
+  ];
+  // Round-robin by label: even shares (rendezvous hashing gives 100 clusters over 13 repositories 4 to 12 each).
+  const pin = (label: string, kind: string, count: number, k: number) =>
+    count === 0 ? [] : [`gitfleet.io/${label}: ${kind}-${(k % count) + 1}`];
+  const cluster = (name: string, k: number) => {
+    const labels = [
+      'fleet: bench',
+      ...pin('status-repository', 'status', opts.statusUrls.length, k),
+      ...pin('render-repository', 'render', opts.renderUrls.length, k),
+    ];
+    return `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}, labels: {${labels.join(', ')}}}\nspec: {syncMode: Pull}\n`;
+  };
   return {
     'fleet.yaml': [
       'apiVersion: gitfleet.io/v1alpha1',
       'kind: FleetConfig',
       'metadata: {name: fleet}',
-      ...(repositories.length > 0 ? ['spec:', '  statusRepositories:', ...repositories] : ['spec: {}']),
+      ...(spec.length > 0 ? ['spec:', ...spec] : ['spec: {}']),
       '',
     ].join('\n'),
     'clusters.yaml': opts.clusters.map(cluster).join('---\n'),

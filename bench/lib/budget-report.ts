@@ -34,6 +34,8 @@ export function measureStretches(opts: {
   latencies: readonly number[];
   /** push → its status on the Git host, ms, one per cluster. */
   reported: readonly number[];
+  /** push → the hub's push that carried the cluster's new branch, ms, one per cluster (the hub's share). */
+  published?: readonly number[];
 }): { note: string; contenders: ContenderResult[]; details: Record<string, unknown> } {
   const stretches = opts.stretches.map((s) => summarize(opts.events, s));
   const limited = opts.events.filter((e) => e.kind === 'limited' || e.kind === 'forbidden').length;
@@ -41,11 +43,20 @@ export function measureStretches(opts: {
   const most = (pick: (r: RepositoryLoad) => number) => Math.max(0, ...all.map(pick));
   const applied = { p50: percentile(opts.latencies, 50), p99: percentile(opts.latencies, 99) };
   const reported = { p50: percentile(opts.reported, 50), p99: percentile(opts.reported, 99) };
+  const pub = opts.published ?? [];
+  // The agent's share: from the push of its branch to its apply.
+  const fetched = pub.map((p, k) => (opts.latencies[k] ?? p) - p);
+  const published = { p50: percentile(pub, 50), p99: percentile(pub, 99) };
+  const agentShare = { p50: percentile(fetched, 50), p99: percentile(fetched, 99) };
   const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
   const note =
     `busiest repository: ${most((r) => r.peakReadsPerSecond)} reads in one second ` +
     `(${most((r) => r.peakReadsPerSecond10s)}/s over 10 s), ${most((r) => r.peakPushesPerMinute)} pushes in one minute; ` +
-    `${limited} answers 429; push → applied P50 ${s(applied.p50)}, P99 ${s(applied.p99)}; ` +
+    `${limited} answers 429; push → applied P50 ${s(applied.p50)}, P99 ${s(applied.p99)}` +
+    (pub.length > 0
+      ? ` (the hub's share, push → branch pushed: P50 ${s(published.p50)}, P99 ${s(published.p99)}; the agent's, branch pushed → applied: P50 ${s(agentShare.p50)}, P99 ${s(agentShare.p99)})`
+      : '') +
+    '; ' +
     `push → status on the host P50 ${s(reported.p50)}, P99 ${s(reported.p99)}; ` +
     stretches.map((x) => `${x.name} ${Math.round(x.seconds)} s`).join(', ');
   return {
@@ -55,6 +66,7 @@ export function measureStretches(opts: {
       limited,
       pushToAppliedMs: applied,
       pushToReportedMs: reported,
+      ...(pub.length > 0 ? { pushToPublishedMs: published, publishedToAppliedMs: agentShare } : {}),
       stretches: stretches.map(({ repositories, ...rest }) => ({
         ...rest,
         repositories: compact(repositories),
@@ -77,12 +89,15 @@ function summarize(events: readonly ForgeEvent[], s: Stretch): StretchSummary {
   };
 }
 
-// The fleet repository, and the busiest status repository by pushes: the rest are alike.
+// The fleet repository, the busiest status repository by pushes and the busiest render
+// repository by reads: the rest are alike.
 function compact(repositories: readonly RepositoryLoad[]): RepositoryLoad[] {
   const fleet = repositories.filter((r) => r.repo === 'fleet.git');
-  const status = repositories.filter((r) => r.repo !== 'fleet.git');
-  const busiest = [...status].sort(
-    (a, b) => b.peakPushesPerMinute - a.peakPushesPerMinute || b.reads - a.reads,
-  )[0];
-  return [...fleet, ...(busiest ? [busiest] : [])];
+  const busiest = (prefix: string, by: (a: RepositoryLoad, b: RepositoryLoad) => number) =>
+    [...repositories.filter((r) => r.repo.startsWith(prefix))].sort(by).slice(0, 1);
+  return [
+    ...fleet,
+    ...busiest('status-', (a, b) => b.peakPushesPerMinute - a.peakPushesPerMinute || b.reads - a.reads),
+    ...busiest('render-', (a, b) => b.peakReadsPerSecond - a.peakReadsPerSecond || b.reads - a.reads),
+  ];
 }

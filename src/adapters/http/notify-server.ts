@@ -22,16 +22,19 @@
 // wildcard bind (a Pod behind an Ingress) takes any. Every socket has a timeout.
 //
 // Pacing (docs/git-budget.md#pacing): with `ringsPerSecond`, an answer that sends an agent to
-// fetch (its branch moved, or its wait named an old head) waits for the cluster's turn on one
-// timeline of turns (ring-pacer.ts), and a starting agent is given a turn of its own, so that
-// one push to every branch, or a fleet started together, fetches within the read budget.
+// fetch (its branch moved, or its wait named an old head) waits for the cluster's turn on the
+// timeline of the repository its branch lives in (ring-timelines.ts: one per render repository,
+// `timelineOf`, and one for the rest), and a starting agent is given a turn of its own on the
+// default one, so that one push to every branch, or a fleet started together, fetches within
+// each repository's read budget.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { isLoopbackHost, isWildcardHost } from './ui-server.js';
 import { isTokenOf, type NotifyTokens } from './notify-tokens.js';
 import { createNotifyWaiters, type NotifyWaiters } from './notify-waiters.js';
-import { ringPacer, type RingPacer } from './ring-pacer.js';
+import type { RingPacer } from './ring-pacer.js';
+import { ringTimelines, type RingTimeline } from './ring-timelines.js';
 import { readsPerRing, readsPerStart, type PushSlot } from '../../core/budget/plan-pacing.js';
 
 export interface NotifyServerOptions {
@@ -61,6 +64,8 @@ export interface NotifyServerOptions {
 export interface NotifyPacing {
   /** Fetches a second it sends (rings and starts); undefined: no pacing of fetches. */
   ringsPerSecond?: number;
+  /** A cluster whose branch lives in a render repository: that repository's timeline (ring-timelines.ts). */
+  timelineOf?: (cluster: string) => RingTimeline | undefined;
   /** The cluster's push slot; undefined: pushes not paced; 'unknown': not known yet (503, ask again). */
   pushSlot: (cluster: string) => PushSlot | undefined | 'unknown';
   /** The hub's clock, milliseconds. */
@@ -107,7 +112,12 @@ export async function startNotifyServer(opts: NotifyServerOptions): Promise<Noti
   const rings =
     rate === undefined || opts.pacing === undefined
       ? undefined
-      : ringPacer({ perSecond: rate, now: opts.pacing.now, setTimer: opts.setTimer });
+      : ringTimelines({
+          perSecond: rate,
+          now: opts.pacing.now,
+          setTimer: opts.setTimer,
+          ...(opts.pacing.timelineOf ? { timelineOf: opts.pacing.timelineOf } : {}),
+        });
   // At the cluster's turn its waits get the head as it is then.
   const ring = (cluster: string): void =>
     rings?.ring(cluster, () => {

@@ -100,6 +100,7 @@ export async function startHubDoorbell(
       readers: tokens.size,
       clusters: () => (heads === undefined ? undefined : [...heads.keys()]),
       ...(deps.statusRepositories ? { statusRepositories: deps.statusRepositories } : {}),
+      ...(opts.render ? { render: opts.render } : {}),
       now: () => deps.clock.now(),
     }),
   });

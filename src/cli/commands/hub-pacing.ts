@@ -1,6 +1,8 @@
 // The doorbell's pacing, wired (core/budget/plan-pacing.ts, docs/git-budget.md#pacing): from the
 // forge's budget, how many agents a second it sends to fetch (rings and starts), and each
 // cluster's push slot in its status repository (the fleet repository for clusters with none).
+// Fetches are paced per branch repository: the fleet repository's timeline (and every start) at
+// the rate all readers leave, a render repository's at the rate its own readers leave.
 // Clusters are those with a branch, grouped by the assignment of the last pass; before the hub
 // knows both, a pacing request is asked to come back (the agent waits, it does not start unpaced).
 import { forgeBudget, type Forge } from '../../core/budget/forge-budget.js';
@@ -12,6 +14,7 @@ import {
 } from '../../core/budget/plan-pacing.js';
 import type { NotifyPacing } from '../../adapters/http/notify-server.js';
 import type { StatusRepositories } from '../../loops/hub/status-repositories.js';
+import type { RenderRepositories } from '../../loops/hub/render-repositories.js';
 import { forgeProfiles } from '../forge-profile.js';
 import { parseInterval } from '../parse-interval.js';
 
@@ -23,6 +26,8 @@ export function hubPacing(opts: {
   /** The clusters with a branch, undefined before the doorbell's first look. */
   clusters: () => readonly string[] | undefined;
   statusRepositories?: StatusRepositories;
+  /** Where each cluster branch lives: a render repository's readers fetch on its own timeline. */
+  render?: Pick<RenderRepositories, 'branchRepositoryOf'>;
   now: () => number;
 }): { pacing?: NotifyPacing } {
   const budget = forgeBudget(opts.forge);
@@ -45,5 +50,22 @@ export function hubPacing(opts: {
     );
     return slots.get(cluster);
   };
-  return { pacing: { ...(rings !== undefined ? { ringsPerSecond: rings } : {}), pushSlot, now: opts.now } };
+  const render = opts.render;
+  const timelineOf =
+    rings === undefined || render === undefined
+      ? undefined
+      : (cluster: string) => {
+          const there = render.branchRepositoryOf(cluster);
+          if (there === undefined) return undefined;
+          const perSecond = ringsPerSecond(budget, there.branches, safetyPollMs / 1000) ?? rings;
+          return { key: there.url, perSecond };
+        };
+  return {
+    pacing: {
+      ...(rings !== undefined ? { ringsPerSecond: rings } : {}),
+      ...(timelineOf ? { timelineOf } : {}),
+      pushSlot,
+      now: opts.now,
+    },
+  };
 }

@@ -6,7 +6,7 @@
 // |------------|----------------------------------------|--------------------------------------------|
 // | agent      | each --branch-poll (or --safety-poll)  | 1 read: a protocol v2 ls-refs of its branch |
 // | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
-// |            |   with render repositories             | the same on the render repository, and on the fleet repository (the bindings branch) |
+// |            |   with render repositories             | the same on the render repository; on the fleet repository (the bindings branch) only when its branch did not move |
 // | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
 // | hub        | each --interval, per repository read   | 1 read: the ref advertisement              |
 // | hub        | something it reads moved               | +2 reads: the fetch (two POSTs)            |
@@ -156,8 +156,9 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
   const changes: Flow = {
     // The hub fetches what moved at most once a poll.
     hub: fetchReads * Math.min(hubSees, 1 / s.hub.intervalSeconds),
-    // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here.
-    agents: pushRate * 2 * (h.readers + (h.passReaders ?? 0)),
+    // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here (an agent
+    // whose branch moved in a render repository reads no bindings branch for it).
+    agents: pushRate * 2 * h.readers,
     dashboards:
       fetchReads *
       s.dashboards.count *
@@ -187,7 +188,7 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       // each of those moves too (and a render repository's moved branches).
       reads:
         fetchReads * (source + statusHere) +
-        2 * (h.readers + (h.passReaders ?? 0)) +
+        2 * h.readers +
         fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
       pushes: hasReaders + source + h.statusClusters,
     },

@@ -16,13 +16,20 @@
 // one, then the record (render-repositories.ts). An agent that reads the old repository's
 // tombstone before the record stops applying and deletes nothing, and until the record moves
 // its branch poll also asks for the bindings branch, so it finds the new place at once.
+//
+// The fleet repository is read at a refresh only when the bindings branch may matter: a refresh
+// that moved the branch in a render repository to a head that allows no deletion here and is no
+// tombstone reads the render repository alone. So a source push that moves every branch costs
+// each render repository its readers' fetches, and the fleet repository none: its bindings
+// branch is read at the next refresh that finds the branch unchanged (the safety poll, the
+// resync, a pass waiting for the hub's answer).
 import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { readGitObject } from '../../adapters/git/read-git-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
 import { clusterRef } from '../../core/publish/hub-refs.js';
 import { movedToTrailer } from '../../core/publish/render-move.js';
-import { parseTrailers } from '../../core/publish/commit-trailers.js';
+import { deletionsAllowedBy, parseTrailers } from '../../core/publish/commit-trailers.js';
 import type { Logger } from '../runtime/logger.js';
 import type { AgentRepo } from './agent-repo.js';
 import { readRenderLocation } from './read-render-location.js';
@@ -70,10 +77,13 @@ export async function agentBranchRepo(
   let home: Probing = sources.fleet;
   let warned: string | undefined;
   let awaiting = false;
+  // Whether the fleet repository was read since the agent settled where its branch lives.
+  let homeRead = false;
   const settle = async (next: string | undefined): Promise<void> => {
     const repo = next === undefined ? sources.fleet : await sources.render(next);
     const fleetHome = next === undefined ? sources.fleet : sources.fleetWithoutBranch();
     [url, branch, home] = [next, repo, fleetHome];
+    homeRead = false;
     opened.add(repo).add(fleetHome);
   };
   if (sources.override !== undefined) await settle(sources.override);
@@ -96,8 +106,14 @@ export async function agentBranchRepo(
   };
   const refresh = async (): Promise<void> => {
     // The branch first: its head decides which source branch the fleet mirror fetches for an allowance.
-    if (branch !== home) await branch.refresh();
+    if (branch !== home) {
+      const before = await readRef(branch.gitdir, ref);
+      await branch.refresh();
+      // A moved branch whose head needs nothing of the bindings branch costs the fleet repository no read.
+      if (homeRead && !awaiting && !(await needsBindings(branch.gitdir, ref, before, opts.cluster))) return;
+    }
     await home.refresh();
+    homeRead = true;
     await follow(await readRenderLocation({ gitdir: home.gitdir, ...opts }));
     awaiting = url !== undefined && (await movedAway(branch.gitdir, ref));
     if (url === undefined && sources.missing && (await readRef(branch.gitdir, ref)) === null)
@@ -127,6 +143,31 @@ export async function agentBranchRepo(
     location: () => url,
     opened: () => [...opened],
   };
+}
+
+/**
+ * Whether a refresh of the render repository must read the bindings branch too: unless the
+ * branch moved to a head that neither allows deletions here (the allowance is proven from the
+ * bindings branch) nor is a tombstone (the bindings branch says where the branch went), it
+ * must; a refresh that found the branch where it was is the safety poll's or the resync's, and
+ * reads the fleet repository as it always did.
+ */
+async function needsBindings(
+  gitdir: string,
+  ref: string,
+  before: string | null,
+  cluster: string,
+): Promise<boolean> {
+  const head = await readRef(gitdir, ref);
+  if (head === null || head === before) return true;
+  try {
+    const object = await readGitObject({ gitdir }, head);
+    if (object.type !== 'commit') return true;
+    const message = parseCommit(object.content).message;
+    return deletionsAllowedBy(message)(cluster) || parseTrailers(message).has(movedToTrailer);
+  } catch {
+    return true;
+  }
 }
 
 /** Whether the branch's head is the tombstone the hub leaves where a branch moved away. */

@@ -89,15 +89,6 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read),
     opts.secrets,
   );
-  const home = homeOf(opts);
-  const target = gitReachable
-    ? await resolveStatusTarget({
-        ...opts,
-        repo: home,
-        ...(opts.statusRepos ? { repos: opts.statusRepos } : {}),
-        branch,
-      })
-    : (opts.memory.statusTarget ?? { repo: home });
   const interpreter =
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
@@ -111,6 +102,17 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     gitDownMs,
   );
   if (clusterUnreachable) noteClusterUnreachable(opts.memory, opts.clock.now());
+  // Where the status goes is read after the apply: a status repository's round trip is not
+  // part of push → applied.
+  const home = homeOf(opts);
+  const target = gitReachable
+    ? await resolveStatusTarget({
+        ...opts,
+        repo: home,
+        ...(opts.statusRepos ? { repos: opts.statusRepos } : {}),
+        branch,
+      })
+    : (opts.memory.statusTarget ?? { repo: home });
   stopIfLost(opts.signal, opts.cluster, 'wrote no status');
   const status = await reportPass({
     ...opts,

@@ -56,6 +56,8 @@ export class RenderRepositories {
   private located = new Map<string, string>();
   private listed = false;
   private assigned = false;
+  /** URL → the branches located there, counted when first asked after a change. */
+  private counted: Map<string, number> | undefined;
 
   constructor(
     private readonly opts: {
@@ -81,6 +83,7 @@ export class RenderRepositories {
     this.assigned = true;
     this.listed = listed;
     this.located = new Map(located);
+    this.counted = undefined;
   }
 
   /**
@@ -122,6 +125,14 @@ export class RenderRepositories {
       else heads.set(cluster, head);
     }
     return heads;
+  }
+
+  /** Returns the render repository a cluster branch lives in (undefined: the fleet repository), and how many branches live there. */
+  branchRepositoryOf(cluster: string): { url: string; branches: number } | undefined {
+    const url = this.located.get(cluster);
+    if (url === undefined) return undefined;
+    this.counted ??= countBy(this.located.values());
+    return { url, branches: this.counted.get(url) ?? 1 };
   }
 
   /** Returns the git directory that holds a cluster branch's commits, when it lives in a render repository. */
@@ -171,6 +182,7 @@ export class RenderRepositories {
       // A branch pushed here lives here from now on (the first pass settles only after its writes).
       if (m.leftBehind !== true) this.located.set(m.ref.slice(prefix.length), url);
     }
+    this.counted = undefined;
     await this.published?.().catch((error: unknown) => {
       this.opts.log.warn(`render repository ${url}: after the push: ${(error as Error).message}`);
     });
@@ -197,6 +209,12 @@ export class RenderRepositories {
       known.problem = problem;
     }
   }
+}
+
+function countBy(urls: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const url of urls) counts.set(url, (counts.get(url) ?? 0) + 1);
+  return counts;
 }
 
 /** Whether another writer moved a ref first (the pass reads again and runs again). */

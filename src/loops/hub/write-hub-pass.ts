@@ -18,6 +18,7 @@ import { writeObjects } from '../../adapters/git/write-objects.js';
 import type { HubRepo, RefMove } from '../shared/hub-repo.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
 import { RenderUnavailableError } from './render-repositories.js';
+import { mapConcurrent } from '../../adapters/map-concurrent.js';
 
 /** Test seams between the steps (a crash or a competing writer is simulated here). */
 export interface HubPassHooks {
@@ -42,9 +43,12 @@ export interface HubPassWrite {
   render?: { publish(url: string, moves: readonly RefMove[], from: string): Promise<void> };
 }
 
+/** Render repositories published at once. */
+export const renderPublishConcurrency = 8;
+
 /**
- * Publishes the chosen moves bound for render repositories, one repository at a time (each all or
- * nothing); each is tried, so one that refuses the write does not keep the others from being
+ * Publishes the chosen moves bound for render repositories, a few repositories at a time (each
+ * all or nothing); each is tried, so one that refuses the write does not keep the others from being
  * published, and then the refusals are thrown together.
  */
 async function publishElsewhere(write: HubPassWrite, chosen: (m: RefMove) => boolean): Promise<void> {
@@ -52,17 +56,22 @@ async function publishElsewhere(write: HubPassWrite, chosen: (m: RefMove) => boo
   for (const m of write.moves.filter(chosen))
     elsewhere.set(m.repository!, [...(elsewhere.get(m.repository!) ?? []), m]);
   const refused = new Map<string, string>();
-  for (const url of [...elsewhere.keys()].sort()) {
-    if (!write.render)
-      throw new InternalError(`${url}: a move bound for a render repository, and no way to publish it`);
+  const render = write.render;
+  const urls = [...elsewhere.keys()].sort();
+  if (urls.length > 0 && !render)
+    throw new InternalError(`${urls[0]}: a move bound for a render repository, and no way to publish it`);
+  // Side by side: a source push moves branches in every render repository, and each push is a
+  // round trip to the Git host; one after another, the last repository's agents would wait for all.
+  await mapConcurrent(urls, renderPublishConcurrency, async (url) => {
     try {
-      await write.render.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+      await render!.publish(url, elsewhere.get(url)!, write.repo.gitdir);
     } catch (error) {
       if (!(error instanceof RenderUnavailableError)) throw error;
       for (const [u, why] of error.refused) refused.set(u, why);
     }
-  }
-  if (refused.size > 0) throw new RenderUnavailableError(refused);
+  });
+  if (refused.size > 0)
+    throw new RenderUnavailableError(new Map([...refused].sort(([a], [b]) => a.localeCompare(b))));
 }
 
 /** Stores the objects, then moves the refs, then publishes; returns how many objects were written. */
@@ -77,7 +86,7 @@ export async function writeObjectsOfPass(write: HubPassWrite): Promise<number> {
 }
 
 /**
- * Publishes the moves bound for render repositories, one repository at a time (each all or
+ * Publishes the moves bound for render repositories, a few repositories at a time (each all or
  * nothing), then moves every other ref of the pass at once (compare-and-swap) and publishes
  * them, the bindings branch last: it never names a cluster commit that is not published.
  */

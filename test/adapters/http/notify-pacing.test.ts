@@ -129,3 +129,27 @@ test('A cluster that moves twice while it waits for its turn keeps one turn: one
   assert.deepEqual(fired, ['m1 first', 'm2 newest']);
   assert.equal(rings.reserve(), 1000, 'the next free turn is a second after the last');
 });
+
+test('Rings take turns on the timeline of the repository the branch lives in: two render repositories answer one each at once.', async (t) => {
+  const { server, clock, heads, req } = await started({
+    ringsPerSecond: 1,
+    // m1, m2 in render repository a; m3 in b; m4 in the fleet repository (the default timeline).
+    timelineOf: (c) => (c === 'm4' ? undefined : { key: c === 'm3' ? 'b' : 'a', perSecond: 1 }),
+    pushSlot: () => undefined,
+  });
+  t.after(() => server.close());
+  const answered: string[] = [];
+  const waits = clusters.map((c) => waitForHead(req(c), a).then(() => answered.push(c)));
+  await eventually(() => server.waiting() === clusters.length, 'every wait held');
+  for (const c of clusters) {
+    heads.set(c, b);
+    server.moved(c, b);
+  }
+  clock.advance(0);
+  await eventually(() => answered.length === 3, 'the first turn of a, of b and of the fleet repository');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(answered.sort(), ['m1', 'm3', 'm4'], 'm2 waits behind m1 in a');
+  clock.advance(1000);
+  await Promise.all(waits);
+  assert.deepEqual(answered.sort(), clusters);
+});

@@ -125,3 +125,21 @@ test('Render repositories take the cluster branches and the agents polling them 
   );
   close(model.repositories[1]!.by.agents.readsPerSecond, 5 * (1 + 1 / 30), 'five agents poll render-1');
 });
+
+test('A source push costs the fleet repository no agent read when the branches live in render repositories: each fetches its own there.', () => {
+  const fleet: FleetShape = {
+    clusters: 10,
+    templates: 5,
+    fleetPushesPerHour: 60,
+    statusChangesPerClusterPerHour: 0,
+  };
+  const settings = defaults({ renderRepositories: 2, statusRepositories: 1 });
+  const [busy, render] = modelTraffic(fleet, settings).repositories;
+  const [idle] = modelTraffic(idleFleet(10), settings).repositories;
+  close(
+    busy!.by.agents.readsPerSecond,
+    idle!.by.agents.readsPerSecond,
+    'the bindings branch at resyncs only',
+  );
+  close(render!.perFleetPush.reads, 2 * 5, 'the five readers of render-1 fetch there');
+});

@@ -159,3 +159,27 @@ test('a remote status repository that refuses writes (403) and one that does not
     assert.equal(warned.filter((m) => m.includes('status repository')).length, 1, `${name}: said once`);
   }
 });
+
+test('the status repository is read after the apply: its round trip is not part of push → applied', async () => {
+  const status = makeBareRepo();
+  const agent = fakeAgent();
+  await commitClusterBranch(agent.gitdir, 'm1', objects, undefined, {
+    '.gitfleet/status-repository': `${status.dir}\n`,
+  });
+  const web = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'web' };
+  const appliedWhenRead: boolean[] = [];
+  const repos: StatusRepos = {
+    open: (url) => {
+      const repo = localAgentRepo(url);
+      const refresh = () => {
+        appliedWhenRead.push(agent.fake.peek(web) !== undefined);
+        return repo.refresh();
+      };
+      return Promise.resolve(Object.assign(Object.create(repo) as typeof repo, { refresh }));
+    },
+  };
+  const result = await agent.pass({ statusRepos: repos });
+  assert.equal(result.status.type, 'written');
+  assert.deepEqual(appliedWhenRead, [true], 'read once, with the ConfigMap already in the cluster');
+  status.dispose();
+});
