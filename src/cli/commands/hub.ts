@@ -28,12 +28,8 @@ import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import type { Logger, LogLevel } from '../../loops/runtime/logger.js';
 import { periodicTrigger, type Trigger } from '../../loops/runtime/trigger.js';
-import { createHubPassCache, type HubPassCache } from '../../loops/hub/hub-pass-cache.js';
-import {
-  repoMaintenance,
-  withRepoMaintenance,
-  type RepoMaintenance,
-} from '../../loops/shared/repo-maintenance.js';
+import { createHubPassCache } from '../../loops/hub/hub-pass-cache.js';
+import { repoMaintenance, withRepoMaintenance } from '../../loops/shared/repo-maintenance.js';
 import { runHubLoop } from '../../loops/hub/hub-loop.js';
 import { runHubPass } from '../../loops/hub/hub-pass.js';
 import { hubSideRepositories } from './hub-render-repos.js';
@@ -326,7 +322,8 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
             }
           : {}),
       }),
-    hubMaintenance(setup.repo.gitdir, cache, { clock, log, elapsed }),
+    // The maintenance of the repository the hub writes (or of its mirror), between its passes.
+    repoMaintenance({ gitdir: setup.repo.gitdir, packCache: cache.packs, clock, log, elapsed }),
   );
   const maintainedPass = withRepoMaintenance(pass, maintenance);
   if (opts.once) {
@@ -389,13 +386,4 @@ function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability
     io,
     { speaker: { name: 'hub' }, clock },
   );
-}
-
-/** The maintenance of the repository the hub writes (or of its mirror), between its passes (loops/shared/repo-maintenance.ts). */
-function hubMaintenance(
-  gitdir: string,
-  cache: HubPassCache,
-  deps: { clock: Clock; log: Logger; elapsed: () => number },
-): RepoMaintenance {
-  return repoMaintenance({ gitdir, packCache: cache.packs, ...deps });
 }
