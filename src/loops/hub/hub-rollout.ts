@@ -31,6 +31,8 @@ import { clusterRef } from '../../core/publish/hub-refs.js';
 import { RolloutMemo, noEdits, type ClusterLook } from './rollout-memo.js';
 import { readApprovals, readRecords, readText, recordedRevisions } from './read-rollout-inputs.js';
 import { readCommitFiles, type ReadContext } from './read-git-state.js';
+import { clusterBase, type ClusterBase } from './cluster-base.js';
+import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { HubState } from './read-hub-state.js';
 
 /** What the rollout stage gives the rest of the pass. */
@@ -52,7 +54,7 @@ export interface RolloutStage {
 
 /** Returns the stage's outcome, or undefined when the fleet has no strategy and the branch no record. */
 export async function planRolloutStage(
-  ctx: ReadContext,
+  ctx: ReadContext & { signer?: CommitSigner },
   input: {
     now: Date;
     fleet: Fleet;
@@ -71,9 +73,11 @@ export async function planRolloutStage(
   }
   const memo = new RolloutMemo(ctx.cache.rollout);
   const selected = selectedPaths({ ...input, recorded });
-  const bases = new Map<string, ReadonlyMap<string, string>>();
+  // What a held cluster keeps is read from the commit the hub wrote there, never from a head
+  // pushed by hand (cluster-base.ts): the hub signs what it writes.
+  const bases = new Map<string, ClusterBase>();
   for (const name of input.render.clusters.keys()) {
-    bases.set(name, (await readCommitFiles(ctx, input.state.clusterHeads.get(name) ?? null)).files);
+    bases.set(name, await clusterBase(ctx, input.state, name, true));
   }
   const looks = new Map<string, Map<string, ClusterLook>>();
   const views = new Map<string, Map<string, ClusterView>>();
@@ -84,9 +88,9 @@ export async function planRolloutStage(
     // Every cluster at once: a look that reads blobs waits on the disk, not on the others.
     const clusterLooks = await Promise.all(
       [...input.render.clusters].map(async ([name, output]) => {
-        const head = input.state.clusterHeads.get(name) ?? null;
-        const look = await memo.look({ label, pathsKey, cluster: name, output, head }, (since) =>
-          lookAt(ctx, memo, paths, output, bases.get(name)!, since),
+        const base = bases.get(name)!;
+        const look = await memo.look({ label, pathsKey, cluster: name, output, head: base.commit }, (since) =>
+          lookAt(ctx, memo, paths, output, base.current.files, since),
         );
         return [name, look] as const;
       }),

@@ -4,6 +4,7 @@
 // does: the previous bindings (stickiness), the clusters' status (taints, dynamic weights,
 // Aggregated division, API enablements), the failover records and the rollout stage.
 import { withClusterScopes } from '../../core/load/default-namespace.js';
+import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import type { Snapshot } from '../../core/model/snapshot.js';
@@ -33,6 +34,8 @@ export interface PassRenderInput {
   progress?: (done: number, total: number) => void;
   /** Told when the recorded state has been read (the pass's read timing ends there). */
   onStateRead?: () => void;
+  /** The hub's signer: a cluster branch head it did not sign is not what the cluster has (cluster-base.ts). */
+  signer?: CommitSigner;
 }
 
 /** What a pass renders, with what it decided on the way. */
@@ -101,7 +104,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
   // Failover is never held: the replicas it moves, the clusters it places a workload on and the
   // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
-  const rollout = await planRolloutStage(read, {
+  const rollout = await planRolloutStage(input.signer ? { ...read, signer: input.signer } : read, {
     now,
     fleet,
     render,

@@ -22,10 +22,6 @@ import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
 import type { RefMove } from '../shared/hub-repo.js';
 import { clusterRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
-import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
-import { parseCommitParents } from '../../adapters/git/read-git-object.js';
-import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import type { BranchWrite, PassContext } from './pass-context.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
 import { planBindingsBranch, type FailoverWrites } from './plan-bindings-branch.js';
@@ -36,7 +32,7 @@ import { holdPlan, planStrayTombstones } from './plan-render-writes.js';
 import { locationName } from '../../core/publish/render-move.js';
 import type { RolloutStage } from './hub-rollout.js';
 import type { HubState } from './read-hub-state.js';
-import { readCommitFiles, readCommitInfo } from './read-git-state.js';
+import { clusterBase } from './cluster-base.js';
 import type { RefusedDeletion } from '../../core/publish/refusal-trailers.js';
 
 export interface PassWrites {
@@ -66,7 +62,9 @@ export async function planPassWrites(
 ): Promise<PassWrites> {
   const { render, state } = input;
   const names = [...new Set([...render.clusters.keys(), ...state.clusterHeads.keys()])].sort();
-  const bases = await Promise.all(names.map((name) => baseOf(ctx, state, name, render.clusters.has(name))));
+  const bases = await Promise.all(
+    names.map((name) => clusterBase(ctx, state, name, render.clusters.has(name))),
+  );
   const currents = bases.map((b) => b.current);
   // Every blob the branches hold now is in the repository: never written again. A cluster
   // branch planned at its changed paths only adds the blobs it holds there (plan-cluster-branch.ts).
@@ -91,7 +89,12 @@ export async function planPassWrites(
     const planned = await planBranchOf(
       ctx,
       { ...input, provided, evictions },
-      { cluster, ...bases[i]!, ...moved },
+      {
+        cluster,
+        current: bases[i]!.current,
+        ...(bases[i]!.restore ? { restore: bases[i]!.restore } : {}),
+        ...moved,
+      },
     );
     const held = placement?.held.get(cluster);
     const plan = held === undefined ? planned : holdPlan(cluster, planned, held);
@@ -142,43 +145,6 @@ export async function planPassWrites(
     objects: writes.flatMap((w) => w.objects),
     moves: writes.map((w) => w.move),
   };
-}
-
-/**
- * Returns what a registered cluster's render is compared with: the branch's head, or, when the
- * head is not the commit the hub last wrote there (someone else moved or deleted the branch),
- * that commit, which the pass restores. A branch whose head is the hub's own next commit on top
- * of its last one (a pass that moved the cluster branches and was killed before the bindings
- * branch) is the hub's. Without a record, or when the last commit is gone (garbage collected),
- * the head is all there is.
- */
-async function baseOf(
-  ctx: PassContext,
-  state: HubState,
-  cluster: string,
-  registered: boolean,
-): Promise<{ current: ClusterBranchInput['current']; restore?: { lastWritten: string } }> {
-  const head = state.clusterHeads.get(cluster) ?? null;
-  // An unregistered cluster's branch gets its tombstone on top of whatever it holds.
-  const lastWritten = registered ? state.bindings.lastClusters.get(cluster) : undefined;
-  const atHead = async () => ({ current: await readCommitFiles(ctx, head) });
-  if (lastWritten === undefined || lastWritten === head) return atHead();
-  if (head !== null && (await isNextHubCommit(ctx, head, lastWritten))) return atHead();
-  try {
-    return { current: await readCommitFiles(ctx, lastWritten), restore: { lastWritten } };
-  } catch (error) {
-    if (error instanceof GitWriteError && error.code === 'MissingObject') return atHead();
-    throw error;
-  }
-}
-
-/** Whether a commit is one the hub makes (a render or tombstone commit, with the source trailer) on top of `parent`. */
-async function isNextHubCommit(ctx: PassContext, commit: string, parent: string): Promise<boolean> {
-  const object = await readStoredObject(ctx.store, commit);
-  if (object.type !== 'commit') return false;
-  const parents = parseCommitParents(object.content);
-  if (parents.length !== 1 || parents[0] !== parent) return false;
-  return parseTrailers((await readCommitInfo(ctx, commit)).message).has(sourceCommitTrailer);
 }
 
 /**

@@ -40,6 +40,7 @@ export async function renderAndWrite(pass: {
     failover,
     verdicts,
     ...(opts.progress ? { progress: opts.progress } : {}),
+    ...(opts.signer ? { signer: opts.signer } : {}),
     onStateRead: () => timer.mark('readMs'),
   });
   timer.mark('renderMs');
