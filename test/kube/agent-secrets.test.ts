@@ -12,13 +12,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { runCli, type CliRun } from '../cli/run-cli.js';
-import { loadFleet } from '../../src/core/load/load-fleet.js';
-import { renderFleet } from '../../src/core/render/render-fleet.js';
 import { KUBE_YAML_SCHEMA } from '../../src/core/load/kube-yaml-schema.js';
 import { emitYaml } from '../../src/core/format/emit-yaml.js';
 import { commitClusterBranch, kubectl, makeBareRepo, testAgent } from './agent-fixture.js';
 import { inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
 import { anAgeKey, sopsBin, sopsEncrypt } from '../support/sops-tools.js';
+import { renderedForRecipient as rendered, secretText } from '../support/sops-render.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 const tools = sopsBin();
@@ -26,38 +25,6 @@ const skip = 'skip' in tools ? tools.skip : false;
 const bin = 'dir' in tools ? tools.dir : '';
 const PASSWORD = 'kube-s3cr3t-horse-battery-staple';
 const OTHER = 'other-s3cr3t-value-never-applied';
-
-const secretText = (ns: string, name: string, password: string) => `apiVersion: v1
-kind: Secret
-metadata:
-  name: ${name}
-  namespace: ${ns}
-type: Opaque
-stringData:
-  username: shop
-  password: ${password}
-`;
-
-/** Returns the hub's rendered copy of an encrypted file for a cluster whose recipient is `recipient`. */
-function rendered(encrypted: string, ns: string, recipient: string): string {
-  const files = [
-    { path: 'secret.yaml', content: encrypted },
-    {
-      path: 'cluster.yaml',
-      content: `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n  annotations:\n    gitfleet.io/age-recipient: ${recipient}\n`,
-    },
-    {
-      path: 'policy.yaml',
-      content: `apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: p\n  namespace: ${ns}\nspec:\n  resourceSelectors:\n    - apiVersion: v1\n      kind: Secret\n  placement:\n    clusterAffinity:\n      clusterNames: [m]\n`,
-    },
-  ];
-  const loaded = loadFleet(files, { sourceBranch: 'main' });
-  assert.ok(loaded.ok);
-  const out = renderFleet({ fleet: loaded.fleet, clusterStatus: new Map(), previous: new Map() });
-  const [text] = [...out.clusters.get('m')!.files.values()].filter((t) => t.includes('kind: Secret'));
-  assert.ok(text, JSON.stringify(out.diagnostics));
-  return text;
-}
 
 test(
   'the agent decrypts with its own key, applies, reverts drift, refuses what does not decrypt, and writes no plaintext anywhere',

@@ -16,6 +16,8 @@ export interface RunningFleet {
   startAgent(cluster: string): void;
   /** Everything the hub and agents printed so far, by name (`hub`, then the clusters). */
   output(): string;
+  /** What the named process (`hub`, a cluster's agent) printed so far. */
+  outputOf(name: string): string;
   /** Whether the named process (`hub`, a cluster's agent) is still running. */
   running(name: string): boolean;
   /** Throws, with what it printed, when the named process has exited. */
@@ -33,6 +35,8 @@ export interface RunningFleet {
 export interface FleetArgs {
   hub?: readonly string[];
   agent?: readonly string[];
+  /** Arguments for one cluster's agent only (its own key files), after `agent`. */
+  agentOf?: (cluster: string) => readonly string[];
   /** Run the agents with their Lease (the clusters need the lease namespace); default --no-lease. */
   agentLease?: boolean;
 }
@@ -68,6 +72,7 @@ export function startFleet(
     // One agent per cluster by construction: no Lease (the clusters have no gitfleet-system).
     ...['--context', cluster, '--interval', '1s', ...(extra.agentLease ? [] : ['--no-lease'])],
     ...(extra.agent ?? []),
+    ...(extra.agentOf?.(cluster) ?? []),
   ];
   start('hub', ['hub', '--repo', repo, '--interval', '1s', ...(extra.hub ?? [])]);
   for (const cluster of clusters) start(cluster, agentArgs(cluster));
@@ -109,6 +114,7 @@ export function startFleet(
     },
     unexpectedExits: () => [...unexpected],
     output,
+    outputOf: (name) => (logs.get(name) ?? []).join(''),
     running(name) {
       const child = children.get(name);
       return child !== undefined && child.exitCode === null && child.signalCode === null;

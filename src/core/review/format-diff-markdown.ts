@@ -24,6 +24,8 @@ export interface MarkdownOptions {
   state?: string;
   /** Why the change leaves templates unplaced or held (explain-preview.ts). */
   why?: readonly PreviewWhy[];
+  /** Loud warnings shown under the heading, diff or no diff: the head's Secrets committed in plaintext (docs/secrets.md). */
+  warnings?: readonly string[];
 }
 
 // Room kept for closing a cut cluster section and the truncation note.
@@ -38,6 +40,7 @@ export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = 
     `### ${options.title ?? 'gitfleet diff'}`,
     '',
     ...(options.state !== undefined ? [`_State: ${escapeMarkdown(options.state)}_`, ''] : []),
+    ...warningLines(options.warnings ?? [], maxItems),
   ];
   if (!diff.changed) {
     parts.push("No change: every cluster's rendered manifests, placement and diagnostics stay the same.");
@@ -182,6 +185,14 @@ function truncationNote(omitted: { files: number; clusters: number }): string {
     `${omitted.clusters} cluster${omitted.clusters === 1 ? '' : 's'} not shown: a GitHub comment holds at most ` +
     '65,536 characters. Run `gitfleet diff` locally for the whole diff.\n'
   );
+}
+
+// A GitHub caution block a reviewer cannot miss, one warning a line (cut with a count).
+function warningLines(warnings: readonly string[], maxItems: number): string[] {
+  if (warnings.length === 0) return [];
+  const lines = warnings.slice(0, maxItems).map((w) => `> **Warning:** ${escapeMarkdown(w)}`);
+  if (warnings.length > maxItems) lines.push(`> …and ${warnings.length - maxItems} more`);
+  return ['> [!CAUTION]', ...lines.flatMap((l) => ['>', l]), ''];
 }
 
 function capitalize(text: string): string {

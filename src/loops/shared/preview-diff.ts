@@ -57,7 +57,7 @@ export interface PreviewDiff {
   why: PreviewWhy[];
   /** The line a reviewer reads first and its counts (core/review/judge-verdict.ts). */
   verdict: Verdict;
-  /** The same as `gitfleet diff --format markdown` and `--format text` print. */
+  /** The same as `gitfleet diff --format markdown` and `--format text` print (the markdown carries the plaintext-Secret warnings too). */
   markdown: string;
   text: string;
   /** The head side's Secrets committed in plaintext, as loud warnings (docs/secrets.md). */
@@ -203,6 +203,7 @@ function assemble(input: {
     verdict: verdict.text,
     state: state.note,
     why,
+    warnings: head.plaintextSecrets,
   });
   const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note, why });
   return {

@@ -1,5 +1,6 @@
 // previewDiff is what `gitfleet diff` prints and what the dashboard shows: the same markdown and
-// text, the verdict counted from the diff, and a clear error naming a side that fails.
+// text, the verdict counted from the diff, a Secret committed in plaintext warned of in both,
+// and a clear error naming a side that fails.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,30 @@ test('the preview is what gitfleet diff prints, and its verdict sums the per-clu
   );
   assert.equal(preview.markdown.split('\n')[0], `**${capitalized(preview.verdict.text)}**`);
   assert.equal(preview.text.split('\n')[0], `# ${preview.verdict.text}`);
+});
+
+test('a Secret committed in plaintext is a caution in the preview and in the pull-request comment alike, never its value', async () => {
+  const { repo, base } = scaledExample();
+  writeFileSync(
+    join(repo, 'apps/shop/oops.yaml'),
+    'apiVersion: v1\nkind: Secret\nmetadata: {name: oops, namespace: shop}\nstringData: {token: plain-t0ken-value}\n',
+  );
+  const head = commit(repo, 'a token in the clear');
+  const preview = await previewDiff({ dir: repo, base, head });
+  // The example's own session key (apps/shop/web.yaml) is one too: each is a line of the caution.
+  assert.equal(preview.plaintextSecrets.length, 2);
+  const warned =
+    /^> \*\*Warning:\*\* apps\/shop\/oops\.yaml.*Secret\/shop\/oops: PLAINTEXT SECRET committed to Git/m;
+  assert.match(preview.markdown, warned);
+  assert.match(preview.markdown, /^> \[!CAUTION\]$/m);
+  assert.equal(preview.markdown.match(/^> \*\*Warning:\*\* .*PLAINTEXT SECRET/gm)?.length, 2);
+  const md = await runCli(['diff', repo, base, head, '--format', 'markdown']);
+  assert.match(md.stdout, warned);
+  assert.equal(`${md.stdout.replace(/\n\n_compared: [^\n]*_$/m, '')}\n`, preview.markdown);
+  const values = ['plain-t0ken-value', 'bm90LWEtcmVhbC1rZXktZXhhbXBsZS1vbmx5', 'not-a-real-key-example-only'];
+  for (const value of [...values, Buffer.from('plain-t0ken-value').toString('base64')])
+    for (const text of [preview.markdown, preview.text, md.stdout, md.stderr])
+      assert.ok(!text.includes(value), `${value} shown`);
 });
 
 test('a revision that names nothing throws PreviewDiffError naming the side and the revision', async () => {
