@@ -73,8 +73,59 @@ export async function planRolloutStage(
   }
   const memo = new RolloutMemo(ctx.cache.rollout);
   const selected = selectedPaths({ ...input, recorded });
-  // What a held cluster keeps is read from the commit the hub wrote there, never from a head
-  // pushed by hand (cluster-base.ts): the hub signs what it writes.
+  const { looks, views } = await lookAtClusters(ctx, input, memo, selected);
+  const planned = planRollouts({
+    now: input.now,
+    sourceCommit: input.sourceCommit,
+    lastSource: input.state.bindings.lastSource,
+    strategies,
+    clusters: input.fleet.clusters,
+    views,
+    newObjects: new Map(
+      [...selected].map(([label, paths]) => [
+        label,
+        [...paths].filter(([, existed]) => !existed).map(([p]) => p),
+      ]),
+    ),
+    clusterHeads: input.state.clusterHeads,
+    reports: input.reports,
+    recorded,
+    ...(await approvalsOf(ctx, { ...input, strategies, recorded })),
+  });
+  const clusters = new Map(input.render.clusters);
+  const edits = await editsOf(ctx, planned.actions, looks, input.render);
+  // A cluster edited last pass goes through the memo this pass too (with no edits once nothing is
+  // held), so its output stays derived from what its branch was planned from.
+  for (const cluster of new Set([...edits.keys(), ...memo.lastEdited()])) {
+    const output = input.render.clusters.get(cluster);
+    if (!output) continue;
+    const planned = ctx.cache.branches.get(clusterRef(input.fleet.config.branchPrefix, cluster))?.output;
+    clusters.set(cluster, memo.edited(cluster, output, edits.get(cluster) ?? noEdits, planned));
+  }
+  ctx.cache.rollout = memo.next;
+  return {
+    clusters,
+    files: planned.files,
+    lines: rolloutDecisionLines(planned.decisions),
+    decisions: planned.decisions,
+    clusterLines: clusterLinesOf(planned),
+    diagnostics: planned.diagnostics,
+    ...(planned.wakeAt ? { wakeAt: planned.wakeAt } : {}),
+    states: planned.states,
+  };
+}
+
+/**
+ * Returns, per strategy and cluster, what the cluster runs of the selected objects, read from the
+ * commit the hub wrote there and never from a head pushed by hand (cluster-base.ts): the hub
+ * signs what it writes.
+ */
+async function lookAtClusters(
+  ctx: ReadContext & { signer?: CommitSigner },
+  input: { render: RenderResult; state: HubState },
+  memo: RolloutMemo,
+  selected: ReadonlyMap<string, ReadonlyMap<string, boolean>>,
+): Promise<{ looks: Map<string, Map<string, ClusterLook>>; views: Map<string, Map<string, ClusterView>> }> {
   const bases = new Map<string, ClusterBase>();
   for (const name of input.render.clusters.keys()) {
     bases.set(name, await clusterBase(ctx, input.state, name, true));
@@ -103,31 +154,22 @@ export async function planRolloutStage(
     looks.set(label, byCluster);
     views.set(label, viewed);
   }
-  const planned = planRollouts({
-    now: input.now,
-    sourceCommit: input.sourceCommit,
-    lastSource: input.state.bindings.lastSource,
-    strategies,
-    clusters: input.fleet.clusters,
-    views,
-    newObjects: new Map(
-      [...selected].map(([label, paths]) => [
-        label,
-        [...paths].filter(([, existed]) => !existed).map(([p]) => p),
-      ]),
-    ),
-    clusterHeads: input.state.clusterHeads,
-    reports: input.reports,
-    recorded,
-    ...(await approvalsOf(ctx, { ...input, strategies, recorded })),
-  });
-  const clusters = new Map(input.render.clusters);
+  return { looks, views };
+}
+
+/** Returns, per cluster, the edits of the planner's hold and rollback actions to its rendered output. */
+async function editsOf(
+  ctx: ReadContext,
+  actions: ReturnType<typeof planRollouts>['actions'],
+  looks: ReadonlyMap<string, ReadonlyMap<string, ClusterLook>>,
+  render: RenderResult,
+): Promise<Map<string, Map<string, string | undefined>>> {
   const edits = new Map<string, Map<string, string | undefined>>();
-  for (const [label, actions] of planned.actions) {
-    for (const [cluster, action] of actions) {
+  for (const [label, byCluster] of actions) {
+    for (const [cluster, action] of byCluster) {
       if (action.type === 'move') continue;
       const look = looks.get(label)?.get(cluster);
-      const output = input.render.clusters.get(cluster);
+      const output = render.clusters.get(cluster);
       if (!look || !output) continue;
       const edit = edits.get(cluster) ?? new Map<string, string | undefined>();
       edits.set(cluster, edit);
@@ -135,25 +177,7 @@ export async function planRolloutStage(
       else await rollbackEdits(ctx, action.lastGood, look, output, edit);
     }
   }
-  // A cluster edited last pass goes through the memo this pass too (with no edits once nothing is
-  // held), so its output stays derived from what its branch was planned from.
-  for (const cluster of new Set([...edits.keys(), ...memo.lastEdited()])) {
-    const output = input.render.clusters.get(cluster);
-    if (!output) continue;
-    const planned = ctx.cache.branches.get(clusterRef(input.fleet.config.branchPrefix, cluster))?.output;
-    clusters.set(cluster, memo.edited(cluster, output, edits.get(cluster) ?? noEdits, planned));
-  }
-  ctx.cache.rollout = memo.next;
-  return {
-    clusters,
-    files: planned.files,
-    lines: rolloutDecisionLines(planned.decisions),
-    decisions: planned.decisions,
-    clusterLines: clusterLinesOf(planned),
-    diagnostics: planned.diagnostics,
-    ...(planned.wakeAt ? { wakeAt: planned.wakeAt } : {}),
-    states: planned.states,
-  };
+  return edits;
 }
 
 /** Returns the approvals on the source branch, with their signature verdicts and the revisions' makers, when a strategy has a Manual step. */
