@@ -67,41 +67,13 @@ export async function renderAndWrite(pass: {
   });
   blobs.remember();
   timer.mark('planMs');
-  const hooks = opts.hooks ? { hooks: opts.hooks } : {};
-  const write = {
-    repo: opts.repo,
-    objects: plan.objects,
-    moves: plan.moves,
-    known: ctx.known,
-    warn: (m: string) => opts.log.warn(m),
-    ...hooks,
-    ...(opts.renderRepositories ? { render: opts.renderRepositories } : {}),
-  };
-  const objects = await writeObjectsOfPass(write);
-  timer.mark('writeMs');
-  await moveRefsOfPass(write).catch((error: unknown) => {
-    // What this attempt published stays published: the pass that runs again says so.
-    throw error instanceof RenderUnavailableError
-      ? new RenderUnavailableError(error.refused, plan.clusters)
-      : error;
-  });
+  const objects = await writePlan(opts, plan, ctx.known, timer);
   settleRender(opts.renderRepositories, fleet, placement);
   read.cache.branches = ctx.branches;
   timer.mark('refsMs');
   sweepHubPassCache(read.cache);
   const timings = timer.done();
-  // After the refs moved (the pass's effect is out): outside the pass's total, timed on its own.
-  if (opts.persistMemo === undefined || opts.persistMemo === true) {
-    await saveHubMemo(read.cache, {
-      gitdir: opts.repo.gitdir,
-      prefix: fleet.config.branchPrefix,
-      log: opts.log,
-    });
-    timings.memoMs = timer.sinceDone();
-  } else if (opts.persistMemo === 'deferred') {
-    const prefix = fleet.config.branchPrefix;
-    read.cache.memoPending = { prefix, refs: await hubRefsOf(opts.repo.gitdir, prefix) };
-  }
+  await persistMemo(opts, read, fleet.config.branchPrefix, () => (timings.memoMs = timer.sinceDone()));
   return {
     type: 'rendered',
     source,
@@ -121,6 +93,52 @@ export async function renderAndWrite(pass: {
     timings,
     attempts: 1,
   };
+}
+
+/** Writes the plan's objects, then moves its refs; returns how many objects were written. */
+async function writePlan(
+  opts: HubPassOptions,
+  plan: Awaited<ReturnType<typeof planPassWrites>>,
+  known: Set<string>,
+  timer: PassTimer,
+): Promise<number> {
+  const write = {
+    repo: opts.repo,
+    objects: plan.objects,
+    moves: plan.moves,
+    known,
+    warn: (m: string) => opts.log.warn(m),
+    ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    ...(opts.renderRepositories ? { render: opts.renderRepositories } : {}),
+  };
+  const objects = await writeObjectsOfPass(write);
+  timer.mark('writeMs');
+  await moveRefsOfPass(write).catch((error: unknown) => {
+    // What this attempt published stays published: the pass that runs again says so.
+    throw error instanceof RenderUnavailableError
+      ? new RenderUnavailableError(error.refused, plan.clusters)
+      : error;
+  });
+  return objects;
+}
+
+/**
+ * After the refs moved (the pass's effect is out), keeps the pass cache on disk, or notes what the
+ * deferred memo would name (HubPassOptions.persistMemo); `timed` is told once a written memo is
+ * done: its time is outside the pass's total, timed on its own.
+ */
+async function persistMemo(
+  opts: HubPassOptions,
+  read: ReadContext,
+  prefix: string,
+  timed: () => void,
+): Promise<void> {
+  if (opts.persistMemo === undefined || opts.persistMemo === true) {
+    await saveHubMemo(read.cache, { gitdir: opts.repo.gitdir, prefix, log: opts.log });
+    timed();
+  } else if (opts.persistMemo === 'deferred') {
+    read.cache.memoPending = { prefix, refs: await hubRefsOf(opts.repo.gitdir, prefix) };
+  }
 }
 
 function signature(opts: HubPassOptions): PassContext['author'] {
