@@ -8,6 +8,8 @@
 // Folders are held to the same rule: when a file of folder A imports one of folder B, no file
 // of B may import one of A (a folder and its own subfolders aside, such as cli/main.ts and
 // cli/commands), so that the stages of src/core and the adapters stay layered as folders too.
+// A folder's imports are its own files' and its subfolders' (an import of a/b/c from x/y counts
+// for a/b and a too, towards x/y and x), so a subfolder never hides a cycle of its parents.
 //
 // Each cycle is printed as a chain of paths that starts and ends on the same file or folder;
 // the exit code is 1 when there is one, 0 otherwise.
@@ -144,7 +146,13 @@ function isNested(a, b) {
   return a === b || a === '' || b === '' || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
 }
 
-/** Returns every import cycle among the folders under dir (each folder's own files), as chains of folders relative to dir. */
+/** Returns a folder (relative path) and every folder above it, up to the root's children. */
+function ancestors(folder) {
+  const parts = folder === '' ? [] : folder.split('/');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** Returns every import cycle among the folders under dir (a folder's files and its subfolders' files), as chains of folders relative to dir. */
 export function findFolderCycles(dir) {
   const root = resolve(dir);
   const graph = readImportGraph(listSourceFiles(root));
@@ -155,7 +163,14 @@ export function findFolderCycles(dir) {
     folders.set(from, edges);
     for (const target of targets) {
       const to = relative(root, dirname(target));
-      if (!isNested(from, to)) edges.add(to);
+      // Rolled up to every ancestor on both sides, so a subfolder cannot hide a cycle of its parents.
+      for (const a of ancestors(from))
+        for (const b of ancestors(to)) {
+          if (isNested(a, b)) continue;
+          const rolled = folders.get(a) ?? new Set();
+          folders.set(a, rolled);
+          rolled.add(b);
+        }
     }
   }
   const folderGraph = new Map([...folders].map(([folder, edges]) => [folder, [...edges].sort()]));

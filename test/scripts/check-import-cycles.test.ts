@@ -75,6 +75,18 @@ const cases: { name: string; files: Record<string, string>; want: string[]; want
     wantFolders: ['publish -> render -> publish'],
   },
   {
+    // The shape loops/ had: loops/shared/preview imported the hub, the hub imported loops/shared.
+    name: "a subfolder's imports count for its parent: a cycle it would hide is found",
+    files: {
+      'loops/hub/pass.ts': "import { repo } from '../shared/repo.js';\nexport const pass = repo;\n",
+      'loops/shared/repo.ts': 'export const repo = 1;\n',
+      'loops/shared/preview/render.ts':
+        "import { pass } from '../../hub/pass.js';\nexport const render = pass;\n",
+    },
+    want: [],
+    wantFolders: ['loops/hub -> loops/shared -> loops/hub'],
+  },
+  {
     name: 'a folder and its own subfolder may import each other',
     files: {
       'cli/main.ts': "import { run } from './commands/run.js';\nexport const main = run;\n",

@@ -24,28 +24,23 @@
 // One repack at a time per repository: `objects/pack/gitfleet-repack.lock`, taken with O_EXCL
 // and taken over only from a process that no longer runs on this host.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
-import { defaultDeflateThreads, deflateObjects } from './deflate-pool.js';
-import { encodePackIndex, type PackIndexEntry } from './encode-pack-index.js';
-import { encodePackEntryHeader, encodePackHeader } from './encode-pack-entry.js';
+import { defaultDeflateThreads } from './deflate-pool.js';
 import type { GitObject, GitObjectType } from './git-object.js';
 import { GitWriteError } from './git-write-error.js';
-import { HashingFileWriter } from './hashing-file-writer.js';
-import { listLooseObjects, listPacks, readIndexEntries, readIndexOids } from './list-packs.js';
+import { listLooseObjects, listPacks, readIndexOids } from './list-packs.js';
 import { objectStoreFs } from './object-store-fs.js';
 import { planPackRollup } from './plan-pack-rollup.js';
 import { readGitObject } from './read-git-object.js';
-import { assertSameOid } from './select-new-objects.js';
-import { objectFileMode, syncPath, writeNewFile } from './sync-files.js';
-import { removeStaleTempFiles, tempFileName } from './temp-files.js';
+import { syncPath, writeNewFile } from './sync-files.js';
+import { removeStaleTempFiles } from './temp-files.js';
 import { pidExists } from './pid-exists.js';
+import { writeFoldedPack, type FoldStep } from './write-folded-pack.js';
 
 /** The points between the steps above, for tests that stop a repack there (kill -9). */
-export type RepackStep =
-  'packStarted' | 'packWritten' | 'journalWritten' | 'packRenamed' | 'packIndexed' | 'oldPackRemoved';
+export type RepackStep = FoldStep | 'journalWritten' | 'oldPackRemoved';
 
 export interface RepackOptions {
   gitdir: string;
@@ -86,10 +81,6 @@ const journalName = 'gitfleet-repack.journal';
 /** A pack data file without its index for this long is a crashed writer's leftover. */
 const orphanAgeMs = 60 * 60 * 1000;
 const lockName = 'gitfleet-repack.lock';
-/** Objects read and deflated at a time: memory stays bounded whatever the packs' size. */
-const batchSize = 2000;
-/** Bytes of a pack read at a time while copying its entries. */
-const windowBytes = 4 * 1024 * 1024;
 const packFileSuffixes = ['.idx', '.pack', '.rev', '.bitmap', '.mtimes', '.promisor'] as const;
 
 interface Journal {
@@ -110,41 +101,20 @@ export async function repackPacks(opts: RepackOptions): Promise<RepackResult> {
     const finished = await finishJournal(opts.gitdir);
     const tempFiles =
       (await removeStaleTempFiles(packDir, opts.now)).length + (await removeOrphanPacks(packDir, opts.now));
-    const packs = (await listPacks(opts.gitdir)).filter((p) => !p.keep);
-    const loose = await listLooseObjects(opts.gitdir);
-    // Loose objects count as one more small pack: they are folded in whenever any pack is.
-    const looseUnit = loose.length > 0 ? [{ name: '', objects: loose.length }] : [];
-    const chosen = new Set(planPackRollup([...packs, ...looseUnit], opts.factor ?? 2));
-    const sizes = new Map(packs.map((p) => [p.name, p.objects]));
-    const sizeOf = (name: string): number => sizes.get(name) ?? 0;
-    const folded = packs.filter((p) => chosen.has(p.name)).map((p) => p.name);
-    const foldLoose = chosen.has('') ? loose : [];
+    const { folded, foldLoose } = await chooseFold(opts);
     const nothing = { folded: [], looseObjects: 0, objects: 0, pack: null, finished, tempFiles };
     if (folded.length + (foldLoose.length > 0 ? 1 : 0) < 2) return { type: 'nothingToDo', ...nothing };
 
     const oids = new Set<string>(foldLoose);
     for (const name of folded)
       for (const oid of await readIndexOids(join(packDir, `${name}.idx`))) oids.add(oid);
-    // The biggest first: its entries are copied in one sequential read, and its copy of an object shared with a smaller pack is the one kept.
-    folded.sort((a, b) => sizeOf(b) - sizeOf(a));
-    const source = { gitdir: opts.gitdir, cache: opts.packCache ?? {}, fs: objectStoreFs(opts.gitdir) };
-    const read = async (oid: string): Promise<GitObject> => {
-      const { type, content } = await readGitObject(source, oid);
-      if (type !== 'blob' && type !== 'tree' && type !== 'commit') {
-        throw new GitWriteError(
-          'WrongObjectType',
-          `${oid} in ${opts.gitdir}: a ${type}; the repack writes commits, trees and blobs only, so the packs are left as they are`,
-        );
-      }
-      return { type: type as GitObjectType, content, oid };
-    };
     let journal: Journal | undefined;
     const pack = await writeFoldedPack({
       packDir,
       packs: folded,
       loose: foldLoose,
       count: oids.size,
-      read,
+      read: foldedObjectReader(opts),
       threads: opts.threads ?? defaultDeflateThreads(),
       sync,
       step: async (s) => opts.onStep?.(s),
@@ -160,139 +130,44 @@ export async function repackPacks(opts: RepackOptions): Promise<RepackResult> {
     await carryOut(opts.gitdir, journal!, opts.onStep);
     await rm(join(packDir, journalName));
     if (sync) await syncPath(packDir);
-    return {
-      type: 'repacked',
-      folded,
-      looseObjects: foldLoose.length,
-      objects: oids.size,
-      pack,
-      finished,
-      tempFiles,
-    };
+    const objects = oids.size;
+    return { type: 'repacked', folded, looseObjects: foldLoose.length, objects, pack, finished, tempFiles };
   } finally {
     await rm(join(packDir, lockName), { force: true });
   }
 }
 
 /**
- * Writes the folded objects as a pack in temp files, then renames the .pack and the .idx; returns
- * its name. A whole object (not a delta) is copied byte for byte from its pack, as `git repack`
- * reuses packed data: nothing to inflate or deflate, so folding the first big pack costs about
- * a file copy. Deltas (in packs fetched from a remote) and loose objects are read through
- * gitfleet's object reader and deflated again.
+ * The packs (biggest first) and the loose objects the rollup folds. The biggest first: its entries
+ * are copied in one sequential read, and its copy of an object shared with a smaller pack is the
+ * one kept.
  */
-async function writeFoldedPack(opts: {
-  packDir: string;
-  packs: readonly string[];
-  loose: readonly string[];
-  /** How many distinct objects the packs and the loose objects hold. */
-  count: number;
-  read: (oid: string) => Promise<GitObject>;
-  threads: number;
-  sync: boolean;
-  step: (step: RepackStep) => Promise<void>;
-  /** Records the new pack's name before it is renamed in. */
-  journal: (name: string) => Promise<void>;
-}): Promise<string> {
-  const tmpPack = join(opts.packDir, tempFileName('pack'));
-  const tmpIdx = join(opts.packDir, tempFileName('idx'));
-  try {
-    const file = await open(tmpPack, 'wx', objectFileMode);
-    const entries: PackIndexEntry[] = [];
-    const written = new Set<string>();
-    let checksum: Buffer;
-    try {
-      const writer = new HashingFileWriter(file);
-      await writer.write(encodePackHeader(opts.count));
-      await opts.step('packStarted');
-      const append = async (oid: string, bytes: Uint8Array): Promise<void> => {
-        entries.push({ oid, crc32: crc32(bytes), offset: writer.position });
-        written.add(oid);
-        await writer.write(bytes);
-      };
-      const toResolve = new Set<string>(opts.loose);
-      for (const name of opts.packs) {
-        for await (const entry of packEntries(join(opts.packDir, name))) {
-          if (written.has(entry.oid)) continue;
-          if (entry.whole) await append(entry.oid, entry.bytes);
-          else toResolve.add(entry.oid);
-        }
-      }
-      const rest = [...toResolve].filter((oid) => !written.has(oid));
-      for (let at = 0; at < rest.length; at += batchSize) {
-        const objects: GitObject[] = [];
-        for (const oid of rest.slice(at, at + batchSize)) objects.push(await opts.read(oid));
-        let i = 0;
-        for await (const batch of deflateObjects(objects, opts.threads)) {
-          for (const deflated of batch) {
-            const object = objects[i++]!;
-            assertSameOid(object.oid, deflated.oid, object.type);
-            const header = encodePackEntryHeader(object.type, object.content.length);
-            await append(object.oid, Buffer.concat([header, deflated.deflated]));
-          }
-        }
-      }
-      if (written.size !== opts.count) {
-        throw new GitWriteError(
-          'CorruptObject',
-          `${opts.packDir}: the packs to fold list ${opts.count} objects but ${written.size} were found; nothing was changed`,
-        );
-      }
-      checksum = await writer.finish();
-      if (opts.sync) await file.sync();
-    } finally {
-      await file.close();
-    }
-    await writeNewFile(tmpIdx, encodePackIndex(entries, checksum), opts.sync);
-    await opts.step('packWritten');
-    const name = `pack-${checksum.toString('hex')}`;
-    const base = join(opts.packDir, name);
-    await opts.journal(name);
-    if (existsSync(`${base}.idx`)) {
-      await Promise.all([rm(tmpPack), rm(tmpIdx)]);
-      return name;
-    }
-    // The .pack first: readers find packs through their .idx, so a pack is never seen without its data.
-    await rename(tmpPack, `${base}.pack`);
-    await opts.step('packRenamed');
-    await rename(tmpIdx, `${base}.idx`);
-    if (opts.sync) await syncPath(opts.packDir);
-    await opts.step('packIndexed');
-    return name;
-  } catch (error) {
-    await Promise.all([rm(tmpPack, { force: true }), rm(tmpIdx, { force: true })]);
-    throw error;
-  }
+async function chooseFold(opts: RepackOptions): Promise<{ folded: string[]; foldLoose: string[] }> {
+  const packs = (await listPacks(opts.gitdir)).filter((p) => !p.keep);
+  const loose = await listLooseObjects(opts.gitdir);
+  // Loose objects count as one more small pack: they are folded in whenever any pack is.
+  const looseUnit = loose.length > 0 ? [{ name: '', objects: loose.length }] : [];
+  const chosen = new Set(planPackRollup([...packs, ...looseUnit], opts.factor ?? 2));
+  const sizes = new Map(packs.map((p) => [p.name, p.objects]));
+  const sizeOf = (name: string): number => sizes.get(name) ?? 0;
+  const folded = packs.filter((p) => chosen.has(p.name)).map((p) => p.name);
+  folded.sort((a, b) => sizeOf(b) - sizeOf(a));
+  return { folded, foldLoose: chosen.has('') ? loose : [] };
 }
 
-/** A pack's entries in file order: the raw bytes of whole objects (pack types 1-4), or only the id of a delta. */
-async function* packEntries(
-  base: string,
-): AsyncGenerator<{ oid: string; whole: true; bytes: Uint8Array } | { oid: string; whole: false }> {
-  const entries = (await readIndexEntries(`${base}.idx`)).sort((a, b) => a.offset - b.offset);
-  const file = await open(`${base}.pack`, 'r');
-  try {
-    const end = (await file.stat()).size - 20; // the trailing checksum
-    let window = { start: 0, bytes: Buffer.alloc(0) };
-    for (let i = 0; i < entries.length; i++) {
-      const from = entries[i]!.offset;
-      const to = i + 1 < entries.length ? entries[i + 1]!.offset : end;
-      if (from < window.start || to > window.start + window.bytes.length) {
-        // A fresh buffer each time: the writer keeps the slices it was given until it flushes.
-        const bytes = Buffer.alloc(Math.max(windowBytes, to - from));
-        const { bytesRead } = await file.read(bytes, 0, bytes.length, from);
-        window = { start: from, bytes: bytes.subarray(0, bytesRead) };
-        if (to - from > bytesRead)
-          throw new GitWriteError('CorruptObject', `${base}.pack: truncated at ${from}`);
-      }
-      const bytes = window.bytes.subarray(from - window.start, to - window.start);
-      const type = (bytes[0]! >> 4) & 7;
-      const oid = entries[i]!.oid;
-      yield type >= 1 && type <= 4 ? { oid, whole: true, bytes } : { oid, whole: false };
+/** Reads an object to fold through gitfleet's reader; only commits, trees and blobs are folded. */
+function foldedObjectReader(opts: RepackOptions): (oid: string) => Promise<GitObject> {
+  const source = { gitdir: opts.gitdir, cache: opts.packCache ?? {}, fs: objectStoreFs(opts.gitdir) };
+  return async (oid) => {
+    const { type, content } = await readGitObject(source, oid);
+    if (type !== 'blob' && type !== 'tree' && type !== 'commit') {
+      throw new GitWriteError(
+        'WrongObjectType',
+        `${oid} in ${opts.gitdir}: a ${type}; the repack writes commits, trees and blobs only, so the packs are left as they are`,
+      );
     }
-  } finally {
-    await file.close();
-  }
+    return { type: type as GitObjectType, content, oid };
+  };
 }
 
 /** Removes what a journal lists, the old packs' indexes first; only while the pack it names is there. */

@@ -64,67 +64,81 @@ interface LeaseObject {
 
 /** Returns the store of one Lease over the API server that `http` reaches. */
 export function kubeLeaseStore(opts: KubeLeaseStoreOptions): LeaseStore {
-  const collection = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(opts.namespace)}/leases`;
-  const path = `${collection}/${encodeURIComponent(opts.name)}`;
-  const description = `Lease ${opts.namespace}/${opts.name} in ${opts.where}`;
-  const timeoutMs = opts.timeoutMs ?? 10_000;
-  const body = (record: LeaseRecord, resourceVersion?: string) =>
-    JSON.stringify({
+  return new KubeLeaseStore(opts);
+}
+
+// One Lease's paths and the three calls an election makes on it.
+class KubeLeaseStore implements LeaseStore {
+  readonly description: string;
+  private readonly collection: string;
+  private readonly path: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: KubeLeaseStoreOptions) {
+    this.collection = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(opts.namespace)}/leases`;
+    this.path = `${this.collection}/${encodeURIComponent(opts.name)}`;
+    this.description = `Lease ${opts.namespace}/${opts.name} in ${opts.where}`;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  async get(): Promise<StoredLease | undefined> {
+    const answer = await this.opts.http.request({
+      method: 'GET',
+      path: this.path,
+      timeoutMs: this.timeoutMs,
+    });
+    if (answer.status === 404) return undefined;
+    if (answer.status !== 200) return this.fail('GET', answer);
+    return stored(answer.body);
+  }
+
+  async create(record: LeaseRecord): Promise<StoredLease | 'conflict'> {
+    const answer = await this.send('POST', this.collection, record);
+    if (answer.status === 409) return 'conflict';
+    if (answer.status !== 201 && answer.status !== 200) return this.fail('POST', answer);
+    return stored(answer.body);
+  }
+
+  async update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease | 'conflict'> {
+    const answer = await this.send('PUT', this.path, record, resourceVersion);
+    if (answer.status === 409) return 'conflict';
+    if (answer.status !== 200) return this.fail('PUT', answer);
+    return stored(answer.body);
+  }
+
+  private send(method: 'POST' | 'PUT', path: string, record: LeaseRecord, resourceVersion?: string) {
+    const { name, namespace } = this.opts;
+    const metadata = { name, namespace, ...(resourceVersion !== undefined ? { resourceVersion } : {}) };
+    const body = JSON.stringify({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: {
-        name: opts.name,
-        namespace: opts.namespace,
-        ...(resourceVersion !== undefined ? { resourceVersion } : {}),
-      },
+      metadata,
       spec: record,
     });
-  const stored = (text: string): StoredLease => {
-    const lease = JSON.parse(text) as LeaseObject;
-    return { record: recordOf(lease), resourceVersion: lease.metadata?.resourceVersion ?? '' };
-  };
-  const fail = (verb: string, answer: { status: number; body: string }): never => {
+    return this.opts.http.request({
+      method,
+      path,
+      body,
+      contentType: 'application/json',
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  private fail(verb: string, answer: { status: number; body: string }): never {
     const refusal = refusalOf(answer.status, answer.body);
+    const { namespace, namespaceHint } = this.opts;
     if (answer.status === 404 && /namespaces? .*not found/i.test(refusal.message)) {
       throw new LeaseNamespaceMissing(
-        `${description}: namespace ${opts.namespace} does not exist${opts.namespaceHint ? `; ${opts.namespaceHint}` : ''}`,
+        `${this.description}: namespace ${namespace} does not exist${namespaceHint ? `; ${namespaceHint}` : ''}`,
       );
     }
-    throw new KubeApiError(`${verb} ${description}`, refusal);
-  };
-  return {
-    description,
-    async get() {
-      const answer = await opts.http.request({ method: 'GET', path, timeoutMs });
-      if (answer.status === 404) return undefined;
-      if (answer.status !== 200) return fail('GET', answer);
-      return stored(answer.body);
-    },
-    async create(record) {
-      const answer = await opts.http.request({
-        method: 'POST',
-        path: collection,
-        body: body(record),
-        contentType: 'application/json',
-        timeoutMs,
-      });
-      if (answer.status === 409) return 'conflict';
-      if (answer.status !== 201 && answer.status !== 200) return fail('POST', answer);
-      return stored(answer.body);
-    },
-    async update(record, resourceVersion) {
-      const answer = await opts.http.request({
-        method: 'PUT',
-        path,
-        body: body(record, resourceVersion),
-        contentType: 'application/json',
-        timeoutMs,
-      });
-      if (answer.status === 409) return 'conflict';
-      if (answer.status !== 200) return fail('PUT', answer);
-      return stored(answer.body);
-    },
-  };
+    throw new KubeApiError(`${verb} ${this.description}`, refusal);
+  }
+}
+
+function stored(text: string): StoredLease {
+  const lease = JSON.parse(text) as LeaseObject;
+  return { record: recordOf(lease), resourceVersion: lease.metadata?.resourceVersion ?? '' };
 }
 
 function recordOf(lease: LeaseObject): LeaseRecord {

@@ -4,11 +4,7 @@
 // of the check, which is the checker's clock, not a time the signer wrote. A signature made up
 // to ten minutes after that clock (a signer's clock ahead of the checker's) is accepted.
 import type { Key, Signature } from 'openpgp';
-import type {
-  SignatureProblem,
-  SignatureSigner,
-  SignatureVerdict,
-} from '../../core/model/signature-verdict.js';
+import type { SignatureProblem, SignatureSigner } from '../../core/model/signature-verdict.js';
 import type { FormatVerifier } from './commit-verifier.js';
 import { openpgp } from './openpgp-keys.js';
 
@@ -23,63 +19,55 @@ export function openPgpVerifier(keys: readonly Key[]): FormatVerifier {
       try {
         parsed = await pgp.readSignature({ armoredSignature: signature });
       } catch (error) {
-        return {
-          ok: false,
-          commit,
-          problem: 'Malformed',
-          detail: `the OpenPGP signature: ${(error as Error).message}`,
-          signer: undefined,
-        };
+        const detail = `the OpenPGP signature: ${(error as Error).message}`;
+        return { ok: false, commit, problem: 'Malformed', detail, signer: undefined };
       }
       const issuers = parsed.getSigningKeyIDs().map((id) => id.toHex().toUpperCase());
       const key = keys.find((k) => k.getKeyIDs().some((id) => issuers.includes(id.toHex().toUpperCase())));
       if (key === undefined) {
-        const signer: SignatureSigner = {
-          format: 'openpgp',
-          keyId: issuers.join(', ') || 'no issuer',
-          names: [],
-        };
-        return {
-          ok: false,
-          commit,
-          problem: 'UnknownKey',
-          detail: `key ${signer.keyId} is not among the trusted OpenPGP keys`,
-          signer,
-        };
+        const keyId = issuers.join(', ') || 'no issuer';
+        const signer: SignatureSigner = { format: 'openpgp', keyId, names: [] };
+        const detail = `key ${keyId} is not among the trusted OpenPGP keys`;
+        return { ok: false, commit, problem: 'UnknownKey', detail, signer };
       }
       const signer: SignatureSigner = {
         format: 'openpgp',
         keyId: key.getFingerprint().toUpperCase(),
         names: key.getUserIDs(),
       };
-      const refuse = (problem: SignatureProblem, detail: string): SignatureVerdict => ({
-        ok: false,
-        commit,
-        problem,
-        detail,
-        signer,
-      });
-      try {
-        const message = await pgp.createMessage({ binary: payload });
-        const result = await pgp.verify({
-          message,
-          signature: parsed,
-          verificationKeys: [key],
-          date: new Date(at.getTime() + clockSkewMs),
-          expectSigned: true,
-        });
-        await Promise.all(result.signatures.map((s) => s.verified));
-      } catch (error) {
-        return refuse(...classify((error as Error).message));
-      }
-      try {
-        await key.getSigningKey(undefined, at);
-      } catch (error) {
-        return refuse(...classify((error as Error).message));
-      }
-      return { ok: true, commit, signer };
+      const refusal = await refusalOf(pgp, { key, parsed, payload, at });
+      return refusal
+        ? { ok: false, commit, problem: refusal[0], detail: refusal[1], signer }
+        : { ok: true, commit, signer };
     },
   };
+}
+
+/** Why openpgp.js refuses the signature by the key, or the key at `at`; undefined when both hold. */
+async function refusalOf(
+  pgp: Awaited<ReturnType<typeof openpgp>>,
+  input: { key: Key; parsed: Signature; payload: Buffer; at: Date },
+): Promise<[SignatureProblem, string] | undefined> {
+  const { key, at } = input;
+  try {
+    const message = await pgp.createMessage({ binary: input.payload });
+    const result = await pgp.verify({
+      message,
+      signature: input.parsed,
+      verificationKeys: [key],
+      date: new Date(at.getTime() + clockSkewMs),
+      expectSigned: true,
+    });
+    await Promise.all(result.signatures.map((s) => s.verified));
+  } catch (error) {
+    return classify((error as Error).message);
+  }
+  try {
+    await key.getSigningKey(undefined, at);
+  } catch (error) {
+    return classify((error as Error).message);
+  }
+  return undefined;
 }
 
 // openpgp.js says why in words only.

@@ -108,6 +108,58 @@ type JoinValues = { name: string } & {
 
 /** Proposes the registration, writes the key and the overlay, prints where they went; returns the exit code. */
 export async function runClusterJoin(values: JoinValues, io: Io, env = process.env): Promise<number> {
+  const plan = await planJoin(values, env);
+  const { name, at, output } = plan;
+  const keys = await joinKeys(name);
+  const registration = registrationOf(plan, keys);
+  const overlayDir = output.type === 'dir' ? output.dir : undefined;
+  const kustomization = await writeJoinOutput(output, {
+    overlay: {
+      cluster: name,
+      repoUrl: agentRepoOf(values['agent-repo'], at.gitdir),
+      ...deployRefs(values.deploy, overlayDir),
+    },
+    privateKey: keys.signing.privateKey,
+    ageIdentity: `# the age identity of gitfleet agent ${name}; its recipient: ${keys.age.recipient}\n${keys.age.identity}\n`,
+    trustedKeys: plan.trustedKeys,
+  });
+  const fingerprint = parseOpensshPrivateKey(keys.signing.privateKey, 'the new key').publicKey.fingerprint;
+  let commit: string;
+  try {
+    commit = await proposeChange(at, {
+      branch: plan.branch,
+      edits: [{ path: plan.file, text: registration }],
+      author: plan.author,
+      message: joinMessage(name, fingerprint),
+    });
+  } catch (error) {
+    await removeOutput(output);
+    throw error;
+  }
+  const labelText = Object.entries(plan.labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const { branch, sourceRef, repo, file, hubKeysFile, trustedKeys } = plan;
+  const report = {
+    cluster: name,
+    output,
+    branch,
+    commit,
+    sourceRef,
+    repo,
+    file,
+    fingerprint,
+    labels: labelText,
+  };
+  for (const line of joinReport({ ...report, hubKeys: hubKeysFile, kustomization, trustedKeys }))
+    io.out(line);
+  return exitCodes.ok;
+}
+
+type JoinPlan = Awaited<ReturnType<typeof planJoin>>;
+
+/** Checks everything the join needs before anything is written: the flags, the fleet, the branch, the paths. */
+async function planJoin(values: JoinValues, env: NodeJS.ProcessEnv) {
   const { name } = values;
   assertClusterName(name);
   const labels = parseLabelList(values.labels ?? '');
@@ -142,10 +194,27 @@ export async function runClusterJoin(values: JoinValues, io: Io, env = process.e
     dir: repo,
     gitdir: at.gitdir,
   });
-  const keys = await joinKeys(name);
-  const registration = clusterRegistrationText({
+  return {
     name,
     labels: labels.labels,
+    repo,
+    sourceRef,
+    hubKeysFile,
+    trustedKeys,
+    at,
+    branch,
+    file,
+    author,
+    output,
+  };
+}
+
+/** The registration's text, checked to load with the fleet it joins. */
+function registrationOf(plan: JoinPlan, keys: Awaited<ReturnType<typeof joinKeys>>): string {
+  const { name, at, file, sourceRef } = plan;
+  const registration = clusterRegistrationText({
+    name,
+    labels: plan.labels,
     signingKey: keys.signing.publicLine,
     ageRecipient: keys.age.recipient,
   });
@@ -155,47 +224,7 @@ export async function runClusterJoin(values: JoinValues, io: Io, env = process.e
       'RegistrationInvalid',
       `cluster ${name}: the registration would not load:\n${loaded.errors.map(formatLoadError).join('\n')}`,
     );
-  const overlayDir = output.type === 'dir' ? output.dir : undefined;
-  const kustomization = await writeJoinOutput(output, {
-    overlay: {
-      cluster: name,
-      repoUrl: agentRepoOf(values['agent-repo'], at.gitdir),
-      ...deployRefs(values.deploy, overlayDir),
-    },
-    privateKey: keys.signing.privateKey,
-    ageIdentity: `# the age identity of gitfleet agent ${name}; its recipient: ${keys.age.recipient}\n${keys.age.identity}\n`,
-    trustedKeys,
-  });
-  const fingerprint = parseOpensshPrivateKey(keys.signing.privateKey, 'the new key').publicKey.fingerprint;
-  let commit: string;
-  try {
-    commit = await proposeChange(at, {
-      branch,
-      edits: [{ path: file, text: registration }],
-      author,
-      message: joinMessage(name, fingerprint),
-    });
-  } catch (error) {
-    await removeOutput(output);
-    throw error;
-  }
-  const labelText = Object.entries(labels.labels)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
-  const report = {
-    cluster: name,
-    output,
-    branch,
-    commit,
-    sourceRef,
-    repo,
-    file,
-    fingerprint,
-    labels: labelText,
-  };
-  for (const line of joinReport({ ...report, hubKeys: hubKeysFile, kustomization, trustedKeys }))
-    io.out(line);
-  return exitCodes.ok;
+  return registration;
 }
 
 /** The keys a new agent gets: its signing key and its age key (docs/secrets.md). */

@@ -1,7 +1,7 @@
 // `gitfleet diff <repo> <base> <head> [--format text|markdown|json] [--no-hub-state]`: renders
 // both revisions (any git revision naming a commit) straight from git objects, the way the hub
 // would on its recorded state when the repository holds the hub's branches (previewDiff,
-// loops/shared/preview-diff.ts; docs/review.md), and prints the verdict line, then what changes
+// loops/preview/preview-diff.ts; docs/review.md), and prints the verdict line, then what changes
 // on each cluster, and, when the head side has rollout strategies, which clusters the change
 // reaches first (core/review/preview-rollouts.ts).
 //
@@ -16,7 +16,7 @@ import {
   PreviewDiffError,
   type PreviewDiff,
   type SideFailure,
-} from '../../loops/shared/preview-diff.js';
+} from '../../loops/preview/preview-diff.js';
 import type { Io } from '../io.js';
 import { reviewSourceSignatures } from '../../loops/shared/review-source-signatures.js';
 import { printError } from '../print-error.js';

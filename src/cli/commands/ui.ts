@@ -101,6 +101,43 @@ export interface UiOptions {
 /** The shipped page's folder: `ui/` at the package's root (this file is build/src/cli/commands/ui.js). */
 const staticRoot = fileURLToPath(new URL('../../../../ui', import.meta.url));
 
+/** The dashboard's JSON API: one route per page. */
+function dashboardApi(service: DashboardService): Parameters<typeof startUiServer>[0]['api'] {
+  return {
+    overview: () => service.overview(),
+    matrix: () => service.matrix(),
+    templates: () => service.templates(),
+    template: (params) => service.template(params.get('key') ?? ''),
+    cluster: (params) => service.cluster(params.get('name') ?? ''),
+    rollouts: () => service.rollouts(),
+    evictions: () => service.evictions(),
+    commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
+  };
+}
+
+/**
+ * Returns the listener for "a branch moved": one read at a time; moves during a read (a hub pass
+ * moves many refs) make one more read after it.
+ */
+function readAgainOnMove(read: () => Promise<void>): () => void {
+  let reading = false;
+  let again = false;
+  return () => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void (async () => {
+      do {
+        again = false;
+        await read();
+      } while (again);
+      reading = false;
+    })();
+  };
+}
+
 /** Serves the dashboard until SIGINT or SIGTERM; returns the exit code. */
 export async function runUi(opts: UiOptions, io: Io): Promise<number> {
   // The repository as every line shows it: a URL's user name and password never printed.
@@ -127,39 +164,16 @@ export async function runUi(opts: UiOptions, io: Io): Promise<number> {
     host: opts.host,
     port: opts.port,
     staticRoot,
-    api: {
-      overview: () => service.overview(),
-      matrix: () => service.matrix(),
-      templates: () => service.templates(),
-      template: (params) => service.template(params.get('key') ?? ''),
-      cluster: (params) => service.cluster(params.get('name') ?? ''),
-      rollouts: () => service.rollouts(),
-      evictions: () => service.evictions(),
-      commit: (params) => service.commit(params.get('rev') ?? 'HEAD'),
-    },
+    api: dashboardApi(service),
   });
-  // One read at a time: moves during a read (a hub pass moves many refs) make one more read after it.
-  let reading = false;
-  let again = false;
-  const moved = (): void => {
-    if (reading) {
-      again = true;
-      return;
+  const moved = readAgainOnMove(async () => {
+    log.debug?.(`a branch of ${shown} moved: reading it again`);
+    try {
+      server.broadcast('changed', { generation: await service.reload() });
+    } catch (error) {
+      log.error(`reading ${shown} again failed: ${(error as Error).message}`);
     }
-    reading = true;
-    void (async () => {
-      do {
-        again = false;
-        log.debug?.(`a branch of ${shown} moved: reading it again`);
-        try {
-          server.broadcast('changed', { generation: await service.reload() });
-        } catch (error) {
-          log.error(`reading ${shown} again failed: ${(error as Error).message}`);
-        }
-      } while (again);
-      reading = false;
-    })();
-  };
+  });
   // The first read starts now, so the first page finds it done or under way; then the overview of
   // templates (every template's explanation), the page a browser opens first.
   service.templates().catch(() => undefined);

@@ -68,12 +68,14 @@ export function planRebalancers(input: EvictionInput): {
 } {
   const nowMs = input.now.getTime();
   const now = formatTime(nowMs);
-  const previous = new Map(input.previous);
+  const pass: RebalancePass = {
+    previous: new Map(input.previous),
+    bindings: bindingsByName(input.bindings),
+    decisions: [],
+    changed: false,
+  };
   const files = new Map<string, string>();
-  const decisions: FailoverDecision[] = [];
   const wakes: number[] = [];
-  let changed = false;
-  const bindings = bindingsByName(input.bindings);
   for (const rebalancer of input.fleet.workloadRebalancers ?? []) {
     const path = `${rebalancersDir}${rebalancer.name}.yaml`;
     const text = input.recorded.get(path);
@@ -84,29 +86,8 @@ export function planRebalancers(input: EvictionInput): {
     }
     const firstSeen = before?.firstSeen ?? now;
     const observed = syncWorkloads(rebalancer.workloads, before?.observedWorkloads ?? []);
-    for (const entry of observed) {
-      if (entry.result) continue;
-      const binding = bindings.get(
-        nameKey(entry.workload.namespace ?? '', bindingName(refOf(entry.workload))),
-      );
-      if (!binding) {
-        entry.result = 'Failed';
-        entry.reason = 'ReferencedBindingNotFound';
-        continue;
-      }
-      entry.result = 'Successful';
-      const prior = previous.get(binding.key);
-      if (!prior || !needsTrigger(firstSeen, prior.rescheduleTriggeredAt)) continue;
-      previous.set(binding.key, { ...prior, rescheduleTriggeredAt: firstSeen });
-      changed = true;
-      decisions.push({
-        type: 'Rebalanced',
-        binding: binding.key,
-        reason: 'RescheduleTriggered',
-        message: `${rebalancer.name}: ${binding.key}: a fresh schedule asked for at ${firstSeen} (WorkloadRebalancer/${rebalancer.name})`,
-        policy: `WorkloadRebalancer/${rebalancer.name}`,
-      });
-    }
+    for (const entry of observed)
+      if (!entry.result) triggerReschedule(pass, rebalancer.name, firstSeen, entry);
     const statusChanged = !before || JSON.stringify(before.observedWorkloads) !== JSON.stringify(observed);
     const finishTime = statusChanged ? now : before.finishTime;
     const record: RebalancerRecord = {
@@ -126,7 +107,44 @@ export function planRebalancers(input: EvictionInput): {
     files.set(path, rebalancerRecordText(record));
   }
   const wakeAt = earliestAfter(nowMs, wakes);
+  const { previous, changed, decisions } = pass;
   return { previous, changed, files, decisions, ...(wakeAt ? { wakeAt } : {}) };
+}
+
+interface RebalancePass {
+  previous: Map<string, PreviousBinding>;
+  bindings: Map<string, Binding>;
+  decisions: FailoverDecision[];
+  changed: boolean;
+}
+
+/** Settles one workload of a rebalancer: its binding asks for a fresh schedule unless it already did. */
+function triggerReschedule(
+  pass: RebalancePass,
+  rebalancer: string,
+  firstSeen: string,
+  entry: ObservedWorkload,
+): void {
+  const binding = pass.bindings.get(
+    nameKey(entry.workload.namespace ?? '', bindingName(refOf(entry.workload))),
+  );
+  if (!binding) {
+    entry.result = 'Failed';
+    entry.reason = 'ReferencedBindingNotFound';
+    return;
+  }
+  entry.result = 'Successful';
+  const prior = pass.previous.get(binding.key);
+  if (!prior || !needsTrigger(firstSeen, prior.rescheduleTriggeredAt)) return;
+  pass.previous.set(binding.key, { ...prior, rescheduleTriggeredAt: firstSeen });
+  pass.changed = true;
+  pass.decisions.push({
+    type: 'Rebalanced',
+    binding: binding.key,
+    reason: 'RescheduleTriggered',
+    message: `${rebalancer}: ${binding.key}: a fresh schedule asked for at ${firstSeen} (WorkloadRebalancer/${rebalancer})`,
+    policy: `WorkloadRebalancer/${rebalancer}`,
+  });
 }
 
 // Karmada's needTriggerReschedule: never asked, or asked before this rebalancer was created.

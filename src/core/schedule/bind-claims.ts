@@ -6,7 +6,7 @@ import { refLabel } from '../model/object-ref.js';
 import { policyLabel } from '../model/propagation-policy.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
-import { replicaRequestOf } from './replica-request-of.js';
+import { replicaRequestOf, type ReplicaRequest } from './replica-request-of.js';
 import { scheduleBinding } from './schedule-binding.js';
 import { bindingName } from '../format/object-path.js';
 import { bindingSpecOf, type BindingSpec } from './lazy-activation.js';
@@ -38,16 +38,7 @@ export function bindClaim(
   previous: PreviousBinding | undefined,
 ): { binding: Binding; diagnostic?: Diagnostic } {
   const { template, policy } = claim;
-  // A GetReplicas script replaces the built-in replica interpreter (core/interpret).
-  const custom = template.interpreted?.replicas;
-  const replicas = custom ? custom.replicas : templateReplicas(template.object);
-  // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
-  // resource requests must not turn it into a workload that a 0-replica rule drops.
-  const request = custom
-    ? custom.request
-    : replicaKindOf(template.object)
-      ? replicaRequestOf(template.object)
-      : undefined;
+  const { replicas, request } = replicaNeedsOf(template);
   const spec = bindingSpecOf(template, policy, previous);
   if (policy.missingOverrides) {
     return {
@@ -71,6 +62,34 @@ export function bindClaim(
     const binding = bindingOf(claim, replicas, unchangedSchedule(previous), spec, previous);
     return { binding: withScheduleRecord(binding, previous, previous.appliedPlacement, false) };
   }
+  return scheduleAgain({ claim, input, previous, spec, replicas, request, placementText });
+}
+
+/** The replicas a template asks for and what each needs, from its GetReplicas script or the built-in interpreter. */
+function replicaNeedsOf(template: Claim['template']): {
+  replicas: number;
+  request: ReplicaRequest | undefined;
+} {
+  const custom = template.interpreted?.replicas;
+  if (custom) return { replicas: custom.replicas, request: custom.request };
+  // Only kinds Karmada interprets replicas for carry replica requirements; a DaemonSet's
+  // resource requests must not turn it into a workload that a 0-replica rule drops.
+  const request = replicaKindOf(template.object) ? replicaRequestOf(template.object) : undefined;
+  return { replicas: templateReplicas(template.object), request };
+}
+
+/** Schedules the binding afresh and records the result as Karmada does. */
+function scheduleAgain(args: {
+  claim: Claim;
+  input: BindInput;
+  previous: PreviousBinding | undefined;
+  spec: BindingSpec;
+  replicas: number;
+  request: ReplicaRequest | undefined;
+  placementText: string;
+}): { binding: Binding; diagnostic?: Diagnostic } {
+  const { claim, input, previous, spec, replicas, request, placementText } = args;
+  const template = claim.template;
   const fresh = previous !== undefined && rescheduleRequired(previous);
   let schedule: ScheduleResult = scheduleBinding({
     resource: template.ref,
@@ -95,12 +114,8 @@ export function bindClaim(
   // no cluster fits: cleared) and stamps lastScheduledTime only on success.
   const resulted = schedule.type === 'Scheduled' ? !schedule.failed : schedule.keepPrevious !== true;
   const applied = resulted ? placementText : previous?.appliedPlacement;
-  const recorded = withScheduleRecord(
-    binding,
-    previous,
-    applied,
-    fresh && schedule.type === 'Scheduled' && !schedule.failed,
-  );
+  const stamped = fresh && schedule.type === 'Scheduled' && !schedule.failed;
+  const recorded = withScheduleRecord(binding, previous, applied, stamped);
   return diagnostic ? { binding: recorded, diagnostic } : { binding: recorded };
 }
 

@@ -21,7 +21,9 @@ import { readRef } from '../../adapters/git/read-ref.js';
 import { bindingsRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MemoMap } from '../runtime/memo-map.js';
-import { decodeGraph, encodeGraph, GraphCodecError } from './graph-codec.js';
+import { GraphCodecError } from './graph-codec.js';
+import { decodeGraph } from './graph-decode.js';
+import { encodeGraph } from './graph-encode.js';
 import { createHubPassCache, type HubPassCache, type RenderedText } from './hub-pass-cache.js';
 import { hubMemoPath, hubMemoVersion, readHubMemoFile, writeHubMemoFile } from './hub-memo-file.js';
 

@@ -1,6 +1,6 @@
 // Steps 4 and 5a of a pass (hub-pass.ts): what the hub renders for a source commit given the
 // recorded state of its branches, without writing anything. The pass writes what this returns;
-// `gitfleet diff` (loops/shared/preview/) previews the same thing, so a preview is what merging
+// `gitfleet diff` (loops/preview/) previews the same thing, so a preview is what merging
 // does: the previous bindings (stickiness), the clusters' status (taints, dynamic weights,
 // Aggregated division, API enablements), the failover records and the rollout stage.
 import { withClusterScopes } from '../../core/load/default-namespace.js';

@@ -43,98 +43,120 @@ export interface WorkQueue<K> {
 
 /** Returns an empty work queue driven by the given clock and backoff settings. */
 export function createWorkQueue<K>(opts: { clock: Clock; backoff: BackoffSettings }): WorkQueue<K> {
-  const queue: K[] = [];
-  const dirty = new Set<K>();
-  const processing = new Set<K>();
-  const failures = new Map<K, number>();
-  const timers = new Map<K, { at: number; cancel: CancelTimer }>();
-  /** Keys in backoff: the time before which they are not handed out. */
-  const notBefore = new Map<K, number>();
-  const waiters: ((key: K | undefined) => void)[] = [];
-  let stopped = false;
+  return new ControllerQueue<K>(opts.clock, opts.backoff);
+}
 
-  const push = (key: K): void => {
-    const waiter = waiters.shift();
-    if (waiter) {
-      dirty.delete(key);
-      processing.add(key);
-      waiter(key);
-    } else queue.push(key);
-  };
-  const enqueue = (key: K): void => {
-    if (stopped || dirty.has(key)) return;
-    dirty.add(key);
-    if (!processing.has(key)) push(key);
-  };
-  /** How long the key must still wait for its backoff (0: none). */
-  const backoffLeft = (key: K): number => Math.max(0, (notBefore.get(key) ?? 0) - opts.clock.now());
-  const addAfter = (key: K, delayMs: number): void => {
-    if (stopped) return;
-    const wait = Math.max(delayMs, backoffLeft(key));
-    if (wait <= 0) return enqueue(key);
-    const at = opts.clock.now() + wait;
-    const pending = timers.get(key);
+// The queue's state; its methods are bound (arrow fields), so a caller may pass them on alone.
+class ControllerQueue<K> implements WorkQueue<K> {
+  private readonly queue: K[] = [];
+  private readonly dirty = new Set<K>();
+  private readonly processing = new Set<K>();
+  private readonly failureCounts = new Map<K, number>();
+  private readonly timers = new Map<K, { at: number; cancel: CancelTimer }>();
+  /** Keys in backoff: the time before which they are not handed out. */
+  private readonly notBefore = new Map<K, number>();
+  private readonly waiters: ((key: K | undefined) => void)[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly backoff: BackoffSettings,
+  ) {}
+
+  add = (key: K): void => this.addAfter(key, 0);
+
+  addAfter = (key: K, delayMs: number): void => {
+    if (this.stopped) return;
+    const wait = Math.max(delayMs, this.backoffLeft(key));
+    if (wait <= 0) return this.enqueue(key);
+    const at = this.clock.now() + wait;
+    const pending = this.timers.get(key);
     if (pending && pending.at <= at) return;
     pending?.cancel();
-    const cancel = opts.clock.setTimer(() => {
-      timers.delete(key);
-      enqueue(key);
+    const cancel = this.clock.setTimer(() => {
+      this.timers.delete(key);
+      this.enqueue(key);
     }, wait);
-    timers.set(key, { at, cancel });
+    this.timers.set(key, { at, cancel });
   };
-  const add = (key: K): void => addAfter(key, 0);
+
+  retryLater = (key: K): number => {
+    const count = (this.failureCounts.get(key) ?? 0) + 1;
+    this.failureCounts.set(key, count);
+    const delay = backoffDelay(count, this.backoff);
+    // The retry replaces any earlier timer: an event does not cut the backoff short.
+    this.holdFor(key, delay);
+    return delay;
+  };
+
+  waitFor = (key: K, delayMs: number): void => this.holdFor(key, Math.max(0, delayMs));
+
+  forget = (key: K): void => {
+    this.failureCounts.delete(key);
+    this.notBefore.delete(key);
+  };
+
+  failures = (key: K): number => this.failureCounts.get(key) ?? 0;
+
+  next = (): Promise<K | undefined> => {
+    if (this.stopped) return Promise.resolve(undefined);
+    const key = this.queue.shift();
+    if (key === undefined) return new Promise((resolve) => this.waiters.push(resolve));
+    this.dirty.delete(key);
+    this.processing.add(key);
+    return Promise.resolve(key);
+  };
+
+  done = (key: K): void => {
+    this.processing.delete(key);
+    if (!this.dirty.has(key) || this.stopped) return;
+    // Added while a failing run was in hand: the pending retry runs it, not this event.
+    if (this.backoffLeft(key) > 0) this.dirty.delete(key);
+    else this.push(key);
+  };
+
+  shutDown = (): void => {
+    this.stopped = true;
+    this.notBefore.clear();
+    for (const timer of this.timers.values()) timer.cancel();
+    this.timers.clear();
+    this.queue.length = 0;
+    for (const waiter of this.waiters.splice(0)) waiter(undefined);
+  };
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  get isShutDown(): boolean {
+    return this.stopped;
+  }
+
+  private push(key: K): void {
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      this.dirty.delete(key);
+      this.processing.add(key);
+      waiter(key);
+    } else this.queue.push(key);
+  }
+
+  private enqueue(key: K): void {
+    if (this.stopped || this.dirty.has(key)) return;
+    this.dirty.add(key);
+    if (!this.processing.has(key)) this.push(key);
+  }
+
+  /** How long the key must still wait for its backoff (0: none). */
+  private backoffLeft(key: K): number {
+    return Math.max(0, (this.notBefore.get(key) ?? 0) - this.clock.now());
+  }
+
   /** Holds the key back until `delay` from now and queues it then; an event does not cut it short. */
-  const holdFor = (key: K, delay: number): void => {
-    notBefore.set(key, opts.clock.now() + delay);
-    timers.get(key)?.cancel();
-    timers.delete(key);
-    addAfter(key, delay);
-  };
-  return {
-    add,
-    addAfter,
-    retryLater: (key) => {
-      const count = (failures.get(key) ?? 0) + 1;
-      failures.set(key, count);
-      const delay = backoffDelay(count, opts.backoff);
-      // The retry replaces any earlier timer: an event does not cut the backoff short.
-      holdFor(key, delay);
-      return delay;
-    },
-    waitFor: (key, delayMs) => holdFor(key, Math.max(0, delayMs)),
-    forget: (key) => {
-      failures.delete(key);
-      notBefore.delete(key);
-    },
-    failures: (key) => failures.get(key) ?? 0,
-    next: () => {
-      if (stopped) return Promise.resolve(undefined);
-      const key = queue.shift();
-      if (key === undefined) return new Promise((resolve) => waiters.push(resolve));
-      dirty.delete(key);
-      processing.add(key);
-      return Promise.resolve(key);
-    },
-    done: (key) => {
-      processing.delete(key);
-      if (!dirty.has(key) || stopped) return;
-      // Added while a failing run was in hand: the pending retry runs it, not this event.
-      if (backoffLeft(key) > 0) dirty.delete(key);
-      else push(key);
-    },
-    shutDown: () => {
-      stopped = true;
-      notBefore.clear();
-      for (const timer of timers.values()) timer.cancel();
-      timers.clear();
-      queue.length = 0;
-      for (const waiter of waiters.splice(0)) waiter(undefined);
-    },
-    get length() {
-      return queue.length;
-    },
-    get isShutDown() {
-      return stopped;
-    },
-  };
+  private holdFor(key: K, delay: number): void {
+    this.notBefore.set(key, this.clock.now() + delay);
+    this.timers.get(key)?.cancel();
+    this.timers.delete(key);
+    this.addAfter(key, delay);
+  }
 }

@@ -123,18 +123,12 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
       : undefined;
   const branchPrefix = opts.branchPrefix ?? atHead?.branchPrefix ?? defaultBranchPrefix;
   const refs = await listRefs(gitdir, `refs/heads/${branchPrefix}`);
-  const bindingsHead = refs.get(bindingsRef(branchPrefix));
-  if (bindingsHead === undefined)
-    throw new FleetStatusError(
-      'NoBindingsBranch',
-      `no branch ${branchPrefix}bindings in ${repo}: has the hub run?`,
-      repo,
-    );
-  const bindingsCommit = readCommit(read, bindingsHead);
-  const trailers = parseTrailers(bindingsCommit.message);
-  const sourceCommit = trailers.get(sourceCommitTrailer)?.[0];
-  const bindingsBranch = readBindingsTree(read, bindingsCommit.tree);
-  const bindings = bindingsBranch.files.map((f) => f.view).filter((b): b is BindingView => b !== undefined);
+  const { bindingsHead, bindingsCommit, trailers, sourceCommit, bindingsBranch, bindings } = readBindingsHead(
+    read,
+    refs.get(bindingsRef(branchPrefix)),
+    `no branch ${branchPrefix}bindings in ${repo}: has the hub run?`,
+    repo,
+  );
   const rendered = await readRenderedHeads({
     branchPrefix,
     fleetHeads: refsUnder(refs, clusterRefPrefix(branchPrefix)),
@@ -165,12 +159,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
   for (const [cluster, why] of [...assigned.unreadable, ...rendered.unreadable])
     status.unreadable.set(cluster, why);
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
-  const heartbeatTimes = new Map<string, string>();
-  for (const group of assigned.heartbeats)
-    for (const [cluster, oid] of group.heads) {
-      const time = commitTime(group.read, oid);
-      if (time !== undefined) heartbeatTimes.set(cluster, time);
-    }
+  const heartbeatTimes = heartbeatTimesOf(assigned.heartbeats);
   const labels =
     opts.templateLabels === false
       ? { error: "the templates' labels were not asked for" }
@@ -207,6 +196,30 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     ...(labels.clusters ? { registrations: new Map(labels.clusters.map((c) => [c.name, c])) } : {}),
     ...(labels.rolledOutBy ? { rolledOutBy: labels.rolledOutBy } : {}),
   };
+}
+
+/** The bindings branch's head, its commit, trailers and records; throws NoBindingsBranch when there is none. */
+function readBindingsHead(read: FleetRead, bindingsHead: string | undefined, missing: string, repo: string) {
+  if (bindingsHead === undefined) throw new FleetStatusError('NoBindingsBranch', missing, repo);
+  const bindingsCommit = readCommit(read, bindingsHead);
+  const trailers = parseTrailers(bindingsCommit.message);
+  const sourceCommit = trailers.get(sourceCommitTrailer)?.[0];
+  const bindingsBranch = readBindingsTree(read, bindingsCommit.tree);
+  const bindings = bindingsBranch.files.map((f) => f.view).filter((b): b is BindingView => b !== undefined);
+  return { bindingsHead, bindingsCommit, trailers, sourceCommit, bindingsBranch, bindings };
+}
+
+/** Each cluster's last heartbeat time, from the heads of its heartbeat branch. */
+function heartbeatTimesOf(
+  groups: readonly { read: FleetRead; heads: ReadonlyMap<string, string> }[],
+): Map<string, string> {
+  const times = new Map<string, string>();
+  for (const group of groups)
+    for (const [cluster, oid] of group.heads) {
+      const time = commitTime(group.read, oid);
+      if (time !== undefined) times.set(cluster, time);
+    }
+  return times;
 }
 
 /** Returns each cluster's kept taints from the records `.gitfleet/failover/clusters/<cluster>.yaml`. */

@@ -1,8 +1,8 @@
 // The commit page's diff: a source commit against its first parent, or a range `base..head`
-// (a pull request's two sides), computed by previewDiff (loops/shared/preview-diff.ts), the one
+// (a pull request's two sides), computed by previewDiff (loops/preview/preview-diff.ts), the one
 // function `gitfleet diff` prints, so the page and the command cannot disagree. Its file diffs
 // redact every Secret value (core/review/redact-secret-pair.ts).
-import { previewDiff, PreviewDiffError, type PreviewDiff } from '../shared/preview-diff.js';
+import { previewDiff, PreviewDiffError, type PreviewDiff } from '../preview/preview-diff.js';
 import { readCommitInfo, resolveCommit, type ReadRepo } from './read-repo-file.js';
 
 /** The commit page's document: the preview, with each side's subject, or why there is none. */

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeGraph, encodeGraph, graphMagic, Tag } from '../../../src/loops/hub/graph-codec.js';
+import { graphMagic, Tag } from '../../../src/loops/hub/graph-codec.js';
+import { decodeGraph } from '../../../src/loops/hub/graph-decode.js';
+import { encodeGraph } from '../../../src/loops/hub/graph-encode.js';
 
 /** Returns the value after a round trip through the codec, as the memo file makes it. */
 function roundTrip(value: unknown, omit?: (owner: object, key: string) => boolean): unknown {

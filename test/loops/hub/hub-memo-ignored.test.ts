@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeGraph } from '../../../src/loops/hub/graph-codec.js';
+import { encodeGraph } from '../../../src/loops/hub/graph-encode.js';
 import { hubMemoPath } from '../../../src/loops/hub/hub-memo-file.js';
 import {
   commitChange,

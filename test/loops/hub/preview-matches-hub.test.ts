@@ -11,9 +11,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
-import { previewDiff } from '../../../src/loops/shared/preview-diff.js';
-import { readRecordedState } from '../../../src/loops/shared/preview/read-recorded-state.js';
-import { renderAsHub } from '../../../src/loops/shared/preview/render-as-hub.js';
+import { previewDiff } from '../../../src/loops/preview/preview-diff.js';
+import { readRecordedState } from '../../../src/loops/preview/read-recorded-state.js';
+import { renderAsHub } from '../../../src/loops/preview/render-as-hub.js';
 import { loadFleet } from '../../../src/core/load/load-fleet.js';
 import { readGitSource } from '../../../src/adapters/source/read-git-commit.js';
 import {

@@ -22,10 +22,10 @@ import {
 } from '../../core/review/preview-rollouts.js';
 import type { RolloutState } from '../../core/model/rollout.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
-import { describeRecordedState, readRecordedState } from './preview/read-recorded-state.js';
-import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './preview/render-as-hub.js';
-import { renderOffLoop } from './render-off-loop.js';
-import { loadWithSources, type TemplateSourceRenderer } from './load-with-sources.js';
+import { describeRecordedState, readRecordedState } from './read-recorded-state.js';
+import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './render-as-hub.js';
+import { renderOffLoop } from '../shared/render-off-loop.js';
+import { loadWithSources, type TemplateSourceRenderer } from '../shared/load-with-sources.js';
 import { gitSourceTree, type SourceTree } from '../../adapters/render-tools/source-tree.js';
 
 export interface PreviewDiffOptions {

@@ -1,13 +1,13 @@
 // The hub's recorded state as a preview reads it: the same reads a hub pass makes
 // (read-hub-state.ts, read-status-branches.ts), from the repository `gitfleet diff` is given,
 // plus when each part was recorded, so the preview can say which state it used.
-import { openObjectStore, readStoredObject } from '../../../adapters/git/object-store.js';
-import { createHubPassCache } from '../../hub/hub-pass-cache.js';
-import { readHubState, type HubState } from '../../hub/read-hub-state.js';
-import type { ReadContext } from '../../hub/read-git-state.js';
-import { isRepoUrl } from '../../../adapters/remote/parse-remote-url.js';
-import { localGitdir } from '../hub-repo.js';
-import { readRenderedHeads } from '../read-rendered-heads.js';
+import { openObjectStore, readStoredObject } from '../../adapters/git/object-store.js';
+import { createHubPassCache } from '../hub/hub-pass-cache.js';
+import { readHubState, type HubState } from '../hub/read-hub-state.js';
+import type { ReadContext } from '../hub/read-git-state.js';
+import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
+import { localGitdir } from '../shared/hub-repo.js';
+import { readRenderedHeads } from '../shared/read-rendered-heads.js';
 
 /** The recorded state of the hub's branches under one prefix, and when it was recorded. */
 export interface RecordedState {

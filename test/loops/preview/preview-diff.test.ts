@@ -7,7 +7,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, git, initRepo } from '../../adapters/source/git-fixture.js';
 import { runCli } from '../../cli/run-cli.js';
-import { previewDiff, PreviewDiffError } from '../../../src/loops/shared/preview-diff.js';
+import { previewDiff, PreviewDiffError } from '../../../src/loops/preview/preview-diff.js';
 
 const repoRoot = join(new URL('.', import.meta.url).pathname, '../../../..');
 const example = join(repoRoot, 'examples/fleet-repo');

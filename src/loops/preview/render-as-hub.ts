@@ -1,17 +1,17 @@
 // One side of a preview rendered the way a hub pass renders it (hub/plan-pass-render.ts) on
 // the recorded state, with each registered cluster's output as the pass commits it to the
 // cluster branch: the render plus the hub's own `.gitfleet/` files (plan-pass-writes.ts).
-import { hashObject } from '../../../adapters/git/hash-object.js';
-import type { Fleet } from '../../../core/model/fleet.js';
-import type { RolloutState } from '../../../core/model/rollout.js';
-import { providedServices } from '../../../core/mcs/provider-exports.js';
-import type { ClusterOutput } from '../../../core/render/cluster-output.js';
-import type { RenderResult } from '../../../core/render/render-fleet.js';
-import { defaultHubFailover } from '../../hub/hub-failover.js';
-import { planPassRender } from '../../hub/plan-pass-render.js';
-import { clusterBranchOutput } from '../../hub/plan-pass-writes.js';
-import { readCommitFiles } from '../../hub/read-git-state.js';
-import { readStoredObject } from '../../../adapters/git/object-store.js';
+import { hashObject } from '../../adapters/git/hash-object.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import type { RolloutState } from '../../core/model/rollout.js';
+import { providedServices } from '../../core/mcs/provider-exports.js';
+import type { ClusterOutput } from '../../core/render/cluster-output.js';
+import type { RenderResult } from '../../core/render/render-fleet.js';
+import { defaultHubFailover } from '../hub/hub-failover.js';
+import { planPassRender } from '../hub/plan-pass-render.js';
+import { clusterBranchOutput } from '../hub/plan-pass-writes.js';
+import { readCommitFiles } from '../hub/read-git-state.js';
+import { readStoredObject } from '../../adapters/git/object-store.js';
 import type { RecordedState } from './read-recorded-state.js';
 
 /** A side rendered as the hub would, and the files each cluster branch holds now (path → blob id). */
