@@ -10,10 +10,12 @@
 // they are stopped again however the run ends. The render tools of the template source tests
 // (helm, kustomize: tools/go-render/build.sh, cached the same way) are built before any group.
 // sops and age for the secrets tests are built first too (test/tools/build-sops.sh, cached)
-// and named in GITFLEET_SOPS_BIN.
+// and named in GITFLEET_SOPS_BIN. At the end it prints the slowest files (each file's wall
+// time, from scripts/file-durations-reporter.js), so whoever makes the suite faster starts there.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, statSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv[2];
@@ -29,7 +31,27 @@ function findTests(dir) {
   return found;
 }
 
-function runNodeTests(files, env, concurrency) {
+const durationsDir = mkdtempSync(join(tmpdir(), 'gitfleet-test-durations-'));
+process.on('exit', () => rmSync(durationsDir, { recursive: true, force: true }));
+
+/** Prints the `count` slowest files of the groups run so far, with their wall times. */
+function printSlowest(count) {
+  const rows = readdirSync(durationsDir).flatMap((group) =>
+    readFileSync(join(durationsDir, group), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ({ group, ...JSON.parse(line) })),
+  );
+  if (rows.length === 0) return;
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log(
+    `slowest ${Math.min(count, rows.length)} of ${rows.length} test files (wall time of each file):`,
+  );
+  for (const r of rows.slice(0, count))
+    console.log(`${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.group.padEnd(8)} ${relative(root, r.file)}`);
+}
+
+function runNodeTests(group, files, env, concurrency) {
   return new Promise((resolve) => {
     const counts = { pass: 0, fail: 0, skipped: 0 };
     if (files.length === 0) return resolve(counts);
@@ -38,6 +60,9 @@ function runNodeTests(files, env, concurrency) {
       [
         '--test',
         '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${join(root, 'scripts/file-durations-reporter.js')}`,
+        `--test-reporter-destination=${join(durationsDir, group)}`,
         '--test-timeout=600000',
         `--test-concurrency=${concurrency}`,
         ...files,
@@ -101,17 +126,24 @@ const sopsBin = sops.status === 0 ? sops.stdout.toString().trim().split('\n').po
 // without clusters run a few at a time even on two cores; the files with clusters share the two
 // test clusters and run one at a time.
 const unitConcurrency = Number(process.env.GITFLEET_TEST_CONCURRENCY ?? 3);
-const total = await runNodeTests(plainFiles, sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}, unitConcurrency);
+const total = await runNodeTests(
+  'unit',
+  plainFiles,
+  sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {},
+  unitConcurrency,
+);
 if (interrupted) {
+  printSlowest(15);
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
   process.exit(130);
 }
 if (kubeFiles.length > 0) {
   const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
   const kube = await withTestClusters({ count: 2 }, (env) =>
-    runNodeTests(kubeFiles, { ...env, ...(sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}) }, 1),
+    runNodeTests('clusters', kubeFiles, { ...env, ...(sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}) }, 1),
   );
   for (const key of Object.keys(total)) total[key] += kube[key];
 }
+printSlowest(15);
 console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
 process.exitCode = total.fail > 0 ? 1 : 0;
