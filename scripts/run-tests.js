@@ -144,7 +144,13 @@ const clusterGroup = () =>
   kubeFiles.length > 0
     ? timed('clusters', () => runClusterGroup(kubeOut))
     : Promise.resolve({ pass: 0, fail: 0, skipped: 0 });
-const kubeRun = overlap ? clusterGroup() : undefined;
+// Settled at once, so clusters that fail to start do not end the run while the unit group goes on.
+const settle = (run) =>
+  run.then(
+    (counts) => ({ counts }),
+    (error) => ({ error }),
+  );
+const kubeRun = overlap ? settle(clusterGroup()) : undefined;
 const total = await timed('unit', () =>
   runNodeTests('unit', durations.longestFirst(plainFiles), sopsEnv, unitConcurrency),
 );
@@ -154,7 +160,9 @@ if (interrupted && !overlap) {
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
   process.exit(130);
 }
-const kube = await (kubeRun ?? clusterGroup());
+const kubeResult = await (kubeRun ?? settle(clusterGroup()));
+if ('error' in kubeResult) throw kubeResult.error;
+const kube = kubeResult.counts;
 for (const key of Object.keys(total)) total[key] += kube[key];
 durations.printSlowest(15);
 durations.save();
