@@ -5,15 +5,23 @@
 //   node scripts/run-tests.js            every group
 //   node scripts/run-tests.js unit       only tests that need no Kubernetes API server
 //
-// Groups whose tests need real member clusters (test/kube, test/e2e) run after the test
+// Groups whose tests need real member clusters (test/kube, test/e2e) run once the test
 // clusters are built (test/clusters/build.sh, cached) and started once for the whole group;
 // they are stopped again however the run ends. The render tools of the template source tests
 // (helm, kustomize: tools/go-render/build.sh, cached the same way) are built before any group.
 // sops and age for the secrets tests are built first too (test/tools/build-sops.sh, cached)
 // and named in GITFLEET_SOPS_BIN.
+//
+// The cluster group runs beside the unit group, not after it (GITFLEET_TEST_OVERLAP=0: after
+// it): its files mostly wait on the clusters' own periods (leases, progress deadlines,
+// controllers) and leave the CPU to the unit files. Its output is held back until the unit group
+// is done, then printed as it comes. The unit files start longest first, by their durations in
+// the last run, and the run ends with the slowest files (scripts/test-durations.js), so whoever
+// makes the suite faster sees where the time goes.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { testDurations } from './test-durations.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv[2];
@@ -29,7 +37,21 @@ function findTests(dir) {
   return found;
 }
 
-function runNodeTests(files, env, concurrency) {
+const durations = testDurations(root);
+
+/** Where a group's output goes: straight to stdout, or held back until `flush` (then straight through). */
+function outputSink(live) {
+  const held = [];
+  return {
+    write: (chunk) => (live ? process.stdout.write(chunk) : held.push(chunk)),
+    flush: () => {
+      live = true;
+      for (const chunk of held.splice(0)) process.stdout.write(chunk);
+    },
+  };
+}
+
+function runNodeTests(group, files, env, concurrency, out = outputSink(true)) {
   return new Promise((resolve) => {
     const counts = { pass: 0, fail: 0, skipped: 0 };
     if (files.length === 0) return resolve(counts);
@@ -38,6 +60,9 @@ function runNodeTests(files, env, concurrency) {
       [
         '--test',
         '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${join(root, 'scripts/file-durations-reporter.js')}`,
+        `--test-reporter-destination=${durations.destination(group)}`,
         '--test-timeout=600000',
         `--test-concurrency=${concurrency}`,
         ...files,
@@ -65,7 +90,7 @@ function runNodeTests(files, env, concurrency) {
       }
     };
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      out.write(chunk);
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
       lines.forEach(scan);
@@ -101,17 +126,49 @@ const sopsBin = sops.status === 0 ? sops.stdout.toString().trim().split('\n').po
 // without clusters run a few at a time even on two cores; the files with clusters share the two
 // test clusters and run one at a time.
 const unitConcurrency = Number(process.env.GITFLEET_TEST_CONCURRENCY ?? 3);
-const total = await runNodeTests(plainFiles, sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}, unitConcurrency);
-if (interrupted) {
+const overlap = process.env.GITFLEET_TEST_OVERLAP !== '0';
+const sopsEnv = sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {};
+const began = Date.now();
+const took = {};
+const timed = (group, run) => run().then((counts) => ((took[group] = (Date.now() - began) / 1000), counts));
+
+async function runClusterGroup(out) {
+  const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
+  return withTestClusters({ count: 2 }, (env) =>
+    runNodeTests('clusters', kubeFiles, { ...env, ...sopsEnv }, 1, out),
+  );
+}
+
+const kubeOut = outputSink(!overlap);
+const clusterGroup = () =>
+  kubeFiles.length > 0
+    ? timed('clusters', () => runClusterGroup(kubeOut))
+    : Promise.resolve({ pass: 0, fail: 0, skipped: 0 });
+// Settled at once, so clusters that fail to start do not end the run while the unit group goes on.
+const settle = (run) =>
+  run.then(
+    (counts) => ({ counts }),
+    (error) => ({ error }),
+  );
+const kubeRun = overlap ? settle(clusterGroup()) : undefined;
+const total = await timed('unit', () =>
+  runNodeTests('unit', durations.longestFirst(plainFiles), sopsEnv, unitConcurrency),
+);
+kubeOut.flush();
+if (interrupted && !overlap) {
+  durations.printSlowest(15);
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
   process.exit(130);
 }
-if (kubeFiles.length > 0) {
-  const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
-  const kube = await withTestClusters({ count: 2 }, (env) =>
-    runNodeTests(kubeFiles, { ...env, ...(sopsBin ? { GITFLEET_SOPS_BIN: sopsBin } : {}) }, 1),
-  );
-  for (const key of Object.keys(total)) total[key] += kube[key];
-}
-console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
-process.exitCode = total.fail > 0 ? 1 : 0;
+const kubeResult = await (kubeRun ?? settle(clusterGroup()));
+if ('error' in kubeResult) throw kubeResult.error;
+const kube = kubeResult.counts;
+for (const key of Object.keys(total)) total[key] += kube[key];
+durations.printSlowest(15);
+durations.save();
+const groups = Object.entries(took).map(([group, s]) => `${group} done at ${Math.round(s)} s`);
+console.log(`${groups.join(', ')}${overlap ? ' (side by side)' : ''}`);
+console.log(
+  `${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped${interrupted ? ' (interrupted)' : ''}`,
+);
+process.exitCode = interrupted ? 130 : total.fail > 0 ? 1 : 0;

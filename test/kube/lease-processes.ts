@@ -69,23 +69,24 @@ export function startProcess(name: string, args: readonly string[], env: NodeJS.
 
 /**
  * Writes the Lease `name` in `ns` as another holder would: `holder`, renewed now, for `seconds`.
- * The resourceVersion read travels with the update, so a renewal in between makes it conflict
- * and this throws: the caller tries again.
+ * A merge patch, with no resourceVersion: the holder's own renewal, which carries the version it
+ * read, conflicts with it and reads the Lease again, so it sees the new holder. (An update that
+ * carried the version too conflicted with every renewal on a busy machine, where the read and
+ * the write of two kubectl runs took longer than the 1 s between renewals.)
  */
 export function writeLease(ns: string, name: string, holder: string, seconds: number): void {
   const lease = JSON.parse(kubectl(['get', 'lease', name, '-n', ns, '-o', 'json'])) as {
-    spec: Record<string, unknown> & { leaseTransitions?: number };
+    spec: { leaseTransitions?: number };
   };
   const now = new Date().toISOString().replace('Z', '000Z');
-  lease.spec = {
-    ...lease.spec,
+  const spec = {
     holderIdentity: holder,
     leaseDurationSeconds: seconds,
     acquireTime: now,
     renewTime: now,
     leaseTransitions: (lease.spec.leaseTransitions ?? 0) + 1,
   };
-  kubectl(['replace', '-f', '-'], { input: JSON.stringify(lease) });
+  kubectl(['patch', 'lease', name, '-n', ns, '--type', 'merge', '-p', JSON.stringify({ spec })]);
 }
 
 /**
