@@ -21,8 +21,9 @@ import {
 import { renderSource, type RenderLimits } from './render-source.js';
 import { scanChart, type ChartTraits } from './scan-chart.js';
 import { SourceWork } from './source-work.js';
+import { RenderStore } from './render-store.js';
+import { describeFailure, isChartTraits, isRendered, sourceError, type Rendered } from './rendered-source.js';
 import type { SourceTree } from './source-tree.js';
-import type { ToolOutcome } from './run-tool.js';
 
 export interface SourceRendererOptions {
   /** Paths of the tools (flags); else GITFLEET_HELM / GITFLEET_KUSTOMIZE, else PATH. */
@@ -53,14 +54,13 @@ export interface ClusterFacts {
   status: ReadonlyMap<string, ClusterStatus>;
 }
 
-type Rendered = { ok: true; files: RenderedFile[]; text: string } | { ok: false; message: string };
-
 /** Renders template sources with the real tools, caching by inputs. */
 export class SourceRenderer {
   private readonly tools = new Map<RenderToolName, Promise<RenderTool | { missing: string }>>();
   private cache = new Map<string, Rendered>();
   private traits = new Map<string, ChartTraits>();
   private readonly limits: RenderLimits;
+  private store: RenderStore | undefined;
   /** Keeps a template with the same variants the same object from pass to pass (the render memo keys on identity). */
   readonly variantMemo: VariantMemo = new WeakMap();
 
@@ -69,6 +69,11 @@ export class SourceRenderer {
       timeoutMs: opts.timeoutMs ?? 60_000,
       maxOutputBytes: opts.maxOutputBytes ?? 64 * 1024 * 1024,
     };
+  }
+
+  /** Keeps the renders in a directory too, so a restarted hub renders nothing that did not change (render-store.ts). */
+  persistIn(dir: string): void {
+    this.store = new RenderStore(dir);
   }
 
   /** Returns the tool a kind of source needs, found and asked its version once. */
@@ -112,6 +117,12 @@ export class SourceRenderer {
     }
     this.cache = used.renders;
     this.traits = used.traits;
+    await this.store?.keepOnly(
+      new Map([
+        ['traits', new Set(used.traits.keys())],
+        ['render', new Set(used.renders.keys())],
+      ]),
+    );
     return out;
   }
 
@@ -128,19 +139,27 @@ export class SourceRenderer {
     const { source } = loaded;
     const baseKey = await renderKey(source, loaded.inputs, tool, opts.tree);
     let traits = baseKey === undefined ? undefined : this.traits.get(baseKey);
-    if (traits === undefined && source.kind === 'HelmSource')
+    if (traits === undefined && baseKey !== undefined)
+      traits = await this.store?.get('traits', baseKey, isChartTraits);
+    if (traits === undefined && source.kind === 'HelmSource') {
       traits = await scanChart(join(await work.dir(), source.chart.path));
+      if (baseKey !== undefined) await this.store?.put('traits', baseKey, traits);
+    }
     traits ??= { readsCapabilities: false, nondeterministic: [] };
     if (baseKey !== undefined) used.traits.set(baseKey, traits);
     const groups = planSourceRenders({ source, ...opts.facts, readsCapabilities: traits.readsCapabilities });
     const rendered: Rendered[] = [];
     for (const [run, group] of groups.entries()) {
       const key = baseKey === undefined ? undefined : digestOf(`${baseKey}\u0000${group.identity}`);
-      const cached = key === undefined ? undefined : this.cache.get(key);
+      const cached =
+        key === undefined
+          ? undefined
+          : (this.cache.get(key) ?? (await this.store?.get('render', key, isRendered)));
       if (cached) out.reused++;
       else out.runs += traits.nondeterministic.length > 0 ? 2 : 1;
       const made = cached ?? (await this.run({ source, group, run, tool, work, traits }));
       if (key !== undefined && made.ok) used.renders.set(key, made);
+      if (key !== undefined && made.ok && !cached) await this.store?.put('render', key, made);
       if (!made.ok) {
         const who = groups.length > 1 ? `for ${group.clusters.join(', ')}: ` : '';
         out.errors.push(sourceError(source, who + made.message));
@@ -201,41 +220,13 @@ async function renderKey(
     if (digest === undefined) return undefined;
     digests.push(`${path}=${digest}`);
   }
-  const { source: at, ...spec } = source;
+  // clusterValues are not: each group's key adds the entries that pick it (plan-source-renders.ts),
+  // so new values for one cluster render only its group again.
+  const { source: at, ...all } = source;
+  const spec = all.kind === 'HelmSource' ? { ...all, clusterValues: undefined } : all;
   return digestOf(JSON.stringify({ tool: `${tool.name} ${tool.version}`, file: at.file, spec, digests }));
 }
 
 function digestOf(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-function describeFailure(
-  outcome: Exclude<ToolOutcome, { type: 'ok' }>,
-  tool: RenderTool,
-  limits: RenderLimits,
-  workPrefix: string,
-): string {
-  const said = outcome.stderr.split(workPrefix).join('').trim().split('\n').slice(-5).join('; ');
-  switch (outcome.type) {
-    case 'timeout':
-      return `${tool.name} ${tool.version} ran past ${limits.timeoutMs / 1000} s and was stopped`;
-    case 'tooLarge':
-      return `${tool.name} ${tool.version} wrote more than ${limits.maxOutputBytes} bytes and was stopped`;
-    case 'notFound':
-      return `${tool.name}: ${tool.path} could not be run: ${said}`;
-    case 'failed':
-      return `${tool.name} ${tool.version} failed: ${said}`;
-  }
-}
-
-function sourceError(source: TemplateSource, message: string): LoadError {
-  const { file, index, line } = source.source;
-  const what = source.kind === 'HelmSource' ? `chart ${source.chart.path}` : `kustomization ${source.path}`;
-  return {
-    code: 'SourceRenderFailed',
-    file,
-    index,
-    ...(line !== undefined ? { line } : {}),
-    message: `${source.kind}/${source.name}: ${what}: ${message}`,
-  };
 }

@@ -19,7 +19,7 @@ export interface SourceRenderGroup {
   kubeVersion?: string;
   /** `--api-versions`: `group/version` and `group/version/Kind` of every API the clusters report. */
   apiVersions: string[];
-  /** What makes this group's render differ from another's (part of the render's cache key). */
+  /** What makes this group's render differ from another's: its values and facts (part of the render's cache key). */
   identity: string;
 }
 
@@ -41,10 +41,7 @@ export function planSourceRenders(opts: {
     const facts = opts.readsCapabilities
       ? capabilitiesOf(opts.status.get(cluster.name))
       : { apiVersions: [] };
-    const identity = JSON.stringify({
-      clusterValues: entries.map((e) => source.clusterValues.indexOf(e)),
-      ...facts,
-    });
+    const identity = JSON.stringify({ clusterValues: entries.map((e) => e.values), ...facts });
     const group = groups.get(identity);
     if (group) group.clusters.push(cluster.name);
     else

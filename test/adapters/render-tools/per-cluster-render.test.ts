@@ -187,3 +187,22 @@ test(
     assert.equal(fixed.runs, 2, 'rendered twice on first sight, and the same both times');
   },
 );
+
+test('new values for one cluster render only its group again', { skip }, async () => {
+  const sourceWith = (greeting: string) =>
+    capsSource({ clusterValues: `- clusterNames: [member2]\n  values: {greeting: ${greeting}}` });
+  const { dir, fleet, sources } = await fleetIn({ ...capsChart, 'sources/caps.yaml': sourceWith('hola') });
+  const r = renderer();
+  const tree = directorySourceTree(dir);
+  const first = await r.renderAll(sources, tree, { clusters: fleet.clusters, status: new Map() });
+  assert.deepEqual([first.errors, first.runs, first.reused], [[], 2, 0]);
+  writeFiles(dir, { 'sources/caps.yaml': sourceWith('ciao') });
+  const reloaded = loadFleet(await readDirectorySource(dir));
+  assert.ok(reloaded.ok);
+  const changed = await r.renderAll(reloaded.fleet.templateSources ?? [], tree, {
+    clusters: fleet.clusters,
+    status: new Map(),
+  });
+  assert.deepEqual([changed.runs, changed.reused], [1, 1], 'member1 and member3 kept their render');
+  assert.match(changed.variants[0]!.files.map((f) => f.content).join(''), /greeting: "ciao"/);
+});

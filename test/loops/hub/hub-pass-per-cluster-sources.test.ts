@@ -3,10 +3,13 @@
 // and a change to one cluster's report renders only that cluster's group again.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SourceRenderer, type SourcesRendered } from '../../../src/adapters/render-tools/source-renderer.js';
 import { statusBranchFiles } from '../../../src/core/status/status-branch.js';
 import {
   branchFiles,
+  commitChange,
   commitStatusBranch,
   fleetRepoWith,
   git,
@@ -15,6 +18,7 @@ import {
   rendered,
   type FleetRepo,
 } from './hub-fixture.js';
+import { previewDiff } from '../../../src/loops/shared/preview-diff.js';
 import { capsChart, capsSource, clusterDocument } from '../../support/chart-fixtures.js';
 import { renderTools } from '../../support/render-tools.js';
 
@@ -112,5 +116,36 @@ test(
       ],
       'the second pass rendered member1’s group only',
     );
+  },
+);
+
+test(
+  'gitfleet diff previews with the clusters’ reports, as the hub’s next pass renders',
+  { skip },
+  async () => {
+    const repo = fleetRepoWith(fleet, { bare: false });
+    const { renderer } = countingRenderer();
+    rendered(await hubPass(repo, { sourceRenderer: renderer }));
+    const base = git(repo, ['rev-parse', 'main']).trim();
+    await reportFacts(repo, 'v1.33.2');
+    commitChange(repo, 'a new greeting', (work) => {
+      const file = join(work, 'charts/caps/values.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('greeting: hello', 'greeting: hey'));
+    });
+    const preview = await previewDiff({ dir: repo.path, base, head: 'main', sourceRenderer: renderer });
+    const firstPass = await previewDiff({
+      dir: repo.path,
+      base,
+      head: 'main',
+      hubState: 'none',
+      sourceRenderer: renderer,
+    });
+    assert.match(preview.text, /kubeVersion: v1\.33\.2/, preview.text);
+    assert.doesNotMatch(firstPass.text, /v1\.33\.2/, 'without the hub state, Helm’s defaults');
+    rendered(await hubPass(repo, { sourceRenderer: renderer }));
+    const member1 =
+      branchFiles(repo, 'gitfleet/clusters/member1').get('shop/ConfigMap/caps-facts.yaml') ?? '';
+    assert.match(member1, /kubeVersion: v1\.33\.2/);
+    assert.match(member1, /greeting: hey/);
   },
 );
