@@ -118,3 +118,63 @@ export const overlay: Record<string, string> = {
   'sources/api.yaml':
     'apiVersion: gitfleet.io/v1alpha1\nkind: KustomizeSource\nmetadata:\n  name: api\nspec:\n  path: kustomize/prod\n',
 };
+
+/**
+ * A chart `charts/caps` that reads Helm's `.Capabilities`: a ConfigMap saying the Kubernetes
+ * version and whether the ServiceMonitor API is there, with a greeting from values, and a
+ * Deployment of `replicas`.
+ */
+export const capsChart: Record<string, string> = {
+  'charts/caps/Chart.yaml': 'apiVersion: v2\nname: caps\nversion: 0.1.0\n',
+  'charts/caps/values.yaml': 'replicas: 1\ngreeting: hello\n',
+  'charts/caps/templates/configmap.yaml': [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: {{ .Release.Name }}-facts',
+    'data:',
+    '  kubeVersion: {{ .Capabilities.KubeVersion.Version | quote }}',
+    '  monitoring: {{ .Capabilities.APIVersions.Has "monitoring.coreos.com/v1/ServiceMonitor" | quote }}',
+    '  greeting: {{ .Values.greeting | quote }}',
+    '',
+  ].join('\n'),
+  'charts/caps/templates/deployment.yaml': [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: {{ .Release.Name }}',
+    'spec:',
+    '  replicas: {{ .Values.replicas }}',
+    '  selector: {matchLabels: {app: {{ .Release.Name }}}}',
+    '  template:',
+    '    metadata: {labels: {app: {{ .Release.Name }}}}',
+    '    spec: {containers: [{name: app, image: "nginx:1.27"}]}',
+    '',
+  ].join('\n'),
+};
+
+/** A HelmSource document for `charts/caps`, with `clusterValues` given as YAML lines under the key. */
+export function capsSource(opts: { values?: string; clusterValues?: string } = {}): string {
+  const lines = [
+    'apiVersion: gitfleet.io/v1alpha1',
+    'kind: HelmSource',
+    'metadata:',
+    '  name: caps',
+    'spec:',
+    '  chart: {path: charts/caps}',
+    '  releaseName: caps',
+    '  namespace: shop',
+  ];
+  if (opts.values) lines.push('  values:', ...opts.values.split('\n').map((l) => `    ${l}`));
+  if (opts.clusterValues)
+    lines.push('  clusterValues:', ...opts.clusterValues.split('\n').map((l) => `    ${l}`));
+  return lines.join('\n') + '\n';
+}
+
+/** A Cluster registration document. */
+export function clusterDocument(name: string, labels: Record<string, string> = {}): string {
+  const lines = ['apiVersion: cluster.karmada.io/v1alpha1', 'kind: Cluster', 'metadata:', `  name: ${name}`];
+  if (Object.keys(labels).length > 0)
+    lines.push('  labels:', ...Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`));
+  return lines.join('\n') + '\n';
+}

@@ -1,10 +1,12 @@
 // Renders one template source with its tool in a working directory of its own: the source's
 // input paths copied from the revision being rendered, the tool run hermetically (its home,
 // cache, config and plugin folders empty and private, no PATH, so no plugin, post-renderer or
-// credential helper of the hub's can run), with a deadline and an output limit.
+// credential helper of the hub's can run), with a deadline and an output limit. One working
+// directory serves every render group of the source (core/sources/plan-source-renders.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TemplateSource } from '../../core/model/template-source.js';
+import type { SourceRenderGroup } from '../../core/sources/plan-source-renders.js';
 import type { RenderTool } from './find-render-tool.js';
 import { runTool, type ToolOutcome } from './run-tool.js';
 import type { SourceTree } from './source-tree.js';
@@ -15,21 +17,32 @@ export interface RenderLimits {
   maxOutputBytes: number;
 }
 
-/** Returns the tool's outcome on a source whose inputs are copied under `work`. */
+/** Copies a source's inputs under `work/repo` and makes the tool's empty home; returns the repo folder. */
+export async function prepareSourceWork(opts: {
+  inputs: readonly string[];
+  tree: SourceTree;
+  work: string;
+}): Promise<string> {
+  const repo = join(opts.work, 'repo');
+  await mkdir(repo, { recursive: true });
+  await mkdir(join(opts.work, 'home', 'plugins'), { recursive: true });
+  for (const path of opts.inputs) await opts.tree.copyTo(path, repo);
+  return repo;
+}
+
+/** Returns the tool's outcome on a source prepared under `work`, for one group of clusters. */
 export async function renderSource(opts: {
   source: TemplateSource;
-  inputs: readonly string[];
+  group: SourceRenderGroup;
+  /** Names this group's values files apart from another group's in the same folder. */
+  run: number;
   tool: RenderTool;
-  tree: SourceTree;
   work: string;
   limits: RenderLimits;
 }): Promise<ToolOutcome> {
-  const { source, work } = opts;
+  const { source, work, group } = opts;
   const repo = join(work, 'repo');
   const home = join(work, 'home');
-  await mkdir(repo, { recursive: true });
-  await mkdir(join(home, 'plugins'), { recursive: true });
-  for (const path of opts.inputs) await opts.tree.copyTo(path, repo);
   const env: Record<string, string> = {
     HOME: home,
     PATH: '/nonexistent',
@@ -41,8 +54,14 @@ export async function renderSource(opts: {
   };
   let args: string[];
   if (source.kind === 'HelmSource') {
-    const inline = join(work, 'values.json');
-    await writeFile(inline, JSON.stringify(source.values));
+    // Inline values, then the clusterValues entries that pick the group, each a values file:
+    // helm merges them as it merges any values files (maps deeply, the last one wins).
+    const valueFiles: string[] = [];
+    for (const [i, values] of [source.values, ...group.clusterValues].entries()) {
+      const file = join(work, `values-${opts.run}-${i}.json`);
+      await writeFile(file, JSON.stringify(values));
+      valueFiles.push(file);
+    }
     args = [
       'template',
       source.releaseName,
@@ -51,8 +70,9 @@ export async function renderSource(opts: {
       source.namespace,
       '--no-hooks',
       ...source.valuesFiles.flatMap((f) => ['--values', join(repo, f)]),
-      '--values',
-      inline,
+      ...valueFiles.flatMap((f) => ['--values', f]),
+      ...(group.kubeVersion !== undefined ? ['--kube-version', group.kubeVersion] : []),
+      ...(group.apiVersions.length > 0 ? ['--api-versions', group.apiVersions.join(',')] : []),
     ];
   } else {
     args = ['build', join(repo, source.path)];

@@ -3,12 +3,14 @@
 // it reads, its values, release and namespace, and the tool's version. An unchanged source costs
 // no tool run on the next pass; the cache keeps what the last pass used.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadError, RenderedFile } from '../../core/load/load-fleet.js';
+import type { Cluster, ClusterStatus } from '../../core/model/cluster.js';
 import type { LoadedTemplateSource } from '../../core/model/fleet.js';
 import type { TemplateSource } from '../../core/model/template-source.js';
+import type { SourceVariant, VariantMemo } from '../../core/sources/attach-source-variants.js';
+import { describeNondeterminism } from '../../core/sources/compare-renders.js';
+import { planSourceRenders, type SourceRenderGroup } from '../../core/sources/plan-source-renders.js';
 import { kustomizeOutputFile, splitHelmOutput } from '../../core/sources/split-rendered-output.js';
 import {
   locateRenderTool,
@@ -17,8 +19,11 @@ import {
   type RenderToolName,
 } from './find-render-tool.js';
 import { renderSource, type RenderLimits } from './render-source.js';
+import { scanChart, type ChartTraits } from './scan-chart.js';
+import { SourceWork } from './source-work.js';
+import { RenderStore } from './render-store.js';
+import { describeFailure, isChartTraits, isRendered, sourceError, type Rendered } from './rendered-source.js';
 import type { SourceTree } from './source-tree.js';
-import type { ToolOutcome } from './run-tool.js';
 
 export interface SourceRendererOptions {
   /** Paths of the tools (flags); else GITFLEET_HELM / GITFLEET_KUSTOMIZE, else PATH. */
@@ -33,26 +38,42 @@ export interface SourceRendererOptions {
 
 /** What the sources rendered, or why some did not. */
 export interface SourcesRendered {
+  /** Each source's output for its first group of clusters (all of them, when it renders once). */
   files: RenderedFile[];
+  /** Each source's output for its other groups, where it differs (core/sources/attach-source-variants.ts). */
+  variants: SourceVariant[];
   errors: LoadError[];
   /** Tool runs made, and renders taken from the cache. */
   runs: number;
   reused: number;
 }
 
-type Rendered = { ok: true; files: RenderedFile[] } | { ok: false; message: string };
+/** The fleet's clusters and what each reported: the per-cluster inputs of a render. */
+export interface ClusterFacts {
+  clusters: readonly Cluster[];
+  status: ReadonlyMap<string, ClusterStatus>;
+}
 
 /** Renders template sources with the real tools, caching by inputs. */
 export class SourceRenderer {
   private readonly tools = new Map<RenderToolName, Promise<RenderTool | { missing: string }>>();
   private cache = new Map<string, Rendered>();
+  private traits = new Map<string, ChartTraits>();
   private readonly limits: RenderLimits;
+  private store: RenderStore | undefined;
+  /** Keeps a template with the same variants the same object from pass to pass (the render memo keys on identity). */
+  readonly variantMemo: VariantMemo = new WeakMap();
 
   constructor(private readonly opts: SourceRendererOptions) {
     this.limits = {
       timeoutMs: opts.timeoutMs ?? 60_000,
       maxOutputBytes: opts.maxOutputBytes ?? 64 * 1024 * 1024,
     };
+  }
+
+  /** Keeps the renders in a directory too, so a restarted hub renders nothing that did not change (render-store.ts). */
+  persistIn(dir: string): void {
+    this.store = new RenderStore(dir);
   }
 
   /** Returns the tool a kind of source needs, found and asked its version once. */
@@ -69,53 +90,119 @@ export class SourceRenderer {
     return found;
   }
 
-  /** Returns the files every source renders, or each source's error (naming its document). */
-  async renderAll(sources: readonly LoadedTemplateSource[], tree: SourceTree): Promise<SourcesRendered> {
-    const out: SourcesRendered = { files: [], errors: [], runs: 0, reused: 0 };
-    const used = new Map<string, Rendered>();
-    for (const { source, inputs } of sources) {
+  /**
+   * Returns the files every source renders, or each source's error (naming its document). A
+   * HelmSource renders once per group of clusters whose per-cluster inputs are the same.
+   */
+  async renderAll(
+    sources: readonly LoadedTemplateSource[],
+    tree: SourceTree,
+    facts: ClusterFacts = { clusters: [], status: new Map() },
+  ): Promise<SourcesRendered> {
+    const out: SourcesRendered = { files: [], variants: [], errors: [], runs: 0, reused: 0 };
+    const used = { renders: new Map<string, Rendered>(), traits: new Map<string, ChartTraits>() };
+    for (const loaded of sources) {
+      const { source } = loaded;
       const tool = await this.tool(source.kind === 'HelmSource' ? 'helm' : 'kustomize');
-      let rendered: Rendered;
-      if ('missing' in tool) rendered = { ok: false, message: tool.missing };
-      else {
-        const key = await renderKey(source, inputs, tool, tree);
-        const cached = key === undefined ? undefined : this.cache.get(key);
-        if (cached) out.reused++;
-        else out.runs++;
-        rendered = cached ?? (await this.run(source, inputs, tool, tree));
-        if (key !== undefined && rendered.ok) used.set(key, rendered);
+      if ('missing' in tool) {
+        out.errors.push(sourceError(source, tool.missing));
+        continue;
       }
-      if (rendered.ok) out.files.push(...rendered.files);
-      else out.errors.push(sourceError(source, rendered.message));
+      const work = new SourceWork(loaded.inputs, tree);
+      try {
+        await this.renderGroups({ loaded, tool, tree, work, facts, used, out });
+      } finally {
+        await work.remove();
+      }
     }
-    this.cache = used;
+    this.cache = used.renders;
+    this.traits = used.traits;
+    await this.store?.keepOnly(
+      new Map([
+        ['traits', new Set(used.traits.keys())],
+        ['render', new Set(used.renders.keys())],
+      ]),
+    );
     return out;
   }
 
-  private async run(
-    source: TemplateSource,
-    inputs: readonly string[],
-    tool: RenderTool,
-    tree: SourceTree,
-  ): Promise<Rendered> {
-    if (source.kind === 'HelmSource' && source.clusterValues.length > 0)
-      return {
-        ok: false,
-        message: 'spec.clusterValues: per-cluster values are not rendered yet (docs/sources.md)',
-      };
-    const work = await mkdtemp(join(tmpdir(), 'gitfleet-render-'));
-    try {
-      const outcome = await renderSource({ source, inputs, tool, tree, work, limits: this.limits });
-      if (outcome.type !== 'ok')
-        return { ok: false, message: describeFailure(outcome, tool, this.limits, `${work}/repo/`) };
-      const files =
-        source.kind === 'HelmSource'
-          ? splitHelmOutput(outcome.stdout, source)
-          : [kustomizeOutputFile(outcome.stdout, source)];
-      return { ok: true, files };
-    } finally {
-      await rm(work, { recursive: true, force: true });
+  private async renderGroups(opts: {
+    loaded: LoadedTemplateSource;
+    tool: RenderTool;
+    tree: SourceTree;
+    work: SourceWork;
+    facts: ClusterFacts;
+    used: { renders: Map<string, Rendered>; traits: Map<string, ChartTraits> };
+    out: SourcesRendered;
+  }): Promise<void> {
+    const { loaded, tool, work, used, out } = opts;
+    const { source } = loaded;
+    const baseKey = await renderKey(source, loaded.inputs, tool, opts.tree);
+    let traits = baseKey === undefined ? undefined : this.traits.get(baseKey);
+    if (traits === undefined && baseKey !== undefined)
+      traits = await this.store?.get('traits', baseKey, isChartTraits);
+    if (traits === undefined && source.kind === 'HelmSource') {
+      traits = await scanChart(join(await work.dir(), source.chart.path));
+      if (baseKey !== undefined) await this.store?.put('traits', baseKey, traits);
     }
+    traits ??= { readsCapabilities: false, nondeterministic: [] };
+    if (baseKey !== undefined) used.traits.set(baseKey, traits);
+    const groups = planSourceRenders({ source, ...opts.facts, readsCapabilities: traits.readsCapabilities });
+    const rendered: Rendered[] = [];
+    for (const [run, group] of groups.entries()) {
+      const key = baseKey === undefined ? undefined : digestOf(`${baseKey}\u0000${group.identity}`);
+      const cached =
+        key === undefined
+          ? undefined
+          : (this.cache.get(key) ?? (await this.store?.get('render', key, isRendered)));
+      if (cached) out.reused++;
+      else out.runs += traits.nondeterministic.length > 0 ? 2 : 1;
+      const made = cached ?? (await this.run({ source, group, run, tool, work, traits }));
+      if (key !== undefined && made.ok) used.renders.set(key, made);
+      if (key !== undefined && made.ok && !cached) await this.store?.put('render', key, made);
+      if (!made.ok) {
+        const who = groups.length > 1 ? `for ${group.clusters.join(', ')}: ` : '';
+        out.errors.push(sourceError(source, who + made.message));
+        return;
+      }
+      rendered.push(made);
+    }
+    const [first, ...others] = rendered as Extract<Rendered, { ok: true }>[];
+    out.files.push(...first!.files);
+    const base = { clusters: groups[0]!.clusters, files: first!.files };
+    others.forEach((r, i) => {
+      if (r.text !== first!.text)
+        out.variants.push({ source, base, clusters: groups[i + 1]!.clusters, files: r.files });
+    });
+  }
+
+  private async run(opts: {
+    source: TemplateSource;
+    group: SourceRenderGroup;
+    run: number;
+    tool: RenderTool;
+    work: SourceWork;
+    traits: ChartTraits;
+  }): Promise<Rendered> {
+    const { source, tool } = opts;
+    const work = await opts.work.dir();
+    const once = () => renderSource({ ...opts, work: opts.work.root, limits: this.limits });
+    const outcome = await once();
+    if (outcome.type !== 'ok')
+      return { ok: false, message: describeFailure(outcome, tool, this.limits, `${work}/`) };
+    // A chart that calls a run-to-run function is rendered twice: different output is an error.
+    if (opts.traits.nondeterministic.length > 0) {
+      const again = await once();
+      if (again.type !== 'ok')
+        return { ok: false, message: describeFailure(again, tool, this.limits, `${work}/`) };
+      const changed = describeNondeterminism(outcome.stdout, again.stdout, opts.traits.nondeterministic);
+      if (changed !== undefined) return { ok: false, message: changed };
+    }
+    const files =
+      source.kind === 'HelmSource'
+        ? splitHelmOutput(outcome.stdout, source)
+        : [kustomizeOutputFile(outcome.stdout, source)];
+    return { ok: true, files, text: outcome.stdout };
   }
 }
 
@@ -133,38 +220,13 @@ async function renderKey(
     if (digest === undefined) return undefined;
     digests.push(`${path}=${digest}`);
   }
-  const { source: at, ...spec } = source;
-  const identity = JSON.stringify({ tool: `${tool.name} ${tool.version}`, file: at.file, spec, digests });
-  return createHash('sha256').update(identity).digest('hex');
+  // clusterValues are not: each group's key adds the entries that pick it (plan-source-renders.ts),
+  // so new values for one cluster render only its group again.
+  const { source: at, ...all } = source;
+  const spec = all.kind === 'HelmSource' ? { ...all, clusterValues: undefined } : all;
+  return digestOf(JSON.stringify({ tool: `${tool.name} ${tool.version}`, file: at.file, spec, digests }));
 }
 
-function describeFailure(
-  outcome: Exclude<ToolOutcome, { type: 'ok' }>,
-  tool: RenderTool,
-  limits: RenderLimits,
-  workPrefix: string,
-): string {
-  const said = outcome.stderr.split(workPrefix).join('').trim().split('\n').slice(-5).join('; ');
-  switch (outcome.type) {
-    case 'timeout':
-      return `${tool.name} ${tool.version} ran past ${limits.timeoutMs / 1000} s and was stopped`;
-    case 'tooLarge':
-      return `${tool.name} ${tool.version} wrote more than ${limits.maxOutputBytes} bytes and was stopped`;
-    case 'notFound':
-      return `${tool.name}: ${tool.path} could not be run: ${said}`;
-    case 'failed':
-      return `${tool.name} ${tool.version} failed: ${said}`;
-  }
-}
-
-function sourceError(source: TemplateSource, message: string): LoadError {
-  const { file, index, line } = source.source;
-  const what = source.kind === 'HelmSource' ? `chart ${source.chart.path}` : `kustomization ${source.path}`;
-  return {
-    code: 'SourceRenderFailed',
-    file,
-    index,
-    ...(line !== undefined ? { line } : {}),
-    message: `${source.kind}/${source.name}: ${what}: ${message}`,
-  };
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -18,6 +18,7 @@
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
 // reporting; --once has no monitor, and judges no one. SIGINT or SIGTERM during --once stops its
 // pass as the loop's, with the pass's exit code.
+import { join } from 'node:path';
 import { forgeDefaults } from '../forge-profile.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { observability, type Observability } from '../observability.js';
@@ -295,6 +296,8 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     throw error;
   });
   leads.now = leadership;
+  // The sources' renders outlive the process, beside the hub memo (docs/sources.md#identity-and-cache).
+  opts.sources?.persistIn(join(setup.repo.gitdir, 'gitfleet', 'source-renders'));
   const progress = observe.progress('hub: rendered', 'templates');
   const pass = withRepoMaintenance(
     () =>

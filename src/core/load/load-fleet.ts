@@ -120,7 +120,8 @@ const DEFAULT_MAX_EXPANDED_BYTES = 16 * 1024 * 1024;
 
 type Parsed = { ok: true; documents: RawDocument[] } | { ok: false; errors: LoadError[] };
 
-function limitsOf(options: LoadOptions): StreamLimits {
+/** Returns the parse budgets of a load's options, their defaults filled in. */
+export function limitsOf(options: LoadOptions): StreamLimits {
   return {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     maxExpandedNodes: options.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES,

@@ -29,6 +29,12 @@ export interface Template {
    * `defaultedNamespace`: its file names no namespace, the loader put it in `default`.
    */
   encrypted?: { defaultedNamespace: boolean };
+  /**
+   * Set for a template a source renders differently on some clusters (core/sources): the
+   * object's content on each of those clusters, from which their copies are made; the other
+   * clusters get `object` (docs/sources.md#per-cluster-rendering).
+   */
+  variants?: ReadonlyMap<string, KubeObject>;
 }
 
 /** What the customized interpreter read from a template before the render. */

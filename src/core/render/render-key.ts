@@ -14,7 +14,8 @@ import { textDigest } from '../model/text-digest.js';
  * with the member cluster.
  */
 export class RenderKeys {
-  private readonly templates = new Map<string, string>();
+  // By template object: a source-rendered template's variants (core/sources) share its key.
+  private readonly templates = new WeakMap<Template, string>();
   private readonly policies = new WeakMap<OverridePolicy, string>();
 
   /** Returns the key of one rendered copy. */
@@ -47,12 +48,12 @@ export class RenderKeys {
   }
 
   private templateDigest(template: Template): string {
-    let digest = this.templates.get(template.key);
+    let digest = this.templates.get(template);
     if (digest === undefined) {
       // A customization's scripts (ReviseReplica) shape the rendered text too.
       const scripts = template.interpreted?.scriptsKey ?? '';
       digest = textDigest(`${template.source.file}\u0000${JSON.stringify(template.object)}\u0000${scripts}`);
-      this.templates.set(template.key, digest);
+      this.templates.set(template, digest);
     }
     return digest;
   }

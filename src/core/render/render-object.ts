@@ -6,7 +6,7 @@ import { deepCopy, isMap, type KubeObject } from '../model/kube-object.js';
 import { refKey } from '../model/object-ref.js';
 import { scaleTargetOf } from '../follow/scale-target.js';
 import { applyOverriders } from '../override/apply-overriders.js';
-import { hasReplicas } from '../override/template-replicas.js';
+import { hasReplicas, templateReplicas } from '../override/template-replicas.js';
 import { reviseReplicas } from '../override/revise-replicas.js';
 import { reviseTemplateReplicas } from '../interpret/revise-template-replicas.js';
 import type { ResourceInterpreter } from '../model/resource-interpreter.js';
@@ -88,6 +88,19 @@ export function createObjectRenderer(opts: {
     return clusters.has(cluster);
   };
   const keys = new RenderKeys();
+  // A source-rendered template's content on a cluster it renders differently for (core/sources):
+  // one template per variant, shared by the clusters that have it.
+  const variants = new Map<KubeObject, Template>();
+  const variantOf = (template: Template, cluster: string): Template => {
+    const object = template.variants?.get(cluster);
+    if (object === undefined) return template;
+    let made = variants.get(object);
+    if (made === undefined) {
+      const { variants: _all, ...rest } = template;
+      variants.set(object, (made = { ...rest, object }));
+    }
+    return made;
+  };
   // Content key → the copy made for it: copies with one key are one object (a Duplicated
   // template's copies on fifty clusters are one), which the hub memo then keeps once.
   const used = new Map<string, RenderedCopy>();
@@ -101,8 +114,16 @@ export function createObjectRenderer(opts: {
     template.object.metadata.labels?.[retainReplicasLabel] === 'true' || scaleTargets.has(template.key);
   return {
     keepsMemberReplicas,
-    render(binding, cluster, target, reuse) {
-      const template = opts.templates.get(binding.key)!;
+    render(binding, cluster, given, reuse) {
+      const base = opts.templates.get(binding.key)!;
+      const template = variantOf(base, cluster.name);
+      // Duplicated, each cluster runs the template's replicas: a variant's own, where it has one.
+      const target =
+        template !== base &&
+        binding.placement.replicaScheduling.replicaSchedulingType === 'Duplicated' &&
+        hasReplicas(template.object)
+          ? templateReplicas(template.object)
+          : given;
       // Per cluster, before the copies shared between clusters: the cluster's key must open it.
       const unreadable = template.encrypted ? checkRecipient(template, cluster) : undefined;
       if (unreadable !== undefined)

@@ -55,6 +55,7 @@ import { readCommitSourceFiles, readSourceCommit } from './read-source-commit.js
 import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.js';
 import { trustHubRecords } from './trust-hub-records.js';
 import { restoreHubMemo } from './hub-memo.js';
+import { readReportedStatus } from './read-reported-status.js';
 
 export type { HubPassOptions };
 
@@ -276,5 +277,6 @@ async function renderTemplateSources(
     load: input.loadFiles,
     renderer: opts.sourceRenderer,
     tree: () => gitSourceTree(read.store, source.commit),
+    clusterStatus: (loaded) => readReportedStatus(read, loaded),
   });
 }

@@ -26,6 +26,7 @@ import { describeRecordedState, readRecordedState } from './read-recorded-state.
 import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './render-as-hub.js';
 import { renderOffLoop } from '../shared/render-off-loop.js';
 import { loadWithSources, type TemplateSourceRenderer } from '../shared/load-with-sources.js';
+import { readReportedStatusAt } from './read-reported-status-at.js';
 import { gitSourceTree, type SourceTree } from '../../adapters/render-tools/source-tree.js';
 
 export interface PreviewDiffOptions {
@@ -261,6 +262,10 @@ async function loadSide(
     load: (files, rendered) => loadFleet(files, rendered ? { rendered } : {}),
     renderer: opts.sourceRenderer,
     tree: () => gitSourceTree({ gitdir, cache: {} }, commit),
+    // As the hub reads them: the clusters' reports give Helm's .Capabilities per cluster.
+    ...(opts.hubState === 'none'
+      ? {}
+      : { clusterStatus: (fleet: Fleet) => readReportedStatusAt(gitdir, fleet) }),
   });
   if (!loaded.ok) return failed(loaded.errors.map(formatLoadError));
   const { fleet, problems } = await new InterpreterSession().attach(loaded.fleet);
