@@ -32,7 +32,7 @@ export interface ForgeStatusServer {
   requests: SeenRequest[];
   /** Every status posted on a commit, oldest first. */
   posted(sha: string): KeptStatus[];
-  /** Sets how the next requests are answered. */
+  /** Sets how the next requests are answered; back to `none`, the requests left hanging are cut. */
   misbehave(how: Misbehaviour, retryAfterSeconds?: number): void;
   close(): Promise<void>;
 }
@@ -78,6 +78,7 @@ export async function startForgeStatusServer(opts: {
     misbehave: (next, seconds = 1) => {
       how = next;
       retryAfter = seconds;
+      if (next === 'none') for (const res of hanging.splice(0)) res.destroy();
     },
     close: async () => {
       for (const res of hanging) res.destroy();
