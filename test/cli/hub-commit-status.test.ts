@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './run-cli.js';
 import {
+  commitChange,
   commitStatusBranch,
   exampleFleetRepo,
   git,
@@ -101,6 +102,31 @@ test("an agent's apply failure on the commit rendered for it is a failure; on an
       context: 'gitfleet/deploy',
       description: `apply failed on ${cluster}: 2 of 9 objects not applied`,
     });
+  } finally {
+    await forge.close();
+  }
+});
+
+test('a hub started after a newer commit supersedes the one before that it left pending', async () => {
+  const repo = exampleFleetRepo({ bare: false });
+  const forge = await startForgeStatusServer({ kind: 'github', token, repository: 'acme/fleet' });
+  try {
+    const file = tokenFile();
+    assert.equal((await hubOnce(repo, forge, file)).code, 0);
+    const first = git(repo, ['rev-parse', 'main']).trim();
+    const second = commitChange(repo, 'a note', (work) =>
+      writeFileSync(join(work, 'apps', 'note.yaml'), '# nothing\n'),
+    );
+    const run = await hubOnce(repo, forge, file);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(forge.posted(first).at(-1)?.state, 'error', run.stderr);
+    assert.match(
+      forge.posted(first).at(-1)!.description,
+      new RegExp(`^superseded by ${second.slice(0, 7)} before it was final`),
+    );
+    assert.equal(forge.posted(second).at(-1)?.state, 'pending');
+    assert.equal((await hubOnce(repo, forge, file)).code, 0);
+    assert.equal(forge.posted(first).length, 2, 'superseded once');
   } finally {
     await forge.close();
   }

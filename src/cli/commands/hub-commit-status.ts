@@ -186,13 +186,15 @@ export function startCommitStatus(
   deps.log.info(
     `commit statuses: ${opts.context} on ${opts.target.kind} ${opts.target.repository} (${opts.target.apiUrl})`,
   );
+  const reads = commitStatusReader({
+    gitdir: deps.gitdir,
+    ...(deps.branchPrefix !== undefined ? { branchPrefix: deps.branchPrefix } : {}),
+    clock: deps.clock,
+    gitdirOfRepository: deps.gitdirOfRepository,
+  });
   return commitStatusWorker({
-    read: commitStatusReader({
-      gitdir: deps.gitdir,
-      ...(deps.branchPrefix !== undefined ? { branchPrefix: deps.branchPrefix } : {}),
-      clock: deps.clock,
-      gitdirOfRepository: deps.gitdirOfRepository,
-    }),
+    read: reads.read,
+    previousOf: reads.previousOf,
     forge,
     context: opts.context,
     ...(opts.targetUrl ? { targetUrl: opts.targetUrl } : {}),

@@ -30,6 +30,11 @@ export interface CommitStatusPoster {
 export interface CommitStatusWorkerOptions {
   /** Reads what the status is computed from; undefined while there is nothing to judge (the hub has not rendered). */
   read: () => Promise<DeployStatusInput | undefined>;
+  /**
+   * Returns the source commit rendered before this one (the bindings branch's history), which a
+   * worker that starts with no memory checks once: left pending by a hub that stopped, it is superseded.
+   */
+  previousOf?: (sha: string) => Promise<string | undefined>;
   forge: CommitStatusPoster;
   /** The context (GitLab: name) of the status, e.g. `gitfleet/deploy`. */
   context: string;
@@ -130,6 +135,7 @@ function statusSync(opts: CommitStatusWorkerOptions): () => Promise<void> {
     const input = await opts.read();
     if (!input) return;
     const sha = input.sourceCommit;
+    if (current === undefined) current = await leftPending(opts, sha, shown);
     const before = current !== undefined && current !== sha ? shown.get(current) : undefined;
     if (current !== undefined && before?.state === 'pending')
       await post(current, supersededStatus(sha, before));
@@ -145,6 +151,23 @@ function statusSync(opts: CommitStatusWorkerOptions): () => Promise<void> {
     if (known?.state === status.state && known.description === status.description) return;
     await post(sha, status);
   };
+}
+
+/**
+ * Returns the source commit before `sha` with the status the forge shows for it, when it is still
+ * pending (a hub stopped before it superseded it), so the sync supersedes it; else undefined.
+ */
+async function leftPending(
+  opts: CommitStatusWorkerOptions,
+  sha: string,
+  shown: Map<string, DeployStatus>,
+): Promise<string | undefined> {
+  const previous = await opts.previousOf?.(sha);
+  if (previous === undefined) return undefined;
+  const latest = await opts.forge.latest(previous, opts.context);
+  if (latest?.state !== 'pending') return undefined;
+  shown.set(previous, latest);
+  return previous;
 }
 
 /** Returns the wait a rate-limit answer asked for (RateLimited carries when the gate opens), or undefined. */
