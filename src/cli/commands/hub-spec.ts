@@ -11,6 +11,7 @@ import { renderTokenFileFlag } from './hub-render-repos.js';
 import { luaFlags } from '../lua-flags.js';
 import { sourceFlags } from '../source-flags.js';
 import { hubSigningFlags } from './hub-signing.js';
+import { commitStatusFlags } from './hub-commit-status.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -150,6 +151,7 @@ export const hubSpec = {
       value: 'FILE',
       help: 'with --notify-addr: a YAML or JSON map of cluster name to its doorbell token, or to sha256:<hex> of it',
     },
+    ...commitStatusFlags,
     'metrics-addr': metricsAddrFlag,
     'log-format': logFormatFlag,
     'log-level': logLevelFlag,

@@ -63,6 +63,7 @@ import type { SourceRenderer } from '../../adapters/render-tools/source-renderer
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
+import { commitStatusOf, hubCommitStatus, nudging, type ForgeStatusOptions } from './hub-commit-status.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -100,12 +101,13 @@ export const hubCommand = defineCommand({
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
         ...hubSigningOf(values),
+        ...commitStatusOf(values),
       },
       io,
     ),
 });
 
-export interface HubOptions extends HubSigningOptions {
+export interface HubOptions extends HubSigningOptions, ForgeStatusOptions {
   /** A local path (bare or not) or an http(s) URL. */
   repo: string;
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
@@ -329,6 +331,9 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     repoMaintenance({ gitdir: setup.repo.gitdir, packCache: cache.packs, clock, log, elapsed }),
   );
   const maintainedPass = withRepoMaintenance(pass, maintenance);
+  // Off the passes: nudged after each one, it posts only when the aggregate changes.
+  const parts = { setup, clock, log, rateLimits, stopping, random: deps.random ?? Math.random };
+  const statuses = hubCommitStatus(opts, { ...parts, statusRepositories, renderRepositories });
   if (opts.once) {
     // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
     // its next request (aborted), its locks released on the way out, and the exit code is the
@@ -339,6 +344,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     });
     const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
+    await statuses?.flush();
     if (result.type === 'loadFailed' || result.refused) return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
@@ -364,13 +370,14 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       readiness,
       stop,
       saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
-      report: (result) => reportLoopPass(result, reporter),
+      report: nudging(statuses, (result) => reportLoopPass(result, reporter)),
       // A replica that stops leading sends its held agents back to polling (503).
     }).finally(() => bell?.standDown());
   }).finally(async () => {
     closeLeaseClient();
     // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
     await bell?.close();
+    await statuses?.close();
   });
   readiness.setStopped();
   await observe.close();

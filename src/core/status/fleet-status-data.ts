@@ -62,6 +62,11 @@ export interface FleetStatusData {
   unreadable: Map<string, string>;
   /** When the agent committed the head of its status branch (RFC 3339). */
   reportTimes: Map<string, string>;
+  /**
+   * The cluster-branch commit each status head reports on (its Gitfleet-Applied-Commit trailer):
+   * the commit a failed apply was for, which `appliedCommit` (the last one fully applied) is not.
+   */
+  reportedOn?: Map<string, string>;
   /** When the agent last renewed its heartbeat (RFC 3339), for clusters that have one. */
   heartbeatTimes: Map<string, string>;
   /** The head of each `clusters/<cluster>` branch: what the hub rendered last. */

@@ -135,6 +135,11 @@ export class RenderRepositories {
     return { url, branches: this.counted.get(url) ?? 1 };
   }
 
+  /** Returns the git directory of a render repository the hub has read (its mirror, for a URL), or undefined. */
+  gitdirOfRepository(url: string): string | undefined {
+    return this.known.get(url)?.repo?.gitdir;
+  }
+
   /** Returns the git directory that holds a cluster branch's commits, when it lives in a render repository. */
   gitdirOf(cluster: string): string | undefined {
     const url = this.located.get(cluster);

@@ -93,6 +93,11 @@ export class StatusRepositories {
     return this.assigned ? this.assignment.get(cluster) : null;
   }
 
+  /** Returns the git directory of a status repository the hub has read (its mirror, for a URL), or undefined. */
+  gitdirOfRepository(url: string): string | undefined {
+    return this.known.get(url)?.repo?.gitdir;
+  }
+
   /** Whether any cluster is assigned a status repository. */
   active(): boolean {
     return this.assignment.size > 0;

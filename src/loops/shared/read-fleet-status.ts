@@ -182,6 +182,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     aggregatedByHub,
     unreadable: status.unreadable,
     reportTimes: status.times,
+    reportedOn: status.reportedOn,
     heartbeatTimes,
     renderedHeads,
     ...(rendered.readIn.size > 0 ? { renderedIn: rendered.readIn } : {}),
@@ -239,11 +240,17 @@ function openLocalStatusRepository(url: string): Promise<string> {
 }
 
 function mergeStatus(reads: readonly StatusBranchesRead[]): StatusBranchesRead {
-  const merged: StatusBranchesRead = { reports: new Map(), unreadable: new Map(), times: new Map() };
+  const merged: StatusBranchesRead = {
+    reports: new Map(),
+    unreadable: new Map(),
+    times: new Map(),
+    reportedOn: new Map(),
+  };
   for (const r of reads) {
     for (const [c, v] of r.reports) merged.reports.set(c, v);
     for (const [c, v] of r.unreadable) merged.unreadable.set(c, v);
     for (const [c, v] of r.times) merged.times.set(c, v);
+    for (const [c, v] of r.reportedOn) merged.reportedOn.set(c, v);
   }
   return merged;
 }

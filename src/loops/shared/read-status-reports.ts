@@ -3,7 +3,9 @@
 // cluster's applied commit is behind its rendered head. One branch that does not read makes that
 // cluster unreadable, never the whole read.
 import type { CommitDistance } from '../../core/status/fleet-status-data.js';
+import { parseTrailers } from '../../core/publish/commit-trailers.js';
 import {
+  appliedCommitTrailer,
   assembleStatusBranch,
   isObjectStatusPath,
   parseObjectStatusFile,
@@ -18,6 +20,8 @@ export interface StatusBranchesRead {
   reports: Map<string, AgentReport>;
   unreadable: Map<string, string>;
   times: Map<string, string>;
+  /** Cluster → the cluster-branch commit its status head reports on (the Gitfleet-Applied-Commit trailer), when it names one. */
+  reportedOn: Map<string, string>;
 }
 
 /**
@@ -32,10 +36,13 @@ export function readStatusBranches(
   const reports = new Map<string, AgentReport>();
   const unreadable = new Map<string, string>();
   const times = new Map<string, string>();
+  const reportedOn = new Map<string, string>();
   for (const [cluster, head] of heads) {
     try {
       const commit = readCommit(read, head);
       if (commit.time !== undefined) times.set(cluster, commit.time);
+      const on = parseTrailers(commit.message).get(appliedCommitTrailer)?.[0];
+      if (on !== undefined) reportedOn.set(cluster, on);
       const { files, objects } = readStatusFiles(read, commit.tree, skipped.get(cluster));
       const report = assembleStatusBranch(files, objects);
       if (report) reports.set(cluster, { ...report, cluster });
@@ -44,7 +51,7 @@ export function readStatusBranches(
       unreadable.set(cluster, error instanceof Error ? error.message : String(error));
     }
   }
-  return { reports, unreadable, times };
+  return { reports, unreadable, times, reportedOn };
 }
 
 // The branch's object files as records (from the memo when their blob was parsed before), and

@@ -213,11 +213,12 @@ export async function commitStatusBranch(
   repo: FleetRepo,
   cluster: string,
   files: ReadonlyMap<string, string>,
+  message = `status of ${cluster}\n`,
 ): Promise<void> {
   const blobs = [...files].map(([path, text]) => [path, toGitObject('blob', Buffer.from(text))] as const);
   const tree = buildTreeFromScratch(new Map(blobs.map(([path, blob]) => [path, blob.oid])));
   const who = { name: 'agent', email: 'agent@gitfleet.invalid', time: 1_700_000_200, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: [], author: who, message: `status of ${cluster}\n` });
+  const commit = makeCommit({ tree: tree.root, parents: [], author: who, message });
   await writeObjects({
     gitdir: repo.gitdir,
     objects: [...blobs.map(([, b]) => b), ...tree.newObjects, commit],
