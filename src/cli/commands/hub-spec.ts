@@ -11,6 +11,7 @@ import { renderTokenFileFlag } from './hub-render-repos.js';
 import { luaFlags } from '../lua-flags.js';
 import { sourceFlags } from '../source-flags.js';
 import { hubSigningFlags } from './hub-signing.js';
+import { notificationsFlags } from './hub-notifications.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -140,6 +141,7 @@ export const hubSpec = {
     },
     ...leaderElectFlags,
     ...hubSigningFlags,
+    ...notificationsFlags,
     'notify-addr': {
       type: 'string',
       value: 'HOST:PORT',

@@ -62,6 +62,7 @@ import type { SourceRenderer } from '../../adapters/render-tools/source-renderer
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
+import { notificationsOf, startHubNotifications, type HubNotificationsOptions } from './hub-notifications.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -99,12 +100,13 @@ export const hubCommand = defineCommand({
         failover: failoverSettingsOf(values),
         ...leaderElectionOf(values),
         ...hubSigningOf(values),
+        ...notificationsOf(values),
       },
       io,
     ),
 });
 
-export interface HubOptions extends HubSigningOptions {
+export interface HubOptions extends HubSigningOptions, HubNotificationsOptions {
   /** A local path (bare or not) or an http(s) URL. */
   repo: string;
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
@@ -340,6 +342,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   const reporter: LoopReporter = { output: opts.output, io, report: observe.report };
+  const notifier = startHubNotifications(opts, { repo, setup, clock, log, observe, deps, signing });
   await observe.serve();
   log.info(`watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   const interrupted = io.untilInterrupted().then(() => {
@@ -361,10 +364,14 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       readiness,
       stop,
       saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
-      report: (result) => reportLoopPass(result, reporter),
+      report: (result) => {
+        reportLoopPass(result, reporter);
+        notifier.passed(result);
+      },
       // A replica that stops leading sends its held agents back to polling (503).
     }).finally(() => bell?.standDown());
   }).finally(async () => {
+    await notifier.stop();
     closeLeaseClient();
     // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
     await bell?.close();
