@@ -70,3 +70,19 @@ function verify(key: string, body: string, header: string | string[] | undefined
   const got = Buffer.from(header.slice('sha256='.length));
   return got.length === want.length && timingSafeEqual(got, want);
 }
+
+/** Receivers a test file starts (checking signatures under `key`) and closes together at its end. */
+export function webhookReceivers(key: string): {
+  start(): Promise<WebhookReceiver>;
+  closeAll(): Promise<void>;
+} {
+  const started: WebhookReceiver[] = [];
+  return {
+    start: async () => {
+      const s = await startWebhookReceiver(key);
+      started.push(s);
+      return s;
+    },
+    closeAll: async () => void (await Promise.all(started.splice(0).map((s) => s.close()))),
+  };
+}

@@ -8,7 +8,7 @@
 // | urlFile, hmacKeyFile               | a plain file name of --notifications-secrets-dir (no `/`, no leading `.`) |
 // | secretRef                          | {name, key}: a Secret of the hub's namespace                  |
 // | hmacKeyFile                        | webhook only                                                  |
-// | spec.routes[].events               | required: event types (core/notify/fleet-event.ts) or `*`     |
+// | spec.routes[].events               | required: event types (core/model/fleet-event-type.ts) or `*`     |
 // | spec.routes[].severity             | info (default), warning or error: the least severe taken      |
 // | spec.routes[].clusters.selector    | a label selector over the Cluster registrations' labels       |
 // | spec.routes[].namespaces           | DNS-1123 labels                                               |
@@ -22,7 +22,7 @@ import {
   type SecretSource,
 } from '../model/notification-policy.js';
 import type { SourceLocation } from '../model/source-location.js';
-import { isFleetEventType } from '../notify/fleet-event.js';
+import { isFleetEventType } from '../model/fleet-event-type.js';
 import {
   childPath,
   isAbsent,

@@ -3,37 +3,14 @@
 // from a source commit that does not load, and its `id` is a function of that commit: a hub that
 // restarts or fails over derives the same events with the same ids, and receivers de-duplicate on it.
 import type { EventSeverity } from '../model/notification-policy.js';
+import { eventSeverity, type FleetEventType } from '../model/fleet-event-type.js';
 
-/** The severity of each event type; the keys are every event type there is. */
-export const eventSeverity = {
-  RenderFailed: 'error',
-  SourceRefused: 'error',
-  DeletionRefused: 'error',
-  RolloutStarted: 'info',
-  RolloutStepPassed: 'info',
-  RolloutWaitingApproval: 'warning',
-  RolloutHalted: 'error',
-  RolloutRolledBack: 'error',
-  RolloutComplete: 'info',
-  ClusterNotReady: 'error',
-  ClusterReady: 'info',
-  ClusterTainted: 'warning',
-  ClusterUntainted: 'info',
-  ObjectEvicted: 'warning',
-  ApplyFailed: 'error',
-  DriftReverted: 'warning',
-} as const satisfies Record<string, EventSeverity>;
-
-/** One event type (a key of eventSeverity). */
-export type FleetEventType = keyof typeof eventSeverity;
-
-/** Every event type, in the order the docs list them. */
-export const fleetEventTypes = Object.keys(eventSeverity) as FleetEventType[];
-
-/** Returns whether a string names an event type. */
-export function isFleetEventType(name: string): name is FleetEventType {
-  return Object.prototype.hasOwnProperty.call(eventSeverity, name);
-}
+export {
+  eventSeverity,
+  fleetEventTypes,
+  isFleetEventType,
+  type FleetEventType,
+} from '../model/fleet-event-type.js';
 
 /** One event, as a webhook receives it (the JSON of the contract). */
 export interface FleetEvent {

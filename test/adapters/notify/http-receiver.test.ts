@@ -11,16 +11,16 @@ import { httpReceiver } from '../../../src/adapters/notify/http-receiver.js';
 import { fleetEvent } from '../../../src/core/notify/fleet-event.js';
 import type { NotificationReceiverSpec } from '../../../src/core/model/notification-policy.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
+import { webhookReceivers } from '../../support/webhook-receiver.js';
 
-const servers: WebhookReceiver[] = [];
 after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
+  await receivers.closeAll();
   removeTempDirs();
 });
 
 const secretPath = '/hooks/T000/B000/s3cr3t-token';
 const key = 'hmac-key-0123456789';
+const receivers = webhookReceivers(key);
 const event = fleetEvent('RolloutHalted', {
   id: 'c0ffee:1',
   time: '2026-12-05T10:00:00.000Z',
@@ -46,14 +46,8 @@ async function receiverAt(
   return httpReceiver({ policy: 'ops', spec, secrets: { dir }, timeoutMs: opts.timeoutMs ?? 5000 });
 }
 
-async function server(): Promise<WebhookReceiver> {
-  const s = await startWebhookReceiver(key);
-  servers.push(s);
-  return s;
-}
-
 test('A webhook delivery is one POST of the contract JSON, signed with the HMAC of its body.', async () => {
-  const s = await server();
+  const s = await receivers.start();
   const out = await (
     await receiverAt('webhook', s.url + secretPath, { hmac: true })
   ).deliver(event, new AbortController().signal);
@@ -76,7 +70,7 @@ test('A webhook delivery is one POST of the contract JSON, signed with the HMAC 
 });
 
 test('A receiver that never answers fails at the deadline, to be retried.', async () => {
-  const s = await server();
+  const s = await receivers.start();
   s.answer('hang');
   const out = await (
     await receiverAt('webhook', s.url + secretPath, { timeoutMs: 300 })
@@ -86,8 +80,8 @@ test('A receiver that never answers fails at the deadline, to be retried.', asyn
 });
 
 test('A redirect to another host is refused for good, and the other host gets nothing.', async () => {
-  const elsewhere = await server();
-  const s = await server();
+  const elsewhere = await receivers.start();
+  const s = await receivers.start();
   s.answer({ redirect: `${elsewhere.url}/steal` });
   const out = await (
     await receiverAt('webhook', s.url + secretPath, { hmac: true })
@@ -99,7 +93,7 @@ test('A redirect to another host is refused for good, and the other host gets no
 });
 
 test('A 500 is a failure to retry; a 404 is given up; neither outcome quotes the URL.', async () => {
-  const s = await server();
+  const s = await receivers.start();
   const receiver = await receiverAt('slack', s.url + secretPath);
   s.answer({ status: 500 });
   assert.deepEqual(await receiver.deliver(event, new AbortController().signal), {
@@ -116,7 +110,7 @@ test('A 500 is a failure to retry; a 404 is given up; neither outcome quotes the
 });
 
 test('A receiver that is not listening fails with the error code only, never the URL.', async () => {
-  const s = await server();
+  const s = await receivers.start();
   const url = s.url + secretPath;
   await s.close();
   const out = await (await receiverAt('teams', url)).deliver(event, new AbortController().signal);
@@ -127,7 +121,7 @@ test('A receiver that is not listening fails with the error code only, never the
 });
 
 test('A missing secret file fails naming the policy, the receiver and the file, and sends nothing.', async () => {
-  const s = await server();
+  const s = await receivers.start();
   const dir = tempDir('notify-secrets');
   writeFileSync(join(dir, 'url'), s.url + secretPath);
   const receiver = httpReceiver({

@@ -10,21 +10,20 @@ import { join } from 'node:path';
 import { commitChange, git, hubPass, removeFleetRepos, rendered } from './hub-fixture.js';
 import { at, canary, fleetWithStrategy, record, report, setImage, strategy, t0 } from './rollout-fixture.js';
 import { policyText, secretsFor, testWorker } from './notify-fixture.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
+import { webhookReceivers } from '../../support/webhook-receiver.js';
 import { hmacKey } from './notify-fixture.js';
 import { eventually } from '../../support/eventually.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
 
-const servers: WebhookReceiver[] = [];
+const receivers = webhookReceivers(hmacKey);
 after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
+  await receivers.closeAll();
   removeFleetRepos();
   removeTempDirs();
 });
 
 test('A halted rollout posts one signed message with the reason, once, across notifiers that stop and start', async () => {
-  const receiver = await startWebhookReceiver(hmacKey);
-  servers.push(receiver);
+  const receiver = await receivers.start();
   const secrets = secretsFor(receiver.url);
   const repo = await fleetWithStrategy(strategy({ deadline: 30 }));
   commitChange(repo, 'tell ops when a rollout halts', (work) =>
