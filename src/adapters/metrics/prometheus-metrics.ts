@@ -9,6 +9,8 @@
 //   gitfleet_hub_rollout_decisions_total                counter    type     the pass's rolloutDecisions
 //   gitfleet_hub_evictions_total                        counter    reason   its Evicted failover decisions
 //   gitfleet_hub_source_refusals_total                  counter    problem  source commits refused (docs/security.md)
+//   gitfleet_hub_notifications_total                    counter    receiver, outcome  delivered, failed, givenUp, dropped (docs/notifications.md)
+//   gitfleet_hub_notification_backlog                   gauge      receiver events waiting for the receiver
 //   gitfleet_agent_pass_duration_seconds                histogram           an agent pass's totalMs
 //   gitfleet_agent_passes_total                         counter    result   applied, partlyApplied, gitUnreachable, …
 //   gitfleet_agent_last_successful_pass_timestamp_seconds gauge             a pass that applied everything
@@ -50,12 +52,21 @@ export interface AgentPassCounts {
   fightsBackedOff: number;
 }
 
+/** Notifications of one receiver (loops/runtime/metrics.ts NotificationReport). */
+export interface NotificationCounts {
+  receiver: string;
+  outcome: string;
+  count: number;
+  backlog: number;
+}
+
 /** A process's metrics and the registry that renders them. */
 export interface PrometheusMetrics {
   hubPass(report: HubPassCounts): void;
   agentPass(report: AgentPassCounts): void;
   gitExchange(report: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }): void;
   gitRateLimited(report: { repository: string }): void;
+  notification(report: NotificationCounts): void;
   /** Returns the text of a scrape and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -80,7 +91,9 @@ export function prometheusMetrics(
   });
   const hub = process.kind === 'hub' ? hubMetrics(registry) : undefined;
   const agent = process.kind === 'agent' ? agentMetrics(registry) : undefined;
+  const notifications = process.kind === 'hub' ? notificationMetrics(registry) : undefined;
   return {
+    notification: (r) => notifications?.(r),
     hubPass: (r) => hub?.(r),
     agentPass: (r) => agent?.(r),
     gitExchange: (r) => git(r),
@@ -204,5 +217,24 @@ function gitMetrics(
   return (r) => {
     kinds[r.kind].duration.observe(r.seconds);
     if (!r.ok) kinds[r.kind].failures.inc();
+  };
+}
+
+function notificationMetrics(registry: Registry): (r: NotificationCounts) => void {
+  const total = new Counter({
+    name: 'gitfleet_hub_notifications_total',
+    help: 'Notifications by receiver (<policy>/<receiver>) and outcome: delivered, failed (an attempt, retried), givenUp, dropped (backlog full).',
+    labelNames: ['receiver', 'outcome'],
+    registers: [registry],
+  });
+  const backlog = new Gauge({
+    name: 'gitfleet_hub_notification_backlog',
+    help: 'Events waiting to be delivered to the receiver.',
+    labelNames: ['receiver'],
+    registers: [registry],
+  });
+  return (r) => {
+    total.inc({ receiver: r.receiver, outcome: r.outcome }, r.count);
+    backlog.set({ receiver: r.receiver }, r.backlog);
   };
 }

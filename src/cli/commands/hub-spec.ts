@@ -12,6 +12,7 @@ import { luaFlags } from '../lua-flags.js';
 import { sourceFlags } from '../source-flags.js';
 import { hubSigningFlags } from './hub-signing.js';
 import { commitStatusFlags } from './hub-commit-status.js';
+import { notificationsFlags } from './hub-notifications.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';
@@ -141,6 +142,7 @@ export const hubSpec = {
     },
     ...leaderElectFlags,
     ...hubSigningFlags,
+    ...notificationsFlags,
     'notify-addr': {
       type: 'string',
       value: 'HOST:PORT',

@@ -21,7 +21,7 @@
 import { join } from 'node:path';
 import { forgeDefaults } from '../forge-profile.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { observability, type Observability } from '../observability.js';
+import { hubObservability } from './hub-observability.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -64,6 +64,7 @@ import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
 import { commitStatusOf, hubCommitStatus, nudging, type ForgeStatusOptions } from './hub-commit-status.js';
+import { notificationsOf, startHubNotifications, type HubNotificationsOptions } from './hub-notifications.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -102,12 +103,13 @@ export const hubCommand = defineCommand({
         ...leaderElectionOf(values),
         ...hubSigningOf(values),
         ...commitStatusOf(values),
+        ...notificationsOf(values),
       },
       io,
     ),
 });
 
-export interface HubOptions extends HubSigningOptions, ForgeStatusOptions {
+export interface HubOptions extends HubSigningOptions, ForgeStatusOptions, HubNotificationsOptions {
   /** A local path (bare or not) or an http(s) URL. */
   repo: string;
   /** For URLs: a file holding the token (else $GITFLEET_GIT_TOKEN). */
@@ -349,6 +351,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   const reporter: LoopReporter = { output: opts.output, io, report: observe.report };
+  const notifier = startHubNotifications(opts, { repo, setup, clock, log, observe, deps, signing });
   await observe.serve();
   log.info(`watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   const interrupted = io.untilInterrupted().then(() => {
@@ -370,10 +373,14 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
       readiness,
       stop,
       saveMemo: () => saveDeferredHubMemo(cache, { gitdir: setup.repo.gitdir, log }),
-      report: nudging(statuses, (result) => reportLoopPass(result, reporter)),
+      report: nudging(statuses, (result) => {
+        reportLoopPass(result, reporter);
+        notifier.passed(result);
+      }),
       // A replica that stops leading sends its held agents back to polling (503).
     }).finally(() => bell?.standDown());
   }).finally(async () => {
+    await notifier.stop();
     closeLeaseClient();
     // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
     await bell?.close();
@@ -383,17 +390,4 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   await observe.close();
   log.info('stopped');
   return exitCodes.ok;
-}
-/** Returns the hub's logger, metrics and readiness (--log-format, --metrics-addr; none served with --once). */
-function hubObservability(opts: HubOptions, io: Io, clock: Clock): Observability {
-  return observability(
-    {
-      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
-      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
-      ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
-      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
-    },
-    io,
-    { speaker: { name: 'hub' }, clock },
-  );
 }

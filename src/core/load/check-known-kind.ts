@@ -15,7 +15,7 @@
 // | autoscaling.karmada.io  | v1alpha1 | FederatedHPA, CronFederatedHPA                             | pkg/apis/autoscaling/v1alpha1 |
 // | remedy.karmada.io       | v1alpha1 | Remedy                                                     | pkg/apis/remedy/v1alpha1 |
 // | apps.karmada.io         | v1alpha1 | WorkloadRebalancer                                         | pkg/apis/apps/v1alpha1 |
-// | gitfleet.io             | v1alpha1 | FleetConfig, RolloutStrategy, ClusterRolloutStrategy, HelmSource, KustomizeSource | gitfleet's own |
+// | gitfleet.io             | v1alpha1 | FleetConfig, RolloutStrategy, ClusterRolloutStrategy, HelmSource, KustomizeSource, NotificationPolicy | gitfleet's own |
 import { suggestField } from './schema/suggest-field.js';
 
 const POLICY_KINDS = [
@@ -43,7 +43,14 @@ const KNOWN: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> = new M
     'remedy.karmada.io': { v1alpha1: ['Remedy'] },
     'apps.karmada.io': { v1alpha1: ['WorkloadRebalancer'] },
     'gitfleet.io': {
-      v1alpha1: ['FleetConfig', 'RolloutStrategy', 'ClusterRolloutStrategy', 'HelmSource', 'KustomizeSource'],
+      v1alpha1: [
+        'FleetConfig',
+        'RolloutStrategy',
+        'ClusterRolloutStrategy',
+        'HelmSource',
+        'KustomizeSource',
+        'NotificationPolicy',
+      ],
     },
   }).map(([group, versions]) => [group, new Map(Object.entries(versions))]),
 );

@@ -27,6 +27,8 @@ import { parseRolloutStrategy } from './parse-rollout-strategy.js';
 import type { RolloutStrategy } from '../model/rollout.js';
 import type { Tenant } from '../model/tenant.js';
 import { parseTenant } from './parse-tenant.js';
+import type { NotificationPolicy } from '../model/notification-policy.js';
+import { collectNotificationPolicy } from './collect-notification-policy.js';
 import type { TemplateSource } from '../model/template-source.js';
 import { parseTemplateSource } from './parse-template-source.js';
 import type { RawDocument } from './parse-yaml-stream.js';
@@ -45,6 +47,7 @@ export interface Collection {
   workloadRebalancers: WorkloadRebalancer[];
   rolloutStrategies: RolloutStrategy[];
   tenants: Tenant[];
+  notificationPolicies: NotificationPolicy[];
   templateSources: TemplateSource[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
@@ -72,6 +75,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
   | { type: 'rolloutStrategy'; ref: ObjectRef; strategy: RolloutStrategy }
   | { type: 'tenant'; ref: ObjectRef; tenant: Tenant }
+  | { type: 'notificationPolicy'; ref: ObjectRef; policy: NotificationPolicy }
   | { type: 'templateSource'; ref: ObjectRef; templateSource: TemplateSource }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
@@ -89,6 +93,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     workloadRebalancers: [],
     rolloutStrategies: [],
     tenants: [],
+    notificationPolicies: [],
     templateSources: [],
     errors: [],
     identities: new Map(),
@@ -159,6 +164,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
       case 'tenant':
         if (claimIdentity(c, item.place, item.ref)) c.tenants.push(item.tenant);
         break;
+      case 'notificationPolicy':
+        if (claimIdentity(c, item.place, item.ref)) c.notificationPolicies.push(item.policy);
+        break;
       case 'templateSource':
         if (claimIdentity(c, item.place, item.ref)) c.templateSources.push(item.templateSource);
     }
@@ -208,6 +216,11 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
       return collectRolloutStrategy(at, e, e.role);
     case 'Tenant':
       return collectTenant(at, e);
+    case 'NotificationPolicy': {
+      const got = collectNotificationPolicy(at.source, e);
+      if (!got.ok) return issuesAt(at, 'InvalidPolicy', `NotificationPolicy/${e.name}`, got.issues);
+      return { place: at, type: 'notificationPolicy', ref: got.ref, policy: got.policy };
+    }
     case 'TemplateSource':
       return collectTemplateSource(at, e);
     case 'Template': {

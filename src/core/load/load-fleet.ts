@@ -220,7 +220,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     }),
   );
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies, tenants } = c;
-  const { workloadRebalancers, rolloutStrategies } = c;
+  const { workloadRebalancers, rolloutStrategies, notificationPolicies } = c;
   const templateSources: LoadedTemplateSource[] = c.templateSources.map((source) => ({
     source,
     inputs: inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
@@ -253,6 +253,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
       ...(tenants.length > 0 ? { tenants } : {}),
+      ...(notificationPolicies.length > 0 ? { notificationPolicies } : {}),
       ...(templateSources.length > 0 ? { templateSources } : {}),
       config: found.config,
     },

@@ -6,6 +6,7 @@
 //   refs/heads/<prefix>bindings             one ResourceBinding record per template (hub)
 //   refs/heads/<prefix>status/<cluster>     what the cluster's agent applied and saw (agent)
 //   refs/heads/<prefix>heartbeat/<cluster>  one parentless commit, replaced at every renewal (agent)
+//   refs/heads/<prefix>notifications        the last event each notification receiver got (hub)
 
 /** The full name of the source branch: `main` → `refs/heads/main`; full names stay as they are. */
 export function fullSourceRef(ref: string): string {
@@ -45,4 +46,9 @@ export function heartbeatRef(prefix: string, cluster: string): string {
 /** Returns the prefix shared by every heartbeat ref. */
 export function heartbeatRefPrefix(prefix: string): string {
   return `refs/heads/${prefix}heartbeat/`;
+}
+
+/** Returns the ref of the notifications branch: what the hub's notifier delivered (docs/notifications.md#what-was-sent). */
+export function notificationsRef(prefix: string): string {
+  return `refs/heads/${prefix}notifications`;
 }

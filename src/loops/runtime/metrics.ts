@@ -42,6 +42,17 @@ export interface GitExchangeReport {
   ok: boolean;
 }
 
+/** Notifications of one receiver that reached an end (loops/hub/notify-lane.ts), and its backlog after. */
+export interface NotificationReport {
+  /** `<policy>/<receiver>`. */
+  receiver: string;
+  /** delivered; failed (an attempt, retried); givenUp (refused for good: a redirect, a 4xx); dropped (the backlog was full). */
+  outcome: 'delivered' | 'failed' | 'givenUp' | 'dropped';
+  count: number;
+  /** Events waiting for the receiver now. */
+  backlog: number;
+}
+
 /** Where the loops report what they did. */
 export interface Metrics {
   hubPass(report: HubPassReport): void;
@@ -49,6 +60,8 @@ export interface Metrics {
   gitExchange(report: GitExchangeReport): void;
   /** One rate-limit answer (429, or 403 saying so) from the repository at that URL. */
   gitRateLimited(report: { repository: string }): void;
+  /** Counts notifications (the hub's notifier); optional, so a loop without one need not say. */
+  notification?(report: NotificationReport): void;
 }
 
 /** Returns metrics that drop everything (no `--metrics-addr`). */
