@@ -27,6 +27,8 @@ import { parseRolloutStrategy } from './parse-rollout-strategy.js';
 import type { RolloutStrategy } from '../model/rollout.js';
 import type { Tenant } from '../model/tenant.js';
 import { parseTenant } from './parse-tenant.js';
+import type { FederatedResourceQuota } from '../model/federated-resource-quota.js';
+import { parseFederatedResourceQuota } from './parse-federated-resource-quota.js';
 import type { TemplateSource } from '../model/template-source.js';
 import { parseTemplateSource } from './parse-template-source.js';
 import type { RawDocument } from './parse-yaml-stream.js';
@@ -45,6 +47,7 @@ export interface Collection {
   workloadRebalancers: WorkloadRebalancer[];
   rolloutStrategies: RolloutStrategy[];
   tenants: Tenant[];
+  federatedResourceQuotas: FederatedResourceQuota[];
   templateSources: TemplateSource[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
@@ -72,6 +75,7 @@ export type CollectedItem = { place: Place } & (
   | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
   | { type: 'rolloutStrategy'; ref: ObjectRef; strategy: RolloutStrategy }
   | { type: 'tenant'; ref: ObjectRef; tenant: Tenant }
+  | { type: 'quota'; ref: ObjectRef; quota: FederatedResourceQuota }
   | { type: 'templateSource'; ref: ObjectRef; templateSource: TemplateSource }
   | { type: 'fleetConfig' }
   | { type: 'errors'; errors: LoadError[] }
@@ -89,6 +93,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     workloadRebalancers: [],
     rolloutStrategies: [],
     tenants: [],
+    federatedResourceQuotas: [],
     templateSources: [],
     errors: [],
     identities: new Map(),
@@ -159,6 +164,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
       case 'tenant':
         if (claimIdentity(c, item.place, item.ref)) c.tenants.push(item.tenant);
         break;
+      case 'quota':
+        if (claimIdentity(c, item.place, item.ref)) c.federatedResourceQuotas.push(item.quota);
+        break;
       case 'templateSource':
         if (claimIdentity(c, item.place, item.ref)) c.templateSources.push(item.templateSource);
     }
@@ -208,6 +216,8 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
       return collectRolloutStrategy(at, e, e.role);
     case 'Tenant':
       return collectTenant(at, e);
+    case 'FederatedResourceQuota':
+      return collectQuota(at, e);
     case 'TemplateSource':
       return collectTemplateSource(at, e);
     case 'Template': {
@@ -323,6 +333,22 @@ function collectTenant(at: Place, e: Envelope): CollectedItem {
   const parsed = parseTenant({ object: e.object, name: e.name, source: at.source });
   if (!parsed.ok) return issuesAt(at, 'InvalidTenant', `Tenant/${e.name}`, parsed.issues);
   return { place: at, type: 'tenant', ref, tenant: parsed.tenant };
+}
+
+// A FederatedResourceQuota is read by the render (core/quota); it is never propagated. Without
+// metadata.namespace it lives in `default`, as a PropagationPolicy does.
+function collectQuota(at: Place, e: Envelope): CollectedItem {
+  const namespace = e.namespace || 'default';
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
+  const parsed = parseFederatedResourceQuota({
+    object: e.object,
+    namespace,
+    name: e.name,
+    source: at.source,
+  });
+  const subject = `FederatedResourceQuota/${namespace}/${e.name}`;
+  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
+  return { place: at, type: 'quota', ref, quota: parsed.quota };
 }
 
 type PolicyRole =

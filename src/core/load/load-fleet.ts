@@ -219,7 +219,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     }),
   );
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies, tenants } = c;
-  const { workloadRebalancers, rolloutStrategies } = c;
+  const { workloadRebalancers, rolloutStrategies, federatedResourceQuotas } = c;
   const templateSources: LoadedTemplateSource[] = c.templateSources.map((source) => ({
     source,
     inputs: inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
@@ -252,6 +252,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
       ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
       ...(tenants.length > 0 ? { tenants } : {}),
+      ...(federatedResourceQuotas.length > 0 ? { federatedResourceQuotas } : {}),
       ...(templateSources.length > 0 ? { templateSources } : {}),
       config: found.config,
     },

@@ -39,6 +39,7 @@ export type DocumentRole =
   | 'RolloutStrategy'
   | 'ClusterRolloutStrategy'
   | 'Tenant'
+  | 'FederatedResourceQuota'
   | 'TemplateSource'
   | 'Template';
 
@@ -73,6 +74,7 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['gitfleet.io/v1alpha1 RolloutStrategy', 'RolloutStrategy'],
   ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', 'ClusterRolloutStrategy'],
   ['gitfleet.io/v1alpha1 Tenant', 'Tenant'],
+  ['policy.karmada.io/v1alpha1 FederatedResourceQuota', 'FederatedResourceQuota'],
   ['gitfleet.io/v1alpha1 HelmSource', 'TemplateSource'],
   ['gitfleet.io/v1alpha1 KustomizeSource', 'TemplateSource'],
 ]);

@@ -11,6 +11,7 @@ import type { OverridePolicy } from './override-policy.js';
 import type { PropagationPolicy } from './propagation-policy.js';
 import type { SourceLocation } from './source-location.js';
 import type { Tenant } from './tenant.js';
+import type { FederatedResourceQuota } from './federated-resource-quota.js';
 
 /** A resource template: any document that is not a cluster, policy or fleet config. */
 export interface Template {
@@ -74,6 +75,8 @@ export interface Fleet {
   rolloutStrategies?: RolloutStrategy[];
   /** Tenants (gitfleet.io/v1alpha1), in file order; absent when there are none (core/tenancy). */
   tenants?: Tenant[];
+  /** FederatedResourceQuotas (policy.karmada.io/v1alpha1), in file order; absent when there are none (core/quota). */
+  federatedResourceQuotas?: FederatedResourceQuota[];
   /** HelmSources and KustomizeSources with the paths they read, in file order; absent when there are none. */
   templateSources?: LoadedTemplateSource[];
   config: FleetConfig;

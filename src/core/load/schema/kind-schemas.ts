@@ -2,7 +2,7 @@
 //
 // | kinds                                                   | unknown field | why |
 // |---------------------------------------------------------|---------------|-----|
-// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ClusterTaintPolicy, ResourceInterpreterCustomization, WorkloadRebalancer, gitfleet's FleetConfig, RolloutStrategy, ClusterRolloutStrategy, Tenant, HelmSource and KustomizeSource | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
+// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ClusterTaintPolicy, ResourceInterpreterCustomization, WorkloadRebalancer, gitfleet's FleetConfig, RolloutStrategy, ClusterRolloutStrategy, Tenant, FederatedResourceQuota, HelmSource and KustomizeSource | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
 // | built-in kinds of builtin-field-data.ts (Deployment, …)  | warning       | as the API server's default field validation (Warn) does on apply: it drops the field and warns; the data is from one Kubernetes version, and a member cluster may be newer |
 // | anything else (custom resources, other versions)         | not checked   | their schema is in CRDs the fleet may not hold |
 import { builtinSchema } from './builtin-schemas.js';
@@ -15,6 +15,7 @@ import { propagationPolicySchema } from './propagation-policy.js';
 import { resourceInterpreterCustomizationSchema } from './resource-interpreter-customization.js';
 import { rolloutStrategySchema } from './rollout-strategy.js';
 import { tenantSchema } from './tenant.js';
+import { federatedResourceQuotaSchema } from './federated-resource-quota.js';
 import { workloadRebalancerSchema } from './workload-rebalancer.js';
 import { helmSourceSchema, kustomizeSourceSchema } from './template-source.js';
 
@@ -40,6 +41,7 @@ const STRICT_KINDS: ReadonlyMap<string, FieldSchema> = new Map<string, FieldSche
   ['gitfleet.io/v1alpha1 RolloutStrategy', rolloutStrategySchema],
   ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', rolloutStrategySchema],
   ['gitfleet.io/v1alpha1 Tenant', tenantSchema],
+  ['policy.karmada.io/v1alpha1 FederatedResourceQuota', federatedResourceQuotaSchema],
   ['gitfleet.io/v1alpha1 HelmSource', helmSourceSchema],
   ['gitfleet.io/v1alpha1 KustomizeSource', kustomizeSourceSchema],
 ]);
