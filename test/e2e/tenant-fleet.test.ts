@@ -3,7 +3,7 @@
 // applies as the tenant's ServiceAccount (deploy/tenant-impersonation in its namespace). The
 // tenant's ConfigMap reaches the cluster; its Role, which gitfleet's rules allow but the member
 // cluster's RBAC for that ServiceAccount does not (`edit` grants no RBAC), is refused by the
-// member cluster and reported on the object; a later platform ConfigMap the tenant's policy would
+// member cluster (the access review the agent asks as the tenant) and reported on the object; a later platform ConfigMap the tenant's policy would
 // claim is refused by the hub (TenantRefused) and never reaches the cluster.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,8 +58,9 @@ test(
         assert.equal(refused.applied, false);
         assert.match(
           refused.message ?? '',
+          // The member cluster's answer to the access review the agent asks as the tenant.
           new RegExp(
-            `forbidden: apply: roles.rbac.authorization.k8s.io "reader" is forbidden: User "system:serviceaccount:${ns}:gitfleet-tenant" cannot patch resource "roles"`,
+            `forbidden: system:serviceaccount:${ns}:gitfleet-tenant, whom the agent applies it as, may not create, patch roles.rbac.authorization.k8s.io in namespace ${ns}`,
           ),
         );
         assert.equal(

@@ -9,6 +9,7 @@
 // | 201 with status.allowed false         | denied (status.reason, when the authorizer gave one) |
 // | the kind is not served (a CRD not yet applied) | unknown: the apply itself will tell    |
 // | another status, or no answer in time  | unknown: the apply itself will tell             |
+// | with `as`, the agent may not impersonate that user (403) | unknown: the apply, impersonating, will tell |
 import { mapConcurrent } from '../map-concurrent.js';
 import { groupOf, type ObjectRef } from '../../core/model/object-ref.js';
 import type { KubeClient } from './kube-client.js';
@@ -17,11 +18,17 @@ import { reviewPath } from './kube-http.js';
 /** A verb the agent uses, as RBAC names it. */
 export type AccessVerb = 'get' | 'list' | 'watch' | 'create' | 'patch' | 'delete';
 
-/** One question: may the client do `verb` on the resource serving `kind`, in `namespace` ('' = every namespace, or cluster-scoped; a Namespace's own name for a Namespace)? */
+/**
+ * One question: may the client do `verb` on the resource serving `kind`, in `namespace` ('' =
+ * every namespace, or cluster-scoped; a Namespace's own name for a Namespace)? With `as`, the
+ * review is asked impersonating that user, so it answers for them: a tenant's objects are
+ * asked about as the tenant the agent applies them as (docs/tenants.md#impersonation).
+ */
 export interface AccessQuestion {
   verb: AccessVerb;
   kind: Pick<ObjectRef, 'apiVersion' | 'kind'>;
   namespace: string;
+  as?: string;
 }
 
 /** The answer; `resource` is the resource as RBAC names it, e.g. `deployments.apps`, `configmaps`. */
@@ -81,6 +88,7 @@ async function reviewOne(client: KubeClient, q: AccessQuestion, timeoutMs: numbe
       body: JSON.stringify(body),
       contentType: 'application/json',
       timeoutMs,
+      ...(q.as ? { impersonate: q.as } : {}),
     });
   } catch (error) {
     return { type: 'unknown', message: (error as Error).message };

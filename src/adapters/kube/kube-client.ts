@@ -126,10 +126,12 @@ export class KubeClient {
   /**
    * Deletes an object with background propagation; returns 'deleted' (with the object as the
    * server answered it when it is still there, e.g. held by a finalizer: deletionTimestamp
-   * set), 'gone' (it was not there) or the refusal.
+   * set), 'gone' (it was not there) or the refusal. `as`: delete as this user (impersonation),
+   * as the object was applied (docs/tenants.md#impersonation).
    */
   async delete(
     ref: ObjectRef,
+    opts: { as?: string } = {},
   ): Promise<
     { type: 'deleted'; live?: KubeObject } | { type: 'gone' } | { type: 'refused'; refusal: ApiRefusal }
   > {
@@ -140,6 +142,7 @@ export class KubeClient {
       path: objectPath(info, ref.namespace, ref.name),
       body: JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' }),
       contentType: 'application/json',
+      ...(opts.as ? { impersonate: opts.as } : {}),
     });
     if ('refusal' in answer) return { type: 'refused', refusal: answer.refusal };
     if (answer.status === 404) return { type: 'gone' };

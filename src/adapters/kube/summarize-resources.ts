@@ -14,7 +14,7 @@
 // rule is applied per Pod here, as its comment states it). Entries that sum to zero are left
 // out, as Karmada's ResourceList() does.
 import { getPath, isMap } from '../../core/model/kube-object.js';
-import { parseQuantity } from '../../core/schedule/parse-quantity.js';
+import { parseQuantity } from '../../core/model/parse-quantity.js';
 
 type Totals = Map<string, bigint>;
 

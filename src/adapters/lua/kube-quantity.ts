@@ -1,5 +1,5 @@
 // Kubernetes quantities as the kube library's functions return them: parsed exactly (in
-// nano-units, core/schedule/parse-quantity.ts) and printed in Quantity.String()'s canonical
+// nano-units, core/model/parse-quantity.ts) and printed in Quantity.String()'s canonical
 // form (k8s.io/apimachinery/pkg/api/resource, quantity.go CanonicalizeBytes and amount.go):
 //
 // | format          | printed as                                                                   |
@@ -9,7 +9,7 @@
 // |                 | under 1024 in magnitude or not whole prints as DecimalSI                      |
 // | DecimalExponent | as DecimalSI with "e<exponent>" for the suffix ("2e3"); also a quantity       |
 // |                 | without format (the zero Quantity)                                           |
-import { parseQuantity } from '../../core/schedule/parse-quantity.js';
+import { parseQuantity } from '../../core/model/parse-quantity.js';
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent' | '';
 

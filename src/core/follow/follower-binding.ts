@@ -4,11 +4,11 @@ import { bindingName } from '../format/object-path.js';
 
 /**
  * Returns the binding of an object that no policy places but that follows others (a
- * dependency, an HPA, a Namespace): no replicas, no placement of its own, the given clusters.
+ * dependency, an HPA, a Namespace, a quota's ResourceQuota): no replicas, no placement of its own, the given clusters.
  */
 export function followerBinding(opts: {
   ref: ObjectRef;
-  origin: 'dependency' | 'scaleTarget' | 'namespace';
+  origin: 'dependency' | 'scaleTarget' | 'namespace' | 'quota';
   clusters: readonly string[];
   requiredBy?: readonly string[];
   overwrite?: boolean;

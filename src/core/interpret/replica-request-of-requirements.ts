@@ -1,5 +1,5 @@
 import type { ReplicaRequirements } from '../model/resource-interpreter.js';
-import { parseQuantity, quantityMilliValue, quantityValue } from '../schedule/parse-quantity.js';
+import { parseQuantity, quantityMilliValue, quantityValue } from '../model/parse-quantity.js';
 
 /**
  * Returns the per-replica request the scheduler's estimate uses (cpu in millicores, memory in

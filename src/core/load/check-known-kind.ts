@@ -1,7 +1,7 @@
 // The API groups gitfleet understands, with the versions and kinds each serves. A document in one
 // of these groups whose version or kind is not listed is an error, as Karmada's API server
 // answers "no matches for kind" (a typo would otherwise be taken for a template of the group and
-// skipped in silence). Kinds gitfleet does not act on (FederatedResourceQuota, Work, …) are listed
+// skipped in silence). Kinds gitfleet does not act on (Work, ResourceBinding, …) are listed
 // so that they load, and detect skips them as Karmada's groups (detect/skip-rules.ts).
 //
 // | group                   | version  | kinds                                                      | Karmada source |

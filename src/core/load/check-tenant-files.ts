@@ -5,7 +5,7 @@
 // | rule              | refused                                                                        |
 // |-------------------|--------------------------------------------------------------------------------|
 // | paths             | a file two tenants' paths hold; two tenants writing the same pattern             |
-// | fleet-wide        | a Tenant, Cluster, FleetConfig, ClusterTaintPolicy, ResourceInterpreterCustomization, WorkloadRebalancer or ClusterRolloutStrategy in a tenant's file |
+// | fleet-wide        | a Tenant, Cluster, FleetConfig, ClusterTaintPolicy, ResourceInterpreterCustomization, WorkloadRebalancer, ClusterRolloutStrategy or FederatedResourceQuota in a tenant's file |
 // | cluster-policies  | a ClusterPropagationPolicy or ClusterOverridePolicy in a tenant's file (it selects every tenant's templates) |
 // | namespaces        | a PropagationPolicy, OverridePolicy or RolloutStrategy of a tenant outside its namespaces |
 import type { SourceLocation } from '../model/source-location.js';
@@ -53,6 +53,9 @@ export function checkTenantFiles(opts: {
     refuse(`ResourceInterpreterCustomization/${x.name}`, x.source, 'fleet-wide', fleetWide);
   for (const w of c.workloadRebalancers)
     refuse(`WorkloadRebalancer/${w.name}`, w.source, 'fleet-wide', fleetWide);
+  // A quota limits the tenant: a tenant's file may not set its own.
+  for (const q of c.federatedResourceQuotas)
+    refuse(`FederatedResourceQuota/${q.namespace}/${q.name}`, q.source, 'fleet-wide', fleetWide);
   const namespaced = [...c.propagationPolicies, ...c.overridePolicies, ...c.rolloutStrategies];
   for (const p of namespaced) {
     const tenant = index.tenantOf(p.source.file);

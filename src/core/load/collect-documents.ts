@@ -14,27 +14,33 @@ import { refKey, refLabel, type ObjectRef } from '../model/object-ref.js';
 import { effectiveNamespace } from './default-namespace.js';
 import type { OverridePolicy } from '../model/override-policy.js';
 import type { PropagationPolicy } from '../model/propagation-policy.js';
-import { locationLabel, type SourceLocation } from '../model/source-location.js';
-import type { Issues } from './field-reader.js';
-import type { LoadError, LoadErrorCode } from './load-error.js';
-import { parseCluster } from './parse-cluster.js';
-import { parseClusterTaintPolicy } from './parse-cluster-taint-policy.js';
-import { parseInterpreterCustomization } from './parse-interpreter-customization.js';
-import { parseOverridePolicy } from './parse-override-policy.js';
-import { parsePropagationPolicy } from './parse-propagation-policy.js';
-import { parseWorkloadRebalancer } from './parse-workload-rebalancer.js';
-import { parseRolloutStrategy } from './parse-rollout-strategy.js';
+import { type SourceLocation } from '../model/source-location.js';
+import type { LoadError } from './load-error.js';
 import type { RolloutStrategy } from '../model/rollout.js';
 import type { Tenant } from '../model/tenant.js';
-import { parseTenant } from './parse-tenant.js';
 import type { NotificationPolicy } from '../model/notification-policy.js';
 import { collectNotificationPolicy } from './collect-notification-policy.js';
+import type { FederatedResourceQuota } from '../model/federated-resource-quota.js';
 import type { TemplateSource } from '../model/template-source.js';
-import { parseTemplateSource } from './parse-template-source.js';
 import type { RawDocument } from './parse-yaml-stream.js';
-import { readEnvelope, type Envelope } from './read-envelope.js';
+import { readEnvelope } from './read-envelope.js';
 import { isSopsDocument } from '../secrets/sops-metadata.js';
 import { checkSopsTemplate } from '../secrets/check-sops-template.js';
+
+import { errorAt, failed, issuesAt, placeLabel, type CollectedItem, type Place } from './collected-item.js';
+import {
+  collectCluster,
+  collectClusterTaintPolicy,
+  collectInterpreterCustomization,
+  collectPolicy,
+  collectQuota,
+  collectRolloutStrategy,
+  collectTemplateSource,
+  collectTenant,
+  collectWorkloadRebalancer,
+} from './collect-kinds.js';
+
+export type { CollectedItem };
 
 /** Everything collected so far. */
 export interface Collection {
@@ -48,6 +54,7 @@ export interface Collection {
   rolloutStrategies: RolloutStrategy[];
   tenants: Tenant[];
   notificationPolicies: NotificationPolicy[];
+  federatedResourceQuotas: FederatedResourceQuota[];
   templateSources: TemplateSource[];
   errors: LoadError[];
   /** identityKey → where it was first seen, and the apiVersion it was written with. */
@@ -57,29 +64,6 @@ export interface Collection {
   /** Where the FleetConfig in use is, for messages. */
   fleetConfigAt: string | undefined;
 }
-
-/** Where one object sits: a document, or an item of a `kind: List` document. */
-interface Place {
-  source: SourceLocation;
-  item?: number;
-}
-
-/** One object of a file, typed, or the errors that keep it out. */
-export type CollectedItem = { place: Place } & (
-  | { type: 'template'; ref: ObjectRef; template: Template }
-  | { type: 'cluster'; ref: ObjectRef; cluster: Cluster }
-  | { type: 'propagationPolicy'; ref: ObjectRef; policy: PropagationPolicy }
-  | { type: 'overridePolicy'; ref: ObjectRef; policy: OverridePolicy }
-  | { type: 'interpreterCustomization'; ref: ObjectRef; customization: InterpreterCustomization }
-  | { type: 'clusterTaintPolicy'; ref: ObjectRef; policy: ClusterTaintPolicy }
-  | { type: 'workloadRebalancer'; ref: ObjectRef; rebalancer: WorkloadRebalancer }
-  | { type: 'rolloutStrategy'; ref: ObjectRef; strategy: RolloutStrategy }
-  | { type: 'tenant'; ref: ObjectRef; tenant: Tenant }
-  | { type: 'notificationPolicy'; ref: ObjectRef; policy: NotificationPolicy }
-  | { type: 'templateSource'; ref: ObjectRef; templateSource: TemplateSource }
-  | { type: 'fleetConfig' }
-  | { type: 'errors'; errors: LoadError[] }
-);
 
 /** Returns an empty collection. */
 export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfigAt?: string): Collection {
@@ -94,6 +78,7 @@ export function newCollection(fleetConfigsSeen: ReadonlySet<string>, fleetConfig
     rolloutStrategies: [],
     tenants: [],
     notificationPolicies: [],
+    federatedResourceQuotas: [],
     templateSources: [],
     errors: [],
     identities: new Map(),
@@ -167,6 +152,9 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
       case 'notificationPolicy':
         if (claimIdentity(c, item.place, item.ref)) c.notificationPolicies.push(item.policy);
         break;
+      case 'quota':
+        if (claimIdentity(c, item.place, item.ref)) c.federatedResourceQuotas.push(item.quota);
+        break;
       case 'templateSource':
         if (claimIdentity(c, item.place, item.ref)) c.templateSources.push(item.templateSource);
     }
@@ -221,6 +209,8 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
       if (!got.ok) return issuesAt(at, 'InvalidPolicy', `NotificationPolicy/${e.name}`, got.issues);
       return { place: at, type: 'notificationPolicy', ref: got.ref, policy: got.policy };
     }
+    case 'FederatedResourceQuota':
+      return collectQuota(at, e);
     case 'TemplateSource':
       return collectTemplateSource(at, e);
     case 'Template': {
@@ -238,21 +228,6 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
 }
 
 // A template source is rendered by the loops (loops/shared/load-with-sources.ts); it is never propagated.
-function collectTemplateSource(at: Place, e: Envelope): CollectedItem {
-  const kind = e.kind === 'HelmSource' ? 'HelmSource' : 'KustomizeSource';
-  const namespace = e.namespace || 'default';
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
-  const parsed = parseTemplateSource({
-    object: e.object,
-    kind,
-    namespace: e.namespace,
-    name: e.name,
-    source: at.source,
-  });
-  if (!parsed.ok) return issuesAt(at, 'InvalidSource', `${kind}/${namespace}/${e.name}`, parsed.issues);
-  return { place: at, type: 'templateSource', ref, templateSource: parsed.source };
-}
-
 function mergeFleetConfig(c: Collection, at: Place): void {
   if (at.item === undefined && c.fleetConfigsSeen.has(`${at.source.file}#${at.source.index}`)) return;
   const first = c.fleetConfigAt === undefined ? '' : ` (the one in use is at ${c.fleetConfigAt})`;
@@ -265,85 +240,6 @@ function mergeFleetConfig(c: Collection, at: Place): void {
   );
 }
 
-function collectCluster(at: Place, e: Envelope): CollectedItem {
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
-  const parsed = parseCluster({ object: e.object, name: e.name, source: at.source });
-  if (!parsed.ok) return issuesAt(at, 'InvalidCluster', `Cluster/${e.name}`, parsed.issues);
-  return { place: at, type: 'cluster', ref, cluster: parsed.cluster };
-}
-
-// A PropagationPolicy or OverridePolicy without metadata.namespace lives in `default`, where
-// `kubectl apply` would create it; the cluster-wide kinds have no namespace.
-function collectPolicy(at: Place, e: Envelope, role: PolicyRole): CollectedItem {
-  const namespaced = role === 'PropagationPolicy' || role === 'OverridePolicy';
-  const namespace = namespaced ? e.namespace || 'default' : '';
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
-  const doc = { object: e.object, namespace, name: e.name, source: at.source };
-  const subject = namespace ? `${role}/${namespace}/${e.name}` : `${role}/${e.name}`;
-  if (role === 'PropagationPolicy' || role === 'ClusterPropagationPolicy') {
-    const parsed = parsePropagationPolicy({ ...doc, kind: role });
-    if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
-    return { place: at, type: 'propagationPolicy', ref, policy: parsed.policy };
-  }
-  const parsed = parseOverridePolicy({ ...doc, kind: role });
-  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
-  return { place: at, type: 'overridePolicy', ref, policy: parsed.policy };
-}
-
-// A customization configures the interpreter; like a policy it is never propagated.
-function collectInterpreterCustomization(at: Place, e: Envelope): CollectedItem {
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
-  const parsed = parseInterpreterCustomization({ object: e.object, name: e.name, source: at.source });
-  const subject = `ResourceInterpreterCustomization/${e.name}`;
-  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
-  return { place: at, type: 'interpreterCustomization', ref, customization: parsed.customization };
-}
-
-// A ClusterTaintPolicy is read by the hub (core/failover/cluster-taints.ts); it is never propagated.
-function collectClusterTaintPolicy(at: Place, e: Envelope): CollectedItem {
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
-  const parsed = parseClusterTaintPolicy({ object: e.object, name: e.name, source: at.source });
-  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `ClusterTaintPolicy/${e.name}`, parsed.issues);
-  return { place: at, type: 'clusterTaintPolicy', ref, policy: parsed.policy };
-}
-
-// A rebalancer asks the hub for a fresh schedule (core/failover/rebalance.ts); it is never propagated.
-function collectWorkloadRebalancer(at: Place, e: Envelope): CollectedItem {
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
-  const parsed = parseWorkloadRebalancer({ object: e.object, name: e.name, source: at.source });
-  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', `WorkloadRebalancer/${e.name}`, parsed.issues);
-  return { place: at, type: 'workloadRebalancer', ref, rebalancer: parsed.rebalancer };
-}
-
-// A rollout strategy is read by the hub (core/rollout/*); it is never propagated. A RolloutStrategy
-// without metadata.namespace lives in `default`, as a PropagationPolicy does.
-function collectRolloutStrategy(
-  at: Place,
-  e: Envelope,
-  kind: 'RolloutStrategy' | 'ClusterRolloutStrategy',
-): CollectedItem {
-  const namespace = kind === 'RolloutStrategy' ? e.namespace || 'default' : '';
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
-  const parsed = parseRolloutStrategy({ object: e.object, kind, namespace, name: e.name, source: at.source });
-  const subject = namespace ? `${kind}/${namespace}/${e.name}` : `${kind}/${e.name}`;
-  if (!parsed.ok) return issuesAt(at, 'InvalidPolicy', subject, parsed.issues);
-  return { place: at, type: 'rolloutStrategy', ref, strategy: parsed.strategy };
-}
-
-// A Tenant says what the documents under its paths may do (core/tenancy); it is never propagated.
-function collectTenant(at: Place, e: Envelope): CollectedItem {
-  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace: '', name: e.name };
-  const parsed = parseTenant({ object: e.object, name: e.name, source: at.source });
-  if (!parsed.ok) return issuesAt(at, 'InvalidTenant', `Tenant/${e.name}`, parsed.issues);
-  return { place: at, type: 'tenant', ref, tenant: parsed.tenant };
-}
-
-type PolicyRole =
-  'PropagationPolicy' | 'ClusterPropagationPolicy' | 'OverridePolicy' | 'ClusterOverridePolicy';
-
-// Identity is group, kind, namespace and name (the version is not part of it), for every kind;
-// for the kinds the API server serves under two groups, the group it stores them in
-// (identity-key.ts).
 function claimIdentity(c: Collection, at: Place, ref: ObjectRef): boolean {
   const key = identityKey(ref);
   const here = placeLabel(at);
@@ -359,27 +255,6 @@ function claimIdentity(c: Collection, at: Place, ref: ObjectRef): boolean {
         'the API server keeps both versions as one object';
   c.errors.push(errorAt(at, 'DuplicateIdentity', message));
   return false;
-}
-
-function issuesAt(at: Place, code: LoadErrorCode, subject: string, issues: Issues): CollectedItem {
-  return {
-    place: at,
-    type: 'errors',
-    errors: issues.map((issue) => errorAt(at, code, `${subject}: ${issue.path}: ${issue.message}`)),
-  };
-}
-
-function failed(at: Place, code: LoadErrorCode, message: string): CollectedItem {
-  return { place: at, type: 'errors', errors: [errorAt(at, code, message)] };
-}
-
-function errorAt(at: Place, code: LoadErrorCode, message: string): LoadError {
-  const prefix = at.item === undefined ? '' : `items[${at.item}]: `;
-  return { code, ...at.source, message: prefix + message };
-}
-
-function placeLabel(at: Place): string {
-  return locationLabel(at.source) + (at.item === undefined ? '' : ` items[${at.item}]`);
 }
 
 // The subject of a document whose envelope is broken, as far as it can be told: `Kind/name: `.

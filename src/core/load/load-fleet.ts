@@ -220,7 +220,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
     }),
   );
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies, tenants } = c;
-  const { workloadRebalancers, rolloutStrategies, notificationPolicies } = c;
+  const { workloadRebalancers, rolloutStrategies, notificationPolicies, federatedResourceQuotas } = c;
   const templateSources: LoadedTemplateSource[] = c.templateSources.map((source) => ({
     source,
     inputs: inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
@@ -254,6 +254,7 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
       ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
       ...(tenants.length > 0 ? { tenants } : {}),
       ...(notificationPolicies.length > 0 ? { notificationPolicies } : {}),
+      ...(federatedResourceQuotas.length > 0 ? { federatedResourceQuotas } : {}),
       ...(templateSources.length > 0 ? { templateSources } : {}),
       config: found.config,
     },

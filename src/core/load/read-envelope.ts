@@ -40,6 +40,7 @@ export type DocumentRole =
   | 'ClusterRolloutStrategy'
   | 'Tenant'
   | 'NotificationPolicy'
+  | 'FederatedResourceQuota'
   | 'TemplateSource'
   | 'Template';
 
@@ -75,6 +76,7 @@ const ROLES: ReadonlyMap<string, DocumentRole> = new Map([
   ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', 'ClusterRolloutStrategy'],
   ['gitfleet.io/v1alpha1 Tenant', 'Tenant'],
   ['gitfleet.io/v1alpha1 NotificationPolicy', 'NotificationPolicy'],
+  ['policy.karmada.io/v1alpha1 FederatedResourceQuota', 'FederatedResourceQuota'],
   ['gitfleet.io/v1alpha1 HelmSource', 'TemplateSource'],
   ['gitfleet.io/v1alpha1 KustomizeSource', 'TemplateSource'],
 ]);

@@ -85,8 +85,8 @@ export interface Binding {
   key: string;
   /** The claiming policy; absent for objects that only follow others (dependencies, HPAs, Namespaces). */
   policy?: PolicyRef;
-  /** How the template got here. */
-  origin: 'policy' | 'dependency' | 'scaleTarget' | 'namespace';
+  /** How the template got here (`quota`: a ResourceQuota a FederatedResourceQuota makes, core/quota). */
+  origin: 'policy' | 'dependency' | 'scaleTarget' | 'namespace' | 'quota';
   /** The template's desired replicas (0 for objects without replicas). */
   replicas: number;
   placement: Placement;

@@ -20,6 +20,8 @@ export type DiagnosticCode =
   | 'ObjectTooLarge'
   /** A copy a Tenant's rules refuse (core/tenancy, docs/tenants.md): held on that cluster. */
   | 'TenantRefused'
+  /** A placement that would take a FederatedResourceQuota past its overall limit (core/quota): held on every cluster. */
+  | 'QuotaExceeded'
   | 'ReviseFailed'
   | 'DependencyMissing'
   | 'WaitingForOverrides'

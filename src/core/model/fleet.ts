@@ -12,6 +12,7 @@ import type { PropagationPolicy } from './propagation-policy.js';
 import type { SourceLocation } from './source-location.js';
 import type { Tenant } from './tenant.js';
 import type { NotificationPolicy } from './notification-policy.js';
+import type { FederatedResourceQuota } from './federated-resource-quota.js';
 
 /** A resource template: any document that is not a cluster, policy or fleet config. */
 export interface Template {
@@ -83,6 +84,8 @@ export interface Fleet {
   tenants?: Tenant[];
   /** NotificationPolicies (gitfleet.io/v1alpha1), in file order; absent when there are none (docs/notifications.md). */
   notificationPolicies?: NotificationPolicy[];
+  /** FederatedResourceQuotas (policy.karmada.io/v1alpha1), in file order; absent when there are none (core/quota). */
+  federatedResourceQuotas?: FederatedResourceQuota[];
   /** HelmSources and KustomizeSources with the paths they read, in file order; absent when there are none. */
   templateSources?: LoadedTemplateSource[];
   config: FleetConfig;

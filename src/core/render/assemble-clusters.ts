@@ -178,7 +178,9 @@ function diagnosticOf(binding: Binding, cluster: string, outcome: RenderOutcome)
       ? 'TenantRefused'
       : outcome.noRecipient
         ? 'AgeRecipientMissing'
-        : 'OverrideFailed';
+        : outcome.quotaExceeded
+          ? 'QuotaExceeded'
+          : 'OverrideFailed';
   return { severity: 'error', code, subject, cluster, message: outcome.error };
 }
 

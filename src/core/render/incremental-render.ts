@@ -78,7 +78,7 @@ export const renderMemoTable = {
   units: {
     per: 'unit (a binding, or a Namespace binding made for one cluster)',
     keyedOn:
-      'the binding (the unit and its targets: the scheduled clusters and those its eviction tasks keep, with their replicas); for its copies also the template, its referrers’ clusters and whether replicas stay with the member (rendered again, a copy whose content key is last time’s keeps its text)',
+      'the binding (the unit and its targets: the scheduled clusters and those its eviction tasks keep, with their replicas); for its copies also the template, its referrers’ clusters, whether replicas stay with the member and the FederatedResourceQuotas’ verdict on it (rendered again, a copy whose content key is last time’s keeps its text)',
     invalidatedBy:
       'any cluster; for its copies, also any override policy and any Tenant (then no copy is reused by content key either)',
   },
@@ -239,6 +239,7 @@ export function incrementalRender(
         kept.unit === unit &&
         kept.template === input.template &&
         kept.keepsMemberReplicas === input.keepsMemberReplicas &&
+        kept.quotaRefused === input.quotaRefused &&
         sameReferrers(kept.referrers, input.referrers);
       // A Tenant changed: a copy's content key does not say whose rules refused or decorated it.
       const entry = reusable ? kept : compute(input, same.tenants ? kept : undefined);

@@ -22,6 +22,8 @@ import { createObjectRenderer } from './render-object.js';
 import type { RenderMemo } from './render-memo.js';
 import { renderUnits, unitsOf } from './render-units.js';
 import { createTenancy } from '../tenancy/create-tenancy.js';
+import { enforceQuotas, type QuotaCheck, type QuotaUsage } from '../quota/enforce-quotas.js';
+import { quotaUnitsOf } from './quota-units.js';
 
 export type { RenderMemo } from './render-memo.js';
 export type { ClusterOutput } from './cluster-output.js';
@@ -60,6 +62,8 @@ export interface RenderResult {
    */
   placements: ReadonlyMap<string, PreviousBinding>;
   diagnostics: Diagnostic[];
+  /** Each FederatedResourceQuota's overall limits and what the placed templates use of them (core/quota). */
+  quotas?: QuotaUsage[];
   stats: { templates: number; claimed: number; followers: number; skipped: number; unmatched: number };
 }
 
@@ -102,11 +106,21 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
   for (const made of services.generated) templates.set(made.key, made);
   // A repo Service placed on more clusters by a MultiClusterService shares its binding's key:
   // the Namespaces stage (and its memo, by key) sees it under its unit id.
+  // FederatedResourceQuotas: the ResourceQuotas of their static assignments, and the overall
+  // limits enforced on what is placed in their namespaces (core/quota).
+  const quotaUnits = quotaUnitsOf(fleet.federatedResourceQuotas);
+  const quotas = enforceQuotas({
+    quotas: fleet.federatedResourceQuotas,
+    bindings,
+    templates,
+    previous: snapshot.previous,
+  });
   const placed =
-    services.units.length > 0
+    services.units.length > 0 || quotaUnits.length > 0
       ? [
           ...bindings,
           ...services.units.map((u) => (u.id === u.binding.key ? u.binding : { ...u.binding, key: u.id })),
+          ...quotaUnits.map((u) => ({ ...u.binding, key: u.id })),
         ]
       : bindings;
   const namespaces = reuse.namespaces({ bindings: placed, templates, clusters }, ensureNamespaces);
@@ -118,6 +132,7 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     namespaces: namespaces.perCluster,
     clusters: registered,
     services: services.units,
+    quotas: quotaUnits,
     reuse: reuse.unit,
   });
   const keyed = new Map(bindings.map((b) => [b.key, b]));
@@ -130,11 +145,23 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     bindings: keyed,
     renderer,
     tenancy,
+    quotaUnits,
+    quotaRefusals: quotas.refused,
     reuse: reuse.units,
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const assembled = reuse.clusters({ clusters, units, rendered }, assembleClusters);
-  return resultOf({ fleet, detected, bound, followed, services, bindings, assembled, memo: reuse.memo() });
+  return resultOf({
+    fleet,
+    detected,
+    bound,
+    followed,
+    services,
+    bindings,
+    assembled,
+    quotas,
+    memo: reuse.memo(),
+  });
 }
 
 /** The render's result, from what its stages returned. */
@@ -146,6 +173,7 @@ function resultOf(stages: {
   services: MultiClusterServices;
   bindings: Binding[];
   assembled: ReadonlyMap<string, ClusterRender>;
+  quotas: QuotaCheck;
   memo: RenderMemo;
 }): RenderResult {
   const { fleet, detected, bound, followed, services, assembled } = stages;
@@ -167,6 +195,7 @@ function resultOf(stages: {
       ...[...assembled.values()].flatMap((c) => c.diagnostics.map((d) => d.diagnostic)),
     ],
     memo: stages.memo,
+    ...(stages.quotas.usage.length > 0 ? { quotas: stages.quotas.usage } : {}),
     stats: {
       templates: fleet.templates.length,
       claimed: bound.bindings.length,

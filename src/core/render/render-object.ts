@@ -35,9 +35,18 @@ export type RenderOutcome =
   /**
    * `tooLarge`: refused for its size (check-render-size.ts), not for an override or a script;
    * `tenantRefused`: refused by a Tenant's rules (core/tenancy); `noRecipient`: an encrypted file
-   * placed on a cluster whose age key is not among its recipients.
+   * placed on a cluster whose age key is not among its recipients; `quotaExceeded`: refused by a
+   * FederatedResourceQuota's overall limit (core/quota).
    */
-  | { ok: false; path: string; error: string; tooLarge?: true; tenantRefused?: true; noRecipient?: true };
+  | {
+      ok: false;
+      path: string;
+      error: string;
+      tooLarge?: true;
+      tenantRefused?: true;
+      noRecipient?: true;
+      quotaExceeded?: true;
+    };
 
 /** A rendered copy and its content key (see RenderKeys). */
 export interface RenderedCopy {

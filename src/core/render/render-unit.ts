@@ -20,6 +20,8 @@ export interface UnitRenderInput {
   keepsMemberReplicas: boolean;
   /** Where its referrers (requiredBy) are scheduled, which decides the referrers each copy names. */
   referrers: readonly (readonly TargetCluster[])[];
+  /** Set when a FederatedResourceQuota refuses the binding (core/quota): every copy is held. */
+  quotaRefused?: string;
 }
 
 /** One unit rendered on its clusters. */

@@ -5,6 +5,8 @@ import type { ReuseHook } from '../model/reuse-hook.js';
 import { placedClusters } from '../follow/placed-clusters.js';
 import type { Tenancy } from '../tenancy/create-tenancy.js';
 import { formatTenantRefusal } from '../tenancy/tenant-refusal.js';
+import { objectPath } from '../format/object-path.js';
+import { renderQuotaCopy, type QuotaUnit } from './quota-units.js';
 import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 
@@ -29,6 +31,8 @@ export function unitsOf(opts: {
   clusters: ReadonlyMap<string, Cluster>;
   /** The multi-cluster services' objects (core/mcs), each with its own unit id. */
   services?: readonly { id: string; binding: Binding }[];
+  /** The ResourceQuotas of FederatedResourceQuotas (core/quota), each with its own unit id. */
+  quotas?: readonly QuotaUnit[];
   reuse?: ReuseHook<UnitInput, RenderUnit>;
 }): RenderUnit[] {
   const unitOf = ({ id, binding, cluster, rank }: UnitInput): RenderUnit => {
@@ -44,6 +48,7 @@ export function unitsOf(opts: {
     for (const binding of list) units.push(make({ id: `${binding.key}\u0000${cluster}`, binding, cluster }));
   }
   for (const { id, binding } of opts.services ?? []) units.push(make({ id, binding, rank: `2${id}` }));
+  for (const { id, binding } of opts.quotas ?? []) units.push(make({ id, binding, rank: `3${id}` }));
   return units;
 }
 
@@ -70,6 +75,10 @@ export function renderUnits(opts: {
   renderer: ObjectRenderer;
   /** The tenants' rules, when the fleet has tenants: a refused copy is held (core/tenancy). */
   tenancy?: Tenancy | undefined;
+  /** The quotas' ResourceQuota units, by unit id: rendered from their quota, not by the renderer. */
+  quotaUnits?: readonly QuotaUnit[];
+  /** Binding key → why a FederatedResourceQuota refuses it (core/quota): held on every cluster. */
+  quotaRefusals?: ReadonlyMap<string, string>;
   reuse?: ReuseHook<UnitRenderInput, UnitRender>;
   /** Told after each unit (done of total). */
   progress?: (done: number, total: number) => void;
@@ -81,21 +90,33 @@ export function renderUnits(opts: {
       ? new Map([...last.copies.values()].map((c) => [c.key, c.outcome]))
       : undefined;
     const copies = new Map<string, RenderedCopy>();
+    const quotaUnit = quotaUnits.get(unit.id);
     for (const target of unit.targets) {
+      if (quotaUnit) {
+        copies.set(target.name, renderQuotaCopy(quotaUnit, target.name));
+        continue;
+      }
+      if (input.quotaRefused !== undefined) {
+        copies.set(target.name, quotaRefusedCopy(input.template, input.quotaRefused));
+        continue;
+      }
       const cluster = opts.clusters.get(target.name)!;
       const copy = opts.renderer.render(unit.binding, cluster, target.replicas, earlier);
       copies.set(target.name, refuseCopy(opts.tenancy, input.template, unit.binding, cluster, copy));
     }
     return { ...input, copies };
   };
+  const quotaUnits = new Map((opts.quotaUnits ?? []).map((u) => [u.id, u]));
   const rendered = new Map<string, UnitRender>();
   for (const unit of opts.units) {
-    const template = opts.templates.get(unit.binding.key)!;
+    const template = quotaUnits.get(unit.id)?.template ?? opts.templates.get(unit.binding.key)!;
+    const quotaRefused = unit.id === unit.binding.key ? opts.quotaRefusals?.get(unit.id) : undefined;
     const input: UnitRenderInput = {
       unit,
       template,
       keepsMemberReplicas: opts.renderer.keepsMemberReplicas(template),
       referrers: referrerClusters(unit.binding, opts.bindings),
+      ...(quotaRefused !== undefined ? { quotaRefused } : {}),
     };
     rendered.set(unit.id, opts.reuse ? opts.reuse(input, render) : render(input));
     opts.progress?.(rendered.size, opts.units.length);
@@ -118,6 +139,14 @@ function refuseCopy(
   return {
     key: `${copy.key}\u0000refused`,
     outcome: { ok: false, path: copy.outcome.path, error, tenantRefused: true },
+  };
+}
+
+// A copy a FederatedResourceQuota refuses: held, under a key of its own.
+function quotaRefusedCopy(template: Template, error: string): RenderedCopy {
+  return {
+    key: `quota\u0000${error}`,
+    outcome: { ok: false, path: objectPath(template.ref), error, quotaExceeded: true },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ClusterStatus } from '../model/cluster.js';
-import { parseQuantity, quantityMilliValue, quantityValue } from './parse-quantity.js';
+import { parseQuantity, quantityMilliValue, quantityValue } from '../model/parse-quantity.js';
 import type { ReplicaRequest } from './replica-request-of.js';
 
 export type ResourceSummary = NonNullable<ClusterStatus['resourceSummary']>;

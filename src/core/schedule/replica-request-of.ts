@@ -1,6 +1,6 @@
 import { getPath, isMap, type KubeObject } from '../model/kube-object.js';
 import { groupOf } from '../model/object-ref.js';
-import { parseQuantity, quantityMilliValue, quantityValue } from './parse-quantity.js';
+import { parseQuantity, quantityMilliValue, quantityValue } from '../model/parse-quantity.js';
 
 /** What one replica asks for (Karmada's ReplicaRequirements.resourceRequest); 0 when not requested. */
 export interface ReplicaRequest {

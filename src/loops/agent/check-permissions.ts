@@ -15,7 +15,11 @@
 // in a namespace covers that namespace's own object). A kind the agent may list only namespace
 // by namespace is listed that way (live-index.ts). A review that gets no answer, or a kind not
 // served yet (its CRD comes in this pass), decides nothing: the write is sent, and a Forbidden
-// the check did not foresee is reported on the object all the same (handle-refusal.ts).
+// the check did not foresee is reported on the object all the same (handle-refusal.ts). An object
+// the agent applies as its tenant (gitfleet.io/apply-as) is asked about as that tenant: the
+// review is sent impersonating it, so a kind the tenant may not write is refused by name before
+// any write, naming the tenant. Reads (get, list, watch) stay the agent's own, as its reads are.
+import { applyIdentityOf } from '../../core/apply-plan/apply-identity.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import type { AccessAnswer, AccessQuestion, ClusterApi } from './cluster-api.js';
@@ -54,26 +58,26 @@ export async function checkPermissions(
   };
   if (!client.reviewAccess || objects.length + leaving.length === 0) return permissions;
   // The answers depend on the kind and the namespace only: ask and judge once per scope, not per object.
-  const applyScopes = byScope(objects.map((o) => o.ref));
-  const pruneScopes = byScope(leaving);
+  const applyScopes = byScope(objects.map((o) => ({ ref: o.ref, as: applyIdentityOf(o.manifest) })));
+  const pruneScopes = byScope(leaving.map((ref) => ({ ref, as: undefined })));
   const needs = [
-    ...[...applyScopes.values()].map((ref) => ({ ref, verbs: applyVerbs })),
-    ...[...pruneScopes.values()].map((ref) => ({ ref, verbs: pruneVerbs })),
+    ...[...applyScopes.values()].map((scope) => ({ ...scope, verbs: applyVerbs })),
+    ...[...pruneScopes.values()].map((scope) => ({ ...scope, verbs: pruneVerbs })),
   ];
   const answers = new AnswerCache(client);
-  await answers.ask(needs.flatMap(({ ref, verbs }) => verbs.map((verb) => question(verb, ref, ''))));
+  await answers.ask(needs.flatMap(({ ref, as, verbs }) => verbs.map((verb) => question(verb, ref, '', as))));
   await answers.ask(
-    needs.flatMap(({ ref, verbs }) =>
+    needs.flatMap(({ ref, as, verbs }) =>
       verbs
-        .filter((verb) => authorizedIn(ref) !== '' && isDenied(answers.get(question(verb, ref, ''))))
-        .map((verb) => question(verb, ref, authorizedIn(ref))),
+        .filter((verb) => authorizedIn(ref) !== '' && isDenied(answers.get(question(verb, ref, '', as))))
+        .map((verb) => question(verb, ref, authorizedIn(ref), as)),
     ),
   );
   const applyDenied = judgeScopes(answers, applyScopes, applyVerbs);
   const pruneDenied = judgeScopes(answers, pruneScopes, pruneVerbs);
   permissions.allowed = [];
   for (const o of objects) {
-    const denied = applyDenied.get(scopeKey(o.ref));
+    const denied = applyDenied.get(scopeKey(o.ref, applyIdentityOf(o.manifest)));
     if (denied === undefined) permissions.allowed.push(o);
     else
       permissions.refused.push({
@@ -88,7 +92,7 @@ export async function checkPermissions(
       });
   }
   for (const ref of leaving) {
-    const denied = pruneDenied.get(scopeKey(ref));
+    const denied = pruneDenied.get(scopeKey(ref, undefined));
     if (denied !== undefined) permissions.undeletable.set(refKey(ref), `${refLabel(ref)}: ${denied}`);
   }
   for (const { ref } of needs) {
@@ -103,17 +107,23 @@ export async function checkPermissions(
   return permissions;
 }
 
-/** Returns what decides an object's answers (its kind, where it is authorized, its namespace) as one key. */
-function scopeKey(ref: ObjectRef): string {
-  return `${kindKeyOf(ref)}\0${authorizedIn(ref)}\0${ref.namespace}`;
+/** Returns what decides an object's answers (its kind, where it is authorized, its namespace, whom it is written as) as one key. */
+function scopeKey(ref: ObjectRef, as: string | undefined): string {
+  return `${kindKeyOf(ref)}\0${authorizedIn(ref)}\0${ref.namespace}\0${as ?? ''}`;
+}
+
+interface Scope {
+  ref: ObjectRef;
+  /** The user the object is written as (its tenant), or undefined for the agent itself. */
+  as: string | undefined;
 }
 
 /** Returns one object of each scope the given objects are in, by scope key. */
-function byScope(refs: readonly ObjectRef[]): Map<string, ObjectRef> {
-  const scopes = new Map<string, ObjectRef>();
-  for (const ref of refs) {
-    const key = scopeKey(ref);
-    if (!scopes.has(key)) scopes.set(key, ref);
+function byScope(items: readonly Scope[]): Map<string, Scope> {
+  const scopes = new Map<string, Scope>();
+  for (const item of items) {
+    const key = scopeKey(item.ref, item.as);
+    if (!scopes.has(key)) scopes.set(key, item);
   }
   return scopes;
 }
@@ -121,31 +131,38 @@ function byScope(refs: readonly ObjectRef[]): Map<string, ObjectRef> {
 /** Returns, by scope key, the message naming what is denied there (scopes where all is allowed are absent). */
 function judgeScopes(
   answers: AnswerCache,
-  scopes: ReadonlyMap<string, ObjectRef>,
+  scopes: ReadonlyMap<string, Scope>,
   verbs: readonly Verb[],
 ): Map<string, string> {
   const denied = new Map<string, string>();
-  for (const [key, ref] of scopes) {
-    const message = deniedVerbs(answers, ref, verbs);
+  for (const [key, { ref, as }] of scopes) {
+    const message = deniedVerbs(answers, ref, verbs, as);
     if (message !== undefined) denied.set(key, message);
   }
   return denied;
 }
 
 /** Returns the message naming what the agent may not do to an object, or undefined when it may do all of it. */
-function deniedVerbs(answers: AnswerCache, ref: ObjectRef, verbs: readonly Verb[]): string | undefined {
+function deniedVerbs(
+  answers: AnswerCache,
+  ref: ObjectRef,
+  verbs: readonly Verb[],
+  as: string | undefined,
+): string | undefined {
   const denied: { verb: Verb; answer: Extract<AccessAnswer, { type: 'denied' }> }[] = [];
   for (const verb of verbs) {
-    const wide = answers.get(question(verb, ref, ''));
+    const wide = answers.get(question(verb, ref, '', as));
     if (!isDenied(wide)) continue;
-    const here = authorizedIn(ref) !== '' ? answers.get(question(verb, ref, authorizedIn(ref))) : wide;
+    const here = authorizedIn(ref) !== '' ? answers.get(question(verb, ref, authorizedIn(ref), as)) : wide;
     if (isDenied(here)) denied.push({ verb, answer: here });
   }
   const first = denied[0]?.answer;
   if (!first) return undefined;
   const where = first.namespaced ? `in namespace ${ref.namespace}` : '(cluster-scoped)';
   const reasons = [...new Set(denied.map((d) => d.answer.reason).filter((r) => r !== undefined))];
-  return `forbidden: the agent's credentials may not ${denied.map((d) => d.verb).join(', ')} ${first.resource} ${where}${reasons.length ? `: ${reasons.join('; ')}` : ''}`;
+  const asTenant = as !== undefined && denied.every((d) => writeVerbs.has(d.verb));
+  const who = asTenant ? `${as}, whom the agent applies it as,` : "the agent's credentials";
+  return `forbidden: ${who} may not ${denied.map((d) => d.verb).join(', ')} ${first.resource} ${where}${reasons.length ? `: ${reasons.join('; ')}` : ''}`;
 }
 
 /** Returns the namespace a request on the object is authorized in: its own, a Namespace's name, or '' (cluster-scoped). */
@@ -161,9 +178,14 @@ function isDenied(answer: AccessAnswer | undefined): answer is Extract<AccessAns
   return answer?.type === 'denied';
 }
 
-function question(verb: Verb, ref: ObjectRef, namespace: string): AccessQuestion {
-  return { verb, kind: { apiVersion: ref.apiVersion, kind: ref.kind }, namespace };
+// Writes are made as the tenant, reads as the agent itself (docs/tenants.md#impersonation): a
+// question about a write is asked as the user the object is written as.
+function question(verb: Verb, ref: ObjectRef, namespace: string, as?: string): AccessQuestion {
+  const kind = { apiVersion: ref.apiVersion, kind: ref.kind };
+  return { verb, kind, namespace, ...(as && writeVerbs.has(verb) ? { as } : {}) };
 }
+
+const writeVerbs: ReadonlySet<Verb> = new Set(['create', 'patch']);
 
 /** Each distinct question asked once; the answers kept for the pass. */
 class AnswerCache {
@@ -190,5 +212,5 @@ class AnswerCache {
 }
 
 function keyOf(q: AccessQuestion): string {
-  return `${q.verb} ${kindKeyOf(q.kind)} ${q.namespace}`;
+  return `${q.verb} ${kindKeyOf(q.kind)} ${q.namespace} ${q.as ?? ''}`;
 }

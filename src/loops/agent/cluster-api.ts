@@ -58,8 +58,8 @@ export interface ClusterApi {
   apply(manifest: KubeObject, opts: ApplyOptions): Promise<WriteResult>;
   /** Merge-patches an object (the agent removes its marker with it); returns what is stored. */
   mergePatch(ref: ObjectRef, patch: unknown): Promise<WriteResult>;
-  /** Deletes an object with background propagation; returns what the delete found. */
-  delete(ref: ObjectRef): Promise<DeleteResult>;
+  /** Deletes an object with background propagation (`as`: impersonating that user); returns what the delete found. */
+  delete(ref: ObjectRef, opts?: { as?: string }): Promise<DeleteResult>;
   /** Returns the resourceVersion of a kind's collection now, where a watch can start. */
   collectionVersion(kind: KindRef, opts: { labelSelector?: string }): Promise<string>;
   /** Watches a kind from a resourceVersion until the server ends the stream or the signal aborts; returns how it ended. */

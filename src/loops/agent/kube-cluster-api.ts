@@ -16,7 +16,7 @@ export function kubeClusterApi(client: KubeClient): ClusterApi {
     list: (kind, opts) => client.list(kind, opts),
     apply: (manifest, opts) => client.apply(manifest, opts),
     mergePatch: (ref, patch) => client.mergePatch(ref, patch),
-    delete: (ref) => client.delete(ref),
+    delete: (ref, opts) => client.delete(ref, opts),
     collectionVersion: (kind, opts) => collectionVersion(client, kind, opts.labelSelector),
     watch: (kind, opts) => watchObjects(client, kind, opts),
     served: () => client.discovery.served(),

@@ -12,7 +12,7 @@ import {
 } from '../../core/apply-plan/plan-prune.js';
 import { clusterLabel } from '../../core/apply-plan/agent-keys.js';
 import type { Inventory } from '../../core/apply-plan/inventory.js';
-import { managedLabel } from '../../core/model/gitfleet-keys.js';
+import { applyAsAnnotation, managedLabel } from '../../core/model/gitfleet-keys.js';
 import { getPath, type KubeObject } from '../../core/model/kube-object.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';
@@ -85,7 +85,9 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
       outcome.failed.push({ ref, message: forbidden });
       continue;
     }
-    const result = await ctx.client.delete(ref);
+    // Deleted as it was applied: a tenant's object as the tenant (docs/tenants.md#impersonation).
+    const as = applyAsOf(live.get(refKey(ref)));
+    const result = await ctx.client.delete(ref, as ? { as } : {});
     if (result.type === 'refused')
       outcome.failed.push({ ref, message: `${refLabel(ref)}: delete failed: ${result.refusal.message}` });
     else if (result.type === 'deleted' && result.live) {
@@ -157,6 +159,15 @@ async function factsOf(ctx: ApplyContext, ref: ObjectRef): Promise<PruneLiveFact
     });
   }
   return facts;
+}
+
+// Whom the live object says it was applied as: the render's gitfleet.io/apply-as, which the agent
+// applied (a template cannot set it: the render strips it). Only a tenant's ServiceAccount is
+// taken, so an annotation edited on the cluster can lower the agent's rights, never change whom
+// it may act as beyond what its RBAC lets it impersonate.
+function applyAsOf(facts: PruneLiveFacts | undefined): string | undefined {
+  const as = facts?.annotations?.[applyAsAnnotation];
+  return typeof as === 'string' && as.startsWith('system:serviceaccount:') ? as : undefined;
 }
 
 function isNamespace(ref: ObjectRef): boolean {

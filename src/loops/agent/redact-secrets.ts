@@ -51,7 +51,7 @@ function bound(client: ClusterApi): ClusterApi {
     list: (kind, opts) => client.list(kind, opts),
     apply: (manifest, opts) => client.apply(manifest, opts),
     mergePatch: (ref, patch) => client.mergePatch(ref, patch),
-    delete: (ref) => client.delete(ref),
+    delete: (ref, opts) => client.delete(ref, opts),
     collectionVersion: (kind, opts) => client.collectionVersion(kind, opts),
     watch: (kind, opts) => client.watch(kind, opts),
     served: () => client.served(),

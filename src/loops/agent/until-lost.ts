@@ -25,7 +25,7 @@ export function untilLost(client: ClusterApi, signal: AbortSignal, cluster: stri
     list: async (kind, opts) => (check('list'), client.list(kind, opts)),
     apply: async (manifest, opts) => (check('apply'), client.apply(manifest, opts)),
     mergePatch: async (ref, patch) => (check('patch'), client.mergePatch(ref, patch)),
-    delete: async (ref) => (check('delete'), client.delete(ref)),
+    delete: async (ref, opts) => (check('delete'), client.delete(ref, opts)),
     collectionVersion: async (kind, opts) => (check('list'), client.collectionVersion(kind, opts)),
     watch: async (kind, opts) => (check('watch'), client.watch(kind, opts)),
     served: async () => (check('discovery'), client.served()),

@@ -21,7 +21,7 @@ import type {
   AggregatedStatusItem,
   ResourceInterpreter,
 } from '../../../src/core/model/resource-interpreter.js';
-import { parseQuantity } from '../../../src/core/schedule/parse-quantity.js';
+import { parseQuantity } from '../../../src/core/model/parse-quantity.js';
 
 const MIRROR = process.env['GITFLEET_KARMADA_MIRROR'] ?? '/work/.mirror/karmada-io+karmada/repo';
 const ROOT = 'pkg/resourceinterpreter/default/thirdparty/resourcecustomizations/';

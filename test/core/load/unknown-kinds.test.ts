@@ -54,8 +54,8 @@ const rows: Row[] = [
     want: /networking\.karmada\.io\/v1 is not a version gitfleet knows; known: v1alpha1/,
   },
   {
-    name: 'A Karmada kind gitfleet does not act on (FederatedResourceQuota) still loads, to be skipped.',
-    given: doc('policy.karmada.io/v1alpha1', 'FederatedResourceQuota'),
+    name: 'A Karmada kind gitfleet does not act on (FederatedHPA) still loads, to be skipped.',
+    given: doc('autoscaling.karmada.io/v1alpha1', 'FederatedHPA'),
     want: undefined,
   },
   {

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  parseQuantity,
-  quantityMilliValue,
-  quantityValue,
-} from '../../../src/core/schedule/parse-quantity.js';
+import { parseQuantity, quantityMilliValue, quantityValue } from '../../../src/core/model/parse-quantity.js';
 
 const cases: { name: string; given: unknown; want: { value: bigint; milli: bigint } | undefined }[] = [
   {

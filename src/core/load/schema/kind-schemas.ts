@@ -2,7 +2,7 @@
 //
 // | kinds                                                   | unknown field | why |
 // |---------------------------------------------------------|---------------|-----|
-// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ClusterTaintPolicy, ResourceInterpreterCustomization, WorkloadRebalancer, gitfleet's FleetConfig, RolloutStrategy, ClusterRolloutStrategy, Tenant, NotificationPolicy, HelmSource and KustomizeSource | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
+// | Cluster, PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, ClusterOverridePolicy, ClusterTaintPolicy, ResourceInterpreterCustomization, WorkloadRebalancer, gitfleet's FleetConfig, RolloutStrategy, ClusterRolloutStrategy, Tenant, NotificationPolicy, FederatedResourceQuota, HelmSource and KustomizeSource | error | Karmada's CRDs are structural and its API server refuses them; a typo in a policy otherwise changes where a template goes |
 // | built-in kinds of builtin-field-data.ts (Deployment, …)  | warning       | as the API server's default field validation (Warn) does on apply: it drops the field and warns; the data is from one Kubernetes version, and a member cluster may be newer |
 // | anything else (custom resources, other versions)         | not checked   | their schema is in CRDs the fleet may not hold |
 import { builtinSchema } from './builtin-schemas.js';
@@ -16,6 +16,7 @@ import { resourceInterpreterCustomizationSchema } from './resource-interpreter-c
 import { rolloutStrategySchema } from './rollout-strategy.js';
 import { tenantSchema } from './tenant.js';
 import { notificationPolicySchema } from './notification-policy.js';
+import { federatedResourceQuotaSchema } from './federated-resource-quota.js';
 import { workloadRebalancerSchema } from './workload-rebalancer.js';
 import { helmSourceSchema, kustomizeSourceSchema } from './template-source.js';
 
@@ -42,6 +43,7 @@ const STRICT_KINDS: ReadonlyMap<string, FieldSchema> = new Map<string, FieldSche
   ['gitfleet.io/v1alpha1 ClusterRolloutStrategy', rolloutStrategySchema],
   ['gitfleet.io/v1alpha1 Tenant', tenantSchema],
   ['gitfleet.io/v1alpha1 NotificationPolicy', notificationPolicySchema],
+  ['policy.karmada.io/v1alpha1 FederatedResourceQuota', federatedResourceQuotaSchema],
   ['gitfleet.io/v1alpha1 HelmSource', helmSourceSchema],
   ['gitfleet.io/v1alpha1 KustomizeSource', kustomizeSourceSchema],
 ]);
