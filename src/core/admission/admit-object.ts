@@ -47,7 +47,7 @@ export function admitObject(opts: {
   for (const binding of cluster.bindings.values()) {
     const policy = policies.get(binding.policyName);
     if (!policy || !matchesResources(policy.matchConstraints, subject)) continue;
-    if (binding.matchResources && !matchesResources(binding.matchResources, subject)) continue;
+    if (binding.matchResources && !matchesResources(binding.matchResources, subject, true)) continue;
     if (!isBindable(policy, binding)) continue;
     const params = paramsOf(policy, binding, cluster, namespace);
     if (params === 'none') {

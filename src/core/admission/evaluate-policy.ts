@@ -70,11 +70,19 @@ export function evaluatePolicy(run: PolicyRun): AdmissionFinding[] {
     if (!matched) continue;
     const variables: Record<string, CelInput> = {};
     vars['variables'] = variables;
+    let spent = false;
     for (const variable of compiled.variables) {
-      // An erring variable is left out: an expression that reads it errs in its turn.
+      // An erring variable is left out: an expression that reads it errs in its turn. Out of
+      // budget, the whole run stops, as Kubernetes stops it.
       const result = exec(variable.run, vars);
       if (result.ok) variables[variable.name] = result.value as CelInput;
+      else if (meter.exceeded) {
+        failed(`variable '${variable.name}' resulted in error: ${result.error}`);
+        spent = true;
+        break;
+      }
     }
+    if (spent) continue;
     validate(compiled, vars, exec, fail, failed);
     audit(compiled, vars, exec, findings, binding);
   }

@@ -85,6 +85,7 @@ const ipPredicate = (name: string, test: (a: Address) => boolean) =>
 export const kubeCelNet: readonly CelFunc[] = [
   celFunc('ip', [STRING], opaqueType, (text) => opaqueValue('IP', formatIp(strictIp(text)))),
   celFunc('isIP', [STRING], BOOL, (text) => parseIp(text) !== undefined),
+  celFunc('ip.isCanonical', [STRING], BOOL, (text) => formatIp(strictIp(text)) === text),
   celMethod('family', opaqueType, [], INT, function () {
     return BigInt(ipOf(this).family);
   }),

@@ -34,8 +34,16 @@ export function resourceOf(kind: string): string {
   return `${lower}s`;
 }
 
-/** Returns whether the match resources select the object (undefined selects nothing). */
-export function matchesResources(match: MatchResources | undefined, subject: MatchSubject): boolean {
+/**
+ * Returns whether the match resources select the object. A policy's matchConstraints must name
+ * its resourceRules (undefined selects nothing); a binding's matchResources without them narrows
+ * by its selectors only (`rulesOptional`).
+ */
+export function matchesResources(
+  match: MatchResources | undefined,
+  subject: MatchSubject,
+  rulesOptional = false,
+): boolean {
   if (!match) return false;
   const { object } = subject;
   const labels = object.metadata.labels ?? {};
@@ -46,6 +54,7 @@ export function matchesResources(match: MatchResources | undefined, subject: Mat
     if (nsLabels && !matchLabelSelector(match.namespaceSelector, nsLabels)) return false;
   }
   if (match.excludeResourceRules.some((r) => matchesRule(r, object, match.matchPolicy))) return false;
+  if (rulesOptional && match.resourceRules.length === 0) return true;
   return match.resourceRules.some((r) => matchesRule(r, object, match.matchPolicy));
 }
 

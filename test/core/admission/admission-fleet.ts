@@ -93,6 +93,20 @@ spec:
 ${opts.bindingExtra ?? ''}`;
 }
 
+/** A ConfigMap with data (and labels). */
+export function configMapYaml(
+  name: string,
+  namespace: string,
+  data: Record<string, string>,
+  labels: Record<string, string> = {},
+): string {
+  return `apiVersion: v1
+kind: ConfigMap
+metadata: {name: ${name}, namespace: ${namespace}, labels: ${JSON.stringify(labels)}}
+data: ${JSON.stringify(data)}
+`;
+}
+
 /** The base fleet: web (2 replicas, 5 on west), api (1 replica) and the max-replicas policy. */
 export function baseFleet(): Map<string, string> {
   return new Map([
