@@ -71,7 +71,8 @@ export function applyAdmission(opts: {
 }
 
 // The paths that changed since last time's checked output: the input's changed paths, and the
-// paths the check took out of the files (denied, or kept for the check only), now or last time.
+// paths the check took out of the files (denied, or kept for the check only) now and not last
+// time or the other way round, or with another reason to hold them.
 function derivedOf(
   opts: { input: ClusterRender; last: LastAdmission | undefined },
   output: ClusterOutput,
@@ -80,7 +81,12 @@ function derivedOf(
   const { input, last } = opts;
   const from = input.output.derived;
   if (!last || !from || from.from !== last.input.output) return undefined;
-  return { from: last.result.output, paths: new Set([...from.paths, ...last.takenOut, ...takenOut]) };
+  const paths = new Set(from.paths);
+  const before = last.result.output;
+  for (const path of new Set([...last.takenOut, ...takenOut]))
+    if (last.takenOut.has(path) !== takenOut.has(path) || before.held.get(path) !== output.held.get(path))
+      paths.add(path);
+  return { from: before, paths };
 }
 
 /** Returns `Kind/namespace/name` (or `Kind/name`) of a cluster branch path. */
