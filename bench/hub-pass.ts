@@ -17,7 +17,9 @@
 // the warm incremental pass, and a second full render would only double its run time)
 // with each pass's phases and the process's peak RSS. With --rollout, a ClusterRolloutStrategy
 // selecting every Deployment (the first 5 clusters, then the rest) is committed after the first
-// pass, so the incremental passes also run the rollout stage: each bump starts a rollout.
+// pass, so the incremental passes also run the rollout stage: each bump starts a rollout. With
+// --admission N, N ValidatingAdmissionPolicies (bench/admission-policies.ts) are committed with
+// the fleet: the first pass checks every object, the incremental ones what changed.
 // First, as in bin/gitfleet.js: the hub's thread pool size.
 import '../src/cli/size-thread-pool.js';
 import { execFileSync } from 'node:child_process';
@@ -33,6 +35,7 @@ import { hubMemoPath } from '../src/loops/hub/hub-memo-file.js';
 import type { HubPassResult } from '../src/loops/hub/hub-pass-result.js';
 import { localHubRepo } from '../src/loops/shared/hub-repo.js';
 import { silentLogger, type Logger } from '../src/loops/runtime/logger.js';
+import { admissionPolicies } from './admission-policies.js';
 import { generateFleet } from './generate-fleet.js';
 
 const { values } = parseArgs({
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     fsck: { type: 'boolean', default: false },
     rollout: { type: 'boolean', default: false },
+    admission: { type: 'string', default: '0' },
     'skip-restart': { type: 'boolean', default: false },
     /** Run one pass over this repository with a cold cache, print its figures, and exit. */
     'restart-in': { type: 'string' },
@@ -182,7 +186,7 @@ if (restartIn) {
 try {
   execFileSync('git', ['init', '-q', '--bare', gitdir], { env });
   const files = generateFleet(shape);
-  commitFiles(files, 'generated fleet', false);
+  commitFiles([...files, ...admissionPolicies(Number(values.admission))], 'generated fleet', false);
   const cache = createHubPassCache();
   const first = await timedPass(cache);
   // What the running hub holds after its first pass (its cache included): memory per cluster.
@@ -206,7 +210,7 @@ try {
   if (values.fsck) git(['fsck', '--strict', '--no-dangling']);
   const report = {
     scenario: values.rollout ? 'hub pass with a rollout strategy' : 'hub pass',
-    parameters: shape,
+    parameters: { ...shape, admissionPolicies: Number(values.admission) },
     first,
     incremental,
     incrementalAfterRestart: afterRestart,

@@ -22,6 +22,14 @@ export type DiagnosticCode =
   | 'TenantRefused'
   /** A placement that would take a FederatedResourceQuota past its overall limit (core/quota): held on every cluster. */
   | 'QuotaExceeded'
+  /** A copy a ValidatingAdmissionPolicy's Deny binding refuses on a cluster (core/admission, docs/admission-policies.md): held on that cluster. */
+  | 'AdmissionDenied'
+  /** A copy a ValidatingAdmissionPolicy's Warn binding fails on a cluster: rendered, with a warning. */
+  | 'AdmissionWarning'
+  /** A copy a ValidatingAdmissionPolicy's Audit binding fails, or an audit annotation: recorded, rendered. */
+  | 'AdmissionAudit'
+  /** A policy or binding on a cluster that cannot be evaluated: an expression that does not compile, a missing policy, a paramRef that does not fit. */
+  | 'AdmissionPolicyInvalid'
   | 'ReviseFailed'
   | 'DependencyMissing'
   | 'WaitingForOverrides'

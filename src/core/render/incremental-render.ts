@@ -88,6 +88,12 @@ export const renderMemoTable = {
       'no unit placed on it, now or last time, was rendered again, added or removed (else last time’s output is patched at those units’ paths)',
     invalidatedBy: 'any cluster (every cluster is assembled whole)',
   },
+  admission: {
+    per: 'cluster, and per policy set and object text',
+    keyedOn:
+      'the cluster’s assembled render (last time’s: its check is reused); else its policy set (the texts of its ValidatingAdmissionPolicies, their bindings and params, and its Namespaces) and each object’s text: a text checked under that policy set before, on any cluster, is not evaluated again (admit-clusters.ts)',
+    invalidatedBy: 'nothing else',
+  },
 } as const satisfies Record<Exclude<keyof RenderMemo, 'context'>, MemoTableEntry>;
 
 export interface MemoTableEntry {

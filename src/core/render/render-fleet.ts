@@ -15,6 +15,7 @@ import {
   renderMultiClusterServices,
   type MultiClusterServices,
 } from '../mcs/render-multi-cluster-services.js';
+import { admitClusters } from './admit-clusters.js';
 import { assembleClusters, type ClusterRender } from './assemble-clusters.js';
 import type { ClusterOutput } from './cluster-output.js';
 import { incrementalRender } from './incremental-render.js';
@@ -69,7 +70,7 @@ export interface RenderResult {
 
 /**
  * Returns, for every registered cluster, exactly the manifests it must run: detect, schedule,
- * follow, override and render (docs/architecture.md#the-pipeline). Pure: the same snapshot gives
+ * follow, override, render and admit (docs/architecture.md#the-pipeline). Pure: the same snapshot gives
  * byte-identical output. Each stage is handed the memo's hook for its results
  * (incremental-render.ts), which reuses the last render's where their inputs are the same.
  */
@@ -151,6 +152,9 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const assembled = reuse.clusters({ clusters, units, rendered }, assembleClusters);
+  // Admission: each cluster's objects checked by the ValidatingAdmissionPolicies placed there.
+  const admitted = admitClusters(assembled, options.memo?.admission);
+  const memo = { ...reuse.memo(), admission: admitted.memo };
   return resultOf({
     fleet,
     detected,
@@ -158,9 +162,9 @@ export function renderFleet(snapshot: Snapshot, options: RenderOptions = {}): Re
     followed,
     services,
     bindings,
-    assembled,
+    assembled: admitted.clusters,
     quotas,
-    memo: reuse.memo(),
+    memo,
   });
 }
 

@@ -11,6 +11,7 @@ import type { Tenant } from '../model/tenant.js';
 import type { Detection } from '../detect/detect-claims.js';
 import type { EnsuredNamespaces } from '../follow/ensured-namespaces.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
+import type { AdmissionMemo } from './admit-clusters.js';
 import type { ClusterRender } from './assemble-clusters.js';
 import type { UnitRender } from './render-unit.js';
 import type { ServicesMemo } from './reuse-services.js';
@@ -32,8 +33,10 @@ export interface RenderMemo {
   readonly services: ServicesMemo | undefined;
   /** Unit id → the unit rendered on its clusters, with the inputs it was rendered from. */
   readonly units: ReadonlyMap<string, UnitRender>;
-  /** Cluster name → its output and diagnostics. */
+  /** Cluster name → its output and diagnostics, before the admission check. */
   readonly clusters: ReadonlyMap<string, ClusterRender>;
+  /** The admission check of each cluster and the verdicts by policy set and object text (admit-clusters.ts). */
+  readonly admission?: AdmissionMemo;
 }
 
 /** The fleet-wide inputs every stage depends on. */

@@ -451,6 +451,7 @@ function recomputed(last: RenderMemo, now: RenderMemo): Recomputed {
     services: last.services?.result === now.services?.result ? [] : ['render'],
     units: changed(last.units, now.units),
     clusters: changed(last.clusters, now.clusters),
+    admission: changed(last.admission?.clusters ?? new Map(), now.admission?.clusters ?? new Map()),
   };
 }
 
@@ -509,6 +510,8 @@ for (const row of rows) {
       units: [],
       clusters: [],
       ...row.want,
+      // A cluster whose assembled render is new is checked again (its objects by text: admit-clusters.ts).
+      admission: row.want.admission ?? row.want.clusters ?? [],
     };
     const got = recomputed(last.memo, now.memo);
     for (const list of [...Object.values(got), ...Object.values(want)]) list.sort();
