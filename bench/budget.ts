@@ -32,6 +32,8 @@ import { measureStretches, type Stretch } from './lib/budget-report.js';
 import { startGitfleet } from './mcs-processes.js';
 import type { Scenario, ScenarioReport } from './lib/report.js';
 
+const tracing = process.env['GITFLEET_BENCH_TRACE'] !== undefined;
+
 const agentsScript = fileURLToPath(new URL('./lib/budget-agents.js', import.meta.url));
 
 /** The size of a run. */
@@ -90,10 +92,15 @@ async function until(
 export async function runBudgetBench(shape: BudgetShape, log: (line: string) => void) {
   const root = mkdtempSync(join(tmpdir(), 'gitfleet-bench-budget-'));
   const events: ForgeEvent[] = [];
+  // GITFLEET_BENCH_TRACE=1 (with GITFLEET_BENCH_KEEP=1): every answer and how long it took, in `forge.events`.
+  const answers: string[] = [];
   const forge = await startForge({
     root: join(root, 'served'),
     budget: { readsPerSecond: 15, readWindowMs: 1000, pushesPerMinute: 6 },
     onRequest: (e) => void events.push(e),
+    ...(tracing
+      ? { onAnswered: (e: ForgeEvent & { ms: number }) => void answers.push(JSON.stringify(e)) }
+      : {}),
   });
   const processes: { stop: () => Promise<void> }[] = [];
   try {
@@ -254,6 +261,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
   } finally {
     for (const p of processes.reverse()) await p.stop();
     await forge.close();
+    if (tracing) writeFileSync(join(root, 'forge.events'), answers.join('\n'));
     // GITFLEET_BENCH_KEEP=1 keeps the hub's and agents' logs for a look.
     if (process.env['GITFLEET_BENCH_KEEP'] === undefined) rmSync(root, { recursive: true, force: true });
     else log(`budget: kept ${root}`);
@@ -271,7 +279,7 @@ function startAgents(
   });
   const errors: string[] = [];
   // GITFLEET_BENCH_TRACE=1 (with GITFLEET_BENCH_KEEP=1): every agent event, in `<logFile>.events`.
-  const trace = process.env['GITFLEET_BENCH_TRACE'] !== undefined ? ([] as string[]) : undefined;
+  const trace = tracing ? ([] as string[]) : undefined;
   child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   let pending = '';
   child.stdout!.on('data', (chunk: Buffer) => {

@@ -10,7 +10,8 @@
 //   node build/bench/lib/budget-agents.js '<json settings>'
 //
 // It prints one JSON line per event on stdout: {"type":"applied","cluster","value","at"} when a
-// pass applied a new value of the watched ConfigMap, {"type":"status","cluster","value","at"}
+// pass's server-side apply put a new value of the watched ConfigMap into the cluster (the moment
+// the apply answered, not the end of the pass: the status that follows is push → reported), {"type":"status","cluster","value","at"}
 // when its status reached the Git host, {"type":"ready"} once every loop started. SIGTERM stops
 // every loop (the pass in hand finishes).
 import { join } from 'node:path';
@@ -119,7 +120,7 @@ async function startAgent(
   const memory = createAgentMemory();
   const identity = { name: `gitfleet agent ${cluster}`, email: `agent-${cluster}@gitfleet.invalid` };
   const passOptions: AgentPassOptions = {
-    repo: waiting.repo,
+    repo: tracedRefresh(waiting.repo, cluster),
     fleetRepo: () => repo.fleetRepo(),
     client: fake,
     cluster,
@@ -142,6 +143,17 @@ async function startAgent(
   const valueNow = (): string | undefined =>
     (fake.peek(watched)?.['data'] as Record<string, string> | undefined)?.['value'];
   let applied: string | undefined;
+  // The moment the watched object's new value is in the cluster: when the apply that wrote it answered.
+  const apply = fake.apply.bind(fake);
+  fake.apply = async (manifest, options) => {
+    const result = await apply(manifest, options);
+    const value = valueNow();
+    if (options.dryRun !== true && value !== undefined && value !== applied) {
+      applied = value;
+      emit({ type: 'applied', cluster, value, at: Date.now() });
+    }
+    return result;
+  };
   const loop = runAgentLoop({
     pass: tracedPass(agentPassWithMaintenance({ passOptions, clock, log }), cluster),
     client: fake,
@@ -173,12 +185,8 @@ async function startAgent(
     },
     report: (result) => {
       waiting.passed(result);
-      const value = valueNow();
-      if (value !== undefined && value !== applied) {
-        applied = value;
-        emit({ type: 'applied', cluster, value, at: Date.now() });
-      }
-      if (result.status.type === 'written') emit({ type: 'status', cluster, value, at: Date.now() });
+      if (result.status.type === 'written')
+        emit({ type: 'status', cluster, value: valueNow(), at: Date.now() });
     },
   });
   return { loop };
@@ -198,6 +206,22 @@ function traced(trigger: Trigger, cluster: string): Trigger {
       }),
     stop: () => trigger.stop(),
   };
+}
+
+/** The repository whose refresh (the Git part of a pass) is traced as `refresh` and `refreshed`. */
+function tracedRefresh<T extends { refresh: () => Promise<void> }>(repo: T, cluster: string): T {
+  if (!tracing) return repo;
+  // Its other members read through (a spread would drop the getters: refresh-gate.ts does the same).
+  return Object.assign(Object.create(repo) as T, {
+    refresh: async () => {
+      emit({ type: 'refresh', cluster, at: Date.now() });
+      try {
+        await repo.refresh();
+      } finally {
+        emit({ type: 'refreshed', cluster, at: Date.now() });
+      }
+    },
+  });
 }
 
 function tracedPass<R>(pass: () => Promise<R>, cluster: string): () => Promise<R> {

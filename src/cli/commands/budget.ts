@@ -54,6 +54,8 @@ export async function runBudget(values: BudgetValues, io: Io): Promise<number> {
     templates: counted.templates,
     fleetPushesPerHour: rate(values['fleet-pushes-per-hour'], 'fleet-pushes-per-hour'),
     statusChangesPerClusterPerHour: rate(values['status-changes-per-hour'], 'status-changes-per-hour'),
+    // The fleet's share of keyed clusters, at the size priced.
+    keyedClusters: counted.clusters === 0 ? 0 : Math.round((clusters * counted.keyed) / counted.clusters),
   };
   const model = modelTraffic(fleet, settings);
   const verdict = judgeBudget(forge, model, settings);
@@ -150,10 +152,14 @@ function rate(text: string, flag: string): number {
   return value;
 }
 
-/** Counts the clusters, templates, status and render repositories the fleet repository registers. */
-async function countFleet(
-  v: BudgetValues,
-): Promise<{ clusters: number; templates: number; statusRepositories: number; renderRepositories: number }> {
+/** Counts the clusters (and the keyed ones), templates, status and render repositories the fleet repository registers. */
+async function countFleet(v: BudgetValues): Promise<{
+  clusters: number;
+  keyed: number;
+  templates: number;
+  statusRepositories: number;
+  renderRepositories: number;
+}> {
   const source = isRepoUrl(v.repo) ? await mirroredSource(v) : await readSource(v.repo, v.ref);
   const loaded = loadFleet(source.files, { sourceBranch: sourceBranchOf(v.ref) });
   if (!loaded.ok) {
@@ -166,6 +172,7 @@ async function countFleet(
   }
   return {
     clusters: loaded.fleet.clusters.length,
+    keyed: loaded.fleet.clusters.filter((c) => c.signingKey !== undefined).length,
     templates: loaded.fleet.templates.length,
     statusRepositories: loaded.fleet.config.statusRepositories?.length ?? 0,
     renderRepositories: loaded.fleet.config.renderRepositories?.length ?? 0,
@@ -226,7 +233,7 @@ function formatBudget(opts: {
       ? ''
       : ` (${b.sharedOperationsPerMinute} operations/min in all)`;
   const lines = [
-    `${url}: ${fleet.clusters} clusters, ${fleet.templates} templates, forge ${verdict.forge}${shared(forgeBudget(verdict.forge))}`,
+    `${url}: ${fleet.clusters} clusters${fleet.keyedClusters ? ` (${fleet.keyedClusters} keyed)` : ''}, ${fleet.templates} templates, forge ${verdict.forge}${shared(forgeBudget(verdict.forge))}`,
     '',
     'repository    role    reads/s  (idle)   budget  pushes/min  (idle)  budget   refs  within',
   ];

@@ -7,9 +7,12 @@
 // | agent      | each --branch-poll (or --safety-poll)  | 1 read: a protocol v2 ls-refs of its branch |
 // | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
 // |            |   with render repositories             | the same on the render repository; on the fleet repository (the bindings branch) only when its branch did not move |
+// |            |   with the doorbell connected          | a resync (--interval) reads nothing (refresh-gate.ts): only a ring or the safety poll's move refreshes |
 // | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
-// | hub        | each --interval, per repository read   | 1 read: the ref advertisement              |
-// | hub        | something it reads moved               | +2 reads: the fetch (two POSTs)            |
+// | hub        | each --interval (fleet repository),    | 1 read: the ref advertisement              |
+// |            |   each --cluster-monitor-period (status repository: the monitor refreshes it) |  |
+// | hub        | something it reads moved               | +2 reads: the fetch (two POSTs), at most once a look |
+// |            |   heartbeats                           | move nothing in the fleet repository (read from the advertisement) unless the cluster is keyed; a status repository's mirror fetches every one |
 // | hub        | a render or a bindings change          | 1 push carrying every moved branch         |
 // | dashboard  | each --interval, per repository read   | 1 read; +2 reads (fetch) when a ref moved  |
 //
@@ -145,17 +148,22 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
   const statusHere = h.statusClusters > 0 ? 1 : 0;
   // What the hub sees move here: a source push, and the statuses it causes or that change alone.
   const hubSees = source * pushRate + h.statusClusters * (pushRate + statusRate);
+  const hub = hubLooks(fleet, s, h);
+  // With the doorbell connected a resync reads nothing: the mirror is as the doorbell vouches.
+  const resync = s.doorbell ? 0 : 1 / s.agent.intervalSeconds;
   const idle: Flow = {
-    hub: 1 / s.hub.intervalSeconds,
-    agents:
-      h.readers * (1 / poll + 1 / s.agent.intervalSeconds) + (h.passReaders ?? 0) / s.agent.intervalSeconds,
+    hub: hub.looksPerSecond + fetchReads * Math.min(hub.heartbeatMovesPerSecond, hub.looksPerSecond),
+    agents: h.readers * (1 / poll + resync) + (h.passReaders ?? 0) * resync,
     dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
     hubPushes: 0,
     agentPushes: h.statusClusters / heartbeatPushSeconds(s),
   };
   const changes: Flow = {
-    // The hub fetches what moved at most once a poll.
-    hub: fetchReads * Math.min(hubSees, 1 / s.hub.intervalSeconds),
+    // The hub fetches what moved at most once a look (beyond the heartbeats it fetches idle).
+    hub:
+      fetchReads *
+      (Math.min(hubSees + hub.heartbeatMovesPerSecond, hub.looksPerSecond) -
+        Math.min(hub.heartbeatMovesPerSecond, hub.looksPerSecond)),
     // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here (an agent
     // whose branch moved in a render repository reads no bindings branch for it).
     agents: pushRate * 2 * h.readers,
@@ -193,6 +201,26 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       pushes: hasReaders + source + h.statusClusters,
     },
     by: bySource(total),
+  };
+}
+
+/**
+ * How often the hub reads a repository, and how often a heartbeat there moves that its mirror
+ * must fetch: the fleet repository is polled every --interval and its heartbeats are read from
+ * the advertisement, except a keyed cluster's, whose signature the monitor checks; a status
+ * repository is refreshed at every look of the cluster monitor, and its mirror fetches every
+ * heartbeat that moved (hub-status-repos.ts).
+ */
+function hubLooks(
+  fleet: FleetShape,
+  s: TrafficSettings,
+  h: Holding,
+): { looksPerSecond: number; heartbeatMovesPerSecond: number } {
+  const keyedShare = fleet.clusters > 0 ? Math.min(1, (fleet.keyedClusters ?? 0) / fleet.clusters) : 0;
+  const fetched = h.role === 'status' ? h.statusClusters : h.statusClusters * keyedShare;
+  return {
+    looksPerSecond: 1 / (h.role === 'status' ? s.hub.monitorPeriodSeconds : s.hub.intervalSeconds),
+    heartbeatMovesPerSecond: fetched / heartbeatPushSeconds(s),
   };
 }
 

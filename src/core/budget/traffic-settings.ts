@@ -11,6 +11,11 @@ export interface FleetShape {
   fleetPushesPerHour: number;
   /** Status writes per cluster an hour (apply results, health, the cluster's facts changing). */
   statusChangesPerClusterPerHour: number;
+  /**
+   * Clusters whose registration names a signing key (gitfleet.io/signing-key): the hub checks
+   * their heartbeats' signatures, so its mirror fetches a heartbeat of theirs that moved (default 0).
+   */
+  keyedClusters?: number;
 }
 
 /** The hub's timing flags. */

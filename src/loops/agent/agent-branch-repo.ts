@@ -103,6 +103,9 @@ export async function agentBranchRepo(
     await settle(named);
     await branch.refresh();
     if (home !== branch) await home.refresh();
+    // The bindings branch was just read: the next moved branch needs no read of it (an agent
+    // with the doorbell makes no refresh in between that would say so).
+    homeRead = true;
   };
   const refresh = async (): Promise<void> => {
     // The branch first: its head decides which source branch the fleet mirror fetches for an allowance.

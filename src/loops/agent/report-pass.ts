@@ -20,7 +20,12 @@ import type { BranchRead } from './read-cluster-branch.js';
 import { readStatusFiles, writeStatusBranch } from './write-status-branch.js';
 import { describeVerdict } from '../../core/model/signature-verdict.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
-import { noteStatusWriteFailed, noteStatusWritten, type StatusTarget } from './status-target.js';
+import {
+  noteStatusStale,
+  noteStatusWriteFailed,
+  noteStatusWritten,
+  type StatusTarget,
+} from './status-target.js';
 import type { PushPacer } from './push-pacer.js';
 
 export interface StatusOutcome {
@@ -148,6 +153,7 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   }).catch((error: unknown) => {
     const { target } = input;
     // A status repository refusing the write is reported, not thrown: the pass applied all the same.
+    if (isLostRace(error)) noteStatusStale(memory);
     if (target?.url === undefined || isLostRace(error)) throw lostRace(input, error);
     return { type: 'skipped' as const, problem: noteStatusWriteFailed(input, target, error).problem! };
   });

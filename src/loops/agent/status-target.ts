@@ -33,6 +33,12 @@ export interface StatusTarget {
   problem?: string;
   /** Whether reading it failed (the pass skips its status) or the last write did (the pass tries again). */
   problemKind?: 'read' | 'write';
+  /**
+   * A status repository read since it became the target, with no lost race since: its mirror
+   * holds this cluster's status and heartbeat as the agent last pushed them, and only this
+   * cluster's agent writes them, so the next pass need not read it again.
+   */
+  read?: true;
 }
 
 /** Returns the URL the status goes to, or undefined for the agent's own repository. */
@@ -64,6 +70,9 @@ export async function resolveStatusTarget(opts: {
   const last = opts.memory.statusTarget;
   if (last?.url !== url && last?.url !== undefined)
     opts.info?.(`status repository changed from ${last.url} to ${url}`);
+  // Read once, not at every pass: a ring that moves every branch would otherwise send each
+  // agent to its status repository too, a second burst of reads after the fetches.
+  if (last?.url === url && last.read === true && last.problem === undefined) return last;
   let repo: AgentRepo;
   try {
     repo = await opts.repos.open(url);
@@ -81,8 +90,17 @@ export async function resolveStatusTarget(opts: {
   const refused = last?.url === url && last.problemKind === 'write' && last.problem !== undefined;
   return remember(
     opts,
-    refused ? { repo, url, problem: last.problem!, problemKind: 'write' } : { repo, url },
+    refused ? { repo, url, problem: last.problem!, problemKind: 'write' } : { repo, url, read: true },
   );
+}
+
+/** Records that the target's copy may be stale (a write lost its race): the next pass reads it again. */
+export function noteStatusStale(memory: TargetMemory): void {
+  const target = memory.statusTarget;
+  if (target?.read !== true) return;
+  const stale = { ...target };
+  delete stale.read;
+  memory.statusTarget = stale;
 }
 
 /** Records that the status write to the target succeeded: a refusal before it is over. */

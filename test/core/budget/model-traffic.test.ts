@@ -58,13 +58,19 @@ test('Status repositories take the heartbeats and statuses off the fleet reposit
   );
   close(model.repositories[0]!.total.pushesPerMinute, 0, 'fleet pushes');
   close(model.repositories[1]!.total.pushesPerMinute, 24, 'status-1 heartbeats');
-  close(model.repositories[1]!.total.readsPerSecond, 1 / 30, 'the hub polls status-1');
+  // The cluster monitor refreshes each status repository every --cluster-monitor-period (5 s), and
+  // its mirror fetches the heartbeats that moved: 4 clusters beating every 10 s move one at every look.
+  close(model.repositories[1]!.total.readsPerSecond, 1 / 5 + 2 / 5, 'the hub reads status-1');
   assert.equal(model.repositories[0]!.refs, 12);
 });
 
-test('With the doorbell the agents poll at the safety poll instead of the branch poll, and a push is applied without waiting for the agent.', () => {
+test('With the doorbell the agents poll at the safety poll instead of the branch poll, their resyncs read nothing, and a push is applied without waiting for the agent.', () => {
   const model = modelTraffic(idleFleet(100), defaults({ doorbell: true }));
-  close(model.repositories[0]!.by.agents.readsPerSecond, 100 * (1 / 300 + 1 / 30), 'agent reads');
+  // refresh-gate.ts: while the doorbell is connected a resync works on the mirror as it is.
+  close(model.repositories[0]!.by.agents.readsPerSecond, 100 / 300, 'agent reads');
+  const rendered = modelTraffic(idleFleet(100), defaults({ doorbell: true, renderRepositories: 2 }));
+  close(rendered.repositories[0]!.by.agents.readsPerSecond, 0, 'no resync reads the bindings branch');
+  close(rendered.repositories[1]!.by.agents.readsPerSecond, 50 / 300, 'the safety polls of render-1');
   const without = modelTraffic(idleFleet(100), defaults());
   assert.ok(model.pushToAppliedSeconds.p99 < without.pushToAppliedSeconds.p99);
 });
@@ -142,4 +148,22 @@ test('A source push costs the fleet repository no agent read when the branches l
     'the bindings branch at resyncs only',
   );
   close(render!.perFleetPush.reads, 2 * 5, 'the five readers of render-1 fetch there');
+});
+
+test("A keyed cluster's heartbeat costs the hub a fetch of the fleet repository: the monitor checks its signature, so the mirror must hold it (at most one fetch a poll).", () => {
+  const settings = defaults();
+  const [plain] = modelTraffic(idleFleet(1), settings).repositories;
+  const [keyed] = modelTraffic({ ...idleFleet(1), keyedClusters: 1 }, settings).repositories;
+  // A heartbeat every 10 s, a poll every 30 s: every poll finds one moved and fetches (2 reads).
+  close(keyed!.by.hub.readsPerSecond - plain!.by.hub.readsPerSecond, 2 / 30, 'the fetch of each poll');
+  close(keyed!.by.agents.readsPerSecond, plain!.by.agents.readsPerSecond, "the agents' reads");
+  // 1 keyed cluster of 100 beating every 10 s: a move every 10 s, less often than a poll's 30 s bound.
+  const few = modelTraffic(
+    { ...idleFleet(100), keyedClusters: 1 },
+    defaults({ hub: { ...settings.hub, intervalSeconds: 5 } }),
+  );
+  close(few.repositories[0]!.by.hub.readsPerSecond, 1 / 5 + 2 / 10, 'a fetch a heartbeat');
+  // Their heartbeats in status repositories: the fleet repository fetches none of them.
+  const moved = modelTraffic({ ...idleFleet(10), keyedClusters: 10 }, defaults({ statusRepositories: 1 }));
+  close(moved.repositories[0]!.by.hub.readsPerSecond, 1 / 30, 'the poll alone');
 });

@@ -121,3 +121,32 @@ test('a refresh that moved the branch in its render repository to an ordinary he
   assert.deepEqual(moving.slice(0, 2), ['render', 'fleet'], 'the tombstone sends it to the bindings branch');
   assert.equal(where.location(), b, 'and it follows the branch to b');
 });
+
+test("the first moved branch after the agent followed the record to its render repository reads no bindings: following read them (a doorbell's agent makes no refresh in between)", async () => {
+  const [a, b] = [bareRepo(), bareRepo()];
+  const repo = fleetRepoWith(files(a, b, '1'), { bare: true });
+  const hub = new RenderRepositories({ open: localHubRepo, log: silentLogger() });
+  rendered(await hubPass(repo, { renderRepositories: hub }));
+  const reads: string[] = [];
+  const fleet = countedFleet(repo.path, reads);
+  const renders = new Map<string, AgentRepo>();
+  const where = await agentBranchRepo(
+    {
+      fleet,
+      fleetWithoutBranch: () => fleet,
+      render: (url) => Promise.resolve(renders.get(url) ?? renders.set(url, mirrorOf(url, reads)).get(url)!),
+    },
+    { branchPrefix: 'gitfleet/', cluster: 'member1', log: silentLogger() },
+  );
+  await where.refresh();
+  assert.deepEqual(
+    reads,
+    ['fleet', 'render', 'fleet'],
+    'the record, then the branch where it names and the bindings',
+  );
+  commitChange(repo, 'value 2', (work) => writeFileSync(join(work, 'apps/shop.yaml'), configMap('2')));
+  rendered(await hubPass(repo, { renderRepositories: hub }));
+  reads.length = 0;
+  await where.refresh();
+  assert.deepEqual(reads, ['render'], 'the render repository alone');
+});

@@ -183,3 +183,60 @@ test('the status repository is read after the apply: its round trip is not part 
   assert.deepEqual(appliedWhenRead, [true], 'read once, with the ConfigMap already in the cluster');
   status.dispose();
 });
+
+test('a remote status repository is read once, not at every pass: the status and heartbeat there are this agent’s own; a lost race reads it again', async () => {
+  const root = tempDir('served');
+  const served = makeServedRepo(root, 'status.git');
+  const server = await startGitServer({ root });
+  after(() => server.close());
+  const cacheDir = tempDir('cache');
+  const remote: StatusRepos = {
+    open: (url) =>
+      Promise.resolve(
+        remoteHubRepo({
+          url,
+          cacheDir,
+          mirrorKey: 'agent status m1',
+          sourceRef: 'main',
+          sourceOptional: true,
+          branchPrefix: prefix,
+          onlyRefs: [statusRef],
+        }),
+      ),
+  };
+  const agent = fakeAgent();
+  const branch = (a: string) =>
+    commitClusterBranch(
+      agent.gitdir,
+      'm1',
+      [aNamespace('shop'), aConfigMap('shop', 'web', { a })],
+      undefined,
+      {
+        '.gitfleet/status-repository': server.url('status.git'),
+      },
+    );
+  // A read: any upload-pack request, the advertisement or a POST (ls-refs, fetch).
+  const reads = () =>
+    server.requests.filter((r) => r.path.endsWith('/git-upload-pack') || r.query.includes('git-upload-pack'))
+      .length;
+  await branch('1');
+  assert.equal((await agent.pass({ statusRepos: remote })).status.type, 'written');
+  const first = reads();
+  assert.ok(first > 0, 'the first pass reads it');
+  await branch('2');
+  assert.equal((await agent.pass({ statusRepos: remote })).status.type, 'written');
+  assert.equal(reads(), first, 'the second pass writes its status without reading the repository again');
+  assert.equal((await reportIn(served))?.objects.length, 2);
+  // Another writer moves the status branch: the write loses its race, and the next pass reads.
+  const git = (...args: string[]) =>
+    execFileSync('git', ['--git-dir', served, ...args], { encoding: 'utf8' }).trim();
+  const other = git(
+    ...['-c', 'user.name=other', '-c', 'user.email=other@example.com'],
+    ...['commit-tree', `${statusRef}^{tree}`, '-p', statusRef, '-m', 'another writer'],
+  );
+  git('update-ref', statusRef, other);
+  await branch('3');
+  await assert.rejects(agent.pass({ statusRepos: remote }), /wrote .* first/);
+  assert.equal((await agent.pass({ statusRepos: remote })).status.type, 'written');
+  assert.ok(reads() > first, 'read again after the lost race');
+});
