@@ -161,8 +161,10 @@ function deniedVerbs(
   const where = first.namespaced ? `in namespace ${ref.namespace}` : '(cluster-scoped)';
   const reasons = [...new Set(denied.map((d) => d.answer.reason).filter((r) => r !== undefined))];
   const asTenant = as !== undefined && denied.every((d) => writeVerbs.has(d.verb));
-  const who = asTenant ? `${as}, whom the agent applies it as,` : "the agent's credentials";
-  return `forbidden: ${who} may not ${denied.map((d) => d.verb).join(', ')} ${first.resource} ${where}${reasons.length ? `: ${reasons.join('; ')}` : ''}`;
+  const what = `${denied.map((d) => d.verb).join(', ')} ${first.resource} ${where}${reasons.length ? `: ${reasons.join('; ')}` : ''}`;
+  return asTenant
+    ? `forbidden: ${as}, whom the agent applies it as, may not ${what}`
+    : `forbidden: the agent's credentials may not ${what}`;
 }
 
 /** Returns the namespace a request on the object is authorized in: its own, a Namespace's name, or '' (cluster-scoped). */
