@@ -64,12 +64,12 @@ test('the summary names every cluster and its object count; JSON output carries 
   const repo = exampleRepo();
   const out = join(repo, '..', 'out');
   const text = await runCli(['render', repo, '--out', out]);
-  assert.match(text.stdout, /aws-eu-prod\s+16 objects/);
+  assert.match(text.stdout, /aws-eu-prod\s+15 objects/);
   assert.match(text.stdout, /onprem-gpu\s+6 objects/);
   const json = await runCli(['render', repo, '--out', out, '--output', 'json']);
   const summary = JSON.parse(json.stdout);
   assert.equal(summary.clusters['gcp-eu-staging'].objects, 10);
-  assert.equal(summary.stats.templates, 19);
+  assert.equal(summary.stats.templates, 17);
   assert.deepEqual(summary.diagnostics, []);
 });
 

@@ -13,7 +13,7 @@
 // failurePolicy Fail, sideEffects None, timeoutSeconds 30 (a held request not released by then
 // fails, and never lands). The configuration is cluster-scoped: `close` deletes it.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -60,9 +60,12 @@ export interface AdmissionGateOptions {
 /** Returns the serving certificate (with its CA) and key kube-apiserver generated for `context`. */
 function servingCertificate(context: string): { cert: string; key: string } {
   const stateDir = dirname(process.env['GITFLEET_TEST_KUBECONFIG']!);
-  const cluster = readClustersState(stateDir)?.clusters.find((c) => c.name === context);
-  if (!cluster) throw new Error(`no test cluster ${context} recorded in ${stateDir}/state.json`);
-  const pki = certDir(cluster.dir);
+  // `npm run clusters -- up` records its clusters in state.json; `npm test` keeps the record in
+  // memory, and both put a cluster's files in <state dir>/<name>.
+  const recorded = readClustersState(stateDir)?.clusters.find((c) => c.name === context);
+  const pki = certDir(recorded?.dir ?? join(stateDir, context));
+  if (!existsSync(join(pki, 'apiserver.crt')))
+    throw new Error(`no serving certificate of test cluster ${context} in ${pki}`);
   return {
     cert: readFileSync(join(pki, 'apiserver.crt'), 'utf8'),
     key: readFileSync(join(pki, 'apiserver.key'), 'utf8'),
