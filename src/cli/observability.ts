@@ -71,6 +71,24 @@ export interface Observability {
   close(): Promise<void>;
 }
 
+/** Returns a loop's observability from its flags: a loop serves its metrics, a --once pass never does. */
+export function loopObservability(
+  opts: ObservabilityOptions & { once: boolean },
+  io: Io,
+  deps: { speaker: Speaker; clock: Pick<Clock, 'now'> },
+): Observability {
+  return observability(
+    {
+      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
+      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
+      ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
+      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
+    },
+    io,
+    deps,
+  );
+}
+
 /** Returns the observability of a hub or an agent; parses --metrics-addr at once. */
 export function observability(
   opts: ObservabilityOptions,

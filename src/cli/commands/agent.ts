@@ -23,7 +23,7 @@
 // releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
 // pass run by hand needs no RBAC for Leases).
 import { forgeDefaults } from '../forge-profile.js';
-import { observability, type Observability } from '../observability.js';
+import { loopObservability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
@@ -179,7 +179,8 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   // Stopping aborts the requests to Git in flight, so a remote that hangs cannot hold the agent.
   const stopping = new AbortController();
   const clock = systemClock();
-  const observe = agentObservability(opts, io, clock);
+  // Its lines start with `agent <cluster>:`.
+  const observe = loopObservability(opts, io, { speaker: { name: 'agent', cluster: opts.cluster }, clock });
   const log = observe.log;
   // One set of rate-limit gates for the fleet and status repositories (docs/git-budget.md#rate-limits).
   const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
@@ -359,27 +360,6 @@ async function loop(
   }
   log.info('stopped');
   return exitCodes.ok;
-}
-
-/**
- * Returns the agent's logger (its lines start with `agent <cluster>:`), metrics and readiness
- * (--log-format, --metrics-addr; none served with --once).
- */
-function agentObservability(
-  opts: AgentOptions,
-  io: Io,
-  clock: ReturnType<typeof systemClock>,
-): Observability {
-  return observability(
-    {
-      ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
-      ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
-      ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
-      ...(opts.tokenFile !== undefined ? { tokenFile: opts.tokenFile } : {}),
-    },
-    io,
-    { speaker: { name: 'agent', cluster: opts.cluster }, clock },
-  );
 }
 
 /** Returns the exit code of a --once pass (see the header). */

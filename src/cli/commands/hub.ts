@@ -21,7 +21,7 @@
 import { join } from 'node:path';
 import { forgeDefaults } from '../forge-profile.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
-import { hubObservability } from './hub-observability.js';
+import { loopObservability } from '../observability.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -222,7 +222,7 @@ export async function buildHubSetup(
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const observe = hubObservability(opts, io, clock);
+  const observe = loopObservability(opts, io, { speaker: { name: 'hub' }, clock });
   const log = observe.log;
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
