@@ -156,18 +156,7 @@ export function startNotifyWorker(opts: NotifyWorkerOptions): NotifyWorker {
             unbuilt.add(key);
             continue;
           }
-          const laneOpts = {
-            receiver,
-            clock: opts.clock,
-            backoff,
-            log: opts.log,
-            settled: settle(key),
-            ...(opts.metrics ? { metrics: opts.metrics } : {}),
-          };
-          lanes.set(
-            key,
-            new NotifyLane({ ...laneOpts, ...(opts.maxBacklog ? { maxBacklog: opts.maxBacklog } : {}) }),
-          );
+          lanes.set(key, laneOf(opts, { receiver, backoff, settled: settle(key) }));
         }
         keys.push(key);
       }
@@ -199,13 +188,7 @@ export function startNotifyWorker(opts: NotifyWorkerOptions): NotifyWorker {
       }
     }
     const keys = syncLanes();
-    const streams: Stream[] = [{ name: 'bindings', head: bindingsHead, kind: 'bindings' }];
-    for (const [name, head] of [...(await listRefs(gitdir, statusRefPrefix(opts.branchPrefix)))].sort())
-      streams.push({
-        name: `status/${name.slice(statusRefPrefix(opts.branchPrefix).length)}`,
-        head,
-        kind: 'status',
-      });
+    const streams = await streamsOf(gitdir, opts.branchPrefix, bindingsHead);
     const handed = router.route({ read, streams, receivers: keys, routing, sourceCommit, renderFailed });
     for (const [key, items] of handed) lanes.get(key)?.push(items);
   };
@@ -231,4 +214,27 @@ export function startNotifyWorker(opts: NotifyWorkerOptions): NotifyWorker {
       await flush();
     },
   };
+}
+
+/** The streams events are read from: the bindings branch, then each cluster's status branch by name. */
+async function streamsOf(gitdir: string, branchPrefix: string, bindingsHead: string): Promise<Stream[]> {
+  const streams: Stream[] = [{ name: 'bindings', head: bindingsHead, kind: 'bindings' }];
+  const prefix = statusRefPrefix(branchPrefix);
+  for (const [name, head] of [...(await listRefs(gitdir, prefix))].sort())
+    streams.push({ name: `status/${name.slice(prefix.length)}`, head, kind: 'status' });
+  return streams;
+}
+
+/** A receiver's delivery lane, with the worker's clock, log, metrics and backlog bound. */
+function laneOf(
+  opts: NotifyWorkerOptions,
+  lane: Pick<ConstructorParameters<typeof NotifyLane>[0], 'receiver' | 'backoff' | 'settled'>,
+): NotifyLane {
+  return new NotifyLane({
+    ...lane,
+    clock: opts.clock,
+    log: opts.log,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    ...(opts.maxBacklog ? { maxBacklog: opts.maxBacklog } : {}),
+  });
 }
