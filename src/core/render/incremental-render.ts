@@ -54,7 +54,7 @@ export const renderMemoTable = {
   schedules: {
     per: 'claim',
     keyedOn:
-      'the template; the claiming policy; the previous placement, by value, its eviction tasks and fresh-schedule times included (with `ahead`, the schedule for its own placement is worked out too)',
+      'the template; the claiming policy; the previous placement, by value, its eviction tasks and fresh-schedule times included (with `ahead`, the schedule for its own placement is worked out too); the APIs the fleet’s CRDs serve on each cluster',
     invalidatedBy: 'any cluster; the cluster status; the hub’s cluster taints',
   },
   dependencies: { per: 'template', keyedOn: 'the template', invalidatedBy: 'nothing' },
@@ -173,18 +173,21 @@ export function incrementalRender(
     schedules(input, compute) {
       const { claim, previous } = input;
       const kept = same.placement ? last?.schedules.get(claim.template.key) : undefined;
-      const known = kept?.template === claim.template && kept.policy === claim.policy ? kept.results : [];
+      const known =
+        kept?.template === claim.template && kept.policy === claim.policy && (kept.apis ?? '') === input.apis
+          ? kept.results
+          : [];
       let found = known.find((r) => samePrevious(r.previous, previous));
       let entry = found ? kept! : undefined;
       if (!found || !entry) {
         found = { previous, scheduled: compute(input) };
-        entry = { template: claim.template, policy: claim.policy, results: [found] };
+        entry = { template: claim.template, policy: claim.policy, apis: input.apis, results: [found] };
         const own = found.scheduled.placement;
         if (ahead && !samePrevious(own, previous)) {
           // Scheduled with its own placement, a claim usually gets the same binding (then the
           // same object, so later stages reuse their work), but not always: e.g. a NotReady
           // cluster passes the filters only while it is in the previous placement.
-          const again = compute({ claim, previous: own });
+          const again = compute({ ...input, previous: own });
           const scheduled = sameSchedule(again, found.scheduled) ? found.scheduled : again;
           entry.results.push({ previous: own, scheduled });
         }

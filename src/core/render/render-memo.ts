@@ -65,6 +65,8 @@ export interface DetectionMemo {
 export interface ScheduleMemo {
   template: Template;
   policy: PropagationPolicy;
+  /** The APIs the fleet's CRDs served per cluster when these were scheduled (fleetApisText). */
+  apis?: string;
   results: { previous: PreviousBinding | undefined; scheduled: ScheduledClaim }[];
 }
 

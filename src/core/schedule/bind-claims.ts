@@ -7,6 +7,7 @@ import { policyLabel } from '../model/propagation-policy.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
 import { replicaRequestOf, type ReplicaRequest } from './replica-request-of.js';
+import type { FleetApis } from './fleet-apis.js';
 import { scheduleBinding } from './schedule-binding.js';
 import { bindingName } from '../format/object-path.js';
 import { bindingSpecOf, type BindingSpec } from './lazy-activation.js';
@@ -17,6 +18,8 @@ export interface BindInput {
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived from status. */
   clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
+  /** The APIs the fleet's own CRDs serve on each cluster (fleet-apis.ts); absent: none. */
+  fleetApis?: FleetApis;
 }
 
 /**
@@ -100,6 +103,7 @@ function scheduleAgain(args: {
     clusters: input.clusters,
     clusterStatus: input.clusterStatus,
     ...(input.clusterTaints ? { clusterTaints: input.clusterTaints } : {}),
+    ...(input.fleetApis ? { fleetApis: input.fleetApis } : {}),
     ...(previous ? { previous } : {}),
     ...(fresh ? { fresh } : {}),
   });

@@ -1,4 +1,5 @@
 import type { Cluster, ClusterStatus } from '../model/cluster.js';
+import { fleetApiKey } from './fleet-apis.js';
 import type { FilterContext, FilterResult } from './filter-plugin.js';
 
 /**
@@ -12,16 +13,23 @@ import type { FilterContext, FilterResult } from './filter-plugin.js';
  *   | groupVersion + kind listed in apiEnablements      | pass    | pass     |
  *   | not listed (list complete or partial)             | reject  | reject   |
  *   | no status / no apiEnablements reported (unknown)  | reject  | pass     |
+ *   | a CRD of the fleet placed on the cluster serves it | reject* | pass     |
  *
  * gitfleet passes unknown clusters because only the agent reports APIs, and it reports them
- * for a cluster that already receives its branch.
+ * for a cluster that already receives its branch. (*) Karmada places the resource once the
+ * cluster's status lists the API its propagated CRD added; its scheduler does not place a
+ * Divided binding again when that happens, and neither would gitfleet's. gitfleet schedules the
+ * fleet's CRDs first (schedule-claims.ts) and counts what they serve (fleet-apis.ts), so a CRD
+ * and its resources pushed together are placed as the policy says, not by which agents happened
+ * to report before the hub's render.
  */
 export function filterApiEnablement(cluster: Cluster, context: FilterContext): FilterResult {
   if (context.previousClusters.has(cluster.name)) return { ok: true };
+  const { apiVersion, kind } = context.resource;
+  if (context.fleetApis?.get(cluster.name)?.has(fleetApiKey(apiVersion, kind))) return { ok: true };
   const status = context.clusterStatus.get(cluster.name);
   const enablements = status?.apiEnablements;
   if (enablements === undefined) return { ok: true };
-  const { apiVersion, kind } = context.resource;
   const listed = enablements.some(
     (e) => e.groupVersion === apiVersion && e.resources.some((r) => r.kind === kind),
   );

@@ -1,6 +1,7 @@
 import type { RefusingFilter } from '../model/binding.js';
 import type { Cluster, ClusterStatus, Taint } from '../model/cluster.js';
 import type { GracefulEvictionTask, TimedTaint } from '../model/failover.js';
+import type { FleetApis } from './fleet-apis.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
 import type { ClusterAffinity } from '../model/selectors.js';
@@ -24,6 +25,8 @@ export interface FilterContext {
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived (effectiveTaints). */
   clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
+  /** The APIs the fleet's own CRDs serve on each cluster (fleet-apis.ts); absent: none. */
+  fleetApis?: FleetApis;
   /** Clusters of the previous scheduling result (Karmada's `spec.clusters`). */
   previousClusters: ReadonlySet<string>;
   /** The binding's graceful eviction tasks (Karmada's spec.gracefulEvictionTasks); absent: none. */

@@ -6,12 +6,16 @@ import type { Snapshot } from '../model/snapshot.js';
 import type { Claim } from '../detect/detect-claims.js';
 import { previousBindingOf } from '../publish/previous-binding-of.js';
 import { bindClaim } from './bind-claims.js';
+import { fleetApisOf, fleetApisText, isCrdResource, noFleetApis, type FleetApis } from './fleet-apis.js';
 
 /** What one claim's schedule depends on besides the fleet's clusters and their status. */
 export interface ScheduleInput {
   claim: Claim;
   /** The claim's placement in the previous render (the snapshot's `previous`), if any. */
   previous: PreviousBinding | undefined;
+  /** The APIs the fleet's CRDs serve per cluster (fleet-apis.ts), and their canonical text (memo key). */
+  fleetApis: FleetApis;
+  apis: string;
 }
 
 /** One claim scheduled: its binding, the diagnostic of a failed schedule, and its own placement. */
@@ -36,16 +40,29 @@ export function scheduleClaims(opts: {
   const context = { clusters: fleet.clusters, clusterStatus, ...(clusterTaints ? { clusterTaints } : {}) };
   const lists = new TargetLists();
   const schedule = (input: ScheduleInput): ScheduledClaim => {
-    const bound = bindClaim(input.claim, context, input.previous);
+    const apis = input.fleetApis.size > 0 ? { fleetApis: input.fleetApis } : {};
+    const bound = bindClaim(input.claim, { ...context, ...apis }, input.previous);
     const binding = lists.shared(bound.binding);
     return { ...bound, binding, placement: previousBindingOf(binding) ?? undefined };
   };
+  const scheduleOne = (claim: Claim, fleetApis: FleetApis, apis: string): ScheduledClaim => {
+    const input = { claim, previous: opts.snapshot.previous.get(claim.template.key), fleetApis, apis };
+    return opts.reuse ? opts.reuse(input, schedule) : schedule(input);
+  };
+  // The fleet's CRDs first: the APIs they serve where they are placed count as enabled there
+  // for every other claim (fleet-apis.ts).
+  const results = new Map<Claim, ScheduledClaim>();
+  for (const claim of opts.claims) {
+    if (isCrdResource(claim.template.ref)) results.set(claim, scheduleOne(claim, noFleetApis, ''));
+  }
+  const templates = new Map(opts.claims.map((c) => [c.template.key, c.template]));
+  const fleetApis = fleetApisOf([...results.values()].map((r) => r.binding), templates);
+  const apis = fleetApisText(fleetApis);
   const bindings: Binding[] = [];
   const diagnostics: Diagnostic[] = [];
   const placements = new Map<string, PreviousBinding>();
   for (const claim of opts.claims) {
-    const input = { claim, previous: opts.snapshot.previous.get(claim.template.key) };
-    const scheduled = opts.reuse ? opts.reuse(input, schedule) : schedule(input);
+    const scheduled = results.get(claim) ?? scheduleOne(claim, fleetApis, apis);
     bindings.push(scheduled.binding);
     if (scheduled.placement) placements.set(claim.template.key, scheduled.placement);
     if (scheduled.diagnostic) diagnostics.push(scheduled.diagnostic);

@@ -104,6 +104,7 @@ function filterClusters(
       affinity: inForce,
       clusterStatus,
       ...(input.clusterTaints ? { clusterTaints: input.clusterTaints } : {}),
+      ...(input.fleetApis ? { fleetApis: input.fleetApis } : {}),
       previousClusters,
       ...(input.previous?.evictionTasks ? { evictionTasks: input.previous.evictionTasks } : {}),
     };

@@ -3,6 +3,7 @@ import type { Cluster, ClusterStatus } from '../model/cluster.js';
 import type { TimedTaint } from '../model/failover.js';
 import type { ObjectRef } from '../model/object-ref.js';
 import type { Placement } from '../model/propagation-policy.js';
+import type { FleetApis } from './fleet-apis.js';
 import type { ReplicaRequest } from './replica-request-of.js';
 
 // The scheduler's input on its own, so the steps scheduleBinding calls (scheduleForAffinity)
@@ -25,6 +26,8 @@ export interface ScheduleInput {
   clusterStatus: ReadonlyMap<string, ClusterStatus>;
   /** The taints the hub keeps per cluster (Snapshot.clusterTaints); absent: derived from status. */
   clusterTaints?: ReadonlyMap<string, readonly TimedTaint[]>;
+  /** The APIs the fleet's own CRDs serve on each cluster (fleet-apis.ts); absent: none. */
+  fleetApis?: FleetApis;
   /** The last scheduling result (stickiness). */
   previous?: PreviousBinding;
   /**
