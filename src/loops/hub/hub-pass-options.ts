@@ -57,4 +57,6 @@ export interface HubPassOptions {
   sourceRenderer?: TemplateSourceRenderer<SourceTree>;
   /** The hub's earlier public keys (`--trusted-keys`): records they signed are the hub's own during a rotation (trust-hub-records.ts). */
   trustedKeys?: CommitVerifier;
+  /** An unsigned bindings head the hub reads as its own on its first signed pass (`--adopt-records`; trust-hub-records.ts). */
+  adoptRecords?: string;
 }
