@@ -8,7 +8,7 @@ import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { loadSigningKey } from '../../adapters/signing/load-signing-key.js';
 import { loadTrustedKeys } from '../../adapters/signing/load-trusted-keys.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
-import type { SourceKeyFlags } from '../../loops/shared/source-policy.js';
+import type { SourceKeyFlags } from '../../loops/source/source-policy.js';
 import { UsageError } from '../usage-error.js';
 
 /** The hub's signing and source verification flags. */
