@@ -62,6 +62,43 @@ function importsNothingFrom(layer, above) {
   ];
 }
 
+// The floors of src/loops, bottom up: runtime; views and source; hub and agent; preview; ui.
+// A folder imports nothing from the folders named here (nor from src/cli), so the hub and the
+// agent never reach into each other and the runtime stays below both (src/loops/README.md).
+const loopFloors = {
+  runtime: ['views', 'source', 'hub', 'agent', 'preview', 'ui'],
+  views: ['source', 'hub', 'agent', 'preview', 'ui'],
+  source: ['views', 'hub', 'agent', 'preview', 'ui'],
+  hub: ['agent', 'preview', 'ui'],
+  agent: ['views', 'source', 'hub', 'preview', 'ui'],
+  preview: ['agent', 'ui'],
+  ui: ['agent'],
+};
+
+/** Returns the config that keeps one loops folder from importing the folders above or beside it. */
+function loopFloor(folder, above) {
+  return {
+    files: [`src/loops/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/cli/**'],
+              message: 'src/loops imports nothing from src/cli: pass what it needs in.',
+            },
+            {
+              group: above.flatMap((name) => [`../${name}/*`, `../${name}/**`]),
+              message: `src/loops/${folder} imports nothing from loops/${above.join(', loops/')} (src/loops/README.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['build/**', 'node_modules/**', 'out/**', 'coverage/**', 'test/clusters/go/**'] },
   js.configs.recommended,
@@ -133,6 +170,7 @@ export default tseslint.config(
     files: ['src/loops/**/*.ts'],
     rules: { 'no-restricted-imports': importsNothingFrom('src/loops', ['cli']) },
   },
+  ...Object.entries(loopFloors).map(([folder, above]) => loopFloor(folder, above)),
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
