@@ -3,7 +3,7 @@
 // and `teams` (their incoming-webhook bodies, core/notify/chat-payloads.ts). The URL and the key
 // are read at each delivery (read-receiver-secret.ts); a secret that cannot be read is a failed
 // delivery that names the file or Secret, retried with back-off like any other.
-import type { NotificationReceiverSpec } from '../../core/model/notification-policy.js';
+import type { HttpReceiverSpec } from '../../core/model/notification-policy.js';
 import { slackPayload, teamsPayload } from '../../core/notify/chat-payloads.js';
 import type { FleetEvent } from '../../core/notify/fleet-event.js';
 import type { DeliveryOutcome, NotificationReceiver } from '../../core/notify/notification-receiver.js';
@@ -15,7 +15,7 @@ import { NotificationSecretError } from './notification-secret-error.js';
 
 export interface HttpReceiverOptions {
   policy: string;
-  spec: NotificationReceiverSpec & { type: 'webhook' | 'slack' | 'teams' };
+  spec: HttpReceiverSpec;
   secrets: SecretReaders;
   /** The deadline of one delivery (default 10 s). */
   timeoutMs?: number;

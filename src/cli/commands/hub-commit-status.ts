@@ -19,6 +19,7 @@ import { commitStatusWorker, type CommitStatusWorker } from '../../loops/hub/com
 import { commitStatusReader } from '../../loops/hub/commit-status-reader.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
+import type { HubPassResult } from '../../loops/hub/hub-pass-result.js';
 
 /** The default context (GitLab: name) of the status. */
 export const defaultCommitStatusContext = 'gitfleet/deploy';
@@ -146,14 +147,29 @@ export function hubCommitStatus(
   });
 }
 
-/** Returns a pass reporter that also nudges the worker (when there is one) after each pass. */
-export function nudging<T>(
+/**
+ * Returns a pass reporter that also nudges the worker (when there is one) after each pass that may
+ * have changed its input: a pass up to date on the bindings commit the last nudge saw changed
+ * nothing the status is computed from (an up-to-date pass means the status heads it records have
+ * not moved either), so the worker does not read the fleet status again. Its own retries run on
+ * its timer, not on nudges.
+ */
+export function nudging(
   worker: CommitStatusWorker | undefined,
-  report: (result: T) => void,
-): (result: T) => void {
+  report: (result: HubPassResult) => void,
+): (result: HubPassResult) => void {
   if (!worker) return report;
+  let seen: string | undefined;
   return (result) => {
     report(result);
+    const bindings =
+      result.type === 'upToDate'
+        ? result.bindingsCommit
+        : result.type === 'rendered'
+          ? (result.bindings.commit ?? undefined)
+          : undefined;
+    if (result.type === 'upToDate' && bindings === seen) return;
+    seen = bindings;
     worker.nudge();
   };
 }

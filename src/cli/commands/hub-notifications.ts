@@ -1,9 +1,11 @@
-// The hub's notifier (docs/notifications.md), built for the loop (not with --once): receivers of
-// the fleet's NotificationPolicies, their secrets read from --notifications-secrets-dir, or from
-// Secrets of the hub's namespace when it runs in a Pod.
+// The hub's notifier (docs/notifications.md): receivers of the fleet's NotificationPolicies (a
+// webhook, Slack, Teams, or a forge's commit statuses), their secrets read from
+// --notifications-secrets-dir, or from Secrets of the hub's namespace when it runs in a Pod.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { forgeReceiver } from '../../adapters/notify/forge-receiver.js';
 import { httpReceiver } from '../../adapters/notify/http-receiver.js';
+import type { RateLimitGates } from '../../adapters/remote/rate-limit-gate.js';
 import { kubeSecretKey } from '../../adapters/notify/kube-secret-key.js';
 import type { SecretReaders } from '../../adapters/notify/read-receiver-secret.js';
 import { defaultServiceAccountDir, loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
@@ -14,6 +16,11 @@ import type { Logger } from '../../loops/runtime/logger.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { startNotifyWorker, type NotifyWorker } from '../../loops/hub/notify-worker.js';
+import {
+  isForgeReceiverType,
+  type ForgeReceiverSpec,
+  type NotificationReceiverSpec,
+} from '../../core/model/notification-policy.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 
@@ -51,6 +58,10 @@ export function startHubNotifications(
     observe: { metrics: Metrics };
     deps: { random?: () => number; identity?: { name: string; email: string } };
     signing: { signer?: CommitSigner };
+    /** The process's rate-limit gates: a forge receiver's API is gated with the hub's other requests. */
+    rateLimits?: RateLimitGates;
+    /** Aborted when the hub stops: a forge receiver's request in flight ends. */
+    signal?: AbortSignal;
   },
 ): NotifyWorker {
   const identity = ctx.deps.identity ?? defaultHubIdentity;
@@ -68,12 +79,33 @@ export function startHubNotifications(
     metrics: ctx.observe.metrics,
     ...(signer ? { signer } : {}),
     author: () => ({ ...identity, time: Math.floor(clock.now() / 1000), tzOffsetMinutes: 0 }),
-    // The forges' commit statuses (github, gitlab, gitea) plug in here as receivers of their own.
     receiverOf: (policy, spec) =>
-      spec.type === 'webhook' || spec.type === 'slack' || spec.type === 'teams'
-        ? httpReceiver({ policy: policy.name, spec: { ...spec, type: spec.type }, secrets })
-        : undefined,
+      isForgeReceiver(spec)
+        ? forgeReceiver({
+            policy: policy.name,
+            spec,
+            secrets,
+            now: () => clock.now(),
+            ...(ctx.rateLimits ? { rateLimits: ctx.rateLimits } : {}),
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+          })
+        : httpReceiver({ policy: policy.name, spec, secrets }),
   });
+}
+
+/** How long `hub --once` waits for its pass's notifications before it stops delivering. */
+export const onceDeliveryTimeoutMs = 15_000;
+
+/**
+ * Delivers what the --once pass produced, waiting at most onceDeliveryTimeoutMs (and the delivery
+ * in flight's own deadline), then records what was sent; what was not is sent by the next run.
+ */
+export async function deliverOnce(notifier: NotifyWorker, log: Logger): Promise<void> {
+  const left = await notifier.drain(onceDeliveryTimeoutMs);
+  if (left > 0)
+    log.warn(
+      `notifications: ${left} event(s) not delivered within ${onceDeliveryTimeoutMs / 1000} s: the next run sends them`,
+    );
 }
 
 // In a Pod, a receiver's secretRef is read from the hub's namespace with its ServiceAccount; the
@@ -95,4 +127,8 @@ function inClusterSecrets(env: NodeJS.ProcessEnv = process.env): Pick<SecretRead
       return (await reader)(name, key);
     },
   };
+}
+
+function isForgeReceiver(spec: NotificationReceiverSpec): spec is ForgeReceiverSpec {
+  return isForgeReceiverType(spec.type);
 }

@@ -64,7 +64,12 @@ import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { hubSignerOf, hubSigningOf, type HubSigningOptions } from './hub-signing.js';
 import { commitStatusOf, hubCommitStatus, nudging, type ForgeStatusOptions } from './hub-commit-status.js';
-import { notificationsOf, startHubNotifications, type HubNotificationsOptions } from './hub-notifications.js';
+import {
+  deliverOnce,
+  notificationsOf,
+  startHubNotifications,
+  type HubNotificationsOptions,
+} from './hub-notifications.js';
 
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
@@ -336,6 +341,10 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   // Off the passes: nudged after each one, it posts only when the aggregate changes.
   const parts = { setup, clock, log, rateLimits, stopping, random: deps.random ?? Math.random };
   const statuses = hubCommitStatus(opts, { ...parts, statusRepositories, renderRepositories });
+  const notifier = startHubNotifications(opts, {
+    ...{ repo, setup, clock, log, observe, deps, signing, rateLimits },
+    signal: stopping.signal,
+  });
   if (opts.once) {
     // SIGTERM or SIGINT stops --once as it stops the loop: the pass in hand finishes or stops at
     // its next request (aborted), its locks released on the way out, and the exit code is the
@@ -346,12 +355,12 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
     });
     const result = await maintainedPass().finally(() => offInterrupt?.());
     printResult(result, opts.output, io);
-    await statuses?.flush();
+    notifier.passed(result);
+    await Promise.all([statuses?.flush(), deliverOnce(notifier, log)]);
     if (result.type === 'loadFailed' || result.refused) return exitCodes.failed;
     return hasErrorDiagnostics(result) ? exitCodes.writtenWithErrors : exitCodes.ok;
   }
   const reporter: LoopReporter = { output: opts.output, io, report: observe.report };
-  const notifier = startHubNotifications(opts, { repo, setup, clock, log, observe, deps, signing });
   await observe.serve();
   log.info(`watching ${setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   const interrupted = io.untilInterrupted().then(() => {

@@ -8,6 +8,7 @@
 // | urlFile, hmacKeyFile               | a plain file name of --notifications-secrets-dir (no `/`, no leading `.`) |
 // | secretRef                          | {name, key}: a Secret of the hub's namespace                  |
 // | hmacKeyFile                        | webhook only                                                  |
+// | github, gitlab, gitea receivers     | repository, url (the API), tokenFile / secretRef, context: parse-forge-receiver.ts |
 // | spec.routes[].events               | required: event types (core/model/fleet-event-type.ts) or `*`     |
 // | spec.routes[].severity             | info (default), warning or error: the least severe taken      |
 // | spec.routes[].clusters.selector    | a label selector over the Cluster registrations' labels       |
@@ -15,6 +16,7 @@
 // | spec.routes[].receivers            | required, names of receivers of this policy                   |
 import {
   eventSeverities,
+  isForgeReceiverType,
   receiverTypes,
   type NotificationPolicy,
   type NotificationReceiverSpec,
@@ -35,7 +37,9 @@ import {
   readStringList,
   type Issues,
 } from './field-reader.js';
-import { checkDns1123Label, checkDns1123Subdomain } from './name-rules.js';
+import { checkDns1123Label } from './name-rules.js';
+import { forgeFields, readForgeReceiver } from './parse-forge-receiver.js';
+import { readSecretFile, readSecretRef } from './read-secret-source.js';
 import { parseLabelSelector } from './parse-selectors.js';
 
 /** Returns the typed policy, or the list of problems found in it. */
@@ -73,6 +77,16 @@ function readReceiver(value: unknown, path: string, issues: Issues): Notificatio
   const bad = name === undefined ? undefined : checkDns1123Label(name);
   if (bad) issues.push({ path: childPath(path, 'name'), message: `"${name}": ${bad}` });
   const type = readRequiredEnum(map['type'], receiverTypes, childPath(path, 'type'), issues);
+  if (type !== undefined && isForgeReceiverType(type)) {
+    const spec = readForgeReceiver(map, path, type, issues);
+    return issues.length > before || name === undefined || spec === undefined ? undefined : { name, ...spec };
+  }
+  for (const field of forgeFields)
+    if (!isAbsent(map[field]) && type !== undefined)
+      issues.push({
+        path: childPath(path, field),
+        message: `only a github, gitlab or gitea receiver has it, not a ${type}`,
+      });
   const url = readUrlSource(map, path, type, issues);
   const hmacKeyFile = readSecretFile(map['hmacKeyFile'], childPath(path, 'hmacKeyFile'), issues);
   if (hmacKeyFile !== undefined && type !== undefined && type !== 'webhook')
@@ -117,29 +131,7 @@ function readUrlSource(
     const file = readSecretFile(map['urlFile'], childPath(path, 'urlFile'), issues);
     return file === undefined ? undefined : { type: 'file', file };
   }
-  const ref = readMap(map['secretRef'], childPath(path, 'secretRef'), issues);
-  const refPath = childPath(path, 'secretRef');
-  const name = readRequiredString(ref?.['name'], childPath(refPath, 'name'), issues);
-  const key = readRequiredString(ref?.['key'], childPath(refPath, 'key'), issues);
-  const bad = name === undefined ? undefined : checkDns1123Subdomain(name);
-  if (bad) issues.push({ path: childPath(refPath, 'name'), message: `"${name}": ${bad}` });
-  if (key !== undefined && !/^[-._a-zA-Z0-9]+$/.test(key))
-    issues.push({ path: childPath(refPath, 'key'), message: `"${key}": not a Secret data key` });
-  return name === undefined || key === undefined || bad ? undefined : { type: 'secret', name, key };
-}
-
-// A file of the secrets directory, by its name there: nothing that could leave the directory.
-function readSecretFile(value: unknown, path: string, issues: Issues): string | undefined {
-  const file = readString(value, path, issues);
-  if (file === undefined) return undefined;
-  if (file === '' || file.startsWith('.') || /[/\\\0]/.test(file)) {
-    issues.push({
-      path,
-      message: `"${file}": must be a file name of --notifications-secrets-dir (no path, no leading dot)`,
-    });
-    return undefined;
-  }
-  return file;
+  return readSecretRef(map['secretRef'], childPath(path, 'secretRef'), issues);
 }
 
 function readRoute(

@@ -33,13 +33,41 @@ export type SecretSource =
   /** A key of a Kubernetes Secret in the hub's namespace (a hub running in a cluster). */
   | { type: 'secret'; name: string; key: string };
 
+/** The receivers that POST a body to a URL of their own. */
+export type HttpReceiverType = 'webhook' | 'slack' | 'teams';
+
+/** The receivers that set commit statuses on a forge repository. */
+export type ForgeReceiverType = 'github' | 'gitlab' | 'gitea';
+
+/** Returns whether a receiver type is a forge's commit statuses. */
+export function isForgeReceiverType(type: ReceiverType): type is ForgeReceiverType {
+  return type === 'github' || type === 'gitlab' || type === 'gitea';
+}
+
 /** One receiver of a policy. */
-export interface NotificationReceiverSpec {
+export type NotificationReceiverSpec = HttpReceiverSpec | ForgeReceiverSpec;
+
+/** A webhook, Slack or Teams receiver. */
+export interface HttpReceiverSpec {
   name: string;
-  type: ReceiverType;
+  type: HttpReceiverType;
   url: SecretSource;
   /** A file of --notifications-secrets-dir holding the webhook's HMAC key. */
   hmacKeyFile?: string;
+}
+
+/** A forge receiver: each event routed to it sets a commit status on the event's source commit. */
+export interface ForgeReceiverSpec {
+  name: string;
+  type: ForgeReceiverType;
+  /** `owner/name`, or GitLab's `group/…/project`. */
+  repository: string;
+  /** The forge's API base, no trailing slash (defaults: https://api.github.com, https://gitlab.com/api/v4). */
+  apiUrl: string;
+  /** Where the API token is read (`tokenFile` or `secretRef`). */
+  token: SecretSource;
+  /** The first part of every context the receiver sets (default `gitfleet`). */
+  context: string;
 }
 
 /** One route: which events go to which receivers. */

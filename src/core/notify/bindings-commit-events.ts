@@ -53,7 +53,7 @@ export function bindingsCommitEvents(
     ...judged(trailers, was),
     ...(trailers.get('Gitfleet-Taint') ?? []).flatMap(taintDraft),
     ...(trailers.get('Gitfleet-Eviction') ?? []).map(evictionDraft),
-    ...rolloutRecordEvents(before?.rollouts ?? new Map(), now.rollouts).map(({ strategy: _s, ...d }) => d),
+    ...rolloutRecordEvents(before?.rollouts ?? new Map(), now.rollouts),
   ];
   const sourceCommit = trailers.get(sourceCommitTrailer)?.[0] ?? '';
   return drafts.map(({ type, ...d }, n) =>

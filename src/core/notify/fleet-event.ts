@@ -27,6 +27,8 @@ export interface FleetEvent {
   object?: string;
   /** The object's namespace, for routes that filter on namespaces. */
   namespace?: string;
+  /** The strategy (`namespace/name` or `name`) a rollout event is about; not in the webhook's body. */
+  strategy?: string;
   /** One line a person reads, subject first. */
   message: string;
   /** Set on an event that stands for more of its kind (coalesce-events.ts): how many it replaced. */

@@ -76,6 +76,11 @@ export class NotifyLane {
     });
   }
 
+  /** Resolves once the backlog is delivered (or the lane stopped); a receiver that is down keeps it waiting. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
   /**
    * Stops: nothing new is sent, a back-off wait ends, and the delivery in flight finishes (within
    * its receiver's deadline), so what it delivered is settled and recorded, not sent again later.

@@ -16,10 +16,9 @@ import { bindingsRef, notificationsRef, statusRefPrefix } from '../../core/publi
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import type { NotificationPolicy, NotificationReceiverSpec } from '../../core/model/notification-policy.js';
 import type { NotificationReceiver } from '../../core/notify/notification-receiver.js';
-import type { NotifyCursor } from '../../core/notify/notify-cursor.js';
 import type { FleetEvent } from '../../core/notify/fleet-event.js';
 import { defaultBackoff, type BackoffSettings } from '../runtime/backoff.js';
-import type { Clock } from '../runtime/clock.js';
+import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
 import { createFleetStatusMemo } from '../views/fleet-status-memo.js';
@@ -27,7 +26,7 @@ import { readCommit, type FleetRead } from '../views/read-fleet-objects.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { HubPassResult } from './hub-pass-result.js';
 import { NotifyLane, type QueuedEvent } from './notify-lane.js';
-import { readNotifyCursor, writeNotifyCursor } from './notify-cursor-ref.js';
+import { NotifyCursorStore } from './notify-cursor-store.js';
 import { loadRoutingFacts, type RoutingFacts } from './notify-policies.js';
 import { NotifyRouter, renderFailedEvent, type Stream } from './notify-router.js';
 
@@ -65,132 +64,45 @@ export interface NotifyWorker {
   backlog(): number;
   /** Writes the notifications branch now if anything settled since it was written. */
   flush(): Promise<void>;
-  /** Stops the lanes (deliveries in flight are aborted) and writes the branch. */
+  /** Stops the lanes (deliveries in flight finish within their deadline) and writes the branch. */
   stop(): Promise<void>;
+  /**
+   * Waits for the reads asked for and for every lane's backlog to be delivered, at most `timeoutMs`
+   * on the clock, then stops (`hub --once`); returns how many events were left for a later run.
+   */
+  drain(timeoutMs: number): Promise<number>;
 }
 
 /** Starts the notifier; nothing is read until the first pass is told. */
 export function startNotifyWorker(opts: NotifyWorkerOptions): NotifyWorker {
-  const ref = notificationsRef(opts.branchPrefix);
-  const state = {
-    head: null as string | null,
-    cursor: {} as NotifyCursor,
-    loaded: false,
-    dirty: { delivered: 0, dropped: 0, moved: false },
-  };
-  const backoff: BackoffSettings = { ...defaultBackoff(opts.random), maxMs: 300_000, ...opts.backoff };
-  const lanes = new Map<string, NotifyLane>();
-  const unbuilt = new Set<string>();
+  const store = new NotifyCursorStore({
+    repo: opts.repo,
+    ref: notificationsRef(opts.branchPrefix),
+    clock: opts.clock,
+    log: opts.log,
+    author: opts.author,
+    ...(opts.signer ? { signer: opts.signer } : {}),
+    ...(opts.flushIntervalMs !== undefined ? { flushIntervalMs: opts.flushIntervalMs } : {}),
+  });
   const router = new NotifyRouter({
-    cursor: () => state.cursor,
+    cursor: () => store.cursor,
     log: opts.log,
     maxCommits: opts.maxCommits ?? 500,
-    moved: () => schedule(),
+    moved: () => store.moved(),
   });
-  let routing: RoutingFacts | undefined;
-  let failedRouting: string | undefined;
+  const lanes = receiverLanes(opts, store, router);
+  const routing = routingTracker(opts);
   let renderFailed: FleetEvent | undefined;
   let chain = Promise.resolve();
   let stopped = false;
-  let cancelFlush = (): void => undefined;
-  let flushAt: number | undefined;
 
-  const settle = (key: string) => (item: QueuedEvent, outcome: 'delivered' | 'givenUp' | 'dropped') => {
-    router.settled(key, item);
-    const entry = state.cursor[key];
-    if (outcome === 'dropped' && entry) entry.dropped++;
-    if (outcome === 'dropped') state.dirty.dropped++;
-    else state.dirty.delivered++;
-    schedule();
-  };
-  const schedule = (): void => {
-    state.dirty.moved = true;
-    if (flushAt !== undefined || stopped) return;
-    flushAt = opts.clock.now() + (opts.flushIntervalMs ?? 30_000);
-    cancelFlush = opts.clock.setTimer(() => void flush(), flushAt - opts.clock.now());
-  };
-  const flush = async (): Promise<void> => {
-    cancelFlush();
-    flushAt = undefined;
-    if (!state.dirty.moved) return;
-    const { delivered, dropped } = state.dirty;
-    state.dirty = { delivered: 0, dropped: 0, moved: false };
-    try {
-      state.head = await writeNotifyCursor({
-        repo: opts.repo,
-        ref,
-        head: state.head,
-        cursor: state.cursor,
-        delivered,
-        dropped,
-        author: opts.author(),
-        ...(opts.signer ? { signer: opts.signer } : {}),
-      });
-    } catch (error) {
-      // Another writer moved it (a hub that led before): ours is written on top at the next flush.
-      state.head = await readRef(opts.repo.gitdir, ref).catch(() => state.head);
-      state.dirty = {
-        delivered: state.dirty.delivered + delivered,
-        dropped: state.dirty.dropped + dropped,
-        moved: true,
-      };
-      opts.log.warn(
-        `notifications: ${ref}: not written: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      schedule();
-    }
-  };
-
-  const syncLanes = (): string[] => {
-    const keys: string[] = [];
-    for (const policy of routing?.policies ?? [])
-      for (const spec of policy.receivers) {
-        const key = `${policy.name}/${spec.name}`;
-        if (!lanes.has(key)) {
-          const receiver = opts.receiverOf(policy, spec);
-          if (!receiver) {
-            if (!unbuilt.has(key))
-              opts.log.warn(
-                `notifications: ${key}: a ${spec.type} receiver is not built into this hub: its events are not sent`,
-              );
-            unbuilt.add(key);
-            continue;
-          }
-          lanes.set(key, laneOf(opts, { receiver, backoff, settled: settle(key) }));
-        }
-        keys.push(key);
-      }
-    for (const [key, lane] of lanes)
-      if (!keys.includes(key)) {
-        void lane.stop();
-        lanes.delete(key);
-        router.forget(key);
-      }
-    return keys;
-  };
-
-  const tick = async (): Promise<void> => {
-    const gitdir = opts.repo.gitdir;
-    if (!state.loaded) {
-      Object.assign(state, await readNotifyCursor(gitdir, ref), { loaded: true });
-    }
-    const bindingsHead = await readRef(gitdir, bindingsRef(opts.branchPrefix));
-    if (bindingsHead === null) return;
-    const read: FleetRead = { store: openObjectStore(gitdir), memo: createFleetStatusMemo() };
-    const sourceCommit =
-      parseTrailers(readCommit(read, bindingsHead).message).get(sourceCommitTrailer)?.[0] ?? '';
-    if (sourceCommit && sourceCommit !== routing?.commit && sourceCommit !== failedRouting) {
-      const loaded = await loadRoutingFacts(gitdir, sourceCommit);
-      if (loaded.ok) routing = loaded.facts;
-      else {
-        failedRouting = sourceCommit;
-        opts.log.warn(`notifications: routing with the last policies that loaded: ${loaded.problem}`);
-      }
-    }
-    const keys = syncLanes();
-    const streams = await streamsOf(gitdir, opts.branchPrefix, bindingsHead);
-    const handed = router.route({ read, streams, receivers: keys, routing, sourceCommit, renderFailed });
-    for (const [key, items] of handed) lanes.get(key)?.push(items);
+  const tick = (): Promise<void> => routeNewEvents({ opts, store, router, lanes, routing, renderFailed });
+  const stop = async (): Promise<void> => {
+    stopped = true;
+    store.close();
+    await chain;
+    await lanes.stop();
+    await store.flush();
   };
 
   return {
@@ -205,15 +117,118 @@ export function startNotifyWorker(opts: NotifyWorkerOptions): NotifyWorker {
       });
     },
     idle: () => chain,
-    backlog: () => [...lanes.values()].reduce((sum, lane) => sum + lane.backlog, 0),
-    flush: () => (chain = chain.then(flush)),
-    async stop() {
-      stopped = true;
+    backlog: lanes.backlog,
+    flush: () => (chain = chain.then(() => store.flush())),
+    stop,
+    async drain(timeoutMs) {
       await chain;
-      await Promise.all([...lanes.values()].map((l) => l.stop()));
-      await flush();
+      await untilOrAfter(opts.clock, lanes.idle(), timeoutMs);
+      const left = lanes.backlog();
+      await stop();
+      return left;
     },
   };
+}
+
+/** One read of the branches: the new events since each receiver's position, handed to its lane. */
+async function routeNewEvents(ctx: {
+  opts: NotifyWorkerOptions;
+  store: NotifyCursorStore;
+  router: NotifyRouter;
+  lanes: ReturnType<typeof receiverLanes>;
+  routing: ReturnType<typeof routingTracker>;
+  renderFailed: FleetEvent | undefined;
+}): Promise<void> {
+  const { opts, router, lanes, renderFailed } = ctx;
+  const gitdir = opts.repo.gitdir;
+  await ctx.store.load();
+  const bindingsHead = await readRef(gitdir, bindingsRef(opts.branchPrefix));
+  if (bindingsHead === null) return;
+  const read: FleetRead = { store: openObjectStore(gitdir), memo: createFleetStatusMemo() };
+  const sourceCommit =
+    parseTrailers(readCommit(read, bindingsHead).message).get(sourceCommitTrailer)?.[0] ?? '';
+  const facts = await ctx.routing(sourceCommit);
+  const keys = lanes.sync(facts);
+  const streams = await streamsOf(gitdir, opts.branchPrefix, bindingsHead);
+  const handed = router.route({ read, streams, receivers: keys, routing: facts, sourceCommit, renderFailed });
+  for (const [key, items] of handed) lanes.get(key)?.push(items);
+}
+
+/** The lanes of the receivers the policies name, built as they appear and stopped as they go. */
+function receiverLanes(opts: NotifyWorkerOptions, store: NotifyCursorStore, router: NotifyRouter) {
+  const backoff: BackoffSettings = { ...defaultBackoff(opts.random), maxMs: 300_000, ...opts.backoff };
+  const lanes = new Map<string, NotifyLane>();
+  const unbuilt = new Set<string>();
+  const settled = (key: string) => (item: QueuedEvent, outcome: 'delivered' | 'givenUp' | 'dropped') => {
+    router.settled(key, item);
+    store.settled(key, outcome);
+  };
+  const build = (policy: NotificationPolicy, spec: NotificationReceiverSpec, key: string): boolean => {
+    if (lanes.has(key)) return true;
+    const receiver = opts.receiverOf(policy, spec);
+    if (!receiver) {
+      if (!unbuilt.has(key))
+        opts.log.warn(
+          `notifications: ${key}: a ${spec.type} receiver is not built into this hub: its events are not sent`,
+        );
+      unbuilt.add(key);
+      return false;
+    }
+    lanes.set(key, laneOf(opts, { receiver, backoff, settled: settled(key) }));
+    return true;
+  };
+  return {
+    /** Returns the keys of the receivers the policies name and this hub delivers to, their lanes built. */
+    sync(routing: RoutingFacts | undefined): string[] {
+      const keys: string[] = [];
+      for (const policy of routing?.policies ?? [])
+        for (const spec of policy.receivers) {
+          const key = `${policy.name}/${spec.name}`;
+          if (build(policy, spec, key)) keys.push(key);
+        }
+      for (const [key, lane] of lanes)
+        if (!keys.includes(key)) {
+          void lane.stop();
+          lanes.delete(key);
+          router.forget(key);
+        }
+      return keys;
+    },
+    get: (key: string) => lanes.get(key),
+    backlog: () => [...lanes.values()].reduce((sum, lane) => sum + lane.backlog, 0),
+    idle: async () => void (await Promise.all([...lanes.values()].map((l) => l.idle()))),
+    stop: async () => void (await Promise.all([...lanes.values()].map((l) => l.stop()))),
+  };
+}
+
+/**
+ * Returns the routing facts of the source commit the bindings branch rendered, loaded once per
+ * commit; a commit that does not load keeps the facts of the last one that did (said once).
+ */
+function routingTracker(
+  opts: NotifyWorkerOptions,
+): (sourceCommit: string) => Promise<RoutingFacts | undefined> {
+  let routing: RoutingFacts | undefined;
+  let failed: string | undefined;
+  return async (sourceCommit) => {
+    if (sourceCommit && sourceCommit !== routing?.commit && sourceCommit !== failed) {
+      const loaded = await loadRoutingFacts(opts.repo.gitdir, sourceCommit);
+      if (loaded.ok) routing = loaded.facts;
+      else {
+        failed = sourceCommit;
+        opts.log.warn(`notifications: routing with the last policies that loaded: ${loaded.problem}`);
+      }
+    }
+    return routing;
+  };
+}
+
+/** Resolves when `done` does or after `ms` on the clock, whichever is first. */
+async function untilOrAfter(clock: Clock, done: Promise<void>, ms: number): Promise<void> {
+  let cancel: CancelTimer = () => undefined;
+  const late = new Promise<void>((resolve) => (cancel = clock.setTimer(resolve, ms)));
+  await Promise.race([done, late]);
+  cancel();
 }
 
 /** The streams events are read from: the bindings branch, then each cluster's status branch by name. */

@@ -54,6 +54,51 @@ test('A policy is loaded with its receivers and routes, defaults filled in, and 
   assert.deepEqual(fleet.templates, []);
 });
 
+test('A forge receiver is loaded with its repository, its API base (defaulted for GitHub and GitLab), its token and its context.', () => {
+  const spec = {
+    receivers: [
+      { name: 'gh', type: 'github', repository: 'fleet-team/fleet', tokenFile: 'gh-token' },
+      {
+        name: 'tea',
+        type: 'gitea',
+        repository: 'ops/fleet',
+        url: 'https://git.example.com/api/v1/',
+        secretRef: { name: 'forge', key: 'token' },
+        context: 'fleet/prod',
+      },
+      { name: 'lab', type: 'gitlab', repository: 'group/sub/fleet', tokenFile: 'lab-token' },
+    ],
+    routes: [{ events: ['*'], receivers: ['gh', 'tea', 'lab'] }],
+  };
+  const fleet = mustLoad([fileOf('notify/ops.yaml', policy(spec))]);
+  assert.deepEqual(fleet.notificationPolicies?.[0]?.receivers, [
+    {
+      name: 'gh',
+      type: 'github',
+      repository: 'fleet-team/fleet',
+      apiUrl: 'https://api.github.com',
+      token: { type: 'file', file: 'gh-token' },
+      context: 'gitfleet',
+    },
+    {
+      name: 'tea',
+      type: 'gitea',
+      repository: 'ops/fleet',
+      apiUrl: 'https://git.example.com/api/v1',
+      token: { type: 'secret', name: 'forge', key: 'token' },
+      context: 'fleet/prod',
+    },
+    {
+      name: 'lab',
+      type: 'gitlab',
+      repository: 'group/sub/fleet',
+      apiUrl: 'https://gitlab.com/api/v4',
+      token: { type: 'file', file: 'lab-token' },
+      context: 'gitfleet',
+    },
+  ]);
+});
+
 test('A fleet without policies has none.', () => {
   assert.equal(mustLoad([]).notificationPolicies, undefined);
 });
@@ -112,6 +157,45 @@ const errors: { name: string; spec: unknown; message: RegExp }[] = [
     name: 'A policy without routes is refused.',
     spec: { receivers: [hook({ urlFile: 'f' })] },
     message: /spec\.routes: is required and must have at least one route$/,
+  },
+  {
+    name: 'A forge receiver needs its repository.',
+    spec: {
+      receivers: [{ name: 'gh', type: 'github', tokenFile: 't' }],
+      routes: [{ events: ['*'], receivers: ['gh'] }],
+    },
+    message: /spec\.receivers\[0\]\.repository: is required$/,
+  },
+  {
+    name: 'A forge receiver needs its token, from a file or a Secret.',
+    spec: {
+      receivers: [{ name: 'gh', type: 'github', repository: 'o/n' }],
+      routes: [{ events: ['*'], receivers: ['gh'] }],
+    },
+    message: /spec\.receivers\[0\]\.tokenFile\|secretRef: is required: the API token$/,
+  },
+  {
+    name: 'A Gitea receiver needs its API base: Gitea has no one host.',
+    spec: {
+      receivers: [{ name: 'tea', type: 'gitea', repository: 'o/n', tokenFile: 't' }],
+      routes: [{ events: ['*'], receivers: ['tea'] }],
+    },
+    message: /spec\.receivers\[0\]\.url: is required for a gitea receiver/,
+  },
+  {
+    name: 'A forge token file that leaves the secrets directory is refused.',
+    spec: {
+      receivers: [{ name: 'gh', type: 'github', repository: 'o/n', tokenFile: '/etc/token' }],
+      routes: [{ events: ['*'], receivers: ['gh'] }],
+    },
+    message:
+      /spec\.receivers\[0\]\.tokenFile: "\/etc\/token": must be a file name of --notifications-secrets-dir/,
+  },
+  {
+    name: 'A repository is for forge receivers only.',
+    spec: { receivers: [hook({ urlFile: 'f', repository: 'o/n' })], routes: [route] },
+    message:
+      /spec\.receivers\[0\]\.repository: only a github, gitlab or gitea receiver has it, not a webhook$/,
   },
   {
     name: 'Two receivers of one name are refused.',

@@ -183,3 +183,32 @@ test('A source that does not load is one RenderFailed event, sent once however m
     /the fleet does not load, nothing was rendered: apps\/web\.yaml:3: bad indentation$/,
   );
 });
+
+test('hub --once drains at most its timeout: a receiver that answers 500 leaves its event for the next run, recorded as not sent', async () => {
+  const s = await receivers.start();
+  s.answer({ status: 500 });
+  const repo = notifyRepo(['{events: [ClusterTainted], receivers: [hook]}']);
+  bindingsCommit(repo, []);
+  const first = testWorker(repo.dir, secretsFor(s.url));
+  first.worker.passed(upToDate(repo.source));
+  assert.equal(await first.worker.drain(15_000), 0, 'nothing to send: the receiver starts at the heads');
+  bindingsCommit(repo, [taint(1)]);
+  const second = testWorker(repo.dir, secretsFor(s.url));
+  second.worker.passed(upToDate(repo.source));
+  const drained = second.worker.drain(15_000);
+  await eventually(() => s.received.length >= 1, 'the first attempt');
+  // The lane backs off (1 s, 2 s, 4 s, …) on the clock; the drain ends at 15 s however it goes.
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    second.clock.advance(1000);
+  }
+  assert.equal(await drained, 1, 'one event left undelivered');
+  s.answer({ status: 200 });
+  const third = testWorker(repo.dir, secretsFor(s.url));
+  third.worker.passed(upToDate(repo.source));
+  assert.equal(await third.worker.drain(15_000), 0);
+  const bodies = s.received.map((r) => (JSON.parse(r.body) as { event: string; id: string }).event);
+  assert.deepEqual([...new Set(bodies)], ['ClusterTainted'], 'the same event, tried again by the next run');
+  const ids = new Set(s.received.map((r) => (JSON.parse(r.body) as { id: string }).id));
+  assert.equal(ids.size, 1);
+});

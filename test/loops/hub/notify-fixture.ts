@@ -2,6 +2,7 @@
 // clock, delivering to real local HTTP receivers through the webhook receiver, its metrics kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { forgeReceiver } from '../../../src/adapters/notify/forge-receiver.js';
 import { httpReceiver } from '../../../src/adapters/notify/http-receiver.js';
 import { startNotifyWorker, type NotifyWorker } from '../../../src/loops/hub/notify-worker.js';
 import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
@@ -78,11 +79,13 @@ export function testWorker(
       spec.type === 'webhook'
         ? httpReceiver({
             policy: policy.name,
-            spec: { ...spec, type: 'webhook' },
+            spec,
             secrets: { dir: secrets },
             timeoutMs: opts.timeoutMs ?? 5000,
           })
-        : undefined,
+        : spec.type === 'github' || spec.type === 'gitea'
+          ? forgeReceiver({ policy: policy.name, spec, secrets: { dir: secrets } })
+          : undefined,
   });
   return { worker, clock, reports, lines };
 }

@@ -10,6 +10,9 @@ const receiver = object({
   urlFile: anyValue,
   secretRef: object({ name: anyValue, key: anyValue }),
   hmacKeyFile: anyValue,
+  repository: anyValue,
+  tokenFile: anyValue,
+  context: anyValue,
 });
 
 const route = object({
