@@ -9,7 +9,7 @@ import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { NotifyCursor } from '../../core/notify/notify-cursor.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import type { HubRepo } from '../shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { readNotifyCursor, writeNotifyCursor } from './notify-cursor-ref.js';
 
 export interface NotifyCursorStoreOptions {
