@@ -4,7 +4,7 @@
 // serves the isomorphic-git calls that remain on the pass's path (resolving refs), answering
 // their probes from one listing per directory; it is valid for as long as nothing is written,
 // so a store is made per pass, before its writes.
-import { readGitObjectNow } from './read-git-object.js';
+import { readGitObjectNow, type ObjectSource } from './read-git-object.js';
 import { objectStoreFs } from './object-store-fs.js';
 import { GitWriteError } from './git-write-error.js';
 
@@ -22,6 +22,9 @@ export interface ObjectStore {
   also?: readonly string[];
 }
 
+/** What an object can be read from: one git directory's view, and other directories to search. */
+export type ReadableObjects = ObjectSource & { also?: readonly string[] };
+
 /**
  * Returns a store for reading the repository as it is now (make a new one after writing).
  * `packCache` may be kept from store to store, so maintenance can reach the readers it used; a
@@ -33,14 +36,14 @@ export function openObjectStore(gitdir: string, packCache: object = {}): ObjectS
 
 /** Returns an object's type and content, or throws MissingObject or CorruptObject. */
 export function readStoredObject(
-  store: ObjectStore,
+  store: ReadableObjects,
   oid: string,
 ): Promise<{ type: string; content: Uint8Array }> {
   return Promise.resolve().then(() => readStoredObjectNow(store, oid));
 }
 
 /** Returns what readStoredObject returns, synchronously (small positioned reads of open files). */
-export function readStoredObjectNow(store: ObjectStore, oid: string): { type: string; content: Buffer } {
+export function readStoredObjectNow(store: ReadableObjects, oid: string): { type: string; content: Buffer } {
   try {
     return readGitObjectNow(store, oid);
   } catch (error) {
@@ -48,7 +51,7 @@ export function readStoredObjectNow(store: ObjectStore, oid: string): { type: st
       throw error;
     for (const gitdir of store.also) {
       try {
-        return readGitObjectNow({ gitdir, cache: store.cache }, oid);
+        return readGitObjectNow({ gitdir, ...(store.cache ? { cache: store.cache } : {}) }, oid);
       } catch (e) {
         if (!(e instanceof GitWriteError && e.code === 'MissingObject')) throw e;
       }

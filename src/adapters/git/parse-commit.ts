@@ -2,10 +2,12 @@
 // others such as `gpgsig` that are skipped), a blank line, then the message. One parser for every
 // reader of commits (the hub's state, the agent's branch and deletion allowances, the push walk).
 
-/** Who wrote or committed a commit, as its header names them. */
+/** Who wrote or committed a commit, as its header names them, and when (seconds since the epoch). */
 export interface CommitSignature {
   name: string;
   email: string;
+  /** Absent when the line has no time. */
+  timestamp?: number;
 }
 
 /** What a commit's header and message say; `tree` is undefined when the header has none. */
@@ -41,10 +43,15 @@ export function parseCommit(content: Uint8Array | string): ParsedCommit {
   return parsed;
 }
 
-// `Name <email> 1700000000 +0000`
+// `Name <email> 1700000000 +0000`: the seconds are UTC whatever the zone.
 function signatureOf(value: string): CommitSignature {
   const m = /^(.*) <([^>]*)> \d+ [+-]\d{4}$/.exec(value);
-  return { name: m?.[1] ?? '', email: m?.[2] ?? '' };
+  const seconds = / (\d+) [+-]\d{4}$/.exec(value)?.[1];
+  return {
+    name: m?.[1] ?? '',
+    email: m?.[2] ?? '',
+    ...(seconds === undefined ? {} : { timestamp: Number(seconds) }),
+  };
 }
 
 /** Returns the committer time of a commit object's content (the epoch when its header has none). */

@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { collectAnswer, type TlsMaterial, type Wire, type WireRequest } from './kube-wire.js';
+import { KubeWireError } from './kube-wire-error.js';
 
 /** HTTP/1.1 keep-alive connections to one server. */
 export class Http1Wire implements Wire {
@@ -29,7 +30,9 @@ export class Http1Wire implements Wire {
         const retryAfter = res.headers['retry-after'];
         collectAnswer(res, res.statusCode ?? 0, retryAfter).then(resolve, reject);
       });
-      r.on('timeout', () => r.destroy(new Error(`timed out after ${req.timeoutMs} ms`)));
+      r.on('timeout', () =>
+        r.destroy(new KubeWireError('WireTimeout', `timed out after ${req.timeoutMs} ms`)),
+      );
       r.on('error', reject);
       r.end(req.body);
     });

@@ -23,6 +23,7 @@ import {
   type WireProtocol,
   type WireRequest,
 } from './kube-wire.js';
+import { KubeWireError } from './kube-wire-error.js';
 
 type Session = http2.ClientHttp2Session;
 
@@ -59,7 +60,7 @@ export class Http2Wire implements Wire {
       // along (promoted per young collection: 3.3-3.5 MB before, 2.3 MB after).
       const onTimeout = () => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
-        fail(new Error(`timed out after ${timeoutMs} ms`));
+        fail(new KubeWireError('WireTimeout', `timed out after ${timeoutMs} ms`));
         this.checkAlive(session);
       };
       const onResponse = (headers: http2.IncomingHttpHeaders) => {
@@ -177,7 +178,7 @@ export class Http2Wire implements Wire {
         ALPNProtocols: ['h2', 'http/1.1'],
       });
       socket.setTimeout(connectTimeoutMs, () =>
-        socket.destroy(new Error(`no TLS handshake within ${connectTimeoutMs} ms`)),
+        socket.destroy(new KubeWireError('WireTimeout', `no TLS handshake within ${connectTimeoutMs} ms`)),
       );
       socket.once('error', reject);
       socket.once('secureConnect', () => {
@@ -215,7 +216,10 @@ export class Http2Wire implements Wire {
 }
 
 function closedEarly(stream: http2.ClientHttp2Stream): Error {
-  return new Error(`the stream closed before an answer (HTTP/2 code ${stream.rstCode ?? 'none'})`);
+  return new KubeWireError(
+    'StreamReset',
+    `the stream closed before an answer (HTTP/2 code ${stream.rstCode ?? 'none'})`,
+  );
 }
 
 function ignore(): void {}

@@ -3,7 +3,7 @@
 // Per-object writes return the API server's refusal as data (the agent classifies it);
 // reads throw KubeApiError.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../core/model/api-refusal.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import { refLabel, type ObjectRef } from '../../core/model/object-ref.js';
 import { collectionPath, Discovery, objectPath, type ResourceInfo } from './discovery.js';

@@ -1,6 +1,6 @@
 // One error class for the kube adapter: the API server's refusal (its Status, as data the
 // agent classifies) or no answer at all, subject first in the message.
-import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../core/model/api-refusal.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 
 /** An API request that failed: `refusal.code` is the HTTP status, 0 when the server did not answer. */

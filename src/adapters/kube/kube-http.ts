@@ -13,6 +13,7 @@ import { Http1Wire } from './http1-wire.js';
 import { Http2Wire } from './http2-wire.js';
 import { KubeApiError, refusalOf } from './kube-error.js';
 import type { TlsMaterial, Wire, WireProtocol, WireRequest } from './kube-wire.js';
+import { KubeWireError } from './kube-wire-error.js';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -179,7 +180,12 @@ export class KubeHttp {
           } catch (error) {
             ended = true;
             body.destroy();
-            reject(noAnswer(req, error instanceof Error ? error : new Error(String(error))));
+            reject(
+              noAnswer(
+                req,
+                error instanceof Error ? error : new KubeWireError('UnreadableAnswer', String(error)),
+              ),
+            );
             return;
           }
         }
@@ -190,7 +196,11 @@ export class KubeHttp {
       });
       const broken = (err: Error) => (signal.aborted ? resolve() : reject(noAnswer(req, err)));
       body.on('error', broken);
-      body.on('close', () => ended || broken(new Error('the connection closed during the watch')));
+      body.on(
+        'close',
+        () =>
+          ended || broken(new KubeWireError('ConnectionClosed', 'the connection closed during the watch')),
+      );
     });
   }
 

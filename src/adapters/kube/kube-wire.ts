@@ -4,6 +4,7 @@
 // always go over HTTP/1.1.
 import type { Readable } from 'node:stream';
 import type tls from 'node:tls';
+import { KubeWireError } from './kube-wire-error.js';
 
 /** One request on the wire: the path with its query string, the headers to send as they are. */
 export interface WireRequest {
@@ -61,7 +62,8 @@ export function collectAnswer(
       detach();
       resolve({ status, body: text, ...(retryAfter !== undefined ? { retryAfter } : {}) });
     };
-    const onClose = () => onError(new Error('the connection closed before the answer ended'));
+    const onClose = () =>
+      onError(new KubeWireError('ConnectionClosed', 'the connection closed before the answer ended'));
     const onError = (error: Error) => {
       detach();
       reject(error);

@@ -26,21 +26,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LeaseNamespaceMissing, microTime, type LeaseRecord, type LeaseStore } from './lease-store.js';
 
-// What the election needs from the loops' runtime, declared here (adapters import nothing from
-// src/loops): the loops' Clock and Logger fit these, and the class fits their Leadership.
-type CancelTimer = () => void;
-
-/** Milliseconds since the epoch and one-shot timers (the loops' Clock). */
-export interface ElectionClock {
-  now(): number;
-  setTimer(callback: () => void, delayMs: number, opts?: { holdProcess?: boolean }): CancelTimer;
-}
-
-/** Where the election says what happened (the loops' Logger). */
-export interface ElectionLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
+import type { CancelTimer, Clock } from '../../core/model/clock.js';
+import type { Logger } from '../../core/model/logger.js';
 
 /** The timings of an election, as kube-controller-manager's --leader-elect-* flags name them. */
 export interface LeaseTimings {
@@ -56,10 +43,11 @@ export interface LeaseElectionOptions extends LeaseTimings {
   store: LeaseStore;
   /** This candidate's identity (leaseIdentity()). */
   identity: string;
-  clock: ElectionClock;
+  clock: Clock;
   /** Uniform in [0, 1): a standby's retry waits retryPeriod × (1 + 1.2 × random), as client-go's jitter. */
   random: () => number;
-  log: ElectionLog;
+  /** Where the election says what happened (its info and warn lines). */
+  log: Pick<Logger, 'info' | 'warn'>;
 }
 
 /** Returns `<hostname>_<uuid>`, the identity client-go's users give a candidate. */

@@ -20,6 +20,7 @@
 import { podSpecReferences } from '../../core/follow/pod-spec-references.js';
 import { approximateQuantity, formatQuantity, readQuantity, type Quantity } from './kube-quantity.js';
 import { EMPTY_TABLE, type LuaValue } from './lua-values.js';
+import { LuaError } from './lua-error.js';
 
 /** A kube function: Lua arguments in, Lua results out; throws an Error for a Lua error. */
 export type KubeFunction = (args: LuaValue[]) => unknown[];
@@ -35,21 +36,25 @@ export const kubeLibrary: Readonly<Record<string, KubeFunction>> = {
     return [formatQuantity(sum)];
   },
   getResourceQuantity(args) {
-    if (args.length !== 1) throw new Error('getResourceQuantity only accepts one argument');
+    if (args.length !== 1)
+      throw new LuaError('LuaBadArgument', 'getResourceQuantity only accepts one argument');
     const value = approximateQuantity(quantityArgument(args[0]!, 1));
-    if (value < 0) throw new Error('int approximation unexpectedly returned a negative value');
+    if (value < 0)
+      throw new LuaError('LuaBadArgument', 'int approximation unexpectedly returned a negative value');
     return [value];
   },
   accuratePodRequirements(args) {
-    if (args.length !== 1) throw new Error('accuratePodRequirements only accepts one argument');
+    if (args.length !== 1)
+      throw new LuaError('LuaBadArgument', 'accuratePodRequirements only accepts one argument');
     return [podRequirements(tableArgument(args[0]!, 1))];
   },
   getPodDependencies(args) {
-    if (args.length !== 2) throw new Error('getPodDependencies only accepts two arguments');
+    if (args.length !== 2)
+      throw new LuaError('LuaBadArgument', 'getPodDependencies only accepts two arguments');
     const template = tableArgument(args[0]!, 1);
     const namespace = args[1] === null ? 'default' : args[1];
     if (typeof namespace !== 'string' && typeof namespace !== 'number')
-      throw new Error('bad argument #2 (string expected)');
+      throw new LuaError('LuaBadArgument', 'bad argument #2 (string expected)');
     return [podDependencies(template, String(namespace))];
   },
 };
@@ -57,16 +62,20 @@ export const kubeLibrary: Readonly<Record<string, KubeFunction>> = {
 function quantityArgument(arg: LuaValue, position: number): Quantity {
   if (arg === null) return { nano: 0n, format: '' };
   if (typeof arg !== 'string')
-    throw new Error(`bad argument #${position} (string expected, got ${luaType(arg)})`);
+    throw new LuaError('LuaBadArgument', `bad argument #${position} (string expected, got ${luaType(arg)})`);
   const q = readQuantity(arg);
-  if (q === undefined) throw new Error(`bad argument #${position}: ${JSON.stringify(arg)} is not a quantity`);
+  if (q === undefined)
+    throw new LuaError(
+      'LuaBadArgument',
+      `bad argument #${position}: ${JSON.stringify(arg)} is not a quantity`,
+    );
   return q;
 }
 
 function tableArgument(arg: LuaValue, position: number): Record<string, LuaValue> {
   if (arg === EMPTY_TABLE) return {};
   if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
-    throw new Error(`bad argument #${position} (table expected, got ${luaType(arg)})`);
+    throw new LuaError('LuaBadArgument', `bad argument #${position} (table expected, got ${luaType(arg)})`);
   return arg;
 }
 

@@ -14,6 +14,7 @@ import { LuaFactory, type LuaWasm } from 'wasmoon';
 import { kubeLibrary, type KubeFunction } from './kube-library.js';
 import { EMPTY_TABLE, pushValue, readValue, type LuaValue } from './lua-values.js';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import { LuaError } from './lua-error.js';
 
 export { EMPTY_TABLE, type LuaValue } from './lua-values.js';
 
@@ -144,7 +145,8 @@ export class LuaRuntime {
     this.current = state;
     const L = lua.lua_newstate(this.allocator, id);
     try {
-      if (!L) throw new Error('Lua: could not create a state within the memory budget');
+      if (!L)
+        throw new LuaError('LuaStateUnavailable', 'Lua: could not create a state within the memory budget');
       this.openSandbox(L);
       return use(L);
     } finally {
@@ -169,14 +171,15 @@ export class LuaRuntime {
     }
     lua.lua_sethook(L, this.hook, LUA_MASKCOUNT, HOOK_EVERY);
     if (this.loadChunk(L, SANDBOX_PRELUDE, '=sandbox') !== LUA_OK)
-      throw new Error(`Lua sandbox: ${this.errorText(L)}`);
+      throw new LuaError('LuaSandboxFailed', `Lua sandbox: ${this.errorText(L)}`);
     lua.lua_createtable(L, 0, this.kube.length);
     for (const { name, pointer } of this.kube) {
       lua.lua_pushcclosure(L, pointer, 0);
       lua.lua_setfield(L, -2, name);
     }
     lua.lua_pushcclosure(L, this.overBudget, 0);
-    if (lua.lua_pcallk(L, 2, 0, 0, 0, null) !== LUA_OK) throw new Error(`Lua sandbox: ${this.errorText(L)}`);
+    if (lua.lua_pcallk(L, 2, 0, 0, 0, null) !== LUA_OK)
+      throw new LuaError('LuaSandboxFailed', `Lua sandbox: ${this.errorText(L)}`);
   }
 
   // Text chunks only ('t'): precompiled bytecode can break out of the VM's checks.

@@ -14,6 +14,7 @@
 // gopher-lua numbers are all float64; Lua 5.4 keeps integers apart, so integral numbers go in
 // as integers, which keeps `tostring(3)` "3" as in gopher-lua.
 import type { LuaWasm } from 'wasmoon';
+import { LuaError } from './lua-error.js';
 
 /** The marker of an empty Lua table: Karmada cannot tell `{}` from `[]` either (lua_convert.go). */
 export const EMPTY_TABLE: unique symbol = Symbol('empty Lua table');
@@ -31,7 +32,8 @@ const MAX_DEPTH = 200;
 
 /** Pushes a JSON-like value onto the Lua stack. */
 export function pushValue(lua: LuaWasm, L: number, value: unknown, depth = 0): void {
-  if (depth > MAX_DEPTH) throw new Error('value is nested too deeply to pass to Lua');
+  if (depth > MAX_DEPTH)
+    throw new LuaError('LuaValueNotConvertible', 'value is nested too deeply to pass to Lua');
   lua.luaL_checkstack(L, 4, null);
   if (value === null || value === undefined) lua.lua_pushnil(L);
   else if (typeof value === 'boolean') lua.lua_pushboolean(L, value ? 1 : 0);
@@ -55,7 +57,7 @@ export function pushValue(lua: LuaWasm, L: number, value: unknown, depth = 0): v
       pushValue(lua, L, item, depth + 1);
       lua.lua_setfield(L, -2, key);
     }
-  } else throw new Error(`a ${typeof value} cannot be passed to Lua`);
+  } else throw new LuaError('LuaValueNotConvertible', `a ${typeof value} cannot be passed to Lua`);
 }
 
 /** Returns the Lua value at a stack index as JSON-like data; throws an Error saying why it cannot be. */
@@ -68,16 +70,18 @@ export function readValue(lua: LuaWasm, L: number, index: number, depth = 0): Lu
       return lua.lua_toboolean(L, index) !== 0;
     case LUA_TNUMBER: {
       const n = lua.lua_tonumberx(L, index, null);
-      if (!Number.isFinite(n)) throw new Error(`cannot encode the number ${n} to JSON`);
+      if (!Number.isFinite(n))
+        throw new LuaError('LuaValueNotConvertible', `cannot encode the number ${n} to JSON`);
       return n;
     }
     case LUA_TSTRING:
       return lua.lua_tolstring(L, index, null);
     case LUA_TTABLE:
-      if (depth > MAX_DEPTH) throw new Error('cannot encode recursively nested tables to JSON');
+      if (depth > MAX_DEPTH)
+        throw new LuaError('LuaValueNotConvertible', 'cannot encode recursively nested tables to JSON');
       return readTable(lua, L, lua.lua_absindex(L, index), depth);
     default:
-      throw new Error(`cannot encode a ${lua.lua_typename(L, type)} to JSON`);
+      throw new LuaError('LuaValueNotConvertible', `cannot encode a ${lua.lua_typename(L, type)} to JSON`);
   }
 }
 
@@ -95,16 +99,24 @@ function readTable(lua: LuaWasm, L: number, index: number, depth: number): LuaVa
     else if (keyType === LUA_TSTRING) {
       named[lua.lua_tolstring(L, -2, null)] = readValue(lua, L, -1, depth + 1);
       names++;
-    } else throw new Error('cannot encode a table with mixed or invalid key types to JSON');
+    } else
+      throw new LuaError(
+        'LuaValueNotConvertible',
+        'cannot encode a table with mixed or invalid key types to JSON',
+      );
     lua.lua_settop(L, -2);
   }
   if (numbered.size === 0 && names === 0) return EMPTY_TABLE;
   if (numbered.size > 0 && names > 0)
-    throw new Error('cannot encode a table with mixed or invalid key types to JSON');
+    throw new LuaError(
+      'LuaValueNotConvertible',
+      'cannot encode a table with mixed or invalid key types to JSON',
+    );
   if (names > 0) return named;
   const list: LuaValue[] = [];
   for (let i = 1; i <= numbered.size; i++) {
-    if (!numbered.has(i)) throw new Error('cannot encode a sparse array to JSON');
+    if (!numbered.has(i))
+      throw new LuaError('LuaValueNotConvertible', 'cannot encode a sparse array to JSON');
     list.push(numbered.get(i)!);
   }
   return list;

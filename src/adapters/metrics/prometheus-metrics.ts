@@ -25,48 +25,23 @@
 //
 // plus prom-client's default process metrics (CPU, memory, event loop lag, GC), prefixed
 // `gitfleet_` too. Only the metrics of the process's kind are registered: a hub has no agent
-// metrics. An agent's metrics all carry its `cluster` label. The report types are declared
-// here, as adapters import nothing from the loops; they match the loops' Metrics interface.
+// metrics. An agent's metrics all carry its `cluster` label. The reports are the loops' own
+// (core/model/pass-reports.ts), so this fits the loops' Metrics interface.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
-/** The hub's report of one pass (loops/runtime/metrics.ts HubPassReport). */
-export interface HubPassCounts {
-  result: string;
-  seconds?: number;
-  succeeded: boolean;
-  at: number;
-  rolloutDecisions: readonly string[];
-  evictions: readonly string[];
-  /** For a refused source: the signature problem. */
-  sourceRefused?: string;
-}
-
-/** The agent's report of one pass (loops/runtime/metrics.ts AgentPassReport). */
-export interface AgentPassCounts {
-  result: string;
-  seconds?: number;
-  succeeded: boolean;
-  at: number;
-  objects: { applied: number; unchanged: number; failed: number; pruned: number };
-  driftCorrections: number;
-  fightsBackedOff: number;
-}
-
-/** Notifications of one receiver (loops/runtime/metrics.ts NotificationReport). */
-export interface NotificationCounts {
-  receiver: string;
-  outcome: string;
-  count: number;
-  backlog: number;
-}
+import type {
+  AgentPassReport,
+  GitExchangeReport,
+  HubPassReport,
+  NotificationReport,
+} from '../../core/model/pass-reports.js';
 
 /** A process's metrics and the registry that renders them. */
 export interface PrometheusMetrics {
-  hubPass(report: HubPassCounts): void;
-  agentPass(report: AgentPassCounts): void;
-  gitExchange(report: { kind: 'fetch' | 'push'; seconds: number; ok: boolean }): void;
+  hubPass(report: HubPassReport): void;
+  agentPass(report: AgentPassReport): void;
+  gitExchange(report: GitExchangeReport): void;
   gitRateLimited(report: { repository: string }): void;
-  notification(report: NotificationCounts): void;
+  notification(report: NotificationReport): void;
   /** Returns the text of a scrape and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -102,7 +77,7 @@ export function prometheusMetrics(
   };
 }
 
-function hubMetrics(registry: Registry): (r: HubPassCounts) => void {
+function hubMetrics(registry: Registry): (r: HubPassReport) => void {
   const registers = [registry];
   const duration = new Histogram({
     name: 'gitfleet_hub_pass_duration_seconds',
@@ -149,7 +124,7 @@ function hubMetrics(registry: Registry): (r: HubPassCounts) => void {
   };
 }
 
-function agentMetrics(registry: Registry): (r: AgentPassCounts) => void {
+function agentMetrics(registry: Registry): (r: AgentPassReport) => void {
   const registers = [registry];
   const duration = new Histogram({
     name: 'gitfleet_agent_pass_duration_seconds',
@@ -220,7 +195,7 @@ function gitMetrics(
   };
 }
 
-function notificationMetrics(registry: Registry): (r: NotificationCounts) => void {
+function notificationMetrics(registry: Registry): (r: NotificationReport) => void {
   const total = new Counter({
     name: 'gitfleet_hub_notifications_total',
     help: 'Notifications by receiver (<policy>/<receiver>) and outcome: delivered, failed (an attempt, retried), givenUp, dropped (backlog full).',

@@ -9,8 +9,7 @@ import {
   parseTrailers,
   sourceRefTrailer,
 } from '../../core/publish/commit-trailers.js';
-import { parseCommit } from '../git/parse-commit.js';
-import { readGitObject } from '../git/read-git-object.js';
+import { readCommit } from '../git/read-typed-object.js';
 import { isValidRefName } from '../git/ref-name.js';
 import { readRef } from '../git/read-ref.js';
 import { trackingRefOf, type MirrorLayout } from './mirror-layout.js';
@@ -37,9 +36,7 @@ export async function allowanceSourceRef(
   if (found === null || head === null) return null;
   let message: string;
   try {
-    const object = await readGitObject({ gitdir: found.gitdir }, head);
-    if (object.type !== 'commit') return null;
-    message = parseCommit(object.content).message;
+    message = (await readCommit({ gitdir: found.gitdir }, head)).message;
   } catch {
     return null; // the pass reports a head it cannot read
   }

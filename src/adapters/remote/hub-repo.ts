@@ -5,28 +5,9 @@
 // the moved refs back (src/adapters/remote).
 import { findLocalGitdir } from '../source/find-local-gitdir.js';
 import { GitReadError } from '../git/git-read-error.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 
-/** One ref a pass moved: from `oldOid` (null: created) to `newOid`. */
-export interface RefMove {
-  ref: string;
-  oldOid: string | null;
-  newOid: string;
-  /**
-   * The new commit replaces the old one rather than descending from it: only the agent's
-   * heartbeat ref (loops/agent/heartbeat.ts), which has one writer and no history.
-   */
-  replace?: boolean;
-  /**
-   * The render repository (URL or path) the move is published to, for a cluster branch that
-   * lives there (docs/git-budget.md#render-repositories); absent: the repository the hub works on.
-   */
-  repository?: string;
-  /**
-   * The tombstone a moved branch leaves in its old render repository: published only once every
-   * branch of the pass is in its new repository, so a move that fails leaves the old one as it was.
-   */
-  leftBehind?: boolean;
-}
+export type { RefMove } from '../../core/model/ref-move.js';
 
 /** A repository the hub renders into. */
 export interface HubRepo {

@@ -8,9 +8,8 @@
 // down to a root commit, whose whole tree is sent. A tree already walked is complete, so a
 // tree met twice is walked once. Objects the remote holds at other paths may be sent again;
 // the remote ignores duplicates. Gitlinks (submodule commits) are never sent.
-import { parseCommit } from '../git/parse-commit.js';
-import { GitReadError } from '../git/git-read-error.js';
-import { parseTree, treeMode, type TreeEntry } from '../git/tree-object.js';
+import { commitOf, treeOf } from '../git/read-typed-object.js';
+import { treeMode, type TreeEntry } from '../git/tree-object.js';
 import type { ObjectReader } from './object-reader.js';
 
 const gitlinkMode = '160000';
@@ -56,10 +55,7 @@ async function commitsToSend(input: ObjectsToPushInput): Promise<CommitFacts[]> 
 }
 
 async function readCommit(reader: ObjectReader, oid: string): Promise<CommitFacts> {
-  const { type, content } = await reader.read(oid);
-  if (type !== 'commit') throw new GitReadError('WrongObjectType', `${oid}: a ${type}, not a commit`);
-  const { tree, parents } = parseCommit(content);
-  if (tree === undefined) throw new GitReadError('CorruptObject', `${oid}: a commit without a tree`);
+  const { tree, parents } = commitOf(oid, await reader.read(oid));
   return { oid, tree, parents };
 }
 
@@ -95,7 +91,5 @@ async function addTreeDifference(
 }
 
 async function readTreeEntries(reader: ObjectReader, oid: string): Promise<TreeEntry[]> {
-  const { type, content } = await reader.read(oid);
-  if (type !== 'tree') throw new GitReadError('WrongObjectType', `${oid}: a ${type}, not a tree`);
-  return parseTree(content, oid);
+  return treeOf(oid, await reader.read(oid));
 }

@@ -32,7 +32,7 @@ import { updateRefs } from '../git/update-ref.js';
 import { listObjectsToPush } from './list-objects-to-push.js';
 import { trackingRefOf } from './mirror-layout.js';
 import { openObjectReader, type ObjectReader } from './object-reader.js';
-import type { PublishUpdate } from './publish-update.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import { discoverRefs, type ServiceTarget } from './discover-refs.js';
 import { sendReceivePack, type PushCommand } from './receive-pack.js';
 import type { RemoteAccess } from './remote-access.js';
@@ -46,7 +46,7 @@ const zeroOid = '0000000000000000000000000000000000000000';
 const advertisedCapabilities = new Map<string, ReadonlySet<string>>();
 
 /** Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws PushRejected on a lost race. */
-export async function pushRefs(access: RemoteAccess, updates: readonly PublishUpdate[]): Promise<void> {
+export async function pushRefs(access: RemoteAccess, updates: readonly RefMove[]): Promise<void> {
   // One reader of the mirror's objects for the push, opened when objects are first listed.
   let opened: Promise<ObjectReader> | undefined;
   const reader = () => (opened ??= openObjectReader(access.gitdir));
@@ -60,7 +60,7 @@ export async function pushRefs(access: RemoteAccess, updates: readonly PublishUp
 /** Plans the push from receive-pack's advertisement (and remembers the remote's capabilities), then sends it. */
 async function pushAdvertised(
   access: RemoteAccess,
-  updates: readonly PublishUpdate[],
+  updates: readonly RefMove[],
   reader: () => Promise<ObjectReader>,
 ): Promise<void> {
   const advertised = await discoverRefs({ ...serviceTarget(access), service: 'git-receive-pack' });
@@ -116,7 +116,7 @@ function capabilitiesToAsk(advertised: ReadonlySet<string>): string[] {
  */
 async function pushBlind(
   access: RemoteAccess,
-  updates: readonly PublishUpdate[],
+  updates: readonly RefMove[],
   reader: () => Promise<ObjectReader>,
 ): Promise<boolean> {
   const known = advertisedCapabilities.get(access.url);
@@ -160,7 +160,7 @@ async function pushBlind(
 async function planCommands(
   access: RemoteAccess,
   remote: ReadonlyMap<string, string>,
-  updates: readonly PublishUpdate[],
+  updates: readonly RefMove[],
 ): Promise<{ commands: PushCommand[]; done: PushCommand[] }> {
   const commands: PushCommand[] = [];
   const done: PushCommand[] = [];

@@ -30,7 +30,7 @@ import git from 'isomorphic-git';
 import { discoverRefs } from './discover-refs.js';
 import { lsRemoteBranch } from './ls-remote-branch.js';
 import { parseRemoteUrl } from './parse-remote-url.js';
-import type { PublishUpdate } from './publish-update.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import { pushRefs } from './push-refs.js';
 import { authHeaders, type AuthScheme } from './remote-auth.js';
 import type { RemoteAccess } from './remote-access.js';
@@ -107,7 +107,7 @@ export interface RemoteHubRepo {
   /** The same as refresh, and returns the mirror's branches it moved (for a poller: anything new?). */
   fetchRefs(): Promise<RefreshResult>;
   /** Pushes each updated ref by compare-and-swap; throws PushRejected when the remote moved first. */
-  publish(updates: readonly PublishUpdate[]): Promise<void>;
+  publish(updates: readonly RefMove[]): Promise<void>;
   /**
    * Returns where the source branch points on the remote now (null: not there), asking for it
    * alone (ls-remote-branch.ts; the full advertisement when the server does not speak protocol
@@ -232,7 +232,7 @@ async function probeSource(access: RemoteAccess, ref: string): Promise<string | 
 async function publishAll(
   access: RemoteAccess,
   layout: MirrorLayout,
-  updates: readonly PublishUpdate[],
+  updates: readonly RefMove[],
   timed: ExchangeTimer,
 ): Promise<void> {
   for (const u of updates) {

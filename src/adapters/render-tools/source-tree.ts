@@ -5,9 +5,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, writeFile, cp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { readGitObjectNow, type ObjectSource } from '../git/read-git-object.js';
-import { parseTree } from '../git/tree-object.js';
-import { parseCommit } from '../git/parse-commit.js';
+import type { ObjectSource } from '../git/read-git-object.js';
+import { readBlobNow, readCommitNow, readTreeNow, readTreePathNow } from '../git/read-typed-object.js';
 
 /** Files of the repository revision being rendered. */
 export interface SourceTree {
@@ -19,28 +18,15 @@ export interface SourceTree {
 
 /** Returns the tree of one commit of a git repository, read from its objects. */
 export function gitSourceTree(store: ObjectSource, commit: string): SourceTree {
-  const rootTree = (): string => {
-    const object = readGitObjectNow(store, commit);
-    const tree = object.type === 'commit' ? parseCommit(object.content).tree : undefined;
-    if (tree === undefined) throw new Error(`${commit}: not a commit`);
-    return tree;
-  };
-  const find = (path: string): { oid: string; mode: string } | undefined => {
-    let entry: { oid: string; mode: string } | undefined = { oid: rootTree(), mode: '40000' };
-    for (const name of path.split('/').filter(Boolean)) {
-      if (entry?.mode !== '40000') return undefined;
-      entry = parseTree(readGitObjectNow(store, entry.oid).content, entry.oid).find((e) => e.name === name);
-    }
-    return entry;
-  };
+  const find = (path: string): { oid: string; mode: string } | undefined =>
+    readTreePathNow(store, readCommitNow(store, commit).tree, path);
   const write = async (oid: string, mode: string, target: string): Promise<void> => {
     if (mode === '40000') {
       await mkdir(target, { recursive: true });
-      for (const e of parseTree(readGitObjectNow(store, oid).content, oid))
-        await write(e.oid, e.mode, join(target, e.name));
+      for (const e of readTreeNow(store, oid)) await write(e.oid, e.mode, join(target, e.name));
     } else if (mode !== '120000' && mode !== '160000') {
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, readGitObjectNow(store, oid).content);
+      await writeFile(target, readBlobNow(store, oid));
     }
   };
   return {

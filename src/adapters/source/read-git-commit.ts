@@ -17,8 +17,8 @@ import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
 import { objectStoreFs } from '../git/object-store-fs.js';
 import { readGitObjectNow } from '../git/read-git-object.js';
-import { parseTree } from '../git/tree-object.js';
-import { parseCommit } from '../git/parse-commit.js';
+import type { TreeEntry } from '../git/tree-object.js';
+import { commitOf, contentOf, treeOf } from '../git/read-typed-object.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { GitSourceError, type GitSourceErrorCode, type GitSourceRepo } from './git-source-error.js';
 
@@ -103,9 +103,7 @@ function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: 
   for (let depth = 0; depth < 16; depth++) {
     const object = readGitObjectNow(repo, oid);
     if (object.type === 'commit') {
-      const { tree, message } = parseCommit(object.content);
-      if (tree === undefined)
-        throw new GitSourceError('CorruptObject', `commit ${oid} in ${repo.dir}: no tree line`);
+      const { tree, message } = commitOf(oid, object, { gitdir: repo.dir });
       return { oid, tree, message };
     }
     const text = object.content.toString('utf8');
@@ -117,15 +115,8 @@ function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: 
 }
 
 /** Returns a blob's content; an object of another type where the tree names a file is damage. */
-function readBlob(repo: GitSourceRepo, oid: string, path: string): Buffer {
-  const object = readGitObjectNow(repo, oid);
-  if (object.type !== 'blob') {
-    throw new GitSourceError(
-      'CorruptObject',
-      `${path}: ${oid} in ${repo.dir} is a ${object.type}, not a file`,
-    );
-  }
-  return object.content;
+function readBlob(repo: GitSourceRepo, oid: string, path: string): Uint8Array {
+  return contentOf(oid, readGitObjectNow(repo, oid), 'blob', { path, gitdir: repo.dir });
 }
 
 async function listFleetBlobs(
@@ -147,20 +138,20 @@ async function listFleetBlobs(
   await Promise.all(subtrees);
 }
 
-function readTree(repo: GitSourceRepo, oid: string): ReturnType<typeof parseTree> {
-  const object = readGitObjectNow(repo, oid);
-  if (object.type !== 'tree') {
-    throw new GitSourceError('CorruptObject', `tree ${oid} in ${repo.dir}: a ${object.type}, not a tree`);
-  }
-  return parseTree(object.content, oid);
+function readTree(repo: GitSourceRepo, oid: string): TreeEntry[] {
+  return treeOf(oid, readGitObjectNow(repo, oid), { gitdir: repo.dir });
 }
 
-/** Returns what the read returns; a corrupt object (its message names it and the repository) becomes a GitSourceError. */
+/**
+ * Returns what the read returns; a corrupt object, or one of another type than the tree or
+ * commit names (its message names it and the repository), becomes a GitSourceError.
+ */
 async function readingObject<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    if (isGitfleetError(e, 'CorruptObject') && !(e instanceof GitSourceError)) {
+    const damaged = isGitfleetError(e, 'CorruptObject') || isGitfleetError(e, 'WrongObjectType');
+    if (damaged && !(e instanceof GitSourceError)) {
       throw new GitSourceError('CorruptObject', e.message);
     }
     throw e;

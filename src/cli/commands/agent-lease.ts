@@ -1,16 +1,11 @@
 // The agent's Lease in its cluster (docs/production.md#one-agent-per-cluster): its flags, what
 // they ask for, and the Lease election that makes a second agent for the cluster stand by.
 import type { FlagSpec } from '../command-line.js';
-import { UsageError } from '../usage-error.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
-import {
-  LeaseElection,
-  leaseIdentity,
-  leaseTimingsProblem,
-  type LeaseTimings,
-} from '../../adapters/kube/lease-election.js';
+import { LeaseElection, leaseIdentity, type LeaseTimings } from '../../adapters/kube/lease-election.js';
+import { leaseTimingsOf } from './lease-timings-of.js';
 import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
 
@@ -61,18 +56,11 @@ export function agentLeaseOf(values: {
   'lease-retry-period': number;
 }): { lease?: AgentLease } {
   if (values.once || values['no-lease']) return {};
-  const timings: LeaseTimings = {
-    leaseDurationMs: values['lease-duration'],
-    renewDeadlineMs: values['lease-renew-deadline'],
-    retryPeriodMs: values['lease-retry-period'],
-  };
-  const flags: Record<keyof LeaseTimings, string> = {
-    leaseDurationMs: '--lease-duration',
-    renewDeadlineMs: '--lease-renew-deadline',
-    retryPeriodMs: '--lease-retry-period',
-  };
-  const problem = leaseTimingsProblem(timings, (name) => flags[name]);
-  if (problem) throw new UsageError(problem);
+  const timings = leaseTimingsOf(values, {
+    leaseDurationMs: 'lease-duration',
+    renewDeadlineMs: 'lease-renew-deadline',
+    retryPeriodMs: 'lease-retry-period',
+  });
   return { lease: { ...timings, namespace: values['lease-namespace'] } };
 }
 

@@ -10,8 +10,7 @@ import type { Fleet } from '../../core/model/fleet.js';
 import type { SourceFile } from '../../core/load/source-file.js';
 import { readGitSource } from '../../adapters/source/read-git-commit.js';
 import { readGitConfig } from '../../adapters/source/resolve-revision.js';
-import { readGitObject } from '../../adapters/git/read-git-object.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { commitToNewBranch, type FileEdit } from '../../adapters/git/commit-to-new-branch.js';
 import type { GitSignature } from '../../adapters/git/make-commit.js';
 import { isValidRefName } from '../../adapters/git/ref-name.js';
@@ -57,7 +56,7 @@ export interface FleetAtSource {
 /** Returns the fleet at the source branch's head; a fleet that does not load is refused (fix it first). */
 export async function readFleetAtSource(repo: string, sourceRef: string): Promise<FleetAtSource> {
   const { commit, files, gitdir } = await readGitSource({ dir: repo, ref: sourceRef });
-  const { tree } = parseCommit((await readGitObject({ gitdir }, commit)).content);
+  const { tree } = await readCommit({ gitdir }, commit);
   const loaded = loadFleet(files, { sourceBranch: sourceRef });
   if (!loaded.ok) {
     throw new OnboardError(

@@ -5,12 +5,8 @@ import { UsageError } from '../usage-error.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
-import {
-  LeaseElection,
-  leaseIdentity,
-  leaseTimingsProblem,
-  type LeaseTimings,
-} from '../../adapters/kube/lease-election.js';
+import { LeaseElection, leaseIdentity, type LeaseTimings } from '../../adapters/kube/lease-election.js';
+import { leaseTimingsOf } from './lease-timings-of.js';
 import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
 import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
 import { KubeHttp } from '../../adapters/kube/kube-http.js';
@@ -80,18 +76,11 @@ export function leaderElectionOf(values: {
   if (!values['leader-elect']) return {};
   if (values.once)
     throw new UsageError('--leader-elect is for the loop: a hub with --once runs its one pass without one');
-  const timings: LeaseTimings = {
-    leaseDurationMs: values['leader-elect-lease-duration'],
-    renewDeadlineMs: values['leader-elect-renew-deadline'],
-    retryPeriodMs: values['leader-elect-retry-period'],
-  };
-  const flags: Record<keyof LeaseTimings, string> = {
-    leaseDurationMs: '--leader-elect-lease-duration',
-    renewDeadlineMs: '--leader-elect-renew-deadline',
-    retryPeriodMs: '--leader-elect-retry-period',
-  };
-  const problem = leaseTimingsProblem(timings, (name) => flags[name]);
-  if (problem) throw new UsageError(problem);
+  const timings = leaseTimingsOf(values, {
+    leaseDurationMs: 'leader-elect-lease-duration',
+    renewDeadlineMs: 'leader-elect-renew-deadline',
+    retryPeriodMs: 'leader-elect-retry-period',
+  });
   return {
     leaderElection: {
       ...timings,

@@ -7,8 +7,14 @@ import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { createFleetStatusMemo } from '../../loops/views/fleet-status-memo.js';
 import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { readRenderedHeads, readRenderLocations } from '../../loops/views/read-rendered-heads.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
+import {
+  contentOf,
+  readCommitNow,
+  readTreeNow,
+  type GitCommit,
+} from '../../adapters/git/read-typed-object.js';
+import type { CommitSignature } from '../../adapters/git/parse-commit.js';
+import { treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 
 /** One `gitfleet log`: the repository's object store and the refs under the prefix, read once. */
@@ -88,25 +94,18 @@ export function branchHead(repo: LogRepo, branch: string): string | undefined {
 
 /** Returns a commit's fields; throws NoSuchCommit when the id names no commit. */
 export function readLogCommit(repo: LogRepo, oid: string): LogCommit {
-  const object = readObject(repo, oid);
-  if (object.type !== 'commit') throw new NoSuchCommit(`${oid}: a ${object.type}, not a commit`);
-  const text = object.content.toString('utf8');
-  const parsed = parseCommit(text);
-  if (parsed.tree === undefined) throw new Error(`${oid}: a commit without a tree`);
+  const commit = readCommitOf(repo, oid);
   return {
-    tree: parsed.tree,
-    parents: parsed.parents,
-    author: signatureOf(text, 'author'),
-    committer: signatureOf(text, 'committer'),
-    message: parsed.message,
+    tree: commit.tree,
+    parents: commit.parents,
+    author: logSignatureOf(commit.author),
+    committer: logSignatureOf(commit.committer),
+    message: commit.message,
   };
 }
 
-// `author Name <email> 1700000000 +0000`, the first such line of the header.
-function signatureOf(text: string, field: 'author' | 'committer'): LogSignature {
-  const header = text.slice(0, Math.max(0, text.indexOf('\n\n')));
-  const m = new RegExp(`^${field} (.*) <(.*)> (\\d+) [+-]\\d{4}$`, 'm').exec(header);
-  return { name: m?.[1] ?? '', email: m?.[2] ?? '', timestamp: m ? Number(m[3]) : 0 };
+function logSignatureOf(signature: CommitSignature | undefined): LogSignature {
+  return { name: signature?.name ?? '', email: signature?.email ?? '', timestamp: signature?.timestamp ?? 0 };
 }
 
 /** What the walk needs of a commit it may not list: its tree, first parent and committer time. */
@@ -117,28 +116,19 @@ export interface CommitHead {
   time: number;
 }
 
-/**
- * Returns a commit's tree, first parent and committer time from its header alone (no message
- * decoded: the walk reads thousands of commits it does not list); throws NoSuchCommit.
- */
+/** Returns a commit's tree, first parent and committer time; throws NoSuchCommit. */
 export function readCommitHead(repo: LogRepo, oid: string): CommitHead {
-  const object = readObject(repo, oid);
-  if (object.type !== 'commit') throw new NoSuchCommit(`${oid}: a ${object.type}, not a commit`);
-  const bytes = object.content;
-  const end = bytes.indexOf('\n\n');
-  const header = bytes.toString('latin1', 0, end < 0 ? bytes.length : end);
-  const tree = /^tree ([0-9a-f]{40,64})$/m.exec(header)?.[1];
-  if (tree === undefined) throw new Error(`${oid}: a commit without a tree`);
-  const parent = /^parent ([0-9a-f]{40,64})$/m.exec(header)?.[1];
-  const time = Number(/^committer .* (\d+) [+-]\d{4}$/m.exec(header)?.[1] ?? 0);
-  return { tree, parent, time };
+  const commit = readCommitOf(repo, oid);
+  return { tree: commit.tree, parent: commit.parents[0], time: commit.committer?.timestamp ?? 0 };
 }
 
-function readObject(repo: LogRepo, oid: string): { type: string; content: Buffer } {
+// The commit, read by the one reader; a missing object or one of another type is NoSuchCommit.
+function readCommitOf(repo: LogRepo, oid: string): GitCommit {
   try {
-    return readStoredObjectNow(repo.store, oid);
+    return readCommitNow(repo.store, oid);
   } catch (error) {
     if (isGitfleetError(error, 'MissingObject')) throw new NoSuchCommit(`${oid}: no such commit`);
+    if (isGitfleetError(error, 'WrongObjectType')) throw new NoSuchCommit(error.message);
     throw error;
   }
 }
@@ -148,9 +138,13 @@ function readObject(repo: LogRepo, oid: string): { type: string; content: Buffer
  * tree's bytes without decoding its other entries, or undefined when it has none.
  */
 export function treeEntryOid(repo: LogRepo, tree: string, name: string): string | undefined {
-  const object = readStoredObjectNow(repo.store, tree);
-  if (object.type !== 'tree') throw new Error(`${tree}: a ${object.type}, not a tree`);
-  return findEntry(object.content, Buffer.from(name, 'utf8'));
+  const content = contentOf(tree, readStoredObjectNow(repo.store, tree), 'tree', {
+    gitdir: repo.store.gitdir,
+  });
+  return findEntry(
+    Buffer.from(content.buffer, content.byteOffset, content.length),
+    Buffer.from(name, 'utf8'),
+  );
 }
 
 // Entries are `<mode> <name>\0<20 or 32 id bytes>`; the id's length is the repository's.
@@ -170,9 +164,7 @@ function findEntry(bytes: Buffer, name: Buffer): string | undefined {
 
 /** Returns a tree's entries: subtrees (`tree`), files (`blob`) and submodules (`commit`). */
 export function readLogTree(repo: LogRepo, oid: string): { path: string; oid: string; type: string }[] {
-  const object = readStoredObjectNow(repo.store, oid);
-  if (object.type !== 'tree') throw new Error(`${oid}: a ${object.type}, not a tree`);
-  return parseTree(object.content, oid).map((e: TreeEntry) => ({
+  return readTreeNow(repo.store, oid).map((e: TreeEntry) => ({
     path: e.name,
     oid: e.oid,
     type: e.mode === treeMode ? 'tree' : e.mode === '160000' ? 'commit' : 'blob',

@@ -17,15 +17,7 @@
 import { groupOf, type ObjectRef } from '../model/object-ref.js';
 import type { KubeObject } from '../model/kube-object.js';
 import { recreateAnnotation } from './agent-keys.js';
-
-/** The parts of a Kubernetes Status the classification reads. */
-export interface ApiRefusal {
-  /** HTTP status; 0 when there was no answer. */
-  code: number;
-  reason?: string;
-  message: string;
-  causes?: readonly { type?: string; message?: string; field?: string }[];
-}
+import type { ApiRefusal } from '../model/api-refusal.js';
 
 export type ApplyErrorClass =
   | { type: 'Immutable'; fields: string[] }

@@ -23,8 +23,7 @@
 // each render repository its readers' fetches, and the fleet repository none: its bindings
 // branch is read at the next refresh that finds the branch unchanged (the safety poll, the
 // resync, a pass waiting for the hub's answer).
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { readGitObject } from '../../adapters/git/read-git-object.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
 import { clusterRef } from '../../core/publish/hub-refs.js';
@@ -164,9 +163,7 @@ async function needsBindings(
   const head = await readRef(gitdir, ref);
   if (head === null || head === before) return true;
   try {
-    const object = await readGitObject({ gitdir }, head);
-    if (object.type !== 'commit') return true;
-    const message = parseCommit(object.content).message;
+    const { message } = await readCommit({ gitdir }, head);
     return deletionsAllowedBy(message)(cluster) || parseTrailers(message).has(movedToTrailer);
   } catch {
     return true;
@@ -178,8 +175,7 @@ async function movedAway(gitdir: string, ref: string): Promise<boolean> {
   const head = await readRef(gitdir, ref);
   if (head === null) return false;
   try {
-    const object = await readGitObject({ gitdir }, head);
-    return object.type === 'commit' && parseTrailers(parseCommit(object.content).message).has(movedToTrailer);
+    return parseTrailers((await readCommit({ gitdir }, head)).message).has(movedToTrailer);
   } catch {
     return false;
   }

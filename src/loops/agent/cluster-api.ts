@@ -15,7 +15,7 @@
 //   every question, 'unknown' when it could not find out, and never throws.
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
-import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../core/model/api-refusal.js';
 import type { ObjectRef } from '../../core/model/object-ref.js';
 import type { ResourceInfo } from '../../adapters/kube/discovery.js';
 import type { AccessAnswer, AccessQuestion } from '../../adapters/kube/access-review.js';

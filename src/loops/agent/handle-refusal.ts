@@ -5,8 +5,8 @@ import {
   classifyApplyError,
   isRetryable,
   planImmutableChange,
-  type ApiRefusal,
 } from '../../core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../core/model/api-refusal.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
 import { refKey } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';

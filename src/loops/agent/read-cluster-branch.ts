@@ -4,16 +4,10 @@
 import { branchExportsPath } from '../../core/mcs/provider-exports.js';
 import { statusRepositoryPath } from '../../core/model/status-repository.js';
 import { branchCustomizationsPath } from '../../core/interpret/branch-customizations.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { GitReadError } from '../../adapters/git/git-read-error.js';
 import yaml from 'js-yaml';
 import { readRef } from '../../adapters/git/read-ref.js';
-import {
-  readGitObject,
-  readTreeEntries,
-  withCache,
-  type ObjectSource,
-} from '../../adapters/git/read-git-object.js';
+import { withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
+import { readBlobText, readCommit, readTree } from '../../adapters/git/read-typed-object.js';
 import { treeMode } from '../../adapters/git/tree-object.js';
 import { refKeyOfPath } from '../../core/apply-plan/branch-path.js';
 import { KUBE_YAML_SCHEMA } from '../../core/load/kube-yaml-schema.js';
@@ -84,14 +78,10 @@ export async function readClusterBranch(opts: {
     errors: [],
   };
   for (const [path, oid] of files) {
-    if (path === branchCustomizationsPath)
-      read.customizations = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
-    if (path === branchExportsPath)
-      read.exports = Buffer.from((await readGitObject(source, oid)).content).toString('utf8');
+    if (path === branchCustomizationsPath) read.customizations = await readBlobText(source, oid, path);
+    if (path === branchExportsPath) read.exports = await readBlobText(source, oid, path);
     if (path === statusRepositoryPath) {
-      const url = Buffer.from((await readGitObject(source, oid)).content)
-        .toString('utf8')
-        .trim();
+      const url = (await readBlobText(source, oid, path)).trim();
       if (url !== '') read.statusRepository = url;
     }
     if (path.startsWith('.gitfleet/')) continue;
@@ -99,7 +89,7 @@ export async function readClusterBranch(opts: {
     if (key !== undefined) read.keys.add(key);
     let parsed = opts.parsed.get(oid);
     if (parsed === undefined) {
-      parsed = parseManifest(Buffer.from((await readGitObject(source, oid)).content).toString('utf8'));
+      parsed = parseManifest(await readBlobText(source, oid, path));
       opts.parsed.set(oid, parsed);
     }
     if (typeof parsed === 'string') read.errors.push({ path, key, message: parsed });
@@ -108,15 +98,9 @@ export async function readClusterBranch(opts: {
   return read;
 }
 
-async function readCommit(source: ObjectSource, oid: string): Promise<{ tree: string; message: string }> {
-  const { tree, message } = parseCommit((await readGitObject(source, oid)).content);
-  if (!tree) throw new GitReadError('CorruptObject', `${oid}: not a commit with a tree`);
-  return { tree, message };
-}
-
 async function listFiles(source: ObjectSource, tree: string, prefix: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const entry of await readTreeEntries(source, tree)) {
+  for (const entry of await readTree(source, tree, prefix.slice(0, -1))) {
     const path = `${prefix}${entry.name}`;
     if (entry.mode === treeMode) {
       for (const [p, oid] of await listFiles(source, entry.oid, `${path}/`)) files.set(p, oid);

@@ -7,8 +7,8 @@
 // source branch the head names, so the source commit is there too. For an eviction (the head names one from this cluster) it also finds the
 // bindings commit that recorded the head: the oldest of the newest-first run of commits whose
 // Gitfleet-Cluster-Commit trailer names it (the same walk, which stops once both are known).
-import { parseCommit, type ParsedCommit } from '../../adapters/git/parse-commit.js';
-import { readGitObject, withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
+import { withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
+import { readCommit as readGitCommit, type GitCommit } from '../../adapters/git/read-typed-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import {
   evictedClustersOf,
@@ -88,13 +88,11 @@ interface CommitFacts {
 
 async function readCommit(source: ObjectSource, oid: string): Promise<CommitFacts | undefined> {
   if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
-  let commit: ParsedCommit;
+  let commit: GitCommit;
   try {
-    const object = await readGitObject(source, oid);
-    if (object.type !== 'commit') return undefined;
-    commit = parseCommit(object.content);
+    commit = await readGitCommit(source, oid);
   } catch {
-    return undefined;
+    return undefined; // missing, not a commit, or without a tree: the allowance is not proven
   }
   const nobody: Signature = { name: '', email: '' };
   const parent = commit.parents[0];

@@ -4,8 +4,7 @@
 // and the cluster-branch heads after its pass (Gitfleet-Cluster-Commit). The agent's mirror
 // holds the bindings branch (agent-repo.ts agentMirrorRefs).
 import { isAncestor } from '../../adapters/git/is-ancestor.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { readGitObject } from '../../adapters/git/read-git-object.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import type { HubRecord } from '../../core/apply-plan/return-gate.js';
 import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
@@ -28,8 +27,7 @@ export async function readHubRecord(opts: {
 }): Promise<HubRecord> {
   const head = await readRef(opts.gitdir, bindingsRef(opts.branchPrefix));
   if (head === null) return { readsReport: false, renderedApplied: false };
-  const object = await readGitObject({ gitdir: opts.gitdir }, head);
-  const trailers = parseTrailers(parseCommit(object.content).message);
+  const trailers = parseTrailers((await readCommit({ gitdir: opts.gitdir }, head)).message);
   const mine = (values: readonly string[] | undefined): string | undefined =>
     (values ?? []).find((v) => v.startsWith(`${opts.cluster}=`))?.slice(opts.cluster.length + 1);
   const judged = mine(trailers.get(clusterJudgedTrailer));

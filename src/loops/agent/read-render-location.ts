@@ -2,8 +2,8 @@
 // (core/model/render-repository.ts): `.gitfleet/render-repositories/<cluster>` holds the render
 // repository's URL or path; no file means the fleet repository. Read from the fleet repository's
 // bindings head, which the agent's mirror holds already: no request of its own.
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { readGitObject, readTreeEntries, withCache } from '../../adapters/git/read-git-object.js';
+import { withCache } from '../../adapters/git/read-git-object.js';
+import { readFileNow } from '../../adapters/git/read-typed-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { renderLocationPath } from '../../core/model/render-repository.js';
 import { bindingsRef } from '../../core/publish/hub-refs.js';
@@ -17,21 +17,9 @@ export async function readRenderLocation(opts: {
   const head = await readRef(opts.gitdir, bindingsRef(opts.branchPrefix));
   if (head === null) return undefined;
   const source = withCache({ gitdir: opts.gitdir });
-  const commit = await readGitObject(source, head);
-  let tree = parseCommit(commit.content).tree;
-  const parts = renderLocationPath(opts.cluster).split('/');
-  for (const [i, name] of parts.entries()) {
-    if (tree === undefined) return undefined;
-    const entry = (await readTreeEntries(source, tree)).find((e) => e.name === name);
-    if (entry === undefined) return undefined;
-    if (i < parts.length - 1) {
-      tree = entry.oid;
-      continue;
-    }
-    const text = Buffer.from((await readGitObject(source, entry.oid)).content)
-      .toString('utf8')
-      .trim();
-    return text === '' ? undefined : text;
-  }
-  return undefined;
+  const file = await Promise.resolve().then(() =>
+    readFileNow(source, head, renderLocationPath(opts.cluster)),
+  );
+  const text = file === undefined ? '' : Buffer.from(file).toString('utf8').trim();
+  return text === '' ? undefined : text;
 }

@@ -2,7 +2,7 @@
 // Secret that would be plaintext in a status commit or a log line. Every refusal and error
 // message that comes back from the cluster is searched for the branch's decrypted values
 // (decrypt-branch.ts) and each is replaced by a marker before anyone reads it.
-import type { ApiRefusal } from '../../core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../core/model/api-refusal.js';
 import type { ClusterApi, WriteResult } from './cluster-api.js';
 import type { AgentSecrets } from './decrypt-branch.js';
 

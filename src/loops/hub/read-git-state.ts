@@ -1,12 +1,10 @@
 // Reads what the hub needs from its own branches: a commit's tree and message, and every file
 // of a tree (path → blob id), through the pass cache.
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { GitReadError } from '../../adapters/git/git-read-error.js';
-import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
+import { readCommit, readTree } from '../../adapters/git/read-typed-object.js';
+import { treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { memoize } from '../runtime/memo-map.js';
 import type { CommitInfo, HubPassCache } from './hub-pass-cache.js';
-import { readStoredObject, type ObjectStore } from '../../adapters/git/object-store.js';
+import type { ObjectStore } from '../../adapters/git/object-store.js';
 
 /** Where the pass reads: the repository as it was when the pass began, and the pass cache. */
 export interface ReadContext {
@@ -17,18 +15,9 @@ export interface ReadContext {
 /** Returns the tree and message of a commit. */
 export function readCommitInfo(ctx: ReadContext, oid: string): Promise<CommitInfo> {
   return memoize(ctx.cache.commits, oid, async () => {
-    const object = await readStoredObject(ctx.store, oid);
-    if (object.type !== 'commit')
-      throw new GitReadError('WrongObjectType', `${oid}: a ${object.type}, not a commit`);
-    return parseCommitInfo(Buffer.from(object.content).toString('utf8'), oid);
+    const { tree, message } = await readCommit(ctx.store, oid);
+    return { tree, message };
   });
-}
-
-/** Returns the tree id and message of a commit object's text (`oid` names it in errors). */
-export function parseCommitInfo(text: string, oid: string): CommitInfo {
-  const { tree, message } = parseCommit(text);
-  if (!tree) throw new GitReadError('CorruptObject', `${oid}: a commit without a tree line`);
-  return { tree, message };
 }
 
 /** Returns the first line of a commit message. */
@@ -38,12 +27,7 @@ export function subjectOf(message: string): string {
 
 /** Returns the entries of a tree, read once per id. */
 export function readTreeEntriesCached(ctx: ReadContext, oid: string): Promise<readonly TreeEntry[]> {
-  return memoize(ctx.cache.treeEntries, oid, async () => {
-    const object = await readStoredObject(ctx.store, oid);
-    if (object.type !== 'tree')
-      throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a tree`);
-    return parseTree(object.content, oid);
-  });
+  return memoize(ctx.cache.treeEntries, oid, () => readTree(ctx.store, oid));
 }
 
 /** Returns every file under a tree (path → blob id), submodules and subtrees left out. */

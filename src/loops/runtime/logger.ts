@@ -4,19 +4,9 @@
 // code): the text format leaves them out (the message already names its subject first), the
 // JSON format (`--log-format json`, cli/io-logger.ts) writes each as a key of its own.
 
-/**
- * What a log line is about, where known. Values are short identifiers, never manifests or
- * secrets; a field left undefined is left out of the line.
- */
-export interface LogFields {
-  cluster?: string | undefined;
-  commit?: string | undefined;
-  /** The object's path in its branch, or its `Kind/namespace/name`. */
-  object?: string | undefined;
-  /** A GitfleetError's code. */
-  code?: string | undefined;
-  [key: string]: string | number | boolean | undefined;
-}
+import type { Logger } from '../../core/model/logger.js';
+
+export type { LogFields, Logger } from '../../core/model/logger.js';
 
 /**
  * How much a long-running command says (`--log-level`), least to most severe: `debug` adds what a
@@ -31,15 +21,6 @@ export const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error']
 /** Returns whether a line of `level` is shown when the command runs at `threshold`. */
 export function isShown(level: LogLevel, threshold: LogLevel): boolean {
   return logLevels.indexOf(level) >= logLevels.indexOf(threshold);
-}
-
-/** A sink for one-line messages, subject first. */
-export interface Logger {
-  /** What only `--log-level debug` shows; a logger without it drops such lines. */
-  debug?(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
 }
 
 /** Returns a logger that drops everything (for callers that have nothing to say). */

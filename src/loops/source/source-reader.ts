@@ -1,8 +1,7 @@
 // What source verification reads from a repository: commits (their bytes, parents and message)
 // and, for the key files the policy names, one file of a commit's tree by its path.
-import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { readGitObject, withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
-import { parseTree, treeMode } from '../../adapters/git/tree-object.js';
+import { commitOf, readFileNow } from '../../adapters/git/read-typed-object.js';
 
 /** A commit as verification needs it. */
 export interface SourceCommitObject {
@@ -28,32 +27,25 @@ export function sourceReader(gitdir: string): SourceReader {
   const source: ObjectSource = withCache({ gitdir });
   const commit = async (oid: string): Promise<SourceCommitObject> => {
     const object = await readGitObject(source, oid);
-    if (object.type !== 'commit') throw new Error(`${oid}: a ${object.type}, not a commit`);
-    const parsed = parseCommit(object.content);
+    const parsed = commitOf(oid, object, { gitdir });
     return {
       oid,
       content: object.content,
       parents: parsed.parents,
       message: parsed.message,
-      tree: parsed.tree ?? '',
+      tree: parsed.tree,
     };
   };
   return {
     commit,
     async file(oid, path) {
-      let at = (await commit(oid)).tree;
-      const parts = path.split('/');
-      for (const [index, name] of parts.entries()) {
-        const entry = parseTree((await readGitObject(source, at)).content, at).find((e) => e.name === name);
-        if (entry === undefined || index < parts.length - 1 !== (entry.mode === treeMode)) return undefined;
-        at = entry.oid;
-      }
-      const blob = await readGitObject(source, at);
-      if (blob.content.length > maxKeyFileBytes)
+      const blob = await Promise.resolve().then(() => readFileNow(source, oid, path));
+      if (blob === undefined) return undefined;
+      if (blob.length > maxKeyFileBytes)
         throw new Error(
-          `${path}: ${blob.content.length} bytes, over the ${maxKeyFileBytes}-byte limit of a key file`,
+          `${path}: ${blob.length} bytes, over the ${maxKeyFileBytes}-byte limit of a key file`,
         );
-      return Buffer.from(blob.content).toString('utf8');
+      return Buffer.from(blob).toString('utf8');
     },
   };
 }

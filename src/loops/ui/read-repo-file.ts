@@ -2,12 +2,13 @@
 // previewDiff read: one file of a cluster branch (the template page's rendered YAML), and a
 // revision resolved to a commit (by the resolver `gitfleet diff` uses) with its parent and
 // subject (the commit page's two sides).
-import git from 'isomorphic-git';
 import { objectStoreFs } from '../../adapters/git/object-store-fs.js';
+import { readCommit, readFileNow } from '../../adapters/git/read-typed-object.js';
+import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { GitSourceError } from '../../adapters/source/git-source-error.js';
 import { resolveRevision } from '../../adapters/source/resolve-revision.js';
 
-/** A local git directory being read, with isomorphic-git's pack cache for one reading. */
+/** A local git directory being read, with the object reader's view for one reading (object-store.ts). */
 export interface ReadRepo {
   fs: ReturnType<typeof objectStoreFs>;
   gitdir: string;
@@ -19,13 +20,13 @@ export function openReadRepo(gitdir: string): ReadRepo {
   return { fs: objectStoreFs(gitdir), gitdir, cache: {} };
 }
 
-/** Returns one file of a commit's tree, or undefined when it is not there. */
+/** Returns one file of a commit's tree, or undefined when it (or the commit) is not there. */
 export async function readFileAt(repo: ReadRepo, commit: string, path: string): Promise<string | undefined> {
   try {
-    const { blob } = await git.readBlob({ ...repo, oid: commit, filepath: path });
-    return new TextDecoder().decode(blob);
+    const bytes = readFileNow(repo, commit, path);
+    return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
   } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') return undefined;
+    if (isGitfleetError(error, 'MissingObject')) return undefined;
     throw error;
   }
 }
@@ -35,8 +36,8 @@ export async function readCommitInfo(
   repo: ReadRepo,
   oid: string,
 ): Promise<{ parent: string | undefined; subject: string }> {
-  const { commit } = await git.readCommit({ ...repo, oid });
-  return { parent: commit.parent[0], subject: commit.message.split('\n', 1)[0] ?? '' };
+  const commit = await readCommit(repo, oid);
+  return { parent: commit.parents[0], subject: commit.message.split('\n', 1)[0] ?? '' };
 }
 
 /** Returns the commit any git revision names (gitrevisions(7), as `gitfleet diff` reads them), or why none. */

@@ -19,8 +19,16 @@ test('A commit written by git reads back with its tree, parents, author, committ
     const parsed = parseCommit(raw);
     assert.equal(parsed.tree, git('rev-parse', 'HEAD^{tree}'));
     assert.deepEqual(parsed.parents, [git('rev-parse', 'HEAD~1')]);
-    assert.deepEqual(parsed.author, { name: 'Test Author', email: 'author@example.com' });
-    assert.deepEqual(parsed.committer, { name: 'Test Committer', email: 'committer@example.com' });
+    assert.deepEqual(parsed.author, {
+      name: 'Test Author',
+      email: 'author@example.com',
+      timestamp: 1700000000,
+    });
+    assert.deepEqual(parsed.committer, {
+      name: 'Test Committer',
+      email: 'committer@example.com',
+      timestamp: 1700000000,
+    });
     assert.equal(parsed.message, 'second\n\nbody line\n\nGitfleet-Source-Commit: abc\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -31,7 +39,7 @@ test('A header without a tree, a root commit and extra header lines are read as 
   const parsed = parseCommit('gpgsig -----BEGIN-----\n author x\nauthor A B <a@b> 1 +0000\n\nmsg');
   assert.equal(parsed.tree, undefined);
   assert.deepEqual(parsed.parents, []);
-  assert.deepEqual(parsed.author, { name: 'A B', email: 'a@b' });
+  assert.deepEqual(parsed.author, { name: 'A B', email: 'a@b', timestamp: 1 });
   assert.equal(parsed.committer, undefined);
   assert.equal(parsed.message, 'msg');
 });

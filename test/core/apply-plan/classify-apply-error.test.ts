@@ -4,9 +4,9 @@ import {
   classifyApplyError,
   isRetryable,
   planImmutableChange,
-  type ApiRefusal,
   type ApplyErrorClass,
 } from '../../../src/core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../../src/core/model/api-refusal.js';
 import type { KubeObject } from '../../../src/core/model/kube-object.js';
 import type { ObjectRef } from '../../../src/core/model/object-ref.js';
 

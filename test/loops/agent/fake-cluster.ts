@@ -18,7 +18,7 @@
 // Not modelled: field-manager conflicts (the agent forces its own objects' fields), admission,
 // defaulting, generation, list paging.
 import { KubeApiError } from '../../../src/adapters/kube/kube-error.js';
-import type { ApiRefusal } from '../../../src/core/apply-plan/classify-apply-error.js';
+import type { ApiRefusal } from '../../../src/core/model/api-refusal.js';
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import { deepCopy, isMap, type KubeObject } from '../../../src/core/model/kube-object.js';
 import { groupOf, type ObjectRef } from '../../../src/core/model/object-ref.js';
