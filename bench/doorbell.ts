@@ -17,7 +17,7 @@ import { startHubDoorbell } from '../src/cli/commands/hub-doorbell.js';
 import { agentMirrorRefs } from '../src/loops/agent/agent-repo.js';
 import { systemClock } from '../src/loops/runtime/clock.js';
 import { silentLogger } from '../src/loops/runtime/logger.js';
-import { localHubRepo } from '../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { makeServedRepo } from '../test/git-server/git-cli.js';
 import { startGitServer, type GitServer } from '../test/git-server/start-git-server.js';
 import { commitClusterBranch } from '../test/support/cluster-branch.js';

@@ -33,7 +33,7 @@ import { runHubPass } from '../src/loops/hub/hub-pass.js';
 import { saveHubMemo } from '../src/loops/hub/hub-memo.js';
 import { hubMemoPath } from '../src/loops/hub/hub-memo-file.js';
 import type { HubPassResult } from '../src/loops/hub/hub-pass-result.js';
-import { localHubRepo } from '../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { silentLogger, type Logger } from '../src/loops/runtime/logger.js';
 import { admissionPolicies } from './admission-policies.js';
 import { generateFleet } from './generate-fleet.js';

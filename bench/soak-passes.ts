@@ -1,6 +1,6 @@
 // The soak benchmark's worker (bench/soak.ts runs it in a fresh process): a hub that runs for a
 // long time over the generated fleet, one change per pass, with the repository maintenance the
-// hub runs between passes (src/loops/shared/repo-maintenance.ts).
+// hub runs between passes (src/loops/runtime/repo-maintenance.ts).
 //
 //   npx tsc -p tsconfig.json && node build/bench/soak-passes.js [--passes N] [--templates N] [--clusters M]
 //
@@ -25,10 +25,10 @@ import { listLooseObjects, listPacks } from '../src/adapters/git/list-packs.js';
 import type { SourceFile } from '../src/core/load/load-fleet.js';
 import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
 import { runHubPass } from '../src/loops/hub/hub-pass.js';
-import { defaultMaintenanceSettings, repoMaintenance } from '../src/loops/shared/repo-maintenance.js';
+import { defaultMaintenanceSettings, repoMaintenance } from '../src/loops/runtime/repo-maintenance.js';
 import type { Clock } from '../src/loops/runtime/clock.js';
 import { silentLogger } from '../src/loops/runtime/logger.js';
-import { localHubRepo } from '../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { generateFleet } from './generate-fleet.js';
 import { median } from './lib/stats.js';
 

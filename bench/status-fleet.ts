@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import type { SourceFile } from '../src/core/load/load-fleet.js';
 import { createHubPassCache } from '../src/loops/hub/hub-pass-cache.js';
 import { runHubPass } from '../src/loops/hub/hub-pass.js';
-import { localHubRepo } from '../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { silentLogger } from '../src/loops/runtime/logger.js';
 import type { ObjectRef } from '../src/core/model/object-ref.js';
 import { statusBranchFiles, type ObjectStatusRecord } from '../src/core/status/status-branch.js';

@@ -13,8 +13,8 @@
 //   node build/bench/status-reread.js <gitdir> memo|cold      prints {ms, cpuMs, rssMiB}
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createFleetStatusMemo } from '../src/loops/shared/fleet-status-memo.js';
-import { readFleetStatus } from '../src/loops/shared/read-fleet-status.js';
+import { createFleetStatusMemo } from '../src/loops/views/fleet-status-memo.js';
+import { readFleetStatus } from '../src/loops/views/read-fleet-status.js';
 import { matrixOf, statusRowsOf } from '../src/loops/ui/dashboard-view.js';
 import type { Contender } from './lib/alternate.js';
 import { runTimed } from './lib/run-timed.js';

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createHubPassCache } from '../src/loops/hub/hub-pass-cache.js';
 import { runHubPass } from '../src/loops/hub/hub-pass.js';
-import { localHubRepo } from '../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { silentLogger } from '../src/loops/runtime/logger.js';
 import { statusBranchFiles, type ObjectStatusRecord } from '../src/core/status/status-branch.js';
 import type { HealthStatus } from '../src/core/health/health.js';

@@ -30,7 +30,7 @@ import { heartbeatRepo } from '../../src/loops/agent/status-target.js';
 import { systemClock } from '../../src/loops/runtime/clock.js';
 import type { Logger } from '../../src/loops/runtime/logger.js';
 import { periodicTrigger, type Trigger } from '../../src/loops/runtime/trigger.js';
-import { watchLocalRefs } from '../../src/loops/hub/watch-local-refs.js';
+import { watchLocalRefs } from '../../src/loops/runtime/watch-local-refs.js';
 import { clusterBranchRef } from '../../src/loops/agent/agent-repo.js';
 import { FakeCluster } from '../../test/loops/agent/fake-cluster.js';
 

@@ -210,5 +210,20 @@ test(
     const alone = await runCli(['hub', '--repo', repo.path, '--once', '--trusted-keys', allowed]);
     assert.equal(alone.code, 2);
     assert.match(alone.stderr, /--trusted-keys: only with --signing-key/);
+    const adoptAlone = await runCli(['hub', '--repo', repo.path, '--once', '--adopt-records', forged]);
+    assert.equal(adoptAlone.code, 2);
+    assert.match(adoptAlone.stderr, /--adopt-records: only with --signing-key/);
+    const short = await runCli([
+      'hub',
+      '--repo',
+      repo.path,
+      '--once',
+      '--signing-key',
+      key.privateFile,
+      '--adopt-records',
+      forged.slice(0, 12),
+    ]);
+    assert.equal(short.code, 2);
+    assert.match(short.stderr, /--adopt-records: "[0-9a-f]{12}" is not a full commit id/);
   },
 );

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
-import { readFleetStatus } from '../../src/loops/shared/read-fleet-status.js';
+import { readFleetStatus } from '../../src/loops/views/read-fleet-status.js';
 import { fleetStatusTable } from '../../src/core/status/status-table.js';
 import { explainTemplateSummaries } from '../../src/core/status/explain-template.js';
 import {

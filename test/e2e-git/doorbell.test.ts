@@ -17,7 +17,7 @@ import { runAgentLoop } from '../../src/loops/agent/agent-loop.js';
 import { writeHeartbeat } from '../../src/loops/agent/heartbeat.js';
 import { silentLogger } from '../../src/loops/runtime/logger.js';
 import { periodicTrigger } from '../../src/loops/runtime/trigger.js';
-import { localHubRepo } from '../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../src/adapters/remote/hub-repo.js';
 import { agentMirrorOf } from '../adapters/remote/remote-fixture.js';
 import { startGitServer, type GitServer } from '../git-server/start-git-server.js';
 import { fakeAgent, type FakeAgent } from '../loops/agent/fake-agent.js';

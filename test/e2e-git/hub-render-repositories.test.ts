@@ -15,7 +15,7 @@ import type { HubPassResult } from '../../src/loops/hub/hub-pass-result.js';
 import { RenderRepositories } from '../../src/loops/hub/render-repositories.js';
 import { createHubPassCache } from '../../src/loops/hub/hub-pass-cache.js';
 import type { Logger } from '../../src/loops/runtime/logger.js';
-import { readFleetStatus } from '../../src/loops/shared/read-fleet-status.js';
+import { readFleetStatus } from '../../src/loops/views/read-fleet-status.js';
 import { git, makeServedRepo, removeTempDirs, tempDir } from '../git-server/git-cli.js';
 import { startGitServer, type GitServer } from '../git-server/start-git-server.js';
 

@@ -19,7 +19,7 @@ import { agentMirrorRefs } from '../../src/loops/agent/agent-repo.js';
 import { runAgentLoop } from '../../src/loops/agent/agent-loop.js';
 import { writeHeartbeat } from '../../src/loops/agent/heartbeat.js';
 import { silentLogger } from '../../src/loops/runtime/logger.js';
-import { localHubRepo } from '../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../src/adapters/remote/hub-repo.js';
 import { startForge, type Forge } from '../git-server/start-forge.js';
 import { fakeAgent } from '../loops/agent/fake-agent.js';
 import { fakeClock, type FakeClock } from '../loops/runtime/fake-clock.js';

@@ -74,9 +74,8 @@ test(
         );
         return true;
       };
-      const started = performance.now();
+      // The message names which deadline ended it (not the 5 s connect timeout, not something later).
       await assert.rejects(hub.refresh(), atDeadline('fetch', 700));
-      assert.ok(performance.now() - started < 5000, 'the deadline, not something later, ended it');
       const oid = '1'.repeat(40);
       await assert.rejects(
         hub.publish([{ ref: 'refs/heads/gitfleet/clusters/a', oldOid: null, newOid: oid }]),

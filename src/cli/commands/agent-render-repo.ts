@@ -23,7 +23,7 @@ import { agentRemoteOptions, remoteAgentRepo, type AgentRemoteOptions } from './
 import { privateFiles } from './hub-remote-setup.js';
 import { runAgentPass, type AgentPassOptions } from '../../loops/agent/run-agent-pass.js';
 import type { Clock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
 import { statusMirrorMaintenance } from './agent-status-repos.js';
 
 /** `agent --render-repo` and `--render-token-file`. */
@@ -150,7 +150,7 @@ export interface AgentMirrors {
 
 /**
  * The agent's pass, followed by the maintenance of the mirrors it owns
- * (loops/shared/repo-maintenance.ts): its status repository's, and each mirror its repository
+ * (loops/runtime/repo-maintenance.ts): its status repository's, and each mirror its repository
  * opened (the fleet repository's, a render repository's). A local repository is the hub's.
  */
 export function agentPassWithMaintenance(deps: {

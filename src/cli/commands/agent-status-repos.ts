@@ -11,7 +11,7 @@ import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js'
 import type { StatusRepos, StatusTarget } from '../../loops/agent/status-target.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
 import { heartbeatRef, statusRef } from '../../core/publish/hub-refs.js';
 import { agentRemoteOptions, type AgentRemoteOptions } from './agent-remote-repo.js';
 

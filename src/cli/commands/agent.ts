@@ -59,7 +59,7 @@ import {
   type AgentPassOptions,
   type AgentPassResult,
 } from '../../loops/agent/run-agent-pass.js';
-import { watchLocalRefs } from '../../loops/hub/watch-local-refs.js';
+import { watchLocalRefs } from '../../loops/runtime/watch-local-refs.js';
 import { systemClock } from '../../loops/runtime/clock.js';
 import type { LogLevel } from '../../loops/runtime/logger.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';

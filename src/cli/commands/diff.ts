@@ -18,7 +18,7 @@ import {
   type SideFailure,
 } from '../../loops/preview/preview-diff.js';
 import type { Io } from '../io.js';
-import { reviewSourceSignatures } from '../../loops/shared/review-source-signatures.js';
+import { reviewSourceSignatures } from '../../loops/source/review-source-signatures.js';
 import { printError } from '../print-error.js';
 import { comparedLine, comparedSide, refuseAmbiguousHead, repositoryOf } from './diff-sides.js';
 import { sourceFlags, sourceRendererOf } from '../source-flags.js';

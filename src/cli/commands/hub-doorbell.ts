@@ -13,7 +13,7 @@ import { clusterBeacons, type ClusterBeacons } from '../../loops/hub/cluster-bea
 import type { RenderRepositories } from '../../loops/hub/render-repositories.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import type { HubRepo } from '../../loops/shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { parseMetricsAddr } from '../parse-metrics-addr.js';
 import { UsageError } from '../usage-error.js';
 import type { Forge } from '../../core/budget/forge-budget.js';

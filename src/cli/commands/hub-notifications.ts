@@ -12,7 +12,7 @@ import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
-import type { HubRepo } from '../../loops/shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { startNotifyWorker, type NotifyWorker } from '../../loops/hub/notify-worker.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';

@@ -15,7 +15,7 @@ import { pollRemote, type Poller } from '../../adapters/watch/poll-remote.js';
 import { startWebhookServer, type WebhookServer } from '../../adapters/watch/start-webhook-server.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
-import type { HubRepo } from '../../loops/shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 import { heartbeatRefPrefix } from '../../core/publish/hub-refs.js';
 import type { RefSnapshot } from '../../loops/hub/cluster-monitor.js';

@@ -8,7 +8,7 @@ import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { RenderRepositories } from '../../loops/hub/render-repositories.js';
 import type { StatusRepositories } from '../../loops/hub/status-repositories.js';
 import { hubStatusRepositories, sideRepositories, type SideRepositoryDeps } from './hub-status-repos.js';
-import type { RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import type { RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
 
 /** `hub --render-token-file FILE`. */
 export const renderTokenFileFlag = {

@@ -8,7 +8,7 @@ import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { loadSigningKey } from '../../adapters/signing/load-signing-key.js';
 import { loadTrustedKeys } from '../../adapters/signing/load-trusted-keys.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
-import type { SourceKeyFlags } from '../../loops/shared/source-policy.js';
+import type { SourceKeyFlags } from '../../loops/source/source-policy.js';
 import { UsageError } from '../usage-error.js';
 
 /** The hub's signing and source verification flags. */
@@ -38,6 +38,11 @@ export const hubSigningFlags = {
     value: 'FILE',
     help: "with --signing-key: the hub's earlier public keys (allowed_signers lines or armored OpenPGP public keys) whose records on its branches it still trusts as its own, during a rotation; records no hub key signed are not trusted",
   },
+  'adopt-records': {
+    type: 'string',
+    value: 'COMMIT',
+    help: "with --signing-key: the full id of the unsigned bindings head to read as the hub's own on its first signed pass, so placements, evictions and rollouts in progress carry on when signing is turned on; any other unsigned head is not trusted",
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 /** What the hub's signing flags ask for. */
@@ -47,12 +52,15 @@ export interface HubSigningOptions {
   trustedKeys?: string;
   /** Source verification from the flags. */
   sourceKeys?: SourceKeyFlags;
+  /** The unsigned bindings head to adopt (--adopt-records). */
+  adoptRecords?: string;
 }
 
 /** Returns the signing options of the command line. */
 export function hubSigningOf(values: {
   'signing-key'?: string | undefined;
   'trusted-keys'?: string | undefined;
+  'adopt-records'?: string | undefined;
   'source-allowed-signers'?: string | undefined;
   'source-openpgp-keys'?: string | undefined;
   'source-verification'?: 'head' | 'strict' | undefined;
@@ -67,6 +75,7 @@ export function hubSigningOf(values: {
   return {
     ...(values['signing-key'] !== undefined ? { signingKey: values['signing-key'] } : {}),
     ...(values['trusted-keys'] !== undefined ? { trustedKeys: values['trusted-keys'] } : {}),
+    ...(values['adopt-records'] !== undefined ? { adoptRecords: values['adopt-records'] } : {}),
     ...(Object.keys(keys).length > 0 ? { sourceKeys: keys } : {}),
   };
 }
@@ -75,21 +84,37 @@ export function hubSigningOf(values: {
 export async function hubSignerOf(
   opts: HubSigningOptions,
   log: Logger,
-): Promise<{ signer?: CommitSigner; sourceKeys?: SourceKeyFlags; trustedKeys?: CommitVerifier }> {
+): Promise<{
+  signer?: CommitSigner;
+  sourceKeys?: SourceKeyFlags;
+  trustedKeys?: CommitVerifier;
+  adoptRecords?: string;
+}> {
   const sourceKeys = opts.sourceKeys ? { sourceKeys: opts.sourceKeys } : {};
   if (opts.signingKey === undefined) {
-    if (opts.trustedKeys !== undefined)
+    const flag =
+      opts.trustedKeys !== undefined
+        ? 'trusted-keys'
+        : opts.adoptRecords !== undefined
+          ? 'adopt-records'
+          : '';
+    if (flag !== '')
       throw new UsageError(
-        '--trusted-keys: only with --signing-key (the keys trusted besides the one the hub signs with)',
+        `--${flag}: only with --signing-key (it says which records the signing hub trusts)`,
       );
     return sourceKeys;
   }
+  if (opts.adoptRecords !== undefined && !/^[0-9a-f]{40}$/.test(opts.adoptRecords))
+    throw new UsageError(
+      `--adopt-records: ${JSON.stringify(opts.adoptRecords)} is not a full commit id (40 hex digits: git rev-parse gitfleet/bindings)`,
+    );
+  const adopt = opts.adoptRecords !== undefined ? { adoptRecords: opts.adoptRecords } : {};
   const signer = await loadSigningKey(opts.signingKey);
   log.info(`signing the hub's commits with ${signer.format} key ${signer.keyId} (${opts.signingKey})`);
-  if (opts.trustedKeys === undefined) return { signer, ...sourceKeys };
+  if (opts.trustedKeys === undefined) return { signer, ...sourceKeys, ...adopt };
   const trusted = await loadTrustedKeys(opts.trustedKeys);
   log.info(
     `trusting the hub's records signed by ${trusted.sshKeys + trusted.openpgpKeys} earlier key(s) of ${opts.trustedKeys} too`,
   );
-  return { signer, ...sourceKeys, trustedKeys: trusted.verifier };
+  return { signer, ...sourceKeys, ...adopt, trustedKeys: trusted.verifier };
 }

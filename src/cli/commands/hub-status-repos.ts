@@ -10,9 +10,9 @@ import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { StatusRepositories } from '../../loops/hub/status-repositories.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import { localHubRepo, type HubRepo } from '../../loops/shared/hub-repo.js';
+import { localHubRepo, type HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { Clock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/shared/repo-maintenance.js';
+import { repoMaintenance, type RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 

@@ -8,7 +8,7 @@ import { groupOf } from '../../core/model/object-ref.js';
 import type { ObjectSpec } from '../../core/review/parse-object-spec.js';
 import { templateExplainer } from '../../core/status/explain-template.js';
 import type { TemplateExplanation } from '../../core/status/explanation.js';
-import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
+import { readFleetStatus } from '../../loops/views/read-fleet-status.js';
 import { statusRepositoryOpener } from './open-status-repository.js';
 
 /** Returns the object's explanation now, or why there is none. */

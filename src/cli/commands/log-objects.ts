@@ -4,9 +4,9 @@
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { openObjectStore, readStoredObjectNow, type ObjectStore } from '../../adapters/git/object-store.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
-import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
-import { localGitdir } from '../../loops/shared/hub-repo.js';
-import { readRenderedHeads, readRenderLocations } from '../../loops/shared/read-rendered-heads.js';
+import { createFleetStatusMemo } from '../../loops/views/fleet-status-memo.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
+import { readRenderedHeads, readRenderLocations } from '../../loops/views/read-rendered-heads.js';
 import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
@@ -40,7 +40,7 @@ export class NoSuchCommit extends Error {}
 /**
  * Returns the repository's store and its refs under `refs/heads/<prefix>`, each cluster branch
  * read where the bindings branch records it (a render repository on a local path,
- * loops/shared/read-rendered-heads.ts); `unreadable` names the clusters whose render repository
+ * loops/views/read-rendered-heads.ts); `unreadable` names the clusters whose render repository
  * cannot be read here (a URL, or a path that is no repository).
  */
 export async function openLogRepo(

@@ -9,7 +9,7 @@
 // `deployments.apps`: core/review/kind-names.ts); one that names no kind is an error saying so.
 // Following an object, its explanation now (per cluster: placed or not and why) comes first.
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
-import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import { clusterBranches, openLogRepo, type LogRepo } from './log-objects.js';
 import { formatLogText } from '../../core/review/format-log-text.js';

@@ -1,12 +1,12 @@
 // How `gitfleet status` and `gitfleet ui` read a status repository the fleet assigns
-// (loops/shared/read-status-repositories.ts): a local path in place; a URL through a mirror of
+// (loops/views/read-status-repositories.ts): a local path in place; a URL through a mirror of
 // its own (keyed apart from the hub's and the agents'), fetched again at every read. The token is
 // the command's (--token-file, else $GITFLEET_GIT_TOKEN).
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo, type RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 

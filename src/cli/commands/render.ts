@@ -13,11 +13,11 @@ import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.j
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
-import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
+import { renderOffLoop } from '../../loops/source/render-off-loop.js';
 import { luaFlags, luaOptionsOf } from '../lua-flags.js';
 import { sourceFlags, sourceRendererOf } from '../source-flags.js';
 import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
-import { loadWithSources } from '../../loops/shared/load-with-sources.js';
+import { loadWithSources } from '../../loops/source/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { logLevelFlag } from '../observability.js';
 import { commandLog } from '../command-log.js';

@@ -9,7 +9,7 @@
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { watchLocalRefs, type RefWatcher } from '../../adapters/watch/watch-local-refs.js';
 import { bindingsRef, clusterRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
-import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { clearScreen } from '../escaping-io.js';
 import type { Io } from '../io.js';
 import type { Logger } from '../../loops/runtime/logger.js';

@@ -4,7 +4,7 @@
 // matrix instead (placed rows only unless `--all`). Then why workloads moved (eviction tasks,
 // the monitor's verdicts) and every rollout the bindings branch records, as before.
 //
-// The reading is loops/shared/read-fleet-status.ts, the views are core/status (fleet-summary.ts,
+// The reading is loops/views/read-fleet-status.ts, the views are core/status (fleet-summary.ts,
 // status-table.ts), the same ones the dashboard shows. `--watch` prints again whenever a gitfleet
 // branch moves (status-watch.ts). docs/status.md says what every column means.
 import { forgeDefaults, forgeFlag } from '../forge-profile.js';
@@ -30,9 +30,9 @@ import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
 import { formatRefusedDeletions, refusedDeletionsOf } from '../../core/status/refused-deletions.js';
-import { readFleetStatus } from '../../loops/shared/read-fleet-status.js';
+import { readFleetStatus } from '../../loops/views/read-fleet-status.js';
 import { statusRepositoryOpener } from './open-status-repository.js';
-import { createFleetStatusMemo } from '../../loops/shared/fleet-status-memo.js';
+import { createFleetStatusMemo } from '../../loops/views/fleet-status-memo.js';
 import type { Io } from '../io.js';
 import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';

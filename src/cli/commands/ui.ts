@@ -15,7 +15,7 @@ import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { localGitdir } from '../../loops/shared/hub-repo.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { DashboardService } from '../../loops/ui/dashboard-service.js';
 import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';

@@ -8,14 +8,14 @@ import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
-import { renderOffLoop } from '../../loops/shared/render-off-loop.js';
+import { renderOffLoop } from '../../loops/source/render-off-loop.js';
 import { luaFlags, luaOptionsOf } from '../lua-flags.js';
 import { sourceFlags, sourceRendererOf } from '../source-flags.js';
 import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
-import { loadWithSources } from '../../loops/shared/load-with-sources.js';
+import { loadWithSources } from '../../loops/source/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
-import { reviewSourceSignatures, type SignatureReview } from '../../loops/shared/review-source-signatures.js';
-import type { SourceKeyFlags } from '../../loops/shared/source-policy.js';
+import { reviewSourceSignatures, type SignatureReview } from '../../loops/source/review-source-signatures.js';
+import type { SourceKeyFlags } from '../../loops/source/source-policy.js';
 
 /**
  * Returns what the hub's source verification says of the commit validated (keys from the commit

@@ -227,7 +227,7 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
   }
 }
 
-// A template source is rendered by the loops (loops/shared/load-with-sources.ts); it is never propagated.
+// A template source is rendered by the loops (loops/source/load-with-sources.ts); it is never propagated.
 function mergeFleetConfig(c: Collection, at: Place): void {
   if (at.item === undefined && c.fleetConfigsSeen.has(`${at.source.file}#${at.source.index}`)) return;
   const first = c.fleetConfigAt === undefined ? '' : ` (the one in use is at ${c.fleetConfigAt})`;

@@ -44,7 +44,7 @@ export type { LoadError, LoadErrorCode } from './load-error.js';
 export { formatLoadError } from './load-error.js';
 export type { SourceFile } from './source-file.js';
 
-/** A file a template source rendered (loops/shared/load-with-sources.ts), loaded after the fleet's own. */
+/** A file a template source rendered (loops/source/load-with-sources.ts), loaded after the fleet's own. */
 export interface RenderedFile extends SourceFile {
   /** The release namespace of a HelmSource's output: namespaced objects written without one go there. */
   namespace?: string;

@@ -67,6 +67,8 @@ export type DiagnosticCode =
   | 'RolloutApprovalsUnverified'
   /** A record on a hub branch that the hub's keys did not sign: not trusted (loops/hub/trust-hub-records.ts). */
   | 'RecordUntrusted'
+  /** An unsigned bindings head the operator vouched for with `hub --adopt-records`: read as the hub's own. */
+  | 'RecordAdopted'
   /** A cluster's status head is not signed by the key of its registration: ignored (loops/hub/accept-status-heads.ts). */
   | 'StatusRefused'
   /** A cluster's registration names no signing key: its reports are read unverified. */

@@ -56,7 +56,11 @@ export function fleetApisText(apis: FleetApis): string {
 // The CRD's group, kind and served versions; nothing for a spec that does not have them.
 function servedApis(spec: unknown): string[] {
   if (typeof spec !== 'object' || spec === null) return [];
-  const { group, names, versions } = spec as { group?: unknown; names?: { kind?: unknown }; versions?: unknown };
+  const { group, names, versions } = spec as {
+    group?: unknown;
+    names?: { kind?: unknown };
+    versions?: unknown;
+  };
   const kind = names?.kind;
   if (typeof group !== 'string' || typeof kind !== 'string' || !Array.isArray(versions)) return [];
   const keys: string[] = [];

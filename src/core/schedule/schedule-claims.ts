@@ -56,7 +56,10 @@ export function scheduleClaims(opts: {
     if (isCrdResource(claim.template.ref)) results.set(claim, scheduleOne(claim, noFleetApis, ''));
   }
   const templates = new Map(opts.claims.map((c) => [c.template.key, c.template]));
-  const fleetApis = fleetApisOf([...results.values()].map((r) => r.binding), templates);
+  const fleetApis = fleetApisOf(
+    [...results.values()].map((r) => r.binding),
+    templates,
+  );
   const apis = fleetApisText(fleetApis);
   const bindings: Binding[] = [];
   const diagnostics: Diagnostic[] = [];

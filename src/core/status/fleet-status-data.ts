@@ -1,5 +1,5 @@
 // What `gitfleet status` and `gitfleet ui` know about a fleet, as read from the hub's and the
-// agents' branches (loops/shared/read-fleet-status.ts does the reading). Pure data: the
+// agents' branches (loops/views/read-fleet-status.ts does the reading). Pure data: the
 // summaries (fleet-summary.ts), the full matrix (status-table.ts) and the filters
 // (filter-fleet-status.ts) are functions of it, so the command line and the dashboard show the
 // same numbers.

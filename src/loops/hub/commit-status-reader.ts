@@ -1,5 +1,5 @@
 // What the commit-status worker computes from: the fleet status as `gitfleet status` reads it
-// (loops/shared/read-fleet-status.ts) from the repository the hub writes (a remote's mirror, as
+// (loops/views/read-fleet-status.ts) from the repository the hub writes (a remote's mirror, as
 // the last pass left it), with the status and render repositories read where the hub's own
 // passes read them, never fetched again. The per-object records of a cluster whose status the
 // bindings head already aggregated come from the binding records (`objects: 'fresh'`), and the
@@ -8,9 +8,9 @@ import { deployStatusInputOf } from '../../core/notify/deploy-status-input.js';
 import type { DeployStatusInput } from '../../core/notify/deploy-status.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
-import { createFleetStatusMemo, type FleetStatusMemo } from '../shared/fleet-status-memo.js';
-import { readCommit } from '../shared/read-fleet-objects.js';
-import { FleetStatusError, readFleetStatus } from '../shared/read-fleet-status.js';
+import { createFleetStatusMemo, type FleetStatusMemo } from '../views/fleet-status-memo.js';
+import { readCommit } from '../views/read-fleet-objects.js';
+import { FleetStatusError, readFleetStatus } from '../views/read-fleet-status.js';
 import type { Clock } from '../runtime/clock.js';
 
 export interface CommitStatusReaderOptions {

@@ -1,12 +1,12 @@
 // What a hub pass is given (hub-pass.ts): the repository and source, the identity and clock of
 // its commits, the process's cache and failover memory, the side repositories and the keys.
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
-import type { TemplateSourceRenderer } from '../shared/load-with-sources.js';
+import type { TemplateSourceRenderer } from '../source/load-with-sources.js';
 import type { SourceTree } from '../../adapters/render-tools/source-tree.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import type { Logger } from '../runtime/logger.js';
-import type { HubRepo } from '../shared/hub-repo.js';
-import type { SourceKeyFlags } from '../shared/source-policy.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
+import type { SourceKeyFlags } from '../source/source-policy.js';
 import type { HubFailover } from './hub-failover.js';
 import type { HubPassCache } from './hub-pass-cache.js';
 import type { RenderRepositories } from './render-repositories.js';
@@ -57,4 +57,6 @@ export interface HubPassOptions {
   sourceRenderer?: TemplateSourceRenderer<SourceTree>;
   /** The hub's earlier public keys (`--trusted-keys`): records they signed are the hub's own during a rotation (trust-hub-records.ts). */
   trustedKeys?: CommitVerifier;
+  /** An unsigned bindings head the hub reads as its own on its first signed pass (`--adopt-records`; trust-hub-records.ts). */
+  adoptRecords?: string;
 }

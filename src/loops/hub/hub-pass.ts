@@ -31,7 +31,7 @@ import {
   type RenderedFile,
   type SourceFile,
 } from '../../core/load/load-fleet.js';
-import { loadWithSources } from '../shared/load-with-sources.js';
+import { loadWithSources } from '../source/load-with-sources.js';
 import { gitSourceTree } from '../../adapters/render-tools/source-tree.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
@@ -41,7 +41,7 @@ import { renderAndWrite } from './render-and-write.js';
 import type { HubPassOptions } from './hub-pass-options.js';
 import { createHubPassCache } from './hub-pass-cache.js';
 import type { ClusterPassOutcome, HubPassResult, SourceCommit } from './hub-pass-result.js';
-import type { HubRepo } from '../shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { needsSignature } from './pass-context.js';
 import { gateSource } from './hub-source-gate.js';

@@ -22,10 +22,10 @@ import {
 import { parseTrailers } from '../../core/publish/commit-trailers.js';
 import { describeSigner } from '../../core/model/signature-verdict.js';
 import type { Logger } from '../runtime/logger.js';
-import type { HubRepo } from '../shared/hub-repo.js';
-import { sourcePolicyOf, type SourceKeyFlags } from '../shared/source-policy.js';
-import { sourceReader, type SourceReader } from '../shared/source-reader.js';
-import { verifySource } from '../shared/verify-source.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
+import { sourcePolicyOf, type SourceKeyFlags } from '../source/source-policy.js';
+import { sourceReader, type SourceReader } from '../source/source-reader.js';
+import { verifySource } from '../source/verify-source.js';
 import { noTimings, type HubPassResult, type SourceCommit, type SourceRefusal } from './hub-pass-result.js';
 import type { LoadResult, SourceFile } from '../../core/load/load-fleet.js';
 import { subjectOf } from './read-git-state.js';

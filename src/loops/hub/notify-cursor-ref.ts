@@ -16,11 +16,11 @@ import {
   parseNotifyCursor,
   type NotifyCursor,
 } from '../../core/notify/notify-cursor.js';
-import { createFleetStatusMemo } from '../shared/fleet-status-memo.js';
-import { readCommit, readText, type FleetRead } from '../shared/read-fleet-objects.js';
+import { createFleetStatusMemo } from '../views/fleet-status-memo.js';
+import { readCommit, readText, type FleetRead } from '../views/read-fleet-objects.js';
 import { parseTree } from '../../adapters/git/tree-object.js';
 import { readStoredObjectNow } from '../../adapters/git/object-store.js';
-import type { HubRepo } from '../shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 
 /** The cursor the branch holds and the commit it is in (null: no branch yet). */
 export interface RecordedCursor {

@@ -10,7 +10,7 @@ import { fleetEvent, type FleetEvent } from '../../core/notify/fleet-event.js';
 import type { NotifyCursor } from '../../core/notify/notify-cursor.js';
 import { routeEvent } from '../../core/notify/route-events.js';
 import type { Logger } from '../runtime/logger.js';
-import type { FleetRead } from '../shared/read-fleet-objects.js';
+import type { FleetRead } from '../views/read-fleet-objects.js';
 import type { HubPassResult } from './hub-pass-result.js';
 import type { QueuedEvent } from './notify-lane.js';
 import type { RoutingFacts } from './notify-policies.js';

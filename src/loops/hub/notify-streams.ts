@@ -11,7 +11,7 @@ import { strategyLabel, type RolloutState } from '../../core/model/rollout.js';
 import { bindingsCommitEvents, type BindingsCommitFacts } from '../../core/notify/bindings-commit-events.js';
 import { statusCommitEvents } from '../../core/notify/status-commit-events.js';
 import type { FleetEvent } from '../../core/notify/fleet-event.js';
-import { listYamlFiles, readCommit, readText, type FleetRead } from '../shared/read-fleet-objects.js';
+import { listYamlFiles, readCommit, readText, type FleetRead } from '../views/read-fleet-objects.js';
 
 /** The events of a stream's commits from the oldest one read to its head, in order. */
 export interface StreamEvents {

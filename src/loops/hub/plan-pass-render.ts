@@ -9,7 +9,7 @@ import type { Fleet } from '../../core/model/fleet.js';
 import type { PreviousBinding } from '../../core/model/binding.js';
 import type { Snapshot } from '../../core/model/snapshot.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
-import { renderOffLoop } from '../shared/render-off-loop.js';
+import { renderOffLoop } from '../source/render-off-loop.js';
 import { planClusterTaints, planEvictions, settleEndedTasks } from '../../core/failover/plan-failover.js';
 import { withMonitorVerdicts, type ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { exportedSlicesByCluster } from '../../core/status/exports-by-cluster.js';

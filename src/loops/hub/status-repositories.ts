@@ -15,7 +15,7 @@ import { listRefs } from '../../adapters/git/list-refs.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { heartbeatRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
-import type { HubRepo } from '../shared/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { ReadContext } from './read-git-state.js';
 
 /** Cluster → the URL of its status repository; absent: the fleet repository. */

@@ -9,6 +9,10 @@
 // top of the branch with the trusted record's state: the hand-edited record is written over.
 // No signed record within the walk: the pass goes on as on a new bindings branch (what deleting
 // the branch, which any writer can do, would give), never from a record nobody vouches for.
+// A hub that starts signing a fleet it rendered unsigned may be told which head to vouch for
+// (`hub --adopt-records COMMIT`): that exact head is read as the hub's own, once, so the first
+// signed pass keeps the placements, evictions and rollouts in progress; any other head is judged
+// as above.
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
@@ -26,6 +30,8 @@ export const maxRecordWalk = 64;
 export interface HubRecordKeys {
   signer?: CommitSigner;
   trustedKeys?: CommitVerifier;
+  /** The full id of an unsigned bindings head the operator vouches for (`hub --adopt-records`). */
+  adoptRecords?: string;
   now: () => Date;
 }
 
@@ -40,6 +46,7 @@ export async function trustHubRecords(
   const verify = verifierOf(read, keys);
   const verdict = await verify(head);
   if (verdict.ok) return state;
+  if (keys.adoptRecords === head) return adopted(state, head, verdict);
   const trusted = await newestSignedBelow({
     head,
     max: maxRecordWalk,
@@ -54,17 +61,33 @@ export async function trustHubRecords(
     trusted === undefined
       ? `no record below it within ${maxRecordWalk} commits is signed by them either: the hub goes on as on a new bindings branch`
       : `the hub goes on from ${trusted.slice(0, 12)}, the newest record it signed`;
+  const notAdopted =
+    keys.adoptRecords === undefined
+      ? ''
+      : ` (--adopt-records names ${keys.adoptRecords.slice(0, 12)}, not this head)`;
   const diagnostic: Diagnostic = {
     severity: 'warning',
     code: 'RecordUntrusted',
     subject: `Branch/${branch}`,
-    message: `${branch} at ${head.slice(0, 12)}: not signed by the hub's keys (${describeVerdict(verdict)}): nothing moves on its records; ${goesOn}, and writes a signed record over it`,
+    message: `${branch} at ${head.slice(0, 12)}: not signed by the hub's keys (${describeVerdict(verdict)})${notAdopted}: nothing moves on its records; ${goesOn}, and writes a signed record over it`,
   };
   return {
     ...state,
     bindings: { ...state.bindings, ...from, ...files, head },
     recordDiagnostics: [...(state.recordDiagnostics ?? []), diagnostic],
   };
+}
+
+// The head the operator vouches for, read as it is; the pass's signed record goes on top of it.
+function adopted(state: HubState, head: string, verdict: SignatureVerdict): HubState {
+  const branch = state.bindings.ref.replace(/^refs\/heads\//, '');
+  const diagnostic: Diagnostic = {
+    severity: 'info',
+    code: 'RecordAdopted',
+    subject: `Branch/${branch}`,
+    message: `${branch} at ${head.slice(0, 12)}: not signed by the hub's keys (${describeVerdict(verdict)}), read as the hub's own because --adopt-records names it; the hub writes a signed record over it`,
+  };
+  return { ...state, recordDiagnostics: [...(state.recordDiagnostics ?? []), diagnostic] };
 }
 
 // Verdicts by pass cache and commit: a commit's content never changes.

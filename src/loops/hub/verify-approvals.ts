@@ -13,7 +13,7 @@ import { parseCommit } from '../../adapters/git/parse-commit.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { signatureKeyIds } from '../../adapters/signing/is-signed-by.js';
 import { trustedKeysOf, type TrustedKeysText } from '../../adapters/signing/load-trusted-keys.js';
-import { sourceReader } from '../shared/source-reader.js';
+import { sourceReader } from '../source/source-reader.js';
 import type { ReadContext } from './read-git-state.js';
 
 /** The approvals with their verdicts, and who made each revision. */

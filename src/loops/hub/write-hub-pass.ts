@@ -15,7 +15,7 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import { parseCommitParents } from '../../adapters/git/read-git-object.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
-import type { HubRepo, RefMove } from '../shared/hub-repo.js';
+import type { HubRepo, RefMove } from '../../adapters/remote/hub-repo.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
 import { RenderUnavailableError } from './render-repositories.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';

@@ -24,8 +24,8 @@ import type { RolloutState } from '../../core/model/rollout.js';
 import { GitSourceError, readGitSource } from '../../adapters/source/read-git-commit.js';
 import { describeRecordedState, readRecordedState } from './read-recorded-state.js';
 import { blobIdsOf, renderAsHub, withBranchFiles, type HubRender } from './render-as-hub.js';
-import { renderOffLoop } from '../shared/render-off-loop.js';
-import { loadWithSources, type TemplateSourceRenderer } from '../shared/load-with-sources.js';
+import { renderOffLoop } from '../source/render-off-loop.js';
+import { loadWithSources, type TemplateSourceRenderer } from '../source/load-with-sources.js';
 import { readReportedStatusAt } from './read-reported-status-at.js';
 import { gitSourceTree, type SourceTree } from '../../adapters/render-tools/source-tree.js';
 

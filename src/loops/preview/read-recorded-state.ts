@@ -6,8 +6,8 @@ import { createHubPassCache } from '../hub/hub-pass-cache.js';
 import { readHubState, type HubState } from '../hub/read-hub-state.js';
 import type { ReadContext } from '../hub/read-git-state.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
-import { localGitdir } from '../shared/hub-repo.js';
-import { readRenderedHeads } from '../shared/read-rendered-heads.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
+import { readRenderedHeads } from '../views/read-rendered-heads.js';
 
 /** The recorded state of the hub's branches under one prefix, and when it was recorded. */
 export interface RecordedState {

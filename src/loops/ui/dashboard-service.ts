@@ -5,8 +5,8 @@
 // only keeps them and shapes them for the browser.
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import type { StatusRow } from '../../core/status/status-table.js';
-import { FleetStatusError, readFleetStatus } from '../shared/read-fleet-status.js';
-import { createFleetStatusMemo } from '../shared/fleet-status-memo.js';
+import { FleetStatusError, readFleetStatus } from '../views/read-fleet-status.js';
+import { createFleetStatusMemo } from '../views/fleet-status-memo.js';
 import { commitRange, diffCommits, type CommitDiffView } from './commit-diff.js';
 import {
   clusterCardsOf,

@@ -13,7 +13,7 @@ import { agentBranchRepo } from '../../../src/loops/agent/agent-branch-repo.js';
 import { localAgentRepo, type AgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import { RenderRepositories } from '../../../src/loops/hub/render-repositories.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 import { commitChange, fleetRepoWith, hubPass, rendered, removeFleetRepos } from '../hub/hub-fixture.js';
 

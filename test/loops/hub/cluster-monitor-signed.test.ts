@@ -13,7 +13,7 @@ import { localAgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import { clusterMonitor, type ClusterMonitor } from '../../../src/loops/hub/cluster-monitor.js';
 import { defaultClusterMonitorSettings } from '../../../src/loops/hub/cluster-monitor-rules.js';
 import { StatusRepositories } from '../../../src/loops/hub/status-repositories.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import type { Logger } from '../../../src/loops/runtime/logger.js';
 import { madeKey, type MadeKey } from '../../support/signing-keys.js';
 import { fakeClock, type FakeClock } from '../runtime/fake-clock.js';

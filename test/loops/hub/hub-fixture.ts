@@ -23,7 +23,7 @@ import { dirname, join, relative } from 'node:path';
 import { createHubPassCache, type HubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { runHubPass, type HubPassOptions } from '../../../src/loops/hub/hub-pass.js';
 import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
 import { runCli } from '../../cli/run-cli.js';
 import { runGit } from '../../support/run-git.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RenderRepositories } from '../../../src/loops/hub/render-repositories.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import {
   commitChange,
   fleetRepoWith,

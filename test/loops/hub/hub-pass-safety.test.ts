@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitWriteError } from '../../../src/adapters/git/git-write-error.js';
-import { localHubRepo, type HubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo, type HubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import {
   allObjects,
   branchFiles,

@@ -171,3 +171,52 @@ test("During a rotation the records the earlier key signed stay the hub's own wi
   const untrusted = rendered(await hubPass(other, { now: at(t0 + 1_000), signer: newKey.signer }));
   assert.match(untrusted.diagnostics.find((d) => d.code === 'RecordUntrusted')?.message ?? '', /UnknownKey/);
 });
+
+test('Turning signing on with --adopt-records: the unsigned head it names is read as the hub’s own, so a rollout in progress carries on; another head is not trusted.', async () => {
+  const hub = await madeKey('hub');
+  const start = async (message: string) => {
+    const repo = await fleetWithStrategy(strategy({ soak: 3600 }));
+    commitChange(repo, message, (work) => setImage(work, '1.9.0'));
+    rendered(await hubPass(repo, { now: at(t0) }));
+    await report(repo, canary, 'Healthy');
+    rendered(await hubPass(repo, { now: at(t0 + 1_000) }));
+    return repo;
+  };
+  const repo = await start('web 1.9.0');
+  const head = git(repo, ['rev-parse', bindings]);
+  const signed = rendered(
+    await hubPass(repo, { now: at(t0 + 2_000), signer: hub.signer, adoptRecords: head }),
+  );
+  assert.match(
+    signed.diagnostics.find((d) => d.code === 'RecordAdopted')?.message ?? '',
+    new RegExp(
+      `gitfleet/bindings at ${head.slice(0, 12)}: not signed .*read as the hub's own because --adopt-records names it`,
+    ),
+  );
+  assert.ok(
+    !signed.diagnostics.some((d) => d.code === 'RecordUntrusted'),
+    JSON.stringify(signed.diagnostics),
+  );
+  assert.equal(record(repo)!.phase, 'Progressing');
+  assert.equal(
+    record(repo)!.healthySince,
+    new Date(t0 + 1_000).toISOString(),
+    'the soak goes on where it was',
+  );
+  assert.equal(
+    git(repo, ['rev-parse', `${bindings}~1`]),
+    head,
+    'the signed record goes on top of the adopted one',
+  );
+
+  // The same change in another commit: a bindings head of the same kind, not the one named.
+  const other = await start('web 1.9.0, again');
+  const untrusted = rendered(
+    await hubPass(other, { now: at(t0 + 2_000), signer: hub.signer, adoptRecords: head }),
+  );
+  assert.match(
+    untrusted.diagnostics.find((d) => d.code === 'RecordUntrusted')?.message ?? '',
+    new RegExp(`--adopt-records names ${head.slice(0, 12)}, not this head`),
+  );
+  assert.ok(!untrusted.diagnostics.some((d) => d.code === 'RecordAdopted'));
+});

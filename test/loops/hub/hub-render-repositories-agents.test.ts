@@ -13,7 +13,7 @@ import { agentBranchRepo, type AgentBranchRepo } from '../../../src/loops/agent/
 import { localAgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import { RenderRepositories } from '../../../src/loops/hub/render-repositories.js';
 import { silentLogger, type Logger } from '../../../src/loops/runtime/logger.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import { fakeAgent } from '../agent/fake-agent.js';
 import { clusterMonitor } from '../../../src/loops/hub/cluster-monitor.js';
 import { defaultClusterMonitorSettings } from '../../../src/loops/hub/cluster-monitor-rules.js';

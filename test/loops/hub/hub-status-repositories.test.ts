@@ -14,9 +14,9 @@ import type { StatusRepos } from '../../../src/loops/agent/status-target.js';
 import { clusterMonitor } from '../../../src/loops/hub/cluster-monitor.js';
 import { defaultClusterMonitorSettings } from '../../../src/loops/hub/cluster-monitor-rules.js';
 import { StatusRepositories } from '../../../src/loops/hub/status-repositories.js';
-import { readFleetStatus } from '../../../src/loops/shared/read-fleet-status.js';
+import { readFleetStatus } from '../../../src/loops/views/read-fleet-status.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import { fakeAgent } from '../agent/fake-agent.js';
 import { fakeClock, type FakeClock } from '../runtime/fake-clock.js';
 import {

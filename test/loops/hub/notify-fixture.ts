@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpReceiver } from '../../../src/adapters/notify/http-receiver.js';
 import { startNotifyWorker, type NotifyWorker } from '../../../src/loops/hub/notify-worker.js';
-import { localHubRepo } from '../../../src/loops/shared/hub-repo.js';
+import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import type { Logger } from '../../../src/loops/runtime/logger.js';
 import type { Metrics, NotificationReport } from '../../../src/loops/runtime/metrics.js';
 import { noMetrics } from '../../../src/loops/runtime/metrics.js';

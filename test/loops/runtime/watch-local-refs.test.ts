@@ -2,8 +2,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { watchLocalRefs } from '../../../src/loops/hub/watch-local-refs.js';
-import { commitChange, exampleFleetRepo, git, hubPass, removeFleetRepos } from './hub-fixture.js';
+import { watchLocalRefs } from '../../../src/loops/runtime/watch-local-refs.js';
+import { commitChange, exampleFleetRepo, git, hubPass, removeFleetRepos } from '../hub/hub-fixture.js';
 import { eventually } from '../../support/eventually.js';
 
 after(removeFleetRepos);

@@ -42,7 +42,7 @@ import { allHeads, readAssignedHeads } from './read-status-repositories.js';
 import { readRenderedHeads, readRenderLocations } from './read-rendered-heads.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { loadSource } from './read-source-labels.js';
-import { localGitdir } from './hub-repo.js';
+import { localGitdir } from '../../adapters/remote/hub-repo.js';
 
 export type { FleetStatusData, CommitDistance } from '../../core/status/fleet-status-data.js';
 

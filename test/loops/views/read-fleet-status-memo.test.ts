@@ -4,8 +4,8 @@
 // only the blobs that changed; the memo holds what the last read used, not what came before.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFleetStatus } from '../../../src/loops/shared/read-fleet-status.js';
-import { createFleetStatusMemo, type FleetStatusMemo } from '../../../src/loops/shared/fleet-status-memo.js';
+import { readFleetStatus } from '../../../src/loops/views/read-fleet-status.js';
+import { createFleetStatusMemo, type FleetStatusMemo } from '../../../src/loops/views/fleet-status-memo.js';
 import { fleetRepoWith, hubPass, rendered, removeFleetRepos } from '../hub/hub-fixture.js';
 import { commitReport, head, recordsOf, shopFleet } from '../../cli/status-fixture.js';
 

@@ -3,8 +3,8 @@
 // that live elsewhere. For a local repository both hooks do nothing; for a remote one,
 // `refresh` fetches the remote's refs and objects into the local mirror and `publish` pushes
 // the moved refs back (src/adapters/remote).
-import { findLocalGitdir } from '../../adapters/source/find-local-gitdir.js';
-import { GitReadError } from '../../adapters/git/git-read-error.js';
+import { findLocalGitdir } from '../source/find-local-gitdir.js';
+import { GitReadError } from '../git/git-read-error.js';
 
 /** One ref a pass moved: from `oldOid` (null: created) to `newOid`. */
 export interface RefMove {

@@ -5,7 +5,7 @@
 // exported slice changed, an object turned Healthy) thus reaches the hub as soon as an agent
 // pushes it, not at the next resync: endpoint changes and eviction tasks wait on it.
 import { watchLocalRefs as watchRefs, type RefWatcher } from '../../adapters/watch/watch-local-refs.js';
-import type { Trigger } from '../runtime/trigger.js';
+import type { Trigger } from './trigger.js';
 import { fullSourceRef, statusRefPrefix } from '../../core/publish/hub-refs.js';
 
 /**

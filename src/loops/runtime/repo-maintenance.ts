@@ -18,8 +18,8 @@
 import { estimateLooseObjects, listPacks } from '../../adapters/git/list-packs.js';
 import { forgetRemovedPacks } from '../../adapters/git/forget-removed-packs.js';
 import { repackPacks, type RepackOptions, type RepackResult } from '../../adapters/git/repack-packs.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
 
 export interface MaintenanceSettings {
   /** Repack once the repository holds more packs than this. */

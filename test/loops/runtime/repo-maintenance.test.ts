@@ -8,10 +8,10 @@ import {
   repoMaintenance,
   withRepoMaintenance,
   type MaintenanceSettings,
-} from '../../../src/loops/shared/repo-maintenance.js';
+} from '../../../src/loops/runtime/repo-maintenance.js';
 import { git, makeRepo, removeRepos } from '../../adapters/git/git-repo-fixture.js';
 import { pileOfPacks } from '../../adapters/git/pack-pile-fixture.js';
-import { fakeClock } from '../runtime/fake-clock.js';
+import { fakeClock } from './fake-clock.js';
 
 after(removeRepos);
 
