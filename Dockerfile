@@ -10,6 +10,20 @@
 # uid 1000) where no registry can be reached. Whatever it is, it must hold node and npm on PATH
 # and the user `node`.
 ARG NODE_IMAGE=node:20-bookworm-slim
+# helm and kustomize, which render the fleet's HelmSources and KustomizeSources (docs/sources.md),
+# at the versions pinned in tools/go-render/{helm,kustomize}/go.mod: built from their Go modules
+# by tools/go-render/build.sh in the stage below, or, with RENDER_TOOLS_IMAGE set, taken from an
+# image holding them in /out (scripts/build-image.sh imports the ones that script built on the
+# machine, as localhost/gitfleet-render-tools:<versions>, where no Go image can be pulled).
+ARG GO_IMAGE=golang:1.26-bookworm
+ARG RENDER_TOOLS_IMAGE=render-tools-from-source
+FROM ${GO_IMAGE} AS render-tools-from-source
+WORKDIR /src
+COPY tools/go-render ./tools/go-render
+RUN GITFLEET_CACHE=/cache tools/go-render/build.sh >/tmp/built && mkdir /out && \
+    while read -r name dir; do cp "$dir/$name" /out/; done </tmp/built
+FROM ${RENDER_TOOLS_IMAGE} AS render-tools
+
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -29,6 +43,7 @@ COPY --from=build /tmp/gitfleet.tgz /tmp/gitfleet.tgz
 RUN tar -xzf /tmp/gitfleet.tgz --strip-components=1 -C /app && rm /tmp/gitfleet.tgz
 COPY package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=render-tools /out/helm /out/kustomize /usr/local/bin/
 # uid 1000, as the manifests' runAsUser (deploy/*/deployment.yaml).
 USER node
 ENTRYPOINT ["node", "/app/bin/gitfleet.js"]

@@ -30,6 +30,7 @@ import { statusScenario } from './status.js';
 import { uiMatrixScenario } from './ui-matrix.js';
 import { signingScenario } from './signing.js';
 import { logScenario } from './log.js';
+import { templateSourcesScenario } from './template-sources.js';
 
 const scenarios: Scenario[] = [
   renderScenario,
@@ -51,6 +52,7 @@ const scenarios: Scenario[] = [
   uiMatrixScenario,
   signingScenario,
   logScenario,
+  templateSourcesScenario,
 ];
 
 const { values } = parseArgs({

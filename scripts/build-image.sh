@@ -10,11 +10,13 @@
 #      `node` user with uid and gid 1000, as the official node image has, and the certificate
 #      authorities this machine trusts (for `npm ci` in the build): imported with
 #      `podman import` as localhost/gitfleet-node:<node version>;
-#   3. `podman build --build-arg NODE_IMAGE=<that image>` of the Dockerfile, tagged
-#      $GITFLEET_IMAGE (default localhost/gitfleet:dev).
+#   3. helm and kustomize, built by tools/go-render/build.sh (cached in ~/.cache/gitfleet), imported
+#      as localhost/gitfleet-render-tools:<helm version>-<kustomize version> holding them in /out;
+#   4. `podman build --build-arg NODE_IMAGE=<that image> --build-arg RENDER_TOOLS_IMAGE=<that one>`
+#      of the Dockerfile, tagged $GITFLEET_IMAGE (default localhost/gitfleet:dev).
 #
 # With GITFLEET_NODE_IMAGE set, steps 1 and 2 are skipped and that image is the base (a
-# machine that can pull node:20-bookworm-slim). Prints the image's name last, on stdout.
+# machine that can pull node:20-bookworm-slim); with GITFLEET_RENDER_TOOLS_IMAGE set, step 3. Prints the image's name last, on stdout.
 #
 # Podman's flags come from podman-flags.sh beside this file (the sandbox needs vfs storage and
 # cgroupfs); the build runs with the host's network, which reaches the npm registry.
@@ -127,8 +129,31 @@ node_image() {
   echo "$tag"
 }
 
+# Step 3: helm and kustomize at their pinned versions, built on this machine by
+# tools/go-render/build.sh (cached in ~/.cache/gitfleet) and imported as an image holding them in
+# /out, the Dockerfile's RENDER_TOOLS_IMAGE: the build then needs no Go image.
+render_tools_image() {
+  local built work versions tag
+  built="$("$root/tools/go-render/build.sh")"
+  versions="$(echo "$built" | awk '{ n = split($2, p, "/"); v = v (v ? "-" : "") p[n - 1] } END { print v }')"
+  tag="localhost/gitfleet-render-tools:$versions"
+  if podman "${podman_flags[@]}" image exists "$tag"; then
+    echo "$tag"
+    return
+  fi
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' RETURN
+  mkdir -p "$work/out"
+  while read -r name dir; do install -m 0755 "$dir/$name" "$work/out/$name"; done <<<"$built"
+  say "importing $tag (helm and kustomize from tools/go-render/build.sh)"
+  tar -C "$work" --numeric-owner -c . | podman "${podman_flags[@]}" import - "$tag" >/dev/null
+  echo "$tag"
+}
+
 base="${GITFLEET_NODE_IMAGE:-$(node_image)}"
-say "podman build --build-arg NODE_IMAGE=$base -t $image"
+tools_image="${GITFLEET_RENDER_TOOLS_IMAGE:-$(render_tools_image)}"
+say "podman build --build-arg NODE_IMAGE=$base --build-arg RENDER_TOOLS_IMAGE=$tools_image -t $image"
 podman "${podman_flags[@]}" build "${podman_build_flags[@]}" \
-  --build-arg "NODE_IMAGE=$base" -t "$image" -f "$root/Dockerfile" "$root" >&2
+  --build-arg "NODE_IMAGE=$base" --build-arg "RENDER_TOOLS_IMAGE=$tools_image" \
+  -t "$image" -f "$root/Dockerfile" "$root" >&2
 echo "$image"

@@ -112,6 +112,23 @@ describe('the container image', { skip }, () => {
     );
   });
 
+  test('helm and kustomize are in the image at their pinned versions, and the hub in it renders a fleet of a chart and an overlay', () => {
+    const helm = runImage(['--entrypoint', 'helm'], ['version', '--template', '{{.Version}}']);
+    assert.equal(helm.stdout.trim(), 'v4.3.2', helm.stderr);
+    const kustomize = runImage(['--entrypoint', 'kustomize'], ['version']);
+    assert.equal(kustomize.stdout.trim(), 'v5.8.2', kustomize.stderr);
+    const fleet = exampleRepo('examples/sources-fleet');
+    const hub = runImage(['-v', `${fleet}:/fleet`], ['hub', '--repo', '/fleet', '--once']);
+    assert.equal(hub.status, 0, `${hub.stdout}\n${hub.stderr}`);
+    git(fleet, ['fsck', '--strict']);
+    const show = (path: string) => git(fleet, ['show', `gitfleet/clusters/member2:${path}`]);
+    assert.match(show('storefront/ConfigMap/storefront-settings.yaml'), /GREETING: bonjour/);
+    assert.match(
+      git(fleet, ['ls-tree', '-r', '--name-only', 'gitfleet/clusters/member1']),
+      /storefront\/Service\/storefront-web\.yaml/,
+    );
+  });
+
   test('the agent in the image applies its cluster branch to a test cluster', async () => {
     const fleet = exampleRepo();
     const hub = runImage(['-v', `${fleet}:/fleet`], ['hub', '--repo', '/fleet', '--once']);
@@ -144,11 +161,11 @@ describe('the container image', { skip }, () => {
   });
 });
 
-/** Returns a repository holding examples/fleet-repo on main, owned by the image's user. */
-function exampleRepo(): string {
+/** Returns a repository holding an example fleet (examples/fleet-repo) on main, owned by the image's user. */
+function exampleRepo(example = 'examples/fleet-repo'): string {
   const dir = tempDir('image-fleet');
   chmodSync(dir, 0o755);
-  cpSync(join(root, 'examples/fleet-repo'), dir, { recursive: true });
+  cpSync(join(root, example), dir, { recursive: true });
   runGit(['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: dir });
   runGit(['add', '-A'], { cwd: dir });
   runGit(['commit', '-q', '-m', 'the bundled example fleet'], { cwd: dir });

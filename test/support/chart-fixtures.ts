@@ -2,6 +2,7 @@
 // directory, for the template source tests (docs/sources.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import yaml from 'js-yaml';
 
 /** Writes files (path → text) under a directory. */
 export function writeFiles(root: string, files: Record<string, string>): void {
@@ -177,4 +178,13 @@ export function clusterDocument(name: string, labels: Record<string, string> = {
   if (Object.keys(labels).length > 0)
     lines.push('  labels:', ...Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`));
   return lines.join('\n') + '\n';
+}
+
+/** Returns the YAML documents of some texts as JSON, sorted: what a holdout compares with the tool run directly. */
+export function yamlDocuments(texts: readonly string[]): string[] {
+  return texts
+    .flatMap((t) => yaml.loadAll(t))
+    .filter((d) => d !== null && d !== undefined)
+    .map((d) => JSON.stringify(d))
+    .sort();
 }

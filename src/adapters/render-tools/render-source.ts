@@ -5,11 +5,15 @@
 // directory serves every render group of the source (core/sources/plan-source-renders.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TemplateSource } from '../../core/model/template-source.js';
+import type { ChartRef, TemplateSource } from '../../core/model/template-source.js';
 import type { SourceRenderGroup } from '../../core/sources/plan-source-renders.js';
 import type { RenderTool } from './find-render-tool.js';
 import { runTool, type ToolOutcome } from './run-tool.js';
 import type { SourceTree } from './source-tree.js';
+
+// Where a chart pulled from a registry is written in the working directory: a hidden name, which
+// no repository path a source may name can be (parse-template-source.ts).
+const PULLED_CHART = '.pulled-chart.tgz';
 
 /** Limits of one tool run. */
 export interface RenderLimits {
@@ -17,17 +21,43 @@ export interface RenderLimits {
   maxOutputBytes: number;
 }
 
-/** Copies a source's inputs under `work/repo` and makes the tool's empty home; returns the repo folder. */
+/**
+ * Copies a source's inputs under `work/repo` (and the chart pulled from its registry, if any) and
+ * makes the tool's empty home; returns the repo folder.
+ */
 export async function prepareSourceWork(opts: {
   inputs: readonly string[];
   tree: SourceTree;
   work: string;
+  pulledChart?: Buffer | undefined;
 }): Promise<string> {
   const repo = join(opts.work, 'repo');
   await mkdir(repo, { recursive: true });
   await mkdir(join(opts.work, 'home', 'plugins'), { recursive: true });
   for (const path of opts.inputs) await opts.tree.copyTo(path, repo);
+  if (opts.pulledChart !== undefined) await writeFile(join(repo, PULLED_CHART), opts.pulledChart);
   return repo;
+}
+
+/**
+ * Returns the whole environment of a tool run: its home, cache, config and plugin folders under
+ * `home` (empty and private) and no PATH, so no plugin, post-renderer or credential helper runs.
+ */
+export function hermeticToolEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    PATH: '/nonexistent',
+    HELM_CACHE_HOME: join(home, 'cache'),
+    HELM_CONFIG_HOME: join(home, 'config'),
+    HELM_DATA_HOME: join(home, 'data'),
+    HELM_PLUGINS: join(home, 'plugins'),
+    KUSTOMIZE_PLUGIN_HOME: join(home, 'plugins'),
+  };
+}
+
+/** Returns where a source's chart is under the working directory's `repo` folder. */
+export function chartWorkPath(chart: ChartRef): string {
+  return 'path' in chart ? chart.path : PULLED_CHART;
 }
 
 /** Returns the tool's outcome on a source prepared under `work`, for one group of clusters. */
@@ -42,16 +72,7 @@ export async function renderSource(opts: {
 }): Promise<ToolOutcome> {
   const { source, work, group } = opts;
   const repo = join(work, 'repo');
-  const home = join(work, 'home');
-  const env: Record<string, string> = {
-    HOME: home,
-    PATH: '/nonexistent',
-    HELM_CACHE_HOME: join(home, 'cache'),
-    HELM_CONFIG_HOME: join(home, 'config'),
-    HELM_DATA_HOME: join(home, 'data'),
-    HELM_PLUGINS: join(home, 'plugins'),
-    KUSTOMIZE_PLUGIN_HOME: join(home, 'plugins'),
-  };
+  const env = hermeticToolEnv(join(work, 'home'));
   let args: string[];
   if (source.kind === 'HelmSource') {
     // Inline values, then the clusterValues entries that pick the group, each a values file:
@@ -65,7 +86,7 @@ export async function renderSource(opts: {
     args = [
       'template',
       source.releaseName,
-      join(repo, source.chart.path),
+      join(repo, chartWorkPath(source.chart)),
       '--namespace',
       source.namespace,
       '--no-hooks',

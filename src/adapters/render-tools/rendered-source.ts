@@ -2,7 +2,7 @@
 // and the words of a render that failed: the tool's own last lines, the working directory cut
 // out so chart files read as repository paths, under the source document's name.
 import type { LoadError, RenderedFile } from '../../core/load/load-fleet.js';
-import type { TemplateSource } from '../../core/model/template-source.js';
+import { describeChart, type TemplateSource } from '../../core/model/template-source.js';
 import type { RenderTool } from './find-render-tool.js';
 import type { RenderLimits } from './render-source.js';
 import type { ToolOutcome } from './run-tool.js';
@@ -34,7 +34,8 @@ export function describeFailure(
 /** Returns the load error of a source that did not render. */
 export function sourceError(source: TemplateSource, message: string): LoadError {
   const { file, index, line } = source.source;
-  const what = source.kind === 'HelmSource' ? `chart ${source.chart.path}` : `kustomization ${source.path}`;
+  const what =
+    source.kind === 'HelmSource' ? `chart ${describeChart(source.chart)}` : `kustomization ${source.path}`;
   return {
     code: 'SourceRenderFailed',
     file,

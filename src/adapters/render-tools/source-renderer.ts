@@ -18,7 +18,8 @@ import {
   type RenderTool,
   type RenderToolName,
 } from './find-render-tool.js';
-import { renderSource, type RenderLimits } from './render-source.js';
+import { chartWorkPath, renderSource, type RenderLimits } from './render-source.js';
+import { OciCharts, type ChartKeys } from './oci-charts.js';
 import { scanChart, type ChartTraits } from './scan-chart.js';
 import { SourceWork } from './source-work.js';
 import { RenderStore } from './render-store.js';
@@ -61,6 +62,8 @@ export class SourceRenderer {
   private traits = new Map<string, ChartTraits>();
   private readonly limits: RenderLimits;
   private store: RenderStore | undefined;
+  /** Charts pulled from OCI registries, kept by digest (in the store too, when there is one). */
+  readonly charts = new OciCharts(() => this.store);
   /** Keeps a template with the same variants the same object from pass to pass (the render memo keys on identity). */
   readonly variantMemo: VariantMemo = new WeakMap();
 
@@ -101,6 +104,7 @@ export class SourceRenderer {
   ): Promise<SourcesRendered> {
     const out: SourcesRendered = { files: [], variants: [], errors: [], runs: 0, reused: 0 };
     const used = { renders: new Map<string, Rendered>(), traits: new Map<string, ChartTraits>() };
+    const charts: ChartKeys = new Map();
     for (const loaded of sources) {
       const { source } = loaded;
       const tool = await this.tool(source.kind === 'HelmSource' ? 'helm' : 'kustomize');
@@ -108,20 +112,26 @@ export class SourceRenderer {
         out.errors.push(sourceError(source, tool.missing));
         continue;
       }
-      const work = new SourceWork(loaded.inputs, tree);
+      const pulled =
+        source.kind === 'HelmSource' && 'oci' in source.chart
+          ? await this.charts.get(source.chart, { tool, limits: this.limits, used: charts })
+          : undefined;
+      if (pulled?.ok === false) {
+        out.errors.push(sourceError(source, pulled.message));
+        continue;
+      }
+      const work = new SourceWork(loaded.inputs, tree, pulled?.bytes);
       try {
-        await this.renderGroups({ loaded, tool, tree, work, facts, used, out });
+        await this.renderGroups({ loaded, tool, tree, work, facts, used, out, chartDigest: pulled?.digest });
       } finally {
         await work.remove();
       }
     }
     this.cache = used.renders;
     this.traits = used.traits;
+    this.charts.keepOnly(charts);
     await this.store?.keepOnly(
-      new Map([
-        ['traits', new Set(used.traits.keys())],
-        ['render', new Set(used.renders.keys())],
-      ]),
+      new Map([['traits', new Set(used.traits.keys())], ['render', new Set(used.renders.keys())], ...charts]),
     );
     return out;
   }
@@ -134,15 +144,23 @@ export class SourceRenderer {
     facts: ClusterFacts;
     used: { renders: Map<string, Rendered>; traits: Map<string, ChartTraits> };
     out: SourcesRendered;
+    /** The digest of a chart pulled from a registry: an input as the repository's paths are. */
+    chartDigest: string | undefined;
   }): Promise<void> {
     const { loaded, tool, work, used, out } = opts;
     const { source } = loaded;
-    const baseKey = await renderKey(source, loaded.inputs, tool, opts.tree);
+    const baseKey = await renderKey({
+      source,
+      inputs: loaded.inputs,
+      tool,
+      tree: opts.tree,
+      chart: opts.chartDigest,
+    });
     let traits = baseKey === undefined ? undefined : this.traits.get(baseKey);
     if (traits === undefined && baseKey !== undefined)
       traits = await this.store?.get('traits', baseKey, isChartTraits);
     if (traits === undefined && source.kind === 'HelmSource') {
-      traits = await scanChart(join(await work.dir(), source.chart.path));
+      traits = await scanChart(join(await work.dir(), chartWorkPath(source.chart)));
       if (baseKey !== undefined) await this.store?.put('traits', baseKey, traits);
     }
     traits ??= { readsCapabilities: false, nondeterministic: [] };
@@ -208,13 +226,15 @@ export class SourceRenderer {
 
 // Every input of a render: a source whose key is the same renders to the same files. Undefined
 // when an input path holds nothing (the tool then says what is missing; nothing is cached).
-async function renderKey(
-  source: TemplateSource,
-  inputs: readonly string[],
-  tool: RenderTool,
-  tree: SourceTree,
-): Promise<string | undefined> {
-  const digests: string[] = [];
+async function renderKey(opts: {
+  source: TemplateSource;
+  inputs: readonly string[];
+  tool: RenderTool;
+  tree: SourceTree;
+  chart: string | undefined;
+}): Promise<string | undefined> {
+  const { source, inputs, tool, tree } = opts;
+  const digests: string[] = opts.chart === undefined ? [] : [`chart=${opts.chart}`];
   for (const path of inputs) {
     const digest = await tree.digest(path);
     if (digest === undefined) return undefined;

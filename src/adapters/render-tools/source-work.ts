@@ -15,6 +15,8 @@ export class SourceWork {
   constructor(
     private readonly inputs: readonly string[],
     private readonly tree: SourceTree,
+    /** A chart pulled from its registry, written into the folder beside the inputs. */
+    private readonly pulledChart?: Buffer,
   ) {}
 
   /** The folder the inputs are copied into (`<root>/repo`), made on the first call. */
@@ -39,7 +41,12 @@ export class SourceWork {
     this.made ??= (async () => {
       const root = await mkdtemp(join(tmpdir(), 'gitfleet-render-'));
       this.madeRoot = root;
-      const repo = await prepareSourceWork({ inputs: this.inputs, tree: this.tree, work: root });
+      const repo = await prepareSourceWork({
+        inputs: this.inputs,
+        tree: this.tree,
+        work: root,
+        pulledChart: this.pulledChart,
+      });
       return { root, repo };
     })();
     return this.made;

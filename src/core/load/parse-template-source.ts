@@ -2,7 +2,7 @@
 // issue with it (docs/sources.md). Paths are relative to the repository root and stay inside it:
 // no leading '/', no '..' segment, no empty segment.
 import type { SourceLocation } from '../model/source-location.js';
-import type { ClusterValues, TemplateSource } from '../model/template-source.js';
+import type { ChartRef, ClusterValues, TemplateSource } from '../model/template-source.js';
 import type { KubeObject } from '../model/kube-object.js';
 import {
   childPath,
@@ -49,6 +49,65 @@ function readClusterValues(value: unknown, path: string, issues: Issues): Cluste
   return compact<ClusterValues>({ clusterNames, clusterSelector, values });
 }
 
+// oci://host[:port]/path/name: lowercase repository path segments, no tag or digest (they are
+// spec.chart.version and spec.chart.digest).
+const OCI_REF = /^oci:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)+$/;
+const CHART_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+function readMatching(value: unknown, path: string, pattern: RegExp, want: string, issues: Issues) {
+  if (value === undefined) return undefined;
+  const read = readRequiredString(value, path, issues);
+  if (read !== undefined && !pattern.test(read))
+    issues.push({ path, message: `${JSON.stringify(read)}: must be ${want}` });
+  return read !== undefined && pattern.test(read) ? read : undefined;
+}
+
+// A chart in the repository (path) or in an OCI registry (oci, pinned by version and/or digest).
+function readChartRef(value: unknown, issues: Issues): ChartRef | undefined {
+  const chart = readMap(value, 'spec.chart', issues);
+  if (chart === undefined) return undefined;
+  if ('repoURL' in chart)
+    issues.push({
+      path: 'spec.chart.repoURL',
+      message:
+        'classic chart repositories are not read yet: name an OCI registry (oci) or a chart in the repository (path)',
+    });
+  if (!('oci' in chart)) {
+    for (const key of ['version', 'digest'])
+      if (key in chart)
+        issues.push({ path: `spec.chart.${key}`, message: 'pins a chart of a registry (oci)' });
+    const path = readPath(chart['path'], 'spec.chart.path', issues);
+    return path === undefined ? undefined : { path };
+  }
+  if ('path' in chart)
+    issues.push({ path: 'spec.chart', message: 'names its chart by path or by oci, not both' });
+  const oci = readMatching(
+    chart['oci'],
+    'spec.chart.oci',
+    OCI_REF,
+    'oci://<host>[:<port>]/<path>/<chart>, without a tag or digest',
+    issues,
+  );
+  const version = readMatching(
+    chart['version'],
+    'spec.chart.version',
+    CHART_VERSION,
+    'a chart version',
+    issues,
+  );
+  const digest = readMatching(
+    chart['digest'],
+    'spec.chart.digest',
+    DIGEST,
+    'sha256:<64 lowercase hex digits>',
+    issues,
+  );
+  if (chart['version'] === undefined && chart['digest'] === undefined)
+    issues.push({ path: 'spec.chart', message: 'pins its OCI chart by version, digest or both' });
+  return oci === undefined ? undefined : compact<ChartRef>({ oci, version, digest });
+}
+
 /** Returns the source a document holds, or the issues that keep it out. */
 export function parseTemplateSource(doc: {
   object: KubeObject;
@@ -64,14 +123,7 @@ export function parseTemplateSource(doc: {
     if (path === undefined || issues.length > 0) return { ok: false, issues };
     return { ok: true, source: { kind: 'KustomizeSource', name: doc.name, source: doc.source, path } };
   }
-  const chart = readMap(spec['chart'], 'spec.chart', issues);
-  const chartPath = chart === undefined ? undefined : readPath(chart['path'], 'spec.chart.path', issues);
-  for (const key of ['repoURL', 'oci'])
-    if (chart !== undefined && key in chart)
-      issues.push({
-        path: `spec.chart.${key}`,
-        message: 'chart repositories are not read yet: name a chart in the repository (path)',
-      });
+  const chart = readChartRef(spec['chart'], issues);
   const releaseName = readRequiredString(spec['releaseName'], 'spec.releaseName', issues);
   const nameProblem = releaseName === undefined ? undefined : checkDns1123Label(releaseName, 53);
   if (nameProblem !== undefined) issues.push({ path: 'spec.releaseName', message: nameProblem });
@@ -87,13 +139,13 @@ export function parseTemplateSource(doc: {
     readList(spec['clusterValues'], 'spec.clusterValues', issues, (v, p) =>
       readClusterValues(v, p, issues),
     ) ?? [];
-  if (chartPath === undefined || releaseName === undefined || namespace === undefined || issues.length > 0)
+  if (chart === undefined || releaseName === undefined || namespace === undefined || issues.length > 0)
     return { ok: false, issues };
   const source = {
     kind: 'HelmSource',
     name: doc.name,
     source: doc.source,
-    chart: { path: chartPath },
+    chart,
   } as const;
   return { ok: true, source: { ...source, releaseName, namespace, values, valuesFiles, clusterValues } };
 }

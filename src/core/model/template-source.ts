@@ -8,8 +8,8 @@ export interface HelmSource {
   readonly kind: 'HelmSource';
   readonly name: string;
   readonly source: SourceLocation;
-  /** The chart: a directory or a packaged `.tgz`, relative to the repository root. */
-  readonly chart: { readonly path: string };
+  /** The chart: in the repository, or in an OCI registry. */
+  readonly chart: ChartRef;
   readonly releaseName: string;
   /** The release namespace: namespaced objects the chart leaves without one go there. */
   readonly namespace: string;
@@ -19,6 +19,22 @@ export interface HelmSource {
   readonly valuesFiles: readonly string[];
   /** Values for some clusters, applied after `values` in order (later entries win). */
   readonly clusterValues: readonly ClusterValues[];
+}
+
+/**
+ * Where a chart is: a directory or a packaged `.tgz` relative to the repository root, or a chart
+ * in an OCI registry (`oci://host/path/name`) pinned by version, digest (`sha256:…`) or both.
+ */
+export type ChartRef =
+  { readonly path: string } | { readonly oci: string; readonly version?: string; readonly digest?: string };
+
+/** A chart in an OCI registry. */
+export type OciChartRef = Extract<ChartRef, { oci: string }>;
+
+/** Returns the chart as a person reads it: its path, or its registry reference with version and digest. */
+export function describeChart(chart: ChartRef): string {
+  if ('path' in chart) return chart.path;
+  return `${chart.oci}${chart.version !== undefined ? `:${chart.version}` : ''}${chart.digest !== undefined ? `@${chart.digest}` : ''}`;
 }
 
 /** Values given to the clusters one entry selects by name or by labels. */
@@ -45,7 +61,8 @@ export const TEMPLATE_SOURCE_KINDS = ['HelmSource', 'KustomizeSource'] as const;
 
 /** Returns the directories and files a source reads from the repository (its chart, values files, kustomization). */
 export function sourceInputPaths(source: TemplateSource): string[] {
-  return source.kind === 'HelmSource' ? [source.chart.path, ...source.valuesFiles] : [source.path];
+  if (source.kind === 'KustomizeSource') return [source.path];
+  return 'path' in source.chart ? [source.chart.path, ...source.valuesFiles] : [...source.valuesFiles];
 }
 
 /** Returns whether a repository path is a source's input or lies under one. */

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
 import { loadFleet } from '../../../src/core/load/load-fleet.js';
 import type { ClusterStatus } from '../../../src/core/model/cluster.js';
 import { SourceRenderer } from '../../../src/adapters/render-tools/source-renderer.js';
@@ -21,6 +20,7 @@ import {
   helmSource,
   webChart,
   writeFiles,
+  yamlDocuments as documents,
 } from '../../support/chart-fixtures.js';
 import { renderTools } from '../../support/render-tools.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
@@ -54,13 +54,6 @@ async function fleetIn(files: Record<string, string>) {
   assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
   return { dir, fleet: loaded.fleet, sources: loaded.fleet.templateSources ?? [] };
 }
-
-const documents = (texts: readonly string[]): string[] =>
-  texts
-    .flatMap((t) => yaml.loadAll(t))
-    .filter((d) => d !== null && d !== undefined)
-    .map((d) => JSON.stringify(d))
-    .sort();
 
 const renderer = () => new SourceRenderer({ helm: helmPath, env: {} });
 

@@ -7,11 +7,16 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
 import { loadFleet } from '../../../src/core/load/load-fleet.js';
 import { SourceRenderer } from '../../../src/adapters/render-tools/source-renderer.js';
 import { directorySourceTree, gitSourceTree } from '../../../src/adapters/render-tools/source-tree.js';
-import { helmSource, overlay, webChart, writeFiles } from '../../support/chart-fixtures.js';
+import {
+  helmSource,
+  overlay,
+  webChart,
+  writeFiles,
+  yamlDocuments as documents,
+} from '../../support/chart-fixtures.js';
 import { renderTools } from '../../support/render-tools.js';
 import { readDirectorySource } from '../../../src/adapters/source/read-directory.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
@@ -28,15 +33,6 @@ async function fleetIn(files: Record<string, string>) {
   const loaded = loadFleet(await readDirectorySource(dir));
   assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
   return { dir, sources: loaded.fleet.templateSources ?? [] };
-}
-
-// Documents as objects, in a stable order: what a holdout compares.
-function documents(texts: readonly string[]): string[] {
-  return texts
-    .flatMap((t) => yaml.loadAll(t))
-    .filter((d) => d !== null && d !== undefined)
-    .map((d) => JSON.stringify(d))
-    .sort();
 }
 
 const renderer = (

@@ -164,3 +164,47 @@ test('loading twice per pass, as the hub does, reuses what an unchanged render g
   assert.notEqual(changed.fleet.templates[0], two.fleet.templates[0]);
   assert.deepEqual(changed.fleet.templates[0]?.object['spec'], { type: 'NodePort' });
 });
+
+test('an OCI chart is read with its version and digest; one pinned by neither, or named twice, is refused', () => {
+  const withChart = (chart: string) =>
+    loadFleet(asFiles({ 'sources/web.yaml': helmSource().replace('    path: charts/web', chart) }));
+  const pinned = withChart(
+    `    oci: oci://registry.example:5000/charts/web\n    version: 1.2.3\n    digest: sha256:${'a'.repeat(64)}`,
+  );
+  assert.ok(pinned.ok, JSON.stringify(!pinned.ok && pinned.errors));
+  const [first] = pinned.fleet.templateSources ?? [];
+  assert.deepEqual(first?.source.kind === 'HelmSource' && first.source.chart, {
+    oci: 'oci://registry.example:5000/charts/web',
+    version: '1.2.3',
+    digest: `sha256:${'a'.repeat(64)}`,
+  });
+  assert.deepEqual(first?.inputs, []);
+  const refused = [
+    [
+      '    oci: oci://registry.example/charts/web',
+      /spec\.chart: pins its OCI chart by version, digest or both/,
+    ],
+    [
+      '    oci: oci://registry.example/charts/web:1.0\n    version: 1.0',
+      /spec\.chart\.oci: .*without a tag or digest/,
+    ],
+    [
+      '    oci: oci://registry.example/charts/web\n    digest: md5:abc',
+      /spec\.chart\.digest: "md5:abc": must be sha256:/,
+    ],
+    [
+      '    path: charts/web\n    oci: oci://r.example/web\n    version: 1.0',
+      /spec\.chart: names its chart by path or by oci, not both/,
+    ],
+    ['    path: charts/web\n    version: 1.0', /spec\.chart\.version: pins a chart of a registry \(oci\)/],
+    [
+      '    repoURL: https://charts.example\n    name: web\n    version: 1.0',
+      /spec\.chart\.repoURL: classic chart repositories are not read yet/,
+    ],
+  ] as const;
+  for (const [chart, want] of refused) {
+    const loaded = withChart(chart);
+    assert.ok(!loaded.ok, chart);
+    assert.match(loaded.errors.map((e) => e.message).join('\n'), want);
+  }
+});
