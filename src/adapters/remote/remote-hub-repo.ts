@@ -18,24 +18,22 @@
 //     push it. Mirrors are keyed by URL, so this check is what keeps a new repository at an
 //     old URL from inheriting the old one's refs; hub branches are never deleted on purpose,
 //     so the full fetch it costs is rare.
-import { mirrorLayout, isMirrored, wantedRefs, type MirrorLayout } from './mirror-layout.js';
+import { mirrorLayout, isMirrored, type MirrorLayout } from './mirror-layout.js';
 import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
 import type { AllowanceHead } from './allowance-source-ref.js';
 import { findBrokenRefs } from './find-broken-refs.js';
 import { mirrorDirFor, openMirror, rebuildMirror, type OpenMirrorOptions } from './open-mirror.js';
 import { defaultRemoteTimeouts, type RemoteTimeouts } from './remote-timeouts.js';
-import { readPackedRefs, readRef } from '../git/read-ref.js';
-import fs from 'node:fs';
-import git from 'isomorphic-git';
 import { discoverRefs } from './discover-refs.js';
 import { lsRemoteBranch } from './ls-remote-branch.js';
-import { parseRemoteUrl } from './parse-remote-url.js';
+import { parseRemoteUrl, type RemoteUrl } from './parse-remote-url.js';
 import type { RefMove } from '../../core/model/ref-move.js';
 import { pushRefs } from './push-refs.js';
 import { authHeaders, type AuthScheme } from './remote-auth.js';
 import type { RemoteAccess } from './remote-access.js';
 import { RemoteError } from './remote-error.js';
 import { processRateLimitGates, type RateLimitGates } from './rate-limit-gate.js';
+import { mirroredHeads, staleMirrorBranches } from './stale-mirror-branches.js';
 import { withDeadline } from './with-deadline.js';
 
 export interface RemoteHubRepoOptions {
@@ -123,13 +121,6 @@ export interface RemoteHubRepo {
 export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
   const remote = parseRemoteUrl(opts.url);
   const layout = mirrorLayout(opts);
-  const token = opts.token ?? remote.password;
-  const username = opts.username ?? remote.username;
-  const auth = {
-    ...(token === undefined ? {} : { token }),
-    ...(opts.authScheme === undefined ? {} : { scheme: opts.authScheme }),
-    ...(username === undefined ? {} : { username }),
-  };
   const gitdir = mirrorDirFor(opts.cacheDir, remote.url, opts.mirrorKey);
   const warn = opts.onWarning ?? (() => undefined);
   const mirror: OpenMirrorOptions = {
@@ -138,68 +129,11 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     key: opts.mirrorKey,
     onWarning: warn,
   };
-  let opened: Promise<string> | undefined;
-  const open = (): Promise<string> =>
-    (opened ??= openChecked(mirror, warn).catch((error: unknown) => {
-      opened = undefined; // a later call tries again
-      throw error;
-    }));
-  let damaged = false;
-  const headers = authHeaders(auth);
-  // The header's value and its base64 part are secrets too: a message must not quote them.
-  const headerSecrets = Object.values(headers).flatMap((v) => [v, v.split(' ')[1]]);
-  const access: RemoteAccess = {
-    gitdir,
-    url: remote.url,
-    authHeaders: headers,
-    secrets: [opts.token, remote.password, ...headerSecrets],
-    timeouts: opts.timeouts ?? defaultRemoteTimeouts(),
-    signal: opts.signal,
-    gate: (opts.rateLimits ?? processRateLimitGates).gateFor(remote.url),
-  };
-  // One exchange at a time: a refresh must not move refs under a publish, nor the reverse.
-  let last: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = (): Promise<T> => open().then(work);
-    const next = last.then(run, run);
-    last = next.catch(() => undefined);
-    return next;
-  };
+  const access = remoteAccessOf(opts, remote, gitdir);
+  const serial = exchangeQueue(mirrorOpener(mirror, warn));
   const timed = exchangeTimer(opts);
-  const fetchWithin = (a: RemoteAccess): Promise<RefreshResult> =>
-    withDeadline(a, 'fetch', (within) =>
-      fetchMirror({ ...within, layout, quiet: opts.quietRefs, allowanceHead: opts.allowanceHead }),
-    );
-  const fetchOnce = async (): Promise<RefreshResult> => {
-    if (damaged) {
-      warn(`${gitdir}: the last fetch from ${remote.url} brought a damaged pack; rebuilding the mirror`);
-      await rebuildMirror(mirror);
-      damaged = false;
-    }
-    try {
-      return await timed('fetch', () => fetchWithin(access));
-    } catch (error) {
-      if (error instanceof RemoteError && error.code === 'DamagedPack') damaged = true;
-      throw error;
-    }
-  };
-  const fetchRefs = (): Promise<RefreshResult> =>
-    serial(async () => {
-      // A branch a pass moves while this fetch is under way (its push waits behind it) is not stale.
-      const before = await mirroredHeads(gitdir, layout);
-      const result = await fetchOnce();
-      const stale = await stillUnpublished(
-        gitdir,
-        before,
-        await unpublishedBranches(gitdir, layout, result.remoteBranches),
-      );
-      if (stale.length === 0) return result;
-      warn(
-        `${gitdir}: the mirror holds ${stale.join(', ')}, which ${remote.url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
-      );
-      await rebuildMirror(mirror);
-      return timed('fetch', () => fetchWithin(access));
-    });
+  const fetchIntoMirror = mirrorFetcher({ opts, access, layout, mirror, warn, timed });
+  const fetchRefs = (): Promise<RefreshResult> => serial(fetchIntoMirror);
   return {
     gitdir,
     url: remote.url,
@@ -209,6 +143,105 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     fetchRefs,
     publish: (updates) => serial(() => publishAll(access, layout, updates, timed)),
     probeSource: () => withDeadline(access, 'ls-refs', (within) => probeSource(within, layout.sourceRef)),
+  };
+}
+
+/** Returns how every request reaches the remote: its URL, credentials, limits and rate-limit gate. */
+function remoteAccessOf(opts: RemoteHubRepoOptions, remote: RemoteUrl, gitdir: string): RemoteAccess {
+  const token = opts.token ?? remote.password;
+  const username = opts.username ?? remote.username;
+  const headers = authHeaders({
+    ...(token === undefined ? {} : { token }),
+    ...(opts.authScheme === undefined ? {} : { scheme: opts.authScheme }),
+    ...(username === undefined ? {} : { username }),
+  });
+  // The header's value and its base64 part are secrets too: a message must not quote them.
+  const headerSecrets = Object.values(headers).flatMap((v) => [v, v.split(' ')[1]]);
+  return {
+    gitdir,
+    url: remote.url,
+    authHeaders: headers,
+    secrets: [opts.token, remote.password, ...headerSecrets],
+    timeouts: opts.timeouts ?? defaultRemoteTimeouts(),
+    signal: opts.signal,
+    gate: (opts.rateLimits ?? processRateLimitGates).gateFor(remote.url),
+  };
+}
+
+/** Returns the mirror's opener: opened (and checked) once; a failed open is tried again by the next call. */
+function mirrorOpener(mirror: OpenMirrorOptions, warn: (message: string) => void): () => Promise<string> {
+  let opened: Promise<string> | undefined;
+  return () =>
+    (opened ??= openChecked(mirror, warn).catch((error: unknown) => {
+      opened = undefined; // a later call tries again
+      throw error;
+    }));
+}
+
+type ExchangeQueue = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Returns a queue that runs one exchange at a time, on the opened mirror: a refresh must not
+ * move refs under a publish, nor the reverse.
+ */
+function exchangeQueue(open: () => Promise<string>): ExchangeQueue {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = (): Promise<T> => open().then(work);
+    const next = last.then(run, run);
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
+/**
+ * Returns the fetch into the mirror: rebuilt first when the last fetch brought a damaged pack,
+ * and rebuilt and fetched again when it holds branches the remote does not.
+ */
+function mirrorFetcher(f: {
+  opts: RemoteHubRepoOptions;
+  access: RemoteAccess;
+  layout: MirrorLayout;
+  mirror: OpenMirrorOptions;
+  warn: (message: string) => void;
+  timed: ExchangeTimer;
+}): () => Promise<RefreshResult> {
+  const { opts, access, layout, mirror, warn, timed } = f;
+  const { gitdir, url } = access;
+  const fetchWithin = (): Promise<RefreshResult> =>
+    withDeadline(access, 'fetch', (within) =>
+      fetchMirror({ ...within, layout, quiet: opts.quietRefs, allowanceHead: opts.allowanceHead }),
+    );
+  let damaged = false;
+  const fetchOnce = async (): Promise<RefreshResult> => {
+    if (damaged) {
+      warn(`${gitdir}: the last fetch from ${url} brought a damaged pack; rebuilding the mirror`);
+      await rebuildMirror(mirror);
+      damaged = false;
+    }
+    try {
+      return await timed('fetch', fetchWithin);
+    } catch (error) {
+      if (error instanceof RemoteError && error.code === 'DamagedPack') damaged = true;
+      throw error;
+    }
+  };
+  return async () => {
+    // A branch a pass moves while this fetch is under way (its push waits behind it) is not stale.
+    const before = await mirroredHeads(gitdir, layout);
+    const result = await fetchOnce();
+    const stale = await staleMirrorBranches({
+      gitdir,
+      layout,
+      before,
+      remoteBranches: result.remoteBranches,
+    });
+    if (stale.length === 0) return result;
+    warn(
+      `${gitdir}: the mirror holds ${stale.join(', ')}, which ${url} does not (the remote was recreated, or the branch deleted there or never pushed); rebuilding the mirror`,
+    );
+    await rebuildMirror(mirror);
+    return timed('fetch', fetchWithin);
   };
 }
 
@@ -277,44 +310,4 @@ async function openChecked(mirror: OpenMirrorOptions, warn: (message: string) =>
   const list = broken.map((b) => `${b.ref} at ${b.oid}`).join(', ');
   warn(`${gitdir}: the mirror is damaged (${list}: missing objects); rebuilding it from ${mirror.url}`);
   return rebuildMirror(mirror);
-}
-
-/** Returns each mirrored local branch's commit. */
-async function mirroredHeads(gitdir: string, layout: MirrorLayout): Promise<Map<string, string>> {
-  return new Map(
-    await Promise.all(
-      (await unpublishedBranches(gitdir, layout, new Map())).map(
-        async (ref) => [ref, (await readRef(gitdir, ref)) ?? ''] as const,
-      ),
-    ),
-  );
-}
-
-/** Returns those of the branches still where they were before the fetch (`before`). */
-async function stillUnpublished(
-  gitdir: string,
-  before: ReadonlyMap<string, string>,
-  refs: readonly string[],
-): Promise<string[]> {
-  const still: string[] = [];
-  for (const ref of refs) if (before.get(ref) === (await readRef(gitdir, ref))) still.push(ref);
-  return still;
-}
-
-/** Returns the mirrored local branches the remote does not have. */
-async function unpublishedBranches(
-  gitdir: string,
-  layout: MirrorLayout,
-  remoteBranches: ReadonlyMap<string, string>,
-): Promise<string[]> {
-  const refs =
-    wantedRefs(layout) ??
-    (await git.listRefs({ fs, gitdir, filepath: 'refs/heads' })).map((name) => `refs/heads/${name}`);
-  const packed = await readPackedRefs(gitdir);
-  const stale: string[] = [];
-  for (const ref of refs) {
-    if (!isMirrored(layout, ref) || remoteBranches.has(ref)) continue;
-    if ((await readRef(gitdir, ref, packed)) !== null) stale.push(ref);
-  }
-  return stale;
 }

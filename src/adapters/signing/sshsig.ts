@@ -23,11 +23,6 @@ export interface Sshsig {
   signature: Buffer;
 }
 
-/** Returns whether the text is an armored SSH signature. */
-export function isSshSignature(text: string): boolean {
-  return text.trimStart().startsWith(begin);
-}
-
 /** Returns the armored SSHSIG signature of `message` by an ed25519 key (sha512, as ssh-keygen -Y sign). */
 export function signSshsig(input: {
   message: Uint8Array;

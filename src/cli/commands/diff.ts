@@ -18,7 +18,7 @@ import {
   type SideFailure,
 } from '../../loops/preview/preview-diff.js';
 import type { Io } from '../io.js';
-import { reviewSourceSignatures } from '../../loops/source/review-source-signatures.js';
+import { reviewSourceSignatures, type SignatureReview } from '../../loops/source/review-source-signatures.js';
 import { printError } from '../print-error.js';
 import { comparedLine, comparedSide, refuseAmbiguousHead, repositoryOf } from './diff-sides.js';
 import { sourceFlags, sourceRendererOf } from '../source-flags.js';
@@ -117,15 +117,33 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     base: base.commit,
     at: opts.now?.() ?? new Date(),
   });
+  printPreview(preview, { format: opts.format, repository, base, head, compared, review }, io);
+  return preview.diff.changed ? exitCodes.changed : exitCodes.ok;
+}
+
+/** Prints the preview in the format asked for, with the compared sides and the signatures' review. */
+function printPreview(
+  preview: PreviewDiff,
+  shown: {
+    format: DiffFormat;
+    repository: ReturnType<typeof repositoryOf>;
+    base: ReturnType<typeof comparedSide>;
+    head: ReturnType<typeof comparedSide>;
+    compared: string;
+    review: SignatureReview;
+  },
+  io: Io,
+): void {
+  const { review, compared } = shown;
   // Said in text and markdown only when the fleet verifies its sources (JSON always says it).
   const signatures = review.verifying ? [`${review.severity}: ${review.message}`] : [];
-  if (opts.format === 'json') {
+  if (shown.format === 'json') {
     const { diff, rollout, why } = preview;
     const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
     const report = {
-      repository,
-      base,
-      head,
+      repository: shown.repository,
+      base: shown.base,
+      head: shown.head,
       verdict: preview.verdict,
       state: preview.state,
       signatures: review,
@@ -134,7 +152,7 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     };
     const extra = { ...(rolloutShown ? { rollout } : {}), ...(why.length > 0 ? { why } : {}) };
     io.out(JSON.stringify({ ...report, ...extra }, null, 2));
-  } else if (opts.format === 'markdown') {
+  } else if (shown.format === 'markdown') {
     const markdown = preview.markdown.replace(/\n$/, '');
     io.out(
       withLine(
@@ -149,7 +167,6 @@ export async function runDiff(opts: DiffOptions, io: Io): Promise<number> {
     const said = signatures.map((line) => `# signatures: ${line}`);
     io.out(withLine(preview.text.replace(/\n$/, ''), 2, `# ${compared}`, ...said));
   }
-  return preview.diff.changed ? exitCodes.changed : exitCodes.ok;
 }
 
 // The compared line goes after the verdict and the state lines, which stay first (docs/review.md).

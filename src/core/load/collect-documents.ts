@@ -23,7 +23,7 @@ import { collectNotificationPolicy } from './collect-notification-policy.js';
 import type { FederatedResourceQuota } from '../model/federated-resource-quota.js';
 import type { TemplateSource } from '../model/template-source.js';
 import type { RawDocument } from './parse-yaml-stream.js';
-import { readEnvelope } from './read-envelope.js';
+import { readEnvelope, type Envelope } from './read-envelope.js';
 import { isSopsDocument } from '../secrets/sops-metadata.js';
 import { checkSopsTemplate } from '../secrets/check-sops-template.js';
 
@@ -162,27 +162,11 @@ export function mergeItems(c: Collection, items: readonly CollectedItem[]): void
 }
 
 function collectObject(at: Place, value: unknown, releaseNamespace?: string): CollectedItem {
-  const encrypted = isMap(value) && isSopsDocument(value);
-  if (encrypted) {
-    const problem = checkSopsTemplate(value, rawSubject(value).slice(0, -2) || 'document');
-    if (problem !== undefined) return failed(at, 'UnsupportedEncryption', problem);
-  }
-  const read = readEnvelope(value);
-  if (!read.ok) {
-    const subject = rawSubject(value);
-    return {
-      place: at,
-      type: 'errors',
-      errors: read.problems.map((p) => errorAt(at, p.code, subject + p.message)),
-    };
-  }
+  // A SOPS-encrypted document: only a template may be.
+  const sops = isMap(value) && isSopsDocument(value) ? value : undefined;
+  const read = readEnvelopeOf(at, value, sops);
+  if (!('envelope' in read)) return read;
   const e = read.envelope;
-  if (encrypted && e.role !== 'Template')
-    return failed(
-      at,
-      'UnsupportedEncryption',
-      `${e.kind}/${e.name}: SOPS-encrypted, but only templates may be: the hub reads a ${e.kind}`,
-    );
   switch (e.role) {
     case 'FleetConfig':
       return { place: at, type: 'fleetConfig' };
@@ -213,18 +197,61 @@ function collectObject(at: Place, value: unknown, releaseNamespace?: string): Co
       return collectQuota(at, e);
     case 'TemplateSource':
       return collectTemplateSource(at, e);
-    case 'Template': {
-      const written =
-        e.namespace ||
-        (releaseNamespace && effectiveNamespace(e.apiVersion, e.kind, '') ? releaseNamespace : '');
-      const namespace = effectiveNamespace(e.apiVersion, e.kind, written);
-      if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
-      const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
-      const template: Template = { ref, key: refKey(ref), object: e.object, source: at.source };
-      if (encrypted) template.encrypted = { defaultedNamespace: namespace !== e.namespace };
-      return { place: at, type: 'template', ref, template };
-    }
+    case 'Template':
+      return collectTemplate(at, e, { encrypted: sops !== undefined, releaseNamespace });
   }
+}
+
+/**
+ * Returns a template, its namespace defaulted: a namespaced object written without one is in
+ * `default`, or in the release namespace of the HelmSource that rendered it.
+ */
+function collectTemplate(
+  at: Place,
+  e: Envelope,
+  opts: { encrypted: boolean; releaseNamespace: string | undefined },
+): CollectedItem {
+  const written =
+    e.namespace ||
+    (opts.releaseNamespace && effectiveNamespace(e.apiVersion, e.kind, '') ? opts.releaseNamespace : '');
+  const namespace = effectiveNamespace(e.apiVersion, e.kind, written);
+  if (namespace !== e.namespace) e.object.metadata.namespace = namespace;
+  const ref: ObjectRef = { apiVersion: e.apiVersion, kind: e.kind, namespace, name: e.name };
+  const template: Template = { ref, key: refKey(ref), object: e.object, source: at.source };
+  if (opts.encrypted) template.encrypted = { defaultedNamespace: namespace !== e.namespace };
+  return { place: at, type: 'template', ref, template };
+}
+
+/**
+ * Returns the document's envelope, or its errors: a broken envelope, or SOPS encryption
+ * anywhere but on a template the hub can leave sealed.
+ */
+function readEnvelopeOf(
+  at: Place,
+  value: unknown,
+  sops: Record<string, unknown> | undefined,
+): CollectedItem | { envelope: Envelope } {
+  if (sops) {
+    const problem = checkSopsTemplate(sops, rawSubject(value).slice(0, -2) || 'document');
+    if (problem !== undefined) return failed(at, 'UnsupportedEncryption', problem);
+  }
+  const read = readEnvelope(value);
+  if (!read.ok) {
+    const subject = rawSubject(value);
+    return {
+      place: at,
+      type: 'errors',
+      errors: read.problems.map((p) => errorAt(at, p.code, subject + p.message)),
+    };
+  }
+  const e = read.envelope;
+  if (sops && e.role !== 'Template')
+    return failed(
+      at,
+      'UnsupportedEncryption',
+      `${e.kind}/${e.name}: SOPS-encrypted, but only templates may be: the hub reads a ${e.kind}`,
+    );
+  return { envelope: e };
 }
 
 // A template source is rendered by the loops (loops/source/load-with-sources.ts); it is never propagated.

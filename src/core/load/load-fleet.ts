@@ -16,39 +16,33 @@
 // same objects, which lets the render skip work for them (render-fleet.ts). The fleet is equal
 // with or without the memo.
 import { findPlaintextSecrets } from '../secrets/find-plaintext-secrets.js';
-import type { Fleet } from '../model/fleet.js';
+import type { Fleet, LoadedTemplateSource, Template } from '../model/fleet.js';
 import type { FleetConfig } from '../model/fleet-config.js';
+import type { PropagationPolicy } from '../model/propagation-policy.js';
 import { locationLabel } from '../model/source-location.js';
-import { collectFile, mergeItems, newCollection, type CollectedItem } from './collect-documents.js';
+import { isUnderPath } from '../model/template-source.js';
+import { assignStatusRepository } from '../model/assign-status-repository.js';
+import { assignRenderRepository } from '../model/assign-render-repository.js';
+import { newCollection, type Collection } from './collect-documents.js';
 import { comparePaths } from './compare-paths.js';
 import { defaultCustomResourceNamespaces } from './default-namespace.js';
 import { resolveDependentOverrides, type WaitingPolicies } from './resolve-dependent-overrides.js';
 import { findFleetConfig } from './find-fleet-config.js';
-import { assignStatusRepository } from '../model/assign-status-repository.js';
-import { assignRenderRepository } from '../model/assign-render-repository.js';
 import { isFleetSourcePath } from './is-fleet-source-path.js';
 import type { LoadError } from './load-error.js';
 import { checkCustomizationConflicts } from './parse-interpreter-customization.js';
 import { checkNoExecuteTaintPolicies } from './parse-cluster-taint-policy.js';
 import { checkTenantFiles } from './check-tenant-files.js';
 import { indexTenants } from './index-tenants.js';
-import { parseYamlStream, type RawDocument, type StreamLimits } from './parse-yaml-stream.js';
+import { parseYamlStream, type StreamLimits } from './parse-yaml-stream.js';
 import { compilePathPattern, isPathSelected } from './path-patterns.js';
-import { checkDocumentFields, type FieldFindings } from './schema/check-document-fields.js';
-import type { SourceFile } from './source-file.js';
-import { findSourceInputs } from './find-source-inputs.js';
-import { isUnderPath } from '../model/template-source.js';
-import type { LoadedTemplateSource } from '../model/fleet.js';
+import { fileLoader, readFleetFiles, type FileLoad } from './read-fleet-files.js';
+import type { RenderedFile, SourceFile } from './source-file.js';
+import { findSourceInputs, type SourceInputs } from './find-source-inputs.js';
 
 export type { LoadError, LoadErrorCode } from './load-error.js';
 export { formatLoadError } from './load-error.js';
-export type { SourceFile } from './source-file.js';
-
-/** A file a template source rendered (loops/source/load-with-sources.ts), loaded after the fleet's own. */
-export interface RenderedFile extends SourceFile {
-  /** The release namespace of a HelmSource's output: namespaced objects written without one go there. */
-  namespace?: string;
-}
+export type { RenderedFile, SourceFile } from './source-file.js';
 
 export type LoadResult = ({ ok: true; fleet: Fleet } | { ok: false; errors: LoadError[] }) & {
   /** What each file gave, for the next load. */
@@ -63,30 +57,6 @@ export interface LoadMemo {
   readonly files: ReadonlyMap<string, FileLoad>;
   /** The policies that waited for dependent overrides (resolveDependentOverrides). */
   readonly waiting?: WaitingPolicies;
-}
-
-interface FileLoad {
-  content: string;
-  parsed: Parsed;
-  /** The file's items, once collected (a file the FleetConfig excludes is parsed only). */
-  items?: CollectedItem[];
-  /** The file's unknown fields, once checked. */
-  fields?: FieldFindings;
-  /** What the file gave the previous load, when its text changed since. */
-  last?: FileLoad;
-  /** A file a template source rendered (LoadOptions.rendered). */
-  rendered?: true;
-}
-
-// In a file whose text changed, an object equal to what the file gave last time (same
-// content, same place) is last time's object, so edits to one object of a file do not make
-// the render do again the work of the others.
-function keepEqualItems(items: CollectedItem[], load: FileLoad): CollectedItem[] {
-  const before = load.last?.items;
-  delete load.last;
-  if (!before) return items;
-  const byJson = new Map(before.map((item) => [JSON.stringify(item), item]));
-  return items.map((item) => byJson.get(JSON.stringify(item)) ?? item);
 }
 
 export interface LoadOptions {
@@ -118,8 +88,6 @@ const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const DEFAULT_MAX_EXPANDED_NODES = 200_000;
 const DEFAULT_MAX_EXPANDED_BYTES = 16 * 1024 * 1024;
 
-type Parsed = { ok: true; documents: RawDocument[] } | { ok: false; errors: LoadError[] };
-
 /** Returns the parse budgets of a load's options, their defaults filled in. */
 export function limitsOf(options: LoadOptions): StreamLimits {
   return {
@@ -147,141 +115,150 @@ export function loadFleet(files: readonly SourceFile[], options: LoadOptions = {
   const previous = options.memo?.limits === limitsKey ? options.memo.files : undefined;
   const sources = files.filter((f) => isFleetSourcePath(f.path)).sort((a, b) => comparePaths(a.path, b.path));
   const loads = new Map<string, FileLoad>();
-  const loadOf = (file: SourceFile): FileLoad => {
-    let load = loads.get(file.path);
-    if (load === undefined) {
-      const last = previous?.get(file.path);
-      load =
-        last !== undefined && last.content === file.content
-          ? last
-          : { content: file.content, parsed: parseYamlStream(file, limits), ...(last ? { last } : {}) };
-      loads.set(file.path, load);
-    }
-    return load;
-  };
+  const loadOf = fileLoader({ loads, previous, limits });
   const found = findFleetConfig(sources, (file) => loadOf(file).parsed, options.sourceBranch);
-  const include = found.config.include.map(compilePathPattern);
-  const exclude = found.config.exclude.map(compilePathPattern);
-  const configFile = found.config.source?.file;
   const c = newCollection(found.seen, found.config.source && locationLabel(found.config.source));
   c.errors.push(...found.errors);
+  const { read, inputs } = selectFiles(sources, found.config, loadOf);
+  c.errors.push(...inputs.errors);
+  const rendered = (options.rendered ?? []).filter((f) => isFleetSourcePath(f.path));
   const warnings: LoadError[] = [];
+  const all = [...read, ...rendered];
+  readFleetFiles({ files: all, fromSources: new Set(rendered), loadOf, collection: c, warnings });
+  const scoped = defaultCustomResourceNamespaces(c.templates);
+  c.errors.push(...scoped.errors);
+  // Every file read as fleet documents, rendered ones included (their paths start with their
+  // source file's): the tenants' rules hold for what a source renders too.
+  c.errors.push(
+    ...checkAcrossFiles(
+      c,
+      found.config,
+      all.map((f) => f.path),
+    ),
+  );
+  const dependents = resolveDependentOverrides(
+    c.propagationPolicies,
+    c.overridePolicies,
+    options.memo?.waiting,
+  );
+  const memo = memoOf({ loads, previous, rendered, options, limitsKey, waiting: dependents.waiting });
+  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
+  for (const { template, message } of findPlaintextSecrets(scoped.templates))
+    warnings.push({ code: 'PlaintextSecret', ...template.source, message });
+  const fleet = fleetOf(c, {
+    templates: scoped.templates,
+    propagationPolicies: dependents.policies,
+    inputs,
+    config: found.config,
+  });
+  return { ok: true, fleet, memo, warnings };
+}
+
+/**
+ * Returns the files to read as fleet documents (the FleetConfig's and those its paths select,
+ * less the inputs of template sources) and the sources' inputs.
+ */
+function selectFiles(
+  sources: readonly SourceFile[],
+  config: FleetConfig,
+  loadOf: (file: SourceFile) => FileLoad,
+): { read: SourceFile[]; inputs: SourceInputs } {
+  const include = config.include.map(compilePathPattern);
+  const exclude = config.exclude.map(compilePathPattern);
+  const configFile = config.source?.file;
   const selected = sources.filter((f) => f.path === configFile || isPathSelected(f.path, include, exclude));
   const inputs = findSourceInputs(selected, (file) => {
     const parsed = loadOf(file).parsed;
     return parsed.ok ? parsed.documents : undefined;
   });
-  c.errors.push(...inputs.errors);
   const isInput = (path: string) => [...inputs.all].some((root) => isUnderPath(path, root));
-  const rendered = (options.rendered ?? []).filter((f) => isFleetSourcePath(f.path));
-  const fromSources = new Set<SourceFile>(rendered);
-  // Every file read as fleet documents, rendered ones included (their paths start with their
-  // source file's): the tenants' rules hold for what a source renders too.
-  const readPaths: string[] = [];
-  for (const file of [...selected.filter((f) => !isInput(f.path)), ...rendered]) {
-    readPaths.push(file.path);
-    const load = loadOf(file);
-    if (!load.parsed.ok) {
-      c.errors.push(...load.parsed.errors);
-      continue;
-    }
-    const namespace = 'namespace' in file ? (file as RenderedFile).namespace : undefined;
-    load.items ??= keepEqualItems(collectFile(file.path, load.parsed.documents, namespace), load);
-    mergeItems(c, fromSources.has(file) ? refuseFleetShaping(load.items) : load.items);
-    const fields = (load.fields ??= checkDocumentFields(file, load.parsed.documents));
-    c.errors.push(...fields.errors);
-    warnings.push(...fields.warnings);
-  }
-  const scoped = defaultCustomResourceNamespaces(c.templates);
-  c.errors.push(...scoped.errors);
+  return { read: selected.filter((f) => !isInput(f.path)), inputs };
+}
+
+/**
+ * Returns the errors that take more than one document to see: interpreter customizations in
+ * conflict, NoExecute taint policies the FleetConfig does not allow, clusters assigned to no
+ * status or render repository, and tenants' files holding what they may not.
+ */
+function checkAcrossFiles(c: Collection, config: FleetConfig, readPaths: string[]): LoadError[] {
+  const errors: LoadError[] = [];
   for (const conflict of checkCustomizationConflicts(c.interpreterCustomizations)) {
     const { customization } = conflict;
     const message = `ResourceInterpreterCustomization/${customization.name}: ${conflict.message}`;
-    c.errors.push({ code: 'InvalidPolicy', ...customization.source, message });
+    errors.push({ code: 'InvalidPolicy', ...customization.source, message });
   }
-  for (const refused of checkNoExecuteTaintPolicies(c.clusterTaintPolicies, found.config)) {
+  for (const refused of checkNoExecuteTaintPolicies(c.clusterTaintPolicies, config)) {
     const message = `ClusterTaintPolicy/${refused.policy.name}: ${refused.path}: ${refused.message}`;
-    c.errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
+    errors.push({ code: 'InvalidPolicy', ...refused.policy.source, message });
   }
   for (const cluster of c.clusters) {
     for (const assigned of [
-      assignStatusRepository(cluster, found.config.statusRepositories),
-      assignRenderRepository(cluster, found.config.renderRepositories),
+      assignStatusRepository(cluster, config.statusRepositories),
+      assignRenderRepository(cluster, config.renderRepositories),
     ])
       if (assigned.type === 'error')
-        c.errors.push({ code: 'InvalidCluster', ...cluster.source, message: assigned.message });
+        errors.push({ code: 'InvalidCluster', ...cluster.source, message: assigned.message });
   }
-  c.errors.push(
+  errors.push(
     ...checkTenantFiles({
       collection: c,
       files: readPaths,
       index: indexTenants(c.tenants),
-      fleetConfig: found.config.source,
+      fleetConfig: config.source,
     }),
   );
+  return errors;
+}
+
+/** Returns what each file gave this load, for the next one. */
+function memoOf(opts: {
+  loads: Map<string, FileLoad>;
+  previous: ReadonlyMap<string, FileLoad> | undefined;
+  rendered: readonly RenderedFile[];
+  options: LoadOptions;
+  limitsKey: string;
+  waiting: WaitingPolicies;
+}): LoadMemo {
+  const { loads, previous } = opts;
+  // A load without the rendered files (the first of load-with-sources.ts's two) keeps what they
+  // gave the last load, so the second one, given the same render, parses none of them again.
+  if (opts.options.rendered === undefined)
+    for (const [path, load] of previous ?? []) if (load.rendered && !loads.has(path)) loads.set(path, load);
+  for (const file of opts.rendered) loads.get(file.path)!.rendered = true;
+  return { limits: opts.limitsKey, files: loads, waiting: opts.waiting };
+}
+
+/** Returns the fleet the collection holds, its lists left out when empty. */
+function fleetOf(
+  c: Collection,
+  loaded: {
+    templates: Template[];
+    propagationPolicies: PropagationPolicy[];
+    inputs: SourceInputs;
+    config: FleetConfig;
+  },
+): Fleet {
   const { clusters, overridePolicies, interpreterCustomizations, clusterTaintPolicies, tenants } = c;
   const { workloadRebalancers, rolloutStrategies, notificationPolicies, federatedResourceQuotas } = c;
   const templateSources: LoadedTemplateSource[] = c.templateSources.map((source) => ({
     source,
-    inputs: inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
+    inputs: loaded.inputs.bySource.get(`${source.source.file}#${source.source.index}`) ?? [],
   }));
-  const dependents = resolveDependentOverrides(
-    c.propagationPolicies,
-    overridePolicies,
-    options.memo?.waiting,
-  );
-  // A load without the rendered files (the first of load-with-sources.ts's two) keeps what they
-  // gave the last load, so the second one, given the same render, parses none of them again.
-  if (options.rendered === undefined)
-    for (const [path, load] of previous ?? []) if (load.rendered && !loads.has(path)) loads.set(path, load);
-  for (const file of rendered) loads.get(file.path)!.rendered = true;
-  const memo: LoadMemo = { limits: limitsKey, files: loads, waiting: dependents.waiting };
-  if (c.errors.length > 0) return { ok: false, errors: sortErrors(c.errors), memo, warnings };
-  const { templates } = scoped;
-  for (const { template, message } of findPlaintextSecrets(templates))
-    warnings.push({ code: 'PlaintextSecret', ...template.source, message });
-  const propagationPolicies = dependents.policies;
   return {
-    ok: true,
-    fleet: {
-      templates,
-      clusters,
-      propagationPolicies,
-      overridePolicies,
-      ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
-      ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
-      ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
-      ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
-      ...(tenants.length > 0 ? { tenants } : {}),
-      ...(notificationPolicies.length > 0 ? { notificationPolicies } : {}),
-      ...(federatedResourceQuotas.length > 0 ? { federatedResourceQuotas } : {}),
-      ...(templateSources.length > 0 ? { templateSources } : {}),
-      config: found.config,
-    },
-    memo,
-    warnings,
+    templates: loaded.templates,
+    clusters,
+    propagationPolicies: loaded.propagationPolicies,
+    overridePolicies,
+    ...(interpreterCustomizations.length > 0 ? { interpreterCustomizations } : {}),
+    ...(clusterTaintPolicies.length > 0 ? { clusterTaintPolicies } : {}),
+    ...(workloadRebalancers.length > 0 ? { workloadRebalancers } : {}),
+    ...(rolloutStrategies.length > 0 ? { rolloutStrategies } : {}),
+    ...(tenants.length > 0 ? { tenants } : {}),
+    ...(notificationPolicies.length > 0 ? { notificationPolicies } : {}),
+    ...(federatedResourceQuotas.length > 0 ? { federatedResourceQuotas } : {}),
+    ...(templateSources.length > 0 ? { templateSources } : {}),
+    config: loaded.config,
   };
-}
-
-// What a template source renders may not change what is rendered or where: a Cluster, a
-// FleetConfig or another source in its output is an error of the rendered file.
-function refuseFleetShaping(items: readonly CollectedItem[]): CollectedItem[] {
-  return items.map((item) => {
-    if (item.type !== 'cluster' && item.type !== 'fleetConfig' && item.type !== 'templateSource') return item;
-    const what =
-      item.type === 'cluster'
-        ? 'a Cluster'
-        : item.type === 'fleetConfig'
-          ? 'a FleetConfig'
-          : 'a template source';
-    const { file, index, line } = item.place.source;
-    const message = `a template source renders templates and policies, not ${what}`;
-    return {
-      place: item.place,
-      type: 'errors',
-      errors: [{ code: 'InvalidSource', file, index, ...(line !== undefined ? { line } : {}), message }],
-    };
-  });
 }
 
 // Errors in file order, then document order; FleetConfig errors are found first but sort with their file.

@@ -5,3 +5,9 @@ export interface SourceFile {
   /** The file's text (UTF-8 decoded). */
   content: string;
 }
+
+/** A file a template source rendered (loops/source/load-with-sources.ts), loaded after the fleet's own. */
+export interface RenderedFile extends SourceFile {
+  /** The release namespace of a HelmSource's output: namespaced objects written without one go there. */
+  namespace?: string;
+}

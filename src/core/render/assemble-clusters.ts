@@ -4,7 +4,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { refLabel } from '../model/object-ref.js';
 import { patchMap } from '../model/patched-map.js';
 import type { ClusterOutput } from './cluster-output.js';
-import type { RenderOutcome } from './render-object.js';
+import type { RenderOutcome } from './render-copy.js';
 import type { RenderUnit, UnitRender } from './render-unit.js';
 
 /** One cluster's output and diagnostics. */

@@ -8,34 +8,34 @@
 import type { Binding } from '../model/binding.js';
 import type { Template } from '../model/fleet.js';
 import type { ObjectRef } from '../model/object-ref.js';
-import { policyLabel, type PolicyRef } from '../model/propagation-policy.js';
 import type { ReuseHook } from '../model/reuse-hook.js';
-import { sameItems } from '../model/same-items.js';
 import type { Snapshot } from '../model/snapshot.js';
 import type { Detection } from '../detect/detect-claims.js';
 import type { DetectionInput } from '../detect/detect-templates.js';
 import type { EnsureNamespacesInput } from '../follow/ensure-namespaces.js';
 import type { EnsuredNamespaces } from '../follow/ensured-namespaces.js';
-import { findDependencies } from '../follow/find-dependencies.js';
 import type { ScheduledClaim, ScheduleInput } from '../schedule/schedule-claims.js';
 import type {
   MultiClusterServices,
   MultiClusterServicesInput,
 } from '../mcs/render-multi-cluster-services.js';
 import { patchClusters, type AssembleInput, type ClusterRender } from './assemble-clusters.js';
-import type { DetectionMemo, NamespacesMemo, RenderMemo, ScheduleMemo } from './render-memo.js';
+import type {
+  DependenciesMemo,
+  DetectionMemo,
+  FollowerMemo,
+  NamespacesMemo,
+  RenderContext,
+  RenderMemo,
+  ScheduleMemo,
+} from './render-memo.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 import type { UnitInput } from './render-units.js';
+import { reuseDetection, reuseSchedule } from './reuse-claims.js';
+import { reuseDependencies, reuseFollower } from './reuse-followers.js';
+import { reuseNamespaces } from './reuse-namespaces.js';
 import { reuseServices, type ServicesMemo } from './reuse-services.js';
-import {
-  compareContexts,
-  namespaceTemplatesOf,
-  renderContextOf,
-  sameNamespacePlacement,
-  samePrevious,
-  sameReferrers,
-  sameSchedule,
-} from './same-inputs.js';
+import { compareContexts, renderContextOf, sameUnitInputs } from './same-inputs.js';
 
 /**
  * The memo table: for each entry of RenderMemo, what it is kept per, what must be the same as
@@ -134,171 +134,81 @@ export function incrementalRender(
   const ahead = options.ahead ?? false;
   const context = renderContextOf(snapshot.fleet, snapshot.clusterStatus, snapshot.clusterTaints);
   const same = compareContexts(last?.context, context);
-  const detections = new Map<string, DetectionMemo>();
-  const schedules = new Map<string, ScheduleMemo>();
-  const dependencies = new Map<string, { template: Template; dependencies: readonly ObjectRef[] }>();
-  const followers = new Map<string, { binding: Binding; json: string }>();
-  const units = new Map<string, UnitRender>();
+  const next = emptyMemo(context);
+  // The units rendered again, added or removed: their clusters are patched at their paths.
   const dirty = new Set<string>();
-  let namespaces: NamespacesMemo | undefined;
-  let services: ServicesMemo | undefined;
-  let clusters = new Map<string, ClusterRender>();
-
   return {
-    detections(input, compute) {
-      const { template } = input;
-      const previousPolicy = labelOf(input.previous);
-      const kept = same.policies ? last?.detections.get(template.key) : undefined;
-      let entry =
-        kept?.template === template && kept.results.some((r) => r.previousPolicy === previousPolicy)
-          ? kept
-          : undefined;
-      if (!entry) {
-        const detection = compute(input);
-        entry = { template, results: [{ previousPolicy, detection }] };
-        const own = detection.type === 'claimed' ? detection.claim.policy : undefined;
-        // The next render reads the template's own claim back as the previous one: working
-        // that detection out now (it costs microseconds) lets the next render find it.
-        if (ahead && labelOf(own) !== previousPolicy) {
-          entry.results.push({
-            previousPolicy: labelOf(own),
-            detection: compute({ template, previous: own }),
-          });
-        }
-      }
-      detections.set(template.key, entry);
-      return entry.results.find((r) => r.previousPolicy === previousPolicy)!.detection;
-    },
-
-    schedules(input, compute) {
-      const { claim, previous } = input;
-      const kept = same.placement ? last?.schedules.get(claim.template.key) : undefined;
-      const known =
-        kept?.template === claim.template && kept.policy === claim.policy && (kept.apis ?? '') === input.apis
-          ? kept.results
-          : [];
-      let found = known.find((r) => samePrevious(r.previous, previous));
-      let entry = found ? kept! : undefined;
-      if (!found || !entry) {
-        found = { previous, scheduled: compute(input) };
-        entry = { template: claim.template, policy: claim.policy, apis: input.apis, results: [found] };
-        const own = found.scheduled.placement;
-        if (ahead && !samePrevious(own, previous)) {
-          // Scheduled with its own placement, a claim usually gets the same binding (then the
-          // same object, so later stages reuse their work), but not always: e.g. a NotReady
-          // cluster passes the filters only while it is in the previous placement.
-          const again = compute({ ...input, previous: own });
-          const scheduled = sameSchedule(again, found.scheduled) ? found.scheduled : again;
-          entry.results.push({ previous: own, scheduled });
-        }
-      }
-      schedules.set(claim.template.key, entry);
-      return found.scheduled;
-    },
-
-    dependenciesOf(template) {
-      const kept = last?.dependencies.get(template.key);
-      const entry =
-        kept?.template === template ? kept : { template, dependencies: findDependencies(template.object) };
-      dependencies.set(template.key, entry);
-      return entry.dependencies;
-    },
-
-    follower(binding) {
-      const json = JSON.stringify(binding);
-      const kept = last?.followers.get(binding.key);
-      const entry = kept && kept.json === json ? kept : { binding, json };
-      followers.set(binding.key, entry);
-      return entry.binding;
-    },
-
+    detections: (input, compute) =>
+      reuseDetection(input, compute, {
+        kept: same.policies ? last?.detections : undefined,
+        into: next.detections,
+        ahead,
+      }),
+    schedules: (input, compute) =>
+      reuseSchedule(input, compute, {
+        kept: same.placement ? last?.schedules : undefined,
+        into: next.schedules,
+        ahead,
+      }),
+    dependenciesOf: (template) =>
+      reuseDependencies(template, { kept: last?.dependencies, into: next.dependencies }),
+    follower: (binding) => reuseFollower(binding, { kept: last?.followers, into: next.followers }),
     namespaces(input, compute) {
-      const bindings = new Map(input.bindings.map((b) => [b.key, b]));
-      const namespaceTemplates = namespaceTemplatesOf(input.templates);
-      const kept = last?.namespaces;
-      const reusable =
-        kept !== undefined &&
-        sameItems(kept.clusters, input.clusters) &&
-        sameItems(kept.namespaceTemplates, namespaceTemplates) &&
-        kept.bindings.size === bindings.size &&
-        input.bindings.every((b) => sameNamespacePlacement(kept.bindings.get(b.key), b));
-      const result = reusable ? kept.result : keepEqualNamespaces(compute(input), kept?.result);
-      namespaces = { clusters: input.clusters, namespaceTemplates, bindings, result };
-      return result;
+      next.namespaces = reuseNamespaces(input, compute, last?.namespaces);
+      return next.namespaces.result;
     },
-
     services(input, compute) {
-      services = reuseServices(input, compute, last?.services, same.placement);
-      return services.result;
+      next.services = reuseServices(input, compute, last?.services, same.placement);
+      return next.services.result;
     },
-
     unit(input, compute) {
       const kept = same.clusters ? last?.units.get(input.id)?.unit : undefined;
       return kept?.binding === input.binding ? kept : compute(input);
     },
-
     units(input, compute) {
       const { unit } = input;
       const kept = last?.units.get(unit.id);
-      const reusable =
-        same.clusters &&
-        same.overrides &&
-        same.tenants &&
-        kept !== undefined &&
-        kept.unit === unit &&
-        kept.template === input.template &&
-        kept.keepsMemberReplicas === input.keepsMemberReplicas &&
-        kept.quotaRefused === input.quotaRefused &&
-        sameReferrers(kept.referrers, input.referrers);
+      const reusable = same.clusters && same.overrides && same.tenants && sameUnitInputs(kept, input);
       // A Tenant changed: a copy's content key does not say whose rules refused or decorated it.
       const entry = reusable ? kept : compute(input, same.tenants ? kept : undefined);
       if (!reusable) dirty.add(unit.id);
-      units.set(unit.id, entry);
+      next.units.set(unit.id, entry);
       return entry;
     },
-
     clusters(input, compute) {
       if (last && same.clusters) {
         for (const id of last.units.keys()) if (!input.rendered.has(id)) dirty.add(id);
-        clusters = patchClusters(input, { rendered: last.units, clusters: last.clusters, dirty });
-      } else clusters = compute(input);
-      return clusters;
+        next.clusters = patchClusters(input, { rendered: last.units, clusters: last.clusters, dirty });
+      } else next.clusters = compute(input);
+      return next.clusters;
     },
-
-    memo: () => ({
-      context,
-      detections,
-      schedules,
-      dependencies,
-      followers,
-      namespaces,
-      services,
-      units,
-      clusters,
-    }),
+    memo: () => ({ ...next }),
   };
 }
 
-function labelOf(policy: PolicyRef | undefined): string {
-  return policy ? policyLabel(policy) : '';
+/** The memo a render fills as its stages ask their hooks (RenderMemo, before the admission check). */
+interface MemoUnderWay {
+  context: RenderContext;
+  detections: Map<string, DetectionMemo>;
+  schedules: Map<string, ScheduleMemo>;
+  dependencies: Map<string, DependenciesMemo>;
+  followers: Map<string, FollowerMemo>;
+  namespaces: NamespacesMemo | undefined;
+  services: ServicesMemo | undefined;
+  units: Map<string, UnitRender>;
+  clusters: Map<string, ClusterRender>;
 }
 
-// Namespaces computed again: a made-up Namespace template, or a Namespace binding for a cluster,
-// equal to last time's is last time's object, so the units that render it can be reused.
-function keepEqualNamespaces(now: EnsuredNamespaces, kept: EnsuredNamespaces | undefined): EnsuredNamespaces {
-  if (!kept) return now;
-  const generated = new Map(kept.generated.map((t) => [t.key, t]));
-  const perCluster = new Map<string, Binding[]>();
-  for (const [cluster, list] of now.perCluster) {
-    const before = new Map((kept.perCluster.get(cluster) ?? []).map((b) => [b.key, b]));
-    perCluster.set(
-      cluster,
-      list.map((b) => {
-        const old = before.get(b.key);
-        return old && JSON.stringify(old) === JSON.stringify(b) ? old : b;
-      }),
-    );
-  }
-  // A made-up Namespace is a bare Namespace of its name: the same key, the same template.
-  return { perCluster, generated: now.generated.map((t) => generated.get(t.key) ?? t) };
+function emptyMemo(context: RenderContext): MemoUnderWay {
+  return {
+    context,
+    detections: new Map(),
+    schedules: new Map(),
+    dependencies: new Map(),
+    followers: new Map(),
+    namespaces: undefined,
+    services: undefined,
+    units: new Map(),
+    clusters: new Map(),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Binding, TargetCluster } from '../model/binding.js';
 import type { Template } from '../model/fleet.js';
-import type { RenderOutcome } from './render-object.js';
+import type { RenderOutcome } from './render-copy.js';
 
 /** One binding to render on its clusters. */
 export interface RenderUnit {

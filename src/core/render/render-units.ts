@@ -7,7 +7,8 @@ import type { Tenancy } from '../tenancy/create-tenancy.js';
 import { formatTenantRefusal } from '../tenancy/tenant-refusal.js';
 import { objectPath } from '../format/object-path.js';
 import { renderQuotaCopy, type QuotaUnit } from './quota-units.js';
-import type { ObjectRenderer, RenderedCopy, RenderOutcome } from './render-object.js';
+import type { RenderOutcome } from './render-copy.js';
+import type { ObjectRenderer, RenderedCopy } from './render-object.js';
 import type { RenderUnit, UnitRender, UnitRenderInput } from './render-unit.js';
 
 /** What a unit is made from: its id and binding, and the cluster of a Namespace made for one. */

@@ -8,6 +8,7 @@ import type { Tenant } from '../model/tenant.js';
 import { sameItems } from '../model/same-items.js';
 import type { ScheduledClaim } from '../schedule/schedule-claims.js';
 import type { RenderContext } from './render-memo.js';
+import type { UnitRender, UnitRenderInput } from './render-unit.js';
 import { placedClusters } from '../follow/placed-clusters.js';
 
 /** Returns whether two previous placements are equal (they are read back from records every pass). */
@@ -58,6 +59,21 @@ export function sameReferrers(
     const y = b[i]!;
     return x === y || (x.length === y.length && x.every((c, j) => c.name === y[j]!.name));
   });
+}
+
+/**
+ * Returns whether a unit rendered last time was rendered from the same inputs: the same unit and
+ * template, whether replicas stay with the member, the quotas' verdict and the referrers' clusters.
+ */
+export function sameUnitInputs(kept: UnitRender | undefined, input: UnitRenderInput): kept is UnitRender {
+  return (
+    kept !== undefined &&
+    kept.unit === input.unit &&
+    kept.template === input.template &&
+    kept.keepsMemberReplicas === input.keepsMemberReplicas &&
+    kept.quotaRefused === input.quotaRefused &&
+    sameReferrers(kept.referrers, input.referrers)
+  );
 }
 
 /** Returns the repo's v1 Namespace templates, in order. */

@@ -173,18 +173,11 @@ function assemble(input: {
     head: input.rollouts?.unheld ?? headRender,
     ...(input.rollouts ? { holds: heldClusters(input.rollouts.states) } : {}),
   });
-  // With the branches' files (blob ids), the guard judges the head render as blob ids too.
-  const current = input.current;
-  const guarded = current
-    ? {
-        ...headRender,
-        clusters: new Map([...headRender.clusters].map(([c, o]) => [c, { ...o, files: blobIdsOf(o.files) }])),
-      }
-    : headRender;
+  const { current } = input;
   const verdict = judgeVerdict({
     diff,
     base: baseRender,
-    head: guarded,
+    head: guardedHead(headRender, current),
     ...(current ? { current } : {}),
     guards: head.fleet.config.guards,
     deletionsAllowed: deletionsAllowedBy(head.message),
@@ -196,17 +189,6 @@ function assemble(input: {
     rollout,
     clusters: head.fleet.clusters.map((c) => c.name),
   });
-  const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
-  const title = `gitfleet diff ${sideLabel(base)} → ${sideLabel(head)}`;
-  const markdown = formatDiffMarkdown(diff, {
-    title,
-    ...(rolloutShown ? { rollout } : {}),
-    verdict: verdict.text,
-    state: state.note,
-    why,
-    warnings: head.plaintextSecrets,
-  });
-  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note, why });
   return {
     base: { revision: base.revision, commit: base.commit, subject: subjectOf(base.message) },
     head: { revision: head.revision, commit: head.commit, subject: subjectOf(head.message) },
@@ -215,10 +197,42 @@ function assemble(input: {
     rollout,
     why,
     verdict,
-    markdown,
-    text,
+    ...formatPreview({ base, head, diff, rollout, why, verdict, state }),
     plaintextSecrets: head.plaintextSecrets,
   };
+}
+
+// With the branches' files (blob ids), the guard judges the head render as blob ids too.
+function guardedHead(
+  headRender: RenderResult,
+  current: ReadonlyMap<string, ReadonlyMap<string, string>> | undefined,
+): RenderResult {
+  if (!current) return headRender;
+  return {
+    ...headRender,
+    clusters: new Map([...headRender.clusters].map(([c, o]) => [c, { ...o, files: blobIdsOf(o.files) }])),
+  };
+}
+
+// The preview as `gitfleet diff --format markdown` and `--format text` print it.
+function formatPreview(
+  preview: Pick<PreviewDiff, 'diff' | 'rollout' | 'why' | 'verdict' | 'state'> & {
+    base: LoadedSide;
+    head: LoadedSide;
+  },
+): Pick<PreviewDiff, 'markdown' | 'text'> {
+  const { diff, rollout, why, verdict, state, head } = preview;
+  const rolloutShown = rollout.strategies.length > 0 || rollout.atOnce.length > 0;
+  const markdown = formatDiffMarkdown(diff, {
+    title: `gitfleet diff ${sideLabel(preview.base)} → ${sideLabel(head)}`,
+    ...(rolloutShown ? { rollout } : {}),
+    verdict: verdict.text,
+    state: state.note,
+    why,
+    warnings: head.plaintextSecrets,
+  });
+  const text = formatDiffText(diff, rollout, { verdict: verdict.text, state: state.note, why });
+  return { markdown, text };
 }
 
 // Strategy label → the clusters its rollout holds after the pass (nothing once it is complete).

@@ -10,36 +10,29 @@ import { listRefs } from '../../adapters/git/list-refs.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
-import { refLabel } from '../../core/model/object-ref.js';
-import { parseBindingView, type BindingView } from '../../core/publish/binding-record.js';
-import { parseTrailers, sourceCommitTrailer, sourceRefTrailer } from '../../core/publish/commit-trailers.js';
+import type { BindingView } from '../../core/publish/binding-record.js';
+import { sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import {
   bindingsRef,
   clusterRefPrefix,
   heartbeatRefPrefix,
   statusRefPrefix,
 } from '../../core/publish/hub-refs.js';
-import { clusterJudgedTrailer } from '../../core/failover/failover-trailers.js';
-import { clusterTaintsDir, readRecord } from '../../core/failover/cluster-taints.js';
-import type { TimedTaint } from '../../core/model/failover.js';
-import { deletionRefusedTrailer, parseRefusalTrailers } from '../../core/publish/refusal-trailers.js';
-import { rolloutViewsOf } from '../../core/rollout/rollout-view.js';
-import { rolloutDir } from '../../core/rollout/rollout-record.js';
-import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
-import type { FleetStatusData, TemplateEvictionTask } from '../../core/status/fleet-status-data.js';
+import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import { objectPath } from '../../core/format/object-path.js';
 import { objectsDir, statusCommitTrailer } from '../../core/status/status-branch.js';
 import { clusterCommitTrailer, parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
 import {
   createFleetStatusMemo,
   sweepFleetStatusMemo,
-  type BindingFile,
   type FleetStatusMemo,
+  type SourceRead,
 } from './fleet-status-memo.js';
-import { listYamlFiles, readCommit, readText, type FleetRead } from './read-fleet-objects.js';
+import { readBindingsHead, type BindingsHead } from './read-bindings-head.js';
+import { readCommit, type FleetRead } from './read-fleet-objects.js';
 import { distances, readStatusBranches, type StatusBranchesRead } from './read-status-reports.js';
-import { allHeads, readAssignedHeads } from './read-status-repositories.js';
-import { readRenderedHeads, readRenderLocations } from './read-rendered-heads.js';
+import { allHeads, readAssignedHeads, type AssignedHeads } from './read-status-repositories.js';
+import { readRenderedHeads, readRenderLocations, type RenderedHeads } from './read-rendered-heads.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { loadSource } from './read-source-labels.js';
 import { localGitdir } from '../../adapters/remote/hub-repo.js';
@@ -116,27 +109,71 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
   const gitdir = localGitdir(opts.dir);
   const repo = opts.repo ?? opts.dir;
   const read: FleetRead = { store: openObjectStore(gitdir), memo };
-  const wantLabels = opts.templateLabels !== false;
   const atHead =
     opts.branchPrefix === undefined
-      ? await loadSource(gitdir, 'HEAD', { labels: wantLabels }, memo)
+      ? await loadSource(gitdir, 'HEAD', { labels: opts.templateLabels !== false }, memo)
       : undefined;
   const branchPrefix = opts.branchPrefix ?? atHead?.branchPrefix ?? defaultBranchPrefix;
   const refs = await listRefs(gitdir, `refs/heads/${branchPrefix}`);
-  const { bindingsHead, bindingsCommit, trailers, sourceCommit, bindingsBranch, bindings } = readBindingsHead(
-    read,
-    refs.get(bindingsRef(branchPrefix)),
-    `no branch ${branchPrefix}bindings in ${repo}: has the hub run?`,
+  const bindingsHead = refs.get(bindingsRef(branchPrefix));
+  if (bindingsHead === undefined)
+    throw new FleetStatusError(
+      'NoBindingsBranch',
+      `no branch ${branchPrefix}bindings in ${repo}: has the hub run?`,
+      repo,
+    );
+  const head = readBindingsHead(read, bindingsHead);
+  const where = { opts, read, gitdir, branchPrefix, refs, atHead };
+  const { rendered, assigned } = await readClusterHeads(where, head);
+  const status = readClusterStatus(opts, head, { rendered, assigned });
+  const labels = await readTemplateLabels(where, head);
+  return {
     repo,
-  );
+    branchPrefix,
+    ...head.data,
+    reports: status.reports,
+    aggregatedByHub: status.aggregatedByHub,
+    unreadable: status.unreadable,
+    reportTimes: status.times,
+    reportedOn: status.reportedOn,
+    heartbeatTimes: heartbeatTimesOf(assigned.heartbeats),
+    renderedHeads: rendered.heads,
+    ...(rendered.readIn.size > 0 ? { renderedIn: rendered.readIn } : {}),
+    behind: distances(read, status.reports, rendered.heads, opts.behindLimit ?? defaultBehindLimit),
+    templateLabels: labels.labels ?? new Map(),
+    ...(labels.error !== undefined ? { templateLabelsError: labels.error } : {}),
+    ...(labels.clusters ? { registrations: new Map(labels.clusters.map((c) => [c.name, c])) } : {}),
+    ...(labels.rolledOutBy ? { rolledOutBy: labels.rolledOutBy } : {}),
+  };
+}
+
+/** Where a read of the fleet's status is: the repository, the prefix and its refs, the source at HEAD. */
+interface ReadPlace {
+  opts: ReadFleetStatusOptions;
+  read: FleetRead;
+  gitdir: string;
+  branchPrefix: string;
+  refs: ReadonlyMap<string, string>;
+  /** The source commit at HEAD, when the prefix was not given (a mirror has no HEAD: no commit). */
+  atHead: SourceRead | undefined;
+}
+
+/**
+ * Returns where each cluster's branch, status and heartbeat heads are (the fleet repository, a
+ * status repository or a render repository); the render repositories' commits are read where
+ * they are from then on (how far behind a cluster is).
+ */
+async function readClusterHeads(
+  where: ReadPlace,
+  head: BindingsHead,
+): Promise<{ rendered: RenderedHeads; assigned: AssignedHeads }> {
+  const { opts, read, gitdir, branchPrefix, refs, atHead } = where;
   const rendered = await readRenderedHeads({
     branchPrefix,
     fleetHeads: refsUnder(refs, clusterRefPrefix(branchPrefix)),
-    locations: readRenderLocations(read, bindingsCommit.tree),
+    locations: readRenderLocations(read, head.commit.tree),
     open: opts.openRenderRepository ?? opts.openStatusRepository ?? openLocalStatusRepository,
   });
-  const renderedHeads = rendered.heads;
-  // The render repositories' commits are read where they are (how far behind a cluster is).
   read.store = { ...read.store, also: rendered.gitdirs };
   const assigned = await readAssignedHeads({
     read,
@@ -144,70 +181,49 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     // The FleetConfig at HEAD; a mirror has no HEAD: then the source commit the hub rendered last.
     assignment:
       atHead?.statusAssignment ??
-      (atHead?.commit === undefined && sourceCommit !== undefined
-        ? (await loadSource(gitdir, sourceCommit, { labels: false }, memo)).statusAssignment
+      (atHead?.commit === undefined && head.sourceCommit !== undefined
+        ? (await loadSource(gitdir, head.sourceCommit, { labels: false }, read.memo)).statusAssignment
         : undefined),
     open: opts.openStatusRepository ?? openLocalStatusRepository,
     statusHeads: refsUnder(refs, statusRefPrefix(branchPrefix)),
     heartbeatHeads: refsUnder(refs, heartbeatRefPrefix(branchPrefix)),
   });
-  const statusHeads = allHeads(assigned.status);
+  return { rendered, assigned };
+}
+
+/**
+ * Returns every cluster's report, or why it does not read; with `objects: 'fresh'`, a cluster
+ * still as the bindings head records it has the records of the bindings placed there left
+ * unread (aggregatedByHub).
+ */
+function readClusterStatus(
+  opts: ReadFleetStatusOptions,
+  head: BindingsHead,
+  heads: { rendered: RenderedHeads; assigned: AssignedHeads },
+): StatusBranchesRead & { aggregatedByHub: Set<string> } {
+  const { rendered, assigned } = heads;
   const aggregatedByHub =
-    opts.objects === 'fresh' ? freshClusters(trailers, statusHeads, renderedHeads) : new Set<string>();
-  const skipped = placedPaths(bindings, aggregatedByHub);
+    opts.objects === 'fresh'
+      ? freshClusters(head.trailers, allHeads(assigned.status), rendered.heads)
+      : new Set<string>();
+  const skipped = placedPaths(head.data.bindings, aggregatedByHub);
   const status = mergeStatus(assigned.status.map((g) => readStatusBranches(g.read, g.heads, skipped)));
   for (const [cluster, why] of [...assigned.unreadable, ...rendered.unreadable])
     status.unreadable.set(cluster, why);
   for (const cluster of status.unreadable.keys()) aggregatedByHub.delete(cluster);
-  const heartbeatTimes = heartbeatTimesOf(assigned.heartbeats);
-  const labels =
-    opts.templateLabels === false
-      ? { error: "the templates' labels were not asked for" }
-      : sourceCommit === undefined
-        ? {
-            error: `${bindingsHead.slice(0, 7)}: the bindings head does not name its source commit (${sourceCommitTrailer})`,
-          }
-        : atHead?.commit === sourceCommit
-          ? atHead
-          : await loadSource(gitdir, sourceCommit, { labels: true }, memo);
-  return {
-    repo,
-    branchPrefix,
-    bindingsHead,
-    ...(bindingsCommit.time !== undefined ? { bindingsTime: bindingsCommit.time } : {}),
-    ...(sourceCommit !== undefined ? { sourceCommit } : {}),
-    ...sourceNames(bindingsCommit.message, trailers.get(sourceRefTrailer)?.[0]),
-    bindings,
-    reports: status.reports,
-    aggregatedByHub,
-    unreadable: status.unreadable,
-    reportTimes: status.times,
-    reportedOn: status.reportedOn,
-    heartbeatTimes,
-    renderedHeads,
-    ...(rendered.readIn.size > 0 ? { renderedIn: rendered.readIn } : {}),
-    behind: distances(read, status.reports, renderedHeads, opts.behindLimit ?? defaultBehindLimit),
-    judged: judgedOf(trailers.get(clusterJudgedTrailer) ?? []),
-    templateLabels: labels.labels ?? new Map(),
-    ...(labels.error !== undefined ? { templateLabelsError: labels.error } : {}),
-    evictions: evictionsOf(bindingsBranch.files),
-    rollouts: rolloutViewsOf(bindingsBranch.rolloutTexts),
-    hubRefusals: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
-    keptTaints: keptTaintsOf(bindingsBranch.taintTexts),
-    ...(labels.clusters ? { registrations: new Map(labels.clusters.map((c) => [c.name, c])) } : {}),
-    ...(labels.rolledOutBy ? { rolledOutBy: labels.rolledOutBy } : {}),
-  };
+  return { ...status, aggregatedByHub };
 }
 
-/** The bindings branch's head, its commit, trailers and records; throws NoBindingsBranch when there is none. */
-function readBindingsHead(read: FleetRead, bindingsHead: string | undefined, missing: string, repo: string) {
-  if (bindingsHead === undefined) throw new FleetStatusError('NoBindingsBranch', missing, repo);
-  const bindingsCommit = readCommit(read, bindingsHead);
-  const trailers = parseTrailers(bindingsCommit.message);
-  const sourceCommit = trailers.get(sourceCommitTrailer)?.[0];
-  const bindingsBranch = readBindingsTree(read, bindingsCommit.tree);
-  const bindings = bindingsBranch.files.map((f) => f.view).filter((b): b is BindingView => b !== undefined);
-  return { bindingsHead, bindingsCommit, trailers, sourceCommit, bindingsBranch, bindings };
+/** Returns the templates' labels from the source commit the bindings head names, or why there are none. */
+async function readTemplateLabels(where: ReadPlace, head: BindingsHead): Promise<SourceRead> {
+  const { opts, atHead, gitdir, read } = where;
+  if (opts.templateLabels === false) return { error: "the templates' labels were not asked for" };
+  if (head.sourceCommit === undefined)
+    return {
+      error: `${head.data.bindingsHead.slice(0, 7)}: the bindings head does not name its source commit (${sourceCommitTrailer})`,
+    };
+  if (atHead?.commit === head.sourceCommit) return atHead;
+  return loadSource(gitdir, head.sourceCommit, { labels: true }, read.memo);
 }
 
 /** Each cluster's last heartbeat time, from the heads of its heartbeat branch. */
@@ -221,16 +237,6 @@ function heartbeatTimesOf(
       if (time !== undefined) times.set(cluster, time);
     }
   return times;
-}
-
-/** Returns each cluster's kept taints from the records `.gitfleet/failover/clusters/<cluster>.yaml`. */
-function keptTaintsOf(texts: ReadonlyMap<string, string>): Map<string, TimedTaint[]> {
-  const kept = new Map<string, TimedTaint[]>();
-  for (const [path, text] of texts) {
-    const taints = readRecord(text);
-    if (taints.length > 0) kept.set(path.slice(clusterTaintsDir.length, -'.yaml'.length), taints);
-  }
-  return kept;
 }
 
 function openLocalStatusRepository(url: string): Promise<string> {
@@ -286,41 +292,6 @@ function freshClusters(
 }
 
 /**
- * Returns what each `.yaml` file of the bindings branch holds (parsed once per blob id), in
- * tree order, and the texts of the rollout records and of the clusters' kept taints.
- */
-function readBindingsTree(
-  read: FleetRead,
-  tree: string,
-): { files: BindingFile[]; rolloutTexts: Map<string, string>; taintTexts: Map<string, string> } {
-  const files: BindingFile[] = [];
-  const rolloutTexts = new Map<string, string>();
-  const taintTexts = new Map<string, string>();
-  for (const { path, oid } of listYamlFiles(read, tree)) {
-    let file = read.memo.bindings.get(oid);
-    const kept = path.startsWith(rolloutDir)
-      ? rolloutTexts
-      : path.startsWith(clusterTaintsDir)
-        ? taintTexts
-        : undefined;
-    if (file === undefined || kept) {
-      const text = readText(read, oid);
-      kept?.set(path, text);
-      file ??= bindingFileOf(text);
-      read.memo.bindings.set(oid, file);
-    }
-    files.push(file);
-  }
-  return { files, rolloutTexts, taintTexts };
-}
-
-function bindingFileOf(text: string): BindingFile {
-  const view = parseBindingView(text);
-  const evictions = view && text.includes('gracefulEvictionTasks') ? evictionTasksOfRecord(text) : [];
-  return { view, evictions };
-}
-
-/**
  * Returns, for each of the clusters, the status-branch paths of the objects of the bindings
  * placed there: the records the hub's aggregation stands for.
  */
@@ -344,39 +315,4 @@ function refsUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<strin
       .map(([ref, oid]): [string, string] => [ref.slice(prefix.length), oid])
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
-}
-
-/** Returns `member2=Unknown` trailer values as cluster → verdict. */
-function judgedOf(values: readonly string[]): Map<string, string> {
-  const judged = new Map<string, string>();
-  for (const value of values) {
-    const at = value.indexOf('=');
-    if (at > 0) judged.set(value.slice(0, at).trim(), value.slice(at + 1).trim());
-  }
-  return judged;
-}
-
-function evictionsOf(files: readonly BindingFile[]): TemplateEvictionTask[] {
-  const evictions: TemplateEvictionTask[] = [];
-  for (const { view, evictions: tasks } of files) {
-    if (!view) continue;
-    for (const task of tasks) evictions.push({ template: refLabel(view.resource), ...task });
-  }
-  return evictions.sort((a, b) => (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
-}
-
-/**
- * The source commit's ref and subject as the bindings head names them: its Gitfleet-Source-Ref
- * trailer and its subject, `render <sha7>: <source subject>` (a mirror holds no source branch to
- * read them from).
- */
-function sourceNames(
-  message: string,
-  ref: string | undefined,
-): { sourceRef?: string; sourceSubject?: string } {
-  const subject = /^render [0-9a-f]{7,}: (.*)$/.exec(message.split('\n', 1)[0]!)?.[1];
-  return {
-    ...(ref !== undefined ? { sourceRef: ref } : {}),
-    ...(subject !== undefined ? { sourceSubject: subject } : {}),
-  };
 }
