@@ -25,6 +25,7 @@ import type { TimedTaint } from '../../core/model/failover.js';
 import { deletionRefusedTrailer, parseRefusalTrailers } from '../../core/publish/refusal-trailers.js';
 import { rolloutViewsOf } from '../../core/rollout/rollout-view.js';
 import { rolloutDir } from '../../core/rollout/rollout-record.js';
+import { parseQuotaStatusRecord, quotaStatusDir } from '../../core/quota/quota-status.js';
 import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
 import type { FleetStatusData, TemplateEvictionTask } from '../../core/status/fleet-status-data.js';
 import { objectPath } from '../../core/format/object-path.js';
@@ -194,6 +195,7 @@ async function readWith(opts: ReadFleetStatusOptions, memo: FleetStatusMemo): Pr
     rollouts: rolloutViewsOf(bindingsBranch.rolloutTexts),
     hubRefusals: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
     keptTaints: keptTaintsOf(bindingsBranch.taintTexts),
+    quotas: [...bindingsBranch.quotaTexts.values()].flatMap((t) => parseQuotaStatusRecord(t) ?? []),
     ...(labels.clusters ? { registrations: new Map(labels.clusters.map((c) => [c.name, c])) } : {}),
     ...(labels.rolledOutBy ? { rolledOutBy: labels.rolledOutBy } : {}),
   };
@@ -292,17 +294,25 @@ function freshClusters(
 function readBindingsTree(
   read: FleetRead,
   tree: string,
-): { files: BindingFile[]; rolloutTexts: Map<string, string>; taintTexts: Map<string, string> } {
+): {
+  files: BindingFile[];
+  rolloutTexts: Map<string, string>;
+  taintTexts: Map<string, string>;
+  quotaTexts: Map<string, string>;
+} {
   const files: BindingFile[] = [];
   const rolloutTexts = new Map<string, string>();
   const taintTexts = new Map<string, string>();
+  const quotaTexts = new Map<string, string>();
   for (const { path, oid } of listYamlFiles(read, tree)) {
     let file = read.memo.bindings.get(oid);
     const kept = path.startsWith(rolloutDir)
       ? rolloutTexts
       : path.startsWith(clusterTaintsDir)
         ? taintTexts
-        : undefined;
+        : path.startsWith(quotaStatusDir)
+          ? quotaTexts
+          : undefined;
     if (file === undefined || kept) {
       const text = readText(read, oid);
       kept?.set(path, text);
@@ -311,7 +321,7 @@ function readBindingsTree(
     }
     files.push(file);
   }
-  return { files, rolloutTexts, taintTexts };
+  return { files, rolloutTexts, taintTexts, quotaTexts };
 }
 
 function bindingFileOf(text: string): BindingFile {
