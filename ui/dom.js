@@ -76,6 +76,7 @@ export function badge(value, title) {
   const text =
     {
       NotPlaced: 'not placed',
+      CheckedAtRender: 'checked at render',
       OutOfSync: 'out of sync',
       NotReported: 'no report',
       NotApplied: 'not applied',

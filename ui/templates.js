@@ -11,7 +11,11 @@ const pageSize = 300;
 /** The state filters, each with the test it applies. */
 const chips = [
   ['all', 'All', () => true],
-  ['problems', 'Not Healthy', (t) => t.health !== 'Healthy' || (t.why ?? 'Healthy') !== 'Healthy'],
+  [
+    'problems',
+    'Not Healthy',
+    (t) => t.sync !== 'CheckedAtRender' && (t.health !== 'Healthy' || (t.why ?? 'Healthy') !== 'Healthy'),
+  ],
   ['outofsync', 'Out of sync', (t) => t.sync === 'OutOfSync' || t.sync === 'Unknown'],
   ['Degraded', 'Degraded', (t) => t.health === 'Degraded'],
   ['Progressing', 'Progressing', (t) => t.health === 'Progressing'],
@@ -107,10 +111,16 @@ function row(t) {
   const syncTitle =
     t.sync === 'NotPlaced'
       ? 'placed on no cluster'
-      : `${t.synced} of ${t.clusters} clusters applied what the hub rendered`;
+      : t.sync === 'CheckedAtRender'
+        ? `kept for the check only: checked against the render of ${t.clusters} clusters, applied on none`
+        : `${t.synced} of ${t.clusters} clusters applied what the hub rendered`;
   return navRow(
     templateHref(t.key),
-    { 'data-template': t.label, 'data-why': t.why, className: t.health === 'Healthy' ? '' : 'problem' },
+    {
+      'data-template': t.label,
+      'data-why': t.why,
+      className: t.health === 'Healthy' || t.health === 'CheckedAtRender' ? '' : 'problem',
+    },
     h('td', {}, badge(t.health)),
     h('td', {}, badge(t.sync, syncTitle)),
     h(

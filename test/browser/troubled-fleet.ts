@@ -19,7 +19,7 @@
 //
 // Every agent reports the APIs of every object of the example as served, so the scheduler's
 // API filter has a list to read before the ServiceImport arrives.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { refLabel } from '../../src/core/model/object-ref.js';
 import { commitChange, exampleFleetRepo, type FleetRepo } from '../loops/hub/hub-fixture.js';
@@ -117,6 +117,9 @@ export function troubledFleet(): FleetRepo {
     repo,
     'taint NotReady clusters, roll the api out in steps, add a batch job for the edge and import the api',
     (work) => {
+      // Without the example's check-only admission policy: its two templates would be evicted from
+      // gcp-eu-prod first and, the taint manager's evictions being rate-limited, delay web's.
+      rmSync(join(work, 'admission'), { recursive: true });
       const fleet = join(work, 'fleet.yaml');
       writeFileSync(
         fleet,

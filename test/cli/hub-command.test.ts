@@ -20,7 +20,7 @@ test('hub --once renders every cluster branch, and a second run has nothing to d
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /^hub: rendered refs\/heads\/main [0-9a-f]{7} \(initial fleet\)/);
   assert.match(first.stdout, /^ {2}aws-eu-prod\s+updated\s+[0-9a-f]{7}\s+15 objects \(\+15 ~0 -0\)$/m);
-  assert.match(first.stdout, /^ {2}bindings\s+updated\s+[0-9a-f]{7}\s+17 records, 17 changed$/m);
+  assert.match(first.stdout, /^ {2}bindings\s+updated\s+[0-9a-f]{7}\s+20 records, 20 changed$/m);
   assert.equal(hubRefs(repo).size, 6);
   const second = await runCli(['hub', '--repo', repo.path, '--once']);
   assert.equal(second.code, 0);

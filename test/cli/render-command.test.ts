@@ -69,7 +69,7 @@ test('the summary names every cluster and its object count; JSON output carries 
   const json = await runCli(['render', repo, '--out', out, '--output', 'json']);
   const summary = JSON.parse(json.stdout);
   assert.equal(summary.clusters['gcp-eu-staging'].objects, 10);
-  assert.equal(summary.stats.templates, 17);
+  assert.equal(summary.stats.templates, 19);
   assert.deepEqual(summary.diagnostics, []);
 });
 

@@ -6,7 +6,13 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, writeFile, cp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ObjectSource } from '../git/read-git-object.js';
-import { readBlobNow, readCommitNow, readTreeNow, readTreePathNow } from '../git/read-typed-object.js';
+import {
+  readBlobNow,
+  readBlobTextNow,
+  readCommitNow,
+  readTreeNow,
+  readTreePathNow,
+} from '../git/read-typed-object.js';
 
 /** Files of the repository revision being rendered. */
 export interface SourceTree {
@@ -14,6 +20,8 @@ export interface SourceTree {
   digest(path: string): Promise<string | undefined>;
   /** Copies a repository path (file or directory) to the same relative path under a directory. */
   copyTo(path: string, root: string): Promise<void>;
+  /** Returns the text of a file at a repository path, or undefined when no file is there (a link reads as none). */
+  readText(path: string): Promise<string | undefined>;
 }
 
 /** Returns the tree of one commit of a git repository, read from its objects. */
@@ -31,6 +39,12 @@ export function gitSourceTree(store: ObjectSource, commit: string): SourceTree {
   };
   return {
     digest: (path) => Promise.resolve(find(path)?.oid),
+    readText(path) {
+      const entry = find(path);
+      const isFile =
+        entry !== undefined && entry.mode !== '40000' && entry.mode !== '120000' && entry.mode !== '160000';
+      return Promise.resolve(isFile ? readBlobTextNow(store, entry.oid, path) : undefined);
+    },
     async copyTo(path, root) {
       const entry = find(path);
       if (entry) await write(entry.oid, entry.mode, join(root, path));
@@ -50,6 +64,13 @@ export function directorySourceTree(dir: string): SourceTree {
     }
   };
   return {
+    async readText(path) {
+      // A repository path only: nothing outside the directory is read.
+      if (path.startsWith('/') || path.split('/').includes('..')) return undefined;
+      const full = join(dir, path);
+      const stat = await lstat(full).catch(() => undefined);
+      return stat?.isFile() ? readFile(full, 'utf8') : undefined;
+    },
     async digest(path) {
       const full = join(dir, path);
       const exists = await lstat(full).catch(() => undefined);

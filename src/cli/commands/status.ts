@@ -29,6 +29,7 @@ import { formatFleetHeader } from '../../core/status/format-fleet-header.js';
 import { fleetStatusTable } from '../../core/status/status-table.js';
 import type { RolloutView } from '../../core/rollout/rollout-view.js';
 import { formatRolloutSection } from '../../core/rollout/format-rollout-text.js';
+import { formatQuotaSection } from '../../core/status/format-quota-section.js';
 import { formatRefusedDeletions, refusedDeletionsOf } from '../../core/status/refused-deletions.js';
 import { readFleetStatus } from '../../loops/views/read-fleet-status.js';
 import { statusRepositoryOpener } from './open-status-repository.js';
@@ -268,13 +269,18 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
   const rolloutsKey = rolloutsJson(data.rollouts);
   const refused = refusedDeletionsOf(data.hubRefusals ?? [], data.reports);
   const refusedKey = refused.length > 0 ? { refusedDeletions: refused } : {};
-  const sections = [formatRolloutSection(data.rollouts), formatRefusedDeletions(refused)].filter((s) => s);
+  const quotasKey = data.quotas && data.quotas.length > 0 ? { quotas: data.quotas } : {};
+  const sections = [
+    formatRolloutSection(data.rollouts),
+    formatRefusedDeletions(refused),
+    formatQuotaSection(data.quotas ?? []),
+  ].filter((s) => s);
   const header = formatFleetHeader(data, now);
   if (opts.wide) {
     const rows = fleetStatusTable(data, { placedOnly: !opts.all });
     if (opts.output === 'text')
       return `${header}\n\n${formatStatusText(rows, failover, sections.join('\n\n'))}`;
-    return serialize({ rows, ...failover, ...rolloutsKey, ...refusedKey }, opts);
+    return serialize({ rows, ...failover, ...rolloutsKey, ...refusedKey, ...quotasKey }, opts);
   }
   const clusters = summarizeClusters(data, now);
   // With --template, every cluster of each template says why (docs/status.md#why).
@@ -287,7 +293,10 @@ function formatSnapshot(data: FleetStatusData, opts: StatusOptions, now: Date): 
       ...(data.sourceRef !== undefined ? { sourceRef: data.sourceRef } : {}),
       ...(data.sourceSubject !== undefined ? { sourceSubject: data.sourceSubject } : {}),
     };
-    return serialize({ ...head, clusters, templates, ...failover, ...rolloutsKey, ...refusedKey }, opts);
+    return serialize(
+      { ...head, clusters, templates, ...failover, ...rolloutsKey, ...refusedKey, ...quotasKey },
+      opts,
+    );
   }
   return [
     header,

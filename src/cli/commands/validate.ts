@@ -16,6 +16,10 @@ import { loadWithSources } from '../../loops/source/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { reviewSourceSignatures, type SignatureReview } from '../../loops/source/review-source-signatures.js';
 import type { SourceKeyFlags } from '../../loops/source/source-policy.js';
+import type { SourceTree } from '../../adapters/render-tools/source-tree.js';
+import type { Fleet } from '../../core/model/fleet.js';
+import { codeownersPaths } from '../../core/tenancy/codeowners.js';
+import { tenantFileEditors, type TenantFileEditors } from '../../core/tenancy/tenant-file-editors.js';
 
 /**
  * Returns what the hub's source verification says of the commit validated (keys from the commit
@@ -40,6 +44,32 @@ async function signaturesOf(
     head: commit,
     at: opts.now ?? new Date(),
     ...(opts.sourceKeys ? { flags: opts.sourceKeys } : {}),
+  });
+}
+
+/**
+ * Returns who may change each Tenant file (core/tenancy/tenant-file-editors.ts): the forge's
+ * CODEOWNERS of the source read and the signers its source verification trusts.
+ */
+async function tenantEditorsOf(fleet: Fleet, tree: SourceTree): Promise<TenantFileEditors[]> {
+  if (!fleet.tenants || fleet.tenants.length === 0) return [];
+  let codeowners: { file: string; text: string } | undefined;
+  for (const file of codeownersPaths) {
+    const text = await tree.readText(file);
+    if (text !== undefined) {
+      codeowners = { file, text };
+      break;
+    }
+  }
+  const verification = fleet.config.sourceVerification;
+  const signers = verification?.allowedSigners && (await tree.readText(verification.allowedSigners));
+  const openpgp = verification?.openpgpKeys && (await tree.readText(verification.openpgpKeys));
+  return tenantFileEditors({
+    tenants: fleet.tenants,
+    ...(codeowners ? { codeowners } : {}),
+    ...(verification ? { verification } : {}),
+    ...(signers ? { allowedSigners: signers } : {}),
+    ...(openpgp ? { openpgpKeys: openpgp } : {}),
   });
 }
 
@@ -132,6 +162,9 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
   if (!total.ok) io.err(total.message);
   const signatures = await signaturesOf(opts, source.commit, fleet.config.sourceVerification !== undefined);
   if (opts.output === 'text' && signatures) io.err(`${signatures.severity}: ${signatures.message}`);
+  const editors = await tenantEditorsOf(fleet, source.tree());
+  if (opts.output === 'text') for (const e of editors) io.err(`${e.severity}: ${e.message}`);
+  const tenantFiles = editors.length > 0 ? { tenantFiles: editors } : {};
   const valid =
     problems.length === 0 &&
     total.ok &&
@@ -139,7 +172,11 @@ export async function runValidate(opts: ValidateOptions, io: Io): Promise<number
     !result.diagnostics.some((d) => d.severity === 'error');
   if (opts.output === 'json')
     io.out(
-      JSON.stringify({ ...summary, valid, ...warnings, ...(signatures ? { signatures } : {}) }, null, 2),
+      JSON.stringify(
+        { ...summary, valid, ...warnings, ...(signatures ? { signatures } : {}), ...tenantFiles },
+        null,
+        2,
+      ),
     );
   else io.out(`${formatSummary(summary)}\n${valid ? 'valid' : 'invalid: see the errors above'}`);
   return valid ? exitCodes.ok : exitCodes.failed;

@@ -146,6 +146,15 @@ function isCheckOnly(object: KubeObject): boolean {
   return object.metadata.annotations?.[checkOnlyAnnotation] === checkOnlyValue;
 }
 
+/** Returns whether a template is a ValidatingAdmissionPolicy or binding kept for the check only (never applied). */
+export function isCheckOnlyTemplate(object: KubeObject): boolean {
+  return (
+    object.apiVersion.startsWith('admissionregistration.k8s.io/') &&
+    (object.kind === 'ValidatingAdmissionPolicy' || object.kind === 'ValidatingAdmissionPolicyBinding') &&
+    isCheckOnly(object)
+  );
+}
+
 function namedExpressions(value: unknown, field: string): NamedExpression[] {
   return listOf(value).map((v) => ({ name: str(v['name']) ?? '', expression: str(v[field]) ?? '' }));
 }

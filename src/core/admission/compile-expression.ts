@@ -26,10 +26,36 @@ const env = celEnv({
   ],
 });
 
-/** Returns the expression compiled, or the compile error with its line and column. */
-export function compileExpression(
-  text: string,
-): { ok: true; run: CompiledExpression } | { ok: false; error: string } {
+type Compiled = { ok: true; run: CompiledExpression } | { ok: false; error: string };
+
+// Compiled programs by expression text, kept across renders: a policy is parsed again at every
+// render, its expressions are not (a program is a pure function of its text; the meter it
+// charges is passed to each run). Bounded, the least recently used going first.
+const cacheLimit = 20_000;
+const cache = new Map<string, Compiled>();
+let compilations = 0;
+
+/** Returns how many expressions were compiled (not found in the cache) since the process started: for tests. */
+export function expressionCompilations(): number {
+  return compilations;
+}
+
+/** Returns the expression compiled, or the compile error with its line and column; the same text is compiled once. */
+export function compileExpression(text: string): Compiled {
+  const cached = cache.get(text);
+  if (cached) {
+    cache.delete(text);
+    cache.set(text, cached);
+    return cached;
+  }
+  const made = compileAfresh(text);
+  compilations++;
+  cache.set(text, made);
+  if (cache.size > cacheLimit) cache.delete(cache.keys().next().value!);
+  return made;
+}
+
+function compileAfresh(text: string): Compiled {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(text);

@@ -123,6 +123,12 @@ export interface Binding {
    * is what asks for a new schedule (core/schedule/schedule-trigger.ts).
    */
   appliedPlacement?: string;
+  /**
+   * A ValidatingAdmissionPolicy or binding kept for the check only (`gitfleet.io/admission:
+   * check-only`, docs/admission-policies.md): placed and checked against each cluster's render,
+   * never written to the clusters, so no agent ever applies it.
+   */
+  checkOnly?: true;
 }
 
 /** What a Lazy policy's binding was built with, read back from its record: what it keeps until its template changes. */

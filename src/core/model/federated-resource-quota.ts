@@ -26,3 +26,19 @@ export interface FederatedResourceQuota {
 export function quotaLabel(quota: { namespace: string; name: string }): string {
   return `FederatedResourceQuota/${quota.namespace}/${quota.name}`;
 }
+
+/** One cluster's ResourceQuota made from a static assignment, as its agent reports it (Karmada's ClusterQuotaStatus). */
+export interface ClusterQuotaStatus {
+  clusterName: string;
+  hard: Record<string, string>;
+  used: Record<string, string>;
+}
+
+/** A FederatedResourceQuota with its status, as the hub records it (core/quota/quota-status.ts). */
+export interface QuotaStatusView {
+  namespace: string;
+  name: string;
+  overall: Record<string, string>;
+  overallUsed: Record<string, string>;
+  aggregatedStatus: ClusterQuotaStatus[];
+}

@@ -17,6 +17,7 @@ import type { AggregatedStatusItem, BindingStatus, FullyAppliedCondition } from 
 import type { GracefulEvictionTask } from '../model/failover.js';
 import { evictionTaskField, parseEvictionTasks } from './eviction-task-record.js';
 import { parseRefusedClusters, refusedClustersField } from './refused-clusters-record.js';
+import { checkOnlyAnnotation, checkOnlyValue } from '../admission/admission-policy.js';
 
 // Karmada's claim annotations, kept on the binding record (Git cannot hold them on the template).
 const ppNamespace = 'propagationpolicy.karmada.io/namespace';
@@ -48,6 +49,7 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
   if (binding.templateHash !== undefined) annotations[templateHashAnnotation] = binding.templateHash;
   if (binding.appliedPlacement !== undefined)
     annotations[appliedPlacementAnnotation] = binding.appliedPlacement;
+  if (binding.checkOnly) annotations[checkOnlyAnnotation] = checkOnlyValue;
   const record: KubeObject = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: r.namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
@@ -142,6 +144,11 @@ export interface BindingView {
   scheduleFailed?: { reason: string; message: string };
   /** Why the last schedule left clusters out (status.refusedClusters); absent when it says nothing. */
   refused?: ClusterDiagnosis[];
+  /**
+   * Kept for the check only (Binding.checkOnly): the record's `gitfleet.io/admission: check-only`
+   * annotation; records written before it was recorded read as applied templates.
+   */
+  checkOnly?: true;
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -237,6 +244,7 @@ export function parseBindingView(text: string): BindingView | undefined {
       : {}),
     ...(scheduleFailed ? { scheduleFailed } : {}),
     ...(refused.length > 0 ? { refused } : {}),
+    ...(annotations[checkOnlyAnnotation] === checkOnlyValue ? { checkOnly: true as const } : {}),
   };
 }
 
@@ -273,6 +281,7 @@ function aggregatedStatusOf(value: unknown): AggregatedStatusItem[] {
         health: healthStatuses.find((h) => h === item.health) ?? 'Unknown',
         ...(typeof item.healthMessage === 'string' ? { healthMessage: item.healthMessage } : {}),
         ...(isMap(item.status) ? { status: item.status } : {}),
+        ...(item.checkedAtRender === true ? { checkedAtRender: true as const } : {}),
       },
     ];
   });

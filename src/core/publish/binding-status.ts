@@ -14,6 +14,11 @@ export interface AggregatedStatusItem {
   /** Why it is not Healthy, as the agent's health check says (gitfleet's; absent when Healthy). */
   healthMessage?: string;
   status?: Record<string, unknown>;
+  /**
+   * gitfleet's: the template is kept for the check only (a check-only admission policy or
+   * binding): checked against the cluster's render, never applied there (`applied` stays false).
+   */
+  checkedAtRender?: true;
 }
 
 /** Karmada's FullyApplied condition of a ResourceBinding. */

@@ -5,6 +5,7 @@ import type { TimedTaint } from '../model/failover.js';
 import { refLabel } from '../model/object-ref.js';
 import { policyLabel } from '../model/propagation-policy.js';
 import type { Claim } from '../detect/detect-claims.js';
+import { isCheckOnlyTemplate } from '../admission/admission-policy.js';
 import { replicaKindOf, templateReplicas } from '../override/template-replicas.js';
 import { replicaRequestOf, type ReplicaRequest } from './replica-request-of.js';
 import type { FleetApis } from './fleet-apis.js';
@@ -176,6 +177,7 @@ function bindingOf(
     overrides: 'all',
     ...(policy.suspension ? { suspension: policy.suspension } : {}),
     ...(spec.templateHash !== undefined ? { templateHash: spec.templateHash } : {}),
+    ...(isCheckOnlyTemplate(template.object) ? { checkOnly: true as const } : {}),
     ...carriedFailoverState(previous),
   };
 }

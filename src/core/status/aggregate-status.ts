@@ -9,7 +9,7 @@ import type { AgentReport, ObjectStatusRecord } from './status-branch.js';
 
 export interface AggregateInput {
   /** The binding; its target clusters are the scheduled ones (none when it did not fit). */
-  binding: Pick<Binding, 'resource' | 'schedule'>;
+  binding: Pick<Binding, 'resource' | 'schedule' | 'checkOnly'>;
   /** Each cluster's agent report, by cluster name; a cluster without one has reported nothing yet. */
   reports: ReadonlyMap<string, AgentReport>;
   /**
@@ -41,12 +41,15 @@ export interface AggregateInput {
  * | with the object, applied                              | true    | reported | (status: reflected fields) |
  *
  * sorted by cluster name. FullyApplied (`worksFullyApplied`, same file) is True iff there is at
- * least one target cluster and every target cluster has an applied status.
+ * least one target cluster and every target cluster has an applied status. A binding kept for the
+ * check only (Binding.checkOnly) is never applied: each target says `checkedAtRender`, whatever
+ * the agents report, and FullyApplied is False with a message saying so.
  */
 export function aggregateBindingStatus(input: AggregateInput): BindingStatus {
   const { binding } = input;
   const scheduled = binding.schedule.type === 'Scheduled' ? binding.schedule.clusters : [];
   const targets = [...new Set(scheduled.map((c) => c.name))].sort();
+  if (binding.checkOnly) return checkedAtRender(targets);
   const key = refKey(binding.resource);
   const aggregatedStatus = targets.map((cluster) => statusIn(cluster, input, key));
   return { aggregatedStatus, fullyApplied: fullyAppliedCondition(targets.length, aggregatedStatus) };
@@ -85,6 +88,23 @@ function fromRecord(cluster: string, record: ObjectStatusRecord): AggregatedStat
 
 function notApplied(cluster: string, message: string): AggregatedStatusItem {
   return { clusterName: cluster, applied: false, appliedMessage: message, health: 'Unknown' };
+}
+
+/** The message of a check-only binding's clusters (its items and FullyApplied condition). */
+export const checkedAtRenderMessage =
+  'kept for the check only (gitfleet.io/admission: check-only): checked against the render, never applied on the cluster';
+
+function checkedAtRender(targets: readonly string[]): BindingStatus {
+  return {
+    aggregatedStatus: targets.map((clusterName) => ({
+      clusterName,
+      applied: false,
+      appliedMessage: checkedAtRenderMessage,
+      health: 'Unknown',
+      checkedAtRender: true,
+    })),
+    fullyApplied: { status: 'False', reason: 'FullyAppliedFailed', message: checkedAtRenderMessage },
+  };
 }
 
 function fullyAppliedCondition(targets: number, statuses: AggregatedStatusItem[]): FullyAppliedCondition {

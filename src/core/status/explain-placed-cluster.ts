@@ -4,6 +4,7 @@
 //
 // | the facts (first that holds)                                       | reason            |
 // |--------------------------------------------------------------------|-------------------|
+// | kept for the check only: no agent applies it (item.checkedAtRender) | CheckedAtRender   |
 // | the cluster is not Ready (unreadable status, the monitor, the agent) | ClusterNotReady  |
 // | no report from its agent                                           | NotReported       |
 // | the agent applied an older commit than the branch's head           | NotYetApplied     |
@@ -44,6 +45,13 @@ export interface PlacedFacts {
 /** Returns the explanation of a template on a cluster it is placed on. */
 export function explainPlacedCluster(facts: PlacedFacts): ClusterExplanation {
   const { cluster, item } = facts;
+  if (item.checkedAtRender)
+    return {
+      cluster,
+      placed: true,
+      reason: 'CheckedAtRender',
+      message: `${cluster}: checked against its render only, never applied there (gitfleet.io/admission: check-only)`,
+    };
   const base = {
     cluster,
     placed: true,

@@ -128,7 +128,12 @@ export function explainTemplateSummaries(
 
 /** Returns whether a cluster's explanation says more than "fine" or "not chosen": what a summary keeps. */
 export function isNotable(c: ClusterExplanation): boolean {
-  return c.reason !== 'Healthy' && c.reason !== 'NotSelected' && c.reason !== 'ExcludedByAffinity';
+  return (
+    c.reason !== 'Healthy' &&
+    c.reason !== 'NotSelected' &&
+    c.reason !== 'ExcludedByAffinity' &&
+    c.reason !== 'CheckedAtRender'
+  );
 }
 
 // Placed nowhere and no cluster's refusal recorded: a follower nothing placed needs, a failure
@@ -211,10 +216,20 @@ function rollup(
   const worst = [...failed, ...candidates].sort((a, b) => rank(a.reason) - rank(b.reason));
   const first = worst[0];
   if (!first || first.reason === 'Healthy') return { reason: 'Healthy', message: '' };
+  if (first.reason === 'CheckedAtRender') return checkedOn(worst.length);
   const others = worst.filter((c) => c !== first && c.reason !== 'Healthy').length;
   return {
     reason: first.reason,
     message: others > 0 ? `${first.message} (and ${others} more)` : first.message,
+  };
+}
+
+// A check-only template: CheckedAtRender on every cluster it is placed on (the best reason but
+// Healthy, and a template is check-only on all its clusters or none), said once.
+function checkedOn(clusters: number): Pick<TemplateExplanation, 'reason' | 'message'> {
+  return {
+    reason: 'CheckedAtRender',
+    message: `checked against the render of ${clusters} cluster${clusters === 1 ? '' : 's'}, never applied (gitfleet.io/admission: check-only)`,
   };
 }
 

@@ -22,6 +22,7 @@ import type { HealthStatus } from '../health/health.js';
  * | HeldByRollout       | yes    | a rollout keeps the version the cluster runs until an earlier step passes, a soak ends or a person approves |
  * | RolloutHalted       | yes    | the rollout stopped: the cluster keeps what it runs until a fix     |
  * | RolledBack          | yes    | the rollout gave the cluster its last good objects back             |
+ * | CheckedAtRender     | yes    | a check-only admission policy or binding: checked against the cluster's render, never applied there |
  * | Evicting            | no     | evicted from the cluster; its copy stays there until the task ends |
  * | ExcludedByAffinity  | no     | the placement's clusterAffinity leaves it out                       |
  * | NotRegistered       | no     | the placement names a cluster no Cluster document registers         |
@@ -46,6 +47,7 @@ export type ExplanationReason =
   | 'HeldByRollout'
   | 'RolloutHalted'
   | 'RolledBack'
+  | 'CheckedAtRender'
   | 'Evicting'
   | 'ExcludedByAffinity'
   | 'NotRegistered'
@@ -81,6 +83,7 @@ export const explanationReasons: readonly ExplanationReason[] = [
   'NotRegistered',
   'ExcludedByAffinity',
   'NotSelected',
+  'CheckedAtRender',
   'Healthy',
 ];
 

@@ -10,6 +10,7 @@ import type { RolloutState } from '../model/rollout.js';
 import type { RefusedDeletion } from '../publish/refusal-trailers.js';
 import type { EvictionTaskView } from './eviction-task-view.js';
 import type { AgentReport } from './status-branch.js';
+import type { QuotaStatusView } from '../model/federated-resource-quota.js';
 
 /**
  * How far a cluster's applied commit is behind its rendered head, counted in commits on the
@@ -101,4 +102,6 @@ export interface FleetStatusData {
   registrations?: Map<string, Cluster>;
   /** Template refKey → the rollout strategy that selects it (`ns/name` or `name`), from the source commit. */
   rolledOutBy?: Map<string, string>;
+  /** The FederatedResourceQuotas' status records of the bindings branch (`.gitfleet/quotas/`), by path. */
+  quotas?: QuotaStatusView[];
 }

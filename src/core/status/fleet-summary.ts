@@ -59,9 +59,10 @@ export interface ClusterSummary {
 /**
  * A template's health over the clusters it is placed on, the worst one winning: Degraded (a
  * person should look) > Unknown (not applied, not reported, or the agent cannot tell) >
- * Progressing > Healthy. `NotPlaced` when it is scheduled nowhere.
+ * Progressing > Healthy. `NotPlaced` when it is scheduled nowhere; `CheckedAtRender` when it is
+ * kept for the check only (a check-only admission policy or binding: no cluster runs it).
  */
-export type HealthRollup = HealthStatus | 'NotPlaced';
+export type HealthRollup = HealthStatus | 'NotPlaced' | 'CheckedAtRender';
 
 const rollupOrder: readonly HealthStatus[] = ['Healthy', 'Progressing', 'Unknown', 'Degraded'];
 
@@ -111,6 +112,7 @@ function countAggregatedByHub(data: FleetStatusData): Map<string, ObjectCounts> 
   for (const cluster of data.aggregatedByHub)
     counts.set(cluster, countObjects(data.reports.get(cluster)?.objects ?? []));
   for (const binding of data.bindings) {
+    if (binding.checkOnly) continue; // not on the cluster: nothing of it to count
     const recorded = new Map(binding.aggregatedStatus.map((s) => [s.clusterName, s]));
     for (const { name } of binding.clusters) {
       const c = counts.get(name);
@@ -241,12 +243,16 @@ export function templateStatusItems(data: FleetStatusData): (binding: BindingVie
   const renderedCommitOf = (cluster: string) => data.renderedHeads.get(cluster);
   return (binding) => {
     const items = aggregateBindingStatus({
-      binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
+      binding: {
+        resource: binding.resource,
+        schedule: { type: 'Scheduled', clusters: binding.clusters },
+        ...(binding.checkOnly ? { checkOnly: true } : {}),
+      },
       reports: data.reports,
       renderedCommitOf,
       recordOf,
     }).aggregatedStatus;
-    if (data.aggregatedByHub.size === 0) return items;
+    if (data.aggregatedByHub.size === 0 || binding.checkOnly) return items;
     // The hub records what the agent reported (it aggregates without the rendered heads), so a
     // cluster behind its rendered head keeps the computed "not yet applied".
     return items.map((item) =>
@@ -281,7 +287,9 @@ function summarizeTemplate(
   const counts = { healthy: 0, progressing: 0, degraded: 0, unknown: 0, notApplied: 0 };
   let worst = -1;
   let message: string | undefined;
+  const checked = items.length > 0 && items.every((i) => i.checkedAtRender);
   for (const item of items) {
+    if (checked) continue;
     if (!item.applied) counts.notApplied++;
     else if (item.health === 'Healthy') counts.healthy++;
     else if (item.health === 'Progressing') counts.progressing++;
@@ -302,7 +310,7 @@ function summarizeTemplate(
     clusters: placement.length,
     replicas: binding.replicas,
     placement,
-    health: worst < 0 ? 'NotPlaced' : rollupOrder[worst]!,
+    health: checked ? 'CheckedAtRender' : worst < 0 ? 'NotPlaced' : rollupOrder[worst]!,
     counts,
     ...(message !== undefined ? { message } : {}),
   };

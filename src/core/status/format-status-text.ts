@@ -74,8 +74,14 @@ function cellsOf(row: StatusRow): string[] {
     row.placed ? 'yes' : 'no',
     row.replicas === undefined ? '-' : String(row.replicas),
     row.appliedCommit ? row.appliedCommit.slice(0, 7) : '-',
-    !row.placed && row.health === undefined ? '-' : row.applied ? 'yes' : 'no',
-    row.health ?? '-',
+    row.reason === 'CheckedAtRender'
+      ? 'checked'
+      : !row.placed && row.health === undefined
+        ? '-'
+        : row.applied
+          ? 'yes'
+          : 'no',
+    row.reason === 'CheckedAtRender' ? '-' : (row.health ?? '-'),
     row.why ?? row.message ?? '',
   ];
 }

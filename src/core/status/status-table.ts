@@ -111,7 +111,11 @@ function rowsOf(
   const aggregated =
     input.itemsOf?.(binding) ??
     aggregateBindingStatus({
-      binding: { resource: binding.resource, schedule: { type: 'Scheduled', clusters: binding.clusters } },
+      binding: {
+        resource: binding.resource,
+        schedule: { type: 'Scheduled', clusters: binding.clusters },
+        ...(binding.checkOnly ? { checkOnly: true } : {}),
+      },
       reports: input.reports,
       ...(input.renderedCommitOf ? { renderedCommitOf: input.renderedCommitOf } : {}),
       recordOf,

@@ -19,6 +19,8 @@
 // the agent applies as its tenant (gitfleet.io/apply-as) is asked about as that tenant: the
 // review is sent impersonating it, so a kind the tenant may not write is refused by name before
 // any write, naming the tenant. Reads (get, list, watch) stay the agent's own, as its reads are.
+// Prune's deletion of a tenant's object is asked about as the tenant too, once the live object
+// says whom it was applied as (reviewDeletesAs, called by prune-objects.ts before it deletes).
 import { applyIdentityOf } from '../../core/apply-plan/apply-identity.js';
 import { kindKeyOf } from '../../core/apply-plan/plan-prune.js';
 import { refKey, refLabel, type ObjectRef } from '../../core/model/object-ref.js';
@@ -64,15 +66,7 @@ export async function checkPermissions(
     ...[...applyScopes.values()].map((scope) => ({ ...scope, verbs: applyVerbs })),
     ...[...pruneScopes.values()].map((scope) => ({ ...scope, verbs: pruneVerbs })),
   ];
-  const answers = new AnswerCache(client);
-  await answers.ask(needs.flatMap(({ ref, as, verbs }) => verbs.map((verb) => question(verb, ref, '', as))));
-  await answers.ask(
-    needs.flatMap(({ ref, as, verbs }) =>
-      verbs
-        .filter((verb) => authorizedIn(ref) !== '' && isDenied(answers.get(question(verb, ref, '', as))))
-        .map((verb) => question(verb, ref, authorizedIn(ref), as)),
-    ),
-  );
+  const answers = await askInTwoRounds(client, needs);
   const applyDenied = judgeScopes(answers, applyScopes, applyVerbs);
   const pruneDenied = judgeScopes(answers, pruneScopes, pruneVerbs);
   permissions.allowed = [];
@@ -105,6 +99,47 @@ export async function checkPermissions(
     permissions.listScope.set(key, namespaces);
   }
   return permissions;
+}
+
+/**
+ * Returns, by refKey, why a tenant may not delete its objects, asked as the user each is deleted
+ * as (prune-objects.ts: the live object's gitfleet.io/apply-as); absent where the review allows it
+ * or cannot tell (then the deletion itself tells).
+ */
+export async function reviewDeletesAs(
+  client: ClusterApi,
+  items: readonly { ref: ObjectRef; as: string }[],
+): Promise<Map<string, string>> {
+  const refused = new Map<string, string>();
+  if (!client.reviewAccess || items.length === 0) return refused;
+  const scopes = byScope(items);
+  const answers = await askInTwoRounds(
+    client,
+    [...scopes.values()].map((scope) => ({ ...scope, verbs: ['delete'] as const })),
+  );
+  const denied = judgeScopes(answers, scopes, ['delete']);
+  for (const { ref, as } of items) {
+    const message = denied.get(scopeKey(ref, as));
+    if (message !== undefined) refused.set(refKey(ref), `${refLabel(ref)}: ${message}`);
+  }
+  return refused;
+}
+
+// Across namespaces first; then, for a namespaced kind denied there, in the namespace itself.
+async function askInTwoRounds(
+  client: ClusterApi,
+  needs: readonly (Scope & { verbs: readonly Verb[] })[],
+): Promise<AnswerCache> {
+  const answers = new AnswerCache(client);
+  await answers.ask(needs.flatMap(({ ref, as, verbs }) => verbs.map((verb) => question(verb, ref, '', as))));
+  await answers.ask(
+    needs.flatMap(({ ref, as, verbs }) =>
+      verbs
+        .filter((verb) => authorizedIn(ref) !== '' && isDenied(answers.get(question(verb, ref, '', as))))
+        .map((verb) => question(verb, ref, authorizedIn(ref), as)),
+    ),
+  );
+  return answers;
 }
 
 /** Returns what decides an object's answers (its kind, where it is authorized, its namespace, whom it is written as) as one key. */
@@ -187,7 +222,7 @@ function question(verb: Verb, ref: ObjectRef, namespace: string, as?: string): A
   return { verb, kind, namespace, ...(as && writeVerbs.has(verb) ? { as } : {}) };
 }
 
-const writeVerbs: ReadonlySet<Verb> = new Set(['create', 'patch']);
+const writeVerbs: ReadonlySet<Verb> = new Set(['create', 'patch', 'delete']);
 
 /** Each distinct question asked once; the answers kept for the pass. */
 class AnswerCache {

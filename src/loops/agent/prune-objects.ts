@@ -20,6 +20,7 @@ import { readNamespaceContents } from './read-namespace-contents.js';
 import { readCrdContents } from './read-crd-contents.js';
 import { ownershipOf } from '../../core/apply-plan/ownership.js';
 import { isCrd } from '../../core/apply-plan/apply-order.js';
+import { reviewDeletesAs } from './check-permissions.js';
 
 export interface PruneOutcome {
   plan: PrunePlan;
@@ -79,8 +80,16 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     failed: [],
     removed: plan.left.map((l) => refKey(l.ref)),
   };
+  // A tenant's deletions are asked about as the tenant before any is sent (check-permissions.ts).
+  const asTenant = await reviewDeletesAs(
+    ctx.client,
+    plan.deletions.flatMap((ref) => {
+      const as = applyAsOf(live.get(refKey(ref)));
+      return as ? [{ ref, as }] : [];
+    }),
+  );
   for (const ref of plan.deletions) {
-    const forbidden = input.undeletable?.get(refKey(ref));
+    const forbidden = input.undeletable?.get(refKey(ref)) ?? asTenant.get(refKey(ref));
     if (forbidden !== undefined) {
       outcome.failed.push({ ref, message: forbidden });
       continue;

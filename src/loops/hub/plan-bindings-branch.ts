@@ -92,6 +92,8 @@ export interface BindingsBranchInput {
   render?: { files: ReadonlyMap<string, string>; held: ReadonlyMap<string, string> };
   /** The Gitfleet-Render-Held values the head records. */
   held?: readonly string[];
+  /** The FederatedResourceQuotas' status records (`.gitfleet/quotas/`, core/quota/quota-status.ts), path → text. */
+  quotas?: ReadonlyMap<string, string>;
 }
 
 /** The failover stage's part of the bindings commit (core/failover/plan-failover.ts). */
@@ -114,6 +116,7 @@ export async function planBindingsBranch(
     ...(input.failover?.files ?? []),
     ...(input.rollout?.files ?? []),
     ...(input.render?.files ?? []),
+    ...(input.quotas ?? []),
   ];
   for (const [path, text] of kept) records.set(path, ctx.blobs.oidAt(input.ref, path, text));
   const changes = diffFiles(input.current.files, records);

@@ -30,6 +30,7 @@ import { planTombstone } from './plan-tombstone.js';
 import type { RenderPlacement } from './place-cluster-branches.js';
 import { holdPlan, planStrayTombstones } from './plan-render-writes.js';
 import { locationName } from '../../core/publish/render-move.js';
+import { quotaStatusFiles } from '../../core/quota/quota-status.js';
 import type { RolloutStage } from './hub-rollout.js';
 import type { HubState } from './read-hub-state.js';
 import { clusterBase } from './cluster-base.js';
@@ -126,6 +127,7 @@ export async function planPassWrites(
     placements: render.placements,
     reports: input.reports,
     statusHeads: state.statusHeads,
+    quotas: quotaStatusFiles(render.quotas ?? [], input.reports),
     keep,
     refusedNow,
     ...(input.failover ? { failover: input.failover } : {}),

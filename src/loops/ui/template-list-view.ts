@@ -12,6 +12,7 @@
 // | OutOfSync  | a cluster it is placed on reported, but not that head, or not this object  |
 // | Unknown    | the clusters that are not in sync have not reported at all (or do not read)|
 // | NotPlaced  | it is placed on no cluster                                                 |
+// | CheckedAtRender | kept for the check only (a check-only admission policy or binding): the hub checks each cluster's render with it, no cluster applies it |
 import type { FleetStatusData } from '../../core/status/fleet-status-data.js';
 import { summarizeTemplates, type HealthRollup } from '../../core/status/fleet-summary.js';
 import type { ExplanationReason, TemplateExplanation } from '../../core/status/explanation.js';
@@ -20,7 +21,7 @@ import { refLabel } from '../../core/model/object-ref.js';
 import type { TemplateIdentity } from './dashboard-view.js';
 
 /** Whether the clusters a template is placed on applied what the hub rendered (see the table above). */
-export type SyncState = 'Synced' | 'OutOfSync' | 'Unknown' | 'NotPlaced';
+export type SyncState = 'Synced' | 'OutOfSync' | 'Unknown' | 'NotPlaced' | 'CheckedAtRender';
 
 /** One template of the overview. */
 export interface TemplateItem extends TemplateIdentity {
@@ -47,10 +48,11 @@ export interface TemplateListView {
 
 /** Returns a template's sync state from whether each cluster it is placed on applied it. */
 export function syncOf(
-  placed: readonly { cluster: string; applied: boolean }[],
+  placed: readonly { cluster: string; applied: boolean; checkedAtRender?: boolean }[],
   hasReport: (cluster: string) => boolean,
 ): SyncState {
   if (placed.length === 0) return 'NotPlaced';
+  if (placed.every((p) => p.checkedAtRender)) return 'CheckedAtRender';
   const behind = placed.filter((p) => !p.applied);
   if (behind.length === 0) return 'Synced';
   return behind.some((p) => hasReport(p.cluster)) ? 'OutOfSync' : 'Unknown';
@@ -71,7 +73,11 @@ export function templateListOf(
     // Applied or not on each cluster it is placed on, as the explanation read it (templateStatusItems).
     const placed = (explained?.clusters ?? [])
       .filter((c) => c.placed)
-      .map((c) => ({ cluster: c.cluster, applied: c.applied === true }));
+      .map((c) => ({
+        cluster: c.cluster,
+        applied: c.applied === true,
+        checkedAtRender: c.reason === 'CheckedAtRender',
+      }));
     const why = explained?.reason ?? 'Healthy';
     return {
       label: summary.template,

@@ -1,7 +1,7 @@
 // What the bindings branch's head says, as the status views read it (read-fleet-status.ts): its
 // commit and trailers (the source commit, the monitor's verdicts, the refused deletions), one
-// view per binding record with its eviction tasks, the rollout records and the clusters' kept
-// taints. Each file is parsed once per blob id (the read's memo).
+// view per binding record with its eviction tasks, the rollout records, the clusters' kept
+// taints and the FederatedResourceQuota records. Each file is parsed once per blob id (the read's memo).
 import type { BindingView } from '../../core/publish/binding-record.js';
 import { parseBindingView } from '../../core/publish/binding-record.js';
 import { parseTrailers, sourceCommitTrailer, sourceRefTrailer } from '../../core/publish/commit-trailers.js';
@@ -12,6 +12,7 @@ import type { TimedTaint } from '../../core/model/failover.js';
 import { refLabel } from '../../core/model/object-ref.js';
 import { rolloutViewsOf } from '../../core/rollout/rollout-view.js';
 import { rolloutDir } from '../../core/rollout/rollout-record.js';
+import { parseQuotaStatusRecord, quotaStatusDir } from '../../core/quota/quota-status.js';
 import { evictionTasksOfRecord } from '../../core/status/eviction-task-view.js';
 import type { FleetStatusData, TemplateEvictionTask } from '../../core/status/fleet-status-data.js';
 import type { BindingFile, CommitRead } from './fleet-status-memo.js';
@@ -36,6 +37,7 @@ export interface BindingsHead {
     | 'rollouts'
     | 'hubRefusals'
     | 'keptTaints'
+    | 'quotas'
   >;
 }
 
@@ -57,6 +59,7 @@ export function readBindingsHead(read: FleetRead, head: string): BindingsHead {
     rollouts: rolloutViewsOf(branch.rolloutTexts),
     hubRefusals: parseRefusalTrailers(trailers.get(deletionRefusedTrailer) ?? []),
     keptTaints: keptTaintsOf(branch.taintTexts),
+    quotas: [...branch.quotaTexts.values()].flatMap((t) => parseQuotaStatusRecord(t) ?? []),
   };
   return { commit, trailers, sourceCommit, data };
 }
@@ -78,17 +81,25 @@ function keptTaintsOf(texts: ReadonlyMap<string, string>): Map<string, TimedTain
 function readBindingsTree(
   read: FleetRead,
   tree: string,
-): { files: BindingFile[]; rolloutTexts: Map<string, string>; taintTexts: Map<string, string> } {
+): {
+  files: BindingFile[];
+  rolloutTexts: Map<string, string>;
+  taintTexts: Map<string, string>;
+  quotaTexts: Map<string, string>;
+} {
   const files: BindingFile[] = [];
   const rolloutTexts = new Map<string, string>();
   const taintTexts = new Map<string, string>();
+  const quotaTexts = new Map<string, string>();
   for (const { path, oid } of listYamlFiles(read, tree)) {
     let file = read.memo.bindings.get(oid);
     const kept = path.startsWith(rolloutDir)
       ? rolloutTexts
       : path.startsWith(clusterTaintsDir)
         ? taintTexts
-        : undefined;
+        : path.startsWith(quotaStatusDir)
+          ? quotaTexts
+          : undefined;
     if (file === undefined || kept) {
       const text = readText(read, oid);
       kept?.set(path, text);
@@ -97,7 +108,7 @@ function readBindingsTree(
     }
     files.push(file);
   }
-  return { files, rolloutTexts, taintTexts };
+  return { files, rolloutTexts, taintTexts, quotaTexts };
 }
 
 function bindingFileOf(text: string): BindingFile {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { loadFleet, type LoadMemo } from '../../../src/core/load/load-fleet.js';
 import { freshSnapshot } from '../../../src/core/model/snapshot.js';
 import { renderFleet, type RenderResult } from '../../../src/core/render/render-fleet.js';
+import { expressionCompilations } from '../../../src/core/admission/compile-expression.js';
 import { baseFleet, deploymentYaml, filesOf, policyYaml } from './admission-fleet.js';
 
 const web = 'shop/Deployment.apps/web.yaml';
@@ -96,4 +97,25 @@ test('A render whose clusters did not change reuses each cluster’s check whole
       second.result.memo.admission!.clusters.get(cluster),
     );
   assert.equal(third.result.clusters.get('west'), second.result.clusters.get('west'));
+});
+
+test('A policy is compiled once: a render with the same policies compiles no expression, a changed policy only its new one.', () => {
+  // A text no other test compiles, so the count is this test's own in a shared process.
+  const mark = 'object.spec.replicas <= 1000003';
+  const fleet = baseFleet();
+  fleet.set('policies/max-replicas.yaml', policyYaml({ name: 'max-replicas', expression: mark }));
+  const before = expressionCompilations();
+  const first = render(fleet);
+  const compiledFirst = expressionCompilations() - before;
+  assert.ok(compiledFirst >= 1, 'the first render compiles the policy');
+  // A changed Deployment renders again and checks it, but compiles nothing: the same texts.
+  fleet.set('shop/api.yaml', deploymentYaml('api', 2, 'nginx:1.29'));
+  const second = render(fleet, first);
+  assert.equal(expressionCompilations() - before, compiledFirst, 'no compilation for unchanged policies');
+  // A fresh render (no memo, as a restarted hub's first pass in the same process) compiles nothing either.
+  render(fleet);
+  assert.equal(expressionCompilations() - before, compiledFirst);
+  fleet.set('policies/max-replicas.yaml', policyYaml({ name: 'max-replicas', expression: `${mark} + 0` }));
+  render(fleet, second);
+  assert.equal(expressionCompilations() - before, compiledFirst + 1, 'the changed expression alone');
 });
