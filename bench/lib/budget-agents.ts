@@ -15,6 +15,7 @@
 // when its status reached the Git host, {"type":"ready"} once every loop started. SIGTERM stops
 // every loop (the pass in hand finishes).
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { agentWaiting, type AgentDoorbellOptions } from '../../src/cli/commands/agent-doorbell.js';
 import { agentPushPacer } from '../../src/cli/commands/agent-pacing.js';
@@ -236,6 +237,34 @@ function tracedPass<R>(pass: () => Promise<R>, cluster: string): () => Promise<R
   };
 }
 
+/**
+ * GITFLEET_BENCH_TRACE=1: every 2 s, the process's CPU time in that stretch and its event loop's
+ * delay (P99, most), as `load` events: whether the agents wait on the forge or on their one core.
+ */
+function traceLoad(): () => void {
+  if (!tracing) return () => undefined;
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
+  let cpu = process.cpuUsage();
+  const timer = setInterval(() => {
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    const ms = (ns: number) => Math.round(ns / 1e6);
+    emit({
+      type: 'load',
+      at: Date.now(),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+      loopDelayP99Ms: ms(delay.percentile(99)),
+      loopDelayMaxMs: ms(delay.max),
+    });
+    delay.reset();
+  }, 2000);
+  return () => {
+    clearInterval(timer);
+    delay.disable();
+  };
+}
+
 /** Runs every agent of the settings until SIGTERM. */
 async function main(): Promise<void> {
   const settings = JSON.parse(process.argv[2] ?? '{}') as BudgetAgentsSettings;
@@ -244,10 +273,12 @@ async function main(): Promise<void> {
   const stop = new Promise<void>((resolve) => (stopAll = resolve));
   process.on('SIGTERM', () => stopAll());
   const keepAlive = setInterval(() => undefined, 1 << 30);
+  const stopTracing = traceLoad();
   const loops: Promise<void>[] = [];
   for (const cluster of settings.clusters) loops.push((await startAgent(settings, cluster, stop)).loop);
   emit({ type: 'ready' });
   await Promise.all(loops);
+  stopTracing();
   clearInterval(keepAlive);
 }
 

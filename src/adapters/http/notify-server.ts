@@ -66,6 +66,8 @@ export interface NotifyPacing {
   ringsPerSecond?: number;
   /** A cluster whose branch lives in a render repository: that repository's timeline (ring-timelines.ts). */
   timelineOf?: (cluster: string) => RingTimeline | undefined;
+  /** Turns of the default timeline the cluster's start takes (default readsPerStart / readsPerRing). */
+  startTurns?: (cluster: string) => number;
   /** The cluster's push slot; undefined: pushes not paced; 'unknown': not known yet (503, ask again). */
   pushSlot: (cluster: string) => PushSlot | undefined | 'unknown';
   /** The hub's clock, milliseconds. */
@@ -220,8 +222,9 @@ function sendPacing(res: ServerResponse, ctx: Context, cluster: string, starting
   const pushSlot = ctx.opts.pacing?.pushSlot(cluster) ?? null;
   if (pushSlot === 'unknown')
     return send(res, 503, 'the hub does not know its clusters yet\n', { 'Retry-After': retryAfterSeconds });
-  // A first fetch reads the advertisement too: 3 reads where a ring's fetch makes 2.
-  const startInMs = starting && ctx.rings ? Math.ceil(ctx.rings.reserve(startTurns)) : 0;
+  // A first fetch reads more than a ring's (the advertisement; a render repository's agent, the bindings twice).
+  const turns = ctx.opts.pacing?.startTurns?.(cluster) ?? startTurns;
+  const startInMs = starting && ctx.rings ? Math.ceil(ctx.rings.reserve(turns)) : 0;
   send(res, 200, `${JSON.stringify({ pushSlot, startInMs })}\n`, { 'Content-Type': 'application/json' });
 }
 

@@ -2,13 +2,18 @@
 // forge's budget, how many agents a second it sends to fetch (rings and starts), and each
 // cluster's push slot in its status repository (the fleet repository for clusters with none).
 // Fetches are paced per branch repository: the fleet repository's timeline (and every start) at
-// the rate all readers leave, a render repository's at the rate its own readers leave.
+// the rate all readers leave, a render repository's at the rate its own readers leave. A start
+// takes the turns of the reads it makes of the fleet repository (more when its branch lives in
+// a render repository: plan-pacing.ts readsPerStartFromRender).
 // Clusters are those with a branch, grouped by the assignment of the last pass; before the hub
 // knows both, a pacing request is asked to come back (the agent waits, it does not start unpaced).
 import { forgeBudget, type Forge } from '../../core/budget/forge-budget.js';
 import {
   planPushSlots,
   pushSpacingMs,
+  readsPerRing,
+  readsPerStart,
+  readsPerStartFromRender,
   ringsPerSecond,
   type PushSlot,
 } from '../../core/budget/plan-pacing.js';
@@ -60,10 +65,15 @@ export function hubPacing(opts: {
           const perSecond = ringsPerSecond(budget, there.branches, safetyPollMs / 1000) ?? rings;
           return { key: there.url, perSecond };
         };
+  // A start reads the fleet repository's bindings branch twice when the branch lives elsewhere.
+  const startTurns = (cluster: string): number =>
+    (render?.branchRepositoryOf(cluster) === undefined ? readsPerStart : readsPerStartFromRender) /
+    readsPerRing;
   return {
     pacing: {
       ...(rings !== undefined ? { ringsPerSecond: rings } : {}),
       ...(timelineOf ? { timelineOf } : {}),
+      startTurns,
       pushSlot,
       now: opts.now,
     },

@@ -55,6 +55,22 @@ test('The pacing answer carries the push slot, and a starting agent its turn: tw
   });
 });
 
+test('A start takes the turns the pacing gives its cluster: two for one whose branch lives in a render repository (4 reads of the fleet repository).', async (t) => {
+  const { server, req } = await started({
+    ringsPerSecond: 2,
+    pushSlot: () => undefined,
+    startTurns: (c) => (c === 'm2' ? 1.5 : 2),
+  });
+  t.after(() => server.close());
+  const waits = [];
+  for (const c of clusters) {
+    const answer = await askPacing(req(c), true);
+    waits.push(answer.type === 'pacing' ? answer.startInMs : answer.type);
+  }
+  // m1 takes 2 turns (1 s at two a second), m2 1.5 (0.75 s), m3 2: each start waits for those before it.
+  assert.deepEqual(waits, [0, 1000, 1750, 2750]);
+});
+
 test('A hub that does not know its clusters yet asks the agent to come back (503 with Retry-After).', async (t) => {
   const { server, req } = await started({ pushSlot: () => 'unknown' });
   t.after(() => server.close());

@@ -11,7 +11,7 @@ import type { HubRepo, RefMove } from '../../../src/adapters/remote/hub-repo.js'
 const repo = { gitdir: '/nowhere', description: 'fleet' } as unknown as HubRepo;
 const oid = (k: number) => String(k).padStart(40, '0');
 const urls = Array.from(
-  { length: 20 },
+  { length: 40 },
   (_, k) => `https://forge.example/render-${String(k).padStart(2, '0')}.git`,
 );
 const moves: RefMove[] = urls.map((url, k) => ({
