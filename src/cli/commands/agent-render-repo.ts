@@ -21,10 +21,7 @@ import {
 } from '../../core/publish/hub-refs.js';
 import { agentRemoteOptions, remoteAgentRepo, type AgentRemoteOptions } from './agent-remote-repo.js';
 import { privateFiles } from './hub-remote-setup.js';
-import { runAgentPass, type AgentPassOptions } from '../../loops/agent/run-agent-pass.js';
-import type { Clock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
-import { statusMirrorMaintenance } from './agent-status-repos.js';
+import type { AgentMirrors } from '../../loops/agent/agent-pass-maintenance.js';
 
 /** `agent --render-repo` and `--render-token-file`. */
 export const renderRepoFlags = {
@@ -40,20 +37,25 @@ export const renderRepoFlags = {
   },
 } as const;
 
+/** What openAgentRepo is given: the remote options, where to read, and whose tokens. */
+export type OpenAgentRepoOptions = AgentRemoteOptions & {
+  repo: string;
+  cluster: string;
+  branchPrefix: string;
+  tokenFile?: string;
+  renderRepo?: string;
+  renderTokenFile?: string;
+  log: Logger;
+};
+
 /** Returns the agent's repository: its cluster branch read where the hub publishes it. */
-export async function openAgentRepo(
-  opts: AgentRemoteOptions & {
-    repo: string;
-    cluster: string;
-    branchPrefix: string;
-    tokenFile?: string;
-    renderRepo?: string;
-    renderTokenFile?: string;
-    log: Logger;
-  },
-): Promise<AgentBranchRepo & AgentMirrors> {
+export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBranchRepo & AgentMirrors> {
   const { cluster, branchPrefix } = opts;
   const mirrors = new Set<AgentRepo>();
+  const mirrored = <T extends AgentRepo>(made: T): T => {
+    mirrors.add(made);
+    return made;
+  };
   const remote = isRepoUrl(opts.repo);
   const fleet = remote
     ? mirrored(
@@ -75,25 +77,64 @@ export async function openAgentRepo(
   };
   let withoutBranch: AgentRepo | undefined;
   const fleetWithoutBranch = (): AgentRepo =>
-    (withoutBranch ??= remote
-      ? mirrored(
-          remoteHubRepo({
-            ...agentRemoteOptions(opts),
-            url: opts.repo,
-            mirrorKey: `agent ${cluster} fleet`,
-            ...(fleetToken ? { token: fleetToken } : {}),
-            sourceRef: bindingsRef(branchPrefix),
-            // No bindings branch yet (the hub has not run): nothing to read, not an outage.
-            sourceOptional: true,
-            branchPrefix,
-            onlyRefs: [statusRef(branchPrefix, cluster), heartbeatRef(branchPrefix, cluster)],
-            quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(branchPrefix)),
-            allowanceHead,
-          }),
-        )
-      : fleet);
+    (withoutBranch ??= remote ? mirrored(bindingsMirror(opts, { fleetToken, allowanceHead })) : fleet);
+  const repo = await agentBranchRepo(
+    {
+      fleet,
+      fleetWithoutBranch,
+      render: renderRepoOpener(opts, mirrored),
+      ...(opts.renderRepo ? { override: opts.renderRepo } : {}),
+      // A remote fleet repository without the branch, and no record of it elsewhere: as before render repositories, an outage.
+      ...(remote
+        ? {
+            missing: () =>
+              new RemoteError(
+                'MissingRef',
+                `${clusterRef(branchPrefix, cluster)}: not on ${fleet.description}, and its bindings branch names no render repository for ${cluster}; has the hub rendered it?`,
+                clusterRef(branchPrefix, cluster),
+              ),
+          }
+        : {}),
+    },
+    { branchPrefix, cluster, log: opts.log },
+  );
+  made.repo = repo;
+  return Object.assign(repo, { mirrors: () => [...mirrors] });
+}
+
+// The second mirror of the fleet repository, when the cluster branch lives in a render
+// repository: the bindings branch, the cluster's status and heartbeat.
+function bindingsMirror(
+  opts: OpenAgentRepoOptions,
+  deps: {
+    fleetToken: string | undefined;
+    allowanceHead: () => Promise<{ gitdir: string; commit: string } | null>;
+  },
+): AgentRepo {
+  const { cluster, branchPrefix } = opts;
+  return remoteHubRepo({
+    ...agentRemoteOptions(opts),
+    url: opts.repo,
+    mirrorKey: `agent ${cluster} fleet`,
+    ...(deps.fleetToken ? { token: deps.fleetToken } : {}),
+    sourceRef: bindingsRef(branchPrefix),
+    // No bindings branch yet (the hub has not run): nothing to read, not an outage.
+    sourceOptional: true,
+    branchPrefix,
+    onlyRefs: [statusRef(branchPrefix, cluster), heartbeatRef(branchPrefix, cluster)],
+    quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(branchPrefix)),
+    allowanceHead: deps.allowanceHead,
+  });
+}
+
+// Opens a render repository once per URL: a mirror holding the cluster branch alone, or a path.
+function renderRepoOpener(
+  opts: OpenAgentRepoOptions,
+  mirrored: <T extends AgentRepo>(made: T) => T,
+): (url: string) => Promise<AgentRepo> {
+  const { cluster, branchPrefix } = opts;
   const renders = new Map<string, AgentRepo>();
-  const render = async (url: string): Promise<AgentRepo> => {
+  return async (url) => {
     const known = renders.get(url);
     if (known) return known;
     const token = isRepoUrl(url) ? await tokenOf(opts.renderTokenFile ?? opts.tokenFile) : undefined;
@@ -114,67 +155,6 @@ export async function openAgentRepo(
     renders.set(url, repo);
     return repo;
   };
-  const repo = await agentBranchRepo(
-    {
-      fleet,
-      fleetWithoutBranch,
-      render,
-      ...(opts.renderRepo ? { override: opts.renderRepo } : {}),
-      // A remote fleet repository without the branch, and no record of it elsewhere: as before render repositories, an outage.
-      ...(remote
-        ? {
-            missing: () =>
-              new RemoteError(
-                'MissingRef',
-                `${clusterRef(branchPrefix, cluster)}: not on ${fleet.description}, and its bindings branch names no render repository for ${cluster}; has the hub rendered it?`,
-                clusterRef(branchPrefix, cluster),
-              ),
-          }
-        : {}),
-    },
-    { branchPrefix, cluster, log: opts.log },
-  );
-  made.repo = repo;
-  return Object.assign(repo, { mirrors: () => [...mirrors] });
-
-  function mirrored<T extends AgentRepo>(made: T): T {
-    mirrors.add(made);
-    return made;
-  }
-}
-
-/** The mirrors an agent owns (a local repository is someone else's to maintain). */
-export interface AgentMirrors {
-  mirrors(): AgentRepo[];
-}
-
-/**
- * The agent's pass, followed by the maintenance of the mirrors it owns
- * (loops/runtime/repo-maintenance.ts): its status repository's, and each mirror its repository
- * opened (the fleet repository's, a render repository's). A local repository is the hub's.
- */
-export function agentPassWithMaintenance(deps: {
-  passOptions: AgentPassOptions;
-  clock: Clock;
-  log: Logger;
-}): () => ReturnType<typeof runAgentPass> {
-  const { clock, log, passOptions } = deps;
-  // A status repository's mirror takes the heartbeats' replaced commits: repacked as the fleet's is.
-  const maintainStatus = statusMirrorMaintenance({ clock, log });
-  const byGitdir = new Map<string, RepoMaintenance>();
-  // The pass's repository reads through to the one openAgentRepo made (refresh-gate.ts).
-  const owned = (passOptions.repo as Partial<AgentMirrors>).mirrors;
-  return () =>
-    runAgentPass(passOptions).then(async (result) => {
-      await maintainStatus(passOptions.memory.statusTarget);
-      for (const { gitdir } of owned?.() ?? []) {
-        let maintenance = byGitdir.get(gitdir);
-        if (!maintenance)
-          byGitdir.set(gitdir, (maintenance = repoMaintenance({ gitdir, packCache: {}, clock, log })));
-        await maintenance.afterPass();
-      }
-      return result;
-    });
 }
 
 function tokenOf(file: string | undefined): Promise<string | undefined> {

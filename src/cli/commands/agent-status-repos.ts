@@ -8,10 +8,7 @@ import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
-import type { StatusRepos, StatusTarget } from '../../loops/agent/status-target.js';
-import type { Clock } from '../../loops/runtime/clock.js';
-import type { Logger } from '../../loops/runtime/logger.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
+import type { StatusRepos } from '../../loops/agent/status-target.js';
 import { heartbeatRef, statusRef } from '../../core/publish/hub-refs.js';
 import { agentRemoteOptions, type AgentRemoteOptions } from './agent-remote-repo.js';
 
@@ -53,27 +50,5 @@ export function agentStatusRepos(
       made.catch(() => opened.delete(url));
       return made;
     },
-  };
-}
-
-/**
- * Returns the maintenance of the status repositories' mirrors: after a pass, the one it wrote to
- * is repacked when due (repo-maintenance.ts), so the heartbeat's replaced commits do not pile up.
- */
-export function statusMirrorMaintenance(deps: {
-  clock: Clock;
-  log: Logger;
-}): (target: StatusTarget | undefined) => Promise<void> {
-  const byGitdir = new Map<string, RepoMaintenance>();
-  return async (target) => {
-    // A path is someone else's repository to maintain; a mirror that did not open holds nothing.
-    if (target?.url === undefined || !isRepoUrl(target.url) || target.problemKind === 'read') return;
-    const { gitdir } = target.repo;
-    let maintenance = byGitdir.get(gitdir);
-    if (!maintenance) {
-      maintenance = repoMaintenance({ gitdir, packCache: {}, clock: deps.clock, log: deps.log });
-      byGitdir.set(gitdir, maintenance);
-    }
-    await maintenance.afterPass();
   };
 }

@@ -25,15 +25,17 @@
 import { forgeDefaults } from '../forge-profile.js';
 import { loopObservability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
-import { defaultDeletionGuard } from '../../core/model/mass-deletion-guard.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
 import { agentLeadership, agentLeaseOf, type AgentLease } from './agent-lease.js';
 import type { Leadership } from '../../loops/runtime/leadership.js';
-import { assertLeading, whileLeading } from '../../loops/runtime/while-leading.js';
-import { createAgentMemory } from '../../loops/agent/agent-memory.js';
-import { runAgentLoop } from '../../loops/agent/agent-loop.js';
-import type { ClusterApi } from '../../loops/agent/cluster-api.js';
+import {
+  agentPassOptionsOf,
+  runAgentProcess,
+  type AgentPassAdapters,
+  type AgentProcessParts,
+  type AgentProcessSettings,
+} from '../../loops/agent/agent-process.js';
 import { kubeClusterApi } from '../../loops/agent/kube-cluster-api.js';
 import { clusterBranchRef } from '../../loops/agent/agent-repo.js';
 import {
@@ -42,33 +44,30 @@ import {
   type AgentDoorbellOptions,
   type AgentWaiting,
 } from './agent-doorbell.js';
-import { heartbeatRef } from '../../core/publish/hub-refs.js';
 import {
   defaultHeartbeatSettings,
   renewIntervalMs,
-  writeHeartbeat,
   type HeartbeatSettings,
 } from '../../loops/agent/heartbeat.js';
 import { rateLimitGatesFor } from './rate-limit-gates-for.js';
-import { agentPassWithMaintenance, openAgentRepo } from './agent-render-repo.js';
+import { openAgentRepo } from './agent-render-repo.js';
 import { agentStatusRepos } from './agent-status-repos.js';
 import { agentPushPacer } from './agent-pacing.js';
-import { heartbeatRepo } from '../../loops/agent/status-target.js';
 import {
   runAgentPass,
   type AgentPassOptions,
   type AgentPassResult,
 } from '../../loops/agent/run-agent-pass.js';
 import { watchLocalRefs } from '../../loops/runtime/watch-local-refs.js';
-import { systemClock } from '../../loops/runtime/clock.js';
+import { systemClock, type Clock } from '../../loops/runtime/clock.js';
 import type { LogLevel } from '../../loops/runtime/logger.js';
+import type { GitExchangeReport } from '../../loops/runtime/metrics.js';
 import { periodicTrigger } from '../../loops/runtime/trigger.js';
 import type { Io } from '../io.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { agentSpec, defaultStatusUpdateFrequencyMs, isClusterName, isFleetIdentity } from './agent-spec.js';
-import { defaultApplyConcurrency } from '../../loops/agent/apply-staged.js';
 import { print, reportLoopPass, type AgentReporter } from './agent-pass-output.js';
 import { agentKeysOf, agentSigningOf, type AgentSigningOptions } from './agent-signing.js';
 import { agentSecretsFor, agentSecretsOf, type AgentSecretsOptions } from './agent-secrets.js';
@@ -182,103 +181,81 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   // Its lines start with `agent <cluster>:`.
   const observe = loopObservability(opts, io, { speaker: { name: 'agent', cluster: opts.cluster }, clock });
   const log = observe.log;
-  // One set of rate-limit gates for the fleet and status repositories (docs/git-budget.md#rate-limits).
-  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
-  const remote = await openAgentRepo({
-    ...opts,
+  const git = {
     signal: stopping.signal,
-    onWarning: (m) => log.warn(m),
-    onExchange: (e) => observe.metrics.gitExchange(e),
-    rateLimits,
-    log,
-  });
+    onWarning: (m: string) => log.warn(m),
+    onExchange: (e: GitExchangeReport) => observe.metrics.gitExchange(e),
+    // One set of rate-limit gates for the fleet and status repositories (docs/git-budget.md#rate-limits).
+    rateLimits: rateLimitGatesFor({ clock, log, metrics: observe.metrics }),
+  };
+  const remote = await openAgentRepo({ ...opts, ...git, log });
   const heartbeatMs = renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings);
   const waiting = await agentWaiting(
     remote,
     { ...opts, branchPollMs: opts.branchPollMs ?? 1000, beaconIntervalMs: heartbeatMs },
     { clock, log, random: Math.random },
   );
-  const repo = waiting.repo;
-  const credentials = await loadKubeConfig({
-    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
-    ...(opts.context ? { context: opts.context } : {}),
-  });
-  const client = KubeClient.fromKubeConfig(credentials.kc, {
-    ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
-  });
+  const client = await kubeClientOf(opts);
   const clusterApi = kubeClusterApi(client);
-  const memory = createAgentMemory();
   const progress = observe.progress(`agent ${opts.cluster}: applied`, 'objects');
-  const passOptions: AgentPassOptions = {
-    repo,
+  const settings = processSettingsOf(opts);
+  const adapters: AgentPassAdapters = {
+    repo: waiting.repo,
     fleetRepo: () => remote.fleetRepo(),
     client: clusterApi,
-    cluster: opts.cluster,
-    ...(opts.fleet !== undefined ? { fleet: opts.fleet } : {}),
-    branchPrefix: opts.branchPrefix,
-    memory,
-    clock,
-    identity: { name: `gitfleet agent ${opts.cluster}`, email: `agent-${opts.cluster}@gitfleet.invalid` },
-    guard: { ...defaultDeletionGuard },
-    allowDeletions: opts.allowDeletions,
-    // A loop's start may follow a crash the hub saw: its first pass returns (return-handshake.ts).
-    returnOnStart: !opts.once,
-    ...(opts.returnPruneTimeoutMs !== undefined ? { returnPruneTimeoutMs: opts.returnPruneTimeoutMs } : {}),
-    leaseDurationMs: (opts.heartbeat ?? defaultHeartbeatSettings).leaseDurationMs,
-    concurrency: defaultApplyConcurrency,
-    crdTimeoutMs: 60_000,
-    factsMaxAgeMs: opts.once ? 0 : (opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs),
-    warn: (m) => log.warn(m),
-    info: (m) => log.info(m),
-    statusRepos: agentStatusRepos({
-      ...opts,
-      signal: stopping.signal,
-      onWarning: (m) => log.warn(m),
-      onExchange: (e) => observe.metrics.gitExchange(e),
-      rateLimits,
-    }),
+    statusRepos: agentStatusRepos({ ...opts, ...git }),
     ...(progress ? { progress } : {}),
     ...(await agentKeysOf(opts, log)),
     ...(await agentSecretsFor(opts, clusterApi, log)),
   };
+  const passOptions = agentPassOptionsOf(settings, adapters, { clock, log });
   try {
     if (opts.once) {
       const result = await runAgentPass(passOptions);
       print(result, opts.output, io);
       return exitCode(result);
     }
-    return await loop(opts, io, {
-      passOptions,
-      waiting,
-      client: clusterApi,
-      clock,
-      stopping,
-      observe,
-      leadership: agentLeadership(opts, client, clock, observe.log),
-    });
+    const leadership = agentLeadership(opts, client, clock, observe.log);
+    return await loop(opts, io, { settings, passOptions, waiting, clock, stopping, observe, leadership });
   } finally {
     client.close();
   }
 }
 
+// The member cluster's client, from --kubeconfig and --context (default: the usual lookup).
+async function kubeClientOf(opts: AgentOptions): Promise<KubeClient> {
+  const credentials = await loadKubeConfig({
+    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+    ...(opts.context ? { context: opts.context } : {}),
+  });
+  return KubeClient.fromKubeConfig(credentials.kc, {
+    ...(credentials.bearerToken ? { bearerToken: credentials.bearerToken } : {}),
+  });
+}
+
+function processSettingsOf(opts: AgentOptions): AgentProcessSettings {
+  return { ...opts, statusUpdateFrequencyMs: opts.statusUpdateFrequencyMs ?? defaultStatusUpdateFrequencyMs };
+}
+
+// The loop: until SIGINT or SIGTERM, its passes printed and its doorbell told.
 async function loop(
   opts: AgentOptions,
   io: Io,
   deps: {
+    settings: AgentProcessSettings;
     passOptions: AgentPassOptions;
     waiting: AgentWaiting;
-    client: ClusterApi;
-    clock: ReturnType<typeof systemClock>;
+    clock: Clock;
     stopping: AbortController;
     leadership: Leadership;
     observe: Observability;
   },
 ): Promise<number> {
-  const log = deps.observe.log;
+  const { observe, waiting, clock } = deps;
+  const log = observe.log;
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   // The loop's timers do not hold the process; this does, until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  const { observe } = deps;
   const reporter: AgentReporter = {
     output: opts.output,
     io,
@@ -287,76 +264,34 @@ async function loop(
     report: observe.report,
   };
   const interrupted = io.untilInterrupted().then(() => deps.stopping.abort());
-  const { leadership } = deps;
-  const pacer = agentPushPacer(opts, deps.waiting, deps.clock);
+  const pacer = agentPushPacer(opts, waiting, clock);
+  const parts: AgentProcessParts = {
+    passOptions: deps.passOptions,
+    triggers: (passOptions) => [
+      watchLocalRefs({ gitdir: passOptions.repo.gitdir, sourceRef: ref }),
+      periodicTrigger({ clock, intervalMs: opts.intervalMs }),
+      ...waiting.triggers(),
+    ],
+    stretchedMs: waiting.stretchedMs,
+    leadership: deps.leadership,
+    ...(pacer ? { pacer } : {}),
+    clock,
+    log,
+  };
   try {
-    await deps.observe.serve();
+    await observe.serve();
     log.info(`following ${ref} in ${opts.repo}; press Ctrl-C to stop`);
-    const { readiness } = deps.observe;
-    const leading = { leadership, log, stop: interrupted, signal: deps.stopping.signal, readiness };
-    await whileLeading(leading, (stop, lost) => {
-      // Each term starts afresh: what this agent remembered settling may have been changed by
-      // the agent that held the Lease meanwhile. A pass in hand when the Lease is lost stops at
-      // its next request (`signal`), with no status written.
-      const passOptions = {
-        ...deps.passOptions,
-        memory: createAgentMemory(),
-        signal: lost,
-        ...(pacer ? { pacer } : {}),
-      };
-      const maintained = agentPassWithMaintenance({ passOptions, clock: deps.clock, log });
-      return runAgentLoop({
-        pass: async () => {
-          assertLeading(leadership, `agent ${opts.cluster}`, 'this pass applied nothing');
-          return maintained();
-        },
-        client: deps.client,
-        cluster: opts.cluster,
-        memory: passOptions.memory,
-        triggers: [
-          watchLocalRefs({ gitdir: passOptions.repo.gitdir, sourceRef: ref }),
-          periodicTrigger({ clock: deps.clock, intervalMs: opts.intervalMs }),
-          ...deps.waiting.triggers(),
-        ],
-        clock: deps.clock,
-        random: Math.random,
-        log,
-        ...(opts.exportCoalesceMs === undefined ? {} : { exportCoalesceMs: opts.exportCoalesceMs }),
-        heartbeat: {
-          intervalMs: renewIntervalMs(opts.heartbeat ?? defaultHeartbeatSettings),
-          stretchedMs: deps.waiting.stretchedMs,
-          // Not leading: the beat is skipped; the check in write() stays for a loss in between.
-          leading: () => leadership.isLeading(),
-          write: () => {
-            assertLeading(leadership, `agent ${opts.cluster}`, 'no heartbeat written');
-            return writeHeartbeat({
-              // Where this term's passes write status: a status repository, or the agent's own.
-              repo: heartbeatRepo(passOptions.memory, passOptions.fleetRepo?.() ?? passOptions.repo),
-              ref: heartbeatRef(opts.branchPrefix, opts.cluster),
-              cluster: opts.cluster,
-              author: {
-                ...passOptions.identity,
-                time: Math.floor(deps.clock.now() / 1000),
-                tzOffsetMinutes: 0,
-              },
-              warn: (m) => log.warn(m),
-              ...(passOptions.signer ? { signer: passOptions.signer } : {}),
-            });
-          },
-        },
-        ...(pacer ? { pacer } : {}),
-        metrics: deps.observe.metrics,
-        readiness,
-        stop,
-        report: (result) => {
-          deps.waiting.passed(result);
-          reportLoopPass(result, reporter);
-        },
-      });
+    await runAgentProcess(deps.settings, parts, {
+      ...{ stop: interrupted, signal: deps.stopping.signal },
+      ...{ readiness: observe.readiness, metrics: observe.metrics },
+      report: (result) => {
+        waiting.passed(result);
+        reportLoopPass(result, reporter);
+      },
     });
   } finally {
     clearInterval(keepAlive);
-    await deps.observe.close();
+    await observe.close();
   }
   log.info('stopped');
   return exitCodes.ok;

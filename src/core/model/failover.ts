@@ -90,7 +90,7 @@ export interface WorkloadRebalancer {
   source: SourceLocation;
 }
 
-/** The hub's failover settings, with Karmada's flag names (cli/commands/hub.ts) and defaults. */
+/** The hub's failover settings, with Karmada's flag names (cli/commands/hub-spec.ts) and defaults. */
 export interface FailoverSettings {
   /** --enable-no-execute-taint-eviction (default false, as in Karmada v1.14+). */
   enableNoExecuteTaintEviction: boolean;

@@ -48,16 +48,65 @@ export interface Doorbell extends Trigger {
 
 /** Returns a doorbell that starts connecting when the loop starts it. */
 export function doorbell(opts: DoorbellOptions): Doorbell {
-  const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
   const listeners = new Set<() => void>();
+  const conn = connectionState(opts, listeners);
   let abort = new AbortController();
-  let state: DoorbellState = 'connecting';
-  let lastAnswerAt = -Infinity;
-  let lastNotifyAt = -Infinity;
-  let failures = 0;
-  let running = false;
+  const term = { running: false, lastNotifyAt: -Infinity, signal: () => abort.signal };
   let cancelBeacon: CancelTimer = () => undefined;
   let loop: Promise<void> = Promise.resolve();
+  const beat = (): void => {
+    if (!term.running) return;
+    // Also while down: a hub that came back holds the next wait without answering it, and the
+    // beacon's answer is what says it is there. A refused token is not tried more often so.
+    const send =
+      conn.state() !== 'refused' ? opts.beacon(abort.signal).then(conn.answered) : Promise.resolve(false);
+    void send.finally(() => {
+      if (term.running) cancelBeacon = opts.clock.setTimer(beat, opts.beaconIntervalMs);
+    });
+  };
+  return {
+    name: `doorbell at ${opts.url}`,
+    state: conn.state,
+    connected: conn.connected,
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    start: (notify) => {
+      term.running = true;
+      // Started again at each term of the agent's Lease: a new signal for the new term.
+      abort = new AbortController();
+      loop = waitLoop(opts, conn, term, notify).catch((error: unknown) =>
+        opts.log.error(`doorbell: ${(error as Error).message}`),
+      );
+      cancelBeacon = opts.clock.setTimer(beat, opts.beaconIntervalMs);
+    },
+    stop: async () => {
+      term.running = false;
+      cancelBeacon();
+      abort.abort();
+      await loop;
+      conn.reset();
+    },
+  };
+}
+
+/** The doorbell's connection as the hub's answers tell it: one log line per change. */
+interface ConnectionState {
+  state(): DoorbellState;
+  connected(): boolean;
+  /** How many tries failed in a row. */
+  failures(): number;
+  /** Takes an answer in; returns whether the hub answered (a wait or a beacon). */
+  answered(answer: DoorbellAnswer): boolean;
+  /** A stopped doorbell vouches for nothing: the next term starts by connecting again. */
+  reset(): void;
+}
+
+function connectionState(opts: DoorbellOptions, listeners: ReadonlySet<() => void>): ConnectionState {
+  let state: DoorbellState = 'connecting';
+  let lastAnswerAt = -Infinity;
+  let failures = 0;
   const connected = (): boolean =>
     state === 'connected' && opts.clock.now() - lastAnswerAt <= 2 * opts.beaconIntervalMs;
   const become = (next: DoorbellState, detail: string): void => {
@@ -69,90 +118,77 @@ export function doorbell(opts: DoorbellOptions): Doorbell {
     // Every change: the branch poll also asks whether the doorbell went down before it connected.
     for (const l of listeners) l();
   };
-  const answered = (answer: DoorbellAnswer): boolean => {
-    if (answer.type === 'moved' || answer.type === 'unchanged') {
-      lastAnswerAt = opts.clock.now();
-      failures = 0;
-      become('connected', '');
-      return true;
-    }
-    failures++;
-    if (answer.type === 'unauthorized')
-      become(
-        'refused',
-        "refused the token (401): check --notify-token-file against the hub's --notify-tokens",
-      );
-    else become('down', `is unavailable (${answer.message})`);
-    return false;
-  };
-  // The abort listener goes when the sleep ends either way: one left per sleep on the term's
-  // long-lived signal would pile up (Node warns past ten, on stderr).
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const stop = (): void => {
-        cancel();
-        resolve();
-      };
-      const cancel = opts.clock.setTimer(() => {
-        abort.signal.removeEventListener('abort', stop);
-        resolve();
-      }, ms);
-      abort.signal.addEventListener('abort', stop, { once: true });
-    });
-  const run = async (notify: (reason: string) => void): Promise<void> => {
-    let after = await opts.localHead().catch(() => null);
-    while (running) {
-      const answer = await opts.wait(after, abort.signal);
-      if (!running) return;
-      if (!answered(answer)) {
-        const settings = { baseMs: 1000, maxMs: maxBackoffMs, jitter: 0.5, random: opts.random };
-        const backoff = answer.type === 'unauthorized' ? maxBackoffMs : backoffDelay(failures, settings);
-        await sleep(Math.max(backoff, answer.type === 'unavailable' ? (answer.retryAfterMs ?? 0) : 0));
-        continue;
-      }
-      if (answer.type !== 'moved' || answer.head === after) continue;
-      after = answer.head;
-      // A doorbell answering new heads at once, again and again, costs one refresh per gap.
-      const wait = lastNotifyAt + opts.minGapMs - opts.clock.now();
-      if (wait > 0) await sleep(wait);
-      if (!running) return;
-      lastNotifyAt = opts.clock.now();
-      notify(`doorbell: branch moved to ${after === null ? 'nothing' : after.slice(0, 12)}`);
-    }
-  };
-  const beat = (): void => {
-    if (!running) return;
-    // Also while down: a hub that came back holds the next wait without answering it, and the
-    // beacon's answer is what says it is there. A refused token is not tried more often so.
-    const send = state !== 'refused' ? opts.beacon(abort.signal).then(answered) : Promise.resolve(false);
-    void send.finally(() => {
-      if (running) cancelBeacon = opts.clock.setTimer(beat, opts.beaconIntervalMs);
-    });
-  };
   return {
-    name: `doorbell at ${opts.url}`,
     state: () => state,
     connected,
-    onChange: (listener) => {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+    failures: () => failures,
+    answered: (answer) => {
+      if (answer.type === 'moved' || answer.type === 'unchanged') {
+        lastAnswerAt = opts.clock.now();
+        failures = 0;
+        become('connected', '');
+        return true;
+      }
+      failures++;
+      if (answer.type === 'unauthorized')
+        become(
+          'refused',
+          "refused the token (401): check --notify-token-file against the hub's --notify-tokens",
+        );
+      else become('down', `is unavailable (${answer.message})`);
+      return false;
     },
-    start: (notify) => {
-      running = true;
-      // Started again at each term of the agent's Lease: a new signal for the new term.
-      abort = new AbortController();
-      loop = run(notify).catch((error: unknown) => opts.log.error(`doorbell: ${(error as Error).message}`));
-      cancelBeacon = opts.clock.setTimer(beat, opts.beaconIntervalMs);
-    },
-    stop: async () => {
-      running = false;
-      cancelBeacon();
-      abort.abort();
-      await loop;
-      // A stopped doorbell vouches for nothing: the next term starts by connecting again.
+    reset: () => {
       const was = connected();
       state = 'connecting';
       if (was) for (const l of listeners) l();
     },
   };
+}
+
+// One term's waits, one held at a time: a new head notifies once (at most one per gap); an
+// answer that is no answer backs off with jitter (a refused token at the longest back-off).
+async function waitLoop(
+  opts: DoorbellOptions,
+  conn: ConnectionState,
+  term: { running: boolean; lastNotifyAt: number; signal: () => AbortSignal },
+  notify: (reason: string) => void,
+): Promise<void> {
+  const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
+  const sleep = (ms: number) => sleepUnlessAborted(opts.clock, term.signal(), ms);
+  let after = await opts.localHead().catch(() => null);
+  while (term.running) {
+    const answer = await opts.wait(after, term.signal());
+    if (!term.running) return;
+    if (!conn.answered(answer)) {
+      const settings = { baseMs: 1000, maxMs: maxBackoffMs, jitter: 0.5, random: opts.random };
+      const backoff = answer.type === 'unauthorized' ? maxBackoffMs : backoffDelay(conn.failures(), settings);
+      await sleep(Math.max(backoff, answer.type === 'unavailable' ? (answer.retryAfterMs ?? 0) : 0));
+      continue;
+    }
+    if (answer.type !== 'moved' || answer.head === after) continue;
+    after = answer.head;
+    // A doorbell answering new heads at once, again and again, costs one refresh per gap.
+    const wait = term.lastNotifyAt + opts.minGapMs - opts.clock.now();
+    if (wait > 0) await sleep(wait);
+    if (!term.running) return;
+    term.lastNotifyAt = opts.clock.now();
+    notify(`doorbell: branch moved to ${after === null ? 'nothing' : after.slice(0, 12)}`);
+  }
+}
+
+// The abort listener goes when the sleep ends either way: one left per sleep on the term's
+// long-lived signal would pile up (Node warns past ten, on stderr).
+function sleepUnlessAborted(clock: Clock, signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      cancel();
+      resolve();
+    };
+    const cancel = clock.setTimer(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }

@@ -94,38 +94,9 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
   if (!input.gitReachable) return { type: 'skipped', fullyApplied };
   if (input.target?.problemKind === 'read')
     return { type: 'skipped', fullyApplied, problem: input.target.problem! };
-  if (memory.appliedCommit === undefined || memory.lastObjects === undefined) {
-    // An agent without memory (just started, or --once) starts from what it reported last, so
-    // a cluster that does not answer keeps its objects as last seen, not an empty list.
-    const last = parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef));
-    memory.appliedCommit ??= last?.appliedCommit ?? null;
-    memory.lastObjects ??= last?.objects ?? [];
-    memory.lastExports ??= last?.exports ?? [];
-  }
+  await startFromLastReport(input);
   if (fullyApplied) memory.appliedCommit = branch.commit;
-  if (branch.type === 'objects') await prepareObjectRecords(input.objects, input.interpreter);
-  // A head refused for its signature changes nothing in the cluster: the objects stay as last reported.
-  const kept = branch.type === 'unverified';
-  const records =
-    branch.type === 'objects'
-      ? objectRecords(input.objects, unparsed, input.interpreter, memory.specApplied)
-      : kept
-        ? (memory.lastObjects ?? [])
-        : [];
-  const exports = kept ? memory.lastExports : input.exports;
-  if (branch.type === 'objects' && !input.clusterUnreachable) forgetGoneApplies(memory, input.objects);
-  if (!input.clusterUnreachable && !kept)
-    memory.observed = observedRecords(input.objects, records, input.interpreter);
-  const report: AgentReport = input.clusterUnreachable
-    ? await unreachableReport(input)
-    : {
-        cluster: input.cluster,
-        appliedCommit: memory.appliedCommit,
-        clusterStatus: await clusterFacts(input),
-        objects: records,
-        conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
-        ...(exports?.length ? { exports } : {}),
-      };
+  const report = await statusReport(input, cond, unparsed);
   memory.lastObjects = report.objects;
   memory.lastExports = report.exports ?? [];
   const message = statusCommitMessage({
@@ -139,8 +110,65 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     notes: memory.git.lastOutage ? [memory.git.lastOutage] : [],
     ...(input.clusterUnreachable ? { clusterUnreachable: input.clusterUnreachable } : {}),
   });
+  const written = await writeStatus(input, report, message);
+  input.pacer?.setStatusWaiting(written.type === 'deferred');
+  if (written.type === 'deferred') return { type: 'deferred', fullyApplied, retryInMs: written.waitMs };
+  if (input.target && written.type !== 'skipped') noteStatusWritten(input, input.target);
+  return { ...written, fullyApplied };
+}
+
+// An agent without memory (just started, or --once) starts from what it reported last, so
+// a cluster that does not answer keeps its objects as last seen, not an empty list.
+async function startFromLastReport(input: ReportInput): Promise<void> {
+  const { memory } = input;
+  if (memory.appliedCommit !== undefined && memory.lastObjects !== undefined) return;
+  const last = parseStatusBranch(await readStatusFiles(input.repo.gitdir, input.statusRef));
+  memory.appliedCommit ??= last?.appliedCommit ?? null;
+  memory.lastObjects ??= last?.objects ?? [];
+  memory.lastExports ??= last?.exports ?? [];
+}
+
+// The report of the pass: every object's record, the cluster's facts, the conditions, the exports.
+async function statusReport(
+  input: ReportInput,
+  cond: ConditionsInput,
+  unparsed: Extract<ReportInput['branch'], { type: 'objects' }>['errors'],
+): Promise<AgentReport> {
+  const { branch, memory } = input;
+  if (branch.type === 'objects') await prepareObjectRecords(input.objects, input.interpreter);
+  // A head refused for its signature changes nothing in the cluster: the objects stay as last reported.
+  const kept = branch.type === 'unverified';
+  const records =
+    branch.type === 'objects'
+      ? objectRecords(input.objects, unparsed, input.interpreter, memory.specApplied)
+      : kept
+        ? (memory.lastObjects ?? [])
+        : [];
+  const exports = kept ? memory.lastExports : input.exports;
+  if (branch.type === 'objects' && !input.clusterUnreachable) forgetGoneApplies(memory, input.objects);
+  if (!input.clusterUnreachable && !kept)
+    memory.observed = observedRecords(input.objects, records, input.interpreter);
+  if (input.clusterUnreachable) return unreachableReport(input);
+  return {
+    cluster: input.cluster,
+    appliedCommit: memory.appliedCommit ?? null,
+    clusterStatus: await clusterFacts(input),
+    objects: records,
+    conditions: branch.type === 'objects' ? passConditions(cond) : [branchCondition(branch, input)],
+    ...(exports?.length ? { exports } : {}),
+  };
+}
+
+// Writes the status commit; a status repository refusing the write is reported, not thrown:
+// the pass applied all the same.
+function writeStatus(
+  input: ReportInput,
+  report: AgentReport,
+  message: string,
+): Promise<Awaited<ReturnType<typeof writeStatusBranch>> | { type: 'skipped'; problem: string }> {
+  const { memory } = input;
   const now = input.clock.now();
-  const written = await writeStatusBranch({
+  return writeStatusBranch({
     repo: input.repo,
     ref: input.statusRef,
     report,
@@ -152,15 +180,10 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     ...(input.signer ? { signer: input.signer } : {}),
   }).catch((error: unknown) => {
     const { target } = input;
-    // A status repository refusing the write is reported, not thrown: the pass applied all the same.
     if (isLostRace(error)) noteStatusStale(memory);
     if (target?.url === undefined || isLostRace(error)) throw lostRace(input, error);
     return { type: 'skipped' as const, problem: noteStatusWriteFailed(input, target, error).problem! };
   });
-  input.pacer?.setStatusWaiting(written.type === 'deferred');
-  if (written.type === 'deferred') return { type: 'deferred', fullyApplied, retryInMs: written.waitMs };
-  if (input.target && written.type !== 'skipped') noteStatusWritten(input, input.target);
-  return { ...written, fullyApplied };
 }
 
 /** Codes of a compare-and-swap lost on the status branch, locally or on the remote. */

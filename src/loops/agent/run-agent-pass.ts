@@ -33,7 +33,7 @@ import { readClusterBranch, type BranchRead } from './read-cluster-branch.js';
 import { refreshRepo } from './refresh-repo.js';
 import { reportPass, type StatusOutcome } from './report-pass.js';
 import { noteClusterUnreachable, settleReturn } from './return-handshake.js';
-import { resolveStatusTarget } from './status-target.js';
+import { resolveStatusTarget, type StatusTarget } from './status-target.js';
 import { exportedServices, type ExportedService } from './collect-exports.js';
 import { stopIfLost, untilLost } from './until-lost.js';
 import { verifyBranchHead } from './verify-branch-head.js';
@@ -67,28 +67,13 @@ export interface AgentPassResult {
 
 /** Runs one pass and returns what it did; throws only when the cluster or the inventory cannot be read. */
 export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassResult> {
-  const guarded = given.signal
-    ? { ...given, client: untilLost(given.client, given.signal, given.cluster) }
-    : given;
-  const opts = guarded.secrets
-    ? { ...guarded, client: redactSecrets(guarded.client, guarded.secrets) }
-    : guarded;
+  const opts = guardedOptions(given);
   const started = opts.clock.now();
   const countsBefore = opts.client.requestCounts();
   const gitDownSince = opts.memory.git.downSinceMs;
   const gitReachable = await refreshRepo(opts.repo, opts.memory, opts.clock);
   const gitDownMs = gitReachable && gitDownSince !== undefined ? opts.clock.now() - gitDownSince : undefined;
-  const read = await readClusterBranch({
-    gitdir: opts.repo.gitdir,
-    ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
-    parsed: opts.memory.parsed,
-    ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
-  });
-  opts.memory.branch = read;
-  const branch = await decryptBranch(
-    await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read),
-    opts.secrets,
-  );
+  const branch = await readBranch(opts);
   const interpreter =
     branch.type === 'objects'
       ? await (opts.memory.interpreter ??= new BranchInterpreter()).of(branch.customizations)
@@ -104,15 +89,7 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
   if (clusterUnreachable) noteClusterUnreachable(opts.memory, opts.clock.now());
   // Where the status goes is read after the apply: a status repository's round trip is not
   // part of push → applied.
-  const home = homeOf(opts);
-  const target = gitReachable
-    ? await resolveStatusTarget({
-        ...opts,
-        repo: home,
-        ...(opts.statusRepos ? { repos: opts.statusRepos } : {}),
-        branch,
-      })
-    : (opts.memory.statusTarget ?? { repo: home });
+  const target = await statusTargetOf(opts, branch, gitReachable);
   stopIfLost(opts.signal, opts.cluster, 'wrote no status');
   const status = await reportPass({
     ...opts,
@@ -129,23 +106,82 @@ export async function runAgentPass(given: AgentPassOptions): Promise<AgentPassRe
     ...(clusterUnreachable ? { clusterUnreachable } : {}),
   });
   settleReturn(opts.memory, applied?.gate, applied?.prune, status);
+  const requests = diffCounts(countsBefore, opts.client.requestCounts());
+  const pass = { branch, gitReachable, status, requests, totalMs: opts.clock.now() - started };
+  return passResult(opts, {
+    ...pass,
+    ...(applied ? { applied } : {}),
+    ...(clusterUnreachable ? { clusterUnreachable } : {}),
+  });
+}
+
+// The pass's client: it stops at the Lease's loss (`signal`), and no Secret's value it reads is kept.
+function guardedOptions(given: AgentPassOptions): AgentPassOptions {
+  const guarded = given.signal
+    ? { ...given, client: untilLost(given.client, given.signal, given.cluster) }
+    : given;
+  return guarded.secrets ? { ...guarded, client: redactSecrets(guarded.client, guarded.secrets) } : guarded;
+}
+
+// Step 2: the cluster branch's head, read through the pass memory, verified and decrypted.
+async function readBranch(opts: AgentPassOptions): Promise<BranchRead> {
+  const read = await readClusterBranch({
+    gitdir: opts.repo.gitdir,
+    ref: clusterBranchRef(opts.branchPrefix, opts.cluster),
+    parsed: opts.memory.parsed,
+    ...(opts.memory.branch ? { last: opts.memory.branch } : {}),
+  });
+  opts.memory.branch = read;
+  return decryptBranch(await verifyBranchHead({ ...opts, gitdir: opts.repo.gitdir }, read), opts.secrets);
+}
+
+// Where the status goes: resolved when Git answers, else where the last pass wrote it.
+async function statusTargetOf(
+  opts: AgentPassOptions,
+  branch: BranchRead,
+  gitReachable: boolean,
+): Promise<StatusTarget> {
+  const home = homeOf(opts);
+  if (!gitReachable) return opts.memory.statusTarget ?? { repo: home };
+  return resolveStatusTarget({
+    ...opts,
+    repo: home,
+    ...(opts.statusRepos ? { repos: opts.statusRepos } : {}),
+    branch,
+  });
+}
+
+// What the pass did, as the loop and --once print it.
+function passResult(
+  opts: AgentPassOptions,
+  pass: {
+    branch: BranchRead;
+    gitReachable: boolean;
+    applied?: AppliedBranch;
+    clusterUnreachable?: string;
+    status: StatusOutcome;
+    requests: RequestCounts;
+    totalMs: number;
+  },
+): AgentPassResult {
+  const { branch, applied, clusterUnreachable } = pass;
   const returnNotice = applied?.gate?.type === 'wait' ? applied.gate.message : applied?.gate?.note;
   return {
     type: clusterUnreachable ? 'clusterUnreachable' : passType[branch.type],
     cluster: opts.cluster,
     commit: branch.type === 'missing' ? null : branch.commit,
-    gitReachable,
-    fullyApplied: status.fullyApplied,
+    gitReachable: pass.gitReachable,
+    fullyApplied: pass.status.fullyApplied,
     objects: applied?.objects ?? [],
     unparsed: branch.type === 'objects' ? branch.errors : [],
     ...(applied?.prune ? { prune: applied.prune } : {}),
     ...(applied?.inventoryProblem ? { inventoryProblem: applied.inventoryProblem } : {}),
     ...(returnNotice !== undefined ? { returnNotice } : {}),
     ...(branch.type === 'unverified' ? { unverified: describeVerdict(branch.verdict) } : {}),
-    status,
+    status: pass.status,
     exportedServices: branch.type === 'objects' ? exportedServices(branch.objects, branch.exports) : [],
-    requests: diffCounts(countsBefore, opts.client.requestCounts()),
-    totalMs: opts.clock.now() - started,
+    requests: pass.requests,
+    totalMs: pass.totalMs,
   };
 }
 

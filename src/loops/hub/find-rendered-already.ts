@@ -7,10 +7,9 @@
 // named `<prefix>bindings` is a candidate. Only a hub writes a bindings commit naming source
 // commit S, and it writes it under S's own prefix, so a candidate whose head names S is the one.
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { resolveCommitTree } from '../../adapters/source/read-git-commit.js';
 import { sameClusterHeads } from '../../core/publish/cluster-commit-trailers.js';
 import type { SourceCommit } from './hub-pass-result.js';
-import { fullSourceRef } from '../../core/publish/hub-refs.js';
+import type { SourceHead } from './read-source-commit.js';
 import { readBindingsHead, readClusterHeads, type BindingsHead } from './read-hub-state.js';
 import { readCommitInfo, subjectOf, type ReadContext } from './read-git-state.js';
 import { readStatusHeads, sameStatusHeads } from './read-status-branches.js';
@@ -19,24 +18,18 @@ const heads = 'refs/heads/';
 
 /**
  * Returns the source commit and the bindings commit when the source head is rendered, no
- * hub branch moved since (status branches included) and no refused deletion is pending; null when a pass has work to do, or
- * cannot tell without reading the source (then the full pass decides, and reports any error).
+ * hub branch moved since (status branches included) and no refused deletion is pending; null when a pass has work to do.
  */
 export async function findRenderedAlready(
   ctx: ReadContext,
-  sourceRef: string,
+  /** The source head the pass resolved. */
+  head: SourceHead,
   /** Whether the failover state the head records is still current (no decision due, the same verdicts). */
   failoverCurrent: (head: BindingsHead) => boolean = () => true,
   /** Whether the bindings head must be signed again (hub --signing-key with a new key): then the pass runs. */
   needsSignature: (commit: string) => Promise<boolean> = () => Promise.resolve(false),
 ): Promise<{ source: SourceCommit; bindingsCommit: string } | null> {
-  const ref = fullSourceRef(sourceRef);
-  let commit: string;
-  try {
-    ({ commit } = await resolveCommitTree({ ...ctx.store, dir: ctx.store.gitdir }, ref));
-  } catch {
-    return null;
-  }
+  const { ref, commit } = head;
   for (const prefix of await bindingsPrefixes(ctx)) {
     const bindings = await readBindingsHead(ctx, prefix);
     const done = await isRenderedAlready(bindings, {

@@ -51,7 +51,12 @@ import { placeClusterBranches, renderSettled, settleRender } from './place-clust
 import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
-import { readCommitSourceFiles, readSourceCommit } from './read-source-commit.js';
+import {
+  readCommitSourceFiles,
+  readSourceCommit,
+  resolveSourceHead,
+  type SourceHead,
+} from './read-source-commit.js';
 import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.js';
 import { trustHubRecords } from './trust-hub-records.js';
 import { restoreHubMemo } from './hub-memo.js';
@@ -101,26 +106,52 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   const cache = opts.cache ?? createHubPassCache();
   await opts.repo.refresh();
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
-  const { failover } = opts;
-  // Whether the statuses moved since the head is checked apart from this: here they are as recorded.
-  const failoverCurrent = (head: BindingsHead): boolean =>
-    !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head));
+  const looks = upToDateLooks(opts, read);
+  // The source ref is resolved once: the quick look and the full pass read the same commit.
+  const head = await resolveSourceHead(read, opts.sourceRef);
   // With status repositories, the status heads that decide "up to date" are not in `repo`.
   // So are the cluster heads with render repositories (render-repositories.ts).
   const quick =
     !opts.force &&
     (opts.statusRepositories === undefined || opts.statusRepositories.fleetOnly()) &&
     (opts.renderRepositories === undefined || opts.renderRepositories.fleetOnly());
-  const signed = (commit: string) =>
-    needsSignature({ store: read.store, ...(opts.signer ? { signer: opts.signer } : {}) }, commit);
-  const already = quick ? await findRenderedAlready(read, opts.sourceRef, failoverCurrent, signed) : null;
+  const already = quick ? await findRenderedAlready(read, head, looks.failoverCurrent, looks.signed) : null;
   if (already) {
     timer.mark('readMs');
     return { type: 'upToDate', ...already, timings: timer.done(), attempts: 1 };
   }
-  const loaded = await loadVerifiedFleet(opts, read, timer);
+  const loaded = await loadVerifiedFleet(opts, { read, timer, head });
   if (loaded.type === 'stopped') return loaded.result;
-  const { source, fleet, refusal } = loaded;
+  return placeAndRender(opts, { read, timer, looks, ...loaded });
+}
+
+/** What the up-to-date predicate asks beyond the refs (find-rendered-already.ts: isRenderedAlready). */
+interface UpToDateLooks {
+  /** Whether the failover state the bindings head records is still current. */
+  failoverCurrent: (head: BindingsHead) => boolean;
+  /** Whether a commit must be signed again (a new signing key). */
+  signed: (commit: string) => Promise<boolean>;
+}
+
+function upToDateLooks(opts: PassAttempt, read: ReadContext): UpToDateLooks {
+  const { failover } = opts;
+  return {
+    // Whether the statuses moved since the head is checked apart from this: here they are as recorded.
+    failoverCurrent: (head) =>
+      !wakeAtDue(head.wakeAt, opts.now()) && sameJudged(head.judged, passVerdicts(failover, head)),
+    signed: (commit) =>
+      needsSignature({ store: read.store, ...(opts.signer ? { signer: opts.signer } : {}) }, commit),
+  };
+}
+
+// Steps 3 to 6: the hub's branches read and placed; nothing to do when the bindings record says
+// so (the same predicate as the quick look, on the state read in full), else render and write.
+async function placeAndRender(
+  opts: PassAttempt,
+  ctx: { read: ReadContext; timer: PassTimer; looks: UpToDateLooks } & LoadedFleet,
+): Promise<HubPassResult> {
+  const { read, timer, source, fleet, refusal } = ctx;
+  const { failover } = opts;
   const { state, placement } = await placeClusterBranches({
     repos: opts.renderRepositories,
     read,
@@ -140,8 +171,8 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   const head = state.bindings.head;
   const done = await isRenderedAlready(state.bindings, {
     source: source.commit,
-    failoverCurrent,
-    needsSignature: signed,
+    failoverCurrent: ctx.looks.failoverCurrent,
+    needsSignature: ctx.looks.signed,
     statusHeads: () => Promise.resolve(state.statusHeads),
     clusterHeads: () => Promise.resolve(state.clusterHeads),
   });
@@ -157,17 +188,29 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
     } as const;
     return withUnreadable({ ...result, ...refusal }, state);
   }
-  return withUnreadable(
-    {
-      ...(await renderAndWrite({ opts, read, source, fleet, state, timer, failover, verdicts, placement })),
-      ...refusal,
-    },
+  const written = await renderAndWrite({
+    opts,
+    read,
+    source,
+    fleet,
     state,
-  );
+    timer,
+    failover,
+    verdicts,
+    placement,
+  });
+  return withUnreadable({ ...written, ...refusal }, state);
 }
 
 /** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */
 type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<string, string> };
+
+/** The fleet a pass renders: the verified source commit, loaded, and the refusal of a newer head. */
+interface LoadedFleet {
+  source: SourceCommit;
+  fleet: Fleet;
+  refusal: { refused?: NonNullable<HubPassResult['refused']> };
+}
 
 /**
  * Steps 1 and 2 past the quick check: the source commit read and loaded, verified (hub-source-gate.ts:
@@ -176,39 +219,24 @@ type PassAttempt = HubPassOptions & { failover: HubFailover; unwritable: Map<str
  */
 async function loadVerifiedFleet(
   opts: PassAttempt,
-  read: ReadContext,
-  timer: PassTimer,
-): Promise<
-  | { type: 'stopped'; result: HubPassResult }
-  | {
-      type: 'loaded';
-      source: SourceCommit;
-      fleet: Fleet;
-      refusal: { refused?: NonNullable<HubPassResult['refused']> };
-    }
-> {
+  ctx: { read: ReadContext; timer: PassTimer; head: SourceHead },
+): Promise<{ type: 'stopped'; result: HubPassResult } | ({ type: 'loaded' } & LoadedFleet)> {
+  const { read, timer } = ctx;
   const { cache } = read;
   if (opts.persistMemo !== false && !cache.memoRead) {
     cache.memoRead = true;
     await restoreHubMemo(cache, { gitdir: opts.repo.gitdir, log: opts.log });
   }
-  const atHead = await readSourceCommit(read, opts.sourceRef);
+  const atHead = await readSourceCommit(read, ctx.head);
   timer.mark('readMs');
-  const loadFiles = (files: readonly SourceFile[], rendered?: readonly RenderedFile[]) => {
-    const loaded = loadFleet(files, {
-      sourceBranch: opts.sourceRef,
-      ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
-      ...(rendered ? { rendered } : {}),
-    });
-    cache.loadMemo = loaded.memo;
-    return loaded;
-  };
+  const loadFiles = fleetLoader(opts, cache);
   const headLoaded = loadFiles(atHead.files);
   timer.mark('loadMs');
-  if (!headLoaded.ok) {
-    const result = { source: atHead.source, errors: headLoaded.errors, timings: timer.done(), attempts: 1 };
-    return { type: 'stopped', result: { type: 'loadFailed', ...result } };
-  }
+  const failed = (errors: LoadError[]) => {
+    const result = { source: atHead.source, errors, timings: timer.done(), attempts: 1 };
+    return { type: 'stopped', result: { type: 'loadFailed', ...result } } as const;
+  };
+  if (!headLoaded.ok) return failed(headLoaded.errors);
   // A head the source verification refuses is not rendered: the last verified commit is, again.
   const gated = await gateSource(opts, {
     read,
@@ -227,17 +255,29 @@ async function loadVerifiedFleet(
     head: atHead,
     loadFiles,
   });
-  if (!rendered.ok) {
-    const result = { source: atHead.source, errors: rendered.errors, timings: timer.done(), attempts: 1 };
-    return { type: 'stopped', result: { type: 'loadFailed', ...result } };
-  }
-  const loadedFleet = rendered.fleet;
+  if (!rendered.ok) return failed(rendered.errors);
   const refusal = gated.refused ? { refused: gated.refused } : {};
-  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(loadedFleet);
+  const interpreted = await (cache.interpreter ??= new InterpreterSession()).attach(rendered.fleet);
   for (const problem of interpreted.problems) opts.log.warn(problem);
   const fleet = interpreted.fleet;
   assertMirroredPrefix(opts.repo, fleet.config.branchPrefix);
   return { type: 'loaded', source, fleet, refusal };
+}
+
+// Loads fleet files through the pass cache's load memo (rendered: the template sources' output).
+function fleetLoader(
+  opts: PassAttempt,
+  cache: ReadContext['cache'],
+): (files: readonly SourceFile[], rendered?: readonly RenderedFile[]) => LoadResult {
+  return (files, rendered) => {
+    const loaded = loadFleet(files, {
+      sourceBranch: opts.sourceRef,
+      ...(cache.loadMemo ? { memo: cache.loadMemo } : {}),
+      ...(rendered ? { rendered } : {}),
+    });
+    cache.loadMemo = loaded.memo;
+    return loaded;
+  };
 }
 
 /**

@@ -122,11 +122,27 @@ export async function planBindingsBranch(
   const changes = diffFiles(input.current.files, records);
   const statusSeen = sameStatusHeads(input.lastStatus, input.statusHeads);
   const clustersSeen = sameClusterHeads(input.lastClusters, input.clusterHeads);
+  const failover = failoverTrailers(input);
+  if (
+    changes.length === 0 &&
+    input.lastSource === ctx.sourceCommit.commit &&
+    statusSeen &&
+    clustersSeen &&
+    failover.seen &&
+    !(input.head !== null && (await needsSignature(ctx, input.head)))
+  ) {
+    return { outcome: { type: 'unchanged', commit: input.head } };
+  }
+  return writeBindingsCommit(ctx, input, { records, changes, failoverLines: failover.lines });
+}
+
+// The failover trailers of the commit (the decisions, the verdicts and the wake-at time), the
+// rollout's, the refusals and the held renders; `seen` when the head records the same.
+function failoverTrailers(input: BindingsBranchInput): { lines: string[]; seen: boolean } {
   const decisionLines = decisionTrailerLines(input.failover?.decisions ?? []);
   const verdicts = input.failover?.verdicts ?? new Map<string, ClusterVerdict>();
   const wakeAt = input.failover?.wakeAt?.toISOString() ?? null;
-  // The failover trailers of the commit: the decisions, the verdicts and the wake-at time.
-  const failoverLines = [
+  const lines = [
     ...decisionLines,
     ...judgedTrailerLines(verdicts),
     ...(wakeAt ? [`${wakeAtTrailer}: ${wakeAt}`] : []),
@@ -134,23 +150,23 @@ export async function planBindingsBranch(
     ...refusalTrailerLines(input.refusedNow ?? []),
     ...renderHeldLines(input.render?.held ?? new Map()),
   ];
-  const failoverSeen =
+  const seen =
     decisionLines.length === 0 &&
     (input.rollout?.lines.length ?? 0) === 0 &&
     sameJudged(input.judged ?? [], verdicts) &&
     (input.wakeAt ?? null) === wakeAt &&
     sameRefusals(input.refused ?? [], input.refusedNow ?? []) &&
     sameHeld(input.held ?? [], input.render?.held ?? new Map());
-  if (
-    changes.length === 0 &&
-    input.lastSource === ctx.sourceCommit.commit &&
-    statusSeen &&
-    clustersSeen &&
-    failoverSeen &&
-    !(input.head !== null && (await needsSignature(ctx, input.head)))
-  ) {
-    return { outcome: { type: 'unchanged', commit: input.head } };
-  }
+  return { lines, seen };
+}
+
+// The new bindings commit: its tree at the changed paths, its message with every trailer.
+async function writeBindingsCommit(
+  ctx: PassContext,
+  input: BindingsBranchInput,
+  plan: { records: Map<string, string>; changes: ReturnType<typeof diffFiles>; failoverLines: string[] },
+): Promise<{ outcome: BindingsOutcome; write: BranchWrite }> {
+  const { records, changes } = plan;
   const tree = await treeOfPass(ctx, {
     base: input.current.tree,
     files: records,
@@ -174,7 +190,7 @@ export async function planBindingsBranch(
         [
           ...statusTrailerLines(input.statusHeads),
           ...clusterTrailerLines(input.clusterHeads),
-          ...failoverLines,
+          ...plan.failoverLines,
           ...(ctx.sourceCommit.verified ? [`${sourceVerifiedTrailer}: ${ctx.sourceCommit.verified}`] : []),
           ...(ctx.sourceCommit.refused ? [`${sourceRefusedTrailer}: ${ctx.sourceCommit.refused}`] : []),
         ]

@@ -46,21 +46,40 @@ export interface PassWrites {
   moves: RefMove[];
 }
 
+/** What a pass writes from: the fleet, its render, the hub's branches, the reports and the stages' records. */
+export interface PassWritesInput {
+  fleet: Fleet;
+  render: RenderResult;
+  state: HubState;
+  reports: ReadonlyMap<string, AgentReport>;
+  failover?: FailoverWrites;
+  /** The rollout stage's records and trailer lines (hub-rollout.ts). */
+  rollout?: Pick<RolloutStage, 'files' | 'lines' | 'clusterLines'>;
+  /** Where each cluster branch is written, with render repositories (place-cluster-branches.ts). */
+  placement?: RenderPlacement;
+}
+
 /** Returns every branch's outcome and the objects and ref moves that carry them out. */
-export async function planPassWrites(
+export async function planPassWrites(ctx: PassContext, input: PassWritesInput): Promise<PassWrites> {
+  const { names, bases } = await readBases(ctx, input);
+  const planned = await planClusterWrites(ctx, input, names, bases);
+  const { writes } = planned;
+  const bindings = await planBindingsWrite(ctx, input, planned);
+  if (bindings.write) writes.push(bindings.write);
+  return {
+    clusters: planned.clusters,
+    bindings: bindings.outcome,
+    diagnostics: planned.diagnostics,
+    objects: writes.flatMap((w) => w.objects),
+    moves: writes.map((w) => w.move),
+  };
+}
+
+// Every cluster with a render or a branch, sorted, and what its branch holds now.
+async function readBases(
   ctx: PassContext,
-  input: {
-    fleet: Fleet;
-    render: RenderResult;
-    state: HubState;
-    reports: ReadonlyMap<string, AgentReport>;
-    failover?: FailoverWrites;
-    /** The rollout stage's records and trailer lines (hub-rollout.ts). */
-    rollout?: Pick<RolloutStage, 'files' | 'lines' | 'clusterLines'>;
-    /** Where each cluster branch is written, with render repositories (place-cluster-branches.ts). */
-    placement?: RenderPlacement;
-  },
-): Promise<PassWrites> {
+  input: PassWritesInput,
+): Promise<{ names: string[]; bases: Awaited<ReturnType<typeof clusterBase>>[] }> {
   const { render, state } = input;
   const names = [...new Set([...render.clusters.keys(), ...state.clusterHeads.keys()])].sort();
   const bases = await Promise.all(
@@ -73,15 +92,31 @@ export async function planPassWrites(
     if (!input.render.clusters.has(name)) for (const oid of currents[i]!.files.values()) ctx.known.add(oid);
   }
   for (const oid of state.bindings.current.files.values()) ctx.known.add(oid);
-  const writes: BranchWrite[] = [];
-  const clusters: Record<string, ClusterPassOutcome> = {};
-  const diagnostics: Diagnostic[] = [];
+  return { names, bases };
+}
+
+/** The cluster branches' writes and outcomes, and what the bindings branch must keep of them. */
+interface ClusterWrites {
+  writes: BranchWrite[];
+  clusters: Record<string, ClusterPassOutcome>;
+  diagnostics: Diagnostic[];
+  /** The paths a refused cluster still runs: the bindings branch keeps their records. */
+  keep: Set<string>;
+  refusedNow: RefusedDeletion[];
+}
+
+// Each cluster's branch planned (held where its render repository refused), in name order.
+async function planClusterWrites(
+  ctx: PassContext,
+  input: PassWritesInput,
+  names: readonly string[],
+  bases: readonly Awaited<ReturnType<typeof clusterBase>>[],
+): Promise<ClusterWrites> {
+  const out: ClusterWrites = { writes: [], clusters: {}, diagnostics: [], keep: new Set(), refusedNow: [] };
   // A refused cluster keeps its last good commit, so the records of what it runs stay as well:
   // the bindings branch must not say a template left a cluster that still runs it.
-  const keep = new Set<string>();
-  const refusedNow: RefusedDeletion[] = [];
   const provided = providedServices(input.fleet);
-  const evictions = evictionsByCluster(input.failover?.decisions ?? [], render.bindings);
+  const evictions = evictionsByCluster(input.failover?.decisions ?? [], input.render.bindings);
   const placement = input.placement;
   for (const [i, cluster] of names.entries()) {
     const moved = placement?.moved.has(cluster)
@@ -99,17 +134,28 @@ export async function planPassWrites(
     );
     const held = placement?.held.get(cluster);
     const plan = held === undefined ? planned : holdPlan(cluster, planned, held);
-    clusters[cluster] = plan.outcome;
+    out.clusters[cluster] = plan.outcome;
     const at = placement?.location.get(cluster);
     if (plan.write)
-      writes.push(
+      out.writes.push(
         at === undefined ? plan.write : { ...plan.write, move: { ...plan.write.move, repository: at } },
       );
-    if (plan.diagnostic) diagnostics.push(plan.diagnostic);
-    for (const path of plan.refusedPaths ?? []) keep.add(path);
+    if (plan.diagnostic) out.diagnostics.push(plan.diagnostic);
+    for (const path of plan.refusedPaths ?? []) out.keep.add(path);
     if (plan.outcome.type === 'refused' && plan.diagnostic)
-      refusedNow.push({ cluster, message: plan.diagnostic.message });
+      out.refusedNow.push({ cluster, message: plan.diagnostic.message });
   }
+  return out;
+}
+
+// The bindings branch over the cluster heads as this pass leaves them (stray tombstones added to `writes`).
+async function planBindingsWrite(
+  ctx: PassContext,
+  input: PassWritesInput,
+  planned: ClusterWrites,
+): ReturnType<typeof planBindingsBranch> {
+  const { render, state, placement } = input;
+  const { writes } = planned;
   const heads = new Map(state.clusterHeads);
   for (const w of writes)
     heads.set(w.move.ref.slice(clusterRefPrefix(input.fleet.config.branchPrefix).length), w.move.newOid);
@@ -119,7 +165,7 @@ export async function planPassWrites(
         clusterRef(input.fleet.config.branchPrefix, c),
       )),
     );
-  const bindings = await planBindingsBranch(ctx, {
+  return planBindingsBranch(ctx, {
     ...state.bindings,
     ...(placement ? { render: { files: placement.files, held: placement.held } } : {}),
     clusterHeads: heads,
@@ -128,8 +174,8 @@ export async function planPassWrites(
     reports: input.reports,
     statusHeads: state.statusHeads,
     quotas: quotaStatusFiles(render.quotas ?? [], input.reports),
-    keep,
-    refusedNow,
+    keep: planned.keep,
+    refusedNow: planned.refusedNow,
     ...(input.failover ? { failover: input.failover } : {}),
     ...(input.rollout ? { rollout: { files: input.rollout.files, lines: input.rollout.lines } } : {}),
     ...(input.fleet.interpreter
@@ -139,14 +185,6 @@ export async function planPassWrites(
         }
       : {}),
   });
-  if (bindings.write) writes.push(bindings.write);
-  return {
-    clusters,
-    bindings: bindings.outcome,
-    diagnostics,
-    objects: writes.flatMap((w) => w.objects),
-    moves: writes.map((w) => w.move),
-  };
 }
 
 /**

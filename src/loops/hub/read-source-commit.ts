@@ -15,11 +15,8 @@ import { GitSourceError } from '../../adapters/source/git-source-error.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { readCommitInfo, readTreeEntriesCached, subjectOf, type ReadContext } from './read-git-state.js';
 
-/** Returns the commit the source ref names (an annotated tag is peeled) and its fleet files. */
-export async function readSourceCommit(
-  ctx: ReadContext,
-  ref: string,
-): Promise<{ source: SourceCommit; files: SourceFile[] }> {
+/** Returns the commit the source ref names (an annotated tag is peeled), with the full ref; throws naming a missing branch. */
+export async function resolveSourceHead(ctx: ReadContext, ref: string): Promise<SourceHead> {
   const full = fullSourceRef(ref);
   const { store } = ctx;
   const { commit } = await resolveCommitTree({ ...store, dir: store.gitdir }, full).catch(
@@ -27,8 +24,22 @@ export async function readSourceCommit(
       throw await missingBranch(store.gitdir, full, error);
     },
   );
-  const { message, files } = await readCommitSourceFiles(ctx, commit);
-  return { source: { ref: full, commit, subject: subjectOf(message), message }, files };
+  return { ref: full, commit };
+}
+
+/** The source ref, in full, and the commit it named when the pass resolved it. */
+export interface SourceHead {
+  ref: string;
+  commit: string;
+}
+
+/** Returns the source commit the pass resolved, with its message and fleet files. */
+export async function readSourceCommit(
+  ctx: ReadContext,
+  head: SourceHead,
+): Promise<{ source: SourceCommit; files: SourceFile[] }> {
+  const { message, files } = await readCommitSourceFiles(ctx, head.commit);
+  return { source: { ...head, subject: subjectOf(message), message }, files };
 }
 
 /** Returns a commit's message and fleet files (a source commit named by its id: the last verified one). */
