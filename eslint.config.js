@@ -99,6 +99,26 @@ function loopFloor(folder, above) {
   };
 }
 
+// Files that still hold a function over 60 lines (issue 35): each comes off this list when it
+// is split, and no other file may grow one (max-lines-per-function below).
+const longFunctionFiles = [
+  'src/adapters/http/notify-server.ts',
+  'src/cli/commands/agent-doorbell.ts',
+  'src/cli/commands/hub-doorbell.ts',
+  'src/loops/agent/agent-branch-repo.ts',
+  'src/loops/agent/agent-loop.ts',
+  'src/loops/agent/apply-branch.ts',
+  'src/loops/agent/branch-poll.ts',
+  'src/loops/agent/heartbeat.ts',
+  'src/loops/agent/hub-pacing.ts',
+  'src/loops/agent/prune-objects.ts',
+  'src/loops/hub/cluster-monitor.ts',
+  'src/loops/hub/hub-source-gate.ts',
+  'src/loops/hub/place-cluster-branches.ts',
+  'src/loops/hub/plan-pass-render.ts',
+  'src/loops/hub/render-and-write.ts',
+];
+
 export default tseslint.config(
   { ignores: ['build/**', 'node_modules/**', 'out/**', 'coverage/**', 'test/clusters/go/**'] },
   js.configs.recommended,
@@ -171,6 +191,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': importsNothingFrom('src/loops', ['cli']) },
   },
   ...Object.entries(loopFloors).map(([folder, above]) => loopFloor(folder, above)),
+  {
+    // STYLE.md: functions under ~60 lines (blank lines and comments not counted).
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  { files: longFunctionFiles, rules: { 'max-lines-per-function': 'off' } },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
