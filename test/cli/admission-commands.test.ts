@@ -3,6 +3,8 @@
 // new AdmissionDenied error in every format (the pull-request comment is the markdown one).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanup, commitAll, initRepo, writeFiles } from '../adapters/source/git-fixture.js';
 import { baseFleet, policyYaml } from '../core/admission/admission-fleet.js';
 import { runCli } from './run-cli.js';
@@ -52,4 +54,29 @@ test('diff shows the denial as a new error in text, markdown (the PR comment) an
     added.map((d) => [d.code, d.subject, d.cluster]),
     [['AdmissionDenied', 'Deployment/shop/web', 'west']],
   );
+});
+
+test('the example fleet: raising web to 26 replicas is denied on aws-eu-prod only, whose share becomes 13 (examples/fleet-repo/admission)', async () => {
+  const example = new URL('../../../examples/fleet-repo/', import.meta.url).pathname;
+  const repo = initRepo();
+  cpSync(example, repo, { recursive: true, filter: (path) => !path.includes('/.git') });
+  const base = commitAll(repo, 'the example fleet');
+  const web = readFileSync(join(repo, 'apps/shop/web.yaml'), 'utf8');
+  assert.match(web, /^ {2}replicas: 10$/m);
+  writeFiles(repo, { 'apps/shop/web.yaml': web.replace(/^ {2}replicas: 10$/m, '  replicas: 26') });
+  const head = commitAll(repo, 'web at 26 replicas');
+  const json = await runCli(['diff', repo, base, head, '--format', 'json']);
+  const added = (
+    JSON.parse(json.stdout) as {
+      diagnostics: { added: { code: string; cluster: string; subject: string; message: string }[] };
+    }
+  ).diagnostics.added;
+  assert.deepEqual(
+    added.map((d) => [d.code, d.subject, d.cluster]),
+    [['AdmissionDenied', 'Deployment/shop/web', 'aws-eu-prod']],
+    json.stdout,
+  );
+  assert.match(added[0]!.message, /shop runs at most 12 replicas of a Deployment per cluster; web has 13/);
+  const markdown = await runCli(['diff', repo, base, head, '--format', 'markdown']);
+  assert.match(markdown.stdout, /AdmissionDenied|denied by ValidatingAdmissionPolicy\/shop-max-replicas/);
 });
