@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import { applyAsAnnotation, tenantAnnotation } from '../../src/core/model/gitfleet-keys.js';
 import type { KubeObject } from '../../src/core/model/kube-object.js';
 import { repoRoot } from '../clusters/harness/ensure-binaries.js';
+import { recreateAnnotation } from '../../src/core/apply-plan/agent-keys.js';
 import {
   aConfigMap,
+  aDeployment,
   aNamespace,
   commitClusterBranch,
   deleteNamespaceEverywhere,
@@ -145,4 +147,61 @@ test('prune deletes a tenant object as the tenant: the access review, asked as t
     ['gone'],
   );
   assert.equal(kubectl(['get', 'configmap', '-n', ns, 'gone', '--ignore-not-found', '-o', 'name']), '');
+});
+
+test('a recreate on an immutable change deletes as the tenant: a tenant that may not delete keeps its object, and says so', async (t) => {
+  const agent = testAgent();
+  const ns = uniqueName('tenant');
+  t.after(async () => {
+    await agent.dispose();
+    deleteNamespaceEverywhere(ns, ['member1']);
+  });
+  kubectl(['create', 'namespace', ns]);
+  kubectl(['apply', '-n', ns, '-k', join(repoRoot(), 'deploy/tenant-impersonation')]);
+  const web = asTenant(aDeployment(ns, 'web'), ns);
+  await commitClusterBranch(agent.gitdir, agent.cluster, [web]);
+  assert.equal((await agent.pass()).fullyApplied, true);
+  // The tenant may write Deployments but no longer delete them; the agent itself still may.
+  kubectl(['delete', 'rolebinding', 'gitfleet-tenant', '-n', ns]);
+  kubectl([
+    'create',
+    'role',
+    'writer',
+    '-n',
+    ns,
+    '--verb=get,list,watch,create,patch,update',
+    '--resource=deployments.apps',
+  ]);
+  kubectl([
+    'create',
+    'rolebinding',
+    'writer',
+    '-n',
+    ns,
+    '--role=writer',
+    `--serviceaccount=${ns}:gitfleet-tenant`,
+  ]);
+  const spec = web.spec as { template: { spec: unknown } };
+  const changed: KubeObject = {
+    ...web,
+    metadata: { ...web.metadata, annotations: { ...web.metadata.annotations, [recreateAnnotation]: 'true' } },
+    spec: {
+      ...(web.spec as Record<string, unknown>),
+      selector: { matchLabels: { app: 'web-v2' } },
+      template: { metadata: { labels: { app: 'web-v2' } }, spec: spec.template.spec },
+    },
+  };
+  await commitClusterBranch(agent.gitdir, agent.cluster, [changed]);
+  const pass = await agent.pass();
+  const outcome = pass.objects.find((o) => o.ref.kind === 'Deployment')!;
+  assert.notEqual(outcome.action, 'recreated', 'not deleted as the agent and made again');
+  assert.match(outcome.message ?? '', /recreate: delete failed: .*gitfleet-tenant.* cannot delete/);
+  const selector = JSON.parse(
+    kubectl(['get', 'deployment', 'web', '-n', ns, '-o', 'jsonpath={.spec.selector}']),
+  );
+  assert.deepEqual(
+    selector,
+    { matchLabels: { app: 'web' } },
+    'the tenant’s Deployment is still there as it was',
+  );
 });

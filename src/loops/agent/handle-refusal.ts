@@ -65,7 +65,8 @@ export async function handleRefusal(
 
 /** Deletes the object, waits until it is gone, and applies it again. */
 async function recreate(ctx: ApplyContext, desired: DesiredObject, manifest: KubeObject): Promise<Outcome> {
-  const deleted = await ctx.client.delete(desired.ref);
+  // Deleted as whom the object is applied as (a tenant's ServiceAccount): its recreation is its own.
+  const deleted = await ctx.client.delete(desired.ref, asOf(manifest));
   if (deleted.type === 'refused') {
     return {
       action: 'failed',
