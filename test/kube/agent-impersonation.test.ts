@@ -9,7 +9,7 @@
 // refusal comes before any write, from a SelfSubjectAccessReview sent as the ServiceAccount. And
 // prune deletes a tenant's object as the tenant: once the tenant may no longer delete in its
 // namespace, the member cluster refuses the deletion, though the agent itself could delete it.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { applyAsAnnotation, tenantAnnotation } from '../../src/core/model/gitfleet-keys.js';
@@ -32,6 +32,19 @@ const tenantAccount = (ns: string) => `system:serviceaccount:${ns}:gitfleet-tena
 function asTenant(object: KubeObject, ns: string): KubeObject {
   const annotations = { [tenantAnnotation]: 'team-a', [applyAsAnnotation]: tenantAccount(ns) };
   return { ...object, metadata: { ...object.metadata, annotations } };
+}
+
+/** An agent, and a namespace of its own with the tenant's ServiceAccount and rights (deploy/tenant-impersonation); both go after the test. */
+function tenantNamespace(t: TestContext): { agent: ReturnType<typeof testAgent>; ns: string } {
+  const agent = testAgent();
+  const ns = uniqueName('tenant');
+  t.after(async () => {
+    await agent.dispose();
+    deleteNamespaceEverywhere(ns, ['member1']);
+  });
+  kubectl(['create', 'namespace', ns]);
+  kubectl(['apply', '-n', ns, '-k', join(repoRoot(), 'deploy/tenant-impersonation')]);
+  return { agent, ns };
 }
 
 const aRole = (ns: string, name: string): KubeObject => ({
@@ -109,14 +122,7 @@ test('the member cluster refuses a tenant object its ServiceAccount may not writ
 });
 
 test('prune deletes a tenant object as the tenant: the access review, asked as the tenant, refuses what it may no longer delete', async (t) => {
-  const agent = testAgent();
-  const ns = uniqueName('tenant');
-  t.after(async () => {
-    await agent.dispose();
-    deleteNamespaceEverywhere(ns, ['member1']);
-  });
-  kubectl(['create', 'namespace', ns]);
-  kubectl(['apply', '-n', ns, '-k', join(repoRoot(), 'deploy/tenant-impersonation')]);
+  const { agent, ns } = tenantNamespace(t);
   const keep = asTenant(aConfigMap(ns, 'keep', { a: '1' }), ns);
   const gone = asTenant(aConfigMap(ns, 'gone', { a: '1' }), ns);
   // The namespace is made above, not by the agent: the branch holds only the tenant's objects.
@@ -150,14 +156,7 @@ test('prune deletes a tenant object as the tenant: the access review, asked as t
 });
 
 test('a recreate on an immutable change deletes as the tenant: a tenant that may not delete keeps its object, and says so', async (t) => {
-  const agent = testAgent();
-  const ns = uniqueName('tenant');
-  t.after(async () => {
-    await agent.dispose();
-    deleteNamespaceEverywhere(ns, ['member1']);
-  });
-  kubectl(['create', 'namespace', ns]);
-  kubectl(['apply', '-n', ns, '-k', join(repoRoot(), 'deploy/tenant-impersonation')]);
+  const { agent, ns } = tenantNamespace(t);
   const web = asTenant(aDeployment(ns, 'web'), ns);
   await commitClusterBranch(agent.gitdir, agent.cluster, [web]);
   assert.equal((await agent.pass()).fullyApplied, true);
