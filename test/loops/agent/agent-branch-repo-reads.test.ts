@@ -75,7 +75,8 @@ function countedFleet(path: string, reads: string[]): AgentRepo {
   });
 }
 
-test('a refresh that moved the branch in its render repository to an ordinary head reads no bindings; an unchanged one, an allowance and a tombstone do', async () => {
+/** A fleet rendered into render repositories a and b, and member1's agent-side branch repo over it, its reads counted. */
+async function renderedTwoRepos() {
   const [a, b] = [bareRepo(), bareRepo()];
   const repo = fleetRepoWith(files(a, b, '1'), { bare: true });
   const hub = new RenderRepositories({ open: localHubRepo, log: silentLogger() });
@@ -91,6 +92,11 @@ test('a refresh that moved the branch in its render repository to an ordinary he
     },
     { branchPrefix: 'gitfleet/', cluster: 'member1', log: silentLogger() },
   );
+  return { a, b, repo, hub, reads, where };
+}
+
+test('a refresh that moved the branch in its render repository to an ordinary head reads no bindings; an unchanged one, an allowance and a tombstone do', async () => {
+  const { a, b, repo, hub, reads, where } = await renderedTwoRepos();
   await where.refresh();
   assert.equal(where.location(), a, 'the record names render repository a');
   const readsOf = async () => {
@@ -123,21 +129,7 @@ test('a refresh that moved the branch in its render repository to an ordinary he
 });
 
 test("the first moved branch after the agent followed the record to its render repository reads no bindings: following read them (a doorbell's agent makes no refresh in between)", async () => {
-  const [a, b] = [bareRepo(), bareRepo()];
-  const repo = fleetRepoWith(files(a, b, '1'), { bare: true });
-  const hub = new RenderRepositories({ open: localHubRepo, log: silentLogger() });
-  rendered(await hubPass(repo, { renderRepositories: hub }));
-  const reads: string[] = [];
-  const fleet = countedFleet(repo.path, reads);
-  const renders = new Map<string, AgentRepo>();
-  const where = await agentBranchRepo(
-    {
-      fleet,
-      fleetWithoutBranch: () => fleet,
-      render: (url) => Promise.resolve(renders.get(url) ?? renders.set(url, mirrorOf(url, reads)).get(url)!),
-    },
-    { branchPrefix: 'gitfleet/', cluster: 'member1', log: silentLogger() },
-  );
+  const { repo, hub, reads, where } = await renderedTwoRepos();
   await where.refresh();
   assert.deepEqual(
     reads,
