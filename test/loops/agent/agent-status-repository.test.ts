@@ -42,6 +42,25 @@ function hasRef(gitdir: string, ref: string): boolean {
   }
 }
 
+/** Status repositories opened over smart HTTP as the agent opens them (its status ref only), mirrored in a fresh cache. */
+function remoteStatusRepos(): StatusRepos {
+  const cacheDir = tempDir('cache');
+  return {
+    open: (url) =>
+      Promise.resolve(
+        remoteHubRepo({
+          url,
+          cacheDir,
+          mirrorKey: 'agent status m1',
+          sourceRef: 'main',
+          sourceOptional: true,
+          branchPrefix: prefix,
+          onlyRefs: [statusRef],
+        }),
+      ),
+  };
+}
+
 test('the branch names a status repository: the status branch is written there, none in the fleet repository', async () => {
   const status = makeBareRepo();
   const agent = fakeAgent();
@@ -127,21 +146,7 @@ test('a remote status repository that refuses writes (403) and one that does not
   execFileSync('git', ['--git-dir', refusing, 'config', 'http.receivepack', 'false']);
   const server = await startGitServer({ root });
   after(() => server.close());
-  const cacheDir = tempDir('cache');
-  const remote: StatusRepos = {
-    open: (url) =>
-      Promise.resolve(
-        remoteHubRepo({
-          url,
-          cacheDir,
-          mirrorKey: 'agent status m1',
-          sourceRef: 'main',
-          sourceOptional: true,
-          branchPrefix: prefix,
-          onlyRefs: [statusRef],
-        }),
-      ),
-  };
+  const remote = remoteStatusRepos();
   for (const [name, want] of [
     ['refusing.git', /status repository http:\/\/127\.0\.0\.1:\d+\/refusing\.git refuses the write: .*403/],
     ['absent.git', /status repository http:\/\/127\.0\.0\.1:\d+\/absent\.git cannot be read: .*404/],
@@ -189,21 +194,7 @@ test('a remote status repository is read once, not at every pass: the status and
   const served = makeServedRepo(root, 'status.git');
   const server = await startGitServer({ root });
   after(() => server.close());
-  const cacheDir = tempDir('cache');
-  const remote: StatusRepos = {
-    open: (url) =>
-      Promise.resolve(
-        remoteHubRepo({
-          url,
-          cacheDir,
-          mirrorKey: 'agent status m1',
-          sourceRef: 'main',
-          sourceOptional: true,
-          branchPrefix: prefix,
-          onlyRefs: [statusRef],
-        }),
-      ),
-  };
+  const remote = remoteStatusRepos();
   const agent = fakeAgent();
   const branch = (a: string) =>
     commitClusterBranch(
