@@ -140,24 +140,14 @@ interface Flow {
 }
 
 function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): RepositoryTraffic {
-  const poll = s.doorbell ? s.agent.safetyPollSeconds : s.agent.branchPollSeconds;
   const pushRate = fleet.fleetPushesPerHour / 3600;
   const statusRate = statusWriteRate(fleet, s);
   const hasReaders = h.readers > 0 ? 1 : 0;
   const source = h.holdsSource ? 1 : 0;
-  const statusHere = h.statusClusters > 0 ? 1 : 0;
   // What the hub sees move here: a source push, and the statuses it causes or that change alone.
   const hubSees = source * pushRate + h.statusClusters * (pushRate + statusRate);
   const hub = hubLooks(fleet, s, h);
-  // With the doorbell connected a resync reads nothing: the mirror is as the doorbell vouches.
-  const resync = s.doorbell ? 0 : 1 / s.agent.intervalSeconds;
-  const idle: Flow = {
-    hub: hub.looksPerSecond + fetchReads * Math.min(hub.heartbeatMovesPerSecond, hub.looksPerSecond),
-    agents: h.readers * (1 / poll + resync) + (h.passReaders ?? 0) * resync,
-    dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
-    hubPushes: 0,
-    agentPushes: h.statusClusters / heartbeatPushSeconds(s),
-  };
+  const idle = idleFlow(s, h, hub);
   const changes: Flow = {
     // The hub fetches what moved at most once a look (beyond the heartbeats it fetches idle).
     hub:
@@ -191,16 +181,39 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
     refs: 2 * source + h.readers + 2 * h.statusClusters,
     idle: ratesOf(idle),
     total: ratesOf(total),
-    perFleetPush: {
-      // The hub fetches the source and, once agents report, their statuses; a dashboard fetches
-      // each of those moves too (and a render repository's moved branches).
-      reads:
-        fetchReads * (source + statusHere) +
-        2 * h.readers +
-        fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
-      pushes: hasReaders + source + h.statusClusters,
-    },
+    perFleetPush: perFleetPush(s, h),
     by: bySource(total),
+  };
+}
+
+// What a repository serves with nothing changing: the hub's looks (and the heartbeats its mirror
+// fetches), the agents' polls and resyncs, the dashboards' refreshes, the heartbeat pushes.
+function idleFlow(s: TrafficSettings, h: Holding, hub: ReturnType<typeof hubLooks>): Flow {
+  const poll = s.doorbell ? s.agent.safetyPollSeconds : s.agent.branchPollSeconds;
+  // With the doorbell connected a resync reads nothing: the mirror is as the doorbell vouches.
+  const resync = s.doorbell ? 0 : 1 / s.agent.intervalSeconds;
+  return {
+    hub: hub.looksPerSecond + fetchReads * Math.min(hub.heartbeatMovesPerSecond, hub.looksPerSecond),
+    agents: h.readers * (1 / poll + resync) + (h.passReaders ?? 0) * resync,
+    dashboards: s.dashboards.count / s.dashboards.refreshSeconds,
+    hubPushes: 0,
+    agentPushes: h.statusClusters / heartbeatPushSeconds(s),
+  };
+}
+
+// The reads and pushes one source push costs here: the hub fetches the source and, once agents
+// report, their statuses; a dashboard fetches each of those moves too (and a render repository's
+// moved branches).
+function perFleetPush(s: TrafficSettings, h: Holding): { reads: number; pushes: number } {
+  const source = h.holdsSource ? 1 : 0;
+  const hasReaders = h.readers > 0 ? 1 : 0;
+  const statusHere = h.statusClusters > 0 ? 1 : 0;
+  return {
+    reads:
+      fetchReads * (source + statusHere) +
+      2 * h.readers +
+      fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
+    pushes: hasReaders + source + h.statusClusters,
   };
 }
 
