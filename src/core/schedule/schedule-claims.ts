@@ -55,10 +55,10 @@ export function scheduleClaims(opts: {
   for (const claim of opts.claims) {
     if (isCrdResource(claim.template.ref)) results.set(claim, scheduleOne(claim, noFleetApis, ''));
   }
-  const templates = new Map(opts.claims.map((c) => [c.template.key, c.template]));
+  const crdTemplates = new Map([...results.keys()].map((c) => [c.template.key, c.template]));
   const fleetApis = fleetApisOf(
     [...results.values()].map((r) => r.binding),
-    templates,
+    crdTemplates,
   );
   const apis = fleetApisText(fleetApis);
   const bindings: Binding[] = [];
