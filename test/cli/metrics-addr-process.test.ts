@@ -183,6 +183,32 @@ test('hub --metrics-addr on a port in use stops at startup, naming the flag and 
   }
 });
 
+test(
+  'hub with its doorbell open and --metrics-addr on a port in use exits 1: the doorbell, lease client and notifier are closed',
+  { timeout: 60_000 },
+  async () => {
+    const repo = exampleFleetRepo({ bare: true });
+    const dir = mkdtempSync(join(tmpdir(), 'gitfleet-metrics-doorbell-'));
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      writeFileSync(join(dir, 'tokens.yaml'), 'aws-eu-prod: a-token-of-forty-characters-or-so-0123456789\n');
+      const run = startCli([
+        ...['hub', '--repo', repo.path, '--metrics-addr', `127.0.0.1:${port}`],
+        ...['--notify-addr', '127.0.0.1:0', '--notify-tokens', join(dir, 'tokens.yaml')],
+      ]);
+      // Before the fix the listening doorbell kept the process alive: the test timed out here.
+      const { code } = await run.exited;
+      assert.equal(code, 1, run.lines.join('\n'));
+      assert.ok(run.lines.some((l) => l.includes(`--metrics-addr 127.0.0.1:${port}: the address is in use`)));
+    } finally {
+      holder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
 test('--metrics-addr that is not HOST:PORT is a usage error', async () => {
   const repo = exampleFleetRepo({ bare: true });
   const run = await runCli(['hub', '--repo', repo.path, '--metrics-addr', 'nine']);

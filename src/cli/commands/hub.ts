@@ -217,7 +217,18 @@ async function hubLoop(
   const { parts, bell } = hub;
   const { log } = parts;
   const reporter: LoopReporter = { output: opts.output, io, report: observe.report };
-  await observe.serve();
+  const closeParts = async (): Promise<void> => {
+    await notifier.stop();
+    hub.closeLeaseClient();
+    // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
+    await bell?.close();
+    await statuses?.close();
+  };
+  // A metrics address in use fails here, after the doorbell, lease client and notifier opened.
+  await observe.serve().catch(async (error: unknown) => {
+    await closeParts();
+    throw error;
+  });
   log.info(`watching ${parts.setup.repo.description} (${opts.sourceRef}); press Ctrl-C to stop`);
   const interrupted = io.untilInterrupted().then(() => {
     log.info('stopping');
@@ -233,13 +244,7 @@ async function hubLoop(
       notifier.passed(result);
     }),
     ...(bell ? { standDown: () => bell.standDown() } : {}),
-  }).finally(async () => {
-    await notifier.stop();
-    hub.closeLeaseClient();
-    // Closed however the loop ended: a listening doorbell would keep a failed hub's process alive.
-    await bell?.close();
-    await statuses?.close();
-  });
+  }).finally(closeParts);
   readiness.setStopped();
   await observe.close();
   log.info('stopped');
