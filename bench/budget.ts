@@ -47,6 +47,8 @@ export interface BudgetShape {
   idleMs: number;
   /** The longest wait for each stretch's goal: the run then reports what it reached. */
   waitMs: number;
+  /** The longest the whole run may wait, from the forge's start: past it every wait gives up and the run reports what it reached. */
+  deadlineMs: number;
   /** The longest wait for the statuses of a stretch once its applies are in (default: waitMs and the status lag). */
   statusWaitMs?: number;
 }
@@ -93,6 +95,8 @@ async function until(
 /** Runs the scenario once at the given shape; returns the report's details. */
 export async function runBudgetBench(shape: BudgetShape, log: (line: string) => void) {
   const root = mkdtempSync(join(tmpdir(), 'gitfleet-bench-budget-'));
+  const deadline = Date.now() + shape.deadlineMs;
+  const left = (ms: number) => Math.max(0, Math.min(ms, deadline - Date.now()));
   const events: ForgeEvent[] = [];
   // GITFLEET_BENCH_TRACE=1 (with GITFLEET_BENCH_KEEP=1): every answer and how long it took, in `forge.events`.
   const answers: string[] = [];
@@ -178,7 +182,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
         return false; // no output yet
       }
     };
-    if (!(await until('the hub to render', () => hubSaid(/rendered refs\/heads\/main/), 600_000, log)))
+    if (!(await until('the hub to render', () => hubSaid(/rendered refs\/heads\/main/), left(600_000), log)))
       throw new Error(`the hub did not render: ${hub.tail(20)}`);
 
     const got: Events = { applied: new Map(), status: new Map() };
@@ -202,7 +206,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     const lagMs = shape.statusLagSeconds * 1000;
     const missing: string[] = [];
     const waitFor = async (what: string, check: () => boolean, timeoutMs: number) =>
-      (await until(what, check, timeoutMs, log)) || (missing.push(what), false);
+      (await until(what, check, left(timeoutMs), log)) || (missing.push(what), false);
     await waitFor('every cluster to apply', all(got.applied, '0'), shape.waitMs + lagMs);
     const appliedAt = Date.now();
     await waitFor('every first status', all(got.status, '0'), shape.statusWaitMs ?? shape.waitMs + lagMs);
@@ -243,7 +247,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     log(
       `budget: push applied and reported in ${Math.round((push.to - push.from) / 1000)} s; idle ${shape.idleMs / 1000} s`,
     );
-    await sleep(shape.idleMs);
+    await sleep(Math.max(left(shape.idleMs), Math.min(shape.idleMs, 30_000)));
     const idle: Stretch = { name: 'idle', from: push.to, to: Date.now() };
     // A cluster that never got there counts as the whole wait (a lower bound of its latency).
     const since = (map: Map<string, Map<string, number>>, c: string) =>
@@ -393,8 +397,12 @@ export function budgetShape(opts: { quick: boolean; clusters?: number }): Budget
     // Agents share a process 25 to one, at most 8 processes: one Node process running 100 agents'
     // passes at once was CPU-bound (docs/git-budget.md#measured).
     agentProcesses: Math.min(8, Math.max(1, Math.ceil(clusters / 25))),
-    idleMs: opts.quick ? 60_000 : 120_000,
+    // A minute of idle is 4 looks of the hub and 6 beacons per agent; 100 clusters finish in
+    // under 10 minutes on a quiet machine (the coordinator's rerun).
+    idleMs: opts.quick || clusters <= 200 ? 60_000 : 120_000,
     waitMs: opts.quick ? 600_000 : 1_200_000,
+    // Up to 200 clusters the run ends by itself within 10 minutes, whatever the machine.
+    deadlineMs: clusters <= 200 ? 540_000 : 3_600_000,
   };
 }
 
