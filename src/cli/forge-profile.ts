@@ -46,6 +46,8 @@ export const forgeProfiles: Readonly<Record<Forge, ForgeProfile>> = {
       'cluster-monitor-period': '1m',
       'cluster-monitor-grace-period': '45m',
       'cluster-startup-grace-period': '50m',
+      // The hub's records of moved statuses: at most 2 pushes a minute of the fleet repository's 6.
+      'status-record-interval': '30s',
     },
     agent: {
       interval: '5m',

@@ -119,6 +119,7 @@ function settingsOf(
       webhook: v.webhook,
       monitorPeriodSeconds: s(v['cluster-monitor-period']),
       monitorGracePeriodSeconds: s(v['cluster-monitor-grace-period']),
+      ...(v['status-record-interval'] ? { statusRecordSeconds: s(v['status-record-interval']) } : {}),
     },
     agent: {
       intervalSeconds: s(v['agent-interval']),

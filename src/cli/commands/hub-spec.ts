@@ -85,6 +85,11 @@ export const hubSpec = {
       default: '30s',
       help: 'how long a judged cluster must be seen alive, without a break, before it is judged no more',
     },
+    'status-record-interval': {
+      type: 'duration',
+      value: 'DURATION',
+      help: "the least time between two bindings commits that only record the agents' moved statuses: one push to the fleet repository each (default: none; the github profile: 30s, leaving the fleet repository's push budget to people; docs/git-budget.md#pacing)",
+    },
     // Karmada's controller-manager flags of the taint manager and graceful eviction (docs/failover.md).
     'enable-no-execute-taint-eviction': {
       type: 'boolean',

@@ -82,6 +82,7 @@ export const hubCommand = defineCommand({
           : {}),
         ...(values['metrics-addr'] !== undefined ? { metricsAddr: values['metrics-addr'] } : {}),
         ...notifyOf(values),
+        ...(values['status-record-interval'] ? { statusRecordGapMs: values['status-record-interval'] } : {}),
         logFormat: values['log-format'],
         logLevel: values['log-level'],
         lua: luaOptionsOf(values),
@@ -132,6 +133,8 @@ export interface HubOptions extends HubSigningOptions, ForgeStatusOptions, HubNo
   lua?: LuaInterpreterOptions;
   /** Renders the fleet's template sources (--helm, --kustomize, --render-timeout; docs/sources.md). */
   sources?: SourceRenderer;
+  /** `--status-record-interval`: the least time between two bindings commits that only record statuses. */
+  statusRecordGapMs?: number;
   /** Serve the agents' doorbell (hub-doorbell.ts; not with --once). */
   notify?: HubDoorbellOptions;
 }

@@ -14,6 +14,7 @@
 // | hub        | something it reads moved               | +2 reads: the fetch (two POSTs), at most once a look |
 // |            |   heartbeats                           | move nothing in the fleet repository (read from the advertisement) unless the cluster is keyed; a status repository's mirror fetches every one |
 // | hub        | a render or a bindings change          | 1 push carrying every moved branch         |
+// |            |   moved statuses alone                 | at most one a look, or a --status-record-interval |
 // | dashboard  | each --interval, per repository read   | 1 read; +2 reads (fetch) when a ref moved  |
 //
 // A read is any upload-pack request (advertisement or POST), a push any receive-pack POST.
@@ -161,10 +162,10 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       fetchReads *
       s.dashboards.count *
       Math.min(hubSees + hasReaders * pushRate, 1 / s.dashboards.refreshSeconds),
-    // The render's push here, and the bindings record when statuses change what it aggregates.
+    // The render's push here, and the bindings record when statuses change what it aggregates:
+    // at most once a look at the statuses, or once a --status-record-interval.
     hubPushes:
-      hasReaders * pushRate +
-      source * Math.min(pushRate + fleet.clusters * statusRate, 1 / s.hub.intervalSeconds),
+      hasReaders * pushRate + source * Math.min(pushRate + fleet.clusters * statusRate, 1 / recordSeconds(s)),
     // Every cluster reports the new commit applied, and its other status changes.
     agentPushes: h.statusClusters * (pushRate + statusRate),
   };
@@ -244,6 +245,16 @@ function heartbeatPushSeconds(s: TrafficSettings): number {
 }
 
 /** Status writes a second of one cluster: its churn, no more often than its facts are read. */
+/**
+ * Seconds between two bindings records of moved statuses: the hub sees statuses at each look of
+ * its cluster monitor (status repositories) or of its poll (the fleet repository), and records
+ * them at most once a --status-record-interval (status-record-gap.ts).
+ */
+function recordSeconds(s: TrafficSettings): number {
+  const look = s.statusRepositories > 0 ? s.hub.monitorPeriodSeconds : s.hub.intervalSeconds;
+  return Math.max(look, s.hub.statusRecordSeconds ?? 0);
+}
+
 function statusWriteRate(fleet: FleetShape, s: TrafficSettings): number {
   return Math.min(fleet.statusChangesPerClusterPerHour / 3600, 1 / s.agent.statusUpdateFrequencySeconds);
 }

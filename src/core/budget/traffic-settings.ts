@@ -28,6 +28,8 @@ export interface HubTiming {
   monitorPeriodSeconds: number;
   /** `--cluster-monitor-grace-period`. */
   monitorGracePeriodSeconds: number;
+  /** `--status-record-interval`: the least time between two records of moved statuses (absent: none). */
+  statusRecordSeconds?: number;
 }
 
 /** The agent's timing flags. */

@@ -51,7 +51,14 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
   // then: the pass result says when; the latest result's time replaces any earlier one.
   let cancelWake: CancelTimer = () => {};
   // A pass that found nothing to do leaves the timer as it is.
+  // A record of moved statuses that waits for its gap (status-record-gap.ts) runs a pass then,
+  // beside any failover decision's wake.
+  let cancelRecord: CancelTimer = () => {};
   const wakeAt = (result: HubPassResult): void => {
+    if (result.type === 'upToDate' && result.wakeAt) {
+      cancelRecord();
+      cancelRecord = opts.clock.setTimer(notify, result.wakeAt.getTime() - opts.clock.now());
+    }
     if (result.type !== 'rendered') return;
     cancelWake();
     if (result.wakeAt) cancelWake = opts.clock.setTimer(notify, result.wakeAt.getTime() - opts.clock.now());
@@ -79,6 +86,7 @@ export async function runHubLoop(opts: HubLoopOptions): Promise<void> {
   } finally {
     await Promise.all(started.map((t) => t.stop()));
     cancelWake();
+    cancelRecord();
     queue.shutDown();
     await worker;
     await memo.flush();

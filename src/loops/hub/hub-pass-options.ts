@@ -45,6 +45,11 @@ export interface HubPassOptions {
    * pay it after every pass.
    */
   persistMemo?: boolean | 'readOnly' | 'deferred';
+  /**
+   * The least time between two bindings commits that only record moved status branches
+   * (`--status-record-interval`, status-record-gap.ts): such a pass waits for it (default 0: none).
+   */
+  statusRecordGapMs?: number;
   /** The status repositories (status-repositories.ts); absent: every status is in `repo`. */
   statusRepositories?: StatusRepositories;
   /** The render repositories (render-repositories.ts); absent: every cluster branch is in `repo`. */

@@ -101,7 +101,12 @@ export type HubPassResult =
   /** The source commit does not load: nothing was written and every branch is as it was. */
   | (PassFacts & { type: 'loadFailed'; errors: LoadError[] })
   /** The bindings branch says this source commit was rendered already: nothing was written. */
-  | (PassFacts & { type: 'upToDate'; bindingsCommit: string })
+  | (PassFacts & {
+      type: 'upToDate';
+      bindingsCommit: string;
+      /** Set when a record of moved statuses waits for its gap (status-record-gap.ts): the loop runs a pass then. */
+      wakeAt?: Date;
+    })
   /**
    * The source commit (or one in its history, in strict mode) is not signed by a trusted key and
    * no commit was verified before, so there is none to render instead: nothing was written

@@ -35,6 +35,7 @@ import { loadWithSources } from '../source/load-with-sources.js';
 import { gitSourceTree } from '../../adapters/render-tools/source-tree.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
+import { statusRecordWait } from './status-record-gap.js';
 import { defaultHubFailover, passVerdicts, wakeAtDue, type HubFailover } from './hub-failover.js';
 import { PassTimer } from './pass-timer.js';
 import { renderAndWrite } from './render-and-write.js';
@@ -45,9 +46,15 @@ import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import { needsSignature } from './pass-context.js';
 import { gateSource } from './hub-source-gate.js';
-import { readHubState, type BindingsHead } from './read-hub-state.js';
+import { readHubState, type BindingsHead, type HubState } from './read-hub-state.js';
 import { RenderUnavailableError } from './render-repositories.js';
-import { placeClusterBranches, renderSettled, settleRender } from './place-cluster-branches.js';
+import {
+  placeClusterBranches,
+  renderSettled,
+  settleRender,
+  type RenderPlacement,
+} from './place-cluster-branches.js';
+import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { withPublished } from './plan-render-writes.js';
 import { readAssignedStatus, withUnreadable } from './read-assigned-status.js';
 import type { ReadContext } from './read-git-state.js';
@@ -169,14 +176,9 @@ async function placeAndRender(
     clusters: new Set(fleet.clusters.map((c) => c.name)),
   });
   const head = state.bindings.head;
-  const done = await isRenderedAlready(state.bindings, {
-    source: source.commit,
-    failoverCurrent: ctx.looks.failoverCurrent,
-    needsSignature: ctx.looks.signed,
-    statusHeads: () => Promise.resolve(state.statusHeads),
-    clusterHeads: () => Promise.resolve(state.clusterHeads),
-  });
-  if (head !== null && done && renderSettled(state, placement) && !opts.force) {
+  const idle =
+    head === null || opts.force ? 'write' : await nothingToWrite(opts, ctx, state, placement, verdicts);
+  if (head !== null && idle !== 'write') {
     settleRender(opts.renderRepositories, fleet, placement);
     timer.mark('readMs');
     const result = {
@@ -186,7 +188,7 @@ async function placeAndRender(
       timings: timer.done(),
       attempts: 1,
     } as const;
-    return withUnreadable({ ...result, ...refusal }, state);
+    return withUnreadable({ ...result, ...idle, ...refusal }, state);
   }
   const written = await renderAndWrite({
     opts,
@@ -200,6 +202,40 @@ async function placeAndRender(
     placement,
   });
   return withUnreadable({ ...written, ...refusal }, state);
+}
+
+/**
+ * Whether the pass has nothing to write: the bindings record says so (the same predicate as the
+ * quick look, on the state read in full), or all that moved is statuses, whose record waits for
+ * --status-record-interval (status-record-gap.ts: `wakeAt`, when the pass is due).
+ */
+async function nothingToWrite(
+  opts: PassAttempt,
+  ctx: { read: ReadContext; looks: UpToDateLooks; source: SourceCommit },
+  state: HubState,
+  placement: RenderPlacement | undefined,
+  verdicts: ReadonlyMap<string, ClusterVerdict>,
+): Promise<'write' | { wakeAt?: Date }> {
+  const settled = renderSettled(state, placement);
+  const looks = { failoverCurrent: ctx.looks.failoverCurrent, needsSignature: ctx.looks.signed };
+  const done = await isRenderedAlready(state.bindings, {
+    source: ctx.source.commit,
+    ...looks,
+    statusHeads: () => Promise.resolve(state.statusHeads),
+    clusterHeads: () => Promise.resolve(state.clusterHeads),
+  });
+  if (done && settled) return {};
+  const wakeAt = await statusRecordWait({
+    read: ctx.read,
+    state,
+    source: ctx.source.commit,
+    verdicts,
+    settled,
+    ...looks,
+    now: opts.now(),
+    gapMs: opts.statusRecordGapMs ?? 0,
+  });
+  return wakeAt === null ? 'write' : { wakeAt };
 }
 
 /** One attempt's options: the pass's, the failover memory, and the render repositories that refused a write in an earlier attempt. */

@@ -40,6 +40,8 @@ export interface HubProcessSettings {
   /** The failover flags (default: defaultFailoverSettings). */
   failover?: FailoverSettings;
   identity: { name: string; email: string };
+  /** `--status-record-interval` (status-record-gap.ts; default 0: none). */
+  statusRecordGapMs?: number;
 }
 
 /** The adapters the command built, and the process's clocks and logger. */
@@ -131,6 +133,7 @@ function maintainedHubPass(
         failover,
         statusRepositories: parts.statusRepositories,
         renderRepositories: parts.renderRepositories,
+        ...(settings.statusRecordGapMs ? { statusRecordGapMs: settings.statusRecordGapMs } : {}),
         ...parts.signing,
         // --once writes the memo after its pass; the loop when it is idle (hub-loop.ts).
         persistMemo: settings.once ? true : 'deferred',

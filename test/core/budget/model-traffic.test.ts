@@ -167,3 +167,23 @@ test("A keyed cluster's heartbeat costs the hub a fetch of the fleet repository:
   const moved = modelTraffic({ ...idleFleet(10), keyedClusters: 10 }, defaults({ statusRepositories: 1 }));
   close(moved.repositories[0]!.by.hub.readsPerSecond, 1 / 30, 'the poll alone');
 });
+
+test('The hub records moved statuses once a look of its cluster monitor, or once a --status-record-interval: that is its push rate on the fleet repository while statuses flow.', () => {
+  const busy: FleetShape = {
+    clusters: 100,
+    templates: 1,
+    fleetPushesPerHour: 0,
+    statusChangesPerClusterPerHour: 60,
+  };
+  const hub = { ...defaults().hub, monitorPeriodSeconds: 10 };
+  const fleetOf = (over: Partial<TrafficSettings>) => modelTraffic(busy, defaults(over)).repositories[0]!;
+  // 100 clusters' statuses, one a minute each, seen at every look of the monitor (10 s): 6 records a minute.
+  close(fleetOf({ hub, statusRepositories: 13 }).by.hub.pushesPerMinute, 6, 'a record every look');
+  close(
+    fleetOf({ hub: { ...hub, statusRecordSeconds: 30 }, statusRepositories: 13 }).by.hub.pushesPerMinute,
+    2,
+    'a record every 30 s',
+  );
+  // Statuses in the fleet repository are seen at each poll of it (--interval).
+  close(fleetOf({ hub }).by.hub.pushesPerMinute, 2, 'a record every poll (30 s)');
+});

@@ -27,3 +27,8 @@ export const upToDate: HubPassResult = {
   timings,
   attempts: 1,
 };
+
+/** A pass that found nothing to do yet: a record of statuses waits until `wakeAt` (status-record-gap.ts). */
+export function upToDateUntil(wakeAt: Date): HubPassResult {
+  return { type: 'upToDate', source, bindingsCommit: 'b', timings, attempts: 1, wakeAt };
+}
