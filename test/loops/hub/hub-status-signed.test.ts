@@ -11,6 +11,7 @@ import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-
 import { toGitObject } from '../../../src/adapters/git/hash-object.js';
 import { makeCommit } from '../../../src/adapters/git/make-commit.js';
 import { readRef } from '../../../src/adapters/git/read-ref.js';
+import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { updateRefs } from '../../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { generateSshKey, type OpensshKeyPair } from '../../../src/adapters/signing/generate-ssh-key.js';
@@ -203,6 +204,28 @@ test("The same report signed by member2's own key taints member2: the check lets
   await report(repo, 'member2', 'False', 'member2');
   const pass = rendered(await hubPass(repo));
   assert.ok(!pass.diagnostics.some((d) => d.code === 'StatusRefused'), JSON.stringify(pass.diagnostics));
+  assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
+
+test('A status branch moved back to an older report its agent signed (a replay) is not read in place of the newer one: no taint.', async () => {
+  const repo = fleet({ keyed: true });
+  const cache = createHubPassCache();
+  rendered(await hubPass(repo, { cache }));
+  await report(repo, 'member1', 'True', 'member1');
+  const old = await report(repo, 'member2', 'False', 'member2');
+  const newer = await report(repo, 'member2', 'True', 'member2');
+  rendered(await hubPass(repo, { cache }));
+  git(repo, ['update-ref', 'refs/heads/gitfleet/status/member2', old, newer]);
+  const pass = await hubPass(repo, { cache });
+  assert.match(
+    pass.statusRefused?.['member2'] ?? '',
+    new RegExp(
+      `gitfleet/status/member2 was moved back to commit ${old.slice(0, 12)}, a report older .* than commit ${newer.slice(0, 12)} the hub read before.*its last signed report, commit ${newer.slice(0, 12)}`,
+    ),
+  );
+  assert.equal(taintsOf(repo, 'member2'), undefined, 'the old Ready=False report taints nothing');
+  // The limit (docs/security.md): a restarted hub has read nothing before, and takes the head it finds.
+  rendered(await hubPass(repo, { cache: createHubPassCache() }));
   assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
 });
 
