@@ -49,7 +49,7 @@ export interface AcceptedStatusHeads {
 interface Memo {
   checks: Map<string, ClusterCommitCheck>;
   check: ClusterKeyChecker;
-  newest: Map<string, { oid: string; at: number }>;
+  newest: Map<string, { oid: string; at: number; key: string }>;
 }
 const memos = new WeakMap<object, Memo>();
 
@@ -86,7 +86,8 @@ export async function acceptStatusHeads(input: {
     };
     const verify = async (oid: string) => (await checked(oid)).verdict;
     const take = async (oid: string) => {
-      const kept = await notOlderThanRead({ memo, cluster, oid, at: (await checked(oid)).committedAt, from });
+      const at = (await checked(oid)).committedAt;
+      const kept = await notOlderThanRead({ memo, cluster, key, oid, at, from });
       accepted.set(cluster, kept.oid);
       if (kept.oid !== oid)
         diagnostics.push(refused(cluster, replayed(branch(cluster), oid, kept.oid), kept.oid));
@@ -116,18 +117,21 @@ export async function acceptStatusHeads(input: {
   return { heads: accepted, diagnostics };
 }
 
-// The report to read of a signed one: itself, or the newer one the hub read before when it was
-// moved back to (its object still there); it becomes the newest read.
+// The report to read of a signed one: itself, or the newer one the hub read before, under the
+// same key, when it was moved back to (its object still there); it becomes the newest read. A
+// report a key no longer registered signed is never kept.
 async function notOlderThanRead(input: {
   memo: Memo;
   cluster: string;
+  key: string;
   oid: string;
   at: Date;
   from: ReadContext;
 }): Promise<{ oid: string }> {
-  const { memo, cluster, oid } = input;
+  const { memo, cluster, key, oid } = input;
   const at = input.at.getTime();
-  const last = memo.newest.get(cluster);
+  const seen = memo.newest.get(cluster);
+  const last = seen?.key === key ? seen : undefined;
   if (last !== undefined && last.oid !== oid && at < last.at) {
     const there = await readStoredObject(input.from.store, last.oid).then(
       () => true,
@@ -135,7 +139,7 @@ async function notOlderThanRead(input: {
     );
     if (there) return { oid: last.oid };
   }
-  if (last === undefined || at >= last.at) memo.newest.set(cluster, { oid, at });
+  if (last === undefined || at >= last.at) memo.newest.set(cluster, { oid, at, key });
   return { oid };
 }
 
