@@ -2,8 +2,9 @@
 // covers a commit object, which names its tree by hash, so signing and verifying read one commit
 // whatever the branch holds: the agent verifies its branch head (one commit, plus the bindings
 // commit of a deletion allowance) at 1,000 or 10,000 objects alike; the hub verifies the source
-// head and its own bindings record, and signs one commit per branch it writes (1,001 in a first
-// pass at 1,000 clusters). Measured in this process on real commits in a real repository, with
+// head and its own bindings record, signs one commit per branch it writes (1,001 in a first
+// pass at 1,000 clusters), and verifies each cluster's status head against that cluster's key
+// (1,000 keys, 1,000 commits at its first look). Measured in this process on real commits in a real repository, with
 // an SSH ed25519 key (node:crypto) and an OpenPGP key (openpgp.js).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ import { signerOfText } from '../src/adapters/signing/load-signing-key.js';
 import { openpgp } from '../src/adapters/signing/openpgp-keys.js';
 import { signerVerifier } from '../src/adapters/signing/signer-verifier.js';
 import { verifyCommit } from '../src/loops/agent/verify-branch-head.js';
+import { clusterKeyChecker } from '../src/loops/hub/cluster-key-checker.js';
+import { readGitObject } from '../src/adapters/git/read-git-object.js';
 import { systemClock } from '../src/loops/runtime/clock.js';
 import { alternate, type Contender } from './lib/alternate.js';
 import type { Scenario, ScenarioReport } from './lib/report.js';
@@ -62,11 +65,12 @@ export const signingScenario: Scenario = {
           },
         });
       }
+      contenders.push(await statusHeadsContender(gitdir));
       const results = await alternate({ contenders, runs: opts.runs, log: opts.log });
       return {
         scenario: 'signing',
         status: 'ran',
-        note: 'in-process, the commit read from a real repository for verification; a hub pass also verifies the source head (head mode: one commit; strict: each new commit) and its own bindings record (one commit), each as one agent verification',
+        note: "in-process, the commit read from a real repository for verification; a hub pass also verifies the source head (head mode: one commit; strict: each new commit) and its own bindings record (one commit), each as one agent verification; the status heads' contender is a hub process's first look (each cluster's verifier made, every head verified), later passes verify only the heads that moved",
         parameters: { objects: [1_000, 10_000], clusters: clustersAtScale, formats: [...signers.keys()] },
         contenders: results,
         ratios: [],
@@ -76,6 +80,46 @@ export const signingScenario: Scenario = {
     }
   },
 };
+
+/**
+ * The hub at 1,000 clusters verifying what the agents signed: each cluster's status head (and, the
+ * same cost, each moved heartbeat) against the key its registration names, one key per cluster,
+ * as a hub process's first pass does (accept-status-heads.ts, signed-liveness.ts).
+ */
+async function statusHeadsContender(gitdir: string): Promise<Contender> {
+  const heads: { cluster: string; key: string; oid: string }[] = [];
+  const objects: GitObject[] = [];
+  const tree = buildTreeFromScratch(new Map()).root;
+  for (let i = 0; i < clustersAtScale; i++) {
+    const cluster = `member${i}`;
+    const key = generateSshKey(`gitfleet-agent@${cluster}`);
+    const author = {
+      name: 'gitfleet agent',
+      email: 'agent@gitfleet.invalid',
+      time: 1_780_000_100,
+      tzOffsetMinutes: 0,
+    };
+    const unsigned = makeCommit({ tree, parents: [], author, message: `status of ${cluster}\n` });
+    const commit = await signCommit(unsigned, await signerOfText(key.privateKey, cluster));
+    objects.push(commit);
+    heads.push({ cluster, key: key.publicLine, oid: commit.oid });
+  }
+  await writeObjects({ gitdir, objects, fsync: false });
+  return {
+    name: `hub pass at ${clustersAtScale.toLocaleString('en')} clusters: verify ${clustersAtScale.toLocaleString('en')} status heads, each against its cluster's key, ssh`,
+    side: 'gitfleet',
+    run: async () => {
+      const start = performance.now();
+      const check = clusterKeyChecker();
+      for (const { cluster, key, oid } of heads) {
+        const { content } = await readGitObject({ gitdir }, oid);
+        const { verdict } = await check({ cluster, key, commit: { oid, content } });
+        if (!verdict.ok) throw new Error(`${cluster} ${oid}: ${verdict.problem}`);
+      }
+      return { ms: performance.now() - start };
+    },
+  };
+}
 
 async function makeSigners(): Promise<Map<string, CommitSigner>> {
   const ssh = await signerOfText(generateSshKey('bench').privateKey, 'bench ssh key');

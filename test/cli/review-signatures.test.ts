@@ -27,6 +27,12 @@ const commitAs = (
   edit?: (work: string) => void,
 ): string => commitSigned(repo, key?.publicFile, message, edit);
 
+const addExtra = (work: string): void =>
+  writeFileSync(
+    join(work, 'apps/shop/extra.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: shop\n',
+  );
+
 test(
   'validate --ref and diff report the verdict of source verification on the head.',
   { skip: missingTool('ssh-keygen') },
@@ -41,12 +47,7 @@ test(
       mkdirSync(join(work, 'keys'));
       writeFileSync(join(work, 'keys/allowed_signers'), `${allowedLine('alice@example.com', alice)}\n`);
     });
-    const unsigned = commitAs(repo, undefined, 'unsigned change', (work) =>
-      writeFileSync(
-        join(work, 'apps/shop/extra.yaml'),
-        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: shop\n',
-      ),
-    );
+    const unsigned = commitAs(repo, undefined, 'unsigned change', addExtra);
 
     const good = await runCli(['validate', repo.work, '--ref', signed]);
     assert.equal(good.code, 0, good.stderr);
@@ -78,3 +79,23 @@ test(
     assert.equal(json.signatures.severity, 'error');
   },
 );
+
+test('Without spec.sourceVerification, validate --ref and the hub say in an info line that source commits are not verified, and pass; diff says nothing of it.', async () => {
+  const repo = exampleFleetRepo({ bare: false });
+  const head = commitAs(repo, undefined, 'an unsigned change', addExtra);
+  const run = await runCli(['validate', repo.work, '--ref', head]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /^info: source commits are not verified \(no spec\.sourceVerification in the FleetConfig\)$/m,
+  );
+  const hub = await runCli(['hub', '--repo', repo.path, '--once']);
+  assert.equal(hub.code, 0, hub.stderr);
+  const said = (hub.stdout + hub.stderr).match(
+    /source commits are not verified \(no spec\.sourceVerification in the FleetConfig, no --source-allowed-signers\); see docs\/security\.md/g,
+  );
+  assert.equal(said?.length, 1, hub.stdout + hub.stderr);
+  // A pull request's comment is not the place for it at every change: the diff has no signatures line.
+  const diff = await runCli(['diff', repo.work, `${head}~1`, head]);
+  assert.doesNotMatch(diff.stdout, /^# signatures:/m);
+});

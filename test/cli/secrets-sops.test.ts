@@ -1,7 +1,8 @@
 // SOPS files through the CLI a reviewer runs: `validate` refuses a placement onto a cluster
 // whose age key is not a recipient and warns loudly of a plaintext Secret; `diff` shows an
 // encrypted value changed with `sops set` as `<encrypted value changed>` (and one not changed as
-// `<encrypted>`), never a ciphertext or a value.
+// `<encrypted>`) under each cluster it reaches, never a ciphertext or a value; `secrets
+// recipients` prints the recipients a file placed on some clusters needs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -33,6 +34,12 @@ stringData:
   username: shop-user-name
   password: old-s3cr3t-password
 `;
+
+/** Three age keys, of member1 to member3, and the file registering the three clusters with them. */
+async function threeClusters() {
+  const keys = [await anAgeKey(), await anAgeKey(), await anAgeKey()] as const;
+  return { keys, file: keys.map((k, i) => cluster(`member${i + 1}`, k.recipient)).join('---\n') };
+}
 
 test(
   'validate refuses a cluster that is not a recipient and warns of a plaintext Secret',
@@ -68,16 +75,19 @@ test(
 );
 
 test(
-  'diff shows an encrypted value changed with sops set as <encrypted value changed>, never a value',
+  'diff shows an encrypted value changed with sops set as <encrypted value changed> on each cluster it reaches, never a value',
   { skip },
   async () => {
-    const key = await anAgeKey();
+    const {
+      keys: [key, second],
+      file,
+    } = await threeClusters();
     const repo = initRepo();
     writeFiles(repo, {
-      'clusters.yaml': cluster('member1', key.recipient),
-      'policy.yaml': policy('member1'),
+      'clusters.yaml': file,
+      'policy.yaml': policy('member1, member2'),
       'db.yaml': sopsEncrypt(bin, secret, {
-        recipients: [key.recipient],
+        recipients: [key.recipient, second.recipient],
         args: ['--encrypted-regex', '^(data|stringData)$'],
       }),
     });
@@ -99,8 +109,58 @@ test(
       const output = run.stdout + run.stderr;
       assert.match(output, /^\+ +password: "?<encrypted value changed>"?$/m);
       assert.match(output, /^ +username: "?<encrypted>"?$/m);
+      // The clusters it reaches: each placed one shows the change in its own section, the others none.
+      const reached = [...output.matchAll(/^(?:# cluster |<details><summary>)(member\d)\b/gm)].map(
+        (m) => m[1],
+      );
+      assert.deepEqual(reached, ['member1', 'member2'], format);
+      assert.equal(output.match(/<encrypted value changed>/g)?.length, 2, format);
       for (const value of ['old-s3cr3t-password', 'new-s3cr3t-password', 'shop-user-name', 'ENC[AES256_GCM'])
         assert.ok(!output.includes(value), `${format} prints ${value}`);
     }
+  },
+);
+
+test(
+  'secrets recipients prints what sops --age takes for the clusters named, and a file made with it passes validate',
+  { skip },
+  async () => {
+    const {
+      keys: [one, , three],
+      file,
+    } = await threeClusters();
+    const repo = initRepo();
+    writeFiles(repo, {
+      'clusters.yaml': file,
+      'policy.yaml': policy('member1, member3'),
+    });
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'clusters');
+    const text = await runCli(['secrets', 'recipients', 'member3', 'member1', '--repo', repo]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout.trim(), `${three.recipient},${one.recipient}`);
+    const json = await runCli([
+      'secrets',
+      'recipients',
+      'member1',
+      'member3',
+      '--repo',
+      repo,
+      '--output',
+      'json',
+    ]);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      clusters: { member1: one.recipient, member3: three.recipient },
+      recipients: `${one.recipient},${three.recipient}`,
+    });
+    writeFiles(repo, {
+      'db.yaml': sopsEncrypt(bin, secret, {
+        recipients: text.stdout.trim().split(','),
+        args: ['--encrypted-regex', '^(data|stringData)$'],
+      }),
+    });
+    const valid = await runCli(['validate', repo]);
+    assert.equal(valid.code, 0, valid.stdout + valid.stderr);
+    assert.doesNotMatch(valid.stdout + valid.stderr, /AgeRecipientMissing|not a recipient/);
   },
 );

@@ -15,6 +15,7 @@ import { parseStatusBranch } from '../../src/core/status/status-branch.js';
 import { readStatusFiles } from '../../src/loops/agent/write-status-branch.js';
 import { fleetSteps, startFleet } from '../support/running-fleet.js';
 import { httpGet, servedUrl } from '../support/scrape-metrics.js';
+import { inventoryText } from '../support/inventory-text.js';
 import { anAgeKey, sopsBin, sopsEncrypt } from '../support/sops-tools.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 import { commitChange, fleetRepoWith, git, hubRefs, removeFleetRepos } from '../loops/hub/hub-fixture.js';
@@ -157,6 +158,7 @@ test(
               JSON.stringify((JSON.parse(live(c)) as { metadata: unknown }).metadata),
             ],
             [`the inventories on ${c}`, inventories(c)],
+            [`the inventories on ${c}, unpacked`, inventoryText(inventories(c))],
           ]),
         ];
         assert.match(fleet.output(), /decrypting SOPS files for age recipients age1/);
@@ -168,10 +170,12 @@ test(
           );
         for (const [place, text] of where)
           assert.deepEqual(plaintextIn(text), [], `${place} holds plaintext`);
+        // The scan reads what the inventories hold: the Secret, recorded by a digest.
         for (const c of clusters)
-          assert.ok(
-            (JSON.parse(inventories(c)) as { items: unknown[] }).items.length > 0,
-            `${c} has an inventory`,
+          assert.match(
+            inventoryText(inventories(c)),
+            /"kind":"Secret","namespace":"[^"]+","name":"db-credentials","digest":"[0-9a-f]{40}"/,
+            `${c} has an inventory recording the Secret`,
           );
         // The scan finds a value where one is: in the live Secret's data, and planted in Git.
         for (const c of clusters)

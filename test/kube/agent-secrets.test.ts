@@ -18,6 +18,7 @@ import { commitClusterBranch, kubectl, makeBareRepo, testAgent } from './agent-f
 import { inNamespace, testKubeConfig, uniqueName } from './test-clusters.js';
 import { anAgeKey, sopsBin, sopsEncrypt } from '../support/sops-tools.js';
 import { renderedForRecipient as rendered, secretText } from '../support/sops-render.js';
+import { inventoryText } from '../support/inventory-text.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 const tools = sopsBin();
@@ -43,7 +44,7 @@ test(
     writeFileSync(keyFile, `# the agent's test key\n${ours.identity}\n`, { mode: 0o600 });
     const kubeconfig = process.env['GITFLEET_TEST_KUBECONFIG']!;
     const outputs: CliRun[] = [];
-    const agent = async () => {
+    const agent = async (identity: readonly string[] = ['--age-identity', keyFile]) => {
       const run = await runCli([
         'agent',
         '--repo',
@@ -55,8 +56,7 @@ test(
         '--context',
         'member1',
         '--once',
-        '--age-identity',
-        keyFile,
+        ...identity,
         '--log-level',
         'debug',
       ]);
@@ -123,6 +123,24 @@ test(
       );
       assert.equal(livePassword(), PASSWORD, 'the Secret keeps its last applied state');
 
+      // An agent without its key: nothing decrypted, so nothing applied and nothing deleted.
+      await commitClusterBranch(repo.dir, cluster, [], 'render: secrets again\n', files);
+      const keyless = await agent([]);
+      assert.equal(keyless.code, 1);
+      assert.match(
+        keyless.stdout + keyless.stderr,
+        /Secret\/.*db-credentials: not decrypted, not applied .*this agent has no age identity \(gitfleet agent --age-identity FILE/,
+      );
+      assert.equal(livePassword(), PASSWORD, 'the Secret keeps its last applied state');
+
+      // A key rotation: both identities in the file (two lines), files for either key decrypt.
+      writeFileSync(keyFile, `# old\n${ours.identity}\n# new\n${theirs.identity}\n`, { mode: 0o600 });
+      const rotating = await agent();
+      assert.equal(rotating.code, 0, rotating.stdout + rotating.stderr);
+      assert.equal(livePassword(), PASSWORD);
+      const otherLive = kubectl(['get', 'secret', 'other-db', '-n', ns, '-o', 'jsonpath={.data.password}']);
+      assert.equal(Buffer.from(otherLive, 'base64').toString(), OTHER);
+
       // Nothing the agent wrote holds the plaintext.
       const secrets = [PASSWORD, OTHER].flatMap((p) => [p, Buffer.from(p).toString('base64')]);
       const gitObjects = execFileSync('git', ['-C', repo.dir, 'cat-file', '--batch-all-objects', '--batch'], {
@@ -131,13 +149,18 @@ test(
       const live = JSON.parse(kubectl(['get', 'secret', 'db-credentials', '-n', ns, '-o', 'json'])) as {
         metadata: unknown;
       };
+      const otherMeta = JSON.parse(kubectl(['get', 'secret', 'other-db', '-n', ns, '-o', 'json'])) as {
+        metadata: unknown;
+      };
       const inventories = kubectl(['get', 'configmaps', '-A', '-l', 'gitfleet.io/inventory', '-o', 'json']);
       const printed = outputs.map((o) => o.stdout + o.stderr).join('\n');
       for (const [where, text] of [
         ['the Git repository', gitObjects],
         ['the agent output and logs', printed],
         ["the live Secret's metadata", JSON.stringify(live.metadata)],
+        ["the other live Secret's metadata", JSON.stringify(otherMeta.metadata)],
         ['the inventory', inventories],
+        ['the inventory, unpacked', inventoryText(inventories)],
       ] as const) {
         for (const s of secrets) assert.ok(!text.includes(s), `${where} holds a plaintext value`);
       }
@@ -149,6 +172,19 @@ test(
       // The scan can see a value where one is: the live Secret's data holds it, the inventory exists.
       assert.ok(kubectl(['get', 'secret', 'db-credentials', '-n', ns, '-o', 'json']).includes(secrets[1]!));
       assert.ok((JSON.parse(inventories) as { items: unknown[] }).items.length > 0);
+      // What the agent records of a decrypted Secret is a digest: the encrypted file's blob id.
+      const blob = execFileSync('git', [
+        '-C',
+        repo.dir,
+        'rev-parse',
+        `gitfleet/clusters/${cluster}:${ns}/Secret/db-credentials.yaml`,
+      ])
+        .toString()
+        .trim();
+      assert.match(
+        inventoryText(inventories),
+        new RegExp(`"kind":"Secret","namespace":"${ns}","name":"db-credentials","digest":"${blob}"`),
+      );
     });
   },
 );

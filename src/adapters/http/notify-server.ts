@@ -42,7 +42,8 @@ export interface NotifyServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port: number;
-  tokens: NotifyTokens;
+  /** The clusters' tokens, or a function giving them as they are now (a file read again when it changes). */
+  tokens: NotifyTokens | (() => NotifyTokens);
   /** Where the hub last pushed the cluster's branch (null: no branch; undefined: not known yet). */
   head: (cluster: string) => string | null | undefined;
   /** Whether this replica answers now (it leads); default always. */
@@ -192,7 +193,8 @@ function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
   if (req.method !== method) return send(res, 405, 'method not allowed\n', { Allow: method });
   // Nothing is read of a request's body: drain it, so the socket can serve the next request.
   req.resume();
-  if (!isTokenOf(ctx.opts.tokens, cluster, bearerOf(req.headers.authorization)))
+  const tokens = typeof ctx.opts.tokens === 'function' ? ctx.opts.tokens() : ctx.opts.tokens;
+  if (!isTokenOf(tokens, cluster, bearerOf(req.headers.authorization)))
     return send(res, 401, 'unauthorized\n', { 'WWW-Authenticate': 'Bearer realm="gitfleet doorbell"' });
   if (ctx.opts.serving && !ctx.opts.serving())
     return send(res, 503, 'this hub replica does not lead\n', { 'Retry-After': retryAfterSeconds });

@@ -4,10 +4,10 @@
 // and after a publish succeeded (what the pass just pushed), never after a local move that
 // may not be pushed yet, so an agent told "moved" always finds the commit on the Git host. It
 // answers only while this replica leads, and its beacons feed the cluster monitor.
-import { readFile } from 'node:fs/promises';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { startNotifyServer, type NotifyServer } from '../../adapters/http/notify-server.js';
-import { parseNotifyTokens } from '../../adapters/http/notify-tokens.js';
+import { NotifyTokensError, type NotifyTokens } from '../../adapters/http/notify-tokens.js';
+import { notifyTokensFile, type NotifyTokensFile } from '../../adapters/http/notify-tokens-file.js';
 import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import { clusterBeacons, type ClusterBeacons } from '../../loops/hub/cluster-beacons.js';
 import type { RenderRepositories } from '../../loops/hub/render-repositories.js';
@@ -80,16 +80,17 @@ export async function startHubDoorbell(
   },
 ): Promise<HubDoorbell> {
   const { host, port } = parseNotifyAddr(opts.addr);
-  const text = await readFile(opts.tokensFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const file = await notifyTokensFile(opts.tokensFile).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof NotifyTokensError) throw error;
     throw new UsageError(`--notify-tokens ${opts.tokensFile}: cannot be read (${error.code ?? 'error'})`);
   });
-  const tokens = parseNotifyTokens(text, opts.tokensFile);
+  const tokens = file.current();
   const beacons = clusterBeacons();
   let heads: Map<string, string> | undefined;
   const server = await startNotifyServer({
     host,
     port,
-    tokens,
+    tokens: registeredTokens(file, () => deps.statusRepositories?.signingKeys()),
     // Before the first refresh the hub does not know: the wait is held, not answered wrong.
     head: (cluster) => (heads === undefined ? undefined : (heads.get(cluster) ?? null)),
     serving: deps.serving,
@@ -124,6 +125,7 @@ export async function startHubDoorbell(
       ...repo,
       refresh: async () => {
         await repo.refresh();
+        await reloadTokens(file, opts.tokensFile, deps.log);
         await look().catch(told('a refresh'));
       },
       publish: async (moves) => {
@@ -136,4 +138,33 @@ export async function startHubDoorbell(
     standDown: () => server.standDown(),
     close: () => server.close(),
   };
+}
+
+// The tokens that open the doorbell: the file's as last read, of the clusters the last pass found
+// registered (a cluster that left, or whose registration is gone, is refused like an unknown
+// one); all of the file's before a pass has loaded the fleet.
+function registeredTokens(
+  file: NotifyTokensFile,
+  registered: () => ReadonlyMap<string, unknown> | undefined,
+): () => NotifyTokens {
+  let from: { tokens: NotifyTokens; clusters: ReadonlyMap<string, unknown> } | undefined;
+  let kept: NotifyTokens = file.current();
+  return () => {
+    const tokens = file.current();
+    const clusters = registered();
+    if (clusters === undefined) return tokens;
+    if (from?.tokens !== tokens || from.clusters !== clusters) {
+      kept = new Map([...tokens].filter(([cluster]) => clusters.has(cluster)));
+      from = { tokens, clusters };
+    }
+    return kept;
+  };
+}
+
+// Reads the tokens file again when it changed, saying so; a file that no longer parses keeps the old tokens.
+async function reloadTokens(file: NotifyTokensFile, name: string, log: Logger): Promise<void> {
+  const outcome = await file.reload();
+  if (outcome.type === 'reloaded')
+    log.info(`doorbell: --notify-tokens ${name} read again: ${outcome.clusters} clusters`);
+  if (outcome.type === 'failed') log.warn(`doorbell: --notify-tokens ${outcome.message}`);
 }

@@ -14,7 +14,7 @@ import { describeVerdict, type SignatureVerdict } from '../../core/model/signatu
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
 import { readStoredObject } from '../../adapters/git/object-store.js';
 import { newestSignedBelow } from './newest-signed-below.js';
-import { clusterKeyChecker, type ClusterKeyChecker } from './cluster-key-checker.js';
+import { clusterKeyChecker, type ClusterCommitCheck, type ClusterKeyChecker } from './cluster-key-checker.js';
 import type { ReadContext } from './read-git-state.js';
 import type { HubState } from './read-hub-state.js';
 
@@ -42,10 +42,14 @@ export interface AcceptedStatusHeads {
   diagnostics: Diagnostic[];
 }
 
-// Verdicts and verifiers by pass cache: a commit's verdict under one key never changes.
+// Checks and verifiers by pass cache (one per hub process): a commit's verdict under one key
+// never changes. `newest` is, per cluster, the newest signed report the hub read (by its signed
+// committer time), so a status branch moved back to an older report its agent signed (a
+// replay) is not read in its place.
 interface Memo {
-  verdicts: Map<string, SignatureVerdict>;
+  checks: Map<string, ClusterCommitCheck>;
   check: ClusterKeyChecker;
+  newest: Map<string, { oid: string; at: number; key: string }>;
 }
 const memos = new WeakMap<object, Memo>();
 
@@ -72,13 +76,21 @@ export async function acceptStatusHeads(input: {
       continue;
     }
     const from = input.reads?.get(cluster) ?? read;
-    const verify = async (oid: string) => {
+    const checked = async (oid: string) => {
       const id = `${key}\0${oid}`;
-      const known = memo.verdicts.get(id);
+      const known = memo.checks.get(id);
       if (known) return known;
-      const { verdict } = await memo.check({ cluster, key, commit: await readCommit(from, oid) });
-      memo.verdicts.set(id, verdict);
-      return verdict;
+      const check = await memo.check({ cluster, key, commit: await readCommit(from, oid) });
+      memo.checks.set(id, check);
+      return check;
+    };
+    const verify = async (oid: string) => (await checked(oid)).verdict;
+    const take = async (oid: string) => {
+      const at = (await checked(oid)).committedAt;
+      const kept = await notOlderThanRead({ memo, cluster, key, oid, at, from });
+      accepted.set(cluster, kept.oid);
+      if (kept.oid !== oid)
+        diagnostics.push(refused(cluster, replayed(branch(cluster), oid, kept.oid), kept.oid));
     };
     let verdict: SignatureVerdict;
     try {
@@ -89,7 +101,7 @@ export async function acceptStatusHeads(input: {
       continue;
     }
     if (verdict.ok) {
-      accepted.set(cluster, head);
+      await take(head);
       continue;
     }
     const older = await newestSignedBelow({
@@ -98,11 +110,41 @@ export async function acceptStatusHeads(input: {
       content: async (oid) => (await readCommit(from, oid)).content,
       verify,
     });
-    if (older !== undefined) accepted.set(cluster, older);
+    if (older !== undefined) await take(older);
     const why = `the status commit on ${branch(cluster)} is not signed by ${cluster}'s key (its registration's gitfleet.io/signing-key): ${describeVerdict(verdict)}`;
-    diagnostics.push(refused(cluster, why, older));
+    diagnostics.push(refused(cluster, why, accepted.get(cluster)));
   }
   return { heads: accepted, diagnostics };
+}
+
+// The report to read of a signed one: itself, or the newer one the hub read before, under the
+// same key, when it was moved back to (its object still there); it becomes the newest read. A
+// report a key no longer registered signed is never kept.
+async function notOlderThanRead(input: {
+  memo: Memo;
+  cluster: string;
+  key: string;
+  oid: string;
+  at: Date;
+  from: ReadContext;
+}): Promise<{ oid: string }> {
+  const { memo, cluster, key, oid } = input;
+  const at = input.at.getTime();
+  const seen = memo.newest.get(cluster);
+  const last = seen?.key === key ? seen : undefined;
+  if (last !== undefined && last.oid !== oid && at < last.at) {
+    const there = await readStoredObject(input.from.store, last.oid).then(
+      () => true,
+      () => false,
+    );
+    if (there) return { oid: last.oid };
+  }
+  if (last === undefined || at >= last.at) memo.newest.set(cluster, { oid, at, key });
+  return { oid };
+}
+
+function replayed(branch: string, oid: string, newer: string): string {
+  return `${branch} was moved back to commit ${oid.slice(0, 12)}, a report older (by its signed committer time) than commit ${newer.slice(0, 12)} the hub read before: an older report pushed back is not read in its place`;
 }
 
 function refused(cluster: string, why: string, older: string | undefined): Diagnostic {
@@ -135,7 +177,7 @@ async function readCommit(from: ReadContext, oid: string): Promise<{ oid: string
 function memoOf(cache: object): Memo {
   let memo = memos.get(cache);
   if (!memo) {
-    memo = { verdicts: new Map(), check: clusterKeyChecker() };
+    memo = { checks: new Map(), check: clusterKeyChecker(), newest: new Map() };
     memos.set(cache, memo);
   }
   return memo;

@@ -8,6 +8,7 @@ import { updateRefs } from '../../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { execFileSync } from 'node:child_process';
 import { addSignature, splitSignedCommit } from '../../../src/adapters/signing/commit-payload.js';
+import { signCommit, type CommitSigner } from '../../../src/adapters/signing/commit-signer.js';
 import {
   cpSync,
   mkdirSync,
@@ -208,17 +209,19 @@ export function rendered(result: HubPassResult): Extract<HubPassResult, { type: 
   return result;
 }
 
-/** Commits these files as a cluster's first status branch commit, as its agent would. */
+/** Commits these files as a cluster's first status branch commit, as its agent would (signed with `signer` when given). */
 export async function commitStatusBranch(
   repo: FleetRepo,
   cluster: string,
   files: ReadonlyMap<string, string>,
   message = `status of ${cluster}\n`,
+  signer?: CommitSigner,
 ): Promise<void> {
   const blobs = [...files].map(([path, text]) => [path, toGitObject('blob', Buffer.from(text))] as const);
   const tree = buildTreeFromScratch(new Map(blobs.map(([path, blob]) => [path, blob.oid])));
   const who = { name: 'agent', email: 'agent@gitfleet.invalid', time: 1_700_000_200, tzOffsetMinutes: 0 };
-  const commit = makeCommit({ tree: tree.root, parents: [], author: who, message });
+  const unsigned = makeCommit({ tree: tree.root, parents: [], author: who, message });
+  const commit = signer ? await signCommit(unsigned, signer) : unsigned;
   await writeObjects({
     gitdir: repo.gitdir,
     objects: [...blobs.map(([, b]) => b), ...tree.newObjects, commit],

@@ -11,6 +11,7 @@ import { buildTreeFromScratch } from '../../../src/adapters/git/build-tree-from-
 import { toGitObject } from '../../../src/adapters/git/hash-object.js';
 import { makeCommit } from '../../../src/adapters/git/make-commit.js';
 import { readRef } from '../../../src/adapters/git/read-ref.js';
+import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { updateRefs } from '../../../src/adapters/git/update-ref.js';
 import { writeObjects } from '../../../src/adapters/git/write-objects.js';
 import { generateSshKey, type OpensshKeyPair } from '../../../src/adapters/signing/generate-ssh-key.js';
@@ -86,6 +87,7 @@ async function report(
   cluster: string,
   status: 'True' | 'False',
   by: string | undefined,
+  time = 1_700_000_200 + tick++,
 ): Promise<string> {
   const ref = `refs/heads/gitfleet/status/${cluster}`;
   const parent = await readRef(repo.gitdir, ref);
@@ -101,7 +103,7 @@ async function report(
   const who = {
     name: 'agent',
     email: 'agent@gitfleet.invalid',
-    time: 1_700_000_200 + tick++,
+    time,
     tzOffsetMinutes: 0,
   };
   const unsigned = makeCommit({
@@ -203,6 +205,50 @@ test("The same report signed by member2's own key taints member2: the check lets
   await report(repo, 'member2', 'False', 'member2');
   const pass = rendered(await hubPass(repo));
   assert.ok(!pass.diagnostics.some((d) => d.code === 'StatusRefused'), JSON.stringify(pass.diagnostics));
+  assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
+
+test('A status branch moved back to an older report its agent signed (a replay) is not read in place of the newer one: no taint.', async () => {
+  const repo = fleet({ keyed: true });
+  const cache = createHubPassCache();
+  rendered(await hubPass(repo, { cache }));
+  await report(repo, 'member1', 'True', 'member1');
+  const old = await report(repo, 'member2', 'False', 'member2');
+  const newer = await report(repo, 'member2', 'True', 'member2');
+  rendered(await hubPass(repo, { cache }));
+  git(repo, ['update-ref', 'refs/heads/gitfleet/status/member2', old, newer]);
+  const pass = await hubPass(repo, { cache });
+  assert.match(
+    pass.statusRefused?.['member2'] ?? '',
+    new RegExp(
+      `gitfleet/status/member2 was moved back to commit ${old.slice(0, 12)}, a report older .* than commit ${newer.slice(0, 12)} the hub read before.*its last signed report, commit ${newer.slice(0, 12)}`,
+    ),
+  );
+  assert.equal(taintsOf(repo, 'member2'), undefined, 'the old Ready=False report taints nothing');
+  // The limit (docs/security.md): a restarted hub has read nothing before, and takes the head it finds.
+  rendered(await hubPass(repo, { cache: createHubPassCache() }));
+  assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
+});
+
+test("After a key is revoked, the hub never keeps reading a report the old key signed, even when the new key's is older by its time.", async () => {
+  const repo = fleet({ keyed: true });
+  const cache = createHubPassCache();
+  rendered(await hubPass(repo, { cache }));
+  await report(repo, 'member1', 'True', 'member1');
+  await report(repo, 'member2', 'True', 'member2', 1_800_000_000);
+  rendered(await hubPass(repo, { cache }));
+  const renewed = generateSshKey('gitfleet-agent@member2-renewed');
+  signers.set('renewed2', signerOfText(renewed.privateKey, 'renewed2'));
+  commitChange(repo, "member2's key revoked, a new one registered", (work) =>
+    writeFileSync(join(work, 'clusters/member2.yaml'), cluster('member2', renewed.publicLine)),
+  );
+  // The new agent's clock is behind the old report's: its report is still the one read.
+  await report(repo, 'member2', 'False', 'renewed2', 1_700_000_100);
+  const pass = rendered(await hubPass(repo, { cache }));
+  assert.deepEqual(
+    pass.diagnostics.filter((d) => d.code === 'StatusRefused'),
+    [],
+  );
   assert.match(taintsOf(repo, 'member2') ?? '', /cluster\.karmada\.io\/not-ready/);
 });
 
