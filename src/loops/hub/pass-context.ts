@@ -10,7 +10,7 @@ import { readStoredObject } from '../../adapters/git/object-store.js';
 import { parseTree } from '../../adapters/git/tree-object.js';
 import { editTree } from './edit-tree.js';
 import type { HubPassCache } from './hub-pass-cache.js';
-import type { RefMove } from '../../adapters/remote/hub-repo.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import type { ReadContext } from './read-git-state.js';
 import type { TextBlobs } from './text-blobs.js';
