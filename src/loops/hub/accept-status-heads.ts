@@ -12,7 +12,7 @@ import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readCommitBytes, readCommit as readTypedCommit } from '../../adapters/git/read-typed-object.js';
 import { newestSignedBelow } from './newest-signed-below.js';
 import { clusterKeyChecker, type ClusterKeyChecker } from './cluster-key-checker.js';
 import type { ReadContext } from './read-git-state.js';
@@ -95,7 +95,7 @@ export async function acceptStatusHeads(input: {
     const older = await newestSignedBelow({
       head,
       max: maxStatusWalk,
-      content: async (oid) => (await readCommit(from, oid)).content,
+      parentOf: async (oid) => (await readTypedCommit(from.store, oid)).parents[0],
       verify,
     });
     if (older !== undefined) accepted.set(cluster, older);
@@ -128,8 +128,7 @@ function unverified(cluster: string): Diagnostic {
 }
 
 async function readCommit(from: ReadContext, oid: string): Promise<{ oid: string; content: Uint8Array }> {
-  const object = await readStoredObject(from.store, oid);
-  return { oid, content: object.content };
+  return { oid, content: await readCommitBytes(from.store, oid) };
 }
 
 function memoOf(cache: object): Memo {
