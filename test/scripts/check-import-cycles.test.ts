@@ -87,6 +87,19 @@ const cases: { name: string; files: Record<string, string>; want: string[]; want
     wantFolders: ['loops/hub -> loops/shared -> loops/hub'],
   },
   {
+    // Both ends deep below the folders that close the cycle: each import counts for every ancestor.
+    name: 'an import between subfolders two levels down counts for every ancestor on both sides',
+    files: {
+      'loops/hub/pass.ts': "import { read } from '../views/read.js';\nexport const pass = read;\n",
+      'loops/hub/stages/render.ts': 'export const render = 1;\n',
+      'loops/views/read.ts': 'export const read = 1;\n',
+      'loops/views/preview/deep/show.ts':
+        "import { render } from '../../../hub/stages/render.js';\nexport const show = render;\n",
+    },
+    want: [],
+    wantFolders: ['loops/hub -> loops/views -> loops/hub'],
+  },
+  {
     name: 'a folder and its own subfolder may import each other',
     files: {
       'cli/main.ts': "import { run } from './commands/run.js';\nexport const main = run;\n",

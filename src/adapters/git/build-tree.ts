@@ -5,7 +5,8 @@ import { emptyTreeOid, type GitObject } from './git-object.js';
 import { GitWriteError } from './git-write-error.js';
 import { toGitObject } from './hash-object.js';
 import type { BuiltTree } from './build-tree-from-scratch.js';
-import { readTreeEntries, withCache, type ObjectSource } from './read-git-object.js';
+import { withCache, type ObjectSource } from './read-git-object.js';
+import { readTree } from './read-typed-object.js';
 import { splitTreePath } from './split-tree-path.js';
 import { encodeTree, fileMode, treeMode, type TreeEntry } from './tree-object.js';
 
@@ -36,7 +37,7 @@ export function buildTree(
   opts: ObjectSource & { base: string | null; changes: readonly TreeChange[] },
 ): Promise<BuiltTree> {
   const source = withCache(opts);
-  return editTree({ entries: (oid) => readTreeEntries(source, oid) }, opts.base, opts.changes);
+  return editTree({ entries: (oid) => readTree(source, oid) }, opts.base, opts.changes);
 }
 
 /** Returns the root tree after the changes, as buildTree, reading and reporting trees through `store`. */

@@ -1,5 +1,6 @@
 // Fast-forward checks: does one commit lie in the history of another?
-import { readCommitParents, withCache, type ObjectSource } from './read-git-object.js';
+import { withCache, type ObjectSource } from './read-git-object.js';
+import { readCommit } from './read-typed-object.js';
 
 /**
  * Returns whether `ancestor` is `descendant` or reachable from it through parents (git
@@ -14,7 +15,7 @@ export async function isAncestor(
   let frontier = [opts.descendant];
   while (frontier.length > 0) {
     if (frontier.includes(opts.ancestor)) return true;
-    const parents = await Promise.all(frontier.map((oid) => readCommitParents(source, oid)));
+    const parents = await Promise.all(frontier.map((oid) => parentsOf(source, oid)));
     frontier = [];
     for (const parent of parents.flat()) {
       if (seen.has(parent)) continue;
@@ -23,4 +24,9 @@ export async function isAncestor(
     }
   }
   return false;
+}
+
+// A commit the caller has just written is known with its parents; any other is read.
+async function parentsOf(source: ObjectSource, oid: string): Promise<readonly string[]> {
+  return source.written?.get(oid) ?? (await readCommit(source, oid)).parents;
 }

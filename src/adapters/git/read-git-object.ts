@@ -1,11 +1,9 @@
-// Reads one object, loose or packed, through gitfleet's own object reader (object-database.ts:
-// pack entries read in place, deltas resolved through a cache bounded in bytes), and reads the
-// two shapes the writers need from it: a tree's entries and a commit's parents.
-import { parseCommit } from './parse-commit.js';
+// Reads one object, loose or packed, of whatever type, through gitfleet's own object reader
+// (object-database.ts: pack entries read in place, deltas resolved through a cache bounded in
+// bytes). Commits, trees and blobs are read as such through read-typed-object.ts; this raw read
+// is for what takes any type: the repack, the push, a ref's target check, revision resolving.
 import type git from 'isomorphic-git';
-import { GitWriteError } from './git-write-error.js';
 import { objectDatabaseFor } from './object-databases.js';
-import { parseTree, type TreeEntry } from './tree-object.js';
 
 /**
  * Where to read from. `cache` marks one view of the repository shared across this call's reads:
@@ -50,29 +48,4 @@ export async function readGitObject(
 export function readGitObjectNow(source: ObjectSource, oid: string): { type: string; content: Buffer } {
   const view = (source.fs as object | undefined) ?? source.cache;
   return objectDatabaseFor(source.gitdir, view, source.cache).read(oid);
-}
-
-/** Returns the entries of the tree with the given id. */
-export async function readTreeEntries(source: ObjectSource, oid: string): Promise<TreeEntry[]> {
-  const object = await readGitObject(source, oid);
-  if (object.type !== 'tree') {
-    throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a tree`);
-  }
-  return parseTree(object.content, oid);
-}
-
-/** Returns the parent ids of the commit with the given id. */
-export async function readCommitParents(source: ObjectSource, oid: string): Promise<string[]> {
-  const written = source.written?.get(oid);
-  if (written) return [...written];
-  const object = await readGitObject(source, oid);
-  if (object.type !== 'commit') {
-    throw new GitWriteError('WrongObjectType', `${oid}: a ${object.type}, not a commit`);
-  }
-  return parseCommitParents(object.content);
-}
-
-/** Returns the parent ids named by a commit object's content. */
-export function parseCommitParents(content: Uint8Array): string[] {
-  return parseCommit(content).parents;
 }

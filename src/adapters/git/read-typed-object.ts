@@ -1,5 +1,6 @@
-// The one typed reader of git objects: a commit (parsed), a tree (its entries), a blob (as text),
-// and one file of a commit's tree by its path, each read through gitfleet's own object reader
+// The one typed reader of git objects: a commit (parsed, or its bytes for a signature check), a
+// tree (its entries, or one entry by name), a blob (as bytes or text), and one file of a commit's
+// tree by its path, each read through gitfleet's own object reader
 // (object-store.ts: loose or packed, the pass's other git directories searched too). Every
 // reader has a synchronous form (`…Now`: small positioned reads of open pack files, cheaper than
 // a trip through the thread pool) and an asynchronous one for callers that await. An object of
@@ -9,7 +10,7 @@
 import { GitReadError } from './git-read-error.js';
 import { parseCommit, type CommitSignature } from './parse-commit.js';
 import { readStoredObjectNow, type ReadableObjects } from './object-store.js';
-import { parseTree, treeMode, type TreeEntry } from './tree-object.js';
+import { findTreeEntry, parseTree, treeMode, type TreeEntry } from './tree-object.js';
 
 /** A commit as its header and message say. */
 export interface GitCommit {
@@ -68,6 +69,27 @@ export function readCommit(source: ReadableObjects, oid: string): Promise<GitCom
   return Promise.resolve().then(() => readCommitNow(source, oid));
 }
 
+/** Returns the bytes of the commit with the given id as stored: what a signature check verifies. */
+export function readCommitBytesNow(source: ReadableObjects, oid: string): Uint8Array {
+  return contentOf(oid, readStoredObjectNow(source, oid), 'commit', { gitdir: source.gitdir });
+}
+
+/** Returns the bytes of the commit with the given id (readCommitBytesNow behind a promise). */
+export function readCommitBytes(source: ReadableObjects, oid: string): Promise<Uint8Array> {
+  return Promise.resolve().then(() => readCommitBytesNow(source, oid));
+}
+
+/** Returns the commit with the given id, parsed, and its bytes as stored (one read). */
+export function readCommitAndBytes(
+  source: ReadableObjects,
+  oid: string,
+): Promise<{ commit: GitCommit; content: Uint8Array }> {
+  return Promise.resolve().then(() => {
+    const object = readStoredObjectNow(source, oid);
+    return { commit: commitOf(oid, object, { gitdir: source.gitdir }), content: object.content };
+  });
+}
+
 /** Returns the entries of the tree with the given id, in stored order. */
 export function readTreeNow(source: ReadableObjects, oid: string, path?: string): TreeEntry[] {
   return treeOf(oid, readStoredObjectNow(source, oid), placeOf(source, path));
@@ -83,6 +105,11 @@ export function readBlobNow(source: ReadableObjects, oid: string, path?: string)
   return contentOf(oid, readStoredObjectNow(source, oid), 'blob', placeOf(source, path));
 }
 
+/** Returns the bytes of the blob with the given id (readBlobNow behind a promise). */
+export function readBlob(source: ReadableObjects, oid: string, path?: string): Promise<Uint8Array> {
+  return Promise.resolve().then(() => readBlobNow(source, oid, path));
+}
+
 /** Returns the text (UTF-8, a byte order mark kept) of the blob with the given id. */
 export function readBlobTextNow(source: ReadableObjects, oid: string, path?: string): string {
   const bytes = readBlobNow(source, oid, path);
@@ -92,6 +119,18 @@ export function readBlobTextNow(source: ReadableObjects, oid: string, path?: str
 /** Returns the text of the blob with the given id (readBlobTextNow behind a promise). */
 export function readBlobText(source: ReadableObjects, oid: string, path?: string): Promise<string> {
   return Promise.resolve().then(() => readBlobTextNow(source, oid, path));
+}
+
+/**
+ * Returns the entry `name` of the tree with the given id, found in the tree's bytes without
+ * decoding its other entries (a large tree read for one name), or undefined when it has none.
+ */
+export function readTreeEntryNow(source: ReadableObjects, tree: string, name: string): TreeEntry | undefined {
+  return findTreeEntry(readTreeBytesNow(source, tree), name);
+}
+
+function readTreeBytesNow(source: ReadableObjects, tree: string): Uint8Array {
+  return contentOf(tree, readStoredObjectNow(source, tree), 'tree', { gitdir: source.gitdir });
 }
 
 /**

@@ -67,3 +67,26 @@ export function parseTree(content: Uint8Array, oid: string): TreeEntry[] {
   }
   return entries;
 }
+
+/**
+ * Returns the entry `name` of a tree object's content, scanning the bytes without decoding the
+ * other entries, or undefined when it has none (or the bytes end before it).
+ */
+export function findTreeEntry(content: Uint8Array, name: string): TreeEntry | undefined {
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.length);
+  const wanted = Buffer.from(name, 'utf8');
+  let at = 0;
+  while (at < bytes.length) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) return undefined;
+    if (nul - space - 1 === wanted.length && bytes.compare(wanted, 0, wanted.length, space + 1, nul) === 0)
+      return {
+        mode: bytes.toString('latin1', at, space),
+        name,
+        oid: bytes.toString('hex', nul + 1, nul + 21),
+      };
+    at = nul + 21;
+  }
+  return undefined;
+}

@@ -7,8 +7,6 @@ import { findLocalGitdir } from '../source/find-local-gitdir.js';
 import { GitReadError } from '../git/git-read-error.js';
 import type { RefMove } from '../../core/model/ref-move.js';
 
-export type { RefMove } from '../../core/model/ref-move.js';
-
 /** A repository the hub renders into. */
 export interface HubRepo {
   /** The git directory read and written by the pass (a bare repository or `<work tree>/.git`). */

@@ -79,7 +79,7 @@ class MirrorObjectReader implements ObjectReader {
     }
     const loose = await readLoose(this.gitdir, oid);
     if (loose) return loose;
-    const other = await readGitObject({ gitdir: this.gitdir }, oid); // a delta: isomorphic-git resolves it
+    const other = await readGitObject({ gitdir: this.gitdir }, oid); // a delta: the object reader resolves it
     if (!pushedTypes.has(other.type))
       throw new GitReadError(
         'WrongObjectType',

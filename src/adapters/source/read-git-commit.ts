@@ -17,8 +17,7 @@ import type { SourceFile } from '../../core/load/load-fleet.js';
 import { decodeSourceText } from './decode-source-text.js';
 import { objectStoreFs } from '../git/object-store-fs.js';
 import { readGitObjectNow } from '../git/read-git-object.js';
-import type { TreeEntry } from '../git/tree-object.js';
-import { commitOf, contentOf, treeOf } from '../git/read-typed-object.js';
+import { commitOf, readBlobNow, readTreeNow } from '../git/read-typed-object.js';
 import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { GitSourceError, type GitSourceErrorCode, type GitSourceRepo } from './git-source-error.js';
 
@@ -43,7 +42,7 @@ export async function readGitSource(opts: {
   for (let i = 0; i < blobs.length; i += READ_BATCH) {
     const batch = blobs.slice(i, i + READ_BATCH);
     const read = await Promise.all(
-      batch.map((b) => readingObject(() => Promise.resolve(readBlob(repo, b.oid, b.path)))),
+      batch.map((b) => readingObject(() => Promise.resolve(readBlobNow(repo, b.oid, b.path)))),
     );
     batch.forEach((b, j) => files.push({ path: b.path, content: decodeSourceText(read[j]!, b.path) }));
   }
@@ -97,7 +96,7 @@ async function readCommitTree(
 
 class NotACommit extends Error {}
 
-/** Returns the commit an id names, annotated tags peeled down to it, and the commit's tree. */
+/** Returns the commit an id names, annotated tags peeled down to it (an object of any type read raw), and the commit's tree. */
 function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: string; message: string } {
   let oid = start;
   for (let depth = 0; depth < 16; depth++) {
@@ -114,18 +113,13 @@ function peelToCommit(repo: GitSourceRepo, start: string): { oid: string; tree: 
   throw new NotACommit();
 }
 
-/** Returns a blob's content; an object of another type where the tree names a file is damage. */
-function readBlob(repo: GitSourceRepo, oid: string, path: string): Uint8Array {
-  return contentOf(oid, readGitObjectNow(repo, oid), 'blob', { path, gitdir: repo.dir });
-}
-
 async function listFleetBlobs(
   repo: GitSourceRepo,
   treeOid: string,
   prefix: string,
   out: { path: string; oid: string }[],
 ): Promise<void> {
-  const tree = await readingObject(() => Promise.resolve(readTree(repo, treeOid)));
+  const tree = await readingObject(() => Promise.resolve(readTreeNow(repo, treeOid, prefix)));
   const subtrees: Promise<void>[] = [];
   for (const entry of tree) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
@@ -136,10 +130,6 @@ async function listFleetBlobs(
     }
   }
   await Promise.all(subtrees);
-}
-
-function readTree(repo: GitSourceRepo, oid: string): TreeEntry[] {
-  return treeOf(oid, readGitObjectNow(repo, oid), { gitdir: repo.dir });
 }
 
 /**

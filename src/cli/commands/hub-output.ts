@@ -1,11 +1,12 @@
 // What `gitfleet hub` prints about a pass: the JSON record, or a few lines of text. The loop
 // prints each pass's text as a log record (stamped, levelled: observability.ts); a pass that
-// changed nothing since the one printed before (no cluster branch written, no decision, the
-// same source commit and diagnostics) is one short line at debug level, so a hub at the default
-// level says nothing while agents push status (docs/production.md#logs).
+// changed nothing since the one printed before (loops/hub/pass-news.ts judges) is one short
+// line at debug level, so a hub at the default level says nothing while agents push status
+// (docs/production.md#logs).
 import { formatLoadError } from '../../core/load/load-error.js';
 import { formatDiagnostic } from '../../core/model/diagnostic.js';
 import type { ClusterPassOutcome, HubPassResult } from '../../loops/hub/hub-pass-result.js';
+import type { PassNews } from '../../loops/hub/pass-news.js';
 import type { LogLevel } from '../../loops/runtime/logger.js';
 import type { Io } from '../io.js';
 
@@ -63,36 +64,27 @@ function refusalLine(result: HubPassResult): string | undefined {
   return `hub: refused ${result.source.ref} ${head.slice(0, 7)}: ${reason}; ${kept}${where}`;
 }
 
-/** How the loop prints its passes, and what it printed last. */
+/** How the loop prints its passes, and what it printed last (loops/hub/pass-news.ts decides). */
 export interface LoopReporter {
   output: 'text' | 'json';
   /** For JSON: stdout. */
   io: Io;
   /** Prints one pass's text (observability.ts: stamped, levelled). */
   report(text: string, opts: { level: LogLevel; failed?: boolean }): void;
-  /** What identifies the last pass printed in full; cleared when a new term starts. */
-  last?: { commit: string; key: string };
+  /** What the loop reported last; forgotten when a new term starts. */
+  news: PassNews;
 }
 
 /**
- * Prints a pass of the loop. JSON: one record per rendered pass, a failing or up-to-date source
- * once. Text: in full at info (a failure at error), or, when it says nothing the pass printed
- * before did not, one line at debug.
+ * Prints a pass of the loop as PassNews judges it. JSON: one record per rendered pass, a failing
+ * or up-to-date source once. Text: in full at info (a failure at error), or, when it says
+ * nothing the pass printed before did not, one line at debug.
  */
 export function reportLoopPass(result: HubPassResult, reporter: LoopReporter): void {
-  const commit = result.source.commit;
-  if (reporter.output === 'json') {
-    const key = result.type;
-    if (key !== 'rendered' && key === reporter.last?.key && commit === reporter.last.commit) return;
-    reporter.last = { commit, key };
-    return printResult(result, 'json', reporter.io, true);
-  }
-  const key = passKey(result);
-  if (isQuiet(result, reporter.last, key)) {
-    reporter.report(quietLine(result), { level: 'debug' });
-    return;
-  }
-  reporter.last = { commit, key };
+  const verdict = reporter.news.judge(result, reporter.output);
+  if (verdict === 'none') return;
+  if (reporter.output === 'json') return printResult(result, 'json', reporter.io, true);
+  if (verdict === 'quiet') return reporter.report(quietLine(result), { level: 'debug' });
   const text = formatResult(result);
   if (text.out !== undefined) reporter.report(text.out, { level: 'info' });
   if (text.err !== undefined)
@@ -100,38 +92,6 @@ export function reportLoopPass(result: HubPassResult, reporter: LoopReporter): v
       level: result.type === 'loadFailed' || result.type === 'sourceRefused' ? 'error' : 'warn',
       failed: true,
     });
-}
-
-// What makes two passes alike for a reader: the outcome, the source commit, what is unreadable,
-// the load errors or the diagnostics (a new warning is news even when no branch moved).
-function passKey(result: HubPassResult): string {
-  const parts = [
-    result.type,
-    result.source.commit,
-    JSON.stringify(result.statusUnreadable ?? {}),
-    JSON.stringify(result.statusRefused ?? {}),
-  ];
-  if (result.refused) parts.push(`refused ${result.refused.head}`);
-  if (result.type === 'rendered') parts.push(...result.diagnostics.map(formatDiagnostic));
-  if (result.type === 'loadFailed') parts.push(...result.errors.map(formatLoadError));
-  return parts.join('\n');
-}
-
-// A pass that tells a reader nothing new: the source printed already rendered (upToDate), the
-// same load failure again, or a render like the one printed that wrote no cluster branch and
-// decided nothing (its bindings may record new status).
-function isQuiet(result: HubPassResult, last: LoopReporter['last'], key: string): boolean {
-  if (last === undefined) return false;
-  // A refused head is news once per head (the last verified commit rendered again is not).
-  if (result.type === 'upToDate')
-    return (
-      last.commit === result.source.commit &&
-      (key === last.key || (!result.refused && result.statusRefused === undefined))
-    );
-  if (key !== last.key) return false;
-  if (result.type === 'loadFailed' || result.type === 'sourceRefused') return true;
-  if ((result.decisions?.length ?? 0) > 0 || (result.rolloutDecisions?.length ?? 0) > 0) return false;
-  return Object.values(result.clusters).every((o) => o.type === 'unchanged' || o.type === 'retired');
 }
 
 function quietLine(result: HubPassResult): string {

@@ -32,6 +32,7 @@ import { openHub, type OpenHub } from './hub-setup.js';
 import { notifyOf, type HubDoorbellOptions } from './hub-doorbell.js';
 import { leaderElectionOf, type HubLeaderElection } from './hub-leadership.js';
 import { printResult, reportLoopPass, type LoopReporter } from './hub-output.js';
+import { PassNews } from '../../loops/hub/pass-news.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { hubProcess, runHubProcess, type HubProcess } from '../../loops/hub/hub-process.js';
 import type { HubPassResult } from '../../loops/hub/hub-pass-result.js';
@@ -219,7 +220,7 @@ async function hubLoop(
   const { hub, observe, deps, statuses, notifier } = ctx;
   const { parts, bell } = hub;
   const { log } = parts;
-  const reporter: LoopReporter = { output: opts.output, io, report: observe.report };
+  const reporter: LoopReporter = { output: opts.output, io, report: observe.report, news: new PassNews() };
   const closeParts = async (): Promise<void> => {
     await notifier.stop();
     hub.closeLeaseClient();
@@ -241,7 +242,7 @@ async function hubLoop(
   await runHubProcess(parts, ctx.process, {
     ...{ stop: interrupted, signal: ctx.stopping.signal, readiness, metrics: observe.metrics },
     random: deps.random ?? Math.random,
-    newTerm: () => delete reporter.last,
+    newTerm: () => reporter.news.forget(),
     report: nudging(statuses, (result) => {
       reportLoopPass(result, reporter);
       notifier.passed(result);

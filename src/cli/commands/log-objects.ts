@@ -2,14 +2,14 @@
 // status views read with): refs from the ref files, commits and trees from the object store.
 // The reads are synchronous: small positioned reads of open pack files.
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { openObjectStore, readStoredObjectNow, type ObjectStore } from '../../adapters/git/object-store.js';
+import { openObjectStore, type ObjectStore } from '../../adapters/git/object-store.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { createFleetStatusMemo } from '../../loops/views/fleet-status-memo.js';
 import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { readRenderedHeads, readRenderLocations } from '../../loops/views/read-rendered-heads.js';
 import {
-  contentOf,
   readCommitNow,
+  readTreeEntryNow,
   readTreeNow,
   type GitCommit,
 } from '../../adapters/git/read-typed-object.js';
@@ -138,28 +138,7 @@ function readCommitOf(repo: LogRepo, oid: string): GitCommit {
  * tree's bytes without decoding its other entries, or undefined when it has none.
  */
 export function treeEntryOid(repo: LogRepo, tree: string, name: string): string | undefined {
-  const content = contentOf(tree, readStoredObjectNow(repo.store, tree), 'tree', {
-    gitdir: repo.store.gitdir,
-  });
-  return findEntry(
-    Buffer.from(content.buffer, content.byteOffset, content.length),
-    Buffer.from(name, 'utf8'),
-  );
-}
-
-// Entries are `<mode> <name>\0<20 or 32 id bytes>`; the id's length is the repository's.
-function findEntry(bytes: Buffer, name: Buffer): string | undefined {
-  const idLength = 20;
-  let at = 0;
-  while (at < bytes.length) {
-    const space = bytes.indexOf(0x20, at);
-    const nul = bytes.indexOf(0, space + 1);
-    if (space < 0 || nul < 0) return undefined;
-    if (nul - space - 1 === name.length && bytes.compare(name, 0, name.length, space + 1, nul) === 0)
-      return bytes.toString('hex', nul + 1, nul + 1 + idLength);
-    at = nul + 1 + idLength;
-  }
-  return undefined;
+  return readTreeEntryNow(repo.store, tree, name)?.oid;
 }
 
 /** Returns a tree's entries: subtrees (`tree`), files (`blob`) and submodules (`commit`). */

@@ -4,7 +4,8 @@
 // `refresh` fetches the branches the agent reads (agentMirrorRefs) into a local mirror and
 // throws when the remote cannot be reached, and `publish` pushes the status branch back.
 import { bindingsRef, heartbeatRef, statusRef } from '../../core/publish/hub-refs.js';
-import { localHubRepo, type HubRepo, type RefMove } from '../../adapters/remote/hub-repo.js';
+import { localHubRepo, type HubRepo } from '../../adapters/remote/hub-repo.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 
 export type { RefMove };
 

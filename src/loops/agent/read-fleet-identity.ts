@@ -5,7 +5,8 @@
 // commit names its own source commit. A cluster branch is never deleted and rewritten (a removed
 // cluster gets a tombstone commit, DESIGN.md §3), so the root does not change; a repository
 // rebuilt from scratch is a new fleet unless `--fleet` keeps the old name (docs/agent-pruning.md).
-import { readCommitParents, withCache } from '../../adapters/git/read-git-object.js';
+import { withCache } from '../../adapters/git/read-git-object.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import type { AgentMemory } from './agent-memory.js';
 
@@ -43,7 +44,7 @@ export async function readFleetIdentity(gitdir: string, head: string): Promise<s
   for (;;) {
     let parents: string[];
     try {
-      parents = await readCommitParents(source, oid);
+      parents = (await readCommit(source, oid)).parents;
     } catch {
       return undefined;
     }

@@ -3,7 +3,9 @@
 // the agent was given (never keys read from the branch). A head that does not is reported as
 // `unverified`: nothing is applied, nothing deleted, what runs in the cluster stays as it is,
 // and the status and the log say which commit and why (docs/security.md#agents-apply-only-what-the-hub-signed).
-import { readGitObject, withCache } from '../../adapters/git/read-git-object.js';
+import { withCache } from '../../adapters/git/read-git-object.js';
+import { readCommitBytes } from '../../adapters/git/read-typed-object.js';
+import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
 import type { Clock } from '../runtime/clock.js';
@@ -28,17 +30,14 @@ export async function verifyCommit(
   oid: string,
   clock: Clock,
 ): Promise<SignatureVerdict> {
-  const object = await readGitObject(withCache({ gitdir }), oid);
-  if (object.type !== 'commit') {
-    return {
-      ok: false,
-      commit: oid,
-      problem: 'Malformed',
-      detail: `a ${object.type}, not a commit`,
-      signer: undefined,
-    };
+  let content: Uint8Array;
+  try {
+    content = await readCommitBytes(withCache({ gitdir }), oid);
+  } catch (error) {
+    if (!isGitfleetError(error, 'WrongObjectType')) throw error;
+    return { ok: false, commit: oid, problem: 'Malformed', detail: error.message, signer: undefined };
   }
-  return verifier.verify({ oid, content: object.content }, new Date(clock.now()));
+  return verifier.verify({ oid, content }, new Date(clock.now()));
 }
 
 /** Returns a check of commits (the deletion allowance's bindings commits): the verdict in words when one is not signed by a trusted key, else undefined. */

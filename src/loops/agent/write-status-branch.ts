@@ -14,7 +14,7 @@ import type { GitObject } from '../../adapters/git/git-object.js';
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
-import { readGitObject, readTreeEntries } from '../../adapters/git/read-git-object.js';
+import { readBlobText, readCommit, readTree } from '../../adapters/git/read-typed-object.js';
 import { treeMode } from '../../adapters/git/tree-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
@@ -99,7 +99,7 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
     }
   }
   const tree = buildTreeFromScratch(files);
-  if (head !== null && (await treeOf(gitdir, head)) === tree.root) {
+  if (head !== null && (await readCommit({ gitdir }, head)).tree === tree.root) {
     remember(head);
     return { type: 'unchanged', commit: head };
   }
@@ -138,27 +138,18 @@ function sameRecords(a: readonly ObjectStatusRecord[], b: readonly ObjectStatusR
   return seen.size === a.length && b.every((record) => seen.has(record));
 }
 
-async function treeOf(gitdir: string, commit: string): Promise<string | undefined> {
-  const text = Buffer.from((await readGitObject({ gitdir }, commit)).content).toString('utf8');
-  return /^tree ([0-9a-f]{40})$/m.exec(text)?.[1];
-}
-
 /** Returns the files of the status branch's head (path → text), empty when there is none. */
 export async function readStatusFiles(gitdir: string, ref: string): Promise<Map<string, string>> {
   const head = await readRef(gitdir, ref);
   const files = new Map<string, string>();
   if (head === null) return files;
   const walk = async (tree: string, prefix: string): Promise<void> => {
-    for (const entry of await readTreeEntries({ gitdir }, tree)) {
-      if (entry.mode === treeMode) await walk(entry.oid, `${prefix}${entry.name}/`);
-      else
-        files.set(
-          `${prefix}${entry.name}`,
-          Buffer.from((await readGitObject({ gitdir }, entry.oid)).content).toString('utf8'),
-        );
+    for (const entry of await readTree({ gitdir }, tree, prefix.slice(0, -1))) {
+      const path = `${prefix}${entry.name}`;
+      if (entry.mode === treeMode) await walk(entry.oid, `${path}/`);
+      else files.set(path, await readBlobText({ gitdir }, entry.oid, path));
     }
   };
-  const root = await treeOf(gitdir, head);
-  if (root) await walk(root, '');
+  await walk((await readCommit({ gitdir }, head)).tree, '');
   return files;
 }

@@ -12,7 +12,7 @@ import type { Diagnostic } from '../../core/model/diagnostic.js';
 import type { Fleet } from '../../core/model/fleet.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readCommitBytes, readCommit as readTypedCommit } from '../../adapters/git/read-typed-object.js';
 import { newestSignedBelow } from './newest-signed-below.js';
 import { clusterKeyChecker, type ClusterCommitCheck, type ClusterKeyChecker } from './cluster-key-checker.js';
 import type { ReadContext } from './read-git-state.js';
@@ -107,7 +107,7 @@ export async function acceptStatusHeads(input: {
     const older = await newestSignedBelow({
       head,
       max: maxStatusWalk,
-      content: async (oid) => (await readCommit(from, oid)).content,
+      parentOf: async (oid) => (await readTypedCommit(from.store, oid)).parents[0],
       verify,
     });
     if (older !== undefined) await take(older);
@@ -133,7 +133,7 @@ async function notOlderThanRead(input: {
   const seen = memo.newest.get(cluster);
   const last = seen?.key === key ? seen : undefined;
   if (last !== undefined && last.oid !== oid && at < last.at) {
-    const there = await readStoredObject(input.from.store, last.oid).then(
+    const there = await readCommitBytes(input.from.store, last.oid).then(
       () => true,
       () => false,
     );
@@ -170,8 +170,7 @@ function unverified(cluster: string): Diagnostic {
 }
 
 async function readCommit(from: ReadContext, oid: string): Promise<{ oid: string; content: Uint8Array }> {
-  const object = await readStoredObject(from.store, oid);
-  return { oid, content: object.content };
+  return { oid, content: await readCommitBytes(from.store, oid) };
 }
 
 function memoOf(cache: object): Memo {

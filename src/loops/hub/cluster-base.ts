@@ -5,8 +5,7 @@
 // keeps from the same commit, so content pushed by hand is never carried into a commit the hub
 // signs (docs/security.md#who-can-do-what).
 import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
-import { parseCommitParents } from '../../adapters/git/read-git-object.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import { needsSignature } from './pass-context.js';
@@ -60,9 +59,7 @@ async function isNextHubCommit(
   commit: string,
   parent: string,
 ): Promise<boolean> {
-  const object = await readStoredObject(ctx.store, commit);
-  if (object.type !== 'commit') return false;
-  const parents = parseCommitParents(object.content);
+  const { parents } = await readCommit(ctx.store, commit);
   if (parents.length !== 1 || parents[0] !== parent) return false;
   if (!parseTrailers((await readCommitInfo(ctx, commit)).message).has(sourceCommitTrailer)) return false;
   return !(await needsSignature(ctx, commit));

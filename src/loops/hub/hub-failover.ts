@@ -6,7 +6,7 @@ import { carryRecordedVerdicts } from '../../core/failover/carry-recorded-verdic
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { failoverDir } from '../../core/failover/plan-failover.js';
 import { parseTime } from '../../core/model/rfc3339.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readBlobText } from '../../adapters/git/read-typed-object.js';
 import type { ReadContext } from './read-git-state.js';
 
 export interface HubFailover {
@@ -40,8 +40,7 @@ export async function readFailoverRecords(
   const recorded = new Map<string, string>();
   for (const [path, oid] of files) {
     if (!path.startsWith(failoverDir)) continue;
-    const object = await readStoredObject(ctx.store, oid);
-    recorded.set(path, Buffer.from(object.content).toString('utf8'));
+    recorded.set(path, await readBlobText(ctx.store, oid, path));
   }
   return recorded;
 }

@@ -18,8 +18,7 @@ import {
 } from '../../core/notify/notify-cursor.js';
 import { createFleetStatusMemo } from '../views/fleet-status-memo.js';
 import { readCommit, readText, type FleetRead } from '../views/read-fleet-objects.js';
-import { parseTree } from '../../adapters/git/tree-object.js';
-import { readStoredObjectNow } from '../../adapters/git/object-store.js';
+import { readTreeEntryNow } from '../../adapters/git/read-typed-object.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 
 /** The cursor the branch holds and the commit it is in (null: no branch yet). */
@@ -34,9 +33,7 @@ export async function readNotifyCursor(gitdir: string, ref: string): Promise<Rec
   if (head === null) return { head, cursor: {} };
   const read: FleetRead = { store: openObjectStore(gitdir), memo: createFleetStatusMemo() };
   const tree = readCommit(read, head).tree;
-  const entry = parseTree(readStoredObjectNow(read.store, tree).content, tree).find(
-    (e) => e.name === cursorFile,
-  );
+  const entry = readTreeEntryNow(read.store, tree, cursorFile);
   return { head, cursor: entry ? parseNotifyCursor(readText(read, entry.oid)) : {} };
 }
 

@@ -4,8 +4,8 @@
 // commits (older ones are left: the backlog's bound, counted as dropped by the worker). Each
 // commit's events are derived from it and its parent (core/notify), so they are the same events
 // with the same ids whoever reads them, whenever.
-import { readStoredObjectNow } from '../../adapters/git/object-store.js';
-import { parseTree, treeMode } from '../../adapters/git/tree-object.js';
+import { readTreePathNow } from '../../adapters/git/read-typed-object.js';
+import { treeMode } from '../../adapters/git/tree-object.js';
 import { parseRolloutRecord } from '../../core/rollout/rollout-record.js';
 import { strategyLabel, type RolloutState } from '../../core/model/rollout.js';
 import { bindingsCommitEvents, type BindingsCommitFacts } from '../../core/notify/bindings-commit-events.js';
@@ -96,13 +96,9 @@ function bindingsFacts(read: FleetRead, commit: string): BindingsCommitFacts {
 // The records under `.gitfleet/rollouts/` of a bindings tree (core/rollout/rollout-record.ts).
 function rolloutRecords(read: FleetRead, tree: string): Map<string, RolloutState> {
   const records = new Map<string, RolloutState>();
-  let at: string | undefined = tree;
-  for (const name of ['.gitfleet', 'rollouts']) {
-    const entries = parseTree(readStoredObjectNow(read.store, at).content, at);
-    at = entries.find((e) => e.name === name && e.mode === treeMode)?.oid;
-    if (at === undefined) return records;
-  }
-  for (const file of listYamlFiles(read, at)) {
+  const dir = readTreePathNow(read.store, tree, '.gitfleet/rollouts');
+  if (dir?.mode !== treeMode) return records;
+  for (const file of listYamlFiles(read, dir.oid)) {
     const state = parseRolloutRecord(readText(read, file.oid));
     if (state) records.set(strategyLabel(state.strategy), state);
   }

@@ -6,11 +6,11 @@ import { signCommit, type CommitSigner } from '../../adapters/signing/commit-sig
 import { committedAt } from '../../adapters/git/parse-commit.js';
 import { isSignedBy } from '../../adapters/signing/is-signed-by.js';
 import { signerVerifier } from '../../adapters/signing/signer-verifier.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readCommitBytes } from '../../adapters/git/read-typed-object.js';
 import { parseTree } from '../../adapters/git/tree-object.js';
 import { editTree } from './edit-tree.js';
 import type { HubPassCache } from './hub-pass-cache.js';
-import type { RefMove } from '../../adapters/remote/hub-repo.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import type { ReadContext } from './read-git-state.js';
 import type { TextBlobs } from './text-blobs.js';
@@ -102,17 +102,12 @@ export async function needsSignature(
   if (known === undefined) signedWith.set(signer, (known = new Map()));
   let signed = known.get(commit);
   if (signed === undefined) {
-    const object = await readStoredObject(ctx.store, commit);
+    const content = await readCommitBytes(ctx.store, commit);
     // Verified, not only named: a signature copied from one of the hub's commits onto a forged
     // one names the key too. Judged at the commit's time: the hub signs with its own clock.
     signed =
-      object.type === 'commit' &&
-      (await isSignedBy(object.content, signer)) &&
-      (
-        await (
-          await signerVerifier(signer)
-        ).verify({ oid: commit, content: object.content }, committedAt(object.content))
-      ).ok;
+      (await isSignedBy(content, signer)) &&
+      (await (await signerVerifier(signer)).verify({ oid: commit, content }, committedAt(content))).ok;
     if (known.size >= 100_000) known.clear();
     known.set(commit, signed);
   }

@@ -20,7 +20,7 @@ import { evictionsByCluster, type ClusterEvictions } from '../../core/failover/e
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { BindingsOutcome, ClusterPassOutcome } from './hub-pass-result.js';
-import type { RefMove } from '../../adapters/remote/hub-repo.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import { clusterRef, clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { BranchWrite, PassContext } from './pass-context.js';
 import type { AgentReport } from '../../core/status/status-branch.js';

@@ -19,7 +19,7 @@ import {
 } from '../../core/publish/refusal-trailers.js';
 import { renderHeldTrailer } from '../../core/publish/render-move.js';
 import { renderLocationDir } from '../../core/model/render-repository.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readBlobText } from '../../adapters/git/read-typed-object.js';
 import { readCommitFiles, readCommitInfo, type ReadContext } from './read-git-state.js';
 
 export interface HubState {
@@ -145,9 +145,7 @@ async function readLocations(
   const out = new Map<string, string>();
   for (const [path, oid] of files) {
     if (!path.startsWith(renderLocationDir)) continue;
-    const text = Buffer.from((await readStoredObject(ctx.store, oid)).content)
-      .toString('utf8')
-      .trim();
+    const text = (await readBlobText(ctx.store, oid, path)).trim();
     if (text !== '') out.set(path.slice(renderLocationDir.length), text);
   }
   return out;
@@ -174,7 +172,6 @@ export async function readPreviousBindings(
 
 function readRecord(ctx: ReadContext, oid: string): Promise<PreviousBinding | null> {
   return memoize(ctx.cache.records, oid, async () => {
-    const object = await readStoredObject(ctx.store, oid);
-    return parseBindingRecord(Buffer.from(object.content).toString('utf8')) ?? null;
+    return parseBindingRecord(await readBlobText(ctx.store, oid)) ?? null;
   });
 }

@@ -2,8 +2,7 @@
 // records of the bindings branch, and the approvals on the source branch.
 import { approvalsOf } from '../../core/rollout/rollout-trailers.js';
 import { rolloutDir } from '../../core/rollout/rollout-record.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
-import { parseCommitParents } from '../../adapters/git/read-git-object.js';
+import { readBlobText, readCommit } from '../../adapters/git/read-typed-object.js';
 import { readCommitInfo, type ReadContext } from './read-git-state.js';
 
 /** How far back along the source branch's first parents approvals are looked for. */
@@ -22,8 +21,7 @@ export async function readRecords(
 
 /** Returns a blob's text. */
 export async function readText(ctx: ReadContext, oid: string): Promise<string> {
-  const object = await readStoredObject(ctx.store, oid);
-  return Buffer.from(object.content).toString('utf8');
+  return readBlobText(ctx.store, oid);
 }
 
 /** Returns the revisions the records name. */
@@ -53,8 +51,7 @@ export async function readApprovals(
     found.push({ commit, approvals: approvalsOf(message) });
     unseen.delete(commit);
     if (unseen.size === 0) break;
-    const object = await readStoredObject(ctx.store, commit);
-    commit = parseCommitParents(object.content)[0];
+    commit = (await readCommit(ctx.store, commit)).parents[0];
   }
   return found;
 }

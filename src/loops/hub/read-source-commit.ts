@@ -9,7 +9,7 @@ import type { SourceFile } from '../../core/load/load-fleet.js';
 import { memoize } from '../runtime/memo-map.js';
 import type { SourceCommit } from './hub-pass-result.js';
 import { fullSourceRef } from '../../core/publish/hub-refs.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readBlob } from '../../adapters/git/read-typed-object.js';
 import { isFleetSourceFile, resolveCommitTree } from '../../adapters/source/read-git-commit.js';
 import { GitSourceError } from '../../adapters/source/git-source-error.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
@@ -95,7 +95,6 @@ function listSourceBlobs(
 // A blob at several paths is decoded once; a decoding error names the first path it was read at.
 function readSourceText(ctx: ReadContext, oid: string, path: string): Promise<string> {
   return memoize(ctx.cache.sourceTexts, oid, async () => {
-    const object = await readStoredObject(ctx.store, oid);
-    return decodeSourceText(object.content, path);
+    return decodeSourceText(await readBlob(ctx.store, oid, path), path);
   });
 }

@@ -7,7 +7,7 @@ import { parseStatusBranch, statusCommitTrailer, type AgentReport } from '../../
 import { memoize } from '../runtime/memo-map.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { statusRefPrefix } from '../../core/publish/hub-refs.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readBlobText } from '../../adapters/git/read-typed-object.js';
 import { readCommitFiles, type ReadContext } from './read-git-state.js';
 
 /** Returns cluster name → head commit of its status branch. */
@@ -40,8 +40,7 @@ async function readReport(ctx: ReadContext, head: string): Promise<AgentReport |
   const { files } = await readCommitFiles(ctx, head);
   const texts = new Map<string, string>();
   for (const [path, oid] of files) {
-    const object = await readStoredObject(ctx.store, oid);
-    texts.set(path, Buffer.from(object.content).toString('utf8'));
+    texts.set(path, await readBlobText(ctx.store, oid, path));
   }
   return parseStatusBranch(texts) ?? null;
 }

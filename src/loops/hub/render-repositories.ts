@@ -22,7 +22,8 @@ import { GitWriteError } from '../../adapters/git/git-write-error.js';
 import { GitfleetError, isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
-import type { HubRepo, RefMove } from '../../adapters/remote/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 
 /**

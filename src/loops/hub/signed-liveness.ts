@@ -18,7 +18,7 @@
 // read and verified once (the object from `gitdir`). A head whose commit is not there yet (a
 // remote's mirror that has not fetched it) is not counted and is looked at again next time.
 import { describeVerdict } from '../../core/model/signature-verdict.js';
-import { readGitObject } from '../../adapters/git/read-git-object.js';
+import { readCommitBytes } from '../../adapters/git/read-typed-object.js';
 import type { Logger } from '../runtime/logger.js';
 import { clusterKeyChecker } from './cluster-key-checker.js';
 
@@ -81,7 +81,7 @@ export function signedLiveness(opts: { log: Logger }): SignedLiveness {
       }
       let content: Uint8Array;
       try {
-        content = (await readGitObject({ gitdir: head.gitdir }, oid)).content;
+        content = await readCommitBytes({ gitdir: head.gitdir }, oid);
       } catch {
         return track.accepted; // not here yet: looked at again next time
       }

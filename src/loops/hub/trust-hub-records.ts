@@ -15,7 +15,7 @@
 // as above.
 import type { Diagnostic } from '../../core/model/diagnostic.js';
 import { describeVerdict, type SignatureVerdict } from '../../core/model/signature-verdict.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readCommit, readCommitBytes } from '../../adapters/git/read-typed-object.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { signerVerifier } from '../../adapters/signing/signer-verifier.js';
@@ -50,7 +50,7 @@ export async function trustHubRecords(
   const trusted = await newestSignedBelow({
     head,
     max: maxRecordWalk,
-    content: async (oid) => (await readStoredObject(read.store, oid)).content,
+    parentOf: async (oid) => (await readCommit(read.store, oid)).parents[0],
     verify,
   });
   const ref = state.bindings.ref;
@@ -100,7 +100,7 @@ function verifierOf(read: ReadContext, keys: HubRecordKeys): (oid: string) => Pr
   return async (oid) => {
     const seen = memo.get(oid);
     if (seen) return seen;
-    const commit = { oid, content: (await readStoredObject(read.store, oid)).content };
+    const commit = { oid, content: await readCommitBytes(read.store, oid) };
     const at = keys.now();
     let verdict = await (await signerVerifier(keys.signer!)).verify(commit, at);
     if (!verdict.ok && keys.trustedKeys) {

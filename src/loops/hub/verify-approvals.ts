@@ -8,8 +8,7 @@ import type { RolloutStrategy } from '../../core/model/rollout.js';
 import { strategyLabel } from '../../core/model/rollout.js';
 import type { SignatureVerdict } from '../../core/model/signature-verdict.js';
 import type { ApprovalCommit, ChangeMaker } from '../../core/rollout/judge-approval.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
+import { readCommitAndBytes, readCommitBytes } from '../../adapters/git/read-typed-object.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { signatureKeyIds } from '../../adapters/signing/is-signed-by.js';
 import { trustedKeysOf, type TrustedKeysText } from '../../adapters/signing/load-trusted-keys.js';
@@ -91,8 +90,7 @@ async function verdictOf(
   now: Date,
 ): Promise<SignatureVerdict> {
   if (!keys.ok) return { ok: false, commit: oid, problem: 'UnknownKey', detail: keys.why, signer: undefined };
-  const object = await readStoredObject(ctx.store, oid);
-  return keys.verifier.verify({ oid, content: object.content }, now);
+  return keys.verifier.verify({ oid, content: await readCommitBytes(ctx.store, oid) }, now);
 }
 
 /** Returns who made a revision: its author, the key its signature names and the names the approvers give that key. */
@@ -102,13 +100,14 @@ async function changeMaker(
   approvers: ReadonlyMap<string, Approvers>,
   now: Date,
 ): Promise<ChangeMaker | undefined> {
-  let content: Uint8Array;
+  let read: Awaited<ReturnType<typeof readCommitAndBytes>>;
   try {
-    content = (await readStoredObject(ctx.store, oid)).content;
+    read = await readCommitAndBytes(ctx.store, oid);
   } catch {
     return undefined;
   }
-  const authorEmail = parseCommit(content).author?.email ?? '';
+  const { content } = read;
+  const authorEmail = read.commit.author?.email ?? '';
   const named = await signatureKeyIds(content);
   if (named === undefined) return { commit: oid, authorEmail };
   const names = new Set<string>();

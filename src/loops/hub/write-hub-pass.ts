@@ -12,10 +12,11 @@
 // another writer that moved a ref since the pass read it makes 2 fail with RefConflict and the
 // pass runs again on what is there now.
 import type { GitObject } from '../../adapters/git/git-object.js';
-import { parseCommitParents } from '../../adapters/git/read-git-object.js';
+import { parseCommit } from '../../adapters/git/parse-commit.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
-import type { HubRepo, RefMove } from '../../adapters/remote/hub-repo.js';
+import type { HubRepo } from '../../adapters/remote/hub-repo.js';
+import type { RefMove } from '../../core/model/ref-move.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
 import { RenderUnavailableError } from './render-repositories.js';
 import { mapConcurrent } from '../../adapters/map-concurrent.js';
@@ -101,7 +102,7 @@ export async function moveRefsOfPass(write: HubPassWrite): Promise<void> {
   const here = write.moves.filter((m) => m.repository === undefined);
   if (here.length === 0) return;
   const written = new Map(
-    write.objects.filter((o) => o.type === 'commit').map((o) => [o.oid, parseCommitParents(o.content)]),
+    write.objects.filter((o) => o.type === 'commit').map((o) => [o.oid, parseCommit(o.content).parents]),
   );
   await updateRefs({
     gitdir: write.repo.gitdir,

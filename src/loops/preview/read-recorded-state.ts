@@ -1,7 +1,8 @@
 // The hub's recorded state as a preview reads it: the same reads a hub pass makes
 // (read-hub-state.ts, read-status-branches.ts), from the repository `gitfleet diff` is given,
 // plus when each part was recorded, so the preview can say which state it used.
-import { openObjectStore, readStoredObject } from '../../adapters/git/object-store.js';
+import { openObjectStore } from '../../adapters/git/object-store.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { createHubPassCache } from '../hub/hub-pass-cache.js';
 import { readHubState, type HubState } from '../hub/read-hub-state.js';
 import type { ReadContext } from '../hub/read-git-state.js';
@@ -72,10 +73,8 @@ export async function readRecordedState(gitdir: string, prefix: string): Promise
 
 /** Returns the committer time of a commit as ISO 8601 (UTC). */
 async function committedAt(read: ReadContext, commit: string): Promise<string> {
-  const object = await readStoredObject(read.store, commit);
-  const text = Buffer.from(object.content).toString('utf8');
-  const m = /^committer .* (\d+) [+-]\d{4}$/m.exec(text.split('\n\n', 1)[0] ?? '');
-  return m ? new Date(Number(m[1]) * 1000).toISOString() : 'an unknown time';
+  const seconds = (await readCommit(read.store, commit)).committer?.timestamp;
+  return seconds === undefined ? 'an unknown time' : new Date(seconds * 1000).toISOString();
 }
 
 /** Returns the sentence saying which state a preview used. */

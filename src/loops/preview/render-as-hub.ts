@@ -11,7 +11,7 @@ import { defaultHubFailover } from '../hub/hub-failover.js';
 import { planPassRender } from '../hub/plan-pass-render.js';
 import { clusterBranchOutput } from '../hub/plan-pass-writes.js';
 import { readCommitFiles } from '../hub/read-git-state.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readBlobText } from '../../adapters/git/read-typed-object.js';
 import type { RecordedState } from './read-recorded-state.js';
 
 /** A side rendered as the hub would, and the files each cluster branch holds now (path → blob id). */
@@ -96,8 +96,7 @@ export async function withBranchFiles(
         texts.set(path, rendered);
         continue;
       }
-      const object = await readStoredObject(recorded.read.store, oid);
-      texts.set(path, Buffer.from(object.content).toString('utf8'));
+      texts.set(path, await readBlobText(recorded.read.store, oid, path));
     }
     clusters.set(cluster, { ...output, files: texts, held: new Map() });
   }

@@ -1,7 +1,7 @@
 // What source verification reads from a repository: commits (their bytes, parents and message)
 // and, for the key files the policy names, one file of a commit's tree by its path.
-import { readGitObject, withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
-import { commitOf, readFileNow } from '../../adapters/git/read-typed-object.js';
+import { withCache, type ObjectSource } from '../../adapters/git/read-git-object.js';
+import { readCommitAndBytes, readFileNow } from '../../adapters/git/read-typed-object.js';
 
 /** A commit as verification needs it. */
 export interface SourceCommitObject {
@@ -26,15 +26,8 @@ const maxKeyFileBytes = 1024 * 1024;
 export function sourceReader(gitdir: string): SourceReader {
   const source: ObjectSource = withCache({ gitdir });
   const commit = async (oid: string): Promise<SourceCommitObject> => {
-    const object = await readGitObject(source, oid);
-    const parsed = commitOf(oid, object, { gitdir });
-    return {
-      oid,
-      content: object.content,
-      parents: parsed.parents,
-      message: parsed.message,
-      tree: parsed.tree,
-    };
+    const { commit: parsed, content } = await readCommitAndBytes(source, oid);
+    return { oid, content, parents: parsed.parents, message: parsed.message, tree: parsed.tree };
   };
   return {
     commit,

@@ -9,10 +9,9 @@
 // Both walks follow first parents from the head and stop after `limit` commits: a taint added
 // further back is shown with its time (a hub taint's timeAdded) and without its commit.
 import yaml from 'js-yaml';
-import { readGitObjectNow } from '../../adapters/git/read-git-object.js';
 import { openObjectStore, type ObjectStore } from '../../adapters/git/object-store.js';
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { parseTree, treeMode } from '../../adapters/git/tree-object.js';
+import { readBlobTextNow, readCommitNow, readTreePathNow } from '../../adapters/git/read-typed-object.js';
+import { treeMode } from '../../adapters/git/tree-object.js';
 import type { Taint } from '../../core/model/cluster.js';
 import { isMap } from '../../core/model/kube-object.js';
 import { parseTrailers } from '../../core/publish/commit-trailers.js';
@@ -41,16 +40,13 @@ interface CommitFacts {
 }
 
 function readCommitFacts(store: ObjectStore, oid: string): CommitFacts {
-  const { content } = readGitObjectNow(store, oid);
-  const text = content.toString('utf8');
-  const parsed = parseCommit(text);
-  const seconds = /^committer .* (\d+) [+-]\d{4}$/m.exec(text.slice(0, text.indexOf('\n\n')))?.[1];
+  const commit = readCommitNow(store, oid);
   return {
-    tree: parsed.tree ?? '',
-    parent: parsed.parents[0],
-    message: parsed.message,
-    time: new Date(Number(seconds ?? 0) * 1000).toISOString(),
-    author: parsed.author?.name ?? '',
+    tree: commit.tree,
+    parent: commit.parents[0],
+    message: commit.message,
+    time: new Date((commit.committer?.timestamp ?? 0) * 1000).toISOString(),
+    author: commit.author?.name ?? '',
   };
 }
 
@@ -110,22 +106,17 @@ export function specTaintOrigin(input: {
   };
 }
 
+// The blob at a path of a tree (a directory or a submodule there is none).
 function blobAt(store: ObjectStore, tree: string, path: string): string | undefined {
-  let oid = tree;
-  const parts = path.split('/');
-  for (const [i, name] of parts.entries()) {
-    const entry = parseTree(readGitObjectNow(store, oid).content, oid).find((e) => e.name === name);
-    if (!entry || i < parts.length - 1 !== (entry.mode === treeMode)) return undefined;
-    oid = entry.oid;
-  }
-  return oid;
+  const entry = readTreePathNow(store, tree, path);
+  return entry === undefined || entry.mode === treeMode || entry.mode === '160000' ? undefined : entry.oid;
 }
 
 // Whether the Cluster document of that name in the file has the taint (same key and effect).
 function hasTaint(store: ObjectStore, blob: string, cluster: string, taint: Taint): boolean {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(readGitObjectNow(store, blob).content.toString('utf8'), undefined, {
+    docs = yaml.loadAll(readBlobTextNow(store, blob), undefined, {
       schema: yaml.CORE_SCHEMA,
     });
   } catch {

@@ -5,8 +5,8 @@
 // date), over the fleet repository's own branch of that name. A render repository that cannot
 // be read makes its clusters unreadable, naming the repository, never the whole read.
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { readStoredObjectNow } from '../../adapters/git/object-store.js';
-import { parseTree, treeMode, type TreeEntry } from '../../adapters/git/tree-object.js';
+import { readBlobTextNow, readTreeNow, readTreePathNow } from '../../adapters/git/read-typed-object.js';
+import { treeMode } from '../../adapters/git/tree-object.js';
 import { renderLocationDir } from '../../core/model/render-repository.js';
 import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { FleetRead } from './read-fleet-objects.js';
@@ -26,17 +26,11 @@ export interface RenderedHeads {
 /** Returns cluster → URL or path the bindings tree records for its branch (none: the fleet repository). */
 export function readRenderLocations(read: FleetRead, bindingsTree: string): Map<string, string> {
   const out = new Map<string, string>();
-  let tree = bindingsTree;
-  for (const name of renderLocationDir.split('/').filter(Boolean)) {
-    const entry: TreeEntry | undefined = entriesOf(read, tree).find(
-      (e) => e.name === name && e.mode === treeMode,
-    );
-    if (entry === undefined) return out;
-    tree = entry.oid;
-  }
-  for (const entry of entriesOf(read, tree)) {
+  const dir = readTreePathNow(read.store, bindingsTree, renderLocationDir);
+  if (dir?.mode !== treeMode) return out;
+  for (const entry of readTreeNow(read.store, dir.oid, renderLocationDir.slice(0, -1))) {
     if (entry.mode === treeMode) continue;
-    const url = readStoredObjectNow(read.store, entry.oid).content.toString('utf8').trim();
+    const url = readBlobTextNow(read.store, entry.oid, `${renderLocationDir}${entry.name}`).trim();
     if (url !== '') out.set(entry.name, url);
   }
   return out;
@@ -80,8 +74,4 @@ export async function readRenderedHeads(opts: {
     }
   }
   return { heads, unreadable, gitdirs, readIn };
-}
-
-function entriesOf(read: FleetRead, tree: string): TreeEntry[] {
-  return parseTree(readStoredObjectNow(read.store, tree).content, tree);
 }

@@ -7,12 +7,16 @@ import { join } from 'node:path';
 import { GitReadError } from '../../../src/adapters/git/git-read-error.js';
 import { isGitfleetError } from '../../../src/core/model/gitfleet-error.js';
 import {
+  readBlob,
   readBlobText,
   readBlobTextNow,
   readCommit,
+  readCommitAndBytes,
+  readCommitBytes,
   readCommitNow,
   readFileNow,
   readTree,
+  readTreeEntryNow,
   readTreeNow,
   readTreePathNow,
 } from '../../../src/adapters/git/read-typed-object.js';
@@ -119,5 +123,39 @@ test(
       (e) => e instanceof GitReadError && e.code === 'CorruptObject' && e.message.startsWith(oid),
     );
     await assert.rejects(readCommit({ gitdir }, '0'.repeat(40)), (e) => isGitfleetError(e, 'MissingObject'));
+  }),
+);
+
+test(
+  "A commit's bytes read back as git cat-file gives them, alone or with the commit parsed; a tree's are refused.",
+  withRepo(async ({ gitdir, git }) => {
+    const oid = git('rev-parse', 'HEAD');
+    const stored = execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'commit', oid]);
+    assert.deepEqual(Buffer.from(await readCommitBytes({ gitdir }, oid)), stored);
+    const both = await readCommitAndBytes({ gitdir }, oid);
+    assert.deepEqual(Buffer.from(both.content), stored);
+    assert.deepEqual(both.commit, readCommitNow({ gitdir }, oid));
+    const tree = git('rev-parse', 'HEAD^{tree}');
+    await assert.rejects(readCommitBytes({ gitdir }, tree), (e) => isGitfleetError(e, 'WrongObjectType'));
+    await assert.rejects(readCommitAndBytes({ gitdir }, tree), (e) => isGitfleetError(e, 'WrongObjectType'));
+  }),
+);
+
+test(
+  'One entry of a tree is found by its name as the full listing has it; a name it lacks, or a prefix of one, is none.',
+  withRepo(async ({ gitdir, git }) => {
+    const tree = git('rev-parse', 'HEAD^{tree}');
+    for (const entry of readTreeNow({ gitdir }, tree))
+      assert.deepEqual(readTreeEntryNow({ gitdir }, tree, entry.name), entry);
+    assert.equal(readTreeEntryNow({ gitdir }, tree, 'app'), undefined);
+    assert.equal(readTreeEntryNow({ gitdir }, tree, 'README'), undefined);
+    assert.equal(
+      Buffer.from(await readBlob({ gitdir }, git('rev-parse', 'HEAD:README.md'))).toString(),
+      'hello\n',
+    );
+    assert.throws(
+      () => readTreeEntryNow({ gitdir }, git('rev-parse', 'HEAD:README.md'), 'x'),
+      (e) => isGitfleetError(e, 'WrongObjectType'),
+    );
   }),
 );

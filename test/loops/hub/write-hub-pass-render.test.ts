@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { moveRefsOfPass, renderPublishConcurrency } from '../../../src/loops/hub/write-hub-pass.js';
 import { RenderUnavailableError } from '../../../src/loops/hub/render-repositories.js';
-import type { HubRepo, RefMove } from '../../../src/adapters/remote/hub-repo.js';
+import type { HubRepo } from '../../../src/adapters/remote/hub-repo.js';
+import type { RefMove } from '../../../src/core/model/ref-move.js';
 
 const repo = { gitdir: '/nowhere', description: 'fleet' } as unknown as HubRepo;
 const oid = (k: number) => String(k).padStart(40, '0');
