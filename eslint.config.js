@@ -107,8 +107,6 @@ const longFunctionFiles = [
   'src/cli/commands/hub-doorbell.ts',
   'src/loops/agent/branch-poll.ts',
   'src/loops/agent/hub-pacing.ts',
-  'src/loops/hub/plan-pass-render.ts',
-  'src/loops/hub/render-and-write.ts',
 ];
 
 export default tseslint.config(
