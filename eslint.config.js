@@ -105,18 +105,8 @@ const longFunctionFiles = [
   'src/adapters/http/notify-server.ts',
   'src/cli/commands/agent-doorbell.ts',
   'src/cli/commands/hub-doorbell.ts',
-  'src/loops/agent/agent-branch-repo.ts',
-  'src/loops/agent/agent-loop.ts',
-  'src/loops/agent/apply-branch.ts',
   'src/loops/agent/branch-poll.ts',
-  'src/loops/agent/heartbeat.ts',
   'src/loops/agent/hub-pacing.ts',
-  'src/loops/agent/prune-objects.ts',
-  'src/loops/hub/cluster-monitor.ts',
-  'src/loops/hub/hub-source-gate.ts',
-  'src/loops/hub/place-cluster-branches.ts',
-  'src/loops/hub/plan-pass-render.ts',
-  'src/loops/hub/render-and-write.ts',
 ];
 
 export default tseslint.config(

@@ -118,23 +118,8 @@ export async function openHub(
   const { clock, observe, stopping, deps } = ctx;
   const log = observe.log;
   const elapsed = deps.elapsed ?? (() => performance.now());
-  // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
-  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
-  const signing = await hubSignerOf(opts, log);
-  // The clusters' keys come with the status repositories, made below from the setup's prefix.
-  const keys: { of?: () => ReadonlyMap<string, string | undefined> | undefined } = {};
-  const setup = await buildHubSetup(opts, {
-    ...{ clock, log, elapsed, rateLimits, signal: stopping.signal, metrics: observe.metrics },
-    keyed: (cluster) => keys.of?.()?.get(cluster) !== undefined,
-  });
-  const cache = createHubPassCache();
-  if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
-  const { statusRepositories, renderRepositories, maintenance } = await hubSideRepositories(
-    { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
-    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
-  );
-  const signingKeys = () => statusRepositories.signingKeys();
-  keys.of = signingKeys;
+  const repos = await openRepositories(opts, { clock, observe, stopping, elapsed });
+  const { setup, statusRepositories, renderRepositories } = repos;
   // The doorbell starts before the election (it wraps the repository the pass writes); it asks later.
   const leads: { now?: Leadership } = {};
   const serving = () => leads.now?.isLeading() ?? false;
@@ -153,12 +138,12 @@ export async function openHub(
   const parts: HubProcessParts = {
     setup,
     repo: bell?.repo ?? setup.repo,
-    cache,
+    cache: repos.cache,
     ...side,
-    maintenance,
+    maintenance: repos.maintenance,
     leadership,
-    signing,
-    signingKeys,
+    signing: repos.signing,
+    signingKeys: repos.signingKeys,
     ...(bell ? { beacons: () => bell.beacons.counts() } : {}),
     ...(opts.sources ? { sourceRenderer: opts.sources } : {}),
     ...(progress ? { progress } : {}),
@@ -166,7 +151,44 @@ export async function openHub(
     elapsed,
     log,
   };
-  return { parts, rateLimits, ...(bell ? { bell } : {}), closeLeaseClient: close };
+  return { parts, rateLimits: repos.rateLimits, ...(bell ? { bell } : {}), closeLeaseClient: close };
+}
+
+// The hub's repository with its rate-limit gates and signer, its pass cache, and the side
+// repositories (status, render, maintenance) with the clusters' keys they hold.
+async function openRepositories(
+  opts: OpenHubOptions,
+  ctx: { clock: Clock; observe: Observability; stopping: AbortController; elapsed: () => number },
+) {
+  const { clock, observe, stopping, elapsed } = ctx;
+  const log = observe.log;
+  // One set of rate-limit gates for every repository the hub reads or writes (docs/git-budget.md#rate-limits).
+  const rateLimits = rateLimitGatesFor({ clock, log, metrics: observe.metrics });
+  const signing = await hubSignerOf(opts, log);
+  // The clusters' keys come with the status repositories, made below from the setup's prefix.
+  const keys: { of?: () => ReadonlyMap<string, string | undefined> | undefined } = {};
+  const setup = await buildHubSetup(opts, {
+    ...{ clock, log, elapsed, rateLimits, signal: stopping.signal, metrics: observe.metrics },
+    keyed: (cluster) => keys.of?.()?.get(cluster) !== undefined,
+  });
+  const cache = createHubPassCache();
+  if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
+  const { statusRepositories, renderRepositories, maintenance } = await hubSideRepositories(
+    { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
+    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
+  );
+  const signingKeys = () => statusRepositories.signingKeys();
+  keys.of = signingKeys;
+  return {
+    rateLimits,
+    signing,
+    setup,
+    cache,
+    statusRepositories,
+    renderRepositories,
+    maintenance,
+    signingKeys,
+  };
 }
 
 // The doorbell of the loop (--notify-addr; none with --once), over the repository the pass writes.

@@ -43,52 +43,12 @@ export async function watchStatus(opts: WatchStatusOptions): Promise<void> {
   const first = await opts.snapshot();
   const prefix = first.branchPrefix;
   const watched = [bindingsRef(prefix), clusterRefPrefix(prefix), statusRefPrefix(prefix)];
-  const fingerprint = async (): Promise<string> => {
-    const parts: string[] = [];
-    for (const [name, oid] of await listRefs(gitdir, `refs/heads/${prefix}`))
-      if (watched.some((w) => (w.endsWith('/') ? name.startsWith(w) : name === w)))
-        parts.push(`${name} ${oid}`);
-    return parts.join('\n');
-  };
-  let printed = await fingerprint();
-  let count = 0;
-  const print = (text: string): void => {
-    const before =
-      opts.separator === 'clear' ? clearScreen : opts.separator === 'line' && count > 0 ? '---\n' : '';
-    opts.io.out(before + text);
-    count++;
-  };
+  const fingerprint = (): Promise<string> => fingerprintOf(gitdir, prefix, watched);
+  const printed = await fingerprint();
+  const print = printer(opts);
   print(first.text);
-
-  let running: Promise<void> | undefined;
-  let again = false;
-  const look = async (): Promise<void> => {
-    do {
-      again = false;
-      try {
-        await opts.refresh?.();
-        const now = await fingerprint();
-        if (now === printed) {
-          opts.log.debug?.('no bindings, cluster or status branch moved; nothing to print');
-          continue;
-        }
-        const snap = await opts.snapshot();
-        printed = now;
-        print(snap.text);
-      } catch (error) {
-        opts.log.error(error instanceof Error ? error.message : String(error));
-      }
-    } while (again);
-  };
-  // One look at a time; a change seen during one makes it look once more when it ends.
-  const schedule = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = look().finally(() => (running = undefined));
-  };
-
+  const looks = new Looks(opts, fingerprint, print, printed);
+  const schedule = (): void => looks.schedule();
   let watcher: RefWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   if (opts.refresh) timer = setInterval(schedule, opts.intervalMs ?? 10_000);
@@ -98,6 +58,68 @@ export async function watchStatus(opts: WatchStatusOptions): Promise<void> {
   } finally {
     if (timer) clearInterval(timer);
     await watcher?.close();
-    await running;
+    await looks.running;
+  }
+}
+
+/** The watched branches and their heads, one line each: what a snapshot printed was read at. */
+async function fingerprintOf(gitdir: string, prefix: string, watched: string[]): Promise<string> {
+  const parts: string[] = [];
+  for (const [name, oid] of await listRefs(gitdir, `refs/heads/${prefix}`))
+    if (watched.some((w) => (w.endsWith('/') ? name.startsWith(w) : name === w)))
+      parts.push(`${name} ${oid}`);
+  return parts.join('\n');
+}
+
+/** Prints a snapshot after the separator the output asks for. */
+function printer(opts: WatchStatusOptions): (text: string) => void {
+  let count = 0;
+  return (text) => {
+    const before =
+      opts.separator === 'clear' ? clearScreen : opts.separator === 'line' && count > 0 ? '---\n' : '';
+    opts.io.out(before + text);
+    count++;
+  };
+}
+
+/** The looks at the branches: one at a time; a change seen during one makes it look once more when it ends. */
+class Looks {
+  running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly opts: WatchStatusOptions,
+    private readonly fingerprint: () => Promise<string>,
+    private readonly print: (text: string) => void,
+    private printed: string,
+  ) {}
+
+  schedule(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.look().finally(() => (this.running = undefined));
+  }
+
+  /** Prints a snapshot when a watched branch moved since the last one printed; a failed read is logged. */
+  private async look(): Promise<void> {
+    const { opts } = this;
+    do {
+      this.again = false;
+      try {
+        await opts.refresh?.();
+        const now = await this.fingerprint();
+        if (now === this.printed) {
+          opts.log.debug?.('no bindings, cluster or status branch moved; nothing to print');
+          continue;
+        }
+        const snap = await opts.snapshot();
+        this.printed = now;
+        this.print(snap.text);
+      } catch (error) {
+        opts.log.error(error instanceof Error ? error.message : String(error));
+      }
+    } while (this.again);
   }
 }

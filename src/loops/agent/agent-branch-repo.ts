@@ -69,82 +69,115 @@ export async function agentBranchRepo(
   sources: BranchRepoSources,
   opts: { branchPrefix: string; cluster: string; log: Logger },
 ): Promise<AgentBranchRepo> {
-  const ref = clusterRef(opts.branchPrefix, opts.cluster);
-  const opened = new Set<AgentRepo>([sources.fleet]);
-  let url: string | undefined;
-  let branch: Probing = sources.fleet;
-  let home: Probing = sources.fleet;
-  let warned: string | undefined;
-  let awaiting = false;
+  const place = new BranchPlace(sources, opts);
+  if (sources.override !== undefined) await place.settle(sources.override);
+  return repoOf(place);
+}
+
+/** The repository object over where the branch lives now. */
+function repoOf(place: BranchPlace): AgentBranchRepo {
+  const { sources, ref } = place;
+  const probing: Probing = sources.override === undefined ? sources.fleet : place.branch;
+  return {
+    get gitdir() {
+      return place.branch.gitdir;
+    },
+    get description() {
+      return place.url ?? sources.fleet.description;
+    },
+    refresh: () => place.refresh(),
+    publish: (moves) => {
+      if (place.branch === place.home) return place.home.publish(moves);
+      throw new InternalError(`${ref}: the render repository is read, never written, by the agent`);
+    },
+    ...(probing.probeSource ? { probeSource: () => place.probeSource() } : {}),
+    fleetRepo: () => place.home,
+    location: () => place.url,
+    opened: () => [...place.opened],
+  };
+}
+
+/** Where the cluster branch lives now, and what the agent has read of the fleet repository since. */
+class BranchPlace {
+  readonly ref: string;
+  readonly opened: Set<AgentRepo>;
+  url: string | undefined;
+  branch: Probing;
+  home: Probing;
+  private warned: string | undefined;
+  private awaiting = false;
   // Whether the fleet repository was read since the agent settled where its branch lives.
-  let homeRead = false;
-  const settle = async (next: string | undefined): Promise<void> => {
-    const repo = next === undefined ? sources.fleet : await sources.render(next);
-    const fleetHome = next === undefined ? sources.fleet : sources.fleetWithoutBranch();
-    [url, branch, home] = [next, repo, fleetHome];
-    homeRead = false;
-    opened.add(repo).add(fleetHome);
-  };
-  if (sources.override !== undefined) await settle(sources.override);
-  const follow = async (named: string | undefined): Promise<void> => {
-    if (sources.override !== undefined) {
-      if (named !== sources.override && named !== warned)
-        opts.log.warn(
-          `${ref}: the hub publishes it in ${named ?? 'the fleet repository'}, --render-repo says ${sources.override}; reading ${sources.override}`,
-        );
-      warned = named;
-      return;
-    }
-    if (named === url) return;
-    opts.log.info(
-      `${ref}: the hub publishes it in ${named ?? 'the fleet repository'} now, not ${url ?? 'the fleet repository'}; reading it there`,
-    );
-    await settle(named);
-    await branch.refresh();
-    if (home !== branch) await home.refresh();
-    // The bindings branch was just read: the next moved branch needs no read of it (an agent
-    // with the doorbell makes no refresh in between that would say so).
-    homeRead = true;
-  };
-  const refresh = async (): Promise<void> => {
+  private homeRead = false;
+
+  constructor(
+    readonly sources: BranchRepoSources,
+    private readonly opts: { branchPrefix: string; cluster: string; log: Logger },
+  ) {
+    this.ref = clusterRef(opts.branchPrefix, opts.cluster);
+    this.opened = new Set<AgentRepo>([sources.fleet]);
+    this.branch = sources.fleet;
+    this.home = sources.fleet;
+  }
+
+  /** Reads the branch from `next` (undefined: the fleet repository) from now on. */
+  async settle(next: string | undefined): Promise<void> {
+    const repo = next === undefined ? this.sources.fleet : await this.sources.render(next);
+    const fleetHome = next === undefined ? this.sources.fleet : this.sources.fleetWithoutBranch();
+    [this.url, this.branch, this.home] = [next, repo, fleetHome];
+    this.homeRead = false;
+    this.opened.add(repo).add(fleetHome);
+  }
+
+  /** Refreshes the branch, and the fleet repository when the bindings branch may matter. */
+  async refresh(): Promise<void> {
+    const { branch, ref, opts } = this;
     // The branch first: its head decides which source branch the fleet mirror fetches for an allowance.
-    if (branch !== home) {
+    if (branch !== this.home) {
       const before = await readRef(branch.gitdir, ref);
       await branch.refresh();
       // A moved branch whose head needs nothing of the bindings branch costs the fleet repository no read.
-      if (homeRead && !awaiting && !(await needsBindings(branch.gitdir, ref, before, opts.cluster))) return;
+      if (this.homeRead && !this.awaiting && !(await needsBindings(branch.gitdir, ref, before, opts.cluster)))
+        return;
     }
-    await home.refresh();
-    homeRead = true;
-    await follow(await readRenderLocation({ gitdir: home.gitdir, ...opts }));
-    awaiting = url !== undefined && (await movedAway(branch.gitdir, ref));
-    if (url === undefined && sources.missing && (await readRef(branch.gitdir, ref)) === null)
-      throw sources.missing();
-  };
-  const probing: Probing = sources.override === undefined ? sources.fleet : branch;
-  const probeSource = async (): Promise<string | null> => {
-    const at = (await branch.probeSource?.()) ?? null;
+    await this.home.refresh();
+    this.homeRead = true;
+    await this.follow(await readRenderLocation({ gitdir: this.home.gitdir, ...opts }));
+    this.awaiting = this.url !== undefined && (await movedAway(this.branch.gitdir, ref));
+    if (this.url === undefined && this.sources.missing && (await readRef(this.branch.gitdir, ref)) === null)
+      throw this.sources.missing();
+  }
+
+  /** Where the branch points on its host, and the bindings branch too while the branch is a tombstone. */
+  async probeSource(): Promise<string | null> {
+    const at = (await this.branch.probeSource?.()) ?? null;
     // A tombstone that says the branch moved: the bindings branch says where to, so it is asked too.
-    if (!awaiting) return at;
-    return `${at} ${(await home.probeSource?.()) ?? null}`;
-  };
-  return {
-    get gitdir() {
-      return branch.gitdir;
-    },
-    get description() {
-      return url ?? sources.fleet.description;
-    },
-    refresh,
-    publish: (moves) => {
-      if (branch === home) return home.publish(moves);
-      throw new InternalError(`${ref}: the render repository is read, never written, by the agent`);
-    },
-    ...(probing.probeSource ? { probeSource } : {}),
-    fleetRepo: () => home,
-    location: () => url,
-    opened: () => [...opened],
-  };
+    if (!this.awaiting) return at;
+    return `${at} ${(await this.home.probeSource?.()) ?? null}`;
+  }
+
+  /** Follows the repository the bindings branch names, unless `--render-repo` says otherwise. */
+  private async follow(named: string | undefined): Promise<void> {
+    if (this.sources.override !== undefined) return this.warnOverride(named, this.sources.override);
+    if (named === this.url) return;
+    this.opts.log.info(
+      `${this.ref}: the hub publishes it in ${named ?? 'the fleet repository'} now, not ${this.url ?? 'the fleet repository'}; reading it there`,
+    );
+    await this.settle(named);
+    await this.branch.refresh();
+    if (this.home !== this.branch) await this.home.refresh();
+    // The bindings branch was just read: the next moved branch needs no read of it (an agent
+    // with the doorbell makes no refresh in between that would say so).
+    this.homeRead = true;
+  }
+
+  /** Warns, once per record, of a record naming another repository than `--render-repo`. */
+  private warnOverride(named: string | undefined, override: string): void {
+    if (named !== override && named !== this.warned)
+      this.opts.log.warn(
+        `${this.ref}: the hub publishes it in ${named ?? 'the fleet repository'}, --render-repo says ${override}; reading ${override}`,
+      );
+    this.warned = named;
+  }
 }
 
 /**

@@ -20,7 +20,7 @@ import { noMetrics, type Metrics } from '../runtime/metrics.js';
 import type { Readiness } from '../runtime/readiness.js';
 import { runWorker } from '../runtime/run-worker.js';
 import type { Trigger } from '../runtime/trigger.js';
-import { createWorkQueue } from '../runtime/work-queue.js';
+import { createWorkQueue, type WorkQueue } from '../runtime/work-queue.js';
 import type { AgentMemory } from './agent-memory.js';
 import { DriftWatcher } from './drift-watch.js';
 import { ExportWatcher } from './export-watch.js';
@@ -98,25 +98,7 @@ class RateLimited extends GitfleetError<'RateLimited'> {
 /** Runs passes on every trigger until `stop` resolves; returns once the pass in hand is done. */
 export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
   const queue = createWorkQueue<'pass'>({ clock: opts.clock, backoff: defaultBackoff(opts.random) });
-  const watcher = new DriftWatcher({
-    client: opts.client,
-    cluster: opts.cluster,
-    clock: opts.clock,
-    random: opts.random,
-    log: opts.log,
-    onChange: () => queue.addAfter('pass', opts.debounceMs ?? 500),
-    isOwnWrite: (kind, object) =>
-      opts.memory.settled.get(liveKey(kind, object)) === object.metadata.resourceVersion,
-  });
-  // The window starts at the first change and later changes join it (of several pending delays
-  // for one key the earliest wins), so a continuous churn still gives a pass every window.
-  const exportWatcher = new ExportWatcher({
-    client: opts.client,
-    clock: opts.clock,
-    random: opts.random,
-    log: opts.log,
-    onChange: () => queue.addAfter('pass', opts.exportCoalesceMs ?? defaultExportCoalesceMs),
-  });
+  const watchers = createWatchers(opts, queue);
   let heartbeat: Heartbeat | undefined;
   let stopping = false;
   const handle = async (): Promise<void> => {
@@ -131,31 +113,9 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
       });
     // A pass that finishes after the loop was told to stop starts no watch: nothing would stop
     // it, and its open request would keep the stopped agent's process alive.
-    if (!stopping && opts.watchDrift !== false) watcher.sync(appliedKinds(result));
-    if (!stopping && result.type !== 'clusterUnreachable') exportWatcher.sync(result.exportedServices);
-    // A status the pacer holds is written by the pass at its opening (the newest report then).
-    if (!stopping && result.status.type === 'deferred')
-      queue.addAfter('pass', result.status.retryInMs ?? 1000);
-    // Deletions held for the hub after a return: look again soon, the hub's answer need not move the branch.
-    if (!stopping && result.prune?.plan.held.some((h) => h.reason === 'WaitingForHub'))
-      queue.addAfter('pass', returnPollMs);
-    if (result.type === 'clusterUnreachable') {
-      throw new Unreachable(
-        `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,
-      );
-    }
-    const wait = opts.memory.git.rateLimitWaitMs;
-    if (!result.gitReachable && wait !== undefined) {
-      throw new RateLimited(
-        `${opts.cluster}: ${opts.memory.git.lastError ?? 'rate limited'}; kept the last applied state, deleted nothing`,
-        wait,
-      );
-    }
-    if (!result.gitReachable) {
-      throw new Unreachable(
-        `${opts.cluster}: ${opts.memory.git.lastError ?? 'the repository cannot be reached'}; kept the last applied state, deleted nothing`,
-      );
-    }
+    if (!stopping) followUp(result, opts, queue, watchers);
+    const failure = failureOf(result, opts);
+    if (failure) throw failure;
   };
   queue.add('pass');
   const worker = runWorker({ queue, handle, log: opts.log, describe: () => `agent ${opts.cluster}` });
@@ -169,13 +129,77 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<void> {
   } finally {
     stopping = true;
     await Promise.all(started.map((t) => t.stop()));
-    watcher.stop();
-    exportWatcher.stop();
+    watchers.drift.stop();
+    watchers.exports.stop();
     queue.shutDown();
     await worker;
     await heartbeat?.stop();
     opts.readiness?.setStopped();
   }
+}
+
+type PassQueue = WorkQueue<'pass'>;
+
+interface Watchers {
+  drift: DriftWatcher;
+  exports: ExportWatcher;
+}
+
+/** The watches that ask for a pass: drift of applied objects, changes of exported EndpointSlices. */
+function createWatchers(opts: AgentLoopOptions, queue: PassQueue): Watchers {
+  const drift = new DriftWatcher({
+    client: opts.client,
+    cluster: opts.cluster,
+    clock: opts.clock,
+    random: opts.random,
+    log: opts.log,
+    onChange: () => queue.addAfter('pass', opts.debounceMs ?? 500),
+    isOwnWrite: (kind, object) =>
+      opts.memory.settled.get(liveKey(kind, object)) === object.metadata.resourceVersion,
+  });
+  // The window starts at the first change and later changes join it (of several pending delays
+  // for one key the earliest wins), so a continuous churn still gives a pass every window.
+  const exports = new ExportWatcher({
+    client: opts.client,
+    clock: opts.clock,
+    random: opts.random,
+    log: opts.log,
+    onChange: () => queue.addAfter('pass', opts.exportCoalesceMs ?? defaultExportCoalesceMs),
+  });
+  return { drift, exports };
+}
+
+/** What a pass leaves for the loop: the watches it syncs, and the passes it asks for later. */
+function followUp(
+  result: AgentPassResult,
+  opts: AgentLoopOptions,
+  queue: PassQueue,
+  watchers: Watchers,
+): void {
+  if (opts.watchDrift !== false) watchers.drift.sync(appliedKinds(result));
+  if (result.type !== 'clusterUnreachable') watchers.exports.sync(result.exportedServices);
+  // A status the pacer holds is written by the pass at its opening (the newest report then).
+  if (result.status.type === 'deferred') queue.addAfter('pass', result.status.retryInMs ?? 1000);
+  // Deletions held for the hub after a return: look again soon, the hub's answer need not move the branch.
+  if (result.prune?.plan.held.some((h) => h.reason === 'WaitingForHub')) queue.addAfter('pass', returnPollMs);
+}
+
+/** The error the worker retries a pass with: the cluster or Git out of reach; undefined: it succeeded. */
+function failureOf(result: AgentPassResult, opts: AgentLoopOptions): GitfleetError | undefined {
+  if (result.type === 'clusterUnreachable')
+    return new Unreachable(
+      `${opts.cluster}: the cluster does not answer; reported NotReady, deleted nothing`,
+    );
+  if (result.gitReachable) return undefined;
+  const wait = opts.memory.git.rateLimitWaitMs;
+  if (wait !== undefined)
+    return new RateLimited(
+      `${opts.cluster}: ${opts.memory.git.lastError ?? 'rate limited'}; kept the last applied state, deleted nothing`,
+      wait,
+    );
+  return new Unreachable(
+    `${opts.cluster}: ${opts.memory.git.lastError ?? 'the repository cannot be reached'}; kept the last applied state, deleted nothing`,
+  );
 }
 
 /** Runs one pass and reports it to the metrics and the readiness, whatever its outcome. */

@@ -50,40 +50,19 @@ export async function applyBranch(
   interpreter: ResourceInterpreter | undefined,
   gitDownMs: number | undefined,
 ): Promise<AppliedBranch> {
-  const { fleet, at } = await ownInventory(opts, branch.commit);
-  const known = await knownInventory({ ...opts, fleet }, at);
-  const desired = desiredKeys(branch);
-  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
-  const before = withDesired(
-    known.inventory,
-    access.allowed.map((o) => o.ref),
-  );
-  if (known.writable && (known.unstamped || !sameInventory(before, known.stored)))
-    remember(opts.memory, await writeInventory(opts.client, at, before, known));
-  seedSettled(opts.memory, before);
+  const first = await inventoryFirst(opts, branch);
+  const { known, access, before } = first;
   const ctx: ApplyContext = {
     client: opts.client,
     cluster: opts.cluster,
-    fleet,
+    fleet: first.fleet,
     live: new LiveIndex(opts.client, opts.cluster, access.listScope, observedKinds(opts.memory)),
     memory: opts.memory,
     inventory: before,
     clock: opts.clock,
     ...(interpreter ? { interpreter } : {}),
   };
-  const split = await findUnchanged(ctx, access.allowed);
-  const objects = [
-    ...access.refused,
-    ...split.unchanged,
-    ...(await applyStaged(ctx, split.rest, {
-      concurrency: opts.concurrency,
-      crdTimeoutMs: opts.crdTimeoutMs,
-      ...(opts.progress ? { progress: opts.progress } : {}),
-      ...(opts.signal
-        ? { stopIfLost: () => stopIfLost(opts.signal, opts.cluster, 'stopped applying, wrote no status') }
-        : {}),
-    })),
-  ];
+  const objects = await applyObjects(opts, ctx, access);
   stopIfLost(opts.signal, opts.cluster, 'pruned nothing, wrote no status');
   // Git unreachable: the branch may be stale, so nothing is deleted on its word; nor on the word
   // of an inventory that did not read.
@@ -91,18 +70,13 @@ export async function applyBranch(
   const gate = mayPrune ? await returnGate(opts, branch.commit, gitDownMs) : undefined;
   const prune = mayPrune
     ? await pruneObjects(ctx, {
-        ...(await pruneInput(opts, branch, before, desired)),
+        ...(await pruneInput(opts, branch, before, first.desired)),
         existing: known.inventory.size,
         undeletable: access.undeletable,
         ...(gate?.type === 'wait' ? { waitForHub: gate.message } : {}),
       })
     : undefined;
-  const after = afterPass(before, {
-    applied: objects.filter((o) => o.applied).map((o) => appliedEntry(o, before)),
-    removed: prune?.removed ?? [],
-  });
-  if (known.writable && !sameInventory(after, before))
-    remember(opts.memory, await writeInventory(opts.client, at, after, { exists: true }));
+  await inventoryAfter(opts, first, objects, prune);
   const exports = await collectExports(
     opts.client,
     opts.cluster,
@@ -115,6 +89,60 @@ export async function applyBranch(
     ...(gate ? { gate } : {}),
     ...(known.problem === undefined ? {} : { inventoryProblem: known.problem }),
   };
+}
+
+type InventoryFirst = Awaited<ReturnType<typeof inventoryFirst>>;
+
+/** Step 3: the inventory read, the access checked, and the inventory extended before anything is applied. */
+async function inventoryFirst(opts: AgentPassOptions, branch: Extract<BranchRead, { type: 'objects' }>) {
+  const { fleet, at } = await ownInventory(opts, branch.commit);
+  const known = await knownInventory({ ...opts, fleet }, at);
+  const desired = desiredKeys(branch);
+  const access = await checkPermissions(opts.client, branch.objects, leavingRefs(known.inventory, desired));
+  const before = withDesired(
+    known.inventory,
+    access.allowed.map((o) => o.ref),
+  );
+  if (known.writable && (known.unstamped || !sameInventory(before, known.stored)))
+    remember(opts.memory, await writeInventory(opts.client, at, before, known));
+  seedSettled(opts.memory, before);
+  return { fleet, at, known, desired, access, before };
+}
+
+/** Step 4: the refused and the unchanged objects as they are, the rest applied in stages. */
+async function applyObjects(
+  opts: AgentPassOptions,
+  ctx: ApplyContext,
+  access: InventoryFirst['access'],
+): Promise<ObjectResult[]> {
+  const split = await findUnchanged(ctx, access.allowed);
+  return [
+    ...access.refused,
+    ...split.unchanged,
+    ...(await applyStaged(ctx, split.rest, {
+      concurrency: opts.concurrency,
+      crdTimeoutMs: opts.crdTimeoutMs,
+      ...(opts.progress ? { progress: opts.progress } : {}),
+      ...(opts.signal
+        ? { stopIfLost: () => stopIfLost(opts.signal, opts.cluster, 'stopped applying, wrote no status') }
+        : {}),
+    })),
+  ];
+}
+
+/** Step 6: the inventory after the pass, written when it changed. */
+async function inventoryAfter(
+  opts: AgentPassOptions,
+  { known, at, before }: InventoryFirst,
+  objects: ObjectResult[],
+  prune: PruneOutcome | undefined,
+): Promise<void> {
+  const after = afterPass(before, {
+    applied: objects.filter((o) => o.applied).map((o) => appliedEntry(o, before)),
+    removed: prune?.removed ?? [],
+  });
+  if (known.writable && !sameInventory(after, before))
+    remember(opts.memory, await writeInventory(opts.client, at, after, { exists: true }));
 }
 
 /** Returns the fleet the agent serves and where its inventory lives (found once per process). */

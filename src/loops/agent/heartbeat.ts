@@ -143,69 +143,93 @@ export interface Heartbeat {
 
 /** Writes a heartbeat now and then every interval (from the end of the last write) until stopped. */
 export function startHeartbeat(opts: HeartbeatOptions): Heartbeat {
-  let running = true;
-  let cancel: CancelTimer = () => undefined;
-  let failing = false;
-  let standingBy = false;
-  let inFlight: Promise<void> = Promise.resolve();
-  const leading = opts.leading ?? (() => true);
-  let lastWrittenAt = -Infinity;
-  let nextMs = opts.intervalMs;
-  const write = async (): Promise<void> => {
-    const stretched = opts.stretchedMs?.();
-    const startedAt = opts.clock.now();
+  const timer = new HeartbeatTimer(opts);
+  timer.beat();
+  return { stop: () => timer.stop() };
+}
+
+/** The heartbeat's timer and what it remembers between beats. */
+class HeartbeatTimer {
+  private running = true;
+  private cancel: CancelTimer = () => undefined;
+  private failing = false;
+  private standingBy = false;
+  private inFlight: Promise<void> = Promise.resolve();
+  private readonly leading: () => boolean;
+  private lastWrittenAt = -Infinity;
+  private nextMs: number;
+
+  constructor(private readonly opts: HeartbeatOptions) {
+    this.leading = opts.leading ?? (() => true);
+    this.nextMs = opts.intervalMs;
+  }
+
+  /** Writes a beat, if one is due, and sets the timer for the next once it is done. */
+  beat(): void {
+    this.nextMs = this.opts.intervalMs;
+    this.inFlight = this.write().then(undefined, (error: unknown) => this.failed(error));
+    void this.inFlight.then(() => {
+      if (this.running) this.cancel = this.opts.clock.setTimer(() => this.beat(), this.nextMs);
+    });
+  }
+
+  /** Stops the timer; resolves once a write in flight has finished. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.cancel();
+    await this.inFlight;
+  }
+
+  private async write(): Promise<void> {
+    const stretched = this.opts.stretchedMs?.();
+    const startedAt = this.opts.clock.now();
+    if (!this.due(startedAt, stretched)) return;
+    this.opts.pacer?.pushed();
+    // Inside the async function a synchronous throw of write() rejects instead of escaping the
+    // timer's callback, where it would end the process (issue 27: NotLeading from a race).
+    await this.opts.write();
+    // From the start of the write, as the hub measures from when the ref moved.
+    this.lastWrittenAt = startedAt;
+    if (this.standingBy) this.opts.log.info('heartbeat: leading again, written');
+    else if (this.failing) this.opts.log.info('heartbeat: written again');
+    this.standingBy = false;
+    this.failing = false;
+  }
+
+  /** Whether a beat at `now` writes: not within the stretched period or the pacer's, and only while leading. */
+  private due(now: number, stretched: number | undefined): boolean {
+    const { opts } = this;
     // A status push proved life as well as a heartbeat would (the hub takes either).
-    const since = startedAt - Math.max(lastWrittenAt, opts.pacer?.lastPushAt() ?? -Infinity);
-    if (stretched !== undefined && since < stretched) return;
-    if (opts.pacer && (since < opts.intervalMs || opts.pacer.statusWaiting())) return;
+    const since = now - Math.max(this.lastWrittenAt, opts.pacer?.lastPushAt() ?? -Infinity);
+    if (stretched !== undefined && since < stretched) return false;
+    if (opts.pacer && (since < opts.intervalMs || opts.pacer.statusWaiting())) return false;
     // An agent that lost its Lease stands by (docs/production.md): its heartbeat waits too,
     // rather than proving the life of a cluster it does not serve now.
-    if (!leading()) {
-      if (!standingBy) opts.log.info('heartbeat: standing by (this agent does not hold its Lease)');
-      standingBy = true;
-      return;
+    if (!this.leading()) {
+      if (!this.standingBy) opts.log.info('heartbeat: standing by (this agent does not hold its Lease)');
+      this.standingBy = true;
+      return false;
     }
     const paced = opts.pacer?.waitMs() ?? 0;
     if (paced > 0) {
-      nextMs = paced;
+      this.nextMs = paced;
+      return false;
+    }
+    return true;
+  }
+
+  /** A failed write: a rate limit waits its time, any other failure is warned of once. */
+  private failed(error: unknown): void {
+    const wait = rateLimitWait(error);
+    if (wait !== undefined) {
+      this.nextMs = Math.max(this.opts.intervalMs, wait);
       return;
     }
-    opts.pacer?.pushed();
-    // Inside the async function a synchronous throw of write() rejects instead of escaping the
-    // timer's callback, where it would end the process (issue 27: NotLeading from a race).
-    await opts.write();
-    // From the start of the write, as the hub measures from when the ref moved.
-    lastWrittenAt = startedAt;
-    if (standingBy) opts.log.info('heartbeat: leading again, written');
-    else if (failing) opts.log.info('heartbeat: written again');
-    standingBy = false;
-    failing = false;
-  };
-  const beat = (): void => {
-    nextMs = opts.intervalMs;
-    inFlight = write().then(undefined, (error: unknown) => {
-      const wait = rateLimitWait(error);
-      if (wait !== undefined) {
-        nextMs = Math.max(opts.intervalMs, wait);
-        return;
-      }
-      if (!failing) {
-        opts.log.warn(
-          `heartbeat: ${(error as Error).message}; trying again every ${opts.intervalMs} ms (applying goes on)`,
-        );
-      }
-      failing = true;
-    });
-    void inFlight.then(() => {
-      if (running) cancel = opts.clock.setTimer(beat, nextMs);
-    });
-  };
-  beat();
-  return {
-    stop: async () => {
-      running = false;
-      cancel();
-      await inFlight;
-    },
-  };
+    if (!this.failing) {
+      this.opts.log.warn(
+        `heartbeat: ${(error as Error).message}; trying again every ${this.opts.intervalMs} ms (applying goes on)`,
+      );
+    }
+    this.failing = true;
+  }
 }

@@ -50,13 +50,7 @@ export interface PruneInput {
 
 /** Prunes what left the branch, as far as the plan allows, and returns what happened. */
 export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promise<PruneOutcome> {
-  const candidates: ObjectRef[] = [];
-  for (const [key, entry] of input.inventory) if (!input.desired.has(key)) candidates.push(entry.ref);
-  const live = new Map<string, PruneLiveFacts>();
-  for (const ref of candidates) {
-    const facts = await factsOf(ctx, ref);
-    if (facts) live.set(refKey(ref), facts);
-  }
+  const live = await liveCandidates(ctx, input);
   const plan = planPrune({
     cluster: ctx.cluster,
     fleet: ctx.fleet,
@@ -80,15 +74,40 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
     failed: [],
     removed: plan.left.map((l) => refKey(l.ref)),
   };
+  await deletePlanned(ctx, input, live, outcome);
+  await unmarkOrphans(ctx, outcome);
+  return outcome;
+}
+
+/** Returns what prune needs to know of each inventory entry that left the branch and can be read live. */
+async function liveCandidates(ctx: ApplyContext, input: PruneInput): Promise<Map<string, PruneLiveFacts>> {
+  const candidates: ObjectRef[] = [];
+  for (const [key, entry] of input.inventory) if (!input.desired.has(key)) candidates.push(entry.ref);
+  const live = new Map<string, PruneLiveFacts>();
+  for (const ref of candidates) {
+    const facts = await factsOf(ctx, ref);
+    if (facts) live.set(refKey(ref), facts);
+  }
+  return live;
+}
+
+/** Sends the plan's deletions the agent may make, each as its object was applied, into `outcome`. */
+async function deletePlanned(
+  ctx: ApplyContext,
+  input: PruneInput,
+  live: Map<string, PruneLiveFacts>,
+  outcome: PruneOutcome,
+): Promise<void> {
+  const { deletions } = outcome.plan;
   // A tenant's deletions are asked about as the tenant before any is sent (check-permissions.ts).
   const asTenant = await reviewDeletesAs(
     ctx.client,
-    plan.deletions.flatMap((ref) => {
+    deletions.flatMap((ref) => {
       const as = applyAsOf(live.get(refKey(ref)));
       return as ? [{ ref, as }] : [];
     }),
   );
-  for (const ref of plan.deletions) {
+  for (const ref of deletions) {
     const forbidden = input.undeletable?.get(refKey(ref)) ?? asTenant.get(refKey(ref));
     if (forbidden !== undefined) {
       outcome.failed.push({ ref, message: forbidden });
@@ -105,7 +124,11 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
       outcome.terminating.push({ ref, message: terminatingMessage(ref, finalizersOf(result.live)) });
     } else done(ctx, outcome, outcome.deleted, ref);
   }
-  for (const ref of plan.orphans) {
+}
+
+/** Removes gitfleet's marker from the plan's orphans, into `outcome`. */
+async function unmarkOrphans(ctx: ApplyContext, outcome: PruneOutcome): Promise<void> {
+  for (const ref of outcome.plan.orphans) {
     const result = await ctx.client.mergePatch(ref, {
       metadata: { labels: { [clusterLabel]: null, [managedLabel]: null } },
     });
@@ -116,7 +139,6 @@ export async function pruneObjects(ctx: ApplyContext, input: PruneInput): Promis
       });
     else done(ctx, outcome, outcome.orphaned, ref);
   }
-  return outcome;
 }
 
 function done(ctx: ApplyContext, outcome: PruneOutcome, list: ObjectRef[], ref: ObjectRef): void {

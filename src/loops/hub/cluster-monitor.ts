@@ -97,76 +97,114 @@ export interface ClusterMonitor extends Trigger {
 
 /** Returns a monitor whose memory starts now: it judges no one for a full grace period. */
 export function clusterMonitor(opts: ClusterMonitorOptions): ClusterMonitor {
-  const memory = newMonitorMemory(opts.elapsed());
-  let verdicts: ReadonlyMap<string, ClusterVerdict> = new Map();
-  let cancel: CancelTimer | undefined;
-  let running = false;
-  let failing = false;
-  const tombstoned = new Map<string, boolean>(); // cluster branch head → tombstoned?
-  let statusMoved = false;
-  const liveness = signedLiveness({ log: opts.log });
-  const look = async (): Promise<boolean> => {
+  const monitor = new Monitor(opts);
+  return {
+    name: `cluster monitor every ${opts.settings.periodMs} ms`,
+    verdicts: () => monitor.verdicts,
+    judging: () => monitor.judging(),
+    look: () => monitor.look(),
+    start: (notify) => monitor.start(notify),
+    stop: () => monitor.stop(),
+  };
+}
+
+type Notify = (reason: string) => void;
+
+/** The monitor's memory, timer and verdicts between looks. */
+class Monitor {
+  verdicts: ReadonlyMap<string, ClusterVerdict> = new Map();
+  private readonly memory: ReturnType<typeof newMonitorMemory>;
+  private cancel: CancelTimer | undefined;
+  private running = false;
+  private failing = false;
+  private readonly tombstoned = new Map<string, boolean>(); // cluster branch head → tombstoned?
+  private statusMoved = false;
+  private readonly liveness: SignedLiveness;
+
+  constructor(private readonly opts: ClusterMonitorOptions) {
+    this.memory = newMonitorMemory(opts.elapsed());
+    this.liveness = signedLiveness({ log: opts.log });
+  }
+
+  /** Whether its last look came more than a grace period after it started. */
+  judging(): boolean {
+    const { memory } = this;
+    return (
+      memory.lastLookAt !== undefined &&
+      memory.lastLookAt - memory.startedAt > this.opts.settings.gracePeriodMs
+    );
+  }
+
+  /** Looks at the refs now; returns whether the verdicts changed. */
+  async look(): Promise<boolean> {
+    const { opts } = this;
     const keys = opts.signingKeys?.();
     if (opts.signingKeys && keys === undefined) return false; // no pass has read the keys yet
     const status = opts.statusRepositories;
-    if (status?.active()) statusMoved = (await status.refresh()) || statusMoved;
+    if (status?.active()) this.statusMoved = (await status.refresh()) || this.statusMoved;
     const snapshot = opts.observe
       ? opts.observe()
       : { at: opts.elapsed(), refs: await listRefs(opts.gitdir, `refs/heads/${opts.branchPrefix}`) };
     if (snapshot === undefined) return false;
     const refs = status?.active() ? status.overlay(snapshot.refs) : snapshot.refs;
-    const clusters = new Map(await readHeads(opts, refs, tombstoned, { liveness, keys }));
+    const clusters = new Map(await readHeads(opts, refs, this.tombstoned, { liveness: this.liveness, keys }));
     for (const cluster of status?.unreadable().keys() ?? []) clusters.delete(cluster);
-    const next = judgeClusters(memory, { at: snapshot.at, clusters }, opts.settings, opts.blindAfterMs);
-    if (sameVerdicts(next, verdicts)) return false;
-    for (const [cluster, v] of next)
-      if (!verdicts.has(cluster))
-        opts.log.warn(`cluster ${cluster} judged Unknown (${v.reason}): ${v.message}`, { cluster });
-    for (const cluster of verdicts.keys())
-      if (!next.has(cluster))
-        opts.log.info(`cluster ${cluster} reports again; no longer judged`, { cluster });
-    verdicts = next;
+    const next = judgeClusters(this.memory, { at: snapshot.at, clusters }, opts.settings, opts.blindAfterMs);
+    if (sameVerdicts(next, this.verdicts)) return false;
+    this.logChanges(next);
+    this.verdicts = next;
     return true;
-  };
-  return {
-    name: `cluster monitor every ${opts.settings.periodMs} ms`,
-    verdicts: () => verdicts,
-    judging: () =>
-      memory.lastLookAt !== undefined && memory.lastLookAt - memory.startedAt > opts.settings.gracePeriodMs,
-    look,
-    start: (notify) => {
-      running = true;
-      const schedule = (): void => {
-        cancel = opts.clock.setTimer(() => {
-          if (!running) return;
-          look()
-            .then(
-              (changed) => {
-                failing = false;
-                if (changed && running) notify(`cluster verdicts changed (${describe(verdicts)})`);
-                // A status repository's refs moved: the pass reads the new reports.
-                else if (statusMoved && running) notify('a status repository moved');
-                statusMoved = false;
-              },
-              (error: unknown) => {
-                // Logged once until a look succeeds again; the next period tries again.
-                if (!failing) opts.log.warn(`cluster monitor: ${(error as Error).message}; trying again`);
-                failing = true;
-              },
-            )
-            .finally(() => {
-              if (running) schedule();
-            });
-        }, opts.settings.periodMs);
-      };
-      schedule();
-    },
-    stop: () => {
-      running = false;
-      cancel?.();
-      return Promise.resolve();
-    },
-  };
+  }
+
+  start(notify: Notify): void {
+    this.running = true;
+    this.schedule(notify);
+  }
+
+  stop(): Promise<void> {
+    this.running = false;
+    this.cancel?.();
+    return Promise.resolve();
+  }
+
+  /** Logs the clusters judged Unknown now and those no longer judged. */
+  private logChanges(next: ReadonlyMap<string, ClusterVerdict>): void {
+    for (const [cluster, v] of next)
+      if (!this.verdicts.has(cluster))
+        this.opts.log.warn(`cluster ${cluster} judged Unknown (${v.reason}): ${v.message}`, { cluster });
+    for (const cluster of this.verdicts.keys())
+      if (!next.has(cluster))
+        this.opts.log.info(`cluster ${cluster} reports again; no longer judged`, { cluster });
+  }
+
+  /** Looks once a period, from the end of the last look, while running. */
+  private schedule(notify: Notify): void {
+    this.cancel = this.opts.clock.setTimer(() => {
+      if (!this.running) return;
+      this.look()
+        .then(
+          (changed) => this.looked(changed, notify),
+          (error: unknown) => {
+            // Logged once until a look succeeds again; the next period tries again.
+            if (!this.failing)
+              this.opts.log.warn(`cluster monitor: ${(error as Error).message}; trying again`);
+            this.failing = true;
+          },
+        )
+        .finally(() => {
+          if (this.running) this.schedule(notify);
+        });
+    }, this.opts.settings.periodMs);
+  }
+
+  /** After a look: the loop is told when the verdicts changed or a status repository moved. */
+  private looked(changed: boolean, notify: Notify): void {
+    this.failing = false;
+    if (changed && this.running) notify(`cluster verdicts changed (${describe(this.verdicts)})`);
+    // A status repository's refs moved: the pass reads the new reports.
+    else if (this.statusMoved && this.running) notify('a status repository moved');
+    this.statusMoved = false;
+  }
 }
 
 function describe(verdicts: ReadonlyMap<string, ClusterVerdict>): string {

@@ -23,9 +23,9 @@ import { parseTrailers } from '../../core/publish/commit-trailers.js';
 import { describeSigner } from '../../core/model/signature-verdict.js';
 import type { Logger } from '../runtime/logger.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
-import { sourcePolicyOf, type SourceKeyFlags } from '../source/source-policy.js';
+import { sourcePolicyOf, type SourceKeyFlags, type SourcePolicy } from '../source/source-policy.js';
 import { sourceReader, type SourceReader } from '../source/source-reader.js';
-import { verifySource } from '../source/verify-source.js';
+import { verifySource, type SourceVerdict } from '../source/verify-source.js';
 import { noTimings, type HubPassResult, type SourceCommit, type SourceRefusal } from './hub-pass-result.js';
 import type { LoadResult, SourceFile } from '../../core/load/load-fleet.js';
 import { subjectOf } from './read-git-state.js';
@@ -113,41 +113,15 @@ async function judgeSource(
   opts: SourceGateOptions,
   input: { read: ReadContext; source: SourceCommit; fleet: Fleet },
 ): Promise<Verdict> {
-  const { repo, log } = opts;
+  const { repo } = opts;
   const seen = memory.get(repo.gitdir) ?? { covered: new Set<string>(), policies: new Map() };
   memory.set(repo.gitdir, seen);
   const reader = sourceReader(repo.gitdir);
   const bindingsRef = `refs/heads/${input.fleet.config.branchPrefix}bindings`;
   const bindings = await bindingsHead(reader, { ...opts, ref: bindingsRef });
   const anchor = bindings?.anchor;
-  const policy =
-    anchor === undefined
-      ? input.fleet.config.sourceVerification
-      : await policyAt(input.read, anchor, seen.policies);
-  const resolved = await sourcePolicyOf({
-    policy,
-    flags: opts.sourceKeys ?? {},
-    reader,
-    keysCommit: anchor ?? input.source.commit,
-  });
-  if (resolved === undefined) {
-    once(`${repo.gitdir} open`, () =>
-      log.info(
-        'source commits are not verified (no spec.sourceVerification in the FleetConfig, no --source-allowed-signers); see docs/security.md',
-      ),
-    );
-    return { type: 'open' };
-  }
-  if (
-    anchor === undefined &&
-    opts.sourceKeys?.allowedSigners === undefined &&
-    opts.sourceKeys?.openpgpKeys === undefined
-  )
-    once(`${repo.gitdir} tofu ${input.source.commit}`, () =>
-      log.warn(
-        `source verification starts: nothing was verified before, so the keys are read from ${resolved.keysFrom} itself (trust on first use); later commits are verified with the keys of the last verified one`,
-      ),
-    );
+  const resolved = await policyInForce(opts, input, { reader, anchor, policies: seen.policies });
+  if (resolved === undefined) return { type: 'open' };
   const verdict = await verifySource({
     reader,
     policy: resolved,
@@ -160,19 +134,77 @@ async function judgeSource(
     seen.policies.set(input.source.commit, input.fleet.config.sourceVerification);
     return { type: 'verified', trailer: `${verdict.head} by ${verdict.signer}` };
   }
+  const refusal = await refusalOf(opts, verdict, bindings && { ...bindings, ref: bindingsRef });
+  const fallback =
+    anchor && bindings?.verified ? { anchor: { commit: anchor, trailer: bindings.verified } } : {};
+  return { type: 'refused', refusal, ...fallback };
+}
+
+/**
+ * Returns the policy in force with its keys: the last verified commit's, else the head's;
+ * undefined when nothing is verified (said once). Warns once when verification starts on trust.
+ */
+async function policyInForce(
+  opts: SourceGateOptions,
+  input: { read: ReadContext; source: SourceCommit; fleet: Fleet },
+  at: {
+    reader: SourceReader;
+    anchor: string | undefined;
+    policies: Map<string, SourceVerification | undefined>;
+  },
+): Promise<SourcePolicy | undefined> {
+  const { repo, log } = opts;
+  const { anchor } = at;
+  const policy =
+    anchor === undefined
+      ? input.fleet.config.sourceVerification
+      : await policyAt(input.read, anchor, at.policies);
+  const resolved = await sourcePolicyOf({
+    policy,
+    flags: opts.sourceKeys ?? {},
+    reader: at.reader,
+    keysCommit: anchor ?? input.source.commit,
+  });
+  if (resolved === undefined) {
+    once(`${repo.gitdir} open`, () =>
+      log.info(
+        'source commits are not verified (no spec.sourceVerification in the FleetConfig, no --source-allowed-signers); see docs/security.md',
+      ),
+    );
+    return undefined;
+  }
+  if (
+    anchor === undefined &&
+    opts.sourceKeys?.allowedSigners === undefined &&
+    opts.sourceKeys?.openpgpKeys === undefined
+  )
+    once(`${repo.gitdir} tofu ${input.source.commit}`, () =>
+      log.warn(
+        `source verification starts: nothing was verified before, so the keys are read from ${resolved.keysFrom} itself (trust on first use); later commits are verified with the keys of the last verified one`,
+      ),
+    );
+  return resolved;
+}
+
+/** Returns the refusal of a verdict, recorded on the bindings branch unless it records it already. */
+async function refusalOf(
+  opts: SourceGateOptions,
+  verdict: Extract<SourceVerdict, { type: 'refused' }>,
+  bindings: (BindingsHead & { ref: string }) | undefined,
+): Promise<SourceRefusal> {
   const line = `${verdict.head}: ${verdict.reason}`;
   const recorded =
     bindings === undefined || bindings.refused === line
       ? null
       : await recordRefusal(opts, {
-          ref: bindingsRef,
+          ref: bindings.ref,
           head: bindings.oid,
           message: bindings.message,
           tree: bindings.tree,
           line,
         });
   const signer = verdict.verdict.signer ? describeSigner(verdict.verdict.signer) : undefined;
-  const refusal: SourceRefusal = {
+  return {
     head: verdict.head,
     commit: verdict.verdict.commit,
     problem: verdict.verdict.problem,
@@ -180,9 +212,6 @@ async function judgeSource(
     reason: verdict.reason,
     recorded,
   };
-  const fallback =
-    anchor && bindings?.verified ? { anchor: { commit: anchor, trailer: bindings.verified } } : {};
-  return { type: 'refused', refusal, ...fallback };
 }
 
 interface BindingsHead {

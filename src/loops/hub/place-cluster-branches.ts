@@ -63,55 +63,93 @@ export async function placeClusterBranches(input: {
   if (listed.size > 0 || recorded.size > 0) await repos.refresh(readable, fleet.config.branchPrefix);
   input.read.store = { ...input.read.store, also: repos.gitdirs() };
   const why = (url: string): string | undefined => input.unwritable.get(url) ?? repos.problem(url);
-  // Every repository the pass can see branches in: the fleet repository (undefined) and each listed one that answers.
-  const places = new Map<string | undefined, ReadonlyMap<string, string>>([[undefined, state.clusterHeads]]);
+  const places = placesOf(repos, listed, why, state.clusterHeads);
+  const placing: Placing = {
+    read: input.read,
+    state,
+    listed,
+    why,
+    places,
+    assigned: renderUrls(fleet.clusters, fleet.config),
+    registered: new Set(fleet.clusters.map((c) => c.name)),
+    placement: {
+      location: new Map(),
+      held: new Map(),
+      strays: [],
+      moved: new Map(),
+      files: new Map(),
+      recorded: new Map([...recorded].map(([cluster, url]) => [renderLocationPath(cluster), `${url}\n`])),
+    },
+    clusterHeads: new Map<string, string>(),
+  };
+  const everyBranch = new Set([...places.values()].flatMap((heads) => [...heads.keys()]));
+  for (const cluster of new Set([...placing.registered, ...everyBranch, ...recorded.keys()]))
+    await placeCluster(placing, cluster);
+  return { state: { ...state, clusterHeads: placing.clusterHeads }, placement: placing.placement };
+}
+
+/** Every repository the pass can see branches in: the fleet repository (undefined) and each listed one that answers. */
+function placesOf(
+  repos: RenderRepositories,
+  listed: ReadonlySet<string>,
+  why: (url: string) => string | undefined,
+  fleetHeads: ReadonlyMap<string, string>,
+): Map<string | undefined, ReadonlyMap<string, string>> {
+  const places = new Map<string | undefined, ReadonlyMap<string, string>>([[undefined, fleetHeads]]);
   for (const url of listed) {
     const heads = why(url) === undefined ? repos.heads(url) : undefined;
     if (heads) places.set(url, heads);
   }
-  const assigned = renderUrls(fleet.clusters, fleet.config);
-  const registered = new Set(fleet.clusters.map((c) => c.name));
-  const placement: RenderPlacement = {
-    location: new Map(),
-    held: new Map(),
-    strays: [],
-    moved: new Map(),
-    files: new Map(),
-    recorded: new Map([...recorded].map(([cluster, url]) => [renderLocationPath(cluster), `${url}\n`])),
-  };
-  const clusterHeads = new Map<string, string>();
-  const everyBranch = new Set([...places.values()].flatMap((heads) => [...heads.keys()]));
-  for (const cluster of new Set([...registered, ...everyBranch, ...recorded.keys()])) {
-    const known = recorded.get(cluster);
-    const was = known !== undefined && listed.has(known) ? known : undefined;
-    let at: string | undefined;
-    if (registered.has(cluster)) at = assigned.get(cluster);
-    else at = places.has(was) ? was : [...places].find(([, heads]) => heads.has(cluster))?.[0];
-    const problem = at === undefined ? undefined : why(at);
-    if (problem !== undefined) {
-      // Nothing of it moves: its head as the bindings branch recorded it, its record as it was.
-      placement.held.set(cluster, problem);
-      const last = state.bindings.lastClusters.get(cluster);
-      if (last !== undefined) clusterHeads.set(cluster, last);
-      if (known !== undefined) placement.files.set(renderLocationPath(cluster), `${known}\n`);
-      continue;
-    }
-    const head = places.get(at)?.get(cluster);
-    if (registered.has(cluster) && at !== known && state.bindings.lastClusters.has(cluster))
-      placement.moved.set(cluster, known);
-    if (head !== undefined) clusterHeads.set(cluster, head);
-    if (at !== undefined) {
-      placement.location.set(cluster, at);
-      if (registered.has(cluster) || head !== undefined)
-        placement.files.set(renderLocationPath(cluster), `${at}\n`);
-    }
-    for (const [url, heads] of places) {
-      const stray = url === at ? undefined : heads.get(cluster);
-      if (stray !== undefined && !(await isTombstoned(input.read, cluster, stray)))
-        placement.strays.push({ cluster, url, head: stray, to: registered.has(cluster) ? at : 'removed' });
-    }
+  return places;
+}
+
+/** What placing the branches reads, and the placement and heads it builds. */
+interface Placing {
+  read: ReadContext;
+  state: HubState;
+  listed: ReadonlySet<string>;
+  why: (url: string) => string | undefined;
+  places: Map<string | undefined, ReadonlyMap<string, string>>;
+  assigned: ReturnType<typeof renderUrls>;
+  registered: ReadonlySet<string>;
+  placement: RenderPlacement;
+  clusterHeads: Map<string, string>;
+}
+
+/**
+ * Places one cluster's branch: held as recorded while its repository refuses; else where it is
+ * assigned (a removed cluster's where it is), with its head, its record, and its stray copies.
+ */
+async function placeCluster(p: Placing, cluster: string): Promise<void> {
+  const { state, placement, places, registered, clusterHeads } = p;
+  const known = state.bindings.locations.get(cluster);
+  const was = known !== undefined && p.listed.has(known) ? known : undefined;
+  let at: string | undefined;
+  if (registered.has(cluster)) at = p.assigned.get(cluster);
+  else at = places.has(was) ? was : [...places].find(([, heads]) => heads.has(cluster))?.[0];
+  const problem = at === undefined ? undefined : p.why(at);
+  if (problem !== undefined) {
+    // Nothing of it moves: its head as the bindings branch recorded it, its record as it was.
+    placement.held.set(cluster, problem);
+    const last = state.bindings.lastClusters.get(cluster);
+    if (last !== undefined) clusterHeads.set(cluster, last);
+    if (known !== undefined) placement.files.set(renderLocationPath(cluster), `${known}\n`);
+    return;
   }
-  return { state: { ...state, clusterHeads }, placement };
+  const head = places.get(at)?.get(cluster);
+  if (registered.has(cluster) && at !== known && state.bindings.lastClusters.has(cluster))
+    placement.moved.set(cluster, known);
+  if (head !== undefined) clusterHeads.set(cluster, head);
+  if (at !== undefined) {
+    placement.location.set(cluster, at);
+    if (registered.has(cluster) || head !== undefined)
+      placement.files.set(renderLocationPath(cluster), `${at}\n`);
+  }
+  for (const [url, heads] of places) {
+    const stray = url === at ? undefined : heads.get(cluster);
+    if (stray !== undefined && !(await isTombstoned(p.read, cluster, stray)))
+      placement.strays.push({ cluster, url, head: stray, to: registered.has(cluster) ? at : 'removed' });
+  }
 }
 
 /** Whether a branch head holds a tombstone already (its cluster removed, or its branch moved away). */

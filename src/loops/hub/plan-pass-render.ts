@@ -53,7 +53,49 @@ export interface PassRender {
 
 /** Returns the render a pass makes of the fleet on the recorded state, with its failover and rollout decisions. */
 export async function planPassRender(input: PassRenderInput): Promise<PassRender> {
-  const { read, fleet, state, now, failover, verdicts } = input;
+  const { read, fleet, state, now, verdicts } = input;
+  const seen = await readRecorded(input);
+  const { previous, reports, taints } = seen;
+  const failedOver = await renderWithFailover(input, seen);
+  const { evictions, decisions } = failedOver;
+  let render = failedOver.render;
+  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
+  // Failover is never held: the replicas it moves, the clusters it places a workload on and the
+  // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
+  const rollout = await planRolloutStage(input.signer ? { ...read, signer: input.signer } : read, {
+    now,
+    fleet,
+    render,
+    state,
+    reports,
+    previous,
+    sourceCommit: input.sourceCommit,
+  });
+  const unheld = render;
+  if (rollout) render = { ...render, clusters: rollout.clusters };
+  const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
+  const failoverWrites: FailoverWrites = {
+    files: new Map([...taints.files, ...evictions.files]),
+    decisions: [...taints.decisions, ...decisions],
+    verdicts,
+    ...(wakeAt ? { wakeAt } : {}),
+  };
+  return {
+    render,
+    ...(rollout ? { unheld } : {}),
+    previous,
+    reports,
+    rollout,
+    failoverWrites,
+    exportDiagnostics: [...(seen.accepted.statusDiagnostics ?? []), ...seen.exported.diagnostics],
+  };
+}
+
+type Recorded = Awaited<ReturnType<typeof readRecorded>>;
+
+/** Reads what the branches record (previous bindings, failover records, status reports) and the snapshot they make with the fleet. */
+async function readRecorded(input: PassRenderInput) {
+  const { read, fleet, state, now, verdicts } = input;
   const previous = await readPreviousBindings(read, state.bindings.current.files);
   const recorded = await readFailoverRecords(read, state.bindings.current.files);
   input.onStateRead?.();
@@ -72,6 +114,13 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
     exportedSlices: exported.slices,
     clusterTaints: taints.taints,
   };
+  return { previous, recorded, accepted, reports, clusterStatus, exported, taints, snapshot };
+}
+
+/** Renders the snapshot, and again when failover evicts or schedules afresh; returns the render and the evictions. */
+async function renderWithFailover(input: PassRenderInput, seen: Recorded) {
+  const { read, fleet, state, now, failover } = input;
+  const { snapshot, previous, clusterStatus, taints, reports, recorded } = seen;
   const renderWith = async (s: Snapshot): Promise<RenderResult> => {
     const memo = read.cache.renderMemo;
     const result = await renderOffLoop(s, {
@@ -101,36 +150,7 @@ export async function planPassRender(input: PassRenderInput): Promise<PassRender
   if (evictions.changed) render = await renderWith({ ...snapshot, previous: evictions.previous });
   // An ended task whose cluster this render schedules again keeps its copy there: say so.
   const decisions = settleEndedTasks(evictions.decisions, evictions.ended, render.bindings);
-  // Rollouts: the clusters of later steps keep the selected objects they run (docs/rollout.md).
-  // Failover is never held: the replicas it moves, the clusters it places a workload on and the
-  // copies it removes follow the render at once (held-objects.ts: schedule, placed, removed).
-  const rollout = await planRolloutStage(input.signer ? { ...read, signer: input.signer } : read, {
-    now,
-    fleet,
-    render,
-    state,
-    reports,
-    previous,
-    sourceCommit: input.sourceCommit,
-  });
-  const unheld = render;
-  if (rollout) render = { ...render, clusters: rollout.clusters };
-  const wakeAt = earliestOf(evictions.wakeAt, rollout?.wakeAt);
-  const failoverWrites: FailoverWrites = {
-    files: new Map([...taints.files, ...evictions.files]),
-    decisions: [...taints.decisions, ...decisions],
-    verdicts,
-    ...(wakeAt ? { wakeAt } : {}),
-  };
-  return {
-    render,
-    ...(rollout ? { unheld } : {}),
-    previous,
-    reports,
-    rollout,
-    failoverWrites,
-    exportDiagnostics: [...(accepted.statusDiagnostics ?? []), ...exported.diagnostics],
-  };
+  return { render, evictions, decisions };
 }
 
 function earliestOf(a: Date | undefined, b: Date | undefined): Date | undefined {

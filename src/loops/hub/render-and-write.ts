@@ -10,7 +10,7 @@ import type { HubPassResult, SourceCommit } from './hub-pass-result.js';
 import type { PassContext } from './pass-context.js';
 import type { PassTimer } from './pass-timer.js';
 import { settleRender, type RenderPlacement } from './place-cluster-branches.js';
-import { planPassRender } from './plan-pass-render.js';
+import { planPassRender, type PassRender } from './plan-pass-render.js';
 import { planPassWrites } from './plan-pass-writes.js';
 import type { ReadContext } from './read-git-state.js';
 import type { HubState } from './read-hub-state.js';
@@ -18,8 +18,8 @@ import { RenderUnavailableError } from './render-repositories.js';
 import { TextBlobs } from './text-blobs.js';
 import { moveRefsOfPass, writeObjectsOfPass } from './write-hub-pass.js';
 
-/** Steps 4 to 6: render with the previous bindings, plan every branch, write. */
-export async function renderAndWrite(pass: {
+/** What renderAndWrite is given: the pass's options, what it read, and the source it renders. */
+interface RenderPass {
   opts: HubPassOptions;
   read: ReadContext;
   source: SourceCommit;
@@ -29,9 +29,46 @@ export async function renderAndWrite(pass: {
   failover: HubFailover;
   verdicts: ReadonlyMap<string, ClusterVerdict>;
   placement: RenderPlacement | undefined;
-}): Promise<HubPassResult> {
-  const { opts, read, source, fleet, state, timer, failover, verdicts, placement } = pass;
-  const { render, reports, rollout, failoverWrites, exportDiagnostics } = await planPassRender({
+}
+
+/** Steps 4 to 6: render with the previous bindings, plan every branch, write. */
+export async function renderAndWrite(pass: RenderPass): Promise<HubPassResult> {
+  const { opts, read, source, fleet, state, timer, placement } = pass;
+  const rendered = await renderPass(pass);
+  const { render, rollout, failoverWrites } = rendered;
+  const { ctx, blobs, plan } = await planWrites(pass, rendered);
+  const objects = await writePlan(opts, plan, ctx.known, timer);
+  settleRender(opts.renderRepositories, fleet, placement);
+  read.cache.branches = ctx.branches;
+  timer.mark('refsMs');
+  sweepHubPassCache(read.cache);
+  const timings = timer.done();
+  await persistMemo(opts, read, fleet.config.branchPrefix, () => (timings.memoMs = timer.sinceDone()));
+  return {
+    type: 'rendered',
+    source,
+    clusters: plan.clusters,
+    bindings: plan.bindings,
+    diagnostics: [
+      ...(state.recordDiagnostics ?? []),
+      ...rendered.exportDiagnostics,
+      ...render.diagnostics,
+      ...(rollout?.diagnostics ?? []),
+      ...plan.diagnostics,
+    ],
+    ...(failoverWrites.decisions.length > 0 ? { decisions: failoverWrites.decisions } : {}),
+    ...(rollout && rollout.decisions.length > 0 ? { rolloutDecisions: rollout.decisions } : {}),
+    ...(failoverWrites.wakeAt ? { wakeAt: failoverWrites.wakeAt } : {}),
+    written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
+    timings,
+    attempts: 1,
+  };
+}
+
+/** Step 4: the render on the recorded state, with its failover and rollout decisions. */
+async function renderPass(pass: RenderPass): Promise<PassRender> {
+  const { opts, read, source, fleet, state, timer, failover, verdicts } = pass;
+  const rendered = await planPassRender({
     read,
     fleet,
     state,
@@ -45,7 +82,14 @@ export async function renderAndWrite(pass: {
   });
   timer.mark('renderMs');
   // A fleet gone quiet stops the evictions: said once, when it starts and when it ends.
-  for (const d of failoverWrites.decisions) if (d.type === 'FleetDisruption') opts.log.warn(d.message);
+  for (const d of rendered.failoverWrites.decisions)
+    if (d.type === 'FleetDisruption') opts.log.warn(d.message);
+  return rendered;
+}
+
+/** Step 5: every branch's commit planned, the texts hashed on the way kept for the next pass. */
+async function planWrites(pass: RenderPass, { render, reports, rollout, failoverWrites }: PassRender) {
+  const { opts, read, source, fleet, state, timer, placement } = pass;
   const blobs = new TextBlobs(read.cache);
   const ctx: PassContext = {
     ...read,
@@ -67,32 +111,7 @@ export async function renderAndWrite(pass: {
   });
   blobs.remember();
   timer.mark('planMs');
-  const objects = await writePlan(opts, plan, ctx.known, timer);
-  settleRender(opts.renderRepositories, fleet, placement);
-  read.cache.branches = ctx.branches;
-  timer.mark('refsMs');
-  sweepHubPassCache(read.cache);
-  const timings = timer.done();
-  await persistMemo(opts, read, fleet.config.branchPrefix, () => (timings.memoMs = timer.sinceDone()));
-  return {
-    type: 'rendered',
-    source,
-    clusters: plan.clusters,
-    bindings: plan.bindings,
-    diagnostics: [
-      ...(state.recordDiagnostics ?? []),
-      ...exportDiagnostics,
-      ...render.diagnostics,
-      ...(rollout?.diagnostics ?? []),
-      ...plan.diagnostics,
-    ],
-    ...(failoverWrites.decisions.length > 0 ? { decisions: failoverWrites.decisions } : {}),
-    ...(rollout && rollout.decisions.length > 0 ? { rolloutDecisions: rollout.decisions } : {}),
-    ...(failoverWrites.wakeAt ? { wakeAt: failoverWrites.wakeAt } : {}),
-    written: { objects, refs: plan.moves.length, hashedTexts: blobs.hashed },
-    timings,
-    attempts: 1,
-  };
+  return { ctx, blobs, plan };
 }
 
 /** Writes the plan's objects, then moves its refs; returns how many objects were written. */
