@@ -32,7 +32,7 @@
 import { toGitObject } from '../../adapters/git/hash-object.js';
 import { makeCommit, type GitSignature } from '../../adapters/git/make-commit.js';
 import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
-import { readGitObject } from '../../adapters/git/read-git-object.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { writeObjects } from '../../adapters/git/write-objects.js';
@@ -110,8 +110,8 @@ export async function writeHeartbeat(opts: WriteHeartbeatOptions): Promise<strin
 /** Returns the counter of a heartbeat commit, 0 when it cannot be read (a new count starts). */
 async function counterOf(gitdir: string, commit: string): Promise<number> {
   try {
-    const text = Buffer.from((await readGitObject({ gitdir }, commit)).content).toString('utf8');
-    const n = Number(/^heartbeat: \S+ (\d+)$/m.exec(text)?.[1] ?? 0);
+    const { message } = await readCommit({ gitdir }, commit);
+    const n = Number(/^heartbeat: \S+ (\d+)$/m.exec(message)?.[1] ?? 0);
     return Number.isSafeInteger(n) ? n : 0;
   } catch {
     return 0;

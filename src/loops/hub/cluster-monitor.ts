@@ -20,7 +20,7 @@
 // With `signingKeys`, a head counts as a sign of life only when signed by the cluster's
 // registered key (signed-liveness.ts): a forged heartbeat or status push keeps nobody Ready.
 import { listRefs } from '../../adapters/git/list-refs.js';
-import { readGitObject } from '../../adapters/git/read-git-object.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
 import { clusterRefPrefix, heartbeatRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs.js';
 import type { CancelTimer, Clock } from '../runtime/clock.js';
@@ -264,8 +264,7 @@ async function isTombstone(
 ): Promise<boolean> {
   const seen = known.get(head);
   if (seen !== undefined) return seen;
-  const text = Buffer.from((await readGitObject({ gitdir }, head)).content).toString('utf8');
-  const tombstone = /^tree ([0-9a-f]{40})$/m.exec(text)?.[1] === tombstoneTree(cluster).root;
+  const tombstone = (await readCommit({ gitdir }, head)).tree === tombstoneTree(cluster).root;
   known.set(head, tombstone);
   return tombstone;
 }

@@ -8,8 +8,7 @@
 // last bindings commit (its committer time, the hub's clock): the statuses in between are
 // recorded together. Anything else a pass must write (a new source commit, a verdict, a branch
 // someone moved, a held render) is not held.
-import { parseCommit } from '../../adapters/git/parse-commit.js';
-import { readStoredObject } from '../../adapters/git/object-store.js';
+import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { parseClusterTrailers } from '../../core/publish/cluster-commit-trailers.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
 import type { ClusterVerdict } from '../../core/failover/monitored-status.js';
@@ -52,8 +51,7 @@ export async function statusRecordWait(look: StatusRecordLook): Promise<Date | n
     clusterHeads: () => Promise.resolve(look.state.clusterHeads),
   });
   if (!otherwiseDone) return null;
-  const { content } = await readStoredObject(look.read.store, bindings.head);
-  const seconds = parseCommit(content).committer?.timestamp;
+  const seconds = (await readCommit(look.read.store, bindings.head)).committer?.timestamp;
   if (seconds === undefined) return null;
   const due = seconds * 1000 + look.gapMs;
   return due > look.now.getTime() ? new Date(due) : null;
