@@ -7,7 +7,8 @@
 //   drift reverted: Deployment/shop/web (fields: spec.replicas)
 //   drift reverted: ConfigMap/shop/cm (3 times; fields: data.a, data.b)
 //   drift reverted: Service/shop/web (deleted by hand, recreated)
-//   drift reverted: 950 more objects (1200 corrections)          past the listed ones
+//   drift reverted: 950 more objects in shop (1200 corrections)  past the listed ones, per namespace
+//   drift reverted: 12 more objects (12 corrections)             cluster-scoped ones, or past 50 namespaces
 //   drift correction paused: Deployment/shop/api                  while its fight backs off
 
 /** The corrections of one object since the last status commit, summed. */
@@ -24,7 +25,7 @@ export interface DriftNote {
 /** What a drift line of a status commit says. */
 export type DriftLine =
   | { type: 'reverted'; object: string; count: number; detail: string }
-  | { type: 'more'; objects: number; count: number }
+  | { type: 'more'; objects: number; count: number; namespace?: string }
   | { type: 'paused'; object: string };
 
 const revertedPrefix = 'drift reverted: ';
@@ -38,12 +39,34 @@ export function driftReportLines(
 ): string[] {
   const sorted = [...notes].sort((a, b) => (a.object < b.object ? -1 : a.object > b.object ? 1 : 0));
   const lines = sorted.slice(0, max).map((n) => `${revertedPrefix}${n.object} (${detailOf(n)})`);
-  const rest = sorted.slice(max);
-  if (rest.length > 0) {
-    const count = rest.reduce((sum, n) => sum + n.count, 0);
-    lines.push(`${revertedPrefix}${rest.length} more objects (${count} corrections)`);
-  }
+  lines.push(...moreLines(sorted.slice(max), max));
   for (const object of [...paused].sort()) lines.push(`${pausedPrefix}${object}`);
+  return lines;
+}
+
+// The objects past the listed ones, counted per namespace (so a route filtering on namespaces
+// still gets them), at most `max` namespaces; the rest and the cluster-scoped ones in one line.
+function moreLines(rest: readonly DriftNote[], max: number): string[] {
+  const groups = new Map<string, { objects: number; count: number }>();
+  for (const note of rest) {
+    const parts = note.object.split('/');
+    const space = parts.length === 3 ? parts[1]! : '';
+    const group = groups.get(space) ?? { objects: 0, count: 0 };
+    groups.set(space, { objects: group.objects + 1, count: group.count + note.count });
+  }
+  const spaces = [...groups.keys()].filter((s) => s !== '').sort();
+  const lines = spaces
+    .slice(0, max)
+    .map(
+      (s) =>
+        `${revertedPrefix}${groups.get(s)!.objects} more objects in ${s} (${groups.get(s)!.count} corrections)`,
+    );
+  const others = ['', ...spaces.slice(max)].map((s) => groups.get(s) ?? { objects: 0, count: 0 });
+  const objects = others.reduce((sum, g) => sum + g.objects, 0);
+  if (objects > 0)
+    lines.push(
+      `${revertedPrefix}${objects} more objects (${others.reduce((sum, g) => sum + g.count, 0)} corrections)`,
+    );
   return lines;
 }
 
@@ -63,8 +86,11 @@ export function parseDriftLine(line: string): DriftLine | undefined {
   }
   if (!line.startsWith(revertedPrefix)) return undefined;
   const rest = line.slice(revertedPrefix.length);
-  const more = /^(\d+) more objects \((\d+) corrections\)$/.exec(rest);
-  if (more) return { type: 'more', objects: Number(more[1]), count: Number(more[2]) };
+  const more = /^(\d+) more objects(?: in (\S+))? \((\d+) corrections\)$/.exec(rest);
+  if (more) {
+    const counted = { type: 'more' as const, objects: Number(more[1]), count: Number(more[3]) };
+    return more[2] === undefined ? counted : { ...counted, namespace: more[2] };
+  }
   const m = /^(\S+) \((.*)\)$/.exec(rest);
   if (!m) return undefined;
   const count = /^(\d+) times(; |$)/.exec(m[2]!);

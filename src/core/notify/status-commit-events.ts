@@ -4,7 +4,7 @@
 // |--------------------------------------------------|----------------|-----------------------------|
 // | `<path>: why` under a subject `N failed at …`    | ApplyFailed    | when the parent did not list it: a failure that lasts is told once |
 // | `drift reverted: <object> (…)`                   | DriftReverted  | always: each line is the corrections since the last commit |
-// | `drift reverted: N more objects (M corrections)` | DriftReverted  | always, with no object, `coalesced: M` |
+// | `drift reverted: N more objects [in ns] (M corrections)` | DriftReverted | always, with no object, `coalesced: M` |
 // | `drift correction paused: <object>`              | DriftPaused    | when the parent did not list it |
 //
 // A failure names its object by its cluster-branch path (`shop/Deployment.apps/web`,
@@ -86,10 +86,12 @@ function failureDraft(line: string, cluster: string): Draft {
 
 function revertedDraft(line: Exclude<DriftLine, { type: 'paused' }>, cluster: string): Draft {
   if (line.type === 'more') {
+    const where = line.namespace === undefined ? '' : ` in ${line.namespace}`;
     return {
       event: 'DriftReverted',
+      ...(line.namespace === undefined ? {} : { namespace: line.namespace }),
       coalesced: line.count,
-      message: `${line.objects} more objects @${cluster}: changed by hand, put back (${line.count} corrections)`,
+      message: `${line.objects} more objects${where} @${cluster}: changed by hand, put back (${line.count} corrections)`,
     };
   }
   const namespace = namespaceOf(line.object);

@@ -139,7 +139,7 @@ test('10,000 objects corrected within a minute, over four status commits, are 4 
   }
   const listed = commits[0]!.message.split('\n').filter((l) => parseDriftLine(l) !== undefined);
   assert.equal(listed.length, 51, 'a commit lists 50 objects and one line counting the rest');
-  assert.equal(listed[50], 'drift reverted: 2450 more objects (2450 corrections)');
+  assert.equal(listed[50], 'drift reverted: 2450 more objects in shop (2450 corrections)');
 
   const events = commits.flatMap((now, i) => statusCommitEvents(now, commits[i - 1] ?? null, source));
   assert.equal(events.length, 4 * 51);
@@ -152,7 +152,7 @@ test('10,000 objects corrected within a minute, over four status commits, are 4 
   );
   assert.match(
     told[3]!.message,
-    /^9997 more DriftReverted events on member1 since 2026-12-05T10:00:00\.000Z; the last: 2450 more objects @member1/,
+    /^9997 more DriftReverted events on member1 since 2026-12-05T10:00:00\.000Z; the last: 2450 more objects in shop @member1/,
   );
 });
 
@@ -171,4 +171,23 @@ test('A drift line never carries a value: the fields are paths, and a line that 
     message: 'status member1: applied 1a2b3c4\n\ndrift reverted: not a line\n',
   };
   assert.deepEqual(statusCommitEvents(now, null, source), []);
+});
+
+test('The objects past the listed ones are counted per namespace, so a route on namespaces still gets them.', () => {
+  const drift = [
+    ...Array.from({ length: 3 }, (_, i) => note(`ConfigMap/a/cm-${i}`)),
+    ...Array.from({ length: 2 }, (_, i) => note(`ConfigMap/b/cm-${i}`, { count: 4 })),
+    note('Namespace/zz', { count: 2 }),
+  ];
+  const now = facts('c1', { drift, maxListed: 2 });
+  assert.deepEqual(
+    statusCommitEvents(now, null, source).map((e) => [e.object, e.namespace, e.coalesced]),
+    [
+      ['ConfigMap/a/cm-0', 'a', undefined],
+      ['ConfigMap/a/cm-1', 'a', undefined],
+      [undefined, 'a', 1],
+      [undefined, 'b', 8],
+      [undefined, undefined, 2],
+    ],
+  );
 });
