@@ -38,3 +38,28 @@ function sameValue(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Returns the paths of the fields that differ between the live object and what our apply made of
+ * it (`spec.replicas`, `metadata.labels.team`), sorted, at most `max` of them (then `…`): names
+ * only, never a value, so a Secret's correction can be told. An array is one field; a key that is
+ * not a plain word is quoted (`metadata.labels["app.kubernetes.io/name"]`).
+ */
+export function driftedFields(live: KubeObject, applied: KubeObject, max = 10): string[] {
+  const paths: string[] = [];
+  collectDiffs(comparable(live), comparable(applied), '', paths);
+  paths.sort();
+  return paths.length > max ? [...paths.slice(0, max), '…'] : paths;
+}
+
+function collectDiffs(a: unknown, b: unknown, path: string, out: string[]): void {
+  if (sameValue(a, b)) return;
+  if (!isMap(a) || !isMap(b)) {
+    out.push(path || '.');
+    return;
+  }
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const step = /^[A-Za-z0-9_-]+$/.test(key) ? `${path ? '.' : ''}${key}` : `[${JSON.stringify(key)}]`;
+    collectDiffs(a[key], b[key], path + step, out);
+  }
+}

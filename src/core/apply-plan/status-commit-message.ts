@@ -1,14 +1,18 @@
 // Messages of the agent's status commits. The trailer names the cluster-branch commit the
 // cluster runs in full; a commit that did not fully apply carries no trailer and lists what
-// failed instead, so `git log --grep` on the trailer finds exactly the complete applies.
+// failed instead (each object by its cluster-branch path), so `git log --grep` on the trailer
+// finds exactly the complete applies:
 //
-//   status member1: applied 1a2b3c4                 status member1: 2 failed at 1a2b3c4 (40
-// objects)
+//   status member1: applied 1a2b3c4          status member1: 2 failed at 1a2b3c4 (40 objects)
 //
-//   Gitfleet-Applied-Commit: 1a2b3c4d…              Deployment/shop/web: immutable field changed:
-// spec.selector; …
-//                                                   ConfigMap/shop/x: 403 Forbidden: …
+//   Gitfleet-Applied-Commit: 1a2b3c4d…       shop/Deployment.apps/web: 422 …: spec.selector: …
+//                                            shop/ConfigMap/x: 403 Forbidden: …
+//
+// After the failures come the drift lines (drift-report-lines.ts): the corrections since the
+// last status commit, summed per object, and the objects whose correction is paused; field
+// paths only, never a value.
 import { appliedCommitTrailer } from '../status/status-branch.js';
+import { driftReportLines, type DriftNote } from './drift-report-lines.js';
 
 export interface StatusCommitInput {
   cluster: string;
@@ -26,6 +30,10 @@ export interface StatusCommitInput {
   clusterUnreachable?: string;
   /** Other lines for the body (prune summary, Git outage). */
   notes: readonly string[];
+  /** The drift corrections since the last status commit, per object. */
+  drift?: readonly DriftNote[];
+  /** `Kind/namespace/name` of the objects whose drift correction is paused (a fight backed off). */
+  driftPaused?: readonly string[];
   /** Lists longer than this are cut with a count. */
   maxListed?: number;
 }
@@ -51,6 +59,7 @@ export function statusCommitMessage(input: StatusCommitInput): string {
     ...(input.clusterUnreachable ? [input.clusterUnreachable] : []),
     ...input.notes,
     ...failures,
+    ...driftReportLines(input.drift ?? [], input.driftPaused ?? [], max),
   ];
   if (body.length > 0) lines.push('', ...body);
   if (input.fullyApplied && input.commit !== null && !input.tombstoned) {

@@ -20,6 +20,7 @@ export const eventSeverity = {
   ObjectEvicted: 'warning',
   ApplyFailed: 'error',
   DriftReverted: 'warning',
+  DriftPaused: 'warning',
 } as const satisfies Record<string, EventSeverity>;
 
 /** One event type (a key of eventSeverity). */

@@ -13,7 +13,7 @@
 // | RenderFailed, SourceRefused, DeletionRefused             | <p>/render           | failure |
 // | ApplyFailed                                              | <p>/apply            | failure |
 // | ClusterNotReady                                          | <p>/clusters         | failure |
-// | ClusterTainted, ObjectEvicted, DriftReverted             | <p>/clusters         | pending |
+// | ClusterTainted, ObjectEvicted, DriftReverted, DriftPaused| <p>/clusters         | pending |
 // | ClusterReady, ClusterUntainted                           | <p>/clusters         | success |
 //
 // The description is the event's message, cut to the forges' 140 characters.
@@ -41,6 +41,7 @@ const table = {
   ClusterTainted: ['clusters', 'pending'],
   ObjectEvicted: ['clusters', 'pending'],
   DriftReverted: ['clusters', 'pending'],
+  DriftPaused: ['clusters', 'pending'],
   ClusterReady: ['clusters', 'success'],
   ClusterUntainted: ['clusters', 'success'],
 } as const satisfies Record<FleetEventType, readonly [string, DeployStatus['state']]>;

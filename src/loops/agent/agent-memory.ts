@@ -5,6 +5,7 @@
 // dry-run only the objects written since, not every object.
 import type { BranchInterpreter } from '../../adapters/lua/branch-interpreter.js';
 import type { FightSettings } from '../../core/apply-plan/plan-drift-correction.js';
+import type { DriftNote } from '../../core/apply-plan/drift-report-lines.js';
 import { defaultFightSettings } from '../../core/apply-plan/plan-drift-correction.js';
 import type { ClusterStatus } from '../../core/model/cluster.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
@@ -25,6 +26,11 @@ export interface AgentMemory {
   settled: Map<string, string>;
   /** refKey → times (ms) of recent drift corrections, for the fight backoff. */
   corrections: Map<string, number[]>;
+  /**
+   * refKey → the drift corrections not yet told by a status commit, summed: the next status
+   * commit lists them (core/apply-plan/drift-report-lines.ts) and, once written, clears them.
+   */
+  driftUntold: Map<string, DriftNote>;
   fight: FightSettings;
   /** Parsed manifests by blob id (a parse error is kept as its message). */
   parsed: MemoMap<string, KubeObject | string>;
@@ -94,6 +100,7 @@ export function createAgentMemory(fight: FightSettings = defaultFightSettings())
   return {
     settled: new Map(),
     corrections: new Map(),
+    driftUntold: new Map(),
     terminal: new Map(),
     trustedAllowances: new Set(),
     fight,

@@ -5,7 +5,8 @@
 import { retainMemberFields } from '../../core/interpret/retain-member-fields.js';
 import { markOwned } from '../../core/apply-plan/mark-owned.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';
-import { hasDrifted } from '../../core/apply-plan/has-drifted.js';
+import { driftedFields, hasDrifted } from '../../core/apply-plan/has-drifted.js';
+import { addDriftNote } from '../../core/apply-plan/drift-report-lines.js';
 import {
   conflictResolutionOf,
   liveStateOf,
@@ -15,7 +16,7 @@ import {
 } from '../../core/apply-plan/plan-apply.js';
 import { planDriftCorrection, recordCorrection } from '../../core/apply-plan/plan-drift-correction.js';
 import type { KubeObject } from '../../core/model/kube-object.js';
-import { refKey } from '../../core/model/object-ref.js';
+import { refKey, refLabel } from '../../core/model/object-ref.js';
 import type { ApplyContext } from './apply-context.js';
 import { handleRefusal } from './handle-refusal.js';
 import type { ObjectAction, ObjectResult } from './object-result.js';
@@ -119,13 +120,27 @@ async function carryOut(
   if (result.type === 'refused') return handleRefusal(ctx, desired, manifest, result.refusal);
   settle(ctx, key, result.live);
   noteSpecApplied(ctx, key, live, result.live);
-  if (decision.reason === 'driftCorrection') {
-    ctx.memory.corrections.set(
-      key,
-      recordCorrection(ctx.memory.corrections.get(key) ?? [], ctx.clock.now(), ctx.memory.fight),
-    );
-  }
+  if (decision.reason === 'driftCorrection') noteCorrection(ctx, desired, live, result.live);
   return { action: actionOf[decision.reason], applied: true, live: result.live };
+}
+
+// A drift correction counts toward the fight backoff and waits, summed, for the next status
+// commit to tell it (its field paths, never a value).
+function noteCorrection(
+  ctx: ApplyContext,
+  desired: DesiredObject,
+  live: KubeObject | undefined,
+  after: KubeObject,
+): void {
+  const key = refKey(desired.ref);
+  const { memory } = ctx;
+  memory.corrections.set(
+    key,
+    recordCorrection(memory.corrections.get(key) ?? [], ctx.clock.now(), memory.fight),
+  );
+  const fields = live ? driftedFields(live, after) : [];
+  const correction = { object: refLabel(desired.ref), fields, recreated: live === undefined };
+  memory.driftUntold.set(key, addDriftNote(memory.driftUntold, key, correction));
 }
 
 type Decided = { decision: ApplyDecision } | { result: Outcome };

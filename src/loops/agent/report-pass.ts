@@ -13,7 +13,7 @@ import type { AgentRepo } from './agent-repo.js';
 import type { ObjectResult } from './object-result.js';
 import type { ExportedSlice } from '../../core/model/exported-slice.js';
 import { objectRecords, observedRecords, prepareObjectRecords } from './object-records.js';
-import { refKey } from '../../core/model/object-ref.js';
+import { refKey, refLabel } from '../../core/model/object-ref.js';
 import { failureLines, isFullyApplied, passConditions, type ConditionsInput } from './pass-conditions.js';
 import type { PruneOutcome } from './prune-objects.js';
 import type { BranchRead } from './read-cluster-branch.js';
@@ -109,8 +109,14 @@ export async function reportPass(input: ReportInput): Promise<StatusOutcome> {
     failures: failureLines(cond, unparsed),
     notes: memory.git.lastOutage ? [memory.git.lastOutage] : [],
     ...(input.clusterUnreachable ? { clusterUnreachable: input.clusterUnreachable } : {}),
+    drift: [...memory.driftUntold.values()],
+    driftPaused: input.objects.filter((o) => o.action === 'driftPaused').map((o) => refLabel(o.ref)),
   });
+  const untold = new Map(memory.driftUntold);
   const written = await writeStatus(input, report, message);
+  // Told: the corrections the message listed (a later pass's are summed for the next commit).
+  if (written.type === 'written')
+    for (const [k, n] of untold) if (memory.driftUntold.get(k) === n) memory.driftUntold.delete(k);
   input.pacer?.setStatusWaiting(written.type === 'deferred');
   if (written.type === 'deferred') return { type: 'deferred', fullyApplied, retryInMs: written.waitMs };
   if (input.target && written.type !== 'skipped') noteStatusWritten(input, input.target);
@@ -173,6 +179,8 @@ function writeStatus(
     ref: input.statusRef,
     report,
     message,
+    // Drift corrections not yet told are news the tree does not hold: they make a commit (paced like any).
+    ...(memory.driftUntold.size > 0 ? { news: true } : {}),
     author: { ...input.identity, time: Math.floor(now / 1000), tzOffsetMinutes: 0 },
     memo: memory.status,
     ...(input.pacer ? { pacer: input.pacer } : {}),

@@ -1,5 +1,6 @@
 // Writes the status branch: the report's files (statusBranchFiles), a tree built from scratch,
-// and a commit on top of the branch's head only when that tree differs from the head's, then a
+// and a commit on top of the branch's head only when that tree differs from the head's (or the
+// message tells news the tree does not hold: drift corrections since the last commit), then a
 // publish and, once it succeeded, a compare-and-swap move of the local ref. A pass with nothing
 // new writes nothing; a pass whose push the pacer holds (push-pacer.ts) writes nothing either,
 // and the pass the pacer asks for then writes the newest report.
@@ -48,6 +49,11 @@ export interface WriteStatusOptions {
   memo?: StatusMemo;
   /** Signs the status commit (`agent --signing-key`); absent: unsigned. */
   signer?: CommitSigner;
+  /**
+   * The message tells what the tree does not (drift corrections since the last commit): a commit
+   * is written even when the report is the head's, paced like any.
+   */
+  news?: boolean;
   /** Paces the push (push-pacer.ts): a changed report that may not go yet is not written. */
   pacer?: Pick<PushPacer, 'waitMs' | 'pushed'>;
 }
@@ -75,7 +81,7 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
   const head = await readRef(gitdir, opts.ref);
   const last = opts.memo?.last;
   // The head holds the last report: the same records (the same objects) and other files are the same tree.
-  if (head !== null && last?.commit === head && last.others === othersText) {
+  if (head !== null && !opts.news && last?.commit === head && last.others === othersText) {
     if (sameRecords(last.records, opts.report.objects)) return { type: 'unchanged', commit: head };
   }
   const remember = (commit: string) => {
@@ -99,7 +105,7 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
     }
   }
   const tree = buildTreeFromScratch(files);
-  if (head !== null && (await readCommit({ gitdir }, head)).tree === tree.root) {
+  if (head !== null && !opts.news && (await readCommit({ gitdir }, head)).tree === tree.root) {
     remember(head);
     return { type: 'unchanged', commit: head };
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasDrifted } from '../../../src/core/apply-plan/has-drifted.js';
+import { driftedFields, hasDrifted } from '../../../src/core/apply-plan/has-drifted.js';
 import type { KubeObject } from '../../../src/core/model/kube-object.js';
 
 const live: KubeObject = {
@@ -60,4 +60,27 @@ const cases: { name: string; given: (l: KubeObject) => KubeObject; want: boolean
 
 test('hasDrifted compares the dry-run result with the live object, ignoring what every write changes', () => {
   for (const c of cases) assert.equal(hasDrifted(live, c.given(live)), c.want, c.name);
+});
+
+test('driftedFields names the paths put back, arrays whole and odd keys quoted, never a value, at most max of them', () => {
+  const changed = structuredClone(live);
+  (changed.spec as { replicas: number }).replicas = 5;
+  changed.metadata.labels = { app: 'web', 'app.kubernetes.io/name': 'secret-looking-value' };
+  (
+    changed.spec as { template: { spec: { containers: { image: string }[] } } }
+  ).template.spec.containers[0]!.image = 'nginx:2';
+  changed.metadata.resourceVersion = '99';
+  changed.status = { readyReplicas: 0 };
+  assert.deepEqual(driftedFields(changed, live), [
+    'metadata.labels["app.kubernetes.io/name"]',
+    'spec.replicas',
+    'spec.template.spec.containers',
+  ]);
+  assert.doesNotMatch(driftedFields(changed, live).join(' '), /secret-looking-value|nginx/);
+  assert.deepEqual(driftedFields(live, structuredClone(live)), []);
+  assert.deepEqual(driftedFields(changed, live, 2), [
+    'metadata.labels["app.kubernetes.io/name"]',
+    'spec.replicas',
+    '…',
+  ]);
 });

@@ -56,3 +56,28 @@ const cases: { name: string; given: Partial<StatusCommitInput>; want: string }[]
 test('statusCommitMessage writes the subject, the body and the applied-commit trailer', () => {
   for (const c of cases) assert.equal(statusCommitMessage({ ...base, ...c.given }), c.want, c.name);
 });
+
+test('statusCommitMessage lists the drift corrections after the failures, summed per object, field paths only', () => {
+  const message = statusCommitMessage({
+    ...base,
+    fullyApplied: false,
+    failures: ['shop/ConfigMap/x: 403 Forbidden'],
+    drift: [
+      { object: 'Deployment/shop/web', count: 3, fields: ['spec.replicas'], recreated: false },
+      { object: 'ConfigMap/shop/a', count: 1, fields: ['data.k'], recreated: true },
+    ],
+    driftPaused: ['ConfigMap/shop/b'],
+  });
+  assert.equal(
+    message,
+    [
+      'status member1: 1 failed at 1a2b3c4 (3 objects)',
+      '',
+      'shop/ConfigMap/x: 403 Forbidden',
+      'drift reverted: ConfigMap/shop/a (deleted by hand, recreated; fields: data.k)',
+      'drift reverted: Deployment/shop/web (3 times; fields: spec.replicas)',
+      'drift correction paused: ConfigMap/shop/b',
+      '',
+    ].join('\n'),
+  );
+});

@@ -6,15 +6,13 @@
 // nothing (nothing sent, the position still moves).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fleetEvent } from '../../../src/core/notify/fleet-event.js';
 import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
 import { runGit } from '../../support/run-git.js';
-import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
+import { removeTempDirs } from '../../support/temp-dirs.js';
 import { webhookReceivers } from '../../support/webhook-receiver.js';
 import { eventually } from '../../support/eventually.js';
-import { hmacKey, policyText, secretsFor, testWorker } from './notify-fixture.js';
+import { bindingsCommit, hmacKey, notifyRepo, secretsFor, testWorker, upToDate } from './notify-fixture.js';
 
 const receivers = webhookReceivers(hmacKey);
 after(async () => {
@@ -22,44 +20,7 @@ after(async () => {
   removeTempDirs();
 });
 
-const cluster = (name: string, env: string) =>
-  `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}, labels: {env: ${env}}}\nspec: {syncMode: Pull}\n`;
-
-/** A repository whose main holds two clusters and the policy; returns it and its source commit. */
-function notifyRepo(routes: string[]): { dir: string; source: string } {
-  const dir = tempDir('notify-repo');
-  runGit(['init', '-q', '-b', 'main', dir]);
-  mkdirSync(join(dir, 'clusters'));
-  writeFileSync(join(dir, 'clusters/member1.yaml'), cluster('member1', 'prod'));
-  writeFileSync(join(dir, 'clusters/member2.yaml'), cluster('member2', 'dev'));
-  writeFileSync(join(dir, 'notify.yaml'), policyText(routes));
-  runGit(['add', '-A'], { cwd: dir });
-  runGit(['commit', '-q', '-m', 'fleet'], { cwd: dir });
-  return { dir, source: runGit(['rev-parse', 'HEAD'], { cwd: dir }) };
-}
-
-/** Adds a bindings commit with these trailers; returns it. */
-function bindingsCommit(repo: { dir: string; source: string }, trailers: string[]): string {
-  const ref = 'refs/heads/gitfleet/bindings';
-  const tree = runGit(['mktree'], { cwd: repo.dir, input: '' });
-  let parent: string[];
-  try {
-    parent = ['-p', runGit(['rev-parse', '--verify', '-q', ref], { cwd: repo.dir })];
-  } catch {
-    parent = [];
-  }
-  const message = `render: x\n\nGitfleet-Source-Commit: ${repo.source}\n${trailers.join('\n')}\n`;
-  const commit = runGit(['commit-tree', tree, ...parent, '-m', message], { cwd: repo.dir });
-  runGit(['update-ref', ref, commit], { cwd: repo.dir });
-  return commit;
-}
-
 const taint = (n: number) => `Gitfleet-Taint: member1 +example.com/t${n}:NoSchedule: because ${n}`;
-const upToDate = (source: string) =>
-  ({
-    type: 'upToDate',
-    source: { ref: 'refs/heads/main', commit: source, subject: 'x', message: 'x' },
-  }) as HubPassResult;
 
 test('A receiver answering 500 for ever backs off, keeps at most its backlog (oldest dropped, counted), and gets the rest in order once it heals', async () => {
   const s = await receivers.start();

@@ -1,5 +1,6 @@
 // Helpers of the notifier's tests (notify-*.test.ts): a worker on a real repository with a fake
-// clock, delivering to real local HTTP receivers through the webhook receiver, its metrics kept.
+// clock, delivering to real local HTTP receivers through the webhook receiver, its metrics kept;
+// a small fleet repository and hand-made commits on its branches (the notifier reads commits).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forgeReceiver } from '../../../src/adapters/notify/forge-receiver.js';
@@ -11,6 +12,8 @@ import type { Metrics, NotificationReport } from '../../../src/loops/runtime/met
 import { noMetrics } from '../../../src/loops/runtime/metrics.js';
 import { fakeClock, type FakeClock } from '../runtime/fake-clock.js';
 import { tempDir } from '../../support/temp-dirs.js';
+import { runGit } from '../../support/run-git.js';
+import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
 
 export const hmacKey = 'notify-test-key';
 
@@ -89,3 +92,46 @@ export function testWorker(
   });
   return { worker, clock, reports, lines };
 }
+
+const cluster = (name: string, env: string) =>
+  `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: ${name}, labels: {env: ${env}}}\nspec: {syncMode: Pull}\n`;
+
+/** A repository whose main holds two clusters and the policy; returns it and its source commit. */
+export function notifyRepo(routes: string[]): { dir: string; source: string } {
+  const dir = tempDir('notify-repo');
+  runGit(['init', '-q', '-b', 'main', dir]);
+  mkdirSync(join(dir, 'clusters'));
+  writeFileSync(join(dir, 'clusters/member1.yaml'), cluster('member1', 'prod'));
+  writeFileSync(join(dir, 'clusters/member2.yaml'), cluster('member2', 'dev'));
+  writeFileSync(join(dir, 'notify.yaml'), policyText(routes));
+  runGit(['add', '-A'], { cwd: dir });
+  runGit(['commit', '-q', '-m', 'fleet'], { cwd: dir });
+  return { dir, source: runGit(['rev-parse', 'HEAD'], { cwd: dir }) };
+}
+
+/** Adds a commit of the empty tree with this message on top of `ref` (or as its first); returns it. */
+export function appendCommit(repo: { dir: string }, ref: string, message: string): string {
+  const tree = runGit(['mktree'], { cwd: repo.dir, input: '' });
+  let parent: string[];
+  try {
+    parent = ['-p', runGit(['rev-parse', '--verify', '-q', ref], { cwd: repo.dir })];
+  } catch {
+    parent = [];
+  }
+  const commit = runGit(['commit-tree', tree, ...parent, '-m', message], { cwd: repo.dir });
+  runGit(['update-ref', ref, commit], { cwd: repo.dir });
+  return commit;
+}
+
+/** Adds a bindings commit with these trailers; returns it. */
+export function bindingsCommit(repo: { dir: string; source: string }, trailers: string[]): string {
+  const message = `render: x\n\nGitfleet-Source-Commit: ${repo.source}\n${trailers.join('\n')}\n`;
+  return appendCommit(repo, 'refs/heads/gitfleet/bindings', message);
+}
+
+/** The result of a pass that found the source up to date at `source`. */
+export const upToDate = (source: string) =>
+  ({
+    type: 'upToDate',
+    source: { ref: 'refs/heads/main', commit: source, subject: 'x', message: 'x' },
+  }) as HubPassResult;
