@@ -161,6 +161,21 @@ test(
     );
     assert.deepEqual(cdn.requests, [{ path: '/web-0.1.0.tgz', authorization: undefined }]);
     assertNoSecret([JSON.stringify(good.out), ...good.stored]);
+
+    // The index moved: the repository redirects to the other host, which gets no credentials.
+    repo.routes.set('/index.yaml', (_req, res) =>
+      res.writeHead(302, { location: `${cdn.url}/moved/index.yaml` }).end(),
+    );
+    cdn.routes.set('/moved/index.yaml', (_req, res) =>
+      res.writeHead(200).end(readFileSync(join(dir, 'index.yaml'))),
+    );
+    cdn.requests.length = 0;
+    const moved = await render(doc, { [repo.url]: { username: 'ci', password: PASSWORD } });
+    assert.deepEqual(moved.out.errors, []);
+    assert.deepEqual(cdn.requests, [
+      { path: '/moved/index.yaml', authorization: undefined },
+      { path: '/web-0.1.0.tgz', authorization: undefined },
+    ]);
   },
 );
 
