@@ -85,6 +85,35 @@ export function helmSource(
   return lines.join('\n') + '\n';
 }
 
+/** The web chart under `web/` (to package and publish), at a version and with an image tag as given. */
+export function publishedWebChart(opts: { version: string; tag: string }): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(webChart).map(([path, text]) => [
+      path.replace(/^charts\//, ''),
+      path.endsWith('Chart.yaml')
+        ? text.replace('version: 0.1.0', `version: ${opts.version}`)
+        : text.replace('tag: "1.27"', `tag: "${opts.tag}"`),
+    ]),
+  );
+}
+
+/** A HelmSource `web` (release web, namespace shop) whose `spec.chart` holds the lines given, with replicas 3. */
+export function remoteChartSource(chart: readonly string[]): string {
+  return [
+    'apiVersion: gitfleet.io/v1alpha1',
+    'kind: HelmSource',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  chart:',
+    ...chart.map((l) => `    ${l}`),
+    '  releaseName: web',
+    '  namespace: shop',
+    '  values: {replicas: 3}',
+    '',
+  ].join('\n');
+}
+
 /** A Kustomize base `kustomize/base` (a Deployment) and an overlay `kustomize/prod` that renames and scales it. */
 export const overlay: Record<string, string> = {
   'kustomize/base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',

@@ -3,8 +3,10 @@
 // output limit. A pinned digest is passed to helm with the reference, so helm fetches by digest
 // and refuses another manifest; the digest helm reports is checked against the pin again here.
 // Registries on a loopback address are reached over plain HTTP (as Docker and helm treat
-// localhost registries); any other over HTTPS.
-import { mkdtemp, readdir, readFile, rm, mkdir } from 'node:fs/promises';
+// localhost registries); any other over HTTPS. A registry the hub's --chart-credentials file
+// names is logged into by a registry config file written into the pull's own empty helm home
+// (as `helm registry login` writes it, mode 0600, removed with the pull): never in argv or a log.
+import { mkdtemp, readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeChart, type OciChartRef } from '../../core/model/template-source.js';
@@ -12,6 +14,8 @@ import type { RenderTool } from './find-render-tool.js';
 import { hermeticToolEnv, type RenderLimits } from './render-source.js';
 import { runTool } from './run-tool.js';
 import { describeFailure } from './rendered-source.js';
+import { credentialForRegistry, credentialSecrets, type CredentialEntries } from './chart-credentials.js';
+import { redactSecrets } from '../remote/redact-secrets.js';
 
 /** A chart pulled from its registry: its packaged bytes and the digest of its manifest. */
 export type PulledChart = { ok: true; digest: string; bytes: Buffer } | { ok: false; message: string };
@@ -34,6 +38,18 @@ export async function pullOciChart(opts: {
   chart: OciChartRef;
   tool: RenderTool;
   limits: RenderLimits;
+  credentials?: CredentialEntries | undefined;
+}): Promise<PulledChart> {
+  const pulled = await pullIn(opts);
+  if (pulled.ok || opts.credentials === undefined) return pulled;
+  return { ok: false, message: redactSecrets(pulled.message, credentialSecrets(opts.credentials)) };
+}
+
+async function pullIn(opts: {
+  chart: OciChartRef;
+  tool: RenderTool;
+  limits: RenderLimits;
+  credentials?: CredentialEntries | undefined;
 }): Promise<PulledChart> {
   const { chart, tool } = opts;
   const work = await mkdtemp(join(tmpdir(), 'gitfleet-pull-'));
@@ -41,6 +57,7 @@ export async function pullOciChart(opts: {
     const out = join(work, 'out');
     await mkdir(out);
     await mkdir(join(work, 'home', 'plugins'), { recursive: true });
+    await writeRegistryLogin(join(work, 'home'), chart, opts.credentials);
     const ref =
       chart.digest === undefined
         ? chart.oci
@@ -81,4 +98,20 @@ export async function pullOciChart(opts: {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+// helm reads its registry logins from $HELM_CONFIG_HOME/registry/config.json (Docker's format);
+// the pull's home is its own and removed after, so the login lives as long as the pull.
+async function writeRegistryLogin(
+  home: string,
+  chart: OciChartRef,
+  credentials: CredentialEntries | undefined,
+): Promise<void> {
+  const host = /^oci:\/\/([^/]+)\//.exec(chart.oci)?.[1];
+  const login = credentials && host !== undefined ? credentialForRegistry(credentials, host) : undefined;
+  if (login === undefined || host === undefined) return;
+  const dir = join(home, 'config', 'registry');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const auth = Buffer.from(`${login.username}:${login.password}`).toString('base64');
+  await writeFile(join(dir, 'config.json'), JSON.stringify({ auths: { [host]: { auth } } }), { mode: 0o600 });
 }

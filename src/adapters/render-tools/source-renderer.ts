@@ -19,7 +19,8 @@ import {
   type RenderToolName,
 } from './find-render-tool.js';
 import { chartWorkPath, renderSource, type RenderLimits } from './render-source.js';
-import { OciCharts, type ChartKeys } from './oci-charts.js';
+import { PulledCharts, type ChartKeys } from './pulled-charts.js';
+import { readChartCredentials } from './chart-credentials.js';
 import { scanChart, type ChartTraits } from './scan-chart.js';
 import { SourceWork } from './source-work.js';
 import { RenderStore } from './render-store.js';
@@ -35,6 +36,8 @@ export interface SourceRendererOptions {
   timeoutMs?: number;
   /** Output of one tool run. Default 64 MiB. */
   maxOutputBytes?: number;
+  /** The --chart-credentials file (chart-credentials.ts), read again at each pull; absent: anonymous pulls. */
+  chartCredentials?: string;
 }
 
 /** What the sources rendered, or why some did not. */
@@ -62,8 +65,8 @@ export class SourceRenderer {
   private traits = new Map<string, ChartTraits>();
   private readonly limits: RenderLimits;
   private store: RenderStore | undefined;
-  /** Charts pulled from OCI registries, kept by digest (in the store too, when there is one). */
-  readonly charts = new OciCharts(() => this.store);
+  /** Charts pulled from OCI registries and chart repositories, kept by digest (in the store too, when there is one). */
+  readonly charts: PulledCharts;
   /** Keeps a template with the same variants the same object from pass to pass (the render memo keys on identity). */
   readonly variantMemo: VariantMemo = new WeakMap();
 
@@ -72,6 +75,11 @@ export class SourceRenderer {
       timeoutMs: opts.timeoutMs ?? 60_000,
       maxOutputBytes: opts.maxOutputBytes ?? 64 * 1024 * 1024,
     };
+    const file = opts.chartCredentials;
+    this.charts = new PulledCharts(
+      () => this.store,
+      file === undefined ? undefined : () => readChartCredentials(file),
+    );
   }
 
   /** Keeps the renders in a directory too, so a restarted hub renders nothing that did not change (render-store.ts). */
@@ -113,7 +121,7 @@ export class SourceRenderer {
         continue;
       }
       const pulled =
-        source.kind === 'HelmSource' && 'oci' in source.chart
+        source.kind === 'HelmSource' && !('path' in source.chart)
           ? await this.charts.get(source.chart, { tool, limits: this.limits, used: charts })
           : undefined;
       if (pulled?.ok === false) {

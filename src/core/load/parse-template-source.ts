@@ -63,25 +63,45 @@ function readMatching(value: unknown, path: string, pattern: RegExp, want: strin
   return read !== undefined && pattern.test(read) ? read : undefined;
 }
 
-// A chart in the repository (path) or in an OCI registry (oci, pinned by version and/or digest).
+// The keys that name where a chart is: exactly one of them.
+const CHART_KINDS = ['path', 'oci', 'repoURL'] as const;
+
+// A chart in the repository (path), in an OCI registry (oci, pinned by version and/or digest) or
+// in a classic chart repository (repoURL, name and an exact version, optionally a digest).
 function readChartRef(value: unknown, issues: Issues): ChartRef | undefined {
   const chart = readMap(value, 'spec.chart', issues);
   if (chart === undefined) return undefined;
-  if ('repoURL' in chart)
+  const kinds = CHART_KINDS.filter((key) => key in chart);
+  if (kinds.length > 1)
     issues.push({
-      path: 'spec.chart.repoURL',
-      message:
-        'classic chart repositories are not read yet: name an OCI registry (oci) or a chart in the repository (path)',
+      path: 'spec.chart',
+      message: `names its chart by one of path, oci or repoURL, not ${kinds.join(' and ')}`,
     });
-  if (!('oci' in chart)) {
-    for (const key of ['version', 'digest'])
-      if (key in chart)
-        issues.push({ path: `spec.chart.${key}`, message: 'pins a chart of a registry (oci)' });
-    const path = readPath(chart['path'], 'spec.chart.path', issues);
-    return path === undefined ? undefined : { path };
-  }
-  if ('path' in chart)
-    issues.push({ path: 'spec.chart', message: 'names its chart by path or by oci, not both' });
+  if (kinds.includes('repoURL')) return readRepoChart(chart, issues);
+  if (kinds.includes('oci')) return readOciChart(chart, issues);
+  for (const key of ['version', 'digest', 'name'])
+    if (key in chart)
+      issues.push({
+        path: `spec.chart.${key}`,
+        message: 'pins a chart of a registry (oci) or chart repository (repoURL)',
+      });
+  const path = readPath(chart['path'], 'spec.chart.path', issues);
+  return path === undefined ? undefined : { path };
+}
+
+function readDigest(chart: Record<string, unknown>, issues: Issues): string | undefined {
+  return readMatching(
+    chart['digest'],
+    'spec.chart.digest',
+    DIGEST,
+    'sha256:<64 lowercase hex digits>',
+    issues,
+  );
+}
+
+function readOciChart(chart: Record<string, unknown>, issues: Issues): ChartRef | undefined {
+  if ('name' in chart)
+    issues.push({ path: 'spec.chart.name', message: 'is the last segment of spec.chart.oci' });
   const oci = readMatching(
     chart['oci'],
     'spec.chart.oci',
@@ -96,16 +116,47 @@ function readChartRef(value: unknown, issues: Issues): ChartRef | undefined {
     'a chart version',
     issues,
   );
-  const digest = readMatching(
-    chart['digest'],
-    'spec.chart.digest',
-    DIGEST,
-    'sha256:<64 lowercase hex digits>',
-    issues,
-  );
+  const digest = readDigest(chart, issues);
   if (chart['version'] === undefined && chart['digest'] === undefined)
     issues.push({ path: 'spec.chart', message: 'pins its OCI chart by version, digest or both' });
   return oci === undefined ? undefined : compact<ChartRef>({ oci, version, digest });
+}
+
+// A chart repository is read over HTTPS, or plain HTTP on a loopback address only (as registries
+// are); credentials come from the hub's --chart-credentials file, never from the fleet repository.
+const REPO_URL =
+  /^(https:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?|http:\/\/(127\.[0-9.]+|localhost|\[::1\])(:[0-9]{1,5})?)(\/[^\s?#@]*)?$/;
+// Helm requires SemVer 2 chart versions; an exact one, never a range (`^1.2`, `~1.2`, `1.x`, `>=1`).
+const EXACT_VERSION =
+  /^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const CHART_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,249}$/;
+
+function readRepoChart(chart: Record<string, unknown>, issues: Issues): ChartRef | undefined {
+  const repoURL = readMatching(
+    chart['repoURL'],
+    'spec.chart.repoURL',
+    REPO_URL,
+    'https://<host>[:<port>]/<path> (http:// on a loopback address only), without credentials, query or fragment',
+    issues,
+  );
+  const name = readMatching(chart['name'], 'spec.chart.name', CHART_NAME, "a chart's name", issues);
+  if (chart['name'] === undefined)
+    issues.push({ path: 'spec.chart.name', message: 'is required with repoURL' });
+  const version = readMatching(
+    chart['version'],
+    'spec.chart.version',
+    EXACT_VERSION,
+    'an exact chart version (1.4.2): a chart of a repository is pinned, never a range',
+    issues,
+  );
+  if (chart['version'] === undefined)
+    issues.push({
+      path: 'spec.chart.version',
+      message: 'pins the chart: an exact version is required with repoURL',
+    });
+  const digest = readDigest(chart, issues);
+  if (repoURL === undefined || name === undefined || version === undefined) return undefined;
+  return compact<ChartRef>({ repoURL: repoURL.replace(/\/+$/, ''), name, version, digest });
 }
 
 /** Returns the source a document holds, or the issues that keep it out. */

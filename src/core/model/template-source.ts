@@ -8,7 +8,7 @@ export interface HelmSource {
   readonly kind: 'HelmSource';
   readonly name: string;
   readonly source: SourceLocation;
-  /** The chart: in the repository, or in an OCI registry. */
+  /** The chart: in the repository, in an OCI registry, or in a classic chart repository. */
   readonly chart: ChartRef;
   readonly releaseName: string;
   /** The release namespace: namespaced objects the chart leaves without one go there. */
@@ -22,18 +22,32 @@ export interface HelmSource {
 }
 
 /**
- * Where a chart is: a directory or a packaged `.tgz` relative to the repository root, or a chart
- * in an OCI registry (`oci://host/path/name`) pinned by version, digest (`sha256:…`) or both.
+ * Where a chart is: a directory or a packaged `.tgz` relative to the repository root, a chart
+ * in an OCI registry (`oci://host/path/name`) pinned by version, digest (`sha256:…`) or both, or
+ * a chart of a classic chart repository (an `index.yaml` over HTTP) pinned by its exact version
+ * and, optionally, the digest of its `.tgz`.
  */
 export type ChartRef =
-  { readonly path: string } | { readonly oci: string; readonly version?: string; readonly digest?: string };
+  | { readonly path: string }
+  | { readonly oci: string; readonly version?: string; readonly digest?: string }
+  | { readonly repoURL: string; readonly name: string; readonly version: string; readonly digest?: string };
 
 /** A chart in an OCI registry. */
 export type OciChartRef = Extract<ChartRef, { oci: string }>;
 
-/** Returns the chart as a person reads it: its path, or its registry reference with version and digest. */
+/** A chart in a classic chart repository. */
+export type RepoChartRef = Extract<ChartRef, { repoURL: string }>;
+
+/** A chart fetched from outside the fleet repository: a registry's or a chart repository's. */
+export type RemoteChartRef = OciChartRef | RepoChartRef;
+
+/**
+ * Returns the chart as a person reads it: its path, its registry reference with version and
+ * digest, or its name and version in its chart repository (`web 1.4.2 from https://…`).
+ */
 export function describeChart(chart: ChartRef): string {
   if ('path' in chart) return chart.path;
+  if ('repoURL' in chart) return `${chart.name} ${chart.version} from ${chart.repoURL}`;
   return `${chart.oci}${chart.version !== undefined ? `:${chart.version}` : ''}${chart.digest !== undefined ? `@${chart.digest}` : ''}`;
 }
 

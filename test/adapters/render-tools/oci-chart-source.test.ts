@@ -11,7 +11,12 @@ import { loadFleet } from '../../../src/core/load/load-fleet.js';
 import { SourceRenderer } from '../../../src/adapters/render-tools/source-renderer.js';
 import { directorySourceTree } from '../../../src/adapters/render-tools/source-tree.js';
 import { readDirectorySource } from '../../../src/adapters/source/read-directory.js';
-import { webChart, writeFiles, yamlDocuments as documents } from '../../support/chart-fixtures.js';
+import {
+  publishedWebChart,
+  remoteChartSource,
+  writeFiles,
+  yamlDocuments as documents,
+} from '../../support/chart-fixtures.js';
 import {
   ociRegistryBinary,
   pushChart,
@@ -27,31 +32,8 @@ const skip =
   'missing' in tools ? tools.missing : typeof registryBinary === 'string' ? false : registryBinary.missing;
 const helm = 'missing' in tools ? '' : tools.helm;
 
-// The web chart under web/, its version and one value as given.
-const chartFiles = (opts: { version: string; tag: string }): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(webChart).map(([path, text]) => [
-      path.replace(/^charts\//, ''),
-      path.endsWith('Chart.yaml')
-        ? text.replace('version: 0.1.0', `version: ${opts.version}`)
-        : text.replace('tag: "1.27"', `tag: "${opts.tag}"`),
-    ]),
-  );
-
-const ociSource = (chart: string[]): string =>
-  [
-    'apiVersion: gitfleet.io/v1alpha1',
-    'kind: HelmSource',
-    'metadata:',
-    '  name: web',
-    'spec:',
-    '  chart:',
-    ...chart.map((l) => `    ${l}`),
-    '  releaseName: web',
-    '  namespace: shop',
-    '  values: {replicas: 3}',
-    '',
-  ].join('\n');
+const chartFiles = publishedWebChart;
+const ociSource = remoteChartSource;
 
 async function sourcesOf(doc: string) {
   const dir = tempDir('oci-fleet');

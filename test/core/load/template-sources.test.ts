@@ -194,17 +194,71 @@ test('an OCI chart is read with its version and digest; one pinned by neither, o
     ],
     [
       '    path: charts/web\n    oci: oci://r.example/web\n    version: 1.0',
-      /spec\.chart: names its chart by path or by oci, not both/,
+      /spec\.chart: names its chart by one of path, oci or repoURL, not path and oci/,
     ],
     ['    path: charts/web\n    version: 1.0', /spec\.chart\.version: pins a chart of a registry \(oci\)/],
     [
-      '    repoURL: https://charts.example\n    name: web\n    version: 1.0',
-      /spec\.chart\.repoURL: classic chart repositories are not read yet/,
+      '    repoURL: https://charts.example\n    name: web\n    version: "1.2"',
+      /spec\.chart\.version: "1\.2": must be an exact chart version \(1\.4\.2\): a chart of a repository is pinned, never a range/,
+    ],
+    [
+      '    repoURL: https://charts.example\n    name: web\n    version: ^1.2.0',
+      /spec\.chart\.version: "\^1\.2\.0": must be an exact/,
+    ],
+    [
+      '    repoURL: https://charts.example\n    name: web\n    version: 1.x',
+      /spec\.chart\.version: "1\.x": must be an exact/,
+    ],
+    [
+      '    repoURL: https://charts.example\n    name: web',
+      /spec\.chart\.version: pins the chart: an exact version is required/,
+    ],
+    [
+      '    repoURL: https://charts.example\n    version: 1.2.0',
+      /spec\.chart\.name: is required with repoURL/,
+    ],
+    [
+      '    repoURL: http://charts.example\n    name: web\n    version: 1.2.0',
+      /spec\.chart\.repoURL: "http:\/\/charts\.example": must be https:\/\/.*\(http:\/\/ on a loopback address only\)/,
+    ],
+    [
+      '    repoURL: https://user:secret@charts.example\n    name: web\n    version: 1.2.0',
+      /spec\.chart\.repoURL: .*without credentials/,
+    ],
+    [
+      '    repoURL: https://charts.example\n    oci: oci://charts.example/web\n    name: web\n    version: 1.2.0',
+      /spec\.chart: names its chart by one of path, oci or repoURL, not oci and repoURL/,
+    ],
+    [
+      '    repoURL: https://charts.example\n    name: web\n    version: 1.2.0\n    digest: sha256:abc',
+      /spec\.chart\.digest: "sha256:abc": must be sha256:/,
     ],
   ] as const;
   for (const [chart, want] of refused) {
     const loaded = withChart(chart);
     assert.ok(!loaded.ok, chart);
     assert.match(loaded.errors.map((e) => e.message).join('\n'), want);
+  }
+});
+
+test('a chart of a chart repository is read with its URL, name, exact version and digest; it has no input in the repository', () => {
+  const withChart = (chart: string) =>
+    loadFleet(asFiles({ 'sources/web.yaml': helmSource().replace('    path: charts/web', chart) }));
+  const digest = `sha256:${'b'.repeat(64)}`;
+  for (const [chart, want] of [
+    [
+      `    repoURL: https://charts.example.com/stable/\n    name: web\n    version: 1.2.3-rc.1+build.5\n    digest: ${digest}`,
+      { repoURL: 'https://charts.example.com/stable', name: 'web', version: '1.2.3-rc.1+build.5', digest },
+    ],
+    [
+      '    repoURL: http://127.0.0.1:8879\n    name: web\n    version: 0.1.0',
+      { repoURL: 'http://127.0.0.1:8879', name: 'web', version: '0.1.0' },
+    ],
+  ] as const) {
+    const loaded = withChart(chart);
+    assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+    const [first] = loaded.fleet.templateSources ?? [];
+    assert.deepEqual(first?.source.kind === 'HelmSource' && first.source.chart, want);
+    assert.deepEqual(first?.inputs, []);
   }
 });

@@ -1,12 +1,15 @@
-// The charts the renderer pulled from OCI registries, kept by the digest of their manifest
-// (docs/sources.md#charts-from-an-oci-registry): in memory, and in the render store when the hub
-// keeps one, so a chart is pulled once and rendered offline after, by this process and the next.
-// A chart pinned by digest is looked up by it; one pinned by version only is pulled once and its
-// version remembered with the digest the registry gave (a chart version is published once; pin a
-// digest to have a re-pushed version refused). Each kept chart carries a hash of its bytes: one
-// that does not read back whole is pulled again.
+// The charts the renderer pulled from OCI registries and chart repositories, kept by their digest
+// (the manifest's for a registry, the `.tgz`'s for a chart repository; docs/sources.md#charts-from-an-oci-registry,
+// #charts-from-a-chart-repository): in memory, and in the render store when the hub keeps one, so
+// a chart is pulled once and rendered offline after, by this process and the next. A chart pinned
+// by digest is looked up by it; one pinned by version only is pulled once and its version
+// remembered with the digest it came with (a chart version is published once; pin a digest to
+// have a re-published version refused). Each kept chart carries a hash of its bytes: one that
+// does not read back whole is pulled again.
 import { createHash } from 'node:crypto';
-import type { OciChartRef } from '../../core/model/template-source.js';
+import type { RemoteChartRef } from '../../core/model/template-source.js';
+import type { CredentialEntries } from './chart-credentials.js';
+import { fetchRepoChart, type IndexReads } from './fetch-repo-chart.js';
 import type { RenderTool } from './find-render-tool.js';
 import { pullOciChart, type PulledChart } from './pull-oci-chart.js';
 import type { RenderLimits } from './render-source.js';
@@ -21,21 +24,30 @@ interface KeptChart {
 /** The store's keys a pass used for its charts, by kind (`chart`, `chartversion`). */
 export type ChartKeys = Map<'chart' | 'chartversion', Set<string>>;
 
-/** Charts pulled from registries, by digest. */
-export class OciCharts {
+/** Charts pulled from registries and chart repositories, by digest. */
+export class PulledCharts {
   private readonly charts = new Map<string, Buffer>();
   private readonly versions = new Map<string, string>();
-  /** Charts pulled from a registry, counted (each cached chart costs none). */
+  private indexes: IndexReads = new Map();
+  /** Charts pulled from a registry or a chart repository, counted (each cached chart costs none). */
   pulls = 0;
 
-  constructor(private readonly store: () => RenderStore | undefined) {}
+  constructor(
+    private readonly store: () => RenderStore | undefined,
+    /** The --chart-credentials file's entries, read again at each pull; absent: anonymous pulls. */
+    private readonly credentials?: () => Promise<CredentialEntries>,
+  ) {}
 
-  /** Returns a source's chart, from the cache or pulled by helm, checked against its pinned digest. */
+  /** Returns a source's chart, from the cache or pulled, checked against its pinned digest. */
   async get(
-    chart: OciChartRef,
+    chart: RemoteChartRef,
     opts: { tool: RenderTool; limits: RenderLimits; used: ChartKeys },
   ): Promise<PulledChart> {
-    const versionKey = sha256(`${chart.oci}:${chart.version ?? ''}`);
+    const versionKey = sha256(
+      'oci' in chart
+        ? `${chart.oci}:${chart.version ?? ''}`
+        : `${chart.repoURL}\n${chart.name}\n${chart.version}`,
+    );
     const digest = chart.digest ?? (await this.versionDigest(versionKey));
     const kept = digest === undefined ? undefined : await this.kept(digest);
     if (kept !== undefined && digest !== undefined) {
@@ -44,7 +56,7 @@ export class OciCharts {
       return { ok: true, digest, bytes: kept };
     }
     this.pulls++;
-    const pulled = await pullOciChart({ chart, ...opts });
+    const pulled = await this.pull(chart, opts);
     if (!pulled.ok) return pulled;
     this.charts.set(pulled.digest, pulled.bytes);
     const value: KeptChart = {
@@ -62,12 +74,27 @@ export class OciCharts {
     return pulled;
   }
 
-  /** Forgets the charts a pass did not use. */
+  /** Forgets the charts a pass did not use, and the indexes it read (the next pass reads them again, if it needs to). */
   keepOnly(used: ChartKeys): void {
+    this.indexes = new Map();
     for (const digest of this.charts.keys())
       if (!used.get('chart')?.has(hexOf(digest))) this.charts.delete(digest);
     for (const key of this.versions.keys())
       if (!used.get('chartversion')?.has(key)) this.versions.delete(key);
+  }
+
+  private async pull(
+    chart: RemoteChartRef,
+    opts: { tool: RenderTool; limits: RenderLimits },
+  ): Promise<PulledChart> {
+    let credentials: CredentialEntries | undefined;
+    try {
+      credentials = await this.credentials?.();
+    } catch (error) {
+      return { ok: false, message: `--chart-credentials ${(error as Error).message}` };
+    }
+    if ('oci' in chart) return pullOciChart({ chart, ...opts, credentials });
+    return fetchRepoChart({ chart, timeoutMs: opts.limits.timeoutMs, credentials, indexes: this.indexes });
   }
 
   private async versionDigest(key: string): Promise<string | undefined> {
