@@ -1,4 +1,4 @@
-// The template page: its health and sync, why it is not Healthy, its binding record (policy,
+// The template page: its health and sync, why it is not Healthy, its binding record (policy, template source,
 // replicas, placement), its row on every cluster, the eviction tasks and the rollout it is in,
 // what each cluster's agent reported of the live object, its rendered file on every cluster
 // (Secrets arrive with their values already redacted by the server) and its history.
@@ -24,6 +24,17 @@ export function templatePage(doc) {
           ? `${b.policy.kind} ${b.policy.namespace ? `${b.policy.namespace}/` : ''}${b.policy.name}`
           : `none (${b.origin})`,
       ),
+      b.templateSource
+        ? [
+            h('dt', {}, 'source'),
+            h(
+              'dd',
+              { id: 'template-source' },
+              doc.explanation?.source ?? `${b.templateSource.kind}/${b.templateSource.name}`,
+              h('div', { className: 'muted', id: 'template-source-file' }, b.templateSource.renderedFile),
+            ),
+          ]
+        : null,
       h('dt', {}, 'replicas'),
       h('dd', {}, String(b.replicas)),
       h('dt', {}, 'placed on'),

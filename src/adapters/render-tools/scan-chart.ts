@@ -49,7 +49,7 @@ export async function scanChart(path: string): Promise<ChartTraits> {
     if (tar === undefined) return scan(bytes.toString('latin1'));
     budget -= tar.length;
     if (!isTar(tar)) return scan(tar.toString('latin1'));
-    for (const file of tarFiles(tar)) scanBytes(file, depth + 1);
+    for (const file of tarFiles(tar)) scanBytes(file.bytes, depth + 1);
   };
   await visit(path);
   traits.nondeterministic = [...found].sort();
@@ -58,7 +58,8 @@ export async function scanChart(path: string): Promise<ChartTraits> {
 
 const MAX_NESTING = 4;
 
-function isGzip(bytes: Buffer): boolean {
+/** Returns whether bytes are gzipped (a packaged chart). */
+export function isGzip(bytes: Buffer): boolean {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
@@ -66,7 +67,8 @@ function isTar(bytes: Buffer): boolean {
   return bytes.length >= 512 && bytes.subarray(257, 262).toString('latin1') === 'ustar';
 }
 
-function unpacked(bytes: Buffer, budget: number): Buffer | undefined {
+/** Returns gzipped bytes unpacked, at most `budget` of them, or undefined when they do not unpack. */
+export function unpacked(bytes: Buffer, budget: number): Buffer | undefined {
   try {
     return gunzipSync(bytes, { maxOutputLength: Math.max(1, Math.min(budget, MAX_SCANNED_BYTES)) });
   } catch {
@@ -74,21 +76,32 @@ function unpacked(bytes: Buffer, budget: number): Buffer | undefined {
   }
 }
 
-// The regular files of a tar archive (ustar, as helm packages charts): a 512-byte header whose
-// size field is octal (or base-256 when its first byte has the high bit), the content padded to
-// 512 bytes; other entries (directories, pax and long-name headers) are skipped.
-function tarFiles(tar: Buffer): Buffer[] {
-  const files: Buffer[] = [];
+/**
+ * Returns the regular files of a tar archive (ustar, as helm packages charts): a 512-byte header
+ * whose size field is octal (or base-256 when its first byte has the high bit), the content padded
+ * to 512 bytes; other entries (directories, pax and long-name headers) are skipped. A name is the
+ * header's prefix and name fields joined.
+ */
+export function tarFiles(tar: Buffer): { name: string; bytes: Buffer }[] {
+  const files: { name: string; bytes: Buffer }[] = [];
   for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const size = tarSize(header.subarray(124, 136));
     if (size === undefined) break;
     const type = String.fromCharCode(header[156] ?? 0);
-    if (type === '0' || type === '\0') files.push(tar.subarray(at + 512, at + 512 + size));
+    if (type === '0' || type === '\0')
+      files.push({ name: tarName(header), bytes: tar.subarray(at + 512, at + 512 + size) });
     at += 512 + Math.ceil(size / 512) * 512;
   }
   return files;
+}
+
+function tarName(header: Buffer): string {
+  const field = (from: number, to: number) =>
+    header.subarray(from, to).toString('utf8').replace(/\0.*$/s, '');
+  const prefix = field(345, 500);
+  return prefix === '' ? field(0, 100) : `${prefix}/${field(0, 100)}`;
 }
 
 function tarSize(field: Buffer): number | undefined {

@@ -26,6 +26,9 @@ import { SourceWork } from './source-work.js';
 import { RenderStore } from './render-store.js';
 import { describeFailure, isChartTraits, isRendered, sourceError, type Rendered } from './rendered-source.js';
 import type { SourceTree } from './source-tree.js';
+import type { SourceProvenance } from '../../core/model/source-provenance.js';
+import type { ChartMetadata } from './chart-metadata.js';
+import { readChartMetadata, sourceProvenanceOf } from './source-provenance-of.js';
 
 export interface SourceRendererOptions {
   /** Paths of the tools (flags); else GITFLEET_HELM / GITFLEET_KUSTOMIZE, else PATH. */
@@ -47,6 +50,8 @@ export interface SourcesRendered {
   /** Each source's output for its other groups, where it differs (core/sources/attach-source-variants.ts). */
   variants: SourceVariant[];
   errors: LoadError[];
+  /** Rendered file → where its objects came from (docs/sources.md#provenance). */
+  provenance: Map<string, SourceProvenance>;
   /** Tool runs made, and renders taken from the cache. */
   runs: number;
   reused: number;
@@ -63,6 +68,8 @@ export class SourceRenderer {
   private readonly tools = new Map<RenderToolName, Promise<RenderTool | { missing: string }>>();
   private cache = new Map<string, Rendered>();
   private traits = new Map<string, ChartTraits>();
+  /** What each chart's Chart.yaml names, by the source's render key. */
+  private chartYamls = new Map<string, ChartMetadata>();
   private readonly limits: RenderLimits;
   private store: RenderStore | undefined;
   /** Charts pulled from OCI registries and chart repositories, kept by digest (in the store too, when there is one). */
@@ -110,8 +117,19 @@ export class SourceRenderer {
     tree: SourceTree,
     facts: ClusterFacts = { clusters: [], status: new Map() },
   ): Promise<SourcesRendered> {
-    const out: SourcesRendered = { files: [], variants: [], errors: [], runs: 0, reused: 0 };
-    const used = { renders: new Map<string, Rendered>(), traits: new Map<string, ChartTraits>() };
+    const out: SourcesRendered = {
+      files: [],
+      variants: [],
+      errors: [],
+      provenance: new Map(),
+      runs: 0,
+      reused: 0,
+    };
+    const used = {
+      renders: new Map<string, Rendered>(),
+      traits: new Map<string, ChartTraits>(),
+      charts: new Map<string, ChartMetadata>(),
+    };
     const charts: ChartKeys = new Map();
     for (const loaded of sources) {
       const { source } = loaded;
@@ -130,13 +148,14 @@ export class SourceRenderer {
       }
       const work = new SourceWork(loaded.inputs, tree, pulled?.bytes);
       try {
-        await this.renderGroups({ loaded, tool, tree, work, facts, used, out, chartDigest: pulled?.digest });
+        await this.renderGroups({ loaded, tool, tree, work, facts, used, out, pulled });
       } finally {
         await work.remove();
       }
     }
     this.cache = used.renders;
     this.traits = used.traits;
+    this.chartYamls = used.charts;
     this.charts.keepOnly(charts);
     await this.store?.keepOnly(
       new Map([['traits', new Set(used.traits.keys())], ['render', new Set(used.renders.keys())], ...charts]),
@@ -150,20 +169,19 @@ export class SourceRenderer {
     tree: SourceTree;
     work: SourceWork;
     facts: ClusterFacts;
-    used: { renders: Map<string, Rendered>; traits: Map<string, ChartTraits> };
+    used: {
+      renders: Map<string, Rendered>;
+      traits: Map<string, ChartTraits>;
+      charts: Map<string, ChartMetadata>;
+    };
     out: SourcesRendered;
-    /** The digest of a chart pulled from a registry: an input as the repository's paths are. */
-    chartDigest: string | undefined;
+    /** A chart pulled from a registry: its digest is an input as the repository's paths are. */
+    pulled: { digest: string; bytes: Buffer } | undefined;
   }): Promise<void> {
     const { loaded, tool, work, used, out } = opts;
     const { source } = loaded;
-    const baseKey = await renderKey({
-      source,
-      inputs: loaded.inputs,
-      tool,
-      tree: opts.tree,
-      chart: opts.chartDigest,
-    });
+    const digests = await inputDigests(loaded.inputs, opts.tree);
+    const baseKey = digests && renderKey({ source, tool, digests, chart: opts.pulled?.digest });
     let traits = baseKey === undefined ? undefined : this.traits.get(baseKey);
     if (traits === undefined && baseKey !== undefined)
       traits = await this.store?.get('traits', baseKey, isChartTraits);
@@ -195,11 +213,35 @@ export class SourceRenderer {
     }
     const [first, ...others] = rendered as Extract<Rendered, { ok: true }>[];
     out.files.push(...first!.files);
+    const provenance = await this.provenanceOf({ ...opts, key: baseKey, digests, groups });
+    for (const file of first!.files) out.provenance.set(file.path, provenance);
     const base = { clusters: groups[0]!.clusters, files: first!.files };
     others.forEach((r, i) => {
       if (r.text !== first!.text)
         out.variants.push({ source, base, clusters: groups[i + 1]!.clusters, files: r.files });
     });
+  }
+
+  // Where the source's objects came from (source-provenance-of.ts); its Chart.yaml read once per render key.
+  private async provenanceOf(opts: {
+    loaded: LoadedTemplateSource;
+    tool: RenderTool;
+    tree: SourceTree;
+    work: SourceWork;
+    used: { charts: Map<string, ChartMetadata> };
+    pulled: { digest: string; bytes: Buffer } | undefined;
+    key: string | undefined;
+    digests: ReadonlyMap<string, string> | undefined;
+    groups: readonly SourceRenderGroup[];
+  }): Promise<SourceProvenance> {
+    const { source } = opts.loaded;
+    let chart: ChartMetadata = {};
+    if (source.kind === 'HelmSource') {
+      const known = opts.key === undefined ? undefined : this.chartYamls.get(opts.key);
+      chart = known ?? (await readChartMetadata({ ...opts, source, pulled: opts.pulled?.bytes }));
+      if (opts.key !== undefined) opts.used.charts.set(opts.key, chart);
+    }
+    return sourceProvenanceOf({ ...opts, source, chart, pulledDigest: opts.pulled?.digest });
   }
 
   private async run(opts: {
@@ -232,22 +274,31 @@ export class SourceRenderer {
   }
 }
 
-// Every input of a render: a source whose key is the same renders to the same files. Undefined
-// when an input path holds nothing (the tool then says what is missing; nothing is cached).
-async function renderKey(opts: {
-  source: TemplateSource;
-  inputs: readonly string[];
-  tool: RenderTool;
-  tree: SourceTree;
-  chart: string | undefined;
-}): Promise<string | undefined> {
-  const { source, inputs, tool, tree } = opts;
-  const digests: string[] = opts.chart === undefined ? [] : [`chart=${opts.chart}`];
+// The digest of every input path of a source; undefined when one holds nothing (the tool then
+// says what is missing; nothing is cached).
+async function inputDigests(
+  inputs: readonly string[],
+  tree: SourceTree,
+): Promise<Map<string, string> | undefined> {
+  const digests = new Map<string, string>();
   for (const path of inputs) {
     const digest = await tree.digest(path);
     if (digest === undefined) return undefined;
-    digests.push(`${path}=${digest}`);
+    digests.set(path, digest);
   }
+  return digests;
+}
+
+// Every input of a render: a source whose key is the same renders to the same files.
+function renderKey(opts: {
+  source: TemplateSource;
+  tool: RenderTool;
+  digests: ReadonlyMap<string, string>;
+  chart: string | undefined;
+}): string {
+  const { source, tool } = opts;
+  const digests: string[] = opts.chart === undefined ? [] : [`chart=${opts.chart}`];
+  for (const [path, digest] of opts.digests) digests.push(`${path}=${digest}`);
   // clusterValues are not: each group's key adds the entries that pick it (plan-source-renders.ts),
   // so new values for one cluster render only its group again.
   const { source: at, ...all } = source;

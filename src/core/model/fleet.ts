@@ -1,4 +1,5 @@
 import type { TemplateSource } from './template-source.js';
+import type { SourceProvenance } from './source-provenance.js';
 import type { Cluster } from './cluster.js';
 import type { ClusterTaintPolicy, WorkloadRebalancer } from './failover.js';
 import type { FleetConfig } from './fleet-config.js';
@@ -88,5 +89,10 @@ export interface Fleet {
   federatedResourceQuotas?: FederatedResourceQuota[];
   /** HelmSources and KustomizeSources with the paths they read, in file order; absent when there are none. */
   templateSources?: LoadedTemplateSource[];
+  /**
+   * Rendered file (`<source document>@<chart file>`) → where its objects came from: the source,
+   * chart or kustomization, digest and tool (docs/sources.md#provenance); absent without sources.
+   */
+  sourceProvenance?: ReadonlyMap<string, SourceProvenance>;
   config: FleetConfig;
 }

@@ -18,6 +18,8 @@ import type { GracefulEvictionTask } from '../model/failover.js';
 import { evictionTaskField, parseEvictionTasks } from './eviction-task-record.js';
 import { parseRefusedClusters, refusedClustersField } from './refused-clusters-record.js';
 import { checkOnlyAnnotation, checkOnlyValue } from '../admission/admission-policy.js';
+import type { TemplateProvenance } from '../model/source-provenance.js';
+import { parseProvenanceField, provenanceField } from './provenance-field.js';
 
 // Karmada's claim annotations, kept on the binding record (Git cannot hold them on the template).
 const ppNamespace = 'propagationpolicy.karmada.io/namespace';
@@ -38,8 +40,13 @@ const appliedPlacementAnnotation = 'policy.karmada.io/applied-placement';
  * nothing that changes when the decision and the status do not (no source commit; the only
  * times are those of failover decisions: an eviction task's creationTimestamp, a fresh
  * schedule's rescheduleTriggeredAt and lastScheduledTime), so an unchanged render writes nothing.
+ * A template a source rendered names its provenance in `spec.templateSource` (docs/sources.md#provenance).
  */
-export function bindingRecord(binding: Binding, status?: BindingStatus): string {
+export function bindingRecord(
+  binding: Binding,
+  status?: BindingStatus,
+  provenance?: TemplateProvenance,
+): string {
   const r = binding.resource;
   const annotations: Record<string, string> = { [originAnnotation]: binding.origin };
   if (binding.policy?.kind === 'PropagationPolicy') {
@@ -74,6 +81,7 @@ export function bindingRecord(binding: Binding, status?: BindingStatus): string 
       ...(binding.rescheduleTriggeredAt !== undefined
         ? { rescheduleTriggeredAt: binding.rescheduleTriggeredAt }
         : {}),
+      ...(provenance ? { templateSource: provenanceField(provenance) } : {}),
     },
     status: {
       ...(binding.schedule.type === 'Scheduled' && binding.schedule.affinityName
@@ -149,6 +157,8 @@ export interface BindingView {
    * annotation; records written before it was recorded read as applied templates.
    */
   checkOnly?: true;
+  /** Where a template a source rendered came from (spec.templateSource); absent for a committed one. */
+  templateSource?: TemplateProvenance;
 }
 
 const origins: readonly Binding['origin'][] = ['policy', 'dependency', 'scaleTarget', 'namespace'];
@@ -220,6 +230,7 @@ export function parseBindingView(text: string): BindingView | undefined {
   const evictionTasks = parseEvictionTasks(doc.spec.gracefulEvictionTasks);
   const scheduleFailed = scheduleFailedOf(status.conditions);
   const refused = parseRefusedClusters(status.refusedClusters);
+  const templateSource = parseProvenanceField(doc.spec.templateSource);
   return {
     name: typeof doc.metadata.name === 'string' ? doc.metadata.name : '',
     resource: ref,
@@ -245,6 +256,7 @@ export function parseBindingView(text: string): BindingView | undefined {
     ...(scheduleFailed ? { scheduleFailed } : {}),
     ...(refused.length > 0 ? { refused } : {}),
     ...(annotations[checkOnlyAnnotation] === checkOnlyValue ? { checkOnly: true as const } : {}),
+    ...(templateSource ? { templateSource } : {}),
   };
 }
 

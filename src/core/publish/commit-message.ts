@@ -43,6 +43,11 @@ export interface RenderCommitInput {
   evictions?: readonly string[];
   /** The `Gitfleet-Rollout: ...` / `Gitfleet-Rollback: ...` lines of the rollouts the cluster is in, last. */
   rollout?: readonly string[];
+  /**
+   * The `Gitfleet-Template-Source: …` lines of the template sources whose objects the commit
+   * changes (core/sources/describe-provenance.ts templateSourceLines), after the others.
+   */
+  templateSources?: readonly string[];
 }
 
 /**
@@ -82,6 +87,7 @@ export function renderCommitMessage(input: RenderCommitInput): string {
     ...(input.endpointsFrom ?? []).map((from) => `${endpointsFromTrailer}: ${from}`),
     ...(input.evictions ?? []),
     ...(input.rollout ?? []),
+    ...(input.templateSources ?? []),
     '',
   ].join('\n');
 }

@@ -15,6 +15,8 @@ export const decisionTrailerKeys = [
   'Gitfleet-Rebalance',
   'Gitfleet-Rollout',
   'Gitfleet-Rollback',
+  // The template sources whose objects or records the commit changes (docs/sources.md#provenance).
+  'Gitfleet-Template-Source',
 ] as const;
 
 /** Returns a commit's decision trailers as `Key: value` lines, grouped by key in the order above. */

@@ -40,6 +40,17 @@ export interface ClusterDiff {
   /** Paths rendered in base that fail to render in head: the hub keeps their last content. */
   held: string[];
   files: FileDiff[];
+  /** The changed template sources whose objects change here (diff-sources.ts); absent when none. */
+  sources?: SourceChange[];
+}
+
+/** One template source whose provenance differs between the sides (diff-sources.ts). */
+export interface SourceChange {
+  /** `HelmSource/web (sources/web.yaml)`. */
+  source: string;
+  /** What it rendered from and with (`chart web 0.1.0 … , helm v4.3.2`); absent on a side without it. */
+  before?: string;
+  after?: string;
 }
 
 /** The whole difference between two renders. */
@@ -50,6 +61,8 @@ export interface RenderDiff {
   clusters: ClusterDiff[];
   placement: PlacementDiff;
   diagnostics: { added: Diagnostic[]; removed: Diagnostic[] };
+  /** The template sources whose provenance changes (a chart bump, a new tool version); absent when none. */
+  sources?: SourceChange[];
 }
 
 /** Returns the per-cluster file diffs, placement changes and diagnostic changes from base to head. */

@@ -8,6 +8,7 @@ import type { ClusterDiff, RenderDiff } from './diff-renders.js';
 import type { RolloutPreview } from './preview-rollouts.js';
 import type { PreviewWhy } from './explain-preview.js';
 import { rolloutLines } from './rollout-lines.js';
+import { describeSourceChange } from './diff-sources.js';
 
 export interface MarkdownOptions {
   /** The heading, e.g. `gitfleet diff main → feature`. */
@@ -41,6 +42,7 @@ export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = 
     '',
     ...(options.state !== undefined ? [`_State: ${escapeMarkdown(options.state)}_`, ''] : []),
     ...warningLines(options.warnings ?? [], maxItems),
+    ...sourcesSection(diff, maxItems),
   ];
   if (!diff.changed) {
     parts.push("No change: every cluster's rendered manifests, placement and diagnostics stay the same.");
@@ -67,6 +69,15 @@ export function formatDiffMarkdown(diff: RenderDiff, options: MarkdownOptions = 
   }
   if (omitted.files > 0) text += truncationNote(omitted);
   return text;
+}
+
+// The template sources that change (a chart bump, a new tool version), shown diff or no diff.
+function sourcesSection(diff: RenderDiff, maxItems: number): string[] {
+  const sources = diff.sources ?? [];
+  if (sources.length === 0) return [];
+  const lines = sources.slice(0, maxItems).map((s) => `- ${escapeMarkdown(describeSourceChange(s))}`);
+  if (sources.length > maxItems) lines.push(`- … and ${sources.length - maxItems} more`);
+  return ['**Template sources**', '', ...lines, ''];
 }
 
 function summaryTable(clusters: readonly ClusterDiff[], maxItems: number): string[] {
@@ -142,8 +153,9 @@ function clusterSection(cluster: ClusterDiff, budget: number): { text: string; o
     `<details><summary>${cluster.cluster} (${presence}${count} file${count === 1 ? '' : 's'})</summary>`,
     '',
   ];
+  for (const s of cluster.sources ?? []) open.push(`- source: ${escapeMarkdown(describeSourceChange(s))}`);
   for (const path of cluster.held) open.push(`- held: \`${path}\` fails to render; its last content is kept`);
-  if (cluster.held.length > 0) open.push('');
+  if (cluster.held.length > 0 || (cluster.sources ?? []).length > 0) open.push('');
   const close = '\n</details>\n\n';
   const fence = fenceFor(cluster.files.map((f) => f.diff).join(''));
   const head = `${open.join('\n')}\n${fence}diff\n`;

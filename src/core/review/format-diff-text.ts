@@ -4,6 +4,7 @@ import type { ClusterDiff, RenderDiff } from './diff-renders.js';
 import type { RolloutPreview } from './preview-rollouts.js';
 import type { PreviewWhy } from './explain-preview.js';
 import { rolloutLines } from './rollout-lines.js';
+import { describeSourceChange } from './diff-sources.js';
 
 /** The lines a preview starts with: the verdict (judge-verdict.ts), then which hub state was used. */
 export interface DiffTextHeader {
@@ -28,6 +29,11 @@ export function formatDiffText(
   const top: string[] = [];
   if (header.verdict !== undefined) top.push(`# ${header.verdict}`);
   if (header.state !== undefined) top.push(`# state: ${header.state}`);
+  // Shown even when no manifest changes: a new tool version alone changes the bindings records.
+  if (diff.sources && diff.sources.length > 0) {
+    top.push('# sources:');
+    for (const s of diff.sources) top.push(`#   ${describeSourceChange(s)}`);
+  }
   if (!diff.changed) return top.length > 0 ? `${top.join('\n')}\n` : '';
   const out: string[] = [...top];
   const placement = describePlacement(diff.placement);
@@ -53,6 +59,7 @@ export function formatDiffText(
   for (const cluster of diff.clusters) {
     if (out.length > 0) out.push('');
     out.push(clusterHeader(cluster));
+    for (const s of cluster.sources ?? []) out.push(`#   source: ${describeSourceChange(s)}`);
     for (const path of cluster.held)
       out.push(`#   held: ${path} (fails to render; its last content is kept)`);
     for (const file of cluster.files) out.push(file.diff.replace(/\n$/, ''));

@@ -7,6 +7,8 @@
 //     member2  yes     Progressing  1 of 2 replicas ready
 //     (2 more clusters the placement did not choose)
 //
+// A template a source rendered says where it came from on the line after the first
+// (`from: HelmSource/web (sources/web.yaml): chart web 1.4.2 …, helm v4.3.2`).
 // Every cluster it is placed on, and those it is not placed on for a reason worth reading (a
 // taint, a missing API, an eviction); the clusters the placement simply did not choose are counted.
 import type { ClusterExplanation, TemplateExplanation } from '../status/explanation.js';
@@ -23,7 +25,8 @@ export function formatLogExplanation(explained: TemplateExplanation): string {
     rows.length === 0 ? [] : columns([['CLUSTER', 'PLACED', 'REASON', 'MESSAGE'], ...rows]).split('\n');
   const more =
     hidden > 0 ? [`(${hidden} more cluster${hidden === 1 ? '' : 's'} the placement did not choose)`] : [];
-  return [head, ...[...table, ...more].map((l) => `  ${l}`)].join('\n');
+  const from = explained.source !== undefined ? [`from: ${explained.source}`] : [];
+  return [head, ...[...from, ...table, ...more].map((l) => `  ${l}`)].join('\n');
 }
 
 // The message without the cluster's name in front: the row names it.

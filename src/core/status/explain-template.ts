@@ -18,6 +18,7 @@ import {
   type TemplateExplanation,
 } from './explanation.js';
 import type { FleetStatusData } from './fleet-status-data.js';
+import { describeProvenance } from '../sources/describe-provenance.js';
 import {
   clusterNamesOf,
   indexRecords,
@@ -70,7 +71,13 @@ export function templateExplainer(
       }
       return unplacedOf(binding, cluster, timeout, record);
     });
-    return { template, key: binding.key, ...rollup(binding, explained), clusters: explained };
+    return {
+      template,
+      key: binding.key,
+      ...rollup(binding, explained),
+      clusters: explained,
+      ...(binding.templateSource ? { source: describeProvenance(binding.templateSource) } : {}),
+    };
   };
 }
 

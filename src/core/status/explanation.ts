@@ -152,4 +152,6 @@ export interface TemplateExplanation {
   message: string;
   /** One per cluster the fleet knows, by name: placed or not, and why. */
   clusters: ClusterExplanation[];
+  /** Where a template a source rendered came from, in words (core/sources/describe-provenance.ts). */
+  source?: string;
 }

@@ -35,6 +35,8 @@ import {
   type PassContext,
 } from './pass-context.js';
 import { previousBindingOf } from '../../core/publish/previous-binding-of.js';
+import type { TemplateProvenance } from '../../core/model/source-provenance.js';
+import { templateSourceLines } from '../../core/sources/describe-provenance.js';
 import { sameStatusHeads, statusTrailerLines } from './read-status-branches.js';
 import { aggregateBindingStatus } from '../../core/status/aggregate-status.js';
 import type { AgentReport } from '../../core/status/status-branch.js';
@@ -92,6 +94,8 @@ export interface BindingsBranchInput {
   render?: { files: ReadonlyMap<string, string>; held: ReadonlyMap<string, string> };
   /** The Gitfleet-Render-Held values the head records. */
   held?: readonly string[];
+  /** Binding key → where the template came from, for templates a source rendered (docs/sources.md#provenance). */
+  provenance?: ReadonlyMap<string, TemplateProvenance>;
   /** The FederatedResourceQuotas' status records (`.gitfleet/quotas/`, core/quota/quota-status.ts), path → text. */
   quotas?: ReadonlyMap<string, string>;
 }
@@ -111,7 +115,8 @@ export async function planBindingsBranch(
   input: BindingsBranchInput,
 ): Promise<{ outcome: BindingsOutcome; write?: BranchWrite }> {
   await prepareTemplateStatuses(input);
-  const records = keepRecords(recordOids(ctx, input), input);
+  const sources = new Map<string, TemplateProvenance>();
+  const records = keepRecords(recordOids(ctx, input, sources), input);
   const kept = [
     ...(input.failover?.files ?? []),
     ...(input.rollout?.files ?? []),
@@ -133,7 +138,10 @@ export async function planBindingsBranch(
   ) {
     return { outcome: { type: 'unchanged', commit: input.head } };
   }
-  return writeBindingsCommit(ctx, input, { records, changes, failoverLines: failover.lines });
+  // A Gitfleet-Template-Source line per source whose records this commit changes.
+  const changedSources = changes.flatMap((c) => sources.get(c.path) ?? []);
+  const failoverLines = [...templateSourceLines(changedSources), ...failover.lines];
+  return writeBindingsCommit(ctx, input, { records, changes, failoverLines });
 }
 
 // The failover trailers of the commit (the decisions, the verdicts and the wake-at time), the
@@ -214,7 +222,11 @@ async function writeBindingsCommit(
  * an incremental render keeps for an unchanged binding, or an equal one: comparing JSON costs
  * a tenth of emitting the YAML) with the same status reuses that record's text and blob id.
  */
-function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, string> {
+function recordOids(
+  ctx: PassContext,
+  input: BindingsBranchInput,
+  sources: Map<string, TemplateProvenance>,
+): Map<string, string> {
   const records = new Map<string, string>();
   const next = new Map<string, RecordedBinding>();
   ctx.blobs.carry(input.ref);
@@ -223,7 +235,12 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
       input.reports.size > 0 ? aggregateBindingStatus({ binding, reports: input.reports }) : undefined;
     const status =
       aggregated && withTemplateStatus(aggregated, input.interpreter, input.templates?.get(binding.key));
-    const statusJson = status === undefined ? '' : JSON.stringify(status);
+    const provenance = input.provenance?.get(binding.key);
+    // The provenance is part of the record: a new tool version alone writes it again.
+    const statusJson =
+      (status === undefined ? '' : JSON.stringify(status)) +
+      (provenance === undefined ? '' : `\u0000${JSON.stringify(provenance)}`);
+    if (provenance) sources.set(objectPath(binding.resource), provenance);
     const last = ctx.cache.recordTexts.get(binding.key);
     // The same binding and status, and the branch holds its record: nothing to do.
     if (
@@ -238,7 +255,9 @@ function recordOids(ctx: PassContext, input: BindingsBranchInput): Map<string, s
     const path = objectPath(binding.resource);
     const json = JSON.stringify(binding);
     const text =
-      last?.json === json && last.status === statusJson ? last.text : bindingRecord(binding, status);
+      last?.json === json && last.status === statusJson
+        ? last.text
+        : bindingRecord(binding, status, provenance);
     const recorded = ctx.blobs.oidAt(input.ref, path, text);
     next.set(binding.key, { binding, path, json, status: statusJson, text, oid: recorded });
     records.set(path, recorded);

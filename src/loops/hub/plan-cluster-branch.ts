@@ -10,6 +10,9 @@ import { allowDeletionsTrailer } from '../../core/publish/commit-trailers.js';
 import type { ClusterEvictions } from '../../core/failover/eviction-allowance.js';
 import type { ClusterOutput } from '../../core/render/cluster-output.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
+import type { SourceProvenance } from '../../core/model/source-provenance.js';
+import { changedSources } from '../../core/sources/changed-sources.js';
+import { templateSourceLines } from '../../core/sources/describe-provenance.js';
 import {
   commitOfPass,
   needsSignature,
@@ -44,6 +47,8 @@ export interface ClusterBranchInput {
   evictions?: ClusterEvictions;
   /** The Gitfleet-Rollout / Gitfleet-Rollback lines of the rollouts the cluster is in (hub-rollout.ts). */
   rolloutLines?: readonly string[];
+  /** Rendered file → its template source (Fleet.sourceProvenance): the commit names the sources it changes. */
+  sourceProvenance?: ReadonlyMap<string, SourceProvenance>;
 }
 
 export interface ClusterBranchPlan {
@@ -140,6 +145,19 @@ function endpointsFromOfChanges(
   return endpointsFrom.length > 0 ? { endpointsFrom } : {};
 }
 
+/** Returns the Gitfleet-Template-Source lines of the sources whose objects the changes touch. */
+function sourcesOfChanges(
+  ctx: PassContext,
+  input: ClusterBranchInput,
+  changes: readonly BranchChange[],
+): { templateSources?: string[] } {
+  if (input.sourceProvenance === undefined) return {};
+  const before = ctx.cache.branches.get(input.ref)?.output.files;
+  const texts = changes.map((c) => (c.change === 'removed' ? before : input.output.files)?.get(c.path));
+  const lines = templateSourceLines(changedSources(texts, input.sourceProvenance));
+  return lines.length > 0 ? { templateSources: lines } : {};
+}
+
 /** Returns the commit that puts exactly `files` on the branch, on top of its head. */
 async function commitFiles(
   ctx: PassContext,
@@ -170,6 +188,7 @@ async function commitFiles(
     ...(input.rolloutLines ? { rollout: input.rolloutLines } : {}),
     ...movedOrRestored(input),
     ...endpointsFromOfChanges(ctx, input, plan.changes),
+    ...sourcesOfChanges(ctx, input, plan.changes),
   });
   // An empty change list leaves an empty body: no blank line doubled before the trailers.
   // On top of the head, even one someone else put there: a rendered branch only fast-forwards.

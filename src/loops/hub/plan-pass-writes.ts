@@ -34,6 +34,7 @@ import { quotaStatusFiles } from '../../core/quota/quota-status.js';
 import type { RolloutStage } from './hub-rollout.js';
 import type { HubState } from './read-hub-state.js';
 import { clusterBase } from './cluster-base.js';
+import { provenanceByTemplate } from '../../core/sources/provenance-by-template.js';
 import type { RefusedDeletion } from '../../core/publish/refusal-trailers.js';
 
 export interface PassWrites {
@@ -174,6 +175,7 @@ async function planBindingsWrite(
     reports: input.reports,
     statusHeads: state.statusHeads,
     quotas: quotaStatusFiles(render.quotas ?? [], input.reports),
+    ...(input.fleet.sourceProvenance ? { provenance: provenanceByTemplate(input.fleet) } : {}),
     keep: planned.keep,
     refusedNow: planned.refusedNow,
     ...(input.failover ? { failover: input.failover } : {}),
@@ -280,5 +282,6 @@ function planBranchOf(
     ...(branch.restore ? { restore: branch.restore } : {}),
     ...(branch.movedFrom !== undefined ? { movedFrom: branch.movedFrom } : {}),
     ...(rolloutLines ? { rolloutLines } : {}),
+    ...(input.fleet.sourceProvenance ? { sourceProvenance: input.fleet.sourceProvenance } : {}),
   });
 }

@@ -11,6 +11,7 @@ import { escapeText } from '../../core/model/quote-text.js';
 import { deletionsAllowedBy } from '../../core/publish/commit-trailers.js';
 import type { RenderResult } from '../../core/render/render-fleet.js';
 import { diffRenders } from '../../core/review/diff-renders.js';
+import { diffSources, withSourceChanges } from '../../core/review/diff-sources.js';
 import { formatDiffMarkdown } from '../../core/review/format-diff-markdown.js';
 import { formatDiffText } from '../../core/review/format-diff-text.js';
 import { judgeVerdict, type Verdict } from '../../core/review/judge-verdict.js';
@@ -162,7 +163,17 @@ function assemble(input: {
   rollouts: HubRender['rollouts'];
 }): PreviewDiff {
   const { base, head, baseRender, headRender, state } = input;
-  const diff = diffRenders({ base: baseRender, head: headRender });
+  const rendered = diffRenders({ base: baseRender, head: headRender });
+  const diff = withSourceChanges(
+    rendered,
+    diffSources({
+      base: base.fleet.sourceProvenance,
+      head: head.fleet.sourceProvenance,
+      diff: rendered,
+      baseRender,
+      headRender,
+    }),
+  );
   // Every step, held or not: the head as it will be once the rollouts pass, and which clusters
   // the merge's own pass holds (docs/rollout.md#before-the-merge-gitfleet-diff).
   const rollout = previewRollouts({

@@ -8,6 +8,7 @@
 import type { LoadResult, RenderedFile, SourceFile, LoadError } from '../../core/load/load-fleet.js';
 import type { Cluster, ClusterStatus } from '../../core/model/cluster.js';
 import type { Fleet, LoadedTemplateSource } from '../../core/model/fleet.js';
+import type { SourceProvenance } from '../../core/model/source-provenance.js';
 import {
   attachSourceVariants,
   type SourceVariant,
@@ -20,7 +21,13 @@ export interface TemplateSourceRenderer<Tree> {
     sources: readonly LoadedTemplateSource[],
     tree: Tree,
     facts?: { clusters: readonly Cluster[]; status: ReadonlyMap<string, ClusterStatus> },
-  ): Promise<{ files: RenderedFile[]; variants: SourceVariant[]; errors: LoadError[] }>;
+  ): Promise<{
+    files: RenderedFile[];
+    variants: SourceVariant[];
+    errors: LoadError[];
+    /** Rendered file → where its objects came from (docs/sources.md#provenance). */
+    provenance?: ReadonlyMap<string, SourceProvenance>;
+  }>;
   /** Keeps templates with the same variants the same objects from one load to the next. */
   readonly variantMemo?: VariantMemo;
 }
@@ -62,7 +69,10 @@ export async function loadWithSources<Tree>(opts: {
   const loaded = opts.load(opts.files, rendered.files);
   if (!loaded.ok) return loaded;
   const attached = attachSourceVariants(loaded.fleet, rendered.variants, opts.renderer.variantMemo);
-  return attached.ok
-    ? { ...loaded, fleet: attached.fleet }
-    : { ...loaded, ok: false, errors: attached.errors };
+  if (!attached.ok) return { ...loaded, ok: false, errors: attached.errors };
+  const provenance = rendered.provenance;
+  return {
+    ...loaded,
+    fleet: provenance ? { ...attached.fleet, sourceProvenance: provenance } : attached.fleet,
+  };
 }
