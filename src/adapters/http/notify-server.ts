@@ -27,7 +27,7 @@
 // `timelineOf`, and one for the rest), and a starting agent is given a turn of its own on the
 // default one, so that one push to every branch, or a fleet started together, fetches within
 // each repository's read budget.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { isLoopbackHost, isWildcardHost } from './ui-server.js';
@@ -140,21 +140,7 @@ export async function startNotifyServer(opts: NotifyServerOptions): Promise<Noti
   // An idle socket (a held wait included) is closed past the hold and a margin.
   server.timeout = holdMs + 15_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const where = `${host}:${opts.port}`;
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new NotifyServerError('AddressInUse', `${where}: the doorbell's address is in use`, error)
-          : new NotifyServerError(
-              'ListenFailed',
-              `${where}: the doorbell cannot listen: ${error.message}`,
-              error,
-            ),
-      );
-    });
-    server.listen(opts.port, host, () => resolve());
-  });
+  await listen(server, host, opts.port);
   port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
@@ -170,6 +156,25 @@ export async function startNotifyServer(opts: NotifyServerOptions): Promise<Noti
         server.closeAllConnections();
       }),
   };
+}
+
+// Listens on the address; a failure is a NotifyServerError naming it.
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new NotifyServerError('AddressInUse', `${where}: the doorbell's address is in use`, error)
+          : new NotifyServerError(
+              'ListenFailed',
+              `${where}: the doorbell cannot listen: ${error.message}`,
+              error,
+            ),
+      );
+    });
+    server.listen(port, host, () => resolve());
+  });
 }
 
 interface Context {

@@ -90,24 +90,28 @@ export async function readNotifyToken(file: string): Promise<string> {
   return token;
 }
 
+interface WaitingOptions {
+  cluster: string;
+  branchPrefix: string;
+  branchPollMs: number;
+  beaconIntervalMs: number;
+  doorbell?: AgentDoorbellOptions;
+  /** `--once`: one pass, no doorbell. */
+  once?: boolean;
+}
+
+interface WaitingDeps {
+  clock: Clock;
+  log: Logger;
+  /** Uniform in [0, 1): with it, the first safety poll falls at a random moment (absent: at once, as a baseline). */
+  random?: () => number;
+}
+
 /** Returns the agent's way of waiting for its branch: the branch poll alone, or with the doorbell. */
 export async function agentWaiting(
   repo: AgentRepo,
-  opts: {
-    cluster: string;
-    branchPrefix: string;
-    branchPollMs: number;
-    beaconIntervalMs: number;
-    doorbell?: AgentDoorbellOptions;
-    /** `--once`: one pass, no doorbell. */
-    once?: boolean;
-  },
-  deps: {
-    clock: Clock;
-    log: Logger;
-    /** Uniform in [0, 1): with it, the first safety poll falls at a random moment (absent: at once, as a baseline). */
-    random?: () => number;
-  },
+  opts: WaitingOptions,
+  deps: WaitingDeps,
 ): Promise<AgentWaiting> {
   const probe = (repo as Partial<RemoteHubRepo>).probeSource?.bind(repo);
   const { clock } = deps;
@@ -123,6 +127,23 @@ export async function agentWaiting(
     cluster: opts.cluster,
     token: await readNotifyToken(settings.tokenFile),
   };
+  return doorbellWaiting(repo, { probe, request, settings, opts, deps });
+}
+
+// The agent's way of waiting with the doorbell: the bell, the gate it opens, the hub's pacing and
+// the branch poll that slows to the safety poll while the bell answers.
+function doorbellWaiting(
+  repo: AgentRepo,
+  ctx: {
+    probe: () => Promise<string | null>;
+    request: { url: string; cluster: string; token: string };
+    settings: AgentDoorbellOptions;
+    opts: WaitingOptions;
+    deps: WaitingDeps;
+  },
+): AgentWaiting {
+  const { probe, request, settings, opts, deps } = ctx;
+  const { clock } = deps;
   const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
   const bell = doorbell({
     url: settings.url,

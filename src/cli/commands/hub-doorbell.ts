@@ -80,10 +80,7 @@ export async function startHubDoorbell(
   },
 ): Promise<HubDoorbell> {
   const { host, port } = parseNotifyAddr(opts.addr);
-  const file = await notifyTokensFile(opts.tokensFile).catch((error: NodeJS.ErrnoException) => {
-    if (error instanceof NotifyTokensError) throw error;
-    throw new UsageError(`--notify-tokens ${opts.tokensFile}: cannot be read (${error.code ?? 'error'})`);
-  });
+  const file = await readTokensFile(opts.tokensFile);
   const tokens = file.current();
   const beacons = clusterBeacons();
   let heads: Map<string, string> | undefined;
@@ -121,22 +118,46 @@ export async function startHubDoorbell(
   opts.render?.onPublished(() => look().catch(told('a push to a render repository')));
   deps.log.info(`doorbell: listening on ${server.url} for ${tokens.size} clusters`);
   return {
-    repo: {
-      ...repo,
-      refresh: async () => {
-        await repo.refresh();
-        await reloadTokens(file, opts.tokensFile, deps.log);
-        await look().catch(told('a refresh'));
-      },
-      publish: async (moves) => {
-        await repo.publish(moves);
-        await look().catch(told('a push'));
-      },
-    },
+    repo: looking(repo, { file, tokensFile: opts.tokensFile, log: deps.log, look, told }),
     beacons,
     server,
     standDown: () => server.standDown(),
     close: () => server.close(),
+  };
+}
+
+// Reads the tokens file; one that cannot be read is a UsageError naming it.
+function readTokensFile(name: string): Promise<NotifyTokensFile> {
+  return notifyTokensFile(name).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof NotifyTokensError) throw error;
+    throw new UsageError(`--notify-tokens ${name}: cannot be read (${error.code ?? 'error'})`);
+  });
+}
+
+// The hub's repository whose every refresh (reading the tokens file again) and push looks at the
+// cluster branches again.
+function looking(
+  repo: HubRepo,
+  ctx: {
+    file: NotifyTokensFile;
+    tokensFile: string;
+    log: Logger;
+    look: () => Promise<void>;
+    told: (what: string) => (error: unknown) => void;
+  },
+): HubRepo {
+  const { file, tokensFile, log, look, told } = ctx;
+  return {
+    ...repo,
+    refresh: async () => {
+      await repo.refresh();
+      await reloadTokens(file, tokensFile, log);
+      await look().catch(told('a refresh'));
+    },
+    publish: async (moves) => {
+      await repo.publish(moves);
+      await look().catch(told('a push'));
+    },
   };
 }
 

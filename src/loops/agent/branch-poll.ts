@@ -40,78 +40,100 @@ export interface BranchPollOptions {
 export function branchPoll(opts: BranchPollOptions): Trigger {
   const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
   const interval = typeof opts.intervalMs === 'number' ? () => opts.intervalMs as number : opts.intervalMs;
-  let running = false;
-  let cancel: CancelTimer | undefined;
-  let inFlight: Promise<void> | undefined;
-  let seen: string | null | undefined;
-  let failing = false;
-  let firstPending = opts.firstAfterMs !== undefined;
-  let delayMs = opts.firstAfterMs ?? interval();
-  let lastProbeAt = opts.clock.now();
+  const polling = new Polling(opts, interval, maxBackoffMs);
   let unsubscribe: () => void = () => undefined;
   return {
     name: opts.name ?? `branch poll every ${interval()} ms`,
     start: (notify) => {
-      running = true;
-      const schedule = (): void => {
-        if (!running) return;
-        cancel = opts.clock.setTimer(
-          () => {
-            cancel = undefined;
-            inFlight = poll(notify).finally(() => {
-              inFlight = undefined;
-              schedule();
-            });
-          },
-          delayMs - (opts.clock.now() - lastProbeAt),
-        );
-      };
-      unsubscribe =
-        opts.changes?.(() => {
-          if (failing) return;
-          delayMs = firstPending ? Math.min(opts.firstAfterMs!, interval()) : interval();
-          // Only a wait in hand is measured again; a probe in flight schedules the next itself.
-          if (cancel === undefined) return;
-          cancel();
-          schedule();
-        }) ?? unsubscribe;
-      const poll = async (notify: (reason: string) => void): Promise<void> => {
-        let now: string | null;
-        firstPending = false;
-        lastProbeAt = opts.clock.now();
-        try {
-          now = await opts.probe();
-        } catch (error) {
-          failing = true;
-          const wait = rateLimitWait(error);
-          delayMs =
-            wait === undefined
-              ? Math.min(delayMs * 2, Math.max(maxBackoffMs, interval()))
-              : Math.max(interval(), wait);
-          return;
-        } finally {
-          lastProbeAt = opts.clock.now();
-        }
-        failing = false;
-        delayMs = interval();
-        const before = seen;
-        seen = now;
-        if (running && before !== undefined && before !== now)
-          notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
-      };
+      polling.running = true;
+      unsubscribe = opts.changes?.(() => polling.intervalChanged(notify)) ?? unsubscribe;
       // The baseline right away, so a commit pushed during the first pass is noticed (with a
       // doorbell, whose answers notice it, the first probe may wait: firstAfterMs).
-      if (firstPending) return schedule();
-      inFlight = poll(notify).finally(() => {
-        inFlight = undefined;
-        schedule();
+      if (polling.firstPending) return polling.schedule(notify);
+      polling.inFlight = polling.poll(notify).finally(() => {
+        polling.inFlight = undefined;
+        polling.schedule(notify);
       });
     },
     stop: async () => {
-      running = false;
+      polling.running = false;
       unsubscribe();
-      cancel?.();
-      await inFlight;
+      polling.cancel?.();
+      await polling.inFlight;
     },
   };
+}
+
+// One branch poll's state: the wait in hand, the probe in flight, the last answer and the wait
+// the next probe is due after.
+class Polling {
+  running = false;
+  cancel: CancelTimer | undefined;
+  inFlight: Promise<void> | undefined;
+  seen: string | null | undefined;
+  failing = false;
+  firstPending: boolean;
+  delayMs: number;
+  lastProbeAt: number;
+
+  constructor(
+    private readonly opts: BranchPollOptions,
+    private readonly interval: () => number,
+    private readonly maxBackoffMs: number,
+  ) {
+    this.firstPending = opts.firstAfterMs !== undefined;
+    this.delayMs = opts.firstAfterMs ?? interval();
+    this.lastProbeAt = opts.clock.now();
+  }
+
+  // The next probe, the wait measured from the last one.
+  schedule(notify: (reason: string) => void): void {
+    if (!this.running) return;
+    this.cancel = this.opts.clock.setTimer(
+      () => {
+        this.cancel = undefined;
+        this.inFlight = this.poll(notify).finally(() => {
+          this.inFlight = undefined;
+          this.schedule(notify);
+        });
+      },
+      this.delayMs - (this.opts.clock.now() - this.lastProbeAt),
+    );
+  }
+
+  // The interval changed: the wait in hand is measured again.
+  intervalChanged(notify: (reason: string) => void): void {
+    if (this.failing) return;
+    this.delayMs = this.firstPending ? Math.min(this.opts.firstAfterMs!, this.interval()) : this.interval();
+    // Only a wait in hand is measured again; a probe in flight schedules the next itself.
+    if (this.cancel === undefined) return;
+    this.cancel();
+    this.schedule(notify);
+  }
+
+  // One probe: a moved branch says so, a failure waits longer.
+  async poll(notify: (reason: string) => void): Promise<void> {
+    let now: string | null;
+    this.firstPending = false;
+    this.lastProbeAt = this.opts.clock.now();
+    try {
+      now = await this.opts.probe();
+    } catch (error) {
+      this.failing = true;
+      const wait = rateLimitWait(error);
+      this.delayMs =
+        wait === undefined
+          ? Math.min(this.delayMs * 2, Math.max(this.maxBackoffMs, this.interval()))
+          : Math.max(this.interval(), wait);
+      return;
+    } finally {
+      this.lastProbeAt = this.opts.clock.now();
+    }
+    this.failing = false;
+    this.delayMs = this.interval();
+    const before = this.seen;
+    this.seen = now;
+    if (this.running && before !== undefined && before !== now)
+      notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
+  }
 }

@@ -36,77 +36,97 @@ export interface HubPacing extends Trigger {
 
 /** Returns the pacing client; it asks once started. */
 export function hubPacing(opts: HubPacingOptions): HubPacing {
-  const refreshMs = opts.refreshMs ?? 600_000;
-  const retryMs = opts.retryMs ?? 30_000;
-  const maxStartWaitMs = opts.maxStartWaitMs ?? 120_000;
-  const beganAt = opts.clock.now();
-  let slot: PushSlot | undefined;
-  let running = false;
-  let abort = new AbortController();
-  let cancel: CancelTimer = () => undefined;
-  let inFlight: Promise<void> = Promise.resolve();
-  let start!: () => void;
-  const started = new Promise<void>((resolve) => (start = resolve));
-  let startAsked = false;
-  let cancelStart: CancelTimer = () => undefined;
-  let said = '';
-  const tell = (line: string, warn = false): void => {
-    if (line === said) return;
-    said = line;
-    if (warn) opts.log.warn(line);
-    else opts.log.info(line);
+  const pacing = new Pacing(opts);
+  return {
+    name: 'the hub’s pacing',
+    slot: () => pacing.slot,
+    started: () => pacing.started,
+    start: (notify) => {
+      pacing.running = true;
+      pacing.abort = new AbortController();
+      pacing.loop(notify);
+    },
+    stop: async () => {
+      pacing.running = false;
+      pacing.cancel();
+      pacing.cancelStart();
+      pacing.abort.abort();
+      pacing.start();
+      await pacing.inFlight;
+    },
   };
-  const askOnce = async (notify: (reason: string) => void): Promise<number> => {
-    const starting = !startAsked;
-    const answer = await opts.ask(abort.signal, starting);
+}
+
+// One agent's pacing: the slot the hub gave, the start it allowed, the request in flight.
+class Pacing {
+  readonly refreshMs: number;
+  readonly retryMs: number;
+  readonly maxStartWaitMs: number;
+  readonly beganAt: number;
+  slot: PushSlot | undefined;
+  running = false;
+  abort = new AbortController();
+  cancel: CancelTimer = () => undefined;
+  inFlight: Promise<void> = Promise.resolve();
+  start!: () => void;
+  readonly started: Promise<void>;
+  startAsked = false;
+  cancelStart: CancelTimer = () => undefined;
+  said = '';
+
+  constructor(private readonly opts: HubPacingOptions) {
+    this.refreshMs = opts.refreshMs ?? 600_000;
+    this.retryMs = opts.retryMs ?? 30_000;
+    this.maxStartWaitMs = opts.maxStartWaitMs ?? 120_000;
+    this.beganAt = opts.clock.now();
+    this.started = new Promise<void>((resolve) => (this.start = resolve));
+  }
+
+  // A line of the log, unless it is the last one said again.
+  tell(line: string, warn = false): void {
+    if (line === this.said) return;
+    this.said = line;
+    if (warn) this.opts.log.warn(line);
+    else this.opts.log.info(line);
+  }
+
+  // One request, and when the next one goes.
+  async askOnce(notify: (reason: string) => void): Promise<number> {
+    const starting = !this.startAsked;
+    const answer = await this.opts.ask(this.abort.signal, starting);
     // A hub that answers "not yet" (503), or not in time (a busy hub, a hub starting), is waited
     // for a while before starting unpaced: a fleet started together must not all give up at once.
     // One that answers it has no pacing (204: no budget to pace by; another status: a hub without
     // pacing) is not: the agent starts at once.
     const notYet = answer.type === 'unavailable' && (answer.status === 503 || answer.status === undefined);
     const later = notYet ? (answer.retryAfterMs ?? 5000) : undefined;
-    if (starting && later !== undefined && opts.clock.now() - beganAt < maxStartWaitMs) return later;
+    if (starting && later !== undefined && this.opts.clock.now() - this.beganAt < this.maxStartWaitMs)
+      return later;
     // A start the hub does not delay begins now, not at a timer's next tick.
-    if (answer.type !== 'pacing' || !starting || answer.startInMs <= 0) start();
-    else cancelStart = opts.clock.setTimer(start, answer.startInMs);
-    startAsked = true;
+    if (answer.type !== 'pacing' || !starting || answer.startInMs <= 0) this.start();
+    else this.cancelStart = this.opts.clock.setTimer(this.start, answer.startInMs);
+    this.startAsked = true;
     if (answer.type !== 'pacing') {
       const why = answer.type === 'unauthorized' ? 'refused the token' : answer.message;
-      tell(`pacing: the hub ${why}; the agent paces its pushes by --push-spread meanwhile`, true);
-      return retryMs;
+      this.tell(`pacing: the hub ${why}; the agent paces its pushes by --push-spread meanwhile`, true);
+      return this.retryMs;
     }
     const next = answer.pushSlot ?? undefined;
-    const changed = JSON.stringify(next) !== JSON.stringify(slot);
-    slot = next;
-    tell(
+    const changed = JSON.stringify(next) !== JSON.stringify(this.slot);
+    this.slot = next;
+    this.tell(
       next === undefined
         ? 'pacing: the hub paces no pushes'
         : `pacing: push slot every ${Math.round(next.periodMs / 1000)} s at +${Math.round(next.offsetMs / 1000)} s`,
     );
-    if (changed && running) notify('pacing: a new push slot');
-    return refreshMs;
-  };
-  const loop = (notify: (reason: string) => void): void => {
-    inFlight = askOnce(notify).then((nextMs) => {
-      if (running) cancel = opts.clock.setTimer(() => loop(notify), nextMs);
+    if (changed && this.running) notify('pacing: a new push slot');
+    return this.refreshMs;
+  }
+
+  // Asks, then asks again when the answer says.
+  loop(notify: (reason: string) => void): void {
+    this.inFlight = this.askOnce(notify).then((nextMs) => {
+      if (this.running) this.cancel = this.opts.clock.setTimer(() => this.loop(notify), nextMs);
     });
-  };
-  return {
-    name: 'the hub’s pacing',
-    slot: () => slot,
-    started: () => started,
-    start: (notify) => {
-      running = true;
-      abort = new AbortController();
-      loop(notify);
-    },
-    stop: async () => {
-      running = false;
-      cancel();
-      cancelStart();
-      abort.abort();
-      start();
-      await inFlight;
-    },
-  };
+  }
 }
