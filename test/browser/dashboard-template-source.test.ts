@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { SourceRenderer } from '../../src/adapters/render-tools/source-renderer.js';
 import { fleetRepoWith, git, hubPass, removeFleetRepos, rendered } from '../loops/hub/hub-fixture.js';
-import { helmSource, webChart } from '../support/chart-fixtures.js';
+import { helmSource, webChart, eastFleet } from '../support/chart-fixtures.js';
 import { renderTools } from '../support/render-tools.js';
 import { launchChromium, skipReason } from './launch-chromium.js';
 import { startUi } from './ui-process.js';
@@ -17,16 +17,7 @@ const skip = skipReason ?? ('missing' in tools ? tools.missing : false);
 const fleet = {
   ...webChart,
   'sources/web.yaml': helmSource(),
-  'clusters/east.yaml': 'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: east\n',
-  'policies/shop.yaml': [
-    'apiVersion: policy.karmada.io/v1alpha1',
-    'kind: PropagationPolicy',
-    'metadata: {name: shop, namespace: shop}',
-    'spec:',
-    '  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]',
-    '  placement: {clusterAffinity: {clusterNames: [east]}}',
-    '',
-  ].join('\n'),
+  ...eastFleet(),
 };
 
 test(

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './run-cli.js';
-import { publishedWebChart, remoteChartSource, writeFiles } from '../support/chart-fixtures.js';
+import { publishedWebChart, remoteChartSource, writeFiles, eastFleet } from '../support/chart-fixtures.js';
 import {
   packageCharts,
   serveChartRepository,
@@ -40,17 +40,8 @@ after(async () => {
 
 function fleet(): Record<string, string> {
   return {
-    'clusters/east.yaml': 'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: east\n',
+    ...eastFleet({ services: true }),
     'sources/web.yaml': remoteChartSource([`repoURL: ${served.url}`, 'name: web', 'version: 0.1.0']),
-    'policies/shop.yaml': [
-      'apiVersion: policy.karmada.io/v1alpha1',
-      'kind: PropagationPolicy',
-      'metadata: {name: shop, namespace: shop}',
-      'spec:',
-      '  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}, {apiVersion: v1, kind: Service}]',
-      '  placement: {clusterAffinity: {clusterNames: [east]}}',
-      '',
-    ].join('\n'),
   };
 }
 

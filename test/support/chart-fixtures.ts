@@ -209,6 +209,26 @@ export function clusterDocument(name: string, labels: Record<string, string> = {
   return lines.join('\n') + '\n';
 }
 
+/** Cluster east and a PropagationPolicy placing shop's Deployments (and Services, with `services`) there: the fleet around a chart. */
+export function eastFleet(opts: { services?: boolean } = {}): Record<string, string> {
+  const kinds = [
+    '{apiVersion: apps/v1, kind: Deployment}',
+    ...(opts.services ? ['{apiVersion: v1, kind: Service}'] : []),
+  ];
+  return {
+    'clusters/east.yaml': clusterDocument('east'),
+    'policies/shop.yaml': [
+      'apiVersion: policy.karmada.io/v1alpha1',
+      'kind: PropagationPolicy',
+      'metadata: {name: shop, namespace: shop}',
+      'spec:',
+      `  resourceSelectors: [${kinds.join(', ')}]`,
+      '  placement: {clusterAffinity: {clusterNames: [east]}}',
+      '',
+    ].join('\n'),
+  };
+}
+
 /** Returns the YAML documents of some texts as JSON, sorted: what a holdout compares with the tool run directly. */
 export function yamlDocuments(texts: readonly string[]): string[] {
   return texts

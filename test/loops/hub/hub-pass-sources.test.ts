@@ -15,7 +15,7 @@ import {
   removeFleetRepos,
   rendered,
 } from './hub-fixture.js';
-import { helmSource, webChart } from '../../support/chart-fixtures.js';
+import { helmSource, webChart, eastFleet } from '../../support/chart-fixtures.js';
 import { renderTools } from '../../support/render-tools.js';
 
 after(removeFleetRepos);
@@ -25,16 +25,7 @@ const skip = 'missing' in tools ? tools.missing : false;
 const fleet = {
   ...webChart,
   'sources/web.yaml': helmSource({ values: 'replicas: 3' }),
-  'clusters/east.yaml': 'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: east\n',
-  'policies/shop.yaml': [
-    'apiVersion: policy.karmada.io/v1alpha1',
-    'kind: PropagationPolicy',
-    'metadata: {name: shop, namespace: shop}',
-    'spec:',
-    '  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}, {apiVersion: v1, kind: Service}]',
-    '  placement: {clusterAffinity: {clusterNames: [east]}}',
-    '',
-  ].join('\n'),
+  ...eastFleet({ services: true }),
 };
 
 // The real renderer, with what each pass asked of it kept.

@@ -21,7 +21,7 @@ import {
   removeFleetRepos,
   rendered,
 } from './hub-fixture.js';
-import { helmSource, overlay, webChart } from '../../support/chart-fixtures.js';
+import { helmSource, overlay, webChart, eastFleet } from '../../support/chart-fixtures.js';
 import { renderTools } from '../../support/render-tools.js';
 
 after(removeFleetRepos);
@@ -32,16 +32,7 @@ const fleet = {
   ...webChart,
   ...overlay,
   'sources/web.yaml': helmSource({ values: 'replicas: 3' }),
-  'clusters/east.yaml': 'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: east\n',
-  'policies/shop.yaml': [
-    'apiVersion: policy.karmada.io/v1alpha1',
-    'kind: PropagationPolicy',
-    'metadata: {name: shop, namespace: shop}',
-    'spec:',
-    '  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}, {apiVersion: v1, kind: Service}]',
-    '  placement: {clusterAffinity: {clusterNames: [east]}}',
-    '',
-  ].join('\n'),
+  ...eastFleet({ services: true }),
 };
 
 // A renderer whose helm says another version: the same binary, so only the version string differs.
