@@ -10,7 +10,7 @@
 // | Gitfleet-Cluster-Judged `c=Unknown`, new             | ClusterNotReady                         |
 // | Gitfleet-Cluster-Judged `c=…`, gone                  | ClusterReady                            |
 // | Gitfleet-Taint `c +taint: why` / `c -taint: why`     | ClusterTainted / ClusterUntainted       |
-// | Gitfleet-Eviction `Kind/ns/name from c: why`         | ObjectEvicted                           |
+// | Gitfleet-Eviction `ns/Kind.group/name from c: why`   | ObjectEvicted                           |
 // | the rollout records (rollout-record-events.ts)       | Rollout*                                |
 //
 // Each event's id is `<bindings commit>:<n>`, n counting the commit's events in this order: the
@@ -22,6 +22,7 @@ import { sourceRefusedTrailer } from '../model/source-verification.js';
 import type { RolloutState } from '../model/rollout.js';
 import { fleetEvent, type FleetEvent, type FleetEventType } from './fleet-event.js';
 import { rolloutRecordEvents } from './rollout-record-events.js';
+import { objectOfPath } from './object-of-path.js';
 
 /** A bindings commit as the notifier reads it. */
 export interface BindingsCommitFacts {
@@ -108,16 +109,16 @@ function taintDraft(value: string): Draft[] {
   ];
 }
 
-// `Deployment/shop/web from member2: why` (refLabel: `Kind/namespace/name` or `Kind/name`).
+// `shop/Deployment.apps/web from member2: why` (the object's cluster-branch path, failover-trailers.ts).
 function evictionDraft(value: string): Draft {
   const m = /^(\S+) from ([^:\s]+): /.exec(value);
   if (!m) return { type: 'ObjectEvicted', message: value };
-  const parts = m[1]!.split('/');
+  const named = objectOfPath(m[1]!);
   return {
     type: 'ObjectEvicted',
     cluster: m[2]!,
-    object: m[1]!,
-    ...(parts.length === 3 ? { namespace: parts[1]! } : {}),
+    object: named.object,
+    ...(named.namespace ? { namespace: named.namespace } : {}),
     message: value,
   };
 }

@@ -14,6 +14,7 @@
 // `<commit>:<n>`, n counting the commit's events in the order of the table.
 import { parseDriftLine, type DriftLine } from '../apply-plan/drift-report-lines.js';
 import { fleetEvent, type FleetEvent } from './fleet-event.js';
+import { objectOfPath } from './object-of-path.js';
 
 /** A status commit as the notifier reads it. */
 export interface StatusCommitFacts {
@@ -112,20 +113,6 @@ function pausedDraft(object: string, cluster: string): Draft {
     ...(namespace ? { namespace } : {}),
     message: `${object} @${cluster}: drift correction paused: something else keeps changing it back`,
   };
-}
-
-/**
- * Returns `Kind/namespace/name` (or `Kind/name`) and the namespace of a cluster-branch path
- * without `.yaml` (`shop/Deployment.apps/web`, `_cluster/Namespace/shop`); a name in another
- * form (a prune message's) is kept as it is.
- */
-function objectOfPath(path: string): { object: string; namespace?: string } {
-  const parts = path.split('/');
-  if (parts.length !== 3 || !/^[A-Z]/.test(parts[1]!)) return { object: path };
-  const [space, kindDir, name] = parts as [string, string, string];
-  const kind = kindDir.split('.')[0]!;
-  if (space === '_cluster') return { object: `${kind}/${name}` };
-  return { object: `${kind}/${space}/${name}`, namespace: space };
 }
 
 /** The namespace of `Kind/namespace/name` (none for `Kind/name`). */

@@ -80,9 +80,9 @@ const cases: {
     name: 'An eviction names the object, its namespace and the cluster it left.',
     before: facts(1, []),
     now: facts(2, [
-      'Gitfleet-Eviction: Deployment/shop/web from member2: TaintUntolerated (TaintManager, purgeMode Gracefully): x',
+      'Gitfleet-Eviction: shop/Deployment.apps/web from member2: TaintUntolerated (TaintManager, purgeMode Gracefully): x',
     ]),
-    want: [['ObjectEvicted', 'member2', /^Deployment\/shop\/web from member2: TaintUntolerated/]],
+    want: [['ObjectEvicted', 'member2', /^shop\/Deployment\.apps\/web from member2: TaintUntolerated/]],
   },
   {
     name: 'A source head refused is told once, while the refusal stays the same.',
@@ -160,4 +160,21 @@ test('The same commit always gives the same events with the same ids.', () => {
     [rollout({ phase: 'Halted', message: 'm' })],
   );
   assert.deepEqual(bindingsCommitEvents(now, facts(1, [])), bindingsCommitEvents(now, facts(1, [])));
+});
+
+test('An eviction trailer names the object by its branch path; the event names it Kind/namespace/name, with the namespace routes filter on.', () => {
+  const events = bindingsCommitEvents(
+    facts(2, [
+      'Gitfleet-Eviction: shop/Deployment.apps/web from member2: TaintUntolerated (TaintManager, purgeMode Gracefully): x',
+      'Gitfleet-Eviction: _cluster/Namespace/shop from member2: TaintUntolerated (TaintManager, purgeMode Gracefully): x',
+    ]),
+    facts(1, []),
+  ).filter((e) => e.event === 'ObjectEvicted');
+  assert.deepEqual(
+    events.map((e) => [e.object, e.namespace]),
+    [
+      ['Deployment/shop/web', 'shop'],
+      ['Namespace/shop', undefined],
+    ],
+  );
 });
