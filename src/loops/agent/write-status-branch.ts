@@ -87,6 +87,23 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
   const remember = (commit: string) => {
     if (opts.memo) opts.memo.last = { commit, records: opts.report.objects, others: othersText };
   };
+  const { blobs, tree } = statusTree(opts, others);
+  if (head !== null && !opts.news && (await readCommit({ gitdir }, head)).tree === tree.root) {
+    remember(head);
+    return { type: 'unchanged', commit: head };
+  }
+  const waitMs = opts.pacer?.waitMs() ?? 0;
+  if (waitMs > 0) return { type: 'deferred', waitMs };
+  const commit = await commitAndPublish(opts, { head, tree, blobs });
+  remember(commit);
+  return { type: 'written', commit };
+}
+
+// The report's tree: its other files, then each record's file (made once per record, kept in the memo).
+function statusTree(
+  opts: WriteStatusOptions,
+  others: Map<string, string>,
+): { blobs: Map<string, GitObject>; tree: ReturnType<typeof buildTreeFromScratch> } {
   const blobs = new Map<string, GitObject>();
   const files = new Map<string, string>();
   const add = (path: string, blob: GitObject) => {
@@ -104,13 +121,16 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
       add(path, blob);
     }
   }
-  const tree = buildTreeFromScratch(files);
-  if (head !== null && !opts.news && (await readCommit({ gitdir }, head)).tree === tree.root) {
-    remember(head);
-    return { type: 'unchanged', commit: head };
-  }
-  const waitMs = opts.pacer?.waitMs() ?? 0;
-  if (waitMs > 0) return { type: 'deferred', waitMs };
+  return { blobs, tree: buildTreeFromScratch(files) };
+}
+
+// The commit over the tree, signed, written, published and the local ref moved; returns its id.
+async function commitAndPublish(
+  opts: WriteStatusOptions,
+  at: { head: string | null; tree: ReturnType<typeof buildTreeFromScratch>; blobs: Map<string, GitObject> },
+): Promise<string> {
+  const { gitdir } = opts.repo;
+  const { head, tree } = at;
   const commit = await signCommit(
     makeCommit({
       tree: tree.root,
@@ -122,7 +142,7 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
   );
   // Deflated on this thread: deflate workers (write-pack.ts) would add a V8 isolate each to the
   // agent's peak memory for its one large write, the first report of a large branch.
-  await writeObjects({ gitdir, objects: [...blobs.values(), ...tree.newObjects, commit], threads: 0 });
+  await writeObjects({ gitdir, objects: [...at.blobs.values(), ...tree.newObjects, commit], threads: 0 });
   opts.pacer?.pushed();
   await opts.repo.publish([{ ref: opts.ref, oldOid: head, newOid: commit.oid }]);
   // A remote repository's publish moves the mirror's ref itself; a local one leaves it to us.
@@ -133,8 +153,7 @@ export async function writeStatusBranch(opts: WriteStatusOptions): Promise<Statu
       ...(opts.warn ? { warn: opts.warn } : {}),
     });
   }
-  remember(commit.oid);
-  return { type: 'written', commit: commit.oid };
+  return commit.oid;
 }
 
 /** Returns whether two reports hold the same record objects, in any order (each file is named by its record). */

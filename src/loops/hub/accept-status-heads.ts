@@ -76,45 +76,64 @@ export async function acceptStatusHeads(input: {
       continue;
     }
     const from = input.reads?.get(cluster) ?? read;
-    const checked = async (oid: string) => {
-      const id = `${key}\0${oid}`;
-      const known = memo.checks.get(id);
-      if (known) return known;
-      const check = await memo.check({ cluster, key, commit: await readCommit(from, oid) });
-      memo.checks.set(id, check);
-      return check;
-    };
-    const verify = async (oid: string) => (await checked(oid)).verdict;
-    const take = async (oid: string) => {
-      const at = (await checked(oid)).committedAt;
-      const kept = await notOlderThanRead({ memo, cluster, key, oid, at, from });
-      accepted.set(cluster, kept.oid);
-      if (kept.oid !== oid)
-        diagnostics.push(refused(cluster, replayed(branch(cluster), oid, kept.oid), kept.oid));
-    };
-    let verdict: SignatureVerdict;
-    try {
-      verdict = await verify(head);
-    } catch (error) {
-      // A key the loader let through but the verifier cannot read: nothing of the cluster is read.
-      diagnostics.push(refused(cluster, `${branch(cluster)}: ${(error as Error).message}`, undefined));
-      continue;
-    }
-    if (verdict.ok) {
-      await take(head);
-      continue;
-    }
-    const older = await newestSignedBelow({
-      head,
-      max: maxStatusWalk,
-      parentOf: async (oid) => (await readTypedCommit(from.store, oid)).parents[0],
-      verify,
-    });
-    if (older !== undefined) await take(older);
-    const why = `the status commit on ${branch(cluster)} is not signed by ${cluster}'s key (its registration's gitfleet.io/signing-key): ${describeVerdict(verdict)}`;
-    diagnostics.push(refused(cluster, why, accepted.get(cluster)));
+    await acceptSigned(
+      { memo, from, branch: branch(cluster), accepted, diagnostics },
+      { cluster, head, key },
+    );
   }
   return { heads: accepted, diagnostics };
+}
+
+// A cluster with a key: its head when its key signed it, else the newest signed report below it;
+// a report older than one read before under that key is not read in its place.
+async function acceptSigned(
+  ctx: {
+    memo: Memo;
+    from: ReadContext;
+    branch: string;
+    accepted: Map<string, string>;
+    diagnostics: Diagnostic[];
+  },
+  target: { cluster: string; head: string; key: string },
+): Promise<void> {
+  const { memo, from, accepted, diagnostics } = ctx;
+  const { cluster, head, key } = target;
+  const checked = async (oid: string) => {
+    const id = `${key}\0${oid}`;
+    const known = memo.checks.get(id);
+    if (known) return known;
+    const check = await memo.check({ cluster, key, commit: await readCommit(from, oid) });
+    memo.checks.set(id, check);
+    return check;
+  };
+  const verify = async (oid: string) => (await checked(oid)).verdict;
+  const take = async (oid: string) => {
+    const at = (await checked(oid)).committedAt;
+    const kept = await notOlderThanRead({ memo, cluster, key, oid, at, from });
+    accepted.set(cluster, kept.oid);
+    if (kept.oid !== oid) diagnostics.push(refused(cluster, replayed(ctx.branch, oid, kept.oid), kept.oid));
+  };
+  let verdict: SignatureVerdict;
+  try {
+    verdict = await verify(head);
+  } catch (error) {
+    // A key the loader let through but the verifier cannot read: nothing of the cluster is read.
+    diagnostics.push(refused(cluster, `${ctx.branch}: ${(error as Error).message}`, undefined));
+    return;
+  }
+  if (verdict.ok) {
+    await take(head);
+    return;
+  }
+  const older = await newestSignedBelow({
+    head,
+    max: maxStatusWalk,
+    parentOf: async (oid) => (await readTypedCommit(from.store, oid)).parents[0],
+    verify,
+  });
+  if (older !== undefined) await take(older);
+  const why = `the status commit on ${ctx.branch} is not signed by ${cluster}'s key (its registration's gitfleet.io/signing-key): ${describeVerdict(verdict)}`;
+  diagnostics.push(refused(cluster, why, accepted.get(cluster)));
 }
 
 // The report to read of a signed one: itself, or the newer one the hub read before, under the

@@ -78,20 +78,7 @@ export async function planClusterBranch(
   }
   // The branch holds the render this output was derived from: only the changed paths can differ.
   const changedPaths = holdsLast && output.derived?.from === last.output ? output.derived.paths : undefined;
-  const rendered = new Map<string, string>();
-  if (changedPaths) {
-    ctx.blobs.carry(input.ref);
-    for (const path of changedPaths) {
-      const held = input.current.files.get(path);
-      if (held !== undefined) ctx.known.add(held);
-      const text = output.files.get(path);
-      if (text === undefined) ctx.blobs.forget(input.ref, path);
-      else rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
-    }
-  } else {
-    for (const oid of input.current.files.values()) ctx.known.add(oid);
-    for (const [path, text] of output.files) rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
-  }
+  const rendered = renderedBlobs(ctx, input, changedPaths);
   const plan = planClusterUpdate({
     cluster: input.cluster,
     current: input.current.files,
@@ -122,6 +109,31 @@ export async function planClusterBranch(
     };
   }
   return commitFiles(ctx, input, { ...plan, whole: !changedPaths });
+}
+
+// The blob ids of the rendered files: only the changed paths' when the branch holds the render the
+// output was derived from (the others carried), else every file's; what the branch holds is known.
+function renderedBlobs(
+  ctx: PassContext,
+  input: ClusterBranchInput,
+  changedPaths: ReadonlySet<string> | undefined,
+): Map<string, string> {
+  const { output } = input;
+  const rendered = new Map<string, string>();
+  if (changedPaths) {
+    ctx.blobs.carry(input.ref);
+    for (const path of changedPaths) {
+      const held = input.current.files.get(path);
+      if (held !== undefined) ctx.known.add(held);
+      const text = output.files.get(path);
+      if (text === undefined) ctx.blobs.forget(input.ref, path);
+      else rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
+    }
+  } else {
+    for (const oid of input.current.files.values()) ctx.known.add(oid);
+    for (const [path, text] of output.files) rendered.set(path, ctx.blobs.oidAt(input.ref, path, text));
+  }
+  return rendered;
 }
 
 /**

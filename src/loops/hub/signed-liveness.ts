@@ -95,22 +95,15 @@ export function signedLiveness(opts: { log: Logger }): SignedLiveness {
         );
         return track.accepted;
       }
-      const at = committedAt.getTime();
-      if (
-        track.accepted !== null &&
-        (at < track.newest || (at === track.newest && track.atNewest.has(oid)))
-      ) {
+      const last = track.accepted;
+      if (!takeIfNewer(track, oid, committedAt.getTime())) {
         refuse(
           head,
           oid,
-          `signed by ${head.cluster}'s key, but not newer than the ${head.kind} last accepted (commit ${track.accepted.slice(0, 12)}): an older head pushed back`,
+          `signed by ${head.cluster}'s key, but not newer than the ${head.kind} last accepted (commit ${last!.slice(0, 12)}): an older head pushed back`,
         );
-        return track.accepted;
+        return last;
       }
-      if (at > track.newest) track.atNewest.clear();
-      track.newest = Math.max(track.newest, at);
-      track.atNewest.add(oid);
-      track.accepted = oid;
       return oid;
     },
     retain(clusters) {
@@ -118,4 +111,16 @@ export function signedLiveness(opts: { log: Logger }): SignedLiveness {
         if (!clusters.has(id.slice(0, id.indexOf('\0')))) tracks.delete(id);
     },
   };
+}
+
+// Takes a signed head committed at `at` (ms) unless it is older than the newest taken, or that
+// same head again at its time (pushed back); the first head is always taken, so a refusal has one before it.
+function takeIfNewer(track: Track, oid: string, at: number): boolean {
+  if (track.accepted !== null && (at < track.newest || (at === track.newest && track.atNewest.has(oid))))
+    return false;
+  if (at > track.newest) track.atNewest.clear();
+  track.newest = Math.max(track.newest, at);
+  track.atNewest.add(oid);
+  track.accepted = oid;
+  return true;
 }
