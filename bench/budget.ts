@@ -15,26 +15,22 @@
 //
 // Per repository: reads a second and pushes a minute (on average, and the busiest window the
 // forge judges), and its 429 answers; push → applied P50/P99 over the clusters.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { profileDefaults } from '../src/cli/forge-profile.js';
-import { parseInterval } from '../src/cli/parse-interval.js';
 import { git, makeServedRepo } from '../test/git-server/git-cli.js';
 import { startForge, type ForgeEvent } from '../test/git-server/start-forge.js';
 import type { BudgetAgentsSettings } from './lib/budget-agents.js';
 import { budgetAdvice } from './lib/budget-advice.js';
+import { cpuSampler, cpuShare, describeCpu } from './lib/budget-cpu.js';
 import { budgetConfigMap, budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
+import { githubAgentTiming, pushAsAPerson, startAgents, type Events } from './lib/budget-processes.js';
 import { measureStretches, type Stretch } from './lib/budget-report.js';
 import { startGitfleet } from './mcs-processes.js';
 import type { Scenario, ScenarioReport } from './lib/report.js';
 
 const tracing = process.env['GITFLEET_BENCH_TRACE'] !== undefined;
-
-const agentsScript = fileURLToPath(new URL('./lib/budget-agents.js', import.meta.url));
 
 /** The size of a run. */
 export interface BudgetShape {
@@ -51,12 +47,6 @@ export interface BudgetShape {
   deadlineMs: number;
   /** The longest wait for the statuses of a stretch once its applies are in (default: waitMs and the status lag). */
   statusWaitMs?: number;
-}
-
-/** What the agents reported, by cluster. */
-interface Events {
-  applied: Map<string, Map<string, number>>;
-  status: Map<string, Map<string, number>>;
 }
 
 const freePort = (): Promise<number> =>
@@ -196,10 +186,15 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       ...githubAgentTiming(),
       watched: { namespace: 'shop', name: 'web' },
     });
+    const agentPids: number[] = [];
+    const sampleCpu = cpuSampler(() => ({ hub: hub.pid, agents: agentPids }));
     const startedAt = Date.now();
+    const startCpu = sampleCpu();
     for (let p = 0; p < shape.agentProcesses; p++) {
       const part = clusters.filter((_, k) => k % shape.agentProcesses === p);
-      processes.push(startAgents(settings(part), got, join(root, `agents-${p}.log`)));
+      const agents = startAgents(settings(part), got, join(root, `agents-${p}.log`));
+      processes.push(agents);
+      agentPids.push(agents.pid);
     }
     const all = (map: Map<string, Map<string, number>>, value: string) => () =>
       clusters.every((c) => map.get(c)?.has(value));
@@ -209,6 +204,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       (await until(what, check, left(timeoutMs), log)) || (missing.push(what), false);
     await waitFor('every cluster to apply', all(got.applied, '0'), shape.waitMs + lagMs);
     const appliedAt = Date.now();
+    const startAppliedCpu = sampleCpu();
     await waitFor('every first status', all(got.status, '0'), shape.statusWaitMs ?? shape.waitMs + lagMs);
     const startup: Stretch = { name: 'startup', from: startedAt, to: Date.now() };
     log(
@@ -231,6 +227,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     // began its own: under load that was once another push to fleet.git, 20.5 s before the
     // bench's, and every latency was counted from there.)
     const pushedAt = Date.now();
+    const pushCpu = sampleCpu();
     const sourcePush = await pushAsAPerson(work, forge.url('fleet.git'), log);
     await fetch(`http://127.0.0.1:${webhookPort}/hooks/push`, {
       method: 'POST',
@@ -238,17 +235,25 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       body: '{"ref":"refs/heads/main"}',
     });
     await waitFor('every cluster to apply the push', all(got.applied, '1'), shape.waitMs);
+    const appliedCpu = sampleCpu();
     await waitFor(
       'every status of the push',
       all(got.status, '1'),
       shape.statusWaitMs ?? shape.waitMs + 2 * lagMs,
     );
     const push: Stretch = { name: 'push', from: pushedAt, to: Date.now() };
+    const reportedCpu = sampleCpu();
     log(
       `budget: push applied and reported in ${Math.round((push.to - push.from) / 1000)} s; idle ${shape.idleMs / 1000} s`,
     );
     await sleep(Math.max(left(shape.idleMs), Math.min(shape.idleMs, 30_000)));
     const idle: Stretch = { name: 'idle', from: push.to, to: Date.now() };
+    const cpu = [
+      cpuShare('startup → every cluster applied', startCpu, startAppliedCpu),
+      cpuShare('push → every cluster applied', pushCpu, appliedCpu),
+      cpuShare('idle', reportedCpu, sampleCpu()),
+    ];
+    log(`budget: CPU ${cpu.map(describeCpu).join('; ')}`);
     // A cluster that never got there counts as the whole wait (a lower bound of its latency).
     const since = (map: Map<string, Map<string, number>>, c: string) =>
       (map.get(c)?.get('1') ?? idle.from) - pushedAt;
@@ -275,8 +280,8 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     return {
       advice,
       ...measured,
-      note: gaveUp + measured.note + retried + modelBeside(advice, measured.details),
-      details: { ...measured.details, sourcePush, model: advice.model },
+      note: `${gaveUp}${measured.note}${retried}${modelBeside(advice, measured.details)}; CPU over ${describeCpu(cpu[1]!)}`,
+      details: { ...measured.details, sourcePush, model: advice.model, cpu },
       missing,
     };
   } finally {
@@ -303,88 +308,6 @@ function modelBeside(
     `; the model: push → applied P50 ${model.p50} s, P99 ${model.p99} s ` +
     `(measured / model: P50 ${ratio(measured.p50, model.p50)}×, P99 ${ratio(measured.p99, model.p99)}×)`
   );
-}
-
-/**
- * Pushes HEAD to main as a person (or CI) would: `git push`, and on an answer 429 waits what its
- * Retry-After says (read from git's own HTTP trace) and pushes again, up to 10 times.
- */
-async function pushAsAPerson(
-  work: string,
-  url: string,
-  log: (line: string) => void,
-): Promise<{ refused: number; waitedMs: number }> {
-  let waitedMs = 0;
-  for (let refused = 0; ; refused++) {
-    try {
-      await git(work, ['push', '-q', url, 'HEAD:main'], { GIT_TRACE_CURL: '1', GIT_TRACE_CURL_NO_DATA: '1' });
-      return { refused, waitedMs };
-    } catch (error) {
-      const stderr = String((error as { stderr?: string }).stderr ?? error);
-      if (!/\b429\b/.test(stderr) || refused >= 10) throw error;
-      const retryAfter = /Retry-After: (\d+)/i.exec(stderr);
-      const ms = retryAfter ? Number(retryAfter[1]) * 1000 : 10_000;
-      log(`budget: the source push was answered 429; pushing again in ${ms / 1000} s (Retry-After)`);
-      waitedMs += ms;
-      await sleep(ms);
-    }
-  }
-}
-
-/** Starts one process of agents; their events go into `got`, their stderr into `logFile`. */
-function startAgents(
-  settings: BudgetAgentsSettings,
-  got: Events,
-  logFile: string,
-): { stop: () => Promise<void> } {
-  const child = spawn(process.execPath, [agentsScript, JSON.stringify(settings)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const errors: string[] = [];
-  // GITFLEET_BENCH_TRACE=1 (with GITFLEET_BENCH_KEEP=1): every agent event, in `<logFile>.events`.
-  const trace = tracing ? ([] as string[]) : undefined;
-  child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
-  let pending = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const lines = (pending + chunk.toString()).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      const e = JSON.parse(line) as { type: string; cluster: string; value?: string; at: number };
-      trace?.push(line);
-      const into = e.type === 'applied' ? got.applied : e.type === 'status' ? got.status : undefined;
-      if (into === undefined || e.value === undefined) continue;
-      const seen = into.get(e.cluster) ?? new Map<string, number>();
-      if (!seen.has(e.value)) seen.set(e.value, e.at);
-      into.set(e.cluster, seen);
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    stop: async () => {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(killer);
-      writeFileSync(logFile, errors.join(''));
-      if (trace !== undefined) writeFileSync(`${logFile}.events`, trace.join('\n'));
-    },
-  };
-}
-
-/** The agents' timing: the github profile with the doorbell, as `gitfleet agent --forge github --notify-url` takes it. */
-function githubAgentTiming() {
-  const profile = profileDefaults('github', 'agent', true);
-  const ms = (flag: string) => parseInterval(profile[flag] ?? '') ?? Number.NaN;
-  return {
-    intervalMs: ms('interval'),
-    branchPollMs: ms('branch-poll'),
-    safetyPollMs: ms('safety-poll'),
-    doorbellHeartbeatMs: ms('doorbell-heartbeat'),
-    pushSpreadMs: ms('push-spread'),
-    leaseDurationMs: ms('cluster-lease-duration'),
-    renewFraction: Number(profile['cluster-lease-renew-interval-fraction']),
-    statusUpdateFrequencyMs: ms('cluster-status-update-frequency'),
-  };
 }
 
 /** The scenario's shape: --quick 100 clusters, else 1,000; `clusters` overrides. */

@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processCpu } from './lib/cpu-split.js';
 
 const cli = fileURLToPath(new URL('../../bin/gitfleet.js', import.meta.url));
-const clockTicks = 100; // USER_HZ: `getconf CLK_TCK` is 100 on Linux
 
 /** A running gitfleet process. */
 export interface GitfleetProcess {
@@ -61,11 +61,8 @@ export function startGitfleet(opts: {
 
 /** Returns utime + stime + cutime + cstime of the process, in seconds (fields 14–17 of /proc/<pid>/stat). */
 export function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-  return ticks / clockTicks;
+  const { own, children } = processCpu(pid);
+  return own + children;
 }
 
 /**
