@@ -337,6 +337,7 @@ export const budgetScenario: Scenario = {
     const shape = {
       ...budgetShape({ quick: opts.quick, ...(opts.clusters ? { clusters: opts.clusters } : {}) }),
       ...(statusWaitMs !== undefined ? { statusWaitMs } : {}),
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     };
     const result = await runBudgetBench(shape, opts.log);
     return {
@@ -359,10 +360,15 @@ export const budgetScenario: Scenario = {
   },
 };
 
-// Run by itself: `node build/bench/budget.js [--quick] [--clusters N] [--status-wait S]` prints the
-// report as JSON; `--status-wait` cuts the wait for statuses (a loaded machine: push → applied first).
-const statusWaitAt = process.argv.indexOf('--status-wait');
-const statusWaitMs = statusWaitAt > 0 ? Number(process.argv[statusWaitAt + 1]) * 1000 : undefined;
+// Run by itself: `node build/bench/budget.js [--quick] [--clusters N] [--status-wait S] [--deadline S]`
+// prints the report as JSON; `--status-wait` cuts the wait for statuses (a loaded machine: push →
+// applied first); `--deadline` the whole run's (it then reports what it reached).
+const secondsAfter = (flag: string): number | undefined => {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? Number(process.argv[at + 1]) * 1000 : undefined;
+};
+const statusWaitMs = secondsAfter('--status-wait');
+const deadlineMs = secondsAfter('--deadline');
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--clusters');
   const clusters = at > 0 ? Number(process.argv[at + 1]) : undefined;
