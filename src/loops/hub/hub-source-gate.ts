@@ -7,44 +7,21 @@
 // refusal is recorded once on the bindings branch (Gitfleet-Source-Refused: which commit, who
 // signed it or that it is unsigned, and why), beside the log line and the metrics the pass
 // result gives. The record of the last verified commit counts only when the hub's key verifies it.
-import { makeCommit } from '../../adapters/git/make-commit.js';
-import { readRef } from '../../adapters/git/read-ref.js';
-import { signCommit, type CommitSigner } from '../../adapters/signing/commit-signer.js';
-import { signerVerifier } from '../../adapters/signing/signer-verifier.js';
-import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { readFleetConfig } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
-import {
-  sourceRefusedTrailer,
-  sourceVerifiedTrailer,
-  type SourceVerification,
-} from '../../core/model/source-verification.js';
-import { parseTrailers } from '../../core/publish/commit-trailers.js';
-import { describeSigner } from '../../core/model/signature-verdict.js';
-import type { Logger } from '../runtime/logger.js';
-import type { HubRepo } from '../../adapters/remote/hub-repo.js';
-import { sourcePolicyOf, type SourceKeyFlags, type SourcePolicy } from '../source/source-policy.js';
+import type { SourceVerification } from '../../core/model/source-verification.js';
+import { sourcePolicyOf, type SourcePolicy } from '../source/source-policy.js';
 import { sourceReader, type SourceReader } from '../source/source-reader.js';
-import { verifySource, type SourceVerdict } from '../source/verify-source.js';
+import { verifySource } from '../source/verify-source.js';
 import { noTimings, type HubPassResult, type SourceCommit, type SourceRefusal } from './hub-pass-result.js';
 import type { LoadResult, SourceFile } from '../../core/load/load-fleet.js';
 import { subjectOf } from './read-git-state.js';
 import { readCommitSourceFiles } from './read-source-commit.js';
 import type { ReadContext } from './read-git-state.js';
-import { moveRefsOfPass, writeObjectsOfPass } from './write-hub-pass.js';
+import { bindingsHead, once, refusalOf } from './source-gate-records.js';
+import type { SourceGateOptions } from './source-gate-options.js';
 
-/** What the hub's pass needs for source verification. */
-export interface SourceGateOptions {
-  repo: HubRepo;
-  /** Keys and mode from the hub's flags (outside the repository); absent: the FleetConfig's alone. */
-  sourceKeys?: SourceKeyFlags;
-  signer?: CommitSigner;
-  /** The hub's earlier keys (`hub --trusted-keys`): a record they signed counts as the hub's during a rotation. */
-  trustedKeys?: CommitVerifier;
-  identity: { name: string; email: string };
-  now: () => Date;
-  log: Logger;
-}
+export type { SourceGateOptions };
 
 /** What the pass renders: the source (the head, or the last verified commit when the head is refused) and its fleet, or a result when there is nothing it may render. */
 export type GatedSource =
@@ -61,7 +38,6 @@ const memory = new Map<
   string,
   { covered: Set<string>; policies: Map<string, SourceVerification | undefined> }
 >();
-const warned = new Set<string>();
 
 /**
  * Returns what the pass renders: the head when it passes source verification (or nothing is
@@ -186,82 +162,6 @@ async function policyInForce(
   return resolved;
 }
 
-/** Returns the refusal of a verdict, recorded on the bindings branch unless it records it already. */
-async function refusalOf(
-  opts: SourceGateOptions,
-  verdict: Extract<SourceVerdict, { type: 'refused' }>,
-  bindings: (BindingsHead & { ref: string }) | undefined,
-): Promise<SourceRefusal> {
-  const line = `${verdict.head}: ${verdict.reason}`;
-  const recorded =
-    bindings === undefined || bindings.refused === line
-      ? null
-      : await recordRefusal(opts, {
-          ref: bindings.ref,
-          head: bindings.oid,
-          message: bindings.message,
-          tree: bindings.tree,
-          line,
-        });
-  const signer = verdict.verdict.signer ? describeSigner(verdict.verdict.signer) : undefined;
-  return {
-    head: verdict.head,
-    commit: verdict.verdict.commit,
-    problem: verdict.verdict.problem,
-    ...(signer ? { signer } : {}),
-    reason: verdict.reason,
-    recorded,
-  };
-}
-
-interface BindingsHead {
-  oid: string;
-  message: string;
-  tree: string;
-  anchor?: string;
-  /** The whole Gitfleet-Source-Verified value. */
-  verified?: string;
-  refused?: string;
-}
-
-/**
- * Returns the bindings head and what it records; its record of the last verified commit counts
- * only when this hub's key signed that commit (when it signs): verified, since a signature copied
- * from another of its commits names the same key.
- */
-async function bindingsHead(
-  reader: SourceReader,
-  opts: Pick<SourceGateOptions, 'repo' | 'signer' | 'trustedKeys' | 'log' | 'now'> & { ref: string },
-): Promise<BindingsHead | undefined> {
-  const { ref, signer, log } = opts;
-  const gitdir = opts.repo.gitdir;
-  const oid = await readRef(gitdir, ref);
-  if (oid === null) return undefined;
-  const commit = await reader.commit(oid);
-  const trailers = parseTrailers(commit.message);
-  const verified = trailers.get(sourceVerifiedTrailer)?.at(-1);
-  const anchor = verified?.split(' ')[0];
-  const refused = trailers.get(sourceRefusedTrailer)?.at(-1);
-  const head: BindingsHead = {
-    oid,
-    message: commit.message,
-    tree: commit.tree,
-    ...(refused ? { refused } : {}),
-  };
-  if (anchor === undefined) return head;
-  let verdict = signer && (await (await signerVerifier(signer)).verify(commit, opts.now()));
-  if (verdict && !verdict.ok && opts.trustedKeys) verdict = await opts.trustedKeys.verify(commit, opts.now());
-  if (verdict && !verdict.ok) {
-    once(`${gitdir} unsigned bindings ${oid}`, () =>
-      log.warn(
-        `${ref.replace('refs/heads/', '')} at ${oid.slice(0, 12)} is not signed by this hub's key: its record of the last verified source commit is not used`,
-      ),
-    );
-    return head;
-  }
-  return { ...head, anchor, ...(verified ? { verified } : {}) };
-}
-
 async function policyAt(
   read: ReadContext,
   commit: string,
@@ -271,37 +171,4 @@ async function policyAt(
   const policy = readFleetConfig((await readCommitSourceFiles(read, commit)).files).sourceVerification;
   known.set(commit, policy);
   return policy;
-}
-
-/** Writes the bindings commit that records the refusal (the same tree and trailers, and the refusal); returns its id. */
-async function recordRefusal(
-  opts: SourceGateOptions,
-  input: { ref: string; head: string; message: string; tree: string; line: string },
-): Promise<string> {
-  const kept = input.message
-    .trimEnd()
-    .split('\n')
-    .filter((l) => !l.startsWith(`${sourceRefusedTrailer}:`));
-  const author = { ...opts.identity, time: Math.floor(opts.now().getTime() / 1000), tzOffsetMinutes: 0 };
-  const message = `${kept.join('\n')}\n${sourceRefusedTrailer}: ${input.line}\n`;
-  const commit = await signCommit(
-    makeCommit({ tree: input.tree, parents: [input.head], author, message }),
-    opts.signer,
-  );
-  const write = {
-    repo: opts.repo,
-    objects: [commit],
-    moves: [{ ref: input.ref, oldOid: input.head, newOid: commit.oid }],
-    known: new Set<string>(),
-  };
-  await writeObjectsOfPass(write);
-  await moveRefsOfPass(write);
-  return commit.oid;
-}
-
-function once(key: string, say: () => void): void {
-  if (warned.has(key)) return;
-  if (warned.size > 1000) warned.clear();
-  warned.add(key);
-  say();
 }
