@@ -40,9 +40,10 @@ test('a render repository of 6 readers rings at its own rate; a cluster on the f
   });
   assert.equal(pacing?.timelineOf?.('r6')?.key, 'https://forge.example/render-2.git');
   assert.equal(pacing?.timelineOf?.('fleet-only'), undefined);
-  // A start reads the bindings branch twice when the branch lives in a render repository.
+  // A start reads the fleet repository twice (the branch, or the bindings branch naming where it
+  // lives), and takes twice the turns its reads need: a ring's turn is two reads, so 2 turns.
   assert.equal(pacing?.startTurns?.('r0'), 2);
-  assert.equal(pacing?.startTurns?.('fleet-only'), 1.5);
+  assert.equal(pacing?.startTurns?.('fleet-only'), 2);
   assert.ok(
     pacing!.timelineOf!('r0')!.perSecond > pacing!.ringsPerSecond!,
     'fewer readers, more turns a second',

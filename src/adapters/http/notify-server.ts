@@ -35,7 +35,7 @@ import { isTokenOf, type NotifyTokens } from './notify-tokens.js';
 import { createNotifyWaiters, type NotifyWaiters } from './notify-waiters.js';
 import type { RingPacer } from './ring-pacer.js';
 import { ringTimelines, type RingTimeline } from './ring-timelines.js';
-import { readsPerRing, readsPerStart, type PushSlot } from '../../core/budget/plan-pacing.js';
+import { readsPerStart, startTurnsOf, type PushSlot } from '../../core/budget/plan-pacing.js';
 
 export interface NotifyServerOptions {
   /** Default 127.0.0.1. */
@@ -67,7 +67,7 @@ export interface NotifyPacing {
   ringsPerSecond?: number;
   /** A cluster whose branch lives in a render repository: that repository's timeline (ring-timelines.ts). */
   timelineOf?: (cluster: string) => RingTimeline | undefined;
-  /** Turns of the default timeline the cluster's start takes (default readsPerStart / readsPerRing). */
+  /** Turns of the default timeline the cluster's start takes (default startTurnsOf(readsPerStart)). */
   startTurns?: (cluster: string) => number;
   /** The cluster's push slot; undefined: pushes not paced; 'unknown': not known yet (503, ask again). */
   pushSlot: (cluster: string) => PushSlot | undefined | 'unknown';
@@ -97,8 +97,8 @@ export class NotifyServerError extends GitfleetError<'AddressInUse' | 'ListenFai
 
 const route = /^\/v1\/clusters\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/(wait|beacon|pacing)$/;
 const retryAfterSeconds = '5';
-/** Turns of the ring timeline a start takes (core/budget/plan-pacing.ts readsPerStart / readsPerRing). */
-const startTurns = readsPerStart / readsPerRing;
+/** Turns of the ring timeline a start takes (core/budget/plan-pacing.ts startTurnsOf). */
+const startTurns = startTurnsOf(readsPerStart);
 
 /** Starts the doorbell; throws NotifyServerError when the address cannot be listened on. */
 export async function startNotifyServer(opts: NotifyServerOptions): Promise<NotifyServer> {

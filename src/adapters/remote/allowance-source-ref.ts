@@ -16,9 +16,10 @@ import { trackingRefOf, type MirrorLayout } from './mirror-layout.js';
 
 /**
  * Where a cluster branch's head is when another repository holds it (a render repository,
- * docs/git-budget.md#render-repositories): its git directory and commit, or null when there is none.
+ * docs/git-budget.md#render-repositories): its git directory and commit, null when there is
+ * none, undefined when the mirror holds the branch itself (the agent reads it there now).
  */
-export type AllowanceHead = () => Promise<{ gitdir: string; commit: string } | null>;
+export type AllowanceHead = () => Promise<{ gitdir: string; commit: string } | null | undefined>;
 
 /**
  * Returns the source branch the mirrored head (or the one `elsewhere` finds) names when it
@@ -29,9 +30,9 @@ export async function allowanceSourceRef(
   layout: MirrorLayout,
   elsewhere?: AllowanceHead,
 ): Promise<string | null> {
-  const found = elsewhere
-    ? await elsewhere()
-    : { gitdir, commit: await readRef(gitdir, trackingRefOf(layout.sourceRef)) };
+  const there = await elsewhere?.();
+  const found =
+    there === undefined ? { gitdir, commit: await readRef(gitdir, trackingRefOf(layout.sourceRef)) } : there;
   const head = found?.commit ?? null;
   if (found === null || head === null) return null;
   let message: string;

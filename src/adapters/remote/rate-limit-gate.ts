@@ -5,14 +5,20 @@
 // fails at once with RateLimited, naming when the gate opens, so a loop waits for that time
 // instead of counting an outage. What counts as a rate-limit answer, and how long to wait:
 //
-//   answer                                             wait (then up to 10 % more, at random)
+//   answer                                             wait (at least 1 s), then at random up to
 //   429, or 403 with X-RateLimit-Remaining: 0 or a     Retry-After (seconds or an HTTP date)
 //   "rate limit" status text (GitHub's secondary       else X-RateLimit-Reset (epoch seconds)
 //   limit)                                             else 60 s × 2^(limits in a row − 1), ≤ 15 min
 //
+//   the wait      1 s      10 s     20 s     60 s     15 min    1 h
+//   jitter, ≤     2 s      2 s      2 s      6 s      90 s      6 min     (max(2 s, 10 % of it))
+//
 // (GitHub's REST guidance: honour retry-after, else x-ratelimit-reset, else wait a minute and
 // back off exponentially.) The jitter keeps a fleet of agents throttled together from all
-// coming back in the same second; a wait is at least 1 s, so "Retry-After: 0" is no storm. A
+// coming back in the same second: those a forge refused in one second with "Retry-After: 1"
+// come back spread over two (10 % of a second, the jitter until 6 December, sent them all
+// back within 100 ms, to be refused again); a long wait costs at most a tenth more than asked.
+// A wait is at least 1 s, so "Retry-After: 0" is no storm. A
 // gate never moves its opening time earlier: two answers in flight when the limit hit do not
 // shorten each other's wait. Told once (`onNotice`): the first limit of a run, each change of
 // the wait's length (a server answering 429 for an hour with the same Retry-After is one line),
@@ -63,6 +69,9 @@ export interface RateLimitGates {
 }
 
 const minWaitMs = 1000;
+/** The least spread of the jitter: waits up to 20 s get this much, longer ones 10 % of the wait. */
+const minJitterMs = 2000;
+const jitterShare = 0.1;
 const defaultFirstWaitMs = 60_000;
 const defaultMaxWaitMs = 15 * 60_000;
 
@@ -126,7 +135,7 @@ function makeGate(url: string, opts: RateLimitGatesOptions): RateLimitGate {
       const until = now + waitMs;
       if (until > asked) {
         asked = until;
-        openAt = Math.max(openAt, until + Math.floor(opts.random() * waitMs * 0.1));
+        openAt = Math.max(openAt, until + Math.floor(opts.random() * jitterMsOf(waitMs)));
         const wait = `${status} ${Math.round(waitMs / 1000)}`;
         if (wait !== told) opts.onNotice?.({ closed: true, message: closedError(status).message });
         told = wait;
@@ -158,6 +167,11 @@ export function askedWaitMs(headers: IncomingHttpHeaders, now: number): number |
   const reset = single(headers['x-ratelimit-reset'])?.trim();
   if (reset !== undefined && /^\d+$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
   return undefined;
+}
+
+/** Returns the spread of the jitter added to a wait: 10 % of it, at least 2 s. */
+export function jitterMsOf(waitMs: number): number {
+  return Math.max(minJitterMs, waitMs * jitterShare);
 }
 
 function exponentialWaitMs(inARow: number): number {

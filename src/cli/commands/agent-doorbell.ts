@@ -162,6 +162,7 @@ function doorbellWaiting(
     ask: (signal, starting) => askPacing({ ...request, signal, timeoutMs: 30_000 }, starting),
     clock,
     log: deps.log,
+    random: Math.random,
   });
   const poll = (): Trigger =>
     branchPoll({

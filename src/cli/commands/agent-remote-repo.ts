@@ -49,6 +49,8 @@ export async function remoteAgentRepo(
     tokenFile?: string;
     /** The cluster branch may be missing: it may live in a render repository (agent-render-repo.ts). */
     branchOptional?: boolean;
+    /** Where the cluster branch's head is while it lives elsewhere (agent-render-repo.ts). */
+    allowanceHead?: RemoteHubRepoOptions['allowanceHead'];
   },
 ): Promise<AgentRepo> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
@@ -63,5 +65,6 @@ export async function remoteAgentRepo(
     branchPrefix: opts.branchPrefix,
     onlyRefs: agentMirrorRefs(opts.branchPrefix, opts.cluster),
     quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),
+    ...(opts.allowanceHead ? { allowanceHead: opts.allowanceHead } : {}),
   });
 }

@@ -2,8 +2,12 @@
 // (loops/agent/agent-branch-repo.ts): the fleet repository as always (a mirror for a URL, the
 // path itself), and, once the bindings branch names a render repository for the cluster or
 // `--render-repo` does, that repository (a mirror of its own holding the cluster branch alone,
-// `--render-token-file`'s token, else the agent's) beside a second mirror of the fleet
-// repository holding the bindings branch, status and heartbeat. A local path is read in place.
+// `--render-token-file`'s token, else the agent's). The fleet repository keeps one mirror
+// whatever the branch's place: it holds the bindings branch, status and heartbeat already, so
+// the start that learns the place from it costs the fleet repository one ls-refs and one fetch
+// (docs/git-budget.md#render-repositories). While the branch lives elsewhere, that mirror's
+// deletion allowance is proven from the render repository's head, and its probe asks for the
+// bindings branch (what a tombstone waits for). A local path is read in place.
 import { readRef } from '../../adapters/git/read-ref.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
@@ -12,16 +16,12 @@ import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { agentBranchRepo, type AgentBranchRepo } from '../../loops/agent/agent-branch-repo.js';
 import { localAgentRepo, type AgentRepo } from '../../loops/agent/agent-repo.js';
 import type { Logger } from '../../loops/runtime/logger.js';
-import {
-  bindingsRef,
-  clusterRef,
-  heartbeatRef,
-  heartbeatRefPrefix,
-  statusRef,
-} from '../../core/publish/hub-refs.js';
+import { bindingsRef, clusterRef } from '../../core/publish/hub-refs.js';
 import { agentRemoteOptions, remoteAgentRepo, type AgentRemoteOptions } from './agent-remote-repo.js';
 import { privateFiles } from './hub-remote-setup.js';
 import type { AgentMirrors } from '../../loops/agent/agent-pass-maintenance.js';
+
+type Probing = { probeSource: () => Promise<string | null> };
 
 /** `agent --render-repo` and `--render-token-file`. */
 export const renderRepoFlags = {
@@ -57,6 +57,14 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
     return made;
   };
   const remote = isRepoUrl(opts.repo);
+  // Where the allowance's source branch is decided: the head of the branch the agent reads.
+  const made: { repo?: AgentBranchRepo } = {};
+  const allowanceHead = async () => {
+    const repo = made.repo;
+    if (repo?.location() === undefined) return undefined; // the fleet mirror holds the branch
+    const commit = await readRef(repo.gitdir, clusterRef(branchPrefix, cluster));
+    return commit === null ? null : { gitdir: repo.gitdir, commit };
+  };
   const fleet = remote
     ? mirrored(
         await remoteAgentRepo({
@@ -64,20 +72,14 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
           url: opts.repo,
           ...(opts.tokenFile ? { tokenFile: opts.tokenFile } : {}),
           branchOptional: true,
+          allowanceHead,
         }),
       )
     : localAgentRepo(opts.repo);
   const fleetToken = remote ? await tokenOf(opts.tokenFile) : undefined;
-  // Where the allowance's source branch is decided: the head of the branch the agent reads.
-  const made: { repo?: AgentBranchRepo } = {};
-  const allowanceHead = async () => {
-    const gitdir = made.repo?.gitdir;
-    const commit = gitdir === undefined ? null : await readRef(gitdir, clusterRef(branchPrefix, cluster));
-    return gitdir === undefined || commit === null ? null : { gitdir, commit };
-  };
   let withoutBranch: AgentRepo | undefined;
   const fleetWithoutBranch = (): AgentRepo =>
-    (withoutBranch ??= remote ? mirrored(bindingsMirror(opts, { fleetToken, allowanceHead })) : fleet);
+    (withoutBranch ??= remote ? bindingsView(fleet, bindingsProbe(opts, fleetToken)) : fleet);
   const repo = await agentBranchRepo(
     {
       fleet,
@@ -102,29 +104,35 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
   return Object.assign(repo, { mirrors: () => [...mirrors] });
 }
 
-// The second mirror of the fleet repository, when the cluster branch lives in a render
-// repository: the bindings branch, the cluster's status and heartbeat.
-function bindingsMirror(
-  opts: OpenAgentRepoOptions,
-  deps: {
-    fleetToken: string | undefined;
-    allowanceHead: () => Promise<{ gitdir: string; commit: string } | null>;
-  },
-): AgentRepo {
-  const { cluster, branchPrefix } = opts;
-  return remoteHubRepo({
+// The fleet mirror as the home of a branch that lives elsewhere: the same mirror, whose probe
+// asks where the bindings branch is (the branch poll's second question while the branch is a
+// tombstone, agent-branch-repo.ts).
+function bindingsView(fleet: AgentRepo, probe: () => Promise<string | null>): AgentRepo & Probing {
+  return {
+    get gitdir() {
+      return fleet.gitdir;
+    },
+    description: fleet.description,
+    refresh: () => fleet.refresh(),
+    publish: (moves) => fleet.publish(moves),
+    probeSource: probe,
+  };
+}
+
+// Where the fleet repository's bindings branch is now: one ls-refs, through the process's
+// rate-limit gate for the URL. The repository object makes no mirror: it is never refreshed.
+function bindingsProbe(opts: OpenAgentRepoOptions, token: string | undefined): () => Promise<string | null> {
+  const probing = remoteHubRepo({
     ...agentRemoteOptions(opts),
     url: opts.repo,
-    mirrorKey: `agent ${cluster} fleet`,
-    ...(deps.fleetToken ? { token: deps.fleetToken } : {}),
-    sourceRef: bindingsRef(branchPrefix),
-    // No bindings branch yet (the hub has not run): nothing to read, not an outage.
+    mirrorKey: `agent ${opts.cluster} bindings probe`,
+    ...(token ? { token } : {}),
+    sourceRef: bindingsRef(opts.branchPrefix),
     sourceOptional: true,
-    branchPrefix,
-    onlyRefs: [statusRef(branchPrefix, cluster), heartbeatRef(branchPrefix, cluster)],
-    quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(branchPrefix)),
-    allowanceHead: deps.allowanceHead,
+    branchPrefix: opts.branchPrefix,
+    onlyRefs: [],
   });
+  return () => probing.probeSource();
 }
 
 // Opens a render repository once per URL: a mirror holding the cluster branch alone, or a path.

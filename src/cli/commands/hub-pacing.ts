@@ -4,17 +4,18 @@
 // Fetches are paced per branch repository: the fleet repository's timeline (and every start) at
 // the rate all readers leave, a render repository's at the rate its own readers leave. A start
 // takes the turns of the reads it makes of the fleet repository (more when its branch lives in
-// a render repository: plan-pacing.ts readsPerStartFromRender).
+// a render repository: plan-pacing.ts readsPerStartFromRender), twice over (startHeadroom): a
+// start's reads land later than planned, and bunch.
 // Clusters are those with a branch, grouped by the assignment of the last pass; before the hub
 // knows both, a pacing request is asked to come back (the agent waits, it does not start unpaced).
 import { forgeBudget, type Forge } from '../../core/budget/forge-budget.js';
 import {
   planPushSlots,
   pushSpacingMs,
-  readsPerRing,
   readsPerStart,
   readsPerStartFromRender,
   ringsPerSecond,
+  startTurnsOf,
   type PushSlot,
 } from '../../core/budget/plan-pacing.js';
 import type { NotifyPacing } from '../../adapters/http/notify-server.js';
@@ -65,10 +66,9 @@ export function hubPacing(opts: {
           const perSecond = ringsPerSecond(budget, there.branches, safetyPollMs / 1000) ?? rings;
           return { key: there.url, perSecond };
         };
-  // A start reads the fleet repository's bindings branch twice when the branch lives elsewhere.
+  // A start reads the fleet repository (the branch, or the bindings branch that says where it lives).
   const startTurns = (cluster: string): number =>
-    (render?.branchRepositoryOf(cluster) === undefined ? readsPerStart : readsPerStartFromRender) /
-    readsPerRing;
+    startTurnsOf(render?.branchRepositoryOf(cluster) === undefined ? readsPerStart : readsPerStartFromRender);
   return {
     pacing: {
       ...(rings !== undefined ? { ringsPerSecond: rings } : {}),

@@ -15,10 +15,11 @@
 //   the fetch, measured). The doorbell answers at most `ringsPerSecond` agents a second per
 //   branch repository, which with the agents' safety polls keeps the reads within 80% of the
 //   budget. Starts are paced on the same timeline: a starting agent waits for its turn before
-//   its first fetch, which takes 1.5 turns (3 reads: the advertisement too), or 2 (4 reads,
-//   measured) for an agent whose branch lives in a render repository: it reads the bindings
-//   branch in its fleet mirror to learn where, then again in the mirror it keeps beside the
-//   render repository's (an ls-refs and a fetch each).
+//   its first fetch, which reads the fleet repository twice (an ls-refs and a fetch, measured;
+//   an agent whose branch lives in a render repository learns where from the bindings branch
+//   its one fleet mirror holds). A start's reads land later than planned and bunch (a fetch
+//   answered slowly overlaps the next starts'; a busy process fires its timers late), so starts
+//   take twice the turns their reads need: planned at 40 % of the read budget, not 80 %.
 //
 // Both are plans of numbers: the doorbell (adapters/http) and the agent (loops/agent) carry them out.
 import type { ForgeBudget } from './forge-budget.js';
@@ -33,15 +34,32 @@ export interface PushSlot {
 /** Reads an agent's fetch of its moved branch costs on the branch's repository (ls-refs + fetch). */
 export const readsPerRing = 2;
 
-/** Reads an agent's first fetch costs there (the advertisement, ls-refs, the fetch). */
-export const readsPerStart = 3;
+/**
+ * Reads an agent's first fetch costs the fleet repository: an ls-refs and a fetch
+ * (test/e2e-git/agent-render-start-reads.test.ts counts them; 3 was planned until 6 December).
+ */
+export const readsPerStart = 2;
 
 /**
  * Reads the first fetch of an agent whose branch lives in a render repository costs the fleet
- * repository: an ls-refs and a fetch of the bindings branch by each of its two fleet mirrors
- * (measured in the budget bench: 416 reads for 100 starts, 6 answers 429 when paced at 3).
+ * repository: its one fleet mirror's ls-refs and fetch, which tell it where the branch lives
+ * and keep the bindings branch (the same test; until 6 December a second mirror read the
+ * bindings branch again: 4, and 416 reads for 100 starts in the budget bench).
  */
-export const readsPerStartFromRender = 4;
+export const readsPerStartFromRender = 2;
+
+/**
+ * How many times the turns its reads need a start takes: the budget bench at 24 agents in one
+ * process (6 December, load 4–9: main 5f97495) planned starts at 10 reads a second on the fleet repository
+ * and saw 15 in its busiest second (100 agents in 4 processes: past 15, 82 answers 429), so
+ * starts plan half that, and a bunch of three times the plan still fits the budget.
+ */
+export const startHeadroom = 2;
+
+/** Returns the turns of a read timeline (readsPerRing reads each) a start of `reads` reads takes. */
+export function startTurnsOf(reads: number): number {
+  return (reads / readsPerRing) * startHeadroom;
+}
 
 /** Share of a repository's read budget the pacing plans to spend. */
 const readShare = 0.8;

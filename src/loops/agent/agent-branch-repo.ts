@@ -8,9 +8,11 @@
 //
 // The agent starts on the fleet repository exactly as before render repositories (one mirror,
 // no new request): reading the record costs nothing, its mirror holds the bindings branch. Once
-// the record names a render repository the agent follows it: the branch there, and a second
-// mirror of the fleet repository holding the bindings branch, its status and heartbeat (no
-// cluster branch). When the record changes again (the hub moved the branch) it follows again.
+// the record names a render repository the agent follows it: the branch there, and the fleet
+// repository for the bindings branch, its status and heartbeat (`fleetWithoutBranch`: the same
+// mirror for a remote one, so learning the place costs no second read of it unless the head
+// found there needs the bindings branch). When the record changes again (the hub moved the
+// branch) it follows again.
 //
 // The hub publishes a moved branch in its new repository first, then the tombstone in the old
 // one, then the record (render-repositories.ts). An agent that reads the old repository's
@@ -37,7 +39,11 @@ import { readRenderLocation } from './read-render-location.js';
 export interface BranchRepoSources {
   /** The fleet repository as read without render repositories: cluster branch, status, heartbeat, bindings. */
   fleet: AgentRepo & { probeSource?: () => Promise<string | null> };
-  /** The fleet repository for a branch that lives elsewhere (bindings, status, heartbeat); made once. */
+  /**
+   * The fleet repository for a branch that lives elsewhere (bindings, status, heartbeat), its
+   * probe asking for the bindings branch; made once. The same git directory as `fleet` saves
+   * the start a second read of it.
+   */
   fleetWithoutBranch: () => AgentRepo;
   /** Opens a render repository by URL or path; the same object for the same one. */
   render: (url: string) => Promise<AgentRepo & { probeSource?: () => Promise<string | null> }>;
@@ -162,9 +168,15 @@ class BranchPlace {
     this.opts.log.info(
       `${this.ref}: the hub publishes it in ${named ?? 'the fleet repository'} now, not ${this.url ?? 'the fleet repository'}; reading it there`,
     );
+    const read = this.home.gitdir; // the fleet repository's mirror this refresh has just read
     await this.settle(named);
-    await this.branch.refresh();
-    if (this.home !== this.branch) await this.home.refresh();
+    if (this.branch.gitdir !== read) await this.branch.refresh();
+    // The fleet mirror that told where the branch lives is the home there too (agent-render-repo.ts):
+    // a start costs the fleet repository one read of it, unless the branch's head needs the
+    // bindings branch (an allowance's source branch, a tombstone's new place).
+    const again =
+      this.home.gitdir !== read || (await headNeedsBindings(this.branch.gitdir, this.ref, this.opts.cluster));
+    if (this.home !== this.branch && again) await this.home.refresh();
     // The bindings branch was just read: the next moved branch needs no read of it (an agent
     // with the doorbell makes no refresh in between that would say so).
     this.homeRead = true;
@@ -194,7 +206,13 @@ async function needsBindings(
   cluster: string,
 ): Promise<boolean> {
   const head = await readRef(gitdir, ref);
-  if (head === null || head === before) return true;
+  return head === null || head === before || headNeedsBindings(gitdir, ref, cluster);
+}
+
+/** Whether the branch's head allows deletions here or is a tombstone (no head: nothing to prove). */
+async function headNeedsBindings(gitdir: string, ref: string, cluster: string): Promise<boolean> {
+  const head = await readRef(gitdir, ref);
+  if (head === null) return false;
   try {
     const { message } = await readCommit({ gitdir }, head);
     return deletionsAllowedBy(message)(cluster) || parseTrailers(message).has(movedToTrailer);

@@ -2,6 +2,10 @@
 // start the agent asks the doorbell for its pacing and makes its first fetch only when the hub
 // says (`startInMs`: the hub gives starting agents a few starts a second, as the read budget
 // allows), or once the hub proved unreachable (then it starts at once, as without a doorbell).
+// A start timer that fires late (a busy process, many agents starting in it, fires every timer
+// it held at once) waits a random part of how late it is more, so the starts it held do not all
+// read the fleet repository in the same second (docs/git-budget.md#pacing).
+//
 // The answer carries the push slot of the agent's status repository (push-pacer.ts pushes in
 // it); it is asked again every `refreshMs`, since slots move as clusters join or leave.
 //
@@ -24,7 +28,14 @@ export interface HubPacingOptions {
   retryMs?: number;
   /** Longest a start waits for a hub that does not answer yet (503: not leading or not ready; no answer; default 2 min). */
   maxStartWaitMs?: number;
+  /** Uniform in [0, 1): spreads a start whose timer fired late; absent, a late start goes at once. */
+  random?: () => number;
 }
+
+/** How late a start timer may fire before the start is spread (a turn is a fraction of a second). */
+const lateStartMs = 1000;
+/** How many times a start is spread again when its new timer is late too. */
+const maxSpreads = 2;
 
 /** The hub's pacing of one agent. */
 export interface HubPacing extends Trigger {
@@ -104,7 +115,7 @@ class Pacing {
       return later;
     // A start the hub does not delay begins now, not at a timer's next tick.
     if (answer.type !== 'pacing' || !starting || answer.startInMs <= 0) this.start();
-    else this.cancelStart = this.opts.clock.setTimer(this.start, answer.startInMs);
+    else this.startAt(this.opts.clock.now() + answer.startInMs);
     this.startAsked = true;
     if (answer.type !== 'pacing') {
       const why = answer.type === 'unauthorized' ? 'refused the token' : answer.message;
@@ -121,6 +132,19 @@ class Pacing {
     );
     if (changed && this.running) notify('pacing: a new push slot');
     return this.refreshMs;
+  }
+
+  // Starts at `due`, or, fired a second or more late, a random part of that lateness later.
+  startAt(due: number, spreads = 0): void {
+    const { clock, random } = this.opts;
+    this.cancelStart = clock.setTimer(
+      () => {
+        const late = clock.now() - due;
+        if (random === undefined || late < lateStartMs || spreads >= maxSpreads) return this.start();
+        this.startAt(clock.now() + Math.floor(random() * late), spreads + 1);
+      },
+      Math.max(0, due - clock.now()),
+    );
   }
 
   // Asks, then asks again when the answer says.

@@ -29,7 +29,7 @@ async function started(pacing: Omit<NotifyPacing, 'now'>) {
   return { server, clock, heads, req };
 }
 
-test('The pacing answer carries the push slot, and a starting agent its turn: two a second, a start taking one and a half.', async (t) => {
+test('The pacing answer carries the push slot, and a starting agent its turn: two a second, a start taking two (its 2 reads, twice over).', async (t) => {
   const { server, req } = await started({
     ringsPerSecond: 2,
     pushSlot: (c) => ({ periodMs: 40_000, offsetMs: 10_000 * (Number(c.slice(1)) - 1), widthMs: 5000 }),
@@ -41,9 +41,9 @@ test('The pacing answer carries the push slot, and a starting agent its turn: tw
     answers.map((x) => (x.type === 'pacing' ? [x.pushSlot?.offsetMs, x.startInMs] : x.type)),
     [
       [0, 0],
-      [10_000, 750],
-      [20_000, 1500],
-      [30_000, 2250],
+      [10_000, 1000],
+      [20_000, 2000],
+      [30_000, 3000],
     ],
   );
   // Asked again later (not starting), the slot only: no turn is taken.
@@ -55,7 +55,7 @@ test('The pacing answer carries the push slot, and a starting agent its turn: tw
   });
 });
 
-test('A start takes the turns the pacing gives its cluster: two for one whose branch lives in a render repository (4 reads of the fleet repository).', async (t) => {
+test('A start takes the turns the pacing gives its cluster: each start waits for the turns of those before it.', async (t) => {
   const { server, req } = await started({
     ringsPerSecond: 2,
     pushSlot: () => undefined,

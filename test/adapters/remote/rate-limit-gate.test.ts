@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   askedWaitMs,
   isRateLimitAnswer,
+  jitterMsOf,
   rateLimitGates,
 } from '../../../src/adapters/remote/rate-limit-gate.js';
 import { isRemoteError } from '../../../src/adapters/remote/remote-error.js';
@@ -108,6 +109,22 @@ test('Without a wait named, the gate waits 60 s, then twice as long at each limi
   assert.deepEqual(waits, [60_000, 120_000, 240_000, 480_000, 900_000, 900_000]);
   assert.equal(g.gate.observe(200, 'OK', {}), undefined);
   assert.equal(g.gate.observe(429, '', {})!.retryAt - g.now(), 60_000);
+});
+
+test('The jitter spreads a short wait over at least 2 s, and a long one costs at most a tenth more than asked.', () => {
+  const cases = [
+    { name: 'Retry-After: 1 (a forge refusing a burst)', given: 1, want: { least: 1000, most: 3000 } },
+    { name: 'Retry-After: 10', given: 10, want: { least: 10_000, most: 12_000 } },
+    { name: 'Retry-After: 60', given: 60, want: { least: 60_000, most: 66_000 } },
+    { name: 'Retry-After: 3600 (an hour)', given: 3600, want: { least: 3_600_000, most: 3_960_000 } },
+  ];
+  for (const c of cases) {
+    const wait = (random: number) =>
+      gatesAt(random).gate.observe(429, '', { 'retry-after': String(c.given) })!.retryAt - start;
+    assert.equal(wait(0), c.want.least, `${c.name}: at least what was asked`);
+    assert.equal(wait(1), c.want.most, `${c.name}: at most`);
+    assert.equal(jitterMsOf(c.given * 1000), c.want.most - c.want.least, c.name);
+  }
 });
 
 test('A wait of nothing is still one second, so "Retry-After: 0" makes no storm.', () => {

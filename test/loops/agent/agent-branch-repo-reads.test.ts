@@ -2,8 +2,10 @@
 // (loops/agent/agent-branch-repo.ts): a refresh that moved its branch to an ordinary head reads
 // the render repository alone, so a source push that moves every branch spends no read of the
 // fleet repository; a refresh that found the branch where it was, a head that allows deletions
-// here, and a tombstone read the bindings branch too. The render repository is read through a
-// mirror that a refresh fetches, as a remote one is; the fleet repository's refreshes are counted.
+// here, and a tombstone read the bindings branch too; the start reads the fleet repository once
+// (its mirror is the home of a branch that lives elsewhere too). The render repository is read
+// through a mirror that a refresh fetches, as a remote one is; the fleet repository's refreshes
+// are counted.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -133,8 +135,8 @@ test("the first moved branch after the agent followed the record to its render r
   await where.refresh();
   assert.deepEqual(
     reads,
-    ['fleet', 'render', 'fleet'],
-    'the record, then the branch where it names and the bindings',
+    ['fleet', 'render'],
+    'the record (the fleet mirror keeps the bindings branch), then the branch where it names: no second read of the fleet repository',
   );
   commitChange(repo, 'value 2', (work) => writeFileSync(join(work, 'apps/shop.yaml'), configMap('2')));
   rendered(await hubPass(repo, { renderRepositories: hub }));

@@ -1,6 +1,7 @@
 // The agent's side of the hub's pacing (loops/agent/hub-pacing.ts) on the fake clock, with the
 // doorbell's answers scripted: a start waits for its turn, a hub that says "not yet" is waited
-// for (a while), a hub that cannot be reached lets the agent start, and a new slot is told.
+// for (a while), a hub that cannot be reached lets the agent start, a new slot is told, and
+// starts a busy process fired late together are spread again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PacingAnswer } from '../../../src/adapters/http/doorbell-request.js';
@@ -119,4 +120,51 @@ test('A slot that changes is told to the loop, so a status waiting for the old o
   assert.equal(told.length, 2);
   assert.deepEqual(pacing.slot(), moved);
   await pacing.stop();
+});
+
+/** A clock whose timers due while the process is busy (until `busyUntil`) all fire then, late. */
+function busyClock(busyUntil: number) {
+  const clock = fakeClock(0);
+  return {
+    ...clock,
+    setTimer: (callback: () => void, delayMs: number) =>
+      clock.setTimer(callback, Math.max(delayMs, busyUntil - clock.now())),
+  };
+}
+
+test('Starts whose timers a busy process fired late together are spread over their lateness, not read in the same second.', async () => {
+  const agents = 12;
+  const startsAt = async (random: ((i: number) => () => number) | undefined) => {
+    const clock = busyClock(10_000);
+    const at: number[] = [];
+    const pacings = Array.from({ length: agents }, (_, i) => {
+      // The hub's turns: one start every 400 ms (two turns at five a second).
+      const script = scripted([{ type: 'pacing', pushSlot: slot, startInMs: 400 * (i + 1) }]);
+      const pacing = hubPacing({
+        ask: script.ask,
+        clock,
+        log: silentLogger(),
+        ...(random ? { random: random(i) } : {}),
+      });
+      void pacing.started().then(() => at.push(clock.now()));
+      pacing.start(() => undefined);
+      return pacing;
+    });
+    await settle();
+    for (let t = 0; t < 400; t++) {
+      clock.advance(50);
+      await settle();
+    }
+    await Promise.all(pacings.map((p) => p.stop()));
+    const perSecond = new Map<number, number>();
+    for (const t of at) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+    return { at, busiest: Math.max(...perSecond.values()) };
+  };
+  const unspread = await startsAt(undefined);
+  assert.equal(unspread.busiest, agents, 'without a random source every held start goes at 10 s');
+  // Each agent's draw: twelve values evenly over [0, 1), in no order of the agents' turns.
+  const spread = await startsAt((i) => () => ((i * 5) % agents) / agents);
+  assert.equal(spread.at.length, agents);
+  assert.ok(Math.min(...spread.at) >= 10_000, 'none before its turn');
+  assert.ok(spread.busiest <= agents / 4, `at most a quarter in one second: ${spread.at.join(', ')}`);
 });
