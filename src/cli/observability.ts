@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { prometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { startMetricsServer, type MetricsServer } from '../adapters/http/metrics-server.js';
-import type { FlagSpec } from './command-line.js';
 import type { Clock } from '../loops/runtime/clock.js';
-import { isShown, logLevels, type Logger, type LogLevel } from '../loops/runtime/logger.js';
+import { isShown, type Logger, type LogLevel } from '../loops/runtime/logger.js';
 import { noMetrics, type Metrics } from '../loops/runtime/metrics.js';
 import { Readiness } from '../loops/runtime/readiness.js';
 import { formatLogTime, ioLogger, type LogFormat, type Speaker } from './io-logger.js';
@@ -16,29 +15,6 @@ import { parseMetricsAddr } from './parse-metrics-addr.js';
 import type { Progress } from '../loops/runtime/progress.js';
 import { terminalProgress } from './terminal-progress.js';
 import { setLastResortLogger } from './last-resort.js';
-
-/** `--metrics-addr HOST:PORT` (hub, agent). */
-export const metricsAddrFlag = {
-  type: 'string',
-  value: 'HOST:PORT',
-  help: 'serve /metrics, /healthz and /readyz here (default: off; the host defaults to 127.0.0.1)',
-} as const satisfies FlagSpec;
-
-/** `--log-format text|json` (hub, agent). */
-export const logFormatFlag = {
-  type: 'string',
-  choices: ['text', 'json'],
-  default: 'text',
-  help: 'log lines on stderr as text, or as one JSON object per line',
-} as const satisfies FlagSpec;
-
-/** `--log-level debug|info|warn|error` (hub, agent, ui, render --watch, status --watch). */
-export const logLevelFlag = {
-  type: 'string',
-  choices: logLevels,
-  default: 'info',
-  help: 'the least severe log lines shown: debug adds the passes that changed nothing; warn and error show only problems',
-} as const satisfies FlagSpec;
 
 export interface ObservabilityOptions {
   metricsAddr?: string;
