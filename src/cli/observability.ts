@@ -3,8 +3,7 @@
 // readiness the endpoint answers from, and the endpoint itself. Without --metrics-addr the
 // metrics are the no-op and nothing listens.
 import { readFileSync } from 'node:fs';
-import { prometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
-import { startMetricsServer, type MetricsServer } from '../adapters/http/metrics-server.js';
+import type { MetricsServer } from '../adapters/http/metrics-server.js';
 import type { Clock } from '../loops/runtime/clock.js';
 import { isShown, type Logger, type LogLevel } from '../loops/runtime/logger.js';
 import { noMetrics, type Metrics } from '../loops/runtime/metrics.js';
@@ -52,7 +51,7 @@ export function loopObservability(
   opts: ObservabilityOptions & { once: boolean },
   io: Io,
   deps: { speaker: Speaker; clock: Pick<Clock, 'now'> },
-): Observability {
+): Promise<Observability> {
   return observability(
     {
       ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
@@ -65,12 +64,15 @@ export function loopObservability(
   );
 }
 
-/** Returns the observability of a hub or an agent; parses --metrics-addr at once. */
-export function observability(
+/**
+ * Returns the observability of a hub or an agent; parses --metrics-addr at once. The metrics
+ * library and server are loaded only when --metrics-addr asks for them (a process's start).
+ */
+export async function observability(
   opts: ObservabilityOptions,
   io: Io,
   deps: { speaker: Speaker; clock: Pick<Clock, 'now'>; env?: NodeJS.ProcessEnv },
-): Observability {
+): Promise<Observability> {
   const level = opts.logLevel ?? 'info';
   const log = ioLogger(io, deps.speaker, {
     format: opts.logFormat ?? 'text',
@@ -90,41 +92,30 @@ export function observability(
   const progressIo: Io = { ...io, err: (text) => log.info(unprefixed(text)) };
   const progress = (what: string, noun: string) =>
     terminalProgress({ io: progressIo, clock: deps.clock, logFormat: opts.logFormat ?? 'text', what, noun });
+  const json = opts.logFormat === 'json';
   if (opts.metricsAddr === undefined) {
-    return {
-      log,
-      report,
-      json: opts.logFormat === 'json',
-      progress,
-      metrics: noMetrics(),
-      readiness,
-      serve: async () => undefined,
-      close: async () => undefined,
-    };
+    const nothing = async () => undefined;
+    return { log, report, json, progress, metrics: noMetrics(), readiness, serve: nothing, close: nothing };
   }
   const addr = parseMetricsAddr(opts.metricsAddr);
+  const [{ prometheusMetrics }, { startMetricsServer }] = await Promise.all([
+    import('../adapters/metrics/prometheus-metrics.js'),
+    import('../adapters/http/metrics-server.js'),
+  ]);
   const prom = prometheusMetrics(
     deps.speaker.name === 'agent' ? { kind: 'agent', cluster: deps.speaker.cluster ?? '' } : { kind: 'hub' },
   );
   let server: MetricsServer | undefined;
-  return {
-    log,
-    report,
-    json: opts.logFormat === 'json',
-    progress,
-    metrics: prom,
-    readiness,
-    serve: async () => {
-      server = await startMetricsServer({
-        ...addr,
-        readiness,
-        scrape: () => prom.scrape(),
-        describe: `--metrics-addr ${opts.metricsAddr}`,
-      });
-      log.info(`serving /metrics, /healthz and /readyz on ${server.url}`);
-    },
-    close: async () => server?.close(),
+  const serve = async () => {
+    server = await startMetricsServer({
+      ...addr,
+      readiness,
+      scrape: () => prom.scrape(),
+      describe: `--metrics-addr ${opts.metricsAddr}`,
+    });
+    log.info(`serving /metrics, /healthz and /readyz on ${server.url}`);
   };
+  return { log, report, json, progress, metrics: prom, readiness, serve, close: async () => server?.close() };
 }
 
 /** Returns a line without the speaker it starts with (the logger adds its own, JSON its key). */

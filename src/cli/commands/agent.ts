@@ -177,7 +177,10 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const stopping = new AbortController();
   const clock = systemClock();
   // Its lines start with `agent <cluster>:`.
-  const observe = loopObservability(opts, io, { speaker: { name: 'agent', cluster: opts.cluster }, clock });
+  const observe = await loopObservability(opts, io, {
+    speaker: { name: 'agent', cluster: opts.cluster },
+    clock,
+  });
   const log = observe.log;
   const git = {
     signal: stopping.signal,

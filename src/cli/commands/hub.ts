@@ -156,7 +156,7 @@ const defaultIdentity = defaultHubIdentity;
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const observe = loopObservability(opts, io, { speaker: { name: 'hub' }, clock });
+  const observe = await loopObservability(opts, io, { speaker: { name: 'hub' }, clock });
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const hub = await openHub(opts, { clock, observe, stopping, deps });
