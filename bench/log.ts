@@ -7,13 +7,12 @@
 // maintenance keep), which both sides read.
 //
 //   npm run bench -- --scenario log [--quick]      (--quick: 1,000 commits a branch)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { alternate, type Contender } from './lib/alternate.js';
+import { cpuTimed } from './lib/cpu-timed.js';
 import { failed, ratioOf, type ContenderResult, type Scenario, type ScenarioReport } from './lib/report.js';
-import { runTimed } from './lib/run-timed.js';
 import { withScratchDir } from './lib/scratch-dir.js';
 import { spread } from './lib/stats.js';
 import { buildLogHistory, webPath } from './log-history.js';
@@ -89,9 +88,7 @@ export const logScenario: Scenario = {
   },
 };
 
-// Each run is timed twice over: its wall time and peak RSS (runTimed, the table), then once
-// more under GNU time for its CPU time (user + system), which the load of a shared machine
-// disturbs less than the wall time (details.cpuMs).
+// gitfleet's side is Node running the CLI, the other git; both write their output to a file.
 function timed(
   name: string,
   side: Contender['side'],
@@ -99,26 +96,7 @@ function timed(
   args: string[],
 ): Contender {
   const command = side === 'gitfleet' ? process.execPath : 'git';
-  const out = join(at.dir, 'out.txt');
-  return {
-    name,
-    side,
-    run: async () => {
-      const run = await runTimed({ command, args, stdoutFile: out });
-      const cpu = cpuOf(command, args, at.dir);
-      if (cpu !== undefined) at.cpuMs.set(name, [...(at.cpuMs.get(name) ?? []), cpu]);
-      return { ms: run.ms, peakRssMiB: run.peakRssMiB };
-    },
-  };
-}
-
-/** Returns the user + system CPU milliseconds of one run, or undefined without GNU time. */
-function cpuOf(command: string, args: readonly string[], dir: string): number | undefined {
-  const file = join(dir, 'cpu.txt');
-  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', file, command, ...args], { stdio: 'ignore' });
-  if (run.status !== 0) return undefined;
-  const [user, system] = readFileSync(file, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-  return Math.round(((user ?? 0) + (system ?? 0)) * 1000);
+  return cpuTimed({ name, side, command, args, ...at, stdoutFile: join(at.dir, 'out.txt') });
 }
 
 /** Returns each gitfleet result with the git result after it. */

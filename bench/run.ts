@@ -30,6 +30,7 @@ import { statusScenario } from './status.js';
 import { uiMatrixScenario } from './ui-matrix.js';
 import { signingScenario } from './signing.js';
 import { logScenario } from './log.js';
+import { cliStartScenario } from './cli-start.js';
 import { templateSourcesScenario } from './template-sources.js';
 
 const scenarios: Scenario[] = [
@@ -53,6 +54,7 @@ const scenarios: Scenario[] = [
   signingScenario,
   logScenario,
   templateSourcesScenario,
+  cliStartScenario,
 ];
 
 const { values } = parseArgs({

@@ -15,6 +15,8 @@ export interface TimedCommand {
   stdoutFile?: string;
   /** Bytes fed to stdin. */
   input?: Buffer | string;
+  /** The exit codes of a finished run (default 0 alone). */
+  ok?: readonly number[];
 }
 
 /** What one timed run took. */
@@ -41,7 +43,7 @@ export async function runTimed(cmd: TimedCommand): Promise<TimedRun> {
     const start = performance.now();
     const result = await spawnAndWait({ command, args, cmd, out });
     const ms = performance.now() - start;
-    if (result.code !== 0) {
+    if (!(cmd.ok ?? [0]).includes(result.code ?? -1)) {
       throw new Error(
         `${cmd.command} ${cmd.args.join(' ')} exited ${result.code}: ${result.stderr.slice(-2000)}`,
       );

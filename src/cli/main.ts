@@ -2,38 +2,137 @@
 // same way (command-line.ts) and exiting with the codes of one table (exit-codes.ts).
 import { escapeText } from '../core/model/quote-text.js';
 import type { LogFields, Logger } from '../loops/runtime/logger.js';
-import { formatCommandHelp, formatSynopsis, type CommandSpec } from './command-line.js';
+import { formatCommandHelp, formatSynopsis, type CommandSpec, type ProfileDefaults } from './command-line.js';
 import { exitCodes, formatExitCodes, type CommandName } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { installLastResort } from './last-resort.js';
 import { redactUrl } from '../adapters/remote/redact-secrets.js';
 import { printError, wantsJson } from './print-error.js';
-import { runCommand, type Command } from './run-command.js';
+import { runCommand, type Command, type LazyCommand } from './run-command.js';
+import { forgeDefaults } from './forge-profile.js';
+
+/** A command's table entry: its spec module (and forge profile) at once, its code when it runs. */
+function lazy<S extends CommandSpec>(
+  spec: S,
+  load: () => Promise<Command<S>>,
+  defaults?: ProfileDefaults,
+): LazyCommand<S> {
+  return { spec, load, ...(defaults ? { defaults } : {}) };
+}
 
 /**
- * Every command, in the order the usage lists them, each loaded when it is run: a command's
- * modules cost only that command's start (`gitfleet log` does not load the Kubernetes client).
+ * Every command, in the order the usage lists them: its command line from a module of
+ * declarations only (commands/*-spec.ts), its code loaded when it runs, so `--help` and the usage
+ * load no command's code and `gitfleet log` does not load the Kubernetes client.
  */
-const commands: readonly (readonly [CommandName, () => Promise<Command<CommandSpec>>])[] = [
-  ['render', async () => (await import('./commands/render.js')).renderCommand],
-  ['validate', async () => (await import('./commands/validate.js')).validateCommand],
-  ['diff', async () => (await import('./commands/diff.js')).diffCommand],
-  ['log', async () => (await import('./commands/log.js')).logCommand],
-  ['hub', async () => (await import('./commands/hub.js')).hubCommand],
-  ['agent', async () => (await import('./commands/agent.js')).agentCommand],
-  ['status', async () => (await import('./commands/status.js')).statusCommand],
-  ['ui', async () => (await import('./commands/ui.js')).uiCommand],
-  ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
-  ['cluster join', async () => (await import('./commands/cluster-join.js')).clusterJoinCommand],
-  ['cluster leave', async () => (await import('./commands/cluster-leave.js')).clusterLeaveCommand],
+const commands: readonly (readonly [CommandName, () => Promise<LazyCommand>])[] = [
+  [
+    'render',
+    async () =>
+      lazy(
+        (await import('./commands/render-spec.js')).renderSpec,
+        async () => (await import('./commands/render.js')).renderCommand,
+      ),
+  ],
+  [
+    'validate',
+    async () =>
+      lazy(
+        (await import('./commands/validate-spec.js')).validateSpec,
+        async () => (await import('./commands/validate.js')).validateCommand,
+      ),
+  ],
+  [
+    'diff',
+    async () =>
+      lazy(
+        (await import('./commands/diff-spec.js')).diffSpec,
+        async () => (await import('./commands/diff.js')).diffCommand,
+      ),
+  ],
+  [
+    'log',
+    async () =>
+      lazy(
+        (await import('./commands/log-spec.js')).logSpec,
+        async () => (await import('./commands/log.js')).logCommand,
+      ),
+  ],
+  [
+    'hub',
+    async () =>
+      lazy(
+        (await import('./commands/hub-spec.js')).hubSpec,
+        async () => (await import('./commands/hub.js')).hubCommand,
+        forgeDefaults('hub'),
+      ),
+  ],
+  [
+    'agent',
+    async () =>
+      lazy(
+        (await import('./commands/agent-spec.js')).agentSpec,
+        async () => (await import('./commands/agent.js')).agentCommand,
+        forgeDefaults('agent'),
+      ),
+  ],
+  [
+    'status',
+    async () =>
+      lazy(
+        (await import('./commands/status-spec.js')).statusSpec,
+        async () => (await import('./commands/status.js')).statusCommand,
+        forgeDefaults('status'),
+      ),
+  ],
+  [
+    'ui',
+    async () =>
+      lazy(
+        (await import('./commands/ui-spec.js')).uiSpec,
+        async () => (await import('./commands/ui.js')).uiCommand,
+        forgeDefaults('ui'),
+      ),
+  ],
+  [
+    'budget',
+    async () => {
+      const { budgetSpec, budgetDefaults } = await import('./commands/budget-spec.js');
+      return lazy(
+        budgetSpec,
+        async () => (await import('./commands/budget.js')).budgetCommand,
+        budgetDefaults,
+      );
+    },
+  ],
+  [
+    'cluster join',
+    async () =>
+      lazy(
+        (await import('./commands/cluster-join-spec.js')).clusterJoinSpec,
+        async () => (await import('./commands/cluster-join.js')).clusterJoinCommand,
+      ),
+  ],
+  [
+    'cluster leave',
+    async () =>
+      lazy(
+        (await import('./commands/cluster-leave-spec.js')).clusterLeaveSpec,
+        async () => (await import('./commands/cluster-leave.js')).clusterLeaveCommand,
+      ),
+  ],
   [
     'secrets recipients',
-    async () => (await import('./commands/secrets-recipients.js')).secretsRecipientsCommand,
+    async () =>
+      lazy(
+        (await import('./commands/secrets-recipients-spec.js')).secretsRecipientsSpec,
+        async () => (await import('./commands/secrets-recipients.js')).secretsRecipientsCommand,
+      ),
   ],
-] as unknown as readonly (readonly [CommandName, () => Promise<Command<CommandSpec>>])[];
+] as unknown as readonly (readonly [CommandName, () => Promise<LazyCommand>])[];
 
-/** Returns the command of that name, loaded, or undefined. */
-function loadCommand(name: string | undefined): Promise<Command<CommandSpec>> | undefined {
+/** Returns the command of that name, its spec loaded, or undefined. */
+function loadCommand(name: string | undefined): Promise<LazyCommand> | undefined {
   return commands.find(([n]) => n === name)?.[1]();
 }
 

@@ -3,11 +3,9 @@
 // readiness the endpoint answers from, and the endpoint itself. Without --metrics-addr the
 // metrics are the no-op and nothing listens.
 import { readFileSync } from 'node:fs';
-import { prometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
-import { startMetricsServer, type MetricsServer } from '../adapters/http/metrics-server.js';
-import type { FlagSpec } from './command-line.js';
+import type { MetricsServer } from '../adapters/http/metrics-server.js';
 import type { Clock } from '../loops/runtime/clock.js';
-import { isShown, logLevels, type Logger, type LogLevel } from '../loops/runtime/logger.js';
+import { isShown, type Logger, type LogLevel } from '../loops/runtime/logger.js';
 import { noMetrics, type Metrics } from '../loops/runtime/metrics.js';
 import { Readiness } from '../loops/runtime/readiness.js';
 import { formatLogTime, ioLogger, type LogFormat, type Speaker } from './io-logger.js';
@@ -16,29 +14,6 @@ import { parseMetricsAddr } from './parse-metrics-addr.js';
 import type { Progress } from '../loops/runtime/progress.js';
 import { terminalProgress } from './terminal-progress.js';
 import { setLastResortLogger } from './last-resort.js';
-
-/** `--metrics-addr HOST:PORT` (hub, agent). */
-export const metricsAddrFlag = {
-  type: 'string',
-  value: 'HOST:PORT',
-  help: 'serve /metrics, /healthz and /readyz here (default: off; the host defaults to 127.0.0.1)',
-} as const satisfies FlagSpec;
-
-/** `--log-format text|json` (hub, agent). */
-export const logFormatFlag = {
-  type: 'string',
-  choices: ['text', 'json'],
-  default: 'text',
-  help: 'log lines on stderr as text, or as one JSON object per line',
-} as const satisfies FlagSpec;
-
-/** `--log-level debug|info|warn|error` (hub, agent, ui, render --watch, status --watch). */
-export const logLevelFlag = {
-  type: 'string',
-  choices: logLevels,
-  default: 'info',
-  help: 'the least severe log lines shown: debug adds the passes that changed nothing; warn and error show only problems',
-} as const satisfies FlagSpec;
 
 export interface ObservabilityOptions {
   metricsAddr?: string;
@@ -76,7 +51,7 @@ export function loopObservability(
   opts: ObservabilityOptions & { once: boolean },
   io: Io,
   deps: { speaker: Speaker; clock: Pick<Clock, 'now'> },
-): Observability {
+): Promise<Observability> {
   return observability(
     {
       ...(opts.metricsAddr !== undefined && !opts.once ? { metricsAddr: opts.metricsAddr } : {}),
@@ -89,12 +64,15 @@ export function loopObservability(
   );
 }
 
-/** Returns the observability of a hub or an agent; parses --metrics-addr at once. */
-export function observability(
+/**
+ * Returns the observability of a hub or an agent; parses --metrics-addr at once. The metrics
+ * library and server are loaded only when --metrics-addr asks for them (a process's start).
+ */
+export async function observability(
   opts: ObservabilityOptions,
   io: Io,
   deps: { speaker: Speaker; clock: Pick<Clock, 'now'>; env?: NodeJS.ProcessEnv },
-): Observability {
+): Promise<Observability> {
   const level = opts.logLevel ?? 'info';
   const log = ioLogger(io, deps.speaker, {
     format: opts.logFormat ?? 'text',
@@ -114,41 +92,30 @@ export function observability(
   const progressIo: Io = { ...io, err: (text) => log.info(unprefixed(text)) };
   const progress = (what: string, noun: string) =>
     terminalProgress({ io: progressIo, clock: deps.clock, logFormat: opts.logFormat ?? 'text', what, noun });
+  const json = opts.logFormat === 'json';
   if (opts.metricsAddr === undefined) {
-    return {
-      log,
-      report,
-      json: opts.logFormat === 'json',
-      progress,
-      metrics: noMetrics(),
-      readiness,
-      serve: async () => undefined,
-      close: async () => undefined,
-    };
+    const nothing = async () => undefined;
+    return { log, report, json, progress, metrics: noMetrics(), readiness, serve: nothing, close: nothing };
   }
   const addr = parseMetricsAddr(opts.metricsAddr);
+  const [{ prometheusMetrics }, { startMetricsServer }] = await Promise.all([
+    import('../adapters/metrics/prometheus-metrics.js'),
+    import('../adapters/http/metrics-server.js'),
+  ]);
   const prom = prometheusMetrics(
     deps.speaker.name === 'agent' ? { kind: 'agent', cluster: deps.speaker.cluster ?? '' } : { kind: 'hub' },
   );
   let server: MetricsServer | undefined;
-  return {
-    log,
-    report,
-    json: opts.logFormat === 'json',
-    progress,
-    metrics: prom,
-    readiness,
-    serve: async () => {
-      server = await startMetricsServer({
-        ...addr,
-        readiness,
-        scrape: () => prom.scrape(),
-        describe: `--metrics-addr ${opts.metricsAddr}`,
-      });
-      log.info(`serving /metrics, /healthz and /readyz on ${server.url}`);
-    },
-    close: async () => server?.close(),
+  const serve = async () => {
+    server = await startMetricsServer({
+      ...addr,
+      readiness,
+      scrape: () => prom.scrape(),
+      describe: `--metrics-addr ${opts.metricsAddr}`,
+    });
+    log.info(`serving /metrics, /healthz and /readyz on ${server.url}`);
   };
+  return { log, report, json, progress, metrics: prom, readiness, serve, close: async () => server?.close() };
 }
 
 /** Returns a line without the speaker it starts with (the logger adds its own, JSON its key). */

@@ -6,11 +6,6 @@ import { readGitSource } from '../adapters/source/read-git-commit.js';
 import type { SourceFile } from '../core/load/load-fleet.js';
 import { directorySourceTree, gitSourceTree, type SourceTree } from '../adapters/render-tools/source-tree.js';
 
-/** What `--help` of render and validate says about `<source>`. */
-export const sourceArgumentNote =
-  '<source> is a directory. With --ref (or when it is a bare repository) the fleet is read from ' +
-  "that commit's git objects; otherwise from the files on disk.";
-
 /** Where a fleet repo was read from. */
 export interface ReadSource {
   files: SourceFile[];

@@ -37,18 +37,31 @@ export interface Command<S extends CommandSpec = CommandSpec> {
   ): Promise<number>;
 }
 
+/**
+ * A command as the table knows it before it runs (main.ts): its command line and defaults, from
+ * modules that declare only those, and how to load the rest, so `--help` and a usage error cost
+ * no command's code.
+ */
+export interface LazyCommand<S extends CommandSpec = CommandSpec> extends Pick<
+  Command<S>,
+  'spec' | 'defaults'
+> {
+  load(): Promise<Command<S>>;
+}
+
 /** Returns a command, typed by its spec. */
 export function defineCommand<S extends CommandSpec>(command: Command<S>): Command<S> {
   return command;
 }
 
-/** Parses the arguments and runs the command; returns the exit code. */
+/** Parses the arguments and runs the command (loaded first when lazy); returns the exit code. */
 export async function runCommand<S extends CommandSpec>(
-  command: Command<S>,
+  command: Command<S> | LazyCommand<S>,
   args: readonly string[],
   given: Io,
 ): Promise<number> {
   const { spec } = command;
+  let loaded: Command<S> | undefined;
   // Nothing from the fleet reaches the terminal raw (escaping-io.ts).
   const io = escapingIo(given);
   const json = wantsJson(args);
@@ -58,7 +71,8 @@ export async function runCommand<S extends CommandSpec>(
       io.out(formatCommandHelp(spec, line.profileDefaults));
       return exitCodes.ok;
     }
-    return await command.run(line, io);
+    loaded = 'load' in command ? await command.load() : command;
+    return await loaded.run(line, io);
   } catch (error) {
     if (error instanceof UsageError) {
       const text = `gitfleet ${spec.name}: ${error.message}\n${formatUsageHint(spec)}`;
@@ -67,6 +81,6 @@ export async function runCommand<S extends CommandSpec>(
     }
     const message = error instanceof Error ? error.message : String(error);
     printError(io, { json, text: `gitfleet ${spec.name}: ${message}`, report: reportOfError(error) });
-    return exitCodes[command.errorExit ?? 'failed'];
+    return exitCodes[loaded?.errorExit ?? 'failed'];
   }
 }

@@ -31,3 +31,8 @@ export const readBranchPrefixFlag = {
   value: 'P',
   help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
 } as const satisfies FlagSpec;
+
+/** What `--help` of render and validate says about `<source>`. */
+export const sourceArgumentNote =
+  '<source> is a directory. With --ref (or when it is a bare repository) the fleet is read from ' +
+  "that commit's git objects; otherwise from the files on disk.";

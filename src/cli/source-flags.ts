@@ -1,9 +1,7 @@
 // The flags of the commands that render a fleet's HelmSources and KustomizeSources (hub, render,
 // validate, diff; docs/sources.md): where the tools are, how long one run may take, and the
 // credentials of chart repositories and registries (a file of the hub's, never the fleet's).
-import { readChartCredentialsSync } from '../adapters/render-tools/chart-credentials.js';
-import { SourceRenderer } from '../adapters/render-tools/source-renderer.js';
-import { UsageError } from './usage-error.js';
+import type { FlagSpec } from './command-line.js';
 
 /** `--helm`, `--kustomize`, `--render-timeout` and `--chart-credentials`. */
 export const sourceFlags = {
@@ -28,29 +26,4 @@ export const sourceFlags = {
     value: 'FILE',
     help: 'a YAML or JSON map of chart repository URLs and registry hosts to username/password or token, for pulling charts (default: anonymous pulls)',
   },
-} as const;
-
-/** Returns the renderer of the flags' values, finding the tools in the process's environment. */
-export function sourceRendererOf(values: {
-  helm?: string | undefined;
-  kustomize?: string | undefined;
-  'render-timeout': number;
-  'chart-credentials'?: string | undefined;
-}): SourceRenderer {
-  if (!(values['render-timeout'] > 0)) throw new UsageError('--render-timeout must be above 0, like 60s');
-  const credentials = values['chart-credentials'];
-  // Checked now, so a typo stops the command at once; read again at each pull (a rotated password).
-  if (credentials !== undefined)
-    try {
-      readChartCredentialsSync(credentials);
-    } catch (error) {
-      throw new UsageError(`--chart-credentials ${(error as Error).message}`);
-    }
-  return new SourceRenderer({
-    ...(credentials !== undefined ? { chartCredentials: credentials } : {}),
-    ...(values.helm !== undefined ? { helm: values.helm } : {}),
-    ...(values.kustomize !== undefined ? { kustomize: values.kustomize } : {}),
-    env: process.env,
-    timeoutMs: values['render-timeout'],
-  });
-}
+} as const satisfies Record<string, FlagSpec>;

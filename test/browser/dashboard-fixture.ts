@@ -17,6 +17,7 @@ import type { ApiEnablement } from '../../src/core/model/cluster.js';
 import { refLabel } from '../../src/core/model/object-ref.js';
 import { statusBranchFiles, type ObjectStatusRecord } from '../../src/core/status/status-branch.js';
 import {
+  branchFiles,
   commitChange,
   exampleFleetRepo,
   git,
@@ -60,12 +61,10 @@ export function setSecret(work: string, base64: string): void {
 
 /** Returns the objects on a cluster branch's head: their refs, by reading each file. */
 export function clusterObjects(repo: FleetRepo, cluster: string): ObjectRef[] {
-  const branch = `refs/heads/gitfleet/clusters/${cluster}`;
-  const paths = git(repo, ['ls-tree', '-r', '--name-only', branch])
-    .split('\n')
-    .filter((p) => p.endsWith('.yaml') && !p.startsWith('.gitfleet/'));
-  return paths.map((path) => {
-    const doc = yaml.load(git(repo, ['show', `${branch}:${path}`])) as {
+  const files = branchFiles(repo, `refs/heads/gitfleet/clusters/${cluster}`);
+  const texts = [...files].filter(([p]) => p.endsWith('.yaml') && !p.startsWith('.gitfleet/'));
+  return texts.map(([, text]) => {
+    const doc = yaml.load(text) as {
       apiVersion: string;
       kind: string;
       metadata: { name: string; namespace?: string };

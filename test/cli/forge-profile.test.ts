@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { parseCommandLine } from '../../src/cli/command-line.js';
 import { agentSpec } from '../../src/cli/commands/agent-spec.js';
 import { hubSpec } from '../../src/cli/commands/hub-spec.js';
-import { statusSpec } from '../../src/cli/commands/status.js';
-import { uiSpec } from '../../src/cli/commands/ui.js';
+import { statusSpec } from '../../src/cli/commands/status-spec.js';
+import { uiSpec } from '../../src/cli/commands/ui-spec.js';
 import { forgeDefaults } from '../../src/cli/forge-profile.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 

@@ -1,6 +1,5 @@
-// The agent's Lease in its cluster (docs/production.md#one-agent-per-cluster): its flags, what
-// they ask for, and the Lease election that makes a second agent for the cluster stand by.
-import type { FlagSpec } from '../command-line.js';
+// The agent's Lease in its cluster (docs/production.md#one-agent-per-cluster): what its flags
+// (agent-flags.ts) ask for, and the Lease election that makes a second agent for the cluster stand by.
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { noElection, type Leadership } from '../../loops/runtime/leadership.js';
@@ -8,38 +7,6 @@ import { LeaseElection, leaseIdentity, type LeaseTimings } from '../../adapters/
 import { leaseTimingsOf } from './lease-timings-of.js';
 import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
 import type { KubeClient } from '../../adapters/kube/kube-client.js';
-
-/** The agent's `--no-lease` and `--lease-*` flags. */
-export const agentLeaseFlags = {
-  'no-lease': {
-    type: 'boolean',
-    help: 'run without the Lease that makes a second agent for the cluster stand by (the loop takes one by default)',
-  },
-  'lease-namespace': {
-    type: 'string',
-    value: 'NS',
-    default: 'gitfleet-system',
-    help: 'the namespace of the Lease gitfleet-agent-<cluster> in the cluster (the deploy manifests create it)',
-  },
-  'lease-duration': {
-    type: 'duration',
-    value: 'DURATION',
-    default: '15s',
-    help: 'how long a standby agent waits, from when it last saw the Lease change, before taking it',
-  },
-  'lease-renew-deadline': {
-    type: 'duration',
-    value: 'DURATION',
-    default: '10s',
-    help: 'how long the agent holding the Lease keeps applying without renewing it',
-  },
-  'lease-retry-period': {
-    type: 'duration',
-    value: 'DURATION',
-    default: '2s',
-    help: 'how often the holder renews and a standby tries',
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** Where the agent's Lease lives in its cluster, and its timings. */
 export interface AgentLease extends LeaseTimings {

@@ -4,26 +4,11 @@
 // such a file. Both are read again each pass, so a rotated key needs no restart. Only recipients
 // are ever logged.
 import { readFile } from 'node:fs/promises';
-import type { FlagSpec } from '../command-line.js';
 import { UsageError } from '../usage-error.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { ClusterApi } from '../../loops/agent/cluster-api.js';
 import type { AgentSecrets } from '../../loops/agent/decrypt-branch.js';
 import { readAgeIdentities, AgeIdentityError, type AgeIdentity } from '../../adapters/secrets/age-keyring.js';
-
-/** The agent's secrets flags. */
-export const agentSecretsFlags = {
-  'age-identity': {
-    type: 'string',
-    value: 'FILE',
-    help: 'decrypt SOPS-encrypted files with the age identities in FILE (one a line: several during a key rotation)',
-  },
-  'age-identity-secret': {
-    type: 'string',
-    value: 'NS/NAME',
-    help: 'decrypt SOPS-encrypted files with the age identities in this Secret of the member cluster (every data key read as an identity file)',
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** Where the agent's age identities come from. */
 export interface AgentSecretsOptions {

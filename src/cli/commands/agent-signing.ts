@@ -2,26 +2,11 @@
 // must be signed with (the hub's public keys, from the agent's own configuration, never from a
 // branch), and the cluster's own key its status and heartbeat commits are signed with
 // (docs/security.md).
-import type { FlagSpec } from '../command-line.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import { loadSigningKey } from '../../adapters/signing/load-signing-key.js';
 import { loadTrustedKeys } from '../../adapters/signing/load-trusted-keys.js';
-
-/** The agent's signing flags. */
-export const agentSigningFlags = {
-  'trusted-keys': {
-    type: 'string',
-    value: 'FILE',
-    help: "apply only a cluster branch head signed by one of these keys (the hub's: allowed_signers lines or armored OpenPGP public keys); an unsigned or badly signed head is neither applied nor pruned",
-  },
-  'signing-key': {
-    type: 'string',
-    value: 'FILE',
-    help: "sign the status and heartbeat commits with this key (the cluster's own: an OpenSSH ed25519 or armored OpenPGP private key, unencrypted)",
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** What the agent's signing flags ask for. */
 export interface AgentSigningOptions {

@@ -1,11 +1,9 @@
 // `gitfleet agent`'s command line: its flags and the check of a cluster name.
 import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
-import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability.js';
-import { agentLeaseFlags } from './agent-lease.js';
+import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability-flags.js';
+import { agentLeaseFlags, agentSecretsFlags, agentSigningFlags } from './agent-flags.js';
 import { renderRepoFlags } from './agent-render-repo.js';
-import { agentSigningFlags } from './agent-signing.js';
-import { agentSecretsFlags } from './agent-secrets.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 

@@ -22,7 +22,6 @@
 // applies to; a second agent for the same cluster stands by and takes over when the first
 // releases it (a clean stop) or stops renewing it. --no-lease opts out; --once takes no lease (a
 // pass run by hand needs no RBAC for Leases).
-import { forgeDefaults } from '../forge-profile.js';
 import { loopObservability, type Observability } from '../observability.js';
 import { UsageError } from '../usage-error.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
@@ -75,7 +74,6 @@ import { agentSecretsFor, agentSecretsOf, type AgentSecretsOptions } from './age
 /** `gitfleet agent`: parses its command line and runs the agent. */
 export const agentCommand = defineCommand({
   spec: agentSpec,
-  defaults: forgeDefaults('agent'),
   run: ({ values }, io) => {
     if (!isClusterName(values.cluster)) {
       throw new UsageError(
@@ -179,7 +177,10 @@ export async function runAgent(opts: AgentOptions, io: Io): Promise<number> {
   const stopping = new AbortController();
   const clock = systemClock();
   // Its lines start with `agent <cluster>:`.
-  const observe = loopObservability(opts, io, { speaker: { name: 'agent', cluster: opts.cluster }, clock });
+  const observe = await loopObservability(opts, io, {
+    speaker: { name: 'agent', cluster: opts.cluster },
+    clock,
+  });
   const log = observe.log;
   const git = {
     signal: stopping.signal,

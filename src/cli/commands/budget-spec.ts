@@ -8,7 +8,7 @@ import { forgeFlag, forgeOf, forgeProfiles, profileDefaults } from '../forge-pro
 import { tokenFileFlag } from '../shared-flags.js';
 import { agentSpec } from './agent-spec.js';
 import { hubSpec } from './hub-spec.js';
-import { uiSpec } from './ui.js';
+import { uiSpec } from './ui-spec.js';
 
 const hub = hubSpec.flags;
 const agent = agentSpec.flags;

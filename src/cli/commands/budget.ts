@@ -22,14 +22,13 @@ import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { readSource, sourceBranchOf } from '../read-source.js';
 import { defineCommand } from '../run-command.js';
 import { UsageError } from '../usage-error.js';
-import { budgetDefaults, budgetSpec } from './budget-spec.js';
+import { budgetSpec } from './budget-spec.js';
 import { parseWholeNumber } from './hub-spec.js';
 import { CommandError } from '../command-error.js';
 
 /** `gitfleet budget`: parses its command line, models the traffic and judges it. */
 export const budgetCommand = defineCommand({
   spec: budgetSpec,
-  defaults: budgetDefaults,
   run: ({ values }, io) => runBudget(values, io),
 });
 

@@ -3,7 +3,7 @@
 // registration, and with it the agent's public signing key: once merged, the hub writes the
 // tombstone on the cluster's branch (its agent then applies and deletes nothing) and accepts no
 // report signed with that key, so a leaked key of a cluster that left is worth nothing.
-import type { CommandSpec } from '../command-line.js';
+import { clusterLeaveSpec } from './cluster-leave-spec.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import type { Io } from '../io.js';
@@ -16,24 +16,12 @@ import {
   assertClusterName,
   assertNewBranch,
   authorOf,
-  clusterProposalFlags,
   proposeChange,
   readFleetAtSource,
   reviewBranchOf,
 } from './cluster-proposal.js';
 import { OnboardError } from './onboard-error.js';
 import * as jsyaml from 'js-yaml';
-
-/** `gitfleet cluster leave`: its command line. */
-export const clusterLeaveSpec = {
-  name: 'cluster leave',
-  summary: "offboard a member cluster: its registration and its agent's key removed, on a review branch",
-  positionals: [{ name: 'NAME', help: 'the registered cluster' }],
-  flags: { ...clusterProposalFlags },
-  notes: [
-    "Nothing is pushed and the source branch is not written: push the review branch and open a pull request. Once it is merged the hub tombstones the cluster branch and no longer accepts the cluster's reports. docs/onboarding.md.",
-  ],
-} as const satisfies CommandSpec;
 
 /** `gitfleet cluster leave`: parses its command line and proposes the removal. */
 export const clusterLeaveCommand = defineCommand({

@@ -3,7 +3,6 @@
 // (never the source branch), its author, and the commit itself (docs/onboarding.md).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { FlagSpec } from '../command-line.js';
 import { UsageError } from '../usage-error.js';
 import { loadFleet, formatLoadError } from '../../core/load/load-fleet.js';
 import type { Fleet } from '../../core/model/fleet.js';
@@ -17,32 +16,6 @@ import { isValidRefName } from '../../adapters/git/ref-name.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { checkClusterName } from '../../core/onboard/cluster-registration.js';
 import { OnboardError } from './onboard-error.js';
-
-/** The flags of both commands. */
-export const clusterProposalFlags = {
-  repo: {
-    type: 'string',
-    value: 'DIR',
-    default: '.',
-    help: 'the fleet repository: a local clone; its work tree, index and current branch are left as they are',
-  },
-  'source-ref': {
-    type: 'string',
-    value: 'BRANCH',
-    default: 'main',
-    help: 'the source branch the hub renders: the review branch starts at its head, and it is never written',
-  },
-  branch: {
-    type: 'string',
-    value: 'BRANCH',
-    help: 'the review branch to create (default cluster-join/NAME, cluster-leave/NAME); it must not exist',
-  },
-  author: {
-    type: 'string',
-    value: "'NAME <EMAIL>'",
-    help: "the commit's author (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else the repository's user.name and user.email)",
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** The fleet repository at the head of the source branch. */
 export interface FleetAtSource {

@@ -7,7 +7,7 @@
 //
 // Exit codes (exit-codes.ts): 0 nothing changes, 6 something does, 2 usage error, 7 a side could
 // not be read or does not load (every error printed, naming the ref).
-import type { CommandSpec } from '../command-line.js';
+import { diffSpec } from './diff-spec.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import {
@@ -21,7 +21,7 @@ import type { Io } from '../io.js';
 import { reviewSourceSignatures, type SignatureReview } from '../../loops/source/review-source-signatures.js';
 import { printError } from '../print-error.js';
 import { comparedLine, comparedSide, refuseAmbiguousHead, repositoryOf } from './diff-sides.js';
-import { sourceFlags, sourceRendererOf } from '../source-flags.js';
+import { sourceRendererOf } from '../source-renderer-of.js';
 import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
@@ -40,33 +40,6 @@ export interface DiffOptions {
   /** Renders both sides' template sources (docs/sources.md); absent: a side with one does not load. */
   sources?: SourceRenderer;
 }
-
-/** `gitfleet diff`: its command line. */
-export const diffSpec = {
-  name: 'diff',
-  summary: 'per-cluster diff of the rendered output of two refs, read straight from git objects',
-  positionals: [
-    { name: '<repo>', help: 'a local git repository holding both refs (bare or not)' },
-    {
-      name: '<base-ref>',
-      help: 'the revision to compare from: any git revision naming a commit (main, HEAD~1, v1.2^{commit}, an id)',
-    },
-    { name: '<head-ref>', help: 'the revision to compare to, rendered as the hub would write it' },
-  ],
-  flags: {
-    format: {
-      type: 'string',
-      choices: ['text', 'markdown', 'json'],
-      default: 'text',
-      help: 'a unified diff, a pull-request comment, or the whole structure as JSON',
-    },
-    'no-hub-state': {
-      type: 'boolean',
-      help: "render both sides as a first pass, without the hub's recorded bindings and the clusters' status",
-    },
-    ...sourceFlags,
-  },
-} as const satisfies CommandSpec;
 
 /** `gitfleet diff`: parses its command line and prints the diff; an error is a side that cannot be read. */
 export const diffCommand = defineCommand({

@@ -3,60 +3,18 @@
 // (docs/commit-statuses.md). The forge, its API and the repository come from the --repo URL where
 // it says them, each overridable; the token is read from its file at each request (a rotated
 // Secret is taken up; a missing file is logged and retried, never a stopped pass).
-import type { FlagSpec } from '../command-line.js';
 import { UsageError } from '../usage-error.js';
 import { readToken } from '../../adapters/remote/read-token.js';
 import type { RateLimitGates } from '../../adapters/remote/rate-limit-gate.js';
 import { commitStatusClient } from '../../adapters/forge-status/commit-status-client.js';
-import {
-  forgeKinds,
-  forgeTargetOf,
-  type ForgeKind,
-  type ForgeTarget,
-} from '../../adapters/forge-status/forge-target.js';
+import { forgeTargetOf, type ForgeKind, type ForgeTarget } from '../../adapters/forge-status/forge-target.js';
 import { ForgeStatusError } from '../../adapters/forge-status/forge-status-error.js';
 import { commitStatusWorker, type CommitStatusWorker } from '../../loops/hub/commit-status-worker.js';
 import { commitStatusReader } from '../../loops/hub/commit-status-reader.js';
+import { commitStatusFlags, defaultCommitStatusContext } from './hub-flags.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { HubPassResult } from '../../loops/hub/hub-pass-result.js';
-
-/** The default context (GitLab: name) of the status. */
-export const defaultCommitStatusContext = 'gitfleet/deploy';
-
-/** The hub's commit-status flags. */
-export const commitStatusFlags = {
-  'commit-status-token-file': {
-    type: 'string',
-    value: 'FILE',
-    help: "post the rendered source commit's deploy status (pending, success, failure) to its forge with the API token in this file (docs/commit-statuses.md)",
-  },
-  'commit-status-forge': {
-    type: 'string',
-    choices: forgeKinds,
-    help: 'with --commit-status-token-file: the forge (default: from the --repo URL: github.com, a host naming gitlab, gitea or forgejo)',
-  },
-  'commit-status-api-url': {
-    type: 'string',
-    value: 'URL',
-    help: "with --commit-status-token-file: the forge's API base (default https://api.github.com, https://HOST/api/v3 for GitHub Enterprise, https://HOST/api/v4 for GitLab, https://HOST/api/v1 for Gitea)",
-  },
-  'commit-status-repo': {
-    type: 'string',
-    value: 'OWNER/NAME',
-    help: "with --commit-status-token-file: the forge's repository (default: the --repo URL's path; GitLab: group/project)",
-  },
-  'commit-status-context': {
-    type: 'string',
-    value: 'NAME',
-    help: `with --commit-status-token-file: the status's context (GitLab: name) (default ${defaultCommitStatusContext})`,
-  },
-  'commit-status-target-url': {
-    type: 'string',
-    value: 'URL',
-    help: 'with --commit-status-token-file: the link of the status (a dashboard)',
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** The hub's options of this file. */
 export interface ForgeStatusOptions {

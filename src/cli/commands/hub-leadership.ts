@@ -1,6 +1,5 @@
 // The hub's leader election (docs/production.md#leader-election): kube-controller-manager's
-// flags, names and defaults, what they ask for, and the Lease election they build.
-import type { FlagSpec } from '../command-line.js';
+// flags, names and defaults (declared in hub-flags.ts), what they ask for, and the Lease election they build.
 import { UsageError } from '../usage-error.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
@@ -10,49 +9,6 @@ import { leaseTimingsOf } from './lease-timings-of.js';
 import { kubeLeaseStore } from '../../adapters/kube/lease-store.js';
 import { loadKubeConfig } from '../../adapters/kube/load-kube-config.js';
 import { KubeHttp } from '../../adapters/kube/kube-http.js';
-
-/** The `--leader-elect*` flags of `gitfleet hub`. */
-export const leaderElectFlags = {
-  'leader-elect': {
-    type: 'boolean',
-    help: 'run passes only while this replica holds a coordination.k8s.io Lease (several hub replicas)',
-  },
-  'leader-elect-kubeconfig': {
-    type: 'string',
-    value: 'FILE',
-    help: 'the kubeconfig of the cluster holding the Lease (default: in-cluster credentials)',
-  },
-  'leader-elect-resource-namespace': {
-    type: 'string',
-    value: 'NS',
-    default: 'gitfleet-system',
-    help: "the Lease's namespace",
-  },
-  'leader-elect-resource-name': {
-    type: 'string',
-    value: 'NAME',
-    default: 'gitfleet-hub',
-    help: "the Lease's name",
-  },
-  'leader-elect-lease-duration': {
-    type: 'duration',
-    value: 'DURATION',
-    default: '15s',
-    help: 'how long a standby waits, from when it last saw the Lease change, before taking it',
-  },
-  'leader-elect-renew-deadline': {
-    type: 'duration',
-    value: 'DURATION',
-    default: '10s',
-    help: 'how long the leader keeps leading without renewing (shorter than the lease duration)',
-  },
-  'leader-elect-retry-period': {
-    type: 'duration',
-    value: 'DURATION',
-    default: '2s',
-    help: 'how often the leader renews and a standby tries',
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** Where the hub's Lease lives and its timings. */
 export interface HubLeaderElection extends LeaseTimings {

@@ -24,15 +24,6 @@ import {
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 
-/** The notifier's flag. */
-export const notificationsFlags = {
-  'notifications-secrets-dir': {
-    type: 'string',
-    value: 'DIR',
-    help: 'where the files a NotificationPolicy names (urlFile, hmacKeyFile) are read (a mounted Secret); never the fleet repository',
-  },
-} as const;
-
 /** The hub's options of the notifier. */
 export interface HubNotificationsOptions {
   /** Where the files NotificationPolicies name are read (docs/notifications.md). */

@@ -10,13 +10,6 @@ import type { StatusRepositories } from '../../loops/hub/status-repositories.js'
 import { hubStatusRepositories, sideRepositories, type SideRepositoryDeps } from './hub-status-repos.js';
 import type { RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
 
-/** `hub --render-token-file FILE`. */
-export const renderTokenFileFlag = {
-  type: 'string',
-  value: 'FILE',
-  help: "for render repositories' URLs: a file holding the token (default: --token-file's, else $GITFLEET_GIT_TOKEN)",
-} as const;
-
 /** Returns the hub's render repositories, opened as the fleet names them, and the maintenance of their mirrors. */
 export async function hubRenderRepositories(
   opts: { tokenFile?: string; renderTokenFile?: string; cacheDir?: string; branchPrefix?: string },

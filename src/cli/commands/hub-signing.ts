@@ -2,7 +2,6 @@
 // tombstone and bindings commits, and with them the eviction and rollout decisions they carry),
 // in git's own format, so `git verify-commit` with the published keys accepts them
 // (docs/security.md#the-hub-signs-what-it-writes).
-import type { FlagSpec } from '../command-line.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
 import { loadSigningKey } from '../../adapters/signing/load-signing-key.js';
@@ -10,40 +9,6 @@ import { loadTrustedKeys } from '../../adapters/signing/load-trusted-keys.js';
 import type { CommitVerifier } from '../../adapters/signing/commit-verifier.js';
 import type { SourceKeyFlags } from '../../loops/source/source-policy.js';
 import { UsageError } from '../usage-error.js';
-
-/** The hub's signing and source verification flags. */
-export const hubSigningFlags = {
-  'source-allowed-signers': {
-    type: 'string',
-    value: 'FILE',
-    help: "verify source commits against these SSH keys (git's allowed_signers format) from outside the repository; with the FleetConfig's spec.sourceVerification or alone (docs/security.md)",
-  },
-  'source-openpgp-keys': {
-    type: 'string',
-    value: 'FILE',
-    help: 'verify source commits against these armored OpenPGP public keys, as --source-allowed-signers',
-  },
-  'source-verification': {
-    type: 'string',
-    choices: ['head', 'strict'],
-    help: 'the mode of source verification when the FleetConfig does not say: head (the rendered commit is signed) or strict (every commit since the last verified one)',
-  },
-  'signing-key': {
-    type: 'string',
-    value: 'FILE',
-    help: 'sign every commit the hub writes with this key: an OpenSSH ed25519 private key or an armored OpenPGP private key, unencrypted (a mounted Secret); docs/security.md',
-  },
-  'trusted-keys': {
-    type: 'string',
-    value: 'FILE',
-    help: "with --signing-key: the hub's earlier public keys (allowed_signers lines or armored OpenPGP public keys) whose records on its branches it still trusts as its own, during a rotation; records no hub key signed are not trusted",
-  },
-  'adopt-records': {
-    type: 'string',
-    value: 'COMMIT',
-    help: "with --signing-key: the full id of the unsigned bindings head to read as the hub's own on its first signed pass, so placements, evictions and rollouts in progress carry on when signing is turned on; any other unsigned head is not trusted",
-  },
-} as const satisfies Record<string, FlagSpec>;
 
 /** What the hub's signing flags ask for. */
 export interface HubSigningOptions {

@@ -1,18 +1,20 @@
 // `gitfleet hub`'s command line: its flags, and the checks of the values no flag type makes
 // (a followed branch, an eviction rate, the monitor's period against its grace period).
 import { forgeFlag } from '../forge-profile.js';
-import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability.js';
+import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability-flags.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { escapeText, quoteText } from '../../core/model/quote-text.js';
-import { leaderElectFlags } from './hub-leadership.js';
-import { renderTokenFileFlag } from './hub-render-repos.js';
+import {
+  commitStatusFlags,
+  hubSigningFlags,
+  leaderElectFlags,
+  notificationsFlags,
+  renderTokenFileFlag,
+} from './hub-flags.js';
 import { luaFlags } from '../lua-flags.js';
 import { sourceFlags } from '../source-flags.js';
-import { hubSigningFlags } from './hub-signing.js';
-import { commitStatusFlags } from './hub-commit-status.js';
-import { notificationsFlags } from './hub-notifications.js';
 import type { ClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 import { UsageError } from '../usage-error.js';
 import { branchNameProblem } from '../../core/model/parse-revision.js';

@@ -18,7 +18,6 @@
 // the cluster monitor (loops/hub/cluster-monitor.ts) judging the clusters whose agents stopped
 // reporting; --once has no monitor, and judges no one. SIGINT or SIGTERM during --once stops its
 // pass as the loop's, with the pass's exit code.
-import { forgeDefaults } from '../forge-profile.js';
 import { defaultHubIdentity } from '../../core/apply-plan/hub-identity.js';
 import { loopObservability, type Observability } from '../observability.js';
 import { defineCommand } from '../run-command.js';
@@ -41,7 +40,7 @@ import type { Readiness } from '../../loops/runtime/readiness.js';
 import type { Leadership } from '../../loops/runtime/leadership.js';
 import { failoverSettingsOf, followedBranch, hubSpec, monitorSettings } from './hub-spec.js';
 import { luaOptionsOf } from '../lua-flags.js';
-import { sourceRendererOf } from '../source-flags.js';
+import { sourceRendererOf } from '../source-renderer-of.js';
 import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
 import { hubSigningOf, type HubSigningOptions } from './hub-signing.js';
@@ -57,7 +56,6 @@ import type { NotifyWorker } from '../../loops/hub/notify-worker.js';
 /** `gitfleet hub`: parses its command line and runs the hub. */
 export const hubCommand = defineCommand({
   spec: hubSpec,
-  defaults: forgeDefaults('hub'),
   run: ({ values }, io) =>
     runHub(
       {
@@ -158,7 +156,7 @@ const defaultIdentity = defaultHubIdentity;
 /** Runs one pass (--once) or the hub loop; returns the exit code. */
 export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = {}): Promise<number> {
   const clock = deps.clock ?? systemClock();
-  const observe = loopObservability(opts, io, { speaker: { name: 'hub' }, clock });
+  const observe = await loopObservability(opts, io, { speaker: { name: 'hub' }, clock });
   // Stopping aborts the requests in flight, so a remote that hangs cannot hold the hub.
   const stopping = new AbortController();
   const hub = await openHub(opts, { clock, observe, stopping, deps });

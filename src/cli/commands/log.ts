@@ -8,6 +8,7 @@
 // on each cluster. The kind may be any of kubectl's names for it (`deploy`, `svc`, `cm`,
 // `deployments.apps`: core/review/kind-names.ts); one that names no kind is an error saying so.
 // Following an object, its explanation now (per cluster: placed or not and why) comes first.
+import { logSpec } from './log-spec.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
@@ -18,8 +19,6 @@ import { streamNewestFirst } from '../../core/review/merge-newest-first.js';
 import { parseObjectSpec, type ObjectSpec } from '../../core/review/parse-object-spec.js';
 import { resolveKindName } from '../../core/review/kind-names.js';
 import type { Io } from '../io.js';
-import { readBranchPrefixFlag } from '../shared-flags.js';
-import type { CommandSpec } from '../command-line.js';
 import { CommandError } from '../command-error.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -30,37 +29,6 @@ import { entryContext } from './log-context.js';
 import { kindsOnBranches } from './log-kinds.js';
 import { explainObject } from './log-explain.js';
 import { formatLogExplanation } from '../../core/review/format-log-explanation.js';
-
-/** `gitfleet log`: its command line. */
-export const logSpec = {
-  name: 'log',
-  summary: 'the history of an object (or of every render) on the cluster branches, newest first',
-  positionals: [
-    {
-      name: 'OBJECT',
-      optional: true,
-      help: "the object to follow: <Kind>[.<group>]/<namespace>/<name>, or <Kind>/<name> when cluster-scoped; the kind may be any of kubectl's names for it (deploy, svc, cm, deployments.apps)",
-    },
-  ],
-  flags: {
-    repo: { type: 'string', value: '<path>', required: true, help: 'a local fleet repository (bare or not)' },
-    cluster: { type: 'string', value: 'C', help: "only this cluster's branch" },
-    'max-count': {
-      type: 'string',
-      value: 'N',
-      short: 'n',
-      help: 'only the N newest entries (across the clusters); the walk stops there',
-    },
-    'branch-prefix': readBranchPrefixFlag,
-    output: {
-      type: 'string',
-      short: 'o',
-      choices: ['text', 'json'],
-      default: 'text',
-      help: 'print the history as text or JSON ({"branches", "entries"}, entries streamed one a line)',
-    },
-  },
-} as const satisfies CommandSpec;
 
 /** `gitfleet log`: parses its command line and prints the history. */
 export const logCommand = defineCommand({

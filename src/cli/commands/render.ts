@@ -1,6 +1,6 @@
+import { renderSpec } from './render-spec.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
 import { watch } from 'chokidar';
-import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
@@ -9,53 +9,18 @@ import { freshSnapshot } from '../../core/model/snapshot.js';
 import type { RenderMemo } from '../../core/render/render-fleet.js';
 import { checkRenderTotal } from '../../core/render/check-render-size.js';
 import { writeRenderDir, type FileChange } from '../../adapters/output/write-render-dir.js';
-import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
+import { readSource, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { printError } from '../print-error.js';
 import { renderOffLoop } from '../../loops/source/render-off-loop.js';
-import { luaFlags, luaOptionsOf } from '../lua-flags.js';
-import { sourceFlags, sourceRendererOf } from '../source-flags.js';
+import { luaOptionsOf } from '../lua-flags.js';
+import { sourceRendererOf } from '../source-renderer-of.js';
 import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
 import { loadWithSources } from '../../loops/source/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
-import { logLevelFlag } from '../observability.js';
 import { commandLog } from '../command-log.js';
 import type { LogLevel } from '../../loops/runtime/logger.js';
-
-/** `gitfleet render`: its command line. */
-export const renderSpec = {
-  name: 'render',
-  summary: 'render every cluster into DIR/<cluster>/; with --watch, again on every save',
-  positionals: [{ name: '<source>', help: 'the fleet repo: a directory, a work tree or a bare repository' }],
-  flags: {
-    ref: {
-      type: 'string',
-      value: 'REF',
-      help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
-    },
-    out: {
-      type: 'string',
-      value: 'DIR',
-      required: true,
-      help: 'the directory to write; one gitfleet did not create is refused',
-    },
-    output: {
-      type: 'string',
-      choices: ['text', 'json'],
-      default: 'text',
-      help: 'print the summary as text or JSON',
-    },
-    watch: { type: 'boolean', help: 're-render on every save of the files on disk (not with --ref)' },
-    'log-level': {
-      ...logLevelFlag,
-      help: 'with --watch: the least severe lines shown (debug adds each save seen; error shows only failed renders)',
-    },
-    ...luaFlags,
-    ...sourceFlags,
-  },
-  notes: [sourceArgumentNote],
-} as const satisfies CommandSpec;
 
 /** `gitfleet render`: parses its command line and renders. */
 export const renderCommand = defineCommand({

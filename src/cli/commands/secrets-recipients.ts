@@ -3,7 +3,7 @@
 // gitfleet.io/age-recipient annotations, printed comma-separated as `sops --age` and the `age:`
 // of a .sops.yaml creation rule take them. A cluster not registered, or registered without a
 // recipient, fails the command by name: a file encrypted without it would not decrypt there.
-import type { CommandSpec } from '../command-line.js';
+import { secretsRecipientsSpec } from './secrets-recipients-spec.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import type { Io } from '../io.js';
@@ -11,29 +11,6 @@ import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { clusterAgeRecipientAnnotation } from '../../core/model/cluster-age-recipient.js';
 import { readSource, sourceBranchOf } from '../read-source.js';
 import { CommandError } from '../command-error.js';
-
-/** `gitfleet secrets recipients`: its command line. */
-export const secretsRecipientsSpec = {
-  name: 'secrets recipients',
-  summary:
-    'print the age recipients a SOPS file placed on these clusters needs (for sops --age and .sops.yaml)',
-  positionals: [{ name: 'CLUSTER', help: 'a registered cluster', variadic: true }],
-  flags: {
-    repo: {
-      type: 'string',
-      value: 'DIR',
-      default: '.',
-      help: 'the fleet repository (default: the current directory)',
-    },
-    ref: { type: 'string', value: 'REF', help: 'read this commit instead of the files on disk' },
-    output: {
-      type: 'string',
-      choices: ['text', 'json'],
-      default: 'text',
-      help: 'print the result as text or JSON',
-    },
-  },
-} as const satisfies CommandSpec;
 
 /** `gitfleet secrets recipients`: parses its command line and prints the recipients. */
 export const secretsRecipientsCommand = defineCommand({

@@ -7,7 +7,7 @@
 // The reading is loops/views/read-fleet-status.ts, the views are core/status (fleet-summary.ts,
 // status-table.ts), the same ones the dashboard shows. `--watch` prints again whenever a gitfleet
 // branch moves (status-watch.ts). docs/status.md says what every column means.
-import { forgeDefaults, forgeFlag } from '../forge-profile.js';
+import { statusSpec } from './status-spec.js';
 import yaml from 'js-yaml';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
@@ -35,8 +35,6 @@ import { readFleetStatus } from '../../loops/views/read-fleet-status.js';
 import { statusRepositoryOpener } from './open-status-repository.js';
 import { createFleetStatusMemo } from '../../loops/views/fleet-status-memo.js';
 import type { Io } from '../io.js';
-import { tokenFileFlag, readBranchPrefixFlag } from '../shared-flags.js';
-import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
@@ -44,82 +42,12 @@ import { readToken } from '../../adapters/remote/read-token.js';
 import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { watchStatus, type StatusSnapshot } from './status-watch.js';
-import { logLevelFlag } from '../observability.js';
 import { commandLog } from '../command-log.js';
 import type { LogLevel } from '../../loops/runtime/logger.js';
-
-/** `gitfleet status`: its command line. */
-export const statusSpec = {
-  name: 'status',
-  summary:
-    'the fleet at a glance: clusters (ready, applied, behind, health) and templates (placement, replicas, health)',
-  positionals: [],
-  flags: {
-    repo: {
-      type: 'string',
-      value: '<path|url>',
-      required: true,
-      help: 'the fleet repository: a local path or an http(s) URL',
-    },
-    forge: forgeFlag,
-    cluster: {
-      type: 'string',
-      value: 'NAME[,NAME…]',
-      help: 'only these clusters, and the templates placed on them',
-    },
-    template: {
-      type: 'string',
-      value: 'PATTERN[,PATTERN…]',
-      help: 'only these templates: Kind/namespace/name (Kind/name when cluster-scoped) or a name; * and ? match any text and one character',
-    },
-    selector: {
-      type: 'string',
-      value: 'SELECTOR',
-      short: 'l',
-      help: "only templates whose labels match (kubectl's selector syntax)",
-    },
-    wide: {
-      type: 'boolean',
-      help: 'print the template x cluster matrix instead of the summaries: the clusters each template is placed on',
-    },
-    all: {
-      type: 'boolean',
-      help: 'with --wide: every cluster for every template, placed or not',
-    },
-    watch: {
-      type: 'boolean',
-      short: 'w',
-      help: 'print again whenever a gitfleet branch moves, until Ctrl-C',
-    },
-    interval: {
-      type: 'duration',
-      value: 'DURATION',
-      default: '10s',
-      help: 'with --watch on a URL: how often to fetch',
-    },
-    'branch-prefix': readBranchPrefixFlag,
-    output: {
-      type: 'string',
-      short: 'o',
-      choices: ['text', 'json', 'yaml'],
-      default: 'text',
-      help: 'print as text, JSON or YAML (with --watch, JSON prints one document per line)',
-    },
-    'token-file': tokenFileFlag,
-    'log-level': {
-      ...logLevelFlag,
-      help: 'with --watch: the least severe lines shown on stderr (debug adds each look that found nothing new)',
-    },
-  },
-  notes: [
-    'BEHIND counts the commits of the cluster branch between the applied commit and the rendered head, walking at most 50 first parents (">50" past that, "?" when the applied commit is not on the branch).',
-  ],
-} as const satisfies CommandSpec;
 
 /** `gitfleet status`: parses its command line and prints the status. */
 export const statusCommand = defineCommand({
   spec: statusSpec,
-  defaults: forgeDefaults('status'),
   run: ({ values }, io) =>
     runStatus(
       {

@@ -4,7 +4,7 @@
 // other commands use (status rows, `gitfleet log`'s reading, the diff of `gitfleet diff`), serves
 // it on 127.0.0.1 and tells every open page when a branch moved: a local repository by watching
 // its refs, a URL by fetching it every --interval.
-import { forgeDefaults, forgeFlag } from '../forge-profile.js';
+import { uiSpec } from './ui-spec.js';
 import { statusRepositoryOpener } from './open-status-repository.js';
 import { fileURLToPath } from 'node:url';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
@@ -17,58 +17,18 @@ import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { localGitdir } from '../../adapters/remote/hub-repo.js';
 import { DashboardService } from '../../loops/ui/dashboard-service.js';
-import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { fleetBranchPrefix } from '../fleet-branch-prefix.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import type { Io } from '../io.js';
-import { cacheDirFlag, readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
 import { readLog } from './log.js';
-import { logLevelFlag } from '../observability.js';
 import { commandLog } from '../command-log.js';
 import type { Logger, LogLevel } from '../../loops/runtime/logger.js';
-
-/** `gitfleet ui`: its command line. */
-export const uiSpec = {
-  name: 'ui',
-  summary: 'a read-only web dashboard of the fleet (clusters, templates x clusters, diffs), on 127.0.0.1',
-  positionals: [],
-  flags: {
-    repo: {
-      type: 'string',
-      value: '<path|url>',
-      required: true,
-      help: 'the fleet repository: a local path or an http(s) URL',
-    },
-    forge: forgeFlag,
-    port: { type: 'port', value: 'PORT', default: '8080', help: 'the port to listen on (0: any free port)' },
-    host: {
-      type: 'string',
-      value: 'HOST',
-      default: '127.0.0.1',
-      help: 'the address to listen on; anything but loopback shows the fleet to the network',
-    },
-    interval: {
-      type: 'duration',
-      value: 'DURATION',
-      default: '10s',
-      help: 'for a URL: how often to fetch it to see branches move',
-    },
-    'branch-prefix': readBranchPrefixFlag,
-    'token-file': tokenFileFlag,
-    'cache-dir': cacheDirFlag,
-    'log-level': {
-      ...logLevelFlag,
-      help: 'the least severe lines logged on stderr (debug adds each time the branches moved)',
-    },
-  },
-} as const satisfies CommandSpec;
 
 /** `gitfleet ui`: parses its command line and serves the dashboard until interrupted. */
 export const uiCommand = defineCommand({
   spec: uiSpec,
-  defaults: forgeDefaults('ui'),
   run: ({ values }, io) =>
     runUi(
       {

@@ -1,16 +1,16 @@
+import { validateSpec } from './validate-spec.js';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { checkRenderTotal } from '../../core/render/check-render-size.js';
-import type { CommandSpec } from '../command-line.js';
 import { defineCommand } from '../run-command.js';
 import { exitCodes } from '../exit-codes.js';
 import { freshSnapshot } from '../../core/model/snapshot.js';
 import { InterpreterSession } from '../../adapters/lua/interpreter-session.js';
-import { readSource, sourceArgumentNote, sourceBranchOf } from '../read-source.js';
+import { readSource, sourceBranchOf } from '../read-source.js';
 import { formatSummary, summarize } from '../format-summary.js';
 import type { Io } from '../io.js';
 import { renderOffLoop } from '../../loops/source/render-off-loop.js';
-import { luaFlags, luaOptionsOf } from '../lua-flags.js';
-import { sourceFlags, sourceRendererOf } from '../source-flags.js';
+import { luaOptionsOf } from '../lua-flags.js';
+import { sourceRendererOf } from '../source-renderer-of.js';
 import type { SourceRenderer } from '../../adapters/render-tools/source-renderer.js';
 import { loadWithSources } from '../../loops/source/load-with-sources.js';
 import type { LuaInterpreterOptions } from '../../adapters/lua/lua-interpreter.js';
@@ -72,29 +72,6 @@ async function tenantEditorsOf(fleet: Fleet, tree: SourceTree): Promise<TenantFi
     ...(openpgp ? { openpgpKeys: openpgp } : {}),
   });
 }
-
-/** `gitfleet validate`: its command line. */
-export const validateSpec = {
-  name: 'validate',
-  summary: "check a fleet repo: load and render it, write nothing (for the fleet repo's CI)",
-  positionals: [{ name: '<source>', help: 'the fleet repo: a directory, a work tree or a bare repository' }],
-  flags: {
-    ref: {
-      type: 'string',
-      value: 'REF',
-      help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
-    },
-    output: {
-      type: 'string',
-      choices: ['text', 'json'],
-      default: 'text',
-      help: 'print the result as text or JSON',
-    },
-    ...luaFlags,
-    ...sourceFlags,
-  },
-  notes: [sourceArgumentNote],
-} as const satisfies CommandSpec;
 
 /** `gitfleet validate`: parses its command line and validates. */
 export const validateCommand = defineCommand({

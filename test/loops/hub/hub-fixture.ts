@@ -149,12 +149,26 @@ export function allObjects(repo: FleetRepo): Set<string> {
 
 /** Returns the files of a branch: path → content. */
 export function branchFiles(repo: FleetRepo, branch: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const path of git(repo, ['ls-tree', '-r', '--name-only', branch]).split('\n').filter(Boolean)) {
-    const content = execFileSync('git', ['--git-dir', repo.gitdir, 'show', `${branch}:${path}`], {
-      env: gitEnv,
+  // Two git processes whatever the branch holds: the tree's blobs listed, then all read at once.
+  const entries = git(repo, ['ls-tree', '-r', '-z', branch])
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      return { oid: line.slice(0, tab).split(' ')[2]!, path: line.slice(tab + 1) };
     });
-    files.set(path, content.toString('utf8'));
+  const out = execFileSync('git', ['--git-dir', repo.gitdir, 'cat-file', '--batch'], {
+    env: gitEnv,
+    input: entries.map((e) => `${e.oid}\n`).join(''),
+    maxBuffer: 1 << 30,
+  });
+  const files = new Map<string, string>();
+  let at = 0;
+  for (const { path } of entries) {
+    const header = out.indexOf(0x0a, at);
+    const size = Number(out.subarray(at, header).toString('utf8').split(' ')[2]);
+    files.set(path, out.subarray(header + 1, header + 1 + size).toString('utf8'));
+    at = header + 1 + size + 1;
   }
   return files;
 }
