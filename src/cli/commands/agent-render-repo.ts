@@ -6,7 +6,7 @@
 // repository holding the bindings branch, status and heartbeat. A local path is read in place.
 import { readRef } from '../../adapters/git/read-ref.js';
 import { readToken } from '../../adapters/remote/read-token.js';
-import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { remoteHubRepo, type RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { RemoteError } from '../../adapters/remote/remote-error.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { agentBranchRepo, type AgentBranchRepo } from '../../loops/agent/agent-branch-repo.js';
@@ -75,6 +75,7 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
     const commit = gitdir === undefined ? null : await readRef(gitdir, clusterRef(branchPrefix, cluster));
     return gitdir === undefined || commit === null ? null : { gitdir, commit };
   };
+  const renders = new Map<string, AgentRepo & Partial<Pick<RemoteHubRepo, 'announceHead'>>>();
   let withoutBranch: AgentRepo | undefined;
   const fleetWithoutBranch = (): AgentRepo =>
     (withoutBranch ??= remote ? mirrored(bindingsMirror(opts, { fleetToken, allowanceHead })) : fleet);
@@ -82,7 +83,7 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
     {
       fleet,
       fleetWithoutBranch,
-      render: renderRepoOpener(opts, mirrored),
+      render: renderRepoOpener(opts, mirrored, renders),
       ...(opts.renderRepo ? { override: opts.renderRepo } : {}),
       // A remote fleet repository without the branch, and no record of it elsewhere: as before render repositories, an outage.
       ...(remote
@@ -99,7 +100,10 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
     { branchPrefix, cluster, log: opts.log },
   );
   made.repo = repo;
-  return Object.assign(repo, { mirrors: () => [...mirrors] });
+  // A ring's head goes to the mirror of the render repository the branch is read from now (fetch-known-head.ts).
+  const announceHead: RemoteHubRepo['announceHead'] = (head, refused) =>
+    renders.get(repo.location() ?? '')?.announceHead?.(head, refused);
+  return Object.assign(repo, { mirrors: () => [...mirrors], announceHead });
 }
 
 // The second mirror of the fleet repository, when the cluster branch lives in a render
@@ -131,9 +135,9 @@ function bindingsMirror(
 function renderRepoOpener(
   opts: OpenAgentRepoOptions,
   mirrored: <T extends AgentRepo>(made: T) => T,
+  renders: Map<string, AgentRepo>,
 ): (url: string) => Promise<AgentRepo> {
   const { cluster, branchPrefix } = opts;
-  const renders = new Map<string, AgentRepo>();
   return async (url) => {
     const known = renders.get(url);
     if (known) return known;
