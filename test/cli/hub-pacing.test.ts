@@ -1,7 +1,7 @@
 // The hub's doorbell pacing wired from the forge's budget (cli/commands/hub-pacing.ts): clusters
 // whose branches live in a render repository fetch on that repository's timeline, at the rate
-// its own readers leave of GitHub's budget; the others, and every start, on the fleet
-// repository's, at the rate every reader leaves.
+// its own readers leave of GitHub's budget, one read a ring; the others, and every start, on the
+// fleet repository's, at the rate every reader leaves, two reads a ring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hubPacing } from '../../src/cli/commands/hub-pacing.js';
@@ -34,10 +34,10 @@ test('a render repository of 6 readers rings at its own rate; a cluster on the f
     ringsPerSecond(github, 1000, 300),
     'the fleet repository: every reader',
   );
-  assert.deepEqual(pacing?.timelineOf?.('r0'), {
-    key: 'https://forge.example/render-1.git',
-    perSecond: ringsPerSecond(github, 6, 300),
-  });
+  // A ring there costs one read (the head it names, fetched alone): 11 a second for 6 readers,
+  // where the fleet repository's two reads a ring would allow 5.
+  assert.deepEqual(pacing?.timelineOf?.('r0'), { key: 'https://forge.example/render-1.git', perSecond: 11 });
+  assert.equal(ringsPerSecond(github, 6, 300), 5);
   assert.equal(pacing?.timelineOf?.('r6')?.key, 'https://forge.example/render-2.git');
   assert.equal(pacing?.timelineOf?.('fleet-only'), undefined);
   // A start reads the fleet repository twice (the branch, or the bindings branch naming where it

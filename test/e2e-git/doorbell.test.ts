@@ -13,10 +13,7 @@ import { startNotifyServer } from '../../src/adapters/http/notify-server.js';
 import { parseNotifyTokens } from '../../src/adapters/http/notify-tokens.js';
 import { agentWaiting } from '../../src/cli/commands/agent-doorbell.js';
 import { startHubDoorbell, type HubDoorbell } from '../../src/cli/commands/hub-doorbell.js';
-import { runAgentLoop } from '../../src/loops/agent/agent-loop.js';
-import { writeHeartbeat } from '../../src/loops/agent/heartbeat.js';
 import { silentLogger } from '../../src/loops/runtime/logger.js';
-import { periodicTrigger } from '../../src/loops/runtime/trigger.js';
 import { localHubRepo } from '../../src/adapters/remote/hub-repo.js';
 import { agentMirrorOf } from '../adapters/remote/remote-fixture.js';
 import { startGitServer, type GitServer } from '../git-server/start-git-server.js';
@@ -31,6 +28,7 @@ import {
   type FleetRepo,
 } from '../loops/hub/hub-fixture.js';
 import { eventually } from '../support/eventually.js';
+import { startDoorbellAgentLoop } from './doorbell-agent-loop.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 after(removeFleetRepos);
@@ -116,39 +114,7 @@ async function startAgent(
     },
     { clock: probe.clock, log: silentLogger() },
   );
-  const agent = fakeAgent({ repo: waiting.repo });
-  // The doorbell and the poll run on the clock they were given: the agent's must be the same.
-  Object.assign(agent, { clock: probe.clock });
-  agent.options.clock = probe.clock;
-  let stop!: () => void;
-  const loop = runAgentLoop({
-    pass: () => agent.pass(),
-    client: agent.fake,
-    cluster: 'm1',
-    memory: agent.memory,
-    triggers: [periodicTrigger({ clock: probe.clock, intervalMs: 30_000 }), ...waiting.triggers()],
-    clock: probe.clock,
-    random: () => 0,
-    log: silentLogger(),
-    report: (result) => waiting.passed(result),
-    stop: new Promise<void>((resolve) => (stop = resolve)),
-    heartbeat: {
-      intervalMs: 10_000,
-      stretchedMs: waiting.stretchedMs,
-      write: () =>
-        writeHeartbeat({
-          repo: waiting.repo,
-          ref: 'refs/heads/gitfleet/heartbeat/m1',
-          cluster: 'm1',
-          author: { name: 'agent', email: 'agent@test.invalid', time: 0, tzOffsetMinutes: 0 },
-        }),
-    },
-  });
-  t.after(async () => {
-    stop();
-    await loop;
-  });
-  return agent;
+  return startDoorbellAgentLoop(t, { waiting, clock: probe.clock, heartbeat: true });
 }
 
 const applied = (agent: FakeAgent): string | undefined =>

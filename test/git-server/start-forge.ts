@@ -37,8 +37,8 @@ export interface ForgeOptions {
   now?: () => number;
   /** Told of every read and push served, and every refusal (a benchmark's peak windows are made of these). */
   onRequest?: (event: ForgeEvent) => void;
-  /** Told when a served read or push was answered, with how long it took (a benchmark's trace). */
-  onAnswered?: (event: ForgeEvent & { ms: number }) => void;
+  /** Told when a served read or push was answered, with how long it took and its method (GET: an advertisement) (a benchmark's trace). */
+  onAnswered?: (event: ForgeEvent & { ms: number; method: string }) => void;
 }
 
 /** One request the forge served (a read or a push) or refused (429 or 403), at its clock's time. */
@@ -125,7 +125,8 @@ export async function startForge(opts: ForgeOptions): Promise<Forge> {
     if (kind !== 'other') {
       const event: ForgeEvent = { repo, kind: kind === 'push' ? 'push' : 'read', at };
       opts.onRequest?.(event);
-      if (opts.onAnswered) res.on('finish', () => opts.onAnswered?.({ ...event, ms: now() - at }));
+      const method = req.method ?? '';
+      if (opts.onAnswered) res.on('finish', () => opts.onAnswered?.({ ...event, ms: now() - at, method }));
     }
     runBackend(opts.root, req, res, undefined, false);
   });

@@ -31,6 +31,7 @@ import { allowanceSourceRef, type AllowanceHead } from './allowance-source-ref.j
 import { damagedPackError, libraryReason } from './damaged-pack-error.js';
 import { discoverRefs } from './discover-refs.js';
 import { advertiseWanted, downloadWanted, movedBranches } from './fetch-wanted.js';
+import { fetchKnownHead, type KnownHead } from './fetch-known-head.js';
 import { lsRemoteRefs } from './ls-remote-refs.js';
 import { isoFetch } from './iso-fetch.js';
 import { v0FetchPossible } from './fetch-pack-v2.js';
@@ -72,6 +73,10 @@ type FetchMirrorOptions = RemoteAccess & {
   quiet?: ((ref: string) => boolean) | undefined;
   /** Where the cluster branch's head is when this mirror does not hold it (allowance-source-ref.ts). */
   allowanceHead?: AllowanceHead | undefined;
+  /** A head the doorbell named, for a mirror holding its source branch alone (fetch-known-head.ts). */
+  knownHead?: KnownHead | undefined;
+  /** Told whether the server answered an agent's mirror's ls-refs in protocol v2. */
+  spokeV2?: ((v2: boolean) => void) | undefined;
 };
 
 /** The hub's mirror: the v0 advertisement, and isomorphic-git's fetch of every branch when one moved. */
@@ -123,11 +128,16 @@ async function downloadEveryBranch(
 }
 
 /**
- * An agent's mirror: its wanted branches (fetch-wanted.ts), then the source branch its
- * cluster branch's head names when that head allows deletions (allowance-source-ref.ts).
+ * An agent's mirror: its wanted branches (fetch-wanted.ts), or the head the doorbell named when
+ * it holds one branch alone and that head is taken (fetch-known-head.ts), then the source
+ * branch its cluster branch's head names when that head allows deletions (allowance-source-ref.ts).
  */
 async function fetchOnly(opts: FetchMirrorOptions, wanted: readonly string[]): Promise<Map<string, string>> {
-  const refs = await fetchWantedOnce(opts, wanted);
+  const known = wanted.length === 1 ? opts.knownHead : undefined;
+  const verified = (download: () => Promise<void>) => fetchVerified(opts, download);
+  const refs =
+    (known && (await fetchKnownHead(opts, { known, ref: wanted[0]!, verified }))) ??
+    (await fetchWantedOnce(opts, wanted));
   if (!refs.has(opts.layout.sourceRef) && opts.layout.sourceOptional !== true)
     throw missingSource(opts.url, opts.layout, refs.keys(), wanted);
   const source = await allowanceSourceRef(opts.gitdir, opts.layout, opts.allowanceHead);
@@ -142,6 +152,7 @@ async function fetchWantedOnce(
   wanted: readonly string[],
 ): Promise<Map<string, string>> {
   const advertised = await advertiseWanted(opts, wanted);
+  opts.spokeV2?.(advertised.v2);
   const moved = await movedBranches(opts.gitdir, advertised.refs);
   if ([...moved.keys()].some((ref) => opts.quiet?.(ref) !== true)) {
     await fetchVerified(opts, () =>

@@ -21,6 +21,7 @@
 import { mirrorLayout, isMirrored, type MirrorLayout } from './mirror-layout.js';
 import { fetchMirror, type RefreshResult } from './fetch-mirror.js';
 import type { AllowanceHead } from './allowance-source-ref.js';
+import type { KnownHead } from './fetch-known-head.js';
 import { findBrokenRefs } from './find-broken-refs.js';
 import { mirrorDirFor, openMirror, rebuildMirror, type OpenMirrorOptions } from './open-mirror.js';
 import { defaultRemoteTimeouts, type RemoteTimeouts } from './remote-timeouts.js';
@@ -112,6 +113,12 @@ export interface RemoteHubRepo {
    * v2). Touches no mirror: a poller asks this often and refreshes only when it moved.
    */
   probeSource(): Promise<string | null>;
+  /**
+   * The source branch was announced at `head` (a doorbell's ring): the next refresh of a mirror
+   * that holds that branch alone, from a server that spoke protocol v2, fetches the head without
+   * asking where the branch is (fetch-known-head.ts); `refused` hears why it did not take it.
+   */
+  announceHead(head: string, refused: (why: string) => void): void;
 }
 
 /**
@@ -132,7 +139,8 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
   const access = remoteAccessOf(opts, remote, gitdir);
   const serial = exchangeQueue(mirrorOpener(mirror, warn));
   const timed = exchangeTimer(opts);
-  const fetchIntoMirror = mirrorFetcher({ opts, access, layout, mirror, warn, timed });
+  const announced = announcements();
+  const fetchIntoMirror = mirrorFetcher({ opts, access, layout, mirror, warn, timed, announced });
   const fetchRefs = (): Promise<RefreshResult> => serial(fetchIntoMirror);
   return {
     gitdir,
@@ -143,6 +151,29 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     fetchRefs,
     publish: (updates) => serial(() => publishAll(access, layout, updates, timed)),
     probeSource: () => withDeadline(access, 'ls-refs', (within) => probeSource(within, layout.sourceRef)),
+    announceHead: (head, refused) => announced.announce({ head, refused }),
+  };
+}
+
+/** The head announced for the next refresh, taken by it; offered only once the server spoke protocol v2. */
+interface Announcements {
+  announce(known: KnownHead): void;
+  /** The announced head (forgotten once taken), when the server spoke v2 at the last ls-refs. */
+  take(): KnownHead | undefined;
+  spokeV2(v2: boolean): void;
+}
+
+function announcements(): Announcements {
+  let known: KnownHead | undefined;
+  let v2 = false;
+  return {
+    announce: (next) => void (known = next),
+    take: () => {
+      const taken = v2 ? known : undefined;
+      known = undefined;
+      return taken;
+    },
+    spokeV2: (yes) => void (v2 = yes),
   };
 }
 
@@ -205,13 +236,23 @@ function mirrorFetcher(f: {
   mirror: OpenMirrorOptions;
   warn: (message: string) => void;
   timed: ExchangeTimer;
+  announced: Announcements;
 }): () => Promise<RefreshResult> {
-  const { opts, access, layout, mirror, warn, timed } = f;
+  const { opts, access, layout, mirror, warn, timed, announced } = f;
   const { gitdir, url } = access;
-  const fetchWithin = (): Promise<RefreshResult> =>
-    withDeadline(access, 'fetch', (within) =>
-      fetchMirror({ ...within, layout, quiet: opts.quietRefs, allowanceHead: opts.allowanceHead }),
+  const fetchWithin = (): Promise<RefreshResult> => {
+    const knownHead = announced.take();
+    return withDeadline(access, 'fetch', (within) =>
+      fetchMirror({
+        ...within,
+        layout,
+        quiet: opts.quietRefs,
+        allowanceHead: opts.allowanceHead,
+        knownHead,
+        spokeV2: announced.spokeV2,
+      }),
     );
+  };
   let damaged = false;
   const fetchOnce = async (): Promise<RefreshResult> => {
     if (damaged) {

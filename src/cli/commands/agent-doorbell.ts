@@ -3,7 +3,9 @@
 // to the safety poll, a pass refreshes from Git only when something said the branch may have
 // moved (loops/agent/refresh-gate.ts), and the heartbeat push stretches to the safety poll
 // (`--doorbell-heartbeat`; the beacons prove life meanwhile); the moment it stops answering,
-// all three go back to what they are without it. The hub also paces the agent
+// all three go back to what they are without it. A ring names the new head, which the render
+// repository's mirror fetches without asking where the branch is (one read a ring, not two:
+// adapters/remote/fetch-known-head.ts). The hub also paces the agent
 // (loops/agent/hub-pacing.ts): when its first fetch may go, and its push slot.
 import { readFile } from 'node:fs/promises';
 import { askPacing, sendBeacon, waitForHead } from '../../adapters/http/doorbell-request.js';
@@ -156,6 +158,7 @@ function doorbellWaiting(
     log: deps.log,
     beaconIntervalMs: opts.beaconIntervalMs,
     minGapMs: opts.branchPollMs,
+    onHead: announcer(repo, deps.log),
   });
   const gated = gatedRefresh(repo, { connected: () => bell.connected() });
   const pacing = hubPacing({
@@ -191,6 +194,19 @@ function doorbellWaiting(
         gated.gate.open('waiting for the hub');
     },
   };
+}
+
+/**
+ * Returns what tells the repository the head a ring named, so that its refresh may fetch that
+ * head alone (the render repository's mirror: adapters/remote/fetch-known-head.ts); a head not
+ * taken is said once, at info, and the refresh asks where the branch is.
+ */
+function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
+  const announce = (repo as Partial<Pick<RemoteHubRepo, 'announceHead'>>).announceHead?.bind(repo);
+  return (head) =>
+    announce?.(head, (why) =>
+      log.info(`doorbell: the head it named was not taken (${why}); reading where the branch is instead`),
+    );
 }
 
 /** Returns the trigger whose every event also opens the gate: what it says may be a new commit. */

@@ -10,7 +10,7 @@
 // bindings branch (what a tombstone waits for). A local path is read in place.
 import { readRef } from '../../adapters/git/read-ref.js';
 import { readToken } from '../../adapters/remote/read-token.js';
-import { remoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
+import { remoteHubRepo, type RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
 import { RemoteError } from '../../adapters/remote/remote-error.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { agentBranchRepo, type AgentBranchRepo } from '../../loops/agent/agent-branch-repo.js';
@@ -77,6 +77,7 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
       )
     : localAgentRepo(opts.repo);
   const fleetToken = remote ? await tokenOf(opts.tokenFile) : undefined;
+  const renders = new Map<string, AgentRepo & Partial<Pick<RemoteHubRepo, 'announceHead'>>>();
   let withoutBranch: AgentRepo | undefined;
   const fleetWithoutBranch = (): AgentRepo =>
     (withoutBranch ??= remote ? bindingsView(fleet, bindingsProbe(opts, fleetToken)) : fleet);
@@ -84,7 +85,7 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
     {
       fleet,
       fleetWithoutBranch,
-      render: renderRepoOpener(opts, mirrored),
+      render: renderRepoOpener(opts, mirrored, renders),
       ...(opts.renderRepo ? { override: opts.renderRepo } : {}),
       // A remote fleet repository without the branch, and no record of it elsewhere: as before render repositories, an outage.
       ...(remote
@@ -101,7 +102,10 @@ export async function openAgentRepo(opts: OpenAgentRepoOptions): Promise<AgentBr
     { branchPrefix, cluster, log: opts.log },
   );
   made.repo = repo;
-  return Object.assign(repo, { mirrors: () => [...mirrors] });
+  // A ring's head goes to the mirror of the render repository the branch is read from now (fetch-known-head.ts).
+  const announceHead: RemoteHubRepo['announceHead'] = (head, refused) =>
+    renders.get(repo.location() ?? '')?.announceHead?.(head, refused);
+  return Object.assign(repo, { mirrors: () => [...mirrors], announceHead });
 }
 
 // The fleet mirror as the home of a branch that lives elsewhere: the same mirror, whose probe
@@ -139,9 +143,9 @@ function bindingsProbe(opts: OpenAgentRepoOptions, token: string | undefined): (
 function renderRepoOpener(
   opts: OpenAgentRepoOptions,
   mirrored: <T extends AgentRepo>(made: T) => T,
+  renders: Map<string, AgentRepo>,
 ): (url: string) => Promise<AgentRepo> {
   const { cluster, branchPrefix } = opts;
-  const renders = new Map<string, AgentRepo>();
   return async (url) => {
     const known = renders.get(url);
     if (known) return known;

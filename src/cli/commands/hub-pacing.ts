@@ -2,7 +2,8 @@
 // forge's budget, how many agents a second it sends to fetch (rings and starts), and each
 // cluster's push slot in its status repository (the fleet repository for clusters with none).
 // Fetches are paced per branch repository: the fleet repository's timeline (and every start) at
-// the rate all readers leave, a render repository's at the rate its own readers leave. A start
+// the rate all readers leave, 2 reads a ring, a render repository's at the rate its own readers
+// leave, 1 read a ring (plan-pacing.ts readsPerRingFromRender). A start
 // takes the turns of the reads it makes of the fleet repository (more when its branch lives in
 // a render repository: plan-pacing.ts readsPerStartFromRender), twice over (startHeadroom): a
 // start's reads land later than planned, and bunch.
@@ -12,6 +13,7 @@ import { forgeBudget, type Forge } from '../../core/budget/forge-budget.js';
 import {
   planPushSlots,
   pushSpacingMs,
+  readsPerRingFromRender,
   readsPerStart,
   readsPerStartFromRender,
   ringsPerSecond,
@@ -63,7 +65,9 @@ export function hubPacing(opts: {
       : (cluster: string) => {
           const there = render.branchRepositoryOf(cluster);
           if (there === undefined) return undefined;
-          const perSecond = ringsPerSecond(budget, there.branches, safetyPollMs / 1000) ?? rings;
+          // A ring there is one read (the head it names, fetched alone), so its readers go twice as fast.
+          const perSecond =
+            ringsPerSecond(budget, there.branches, safetyPollMs / 1000, readsPerRingFromRender) ?? rings;
           return { key: there.url, perSecond };
         };
   // A start reads the fleet repository (the branch, or the bindings branch that says where it lives).

@@ -9,9 +9,16 @@
 //   neither                     no bound                                0
 //
 // and the doorbell's rings: after a source push every reader of a branch repository fetches, a
-// few a second (ringsPerSecond), so the last one fetches (readers − 1) / rate later; a fleet
-// started together waits as long for its first fetches, and for its first statuses a period.
-import { pushSpacingMs, ringsPerSecond, spreadSeconds } from './plan-pacing.js';
+// few a second (ringsPerSecond: 1 read a ring from a render repository, 2 from the fleet
+// repository), so the last one fetches (readers − 1) / rate later; a fleet started together
+// waits as long for its first fetches, and for its first statuses a period.
+import {
+  pushSpacingMs,
+  readsPerRing,
+  readsPerRingFromRender,
+  ringsPerSecond,
+  spreadSeconds,
+} from './plan-pacing.js';
 import type { TrafficSettings } from './traffic-settings.js';
 
 /** The latencies pacing costs, in seconds (the longest over the repositories). */
@@ -28,6 +35,7 @@ export interface PacingFigures {
 export interface PacedRepository {
   statusClusters: number;
   branchClusters: number;
+  /** The fleet repository (else its branches are a render repository's, whose ring is one read). */
   holdsSource: boolean;
 }
 
@@ -54,7 +62,8 @@ function statusLagSeconds(s: TrafficSettings, r: PacedRepository): number {
 /** Returns the last reader's wait for its turn to fetch from the repository after a push. */
 function fetchSpread(s: TrafficSettings, r: PacedRepository): number {
   if (!s.doorbell || s.pacingBudget === undefined || r.branchClusters === 0) return 0;
-  const rate = ringsPerSecond(s.pacingBudget, r.branchClusters, s.agent.safetyPollSeconds);
+  const reads = r.holdsSource ? readsPerRing : readsPerRingFromRender;
+  const rate = ringsPerSecond(s.pacingBudget, r.branchClusters, s.agent.safetyPollSeconds, reads);
   return rate === undefined ? 0 : spreadSeconds(r.branchClusters, rate);
 }
 

@@ -8,6 +8,7 @@
 // | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
 // |            |   with render repositories             | the same on the render repository; on the fleet repository (the bindings branch) only when its branch did not move |
 // |            |   with the doorbell connected          | a resync (--interval) reads nothing (refresh-gate.ts): only a ring or the safety poll's move refreshes |
+// |            |   a ring, render repository            | 1 read: the v2 fetch of the head the ring named, no ls-refs (fetch-known-head.ts) |
 // | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
 // | hub        | each --interval (fleet repository),    | 1 read: the ref advertisement              |
 // |            |   each --cluster-monitor-period (status repository: the monitor refreshes it) |  |
@@ -20,6 +21,7 @@
 // A read is any upload-pack request (advertisement or POST), a push any receive-pack POST.
 import { modelLatency, modelNotReadyDetection } from './model-latency.js';
 import { agentPushCap, pacingFigures, type PacingFigures } from './model-pacing.js';
+import { readsPerRing, readsPerRingFromRender } from './plan-pacing.js';
 import type { FleetShape, TrafficSettings } from './traffic-settings.js';
 
 /** Requests of one mirror fetch after the advertisement showed a move (measured: two POSTs). */
@@ -155,9 +157,9 @@ function repositoryTraffic(fleet: FleetShape, s: TrafficSettings, h: Holding): R
       fetchReads *
       (Math.min(hubSees + hub.heartbeatMovesPerSecond, hub.looksPerSecond) -
         Math.min(hub.heartbeatMovesPerSecond, hub.looksPerSecond)),
-    // A moved branch: the pass's ls-refs and its fetch, on every cluster reading here (an agent
-    // whose branch moved in a render repository reads no bindings branch for it).
-    agents: pushRate * 2 * h.readers,
+    // A moved branch: the pass's ls-refs and its fetch, or a ring's fetch alone, on every cluster
+    // reading here (an agent whose branch moved in a render repository reads no bindings branch for it).
+    agents: pushRate * readsPerMove(s, h) * h.readers,
     dashboards:
       fetchReads *
       s.dashboards.count *
@@ -212,10 +214,18 @@ function perFleetPush(s: TrafficSettings, h: Holding): { reads: number; pushes: 
   return {
     reads:
       fetchReads * (source + statusHere) +
-      2 * h.readers +
+      readsPerMove(s, h) * h.readers +
       fetchReads * s.dashboards.count * (Math.max(source, hasReaders) + statusHere),
     pushes: hasReaders + source + h.statusClusters,
   };
+}
+
+/**
+ * Reads an agent spends here when its branch moved: with the doorbell, a render repository's ring
+ * fetches the head it named alone (1); otherwise the pass asks where the branch is and fetches (2).
+ */
+function readsPerMove(s: TrafficSettings, h: Holding): number {
+  return s.doorbell && h.role === 'render' ? readsPerRingFromRender : readsPerRing;
 }
 
 /**

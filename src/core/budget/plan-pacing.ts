@@ -11,9 +11,12 @@
 //   budget − 1 pushes (GitHub: 13.4 s, 5 a minute at most, 4.5 on average), whatever the fleet
 //   does; on the fleet repository, where the hub's renders and people's pushes need room too,
 //   60 s / (budget − 2.5): at most budget − 2 (GitHub: 17.2 s, 4 a minute).
-// - **Rings.** After a source push every agent fetches its branch: 2 reads each (an ls-refs and
-//   the fetch, measured). The doorbell answers at most `ringsPerSecond` agents a second per
-//   branch repository, which with the agents' safety polls keeps the reads within 80% of the
+// - **Rings.** After a source push every agent fetches its branch: from a render repository 1
+//   read (the v2 fetch of the head the ring named, adapters/remote/fetch-known-head.ts), from
+//   the fleet repository 2 (an ls-refs and the fetch, measured: that mirror reads the bindings
+//   branch, status and heartbeat too, so it asks where they are). The doorbell answers at most
+//   `ringsPerSecond` agents a second per branch repository, which with the agents' safety
+//   polls keeps the reads within 80% of the
 //   budget. Starts are paced on the same timeline: a starting agent waits for its turn before
 //   its first fetch, which reads the fleet repository twice (an ls-refs and a fetch, measured;
 //   an agent whose branch lives in a render repository learns where from the bindings branch
@@ -31,8 +34,19 @@ export interface PushSlot {
   widthMs: number;
 }
 
-/** Reads an agent's fetch of its moved branch costs on the branch's repository (ls-refs + fetch). */
+/**
+ * Reads an agent's fetch of its moved branch costs on the fleet repository (ls-refs + fetch,
+ * measured), and a turn of that repository's timeline, on which starts are counted too.
+ */
 export const readsPerRing = 2;
+
+/**
+/**
+ * Reads a ring costs a render repository: the one v2 fetch of the head the ring named, no
+ * ls-refs (fetch-known-head.ts; test/e2e-git/doorbell-render-ring.test.ts counts it). A head
+ * refused costs the usual 2 more, a server without protocol v2 the v0 way's 3: not planned for.
+ */
+export const readsPerRingFromRender = 1;
 
 /**
  * Reads an agent's first fetch costs the fleet repository: an ls-refs and a fetch
@@ -88,18 +102,19 @@ export function planPushSlots(clusters: readonly string[], spacingMs: number): M
 /**
  * Returns how many agents a second the doorbell may send to fetch from one branch repository,
  * or undefined when the budget is unlimited: 80% of the read budget, less the readers' safety
- * polls, divided by the reads of one fetch; at least one a second.
+ * polls, divided by the reads of one fetch there (default the fleet repository's); at least one a second.
  */
 export function ringsPerSecond(
   budget: ForgeBudget,
   readers: number,
   safetyPollSeconds: number,
+  readsPerFetch: number = readsPerRing,
 ): number | undefined {
   const shared = budget.sharedOperationsPerMinute;
   const reads = Math.min(budget.readsPerSecond, shared === undefined ? Infinity : shared / 60);
   if (!Number.isFinite(reads)) return undefined;
   const room = readShare * reads - readers / Math.max(safetyPollSeconds, 1);
-  return Math.max(1, Math.floor(room / readsPerRing));
+  return Math.max(1, Math.floor(room / readsPerFetch));
 }
 
 /**
@@ -129,7 +144,8 @@ export function statusRepositoriesFor(
 /**
  * Returns the render repositories a fleet needs so that after a source push the last reader of
  * each waits at most `fetchSpreadSeconds` for its turn to fetch (0: the fleet repository holds
- * every branch within it; 0 too when the forge is unlimited, no pacing).
+ * every branch within it; 0 too when the forge is unlimited, no pacing). A render repository's
+ * ring costs fewer reads than the fleet repository's, so its readers go faster.
  */
 export function renderRepositoriesFor(
   clusters: number,
@@ -137,12 +153,12 @@ export function renderRepositoriesFor(
   safetyPollSeconds: number,
   fetchSpreadSeconds: number,
 ): number {
-  const fits = (readers: number) => {
-    const rate = ringsPerSecond(budget, readers, safetyPollSeconds);
+  const fits = (readers: number, readsPerFetch: number) => {
+    const rate = ringsPerSecond(budget, readers, safetyPollSeconds, readsPerFetch);
     return rate === undefined || spreadSeconds(readers, rate) <= fetchSpreadSeconds;
   };
-  if (clusters <= 0 || fits(clusters)) return 0;
+  if (clusters <= 0 || fits(clusters, readsPerRing)) return 0;
   let readers = clusters;
-  while (readers > 1 && !fits(readers)) readers--;
+  while (readers > 1 && !fits(readers, readsPerRingFromRender)) readers--;
   return Math.ceil(clusters / readers);
 }

@@ -1,6 +1,7 @@
 // The agent's doorbell (docs/git-budget.md#doorbell): one wait held at the hub at a time
 // (adapters/http/doorbell-request.ts), which answers when the cluster branch moved; an answer
-// with a new head says "look again" once, as the branch poll does, and the next wait asks
+// with a new head says "look again" once, as the branch poll does (and names the head, which the
+// refresh may fetch alone: adapters/remote/fetch-known-head.ts), and the next wait asks
 // past that head, so a doorbell that keeps naming a head the refresh does not find makes no
 // refresh storm (the slow safety poll finds the truth). Beacons go every `beaconIntervalMs`
 // (not while the token is refused): the hub's cluster monitor takes them as signs of life.
@@ -31,6 +32,8 @@ export interface DoorbellOptions {
   beaconIntervalMs: number;
   /** Least time between two "moved" notifications (the branch poll's interval). */
   minGapMs: number;
+  /** Told the head of each "moved" notification, just before it (the refresh may fetch it alone). */
+  onHead?: (head: string) => void;
   /** Longest wait between two tries while down (default 30 s). */
   maxBackoffMs?: number;
 }
@@ -173,6 +176,7 @@ async function waitLoop(
     if (wait > 0) await sleep(wait);
     if (!term.running) return;
     term.lastNotifyAt = opts.clock.now();
+    if (after !== null) opts.onHead?.(after);
     notify(`doorbell: branch moved to ${after === null ? 'nothing' : after.slice(0, 12)}`);
   }
 }

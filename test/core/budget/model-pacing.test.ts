@@ -49,9 +49,11 @@ test('A status lag of 5 minutes on GitHub takes 46 status repositories for 1,000
   assert.equal(statusRepositoriesFor(1000, forgeBudget('generic'), 300), 0, 'no pacing, no need');
 });
 
-test('A fetch spread of 1 s on GitHub takes 167 render repositories for 1,000 clusters, the fewest the model keeps within it.', () => {
+test('A fetch spread of 1 s on GitHub takes 84 render repositories for 1,000 clusters, the fewest the model keeps within it.', () => {
   const github = forgeBudget('github');
-  assert.equal(renderRepositoriesFor(1000, github, 300, 1), 167, '6 readers each, 5 fetches a second');
+  // A ring there is one read (the head fetched alone): (12 − 12/300) / 1 → 11 fetches a second,
+  // so 12 readers fetch within (12 − 1) / 11 = 1 s. At two reads a ring it took 167 of 6 readers.
+  assert.equal(renderRepositoriesFor(1000, github, 300, 1), 84, '12 readers each, 11 fetches a second');
   for (const [clusters, spread] of [
     [1000, 1],
     [1000, 30],

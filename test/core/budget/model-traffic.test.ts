@@ -150,6 +150,37 @@ test('A source push costs the fleet repository no agent read when the branches l
   close(render!.perFleetPush.reads, 2 * 5, 'the five readers of render-1 fetch there');
 });
 
+test("With the doorbell a source push costs a render repository one read per reader (the ring's head fetched alone), the fleet repository's readers still two.", () => {
+  const fleet: FleetShape = {
+    clusters: 10,
+    templates: 5,
+    fleetPushesPerHour: 60,
+    statusChangesPerClusterPerHour: 0,
+  };
+  const bell = { doorbell: true, statusRepositories: 1 };
+  // Without the doorbell the pass that follows the poll asks where the branch is (ls-refs) and fetches.
+  const [, polled] = modelTraffic(
+    fleet,
+    defaults({ renderRepositories: 2, statusRepositories: 1 }),
+  ).repositories;
+  close(polled!.perFleetPush.reads, 2 * 5, 'polled: an ls-refs and a fetch each');
+  // A ring names the head: the render repository's mirror fetches it alone (fetch-known-head.ts).
+  const [, rung] = modelTraffic(fleet, defaults({ ...bell, renderRepositories: 2 })).repositories;
+  close(rung!.perFleetPush.reads, 1 * 5, 'rung: the fetch alone');
+  close(
+    rung!.by.agents.readsPerSecond - 5 / 300,
+    (60 / 3600) * 5,
+    'a fetch per source push, beside the safety polls',
+  );
+  // On the fleet repository the agent's mirror reads its status, heartbeat and the bindings branch too: it asks where.
+  const [home] = modelTraffic(fleet, defaults(bell)).repositories;
+  close(
+    home!.by.agents.readsPerSecond - 10 / 300,
+    (60 / 3600) * 2 * 10,
+    'the fleet repository: two reads a ring',
+  );
+});
+
 test("A keyed cluster's heartbeat costs the hub a fetch of the fleet repository: the monitor checks its signature, so the mirror must hold it (at most one fetch a poll).", () => {
   const settings = defaults();
   const [plain] = modelTraffic(idleFleet(1), settings).repositories;

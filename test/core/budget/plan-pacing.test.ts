@@ -4,6 +4,8 @@ import { forgeBudget } from '../../../src/core/budget/forge-budget.js';
 import {
   planPushSlots,
   pushSpacingMs,
+  readsPerRing,
+  readsPerRingFromRender,
   ringsPerSecond,
   spreadSeconds,
 } from '../../../src/core/budget/plan-pacing.js';
@@ -47,7 +49,7 @@ for (const holdsSource of [false, true]) {
   });
 }
 
-test('The doorbell sends agents to fetch within 80% of the read budget, less the safety polls, two reads each.', () => {
+test('The doorbell sends agents to fetch within 80% of the read budget, less the safety polls, two reads each from the fleet repository, one from a render repository.', () => {
   // GitHub: (12 − 1000/300) / 2 = 4.3 → 4 a second; (12 − 100/300) / 2 = 5.8 → 5.
   assert.equal(ringsPerSecond(forgeBudget('github'), 1000, 300), 4);
   assert.equal(ringsPerSecond(forgeBudget('github'), 100, 300), 5);
@@ -55,6 +57,10 @@ test('The doorbell sends agents to fetch within 80% of the read budget, less the
   assert.equal(ringsPerSecond(forgeBudget('gitlab'), 100, 300), 3);
   // Never less than one a second, however many readers.
   assert.equal(ringsPerSecond(forgeBudget('github'), 100_000, 300), 1);
+  // A render repository's ring is one read (the head it names, fetched alone): 6 readers,
+  // (12 − 6/300) / 1 = 11.98 → 11 a second, where two reads a ring allowed 5.
+  assert.equal(ringsPerSecond(forgeBudget('github'), 6, 300, readsPerRingFromRender), 11);
+  assert.equal(ringsPerSecond(forgeBudget('github'), 6, 300, readsPerRing), 5);
 });
 
 test('A spread of paced events lasts until the last one goes.', () => {

@@ -1,6 +1,6 @@
 // The agent's doorbell (loops/agent/doorbell.ts) against the hub's real one over HTTP
-// (adapters/http/notify-server.ts), times on a fake clock: an answer with a new head says "look
-// again" once and the next wait asks past it; a doorbell that names a head the agent cannot
+// (adapters/http/notify-server.ts), times on a fake clock: an answer with a new head names it
+// (for the refresh to fetch alone) and says "look again" once, and the next wait asks past it; a doorbell that names a head the agent cannot
 // find makes no refresh storm; one that is down or refuses the token is said once per change
 // of state, backed off, and connected again when it answers.
 import { test } from 'node:test';
@@ -41,6 +41,9 @@ async function setUp(opts: { token?: string; head?: string | null } = {}) {
   });
   const log = recordingLog();
   const request = { url: server.url, cluster: 'm1', token: opts.token ?? 'right-token', timeoutMs: 10_000 };
+  const fired: string[] = [];
+  // The head a ring names and its "look again", in the order they came.
+  const events: string[] = [];
   const bell = doorbell({
     url: server.url,
     wait: (after, signal) => waitForHead({ ...request, signal }, after),
@@ -51,15 +54,19 @@ async function setUp(opts: { token?: string; head?: string | null } = {}) {
     log,
     beaconIntervalMs: 10_000,
     minGapMs: 1000,
+    onHead: (named) => events.push(`head ${named}`),
   });
-  const fired: string[] = [];
-  await bell.start((reason) => fired.push(reason));
+  await bell.start((reason) => {
+    fired.push(reason);
+    events.push('look');
+  });
   return {
     clock,
     server,
     bell,
     log,
     fired,
+    events,
     beacons,
     move: (to: string | null) => {
       head = to;
@@ -84,6 +91,11 @@ test('a push the hub announces says "look again" once, and the next wait asks pa
   s.move(b);
   await eventually(() => s.fired.length === 1, 'told to look again');
   assert.deepEqual(s.fired, [`doorbell: branch moved to ${b.slice(0, 12)}`]);
+  assert.deepEqual(
+    s.events,
+    [`head ${b}`, 'look'],
+    'the head named before the look, for the refresh to fetch',
+  );
   assert.equal(s.bell.connected(), true);
   await eventually(() => s.server.waiting() === 1, 'waiting past the new head');
   s.clock.advance(10_000);
@@ -93,6 +105,15 @@ test('a push the hub announces says "look again" once, and the next wait asks pa
     s.log.lines.filter((l) => l.includes('doorbell')),
     [`info doorbell: connected to ${s.server.url}; Git is polled slowly (the safety poll)`],
   );
+});
+
+test('a branch that is gone says "look again" and names no head', async (t) => {
+  const s = await setUp();
+  t.after(s.close);
+  await eventually(() => s.server.waiting() === 1, 'the agent waits with the head it has');
+  s.move(null);
+  await eventually(() => s.fired.length === 1, 'told to look again');
+  assert.deepEqual(s.events, ['look']);
 });
 
 test('a doorbell naming a head the agent never finds makes one look, not a storm', async (t) => {
