@@ -1,4 +1,4 @@
-// The agent's flag groups (its Lease, signing, age identities), declared apart from the code
+// The agent's flag groups (its Lease, signing, age identities, render repository), declared apart from the code
 // that acts on them so `gitfleet agent --help` and the usage load no Kubernetes or age client
 // (agent-spec.ts puts them together).
 import type { FlagSpec } from '../command-line.js';
@@ -60,5 +60,19 @@ export const agentSecretsFlags = {
     type: 'string',
     value: 'NS/NAME',
     help: 'decrypt SOPS-encrypted files with the age identities in this Secret of the member cluster (every data key read as an identity file)',
+  },
+} as const satisfies Record<string, FlagSpec>;
+
+/** `agent --render-repo` and `--render-token-file`. */
+export const renderRepoFlags = {
+  'render-repo': {
+    type: 'string',
+    value: 'URL|PATH',
+    help: "where to read the cluster branch (default: the render repository the fleet repository's bindings branch names for the cluster, else --repo)",
+  },
+  'render-token-file': {
+    type: 'string',
+    value: 'FILE',
+    help: 'for a render repository URL: a file holding its token (default: --token-file, else $GITFLEET_GIT_TOKEN)',
   },
 } as const satisfies Record<string, FlagSpec>;

@@ -23,20 +23,6 @@ import type { AgentMirrors } from '../../loops/agent/agent-pass-maintenance.js';
 
 type Probing = { probeSource: () => Promise<string | null> };
 
-/** `agent --render-repo` and `--render-token-file`. */
-export const renderRepoFlags = {
-  'render-repo': {
-    type: 'string',
-    value: 'URL|PATH',
-    help: "where to read the cluster branch (default: the render repository the fleet repository's bindings branch names for the cluster, else --repo)",
-  },
-  'render-token-file': {
-    type: 'string',
-    value: 'FILE',
-    help: 'for a render repository URL: a file holding its token (default: --token-file, else $GITFLEET_GIT_TOKEN)',
-  },
-} as const;
-
 /** What openAgentRepo is given: the remote options, where to read, and whose tokens. */
 export type OpenAgentRepoOptions = AgentRemoteOptions & {
   repo: string;

@@ -2,8 +2,7 @@
 import { forgeFlag } from '../forge-profile.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { logFormatFlag, logLevelFlag, metricsAddrFlag } from '../observability-flags.js';
-import { agentLeaseFlags, agentSecretsFlags, agentSigningFlags } from './agent-flags.js';
-import { renderRepoFlags } from './agent-render-repo.js';
+import { agentLeaseFlags, agentSecretsFlags, agentSigningFlags, renderRepoFlags } from './agent-flags.js';
 import { repoFlag, tokenFileFlag, cacheDirFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 

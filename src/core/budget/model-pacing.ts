@@ -10,14 +10,17 @@
 //
 // and the doorbell's rings: after a source push every reader of a branch repository fetches, a
 // few a second (ringsPerSecond: 1 read a ring from a render repository, 2 from the fleet
-// repository), so the last one fetches (readers − 1) / rate later; a fleet started together
-// waits as long for its first fetches, and for its first statuses a period.
+// repository), so the last one fetches (readers − 1) / rate later. A fleet started together takes
+// turns on the fleet repository's timeline, `startTurnsOf` turns a start (with headroom: starts
+// bunch), and the last one's first status then waits up to a slot period.
 import {
   pushSpacingMs,
   readsPerRing,
   readsPerRingFromRender,
+  readsPerStart,
   ringsPerSecond,
   spreadSeconds,
+  startTurnsOf,
 } from './plan-pacing.js';
 import type { TrafficSettings } from './traffic-settings.js';
 
@@ -68,15 +71,31 @@ function fetchSpread(s: TrafficSettings, r: PacedRepository): number {
 }
 
 /** Returns the latencies pacing costs over the repositories. */
-export function pacingFigures(s: TrafficSettings, repositories: readonly PacedRepository[]): PacingFigures {
+export function pacingFigures(
+  s: TrafficSettings,
+  repositories: readonly PacedRepository[],
+  clusters: number,
+): PacingFigures {
   const most = (f: (r: PacedRepository) => number) => round(Math.max(0, ...repositories.map(f)));
   const fetchSpreadSeconds = most((r) => fetchSpread(s, r));
   const statusLag = most((r) => statusLagSeconds(s, r));
+  // The last of a fleet started together starts a start spread after the first, and its first
+  // status waits up to a slot period after its apply.
   return {
     fetchSpreadSeconds,
     statusLagSeconds: statusLag,
-    startupSeconds: Math.max(fetchSpreadSeconds, statusLag),
+    startupSeconds: round(startSpread(s, clusters) + statusLag),
   };
+}
+
+/**
+ * Returns the last start's wait for its turn when the fleet starts together: starts take turns
+ * on the fleet repository's timeline (every agent reads it first), `startTurnsOf` turns each.
+ */
+function startSpread(s: TrafficSettings, clusters: number): number {
+  if (!s.doorbell || s.pacingBudget === undefined || clusters <= 1) return 0;
+  const rate = ringsPerSecond(s.pacingBudget, clusters, s.agent.safetyPollSeconds, readsPerRing);
+  return rate === undefined ? 0 : spreadSeconds(clusters, rate / startTurnsOf(readsPerStart));
 }
 
 function round(seconds: number): number {

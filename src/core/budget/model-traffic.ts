@@ -103,6 +103,7 @@ export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): Traf
   const pacing = pacingFigures(
     settings,
     repositories.map((r) => ({ ...r, holdsSource: r.role === 'fleet' })),
+    n,
   );
   return {
     repositories,
