@@ -177,6 +177,9 @@ test(
         { render: 1, fleet: 0 },
         `ring ${value}: one v2 fetch of the render repository`,
       );
+      // The doorbell's first answer at the start named the head the first pass was reading: it
+      // cost nothing (refresh-gate.ts), so the start's ls-refs and fetch and the rings are all.
+      assert.equal(after.render, 2 + Number(value) - 1, `ring ${value}: the start's 2 reads and 1 a ring`);
     }
     assert.ok(!log.lines.some((l) => l.includes('was not taken')), log.lines.join('\n'));
   },

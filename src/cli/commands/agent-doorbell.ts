@@ -4,7 +4,7 @@
 // moved (loops/agent/refresh-gate.ts), and the heartbeat push stretches to the safety poll
 // (`--doorbell-heartbeat`; the beacons prove life meanwhile); the moment it stops answering,
 // all three go back to what they are without it. A ring names the new head, which the render
-// repository's mirror fetches without asking where the branch is (one read a ring, not two:
+// refresh it opens fetches without asking where the branch is, or skips when the mirror holds it (one read a ring, not two:
 // adapters/remote/fetch-known-head.ts). The hub also paces the agent
 // (loops/agent/hub-pacing.ts): when its first fetch may go, and its push slot.
 import { readFile } from 'node:fs/promises';
@@ -134,33 +134,10 @@ export async function agentWaiting(
 
 // The agent's way of waiting with the doorbell: the bell, the gate it opens, the hub's pacing and
 // the branch poll that slows to the safety poll while the bell answers.
-function doorbellWaiting(
-  repo: AgentRepo,
-  ctx: {
-    probe: () => Promise<string | null>;
-    request: { url: string; cluster: string; token: string };
-    settings: AgentDoorbellOptions;
-    opts: WaitingOptions;
-    deps: WaitingDeps;
-  },
-): AgentWaiting {
+function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
   const { probe, request, settings, opts, deps } = ctx;
   const { clock } = deps;
-  const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
-  const bell = doorbell({
-    url: settings.url,
-    // The hold is the hub's (55 s); the deadline leaves it room, so a silent hub is found out.
-    wait: (after, signal) => waitForHead({ ...request, signal, timeoutMs: 70_000 }, after),
-    beacon: (signal) => sendBeacon({ ...request, signal, timeoutMs: 10_000 }),
-    localHead: () => readRef(repo.gitdir, ref),
-    clock,
-    random: Math.random,
-    log: deps.log,
-    beaconIntervalMs: opts.beaconIntervalMs,
-    minGapMs: opts.branchPollMs,
-    onHead: announcer(repo, deps.log),
-  });
-  const gated = gatedRefresh(repo, { connected: () => bell.connected() });
+  const { bell, gated, rings } = ringGate(repo, ctx);
   const pacing = hubPacing({
     ask: (signal, starting) => askPacing({ ...request, signal, timeoutMs: 30_000 }, starting),
     clock,
@@ -186,7 +163,7 @@ function doorbellWaiting(
         await gated.repo.refresh();
       },
     }),
-    triggers: () => [opening(poll(), gated.gate), opening(bell, gated.gate), pacing],
+    triggers: () => [opening(poll(), gated.gate), rings(), pacing],
     stretchedMs: () => (bell.connected() ? (settings.heartbeatMs ?? settings.safetyPollMs) : undefined),
     pushSlot: () => pacing.slot(),
     passed: (result) => {
@@ -194,6 +171,49 @@ function doorbellWaiting(
         gated.gate.open('waiting for the hub');
     },
   };
+}
+
+type WaitingContext = {
+  probe: () => Promise<string | null>;
+  request: { url: string; cluster: string; token: string };
+  settings: AgentDoorbellOptions;
+  opts: WaitingOptions;
+  deps: WaitingDeps;
+};
+
+// The doorbell and the refresh gate it opens: each ring hands its head to the gate, which
+// tells it to the repository just before the refresh that ring opened (or skips a refresh
+// when the mirror holds that head already: refresh-gate.ts).
+function ringGate(repo: AgentRepo, ctx: WaitingContext) {
+  const { request, settings, opts, deps } = ctx;
+  const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
+  const localHead = () => readRef(repo.gitdir, ref);
+  // The head of the ring the doorbell is telling (onHead comes just before its "look again").
+  let named: string | undefined;
+  const bell = doorbell({
+    url: settings.url,
+    // The hold is the hub's (55 s); the deadline leaves it room, so a silent hub is found out.
+    wait: (after, signal) => waitForHead({ ...request, signal, timeoutMs: 70_000 }, after),
+    beacon: (signal) => sendBeacon({ ...request, signal, timeoutMs: 10_000 }),
+    localHead,
+    clock: deps.clock,
+    random: Math.random,
+    log: deps.log,
+    beaconIntervalMs: opts.beaconIntervalMs,
+    minGapMs: opts.branchPollMs,
+    onHead: (head) => void (named = head),
+  });
+  const takeNamed = (): string | undefined => {
+    const head = named;
+    named = undefined;
+    return head;
+  };
+  const gated = gatedRefresh(repo, {
+    connected: () => bell.connected(),
+    held: localHead,
+    announce: announcer(repo, deps.log),
+  });
+  return { bell, gated, rings: () => ringing(bell, gated.gate, takeNamed) };
 }
 
 /**
@@ -207,6 +227,20 @@ function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
     announce?.(head, (why) =>
       log.info(`doorbell: the head it named was not taken (${why}); reading where the branch is instead`),
     );
+}
+
+/** Returns the doorbell whose every ring opens the gate with the head it named (`named` takes onHead's). */
+function ringing(bell: Doorbell, gate: RefreshGate, named: () => string | undefined): Trigger {
+  return opening(bell, {
+    open: (reason) => {
+      const head = named();
+      // A ring naming no head (the branch is gone) opens the gate as any other trigger does.
+      if (head !== undefined) gate.rung(head, reason);
+      else gate.open(reason);
+    },
+    rung: (head, reason) => gate.rung(head, reason),
+    openFor: () => gate.openFor(),
+  });
 }
 
 /** Returns the trigger whose every event also opens the gate: what it says may be a new commit. */
