@@ -11,6 +11,14 @@ export const repoFlag = {
   help: 'the fleet repository: a local path (bare or not) or an http(s) URL',
 } as const satisfies FlagSpec;
 
+/** `--repo <path|url>` of the reading commands (status, ui): the fleet repository they show. */
+export const readRepoFlag = {
+  type: 'string',
+  value: '<path|url>',
+  required: true,
+  help: 'the fleet repository: a local path or an http(s) URL',
+} as const satisfies FlagSpec;
+
 /** `--token-file FILE` (hub, agent, status): the token for a repository URL. */
 export const tokenFileFlag = {
   type: 'string',

@@ -2,7 +2,7 @@
 // declarations (main.ts).
 import { forgeFlag } from '../forge-profile.js';
 import { logLevelFlag } from '../observability-flags.js';
-import { readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
+import { readBranchPrefixFlag, readRepoFlag, tokenFileFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
 /** `gitfleet status`: its command line. */
@@ -12,12 +12,7 @@ export const statusSpec = {
     'the fleet at a glance: clusters (ready, applied, behind, health) and templates (placement, replicas, health)',
   positionals: [],
   flags: {
-    repo: {
-      type: 'string',
-      value: '<path|url>',
-      required: true,
-      help: 'the fleet repository: a local path or an http(s) URL',
-    },
+    repo: readRepoFlag,
     forge: forgeFlag,
     cluster: {
       type: 'string',

@@ -2,7 +2,7 @@
 // declarations (main.ts).
 import { forgeFlag } from '../forge-profile.js';
 import { logLevelFlag } from '../observability-flags.js';
-import { cacheDirFlag, readBranchPrefixFlag, tokenFileFlag } from '../shared-flags.js';
+import { cacheDirFlag, readBranchPrefixFlag, readRepoFlag, tokenFileFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
 /** `gitfleet ui`: its command line. */
@@ -11,12 +11,7 @@ export const uiSpec = {
   summary: 'a read-only web dashboard of the fleet (clusters, templates x clusters, diffs), on 127.0.0.1',
   positionals: [],
   flags: {
-    repo: {
-      type: 'string',
-      value: '<path|url>',
-      required: true,
-      help: 'the fleet repository: a local path or an http(s) URL',
-    },
+    repo: readRepoFlag,
     forge: forgeFlag,
     port: { type: 'port', value: 'PORT', default: '8080', help: 'the port to listen on (0: any free port)' },
     host: {
