@@ -40,6 +40,19 @@ export const readBranchPrefixFlag = {
   help: "the prefix of the hub's branches (default: the FleetConfig's at HEAD)",
 } as const satisfies FlagSpec;
 
+/** The `<source>` argument of render and validate. */
+export const sourcePositional = {
+  name: '<source>',
+  help: 'the fleet repo: a directory, a work tree or a bare repository',
+} as const;
+
+/** `--ref REF` of render and validate: a commit read instead of the files on disk. */
+export const sourceRefFlag = {
+  type: 'string',
+  value: 'REF',
+  help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
+} as const satisfies FlagSpec;
+
 /** What `--help` of render and validate says about `<source>`. */
 export const sourceArgumentNote =
   '<source> is a directory. With --ref (or when it is a bare repository) the fleet is read from ' +

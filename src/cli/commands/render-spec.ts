@@ -3,20 +3,16 @@
 import { logLevelFlag } from '../observability-flags.js';
 import { luaFlags } from '../lua-flags.js';
 import { sourceFlags } from '../source-flags.js';
-import { sourceArgumentNote } from '../shared-flags.js';
+import { sourceArgumentNote, sourcePositional, sourceRefFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
 /** `gitfleet render`: its command line. */
 export const renderSpec = {
   name: 'render',
   summary: 'render every cluster into DIR/<cluster>/; with --watch, again on every save',
-  positionals: [{ name: '<source>', help: 'the fleet repo: a directory, a work tree or a bare repository' }],
+  positionals: [sourcePositional],
   flags: {
-    ref: {
-      type: 'string',
-      value: 'REF',
-      help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
-    },
+    ref: sourceRefFlag,
     out: {
       type: 'string',
       value: 'DIR',

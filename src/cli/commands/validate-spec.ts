@@ -2,20 +2,16 @@
 // declarations (main.ts).
 import { luaFlags } from '../lua-flags.js';
 import { sourceFlags } from '../source-flags.js';
-import { sourceArgumentNote } from '../shared-flags.js';
+import { sourceArgumentNote, sourcePositional, sourceRefFlag } from '../shared-flags.js';
 import type { CommandSpec } from '../command-line.js';
 
 /** `gitfleet validate`: its command line. */
 export const validateSpec = {
   name: 'validate',
   summary: "check a fleet repo: load and render it, write nothing (for the fleet repo's CI)",
-  positionals: [{ name: '<source>', help: 'the fleet repo: a directory, a work tree or a bare repository' }],
+  positionals: [sourcePositional],
   flags: {
-    ref: {
-      type: 'string',
-      value: 'REF',
-      help: 'read this commit (a branch, tag or commit id) instead of the files on disk',
-    },
+    ref: sourceRefFlag,
     output: {
       type: 'string',
       choices: ['text', 'json'],
