@@ -8,16 +8,14 @@
 // adapters/remote/fetch-known-head.ts). The hub also paces the agent
 // (loops/agent/hub-pacing.ts): when its first fetch may go, and its push slot.
 import { readFile } from 'node:fs/promises';
-import { askPacing, sendBeacon, waitForHead } from '../../adapters/http/doorbell-request.js';
+import { opening, ringGate } from './agent-ring-gate.js';
+import { askPacing } from '../../adapters/http/doorbell-request.js';
 import type { PushSlot } from '../../core/budget/plan-pacing.js';
 import { hubPacing } from '../../loops/agent/hub-pacing.js';
-import { readRef } from '../../adapters/git/read-ref.js';
 import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
-import { clusterBranchRef, type AgentRepo } from '../../loops/agent/agent-repo.js';
+import type { AgentRepo } from '../../loops/agent/agent-repo.js';
 import type { AgentPassResult } from '../../loops/agent/run-agent-pass.js';
 import { branchPoll } from '../../loops/agent/branch-poll.js';
-import { doorbell, type Doorbell } from '../../loops/agent/doorbell.js';
-import { gatedRefresh, type RefreshGate } from '../../loops/agent/refresh-gate.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
@@ -180,78 +178,3 @@ type WaitingContext = {
   opts: WaitingOptions;
   deps: WaitingDeps;
 };
-
-// The doorbell and the refresh gate it opens: each ring hands its head to the gate, which
-// tells it to the repository just before the refresh that ring opened (or skips a refresh
-// when the mirror holds that head already: refresh-gate.ts).
-function ringGate(repo: AgentRepo, ctx: WaitingContext) {
-  const { request, settings, opts, deps } = ctx;
-  const ref = clusterBranchRef(opts.branchPrefix, opts.cluster);
-  const localHead = () => readRef(repo.gitdir, ref);
-  // The head of the ring the doorbell is telling (onHead comes just before its "look again").
-  let named: string | undefined;
-  const bell = doorbell({
-    url: settings.url,
-    // The hold is the hub's (55 s); the deadline leaves it room, so a silent hub is found out.
-    wait: (after, signal) => waitForHead({ ...request, signal, timeoutMs: 70_000 }, after),
-    beacon: (signal) => sendBeacon({ ...request, signal, timeoutMs: 10_000 }),
-    localHead,
-    clock: deps.clock,
-    random: Math.random,
-    log: deps.log,
-    beaconIntervalMs: opts.beaconIntervalMs,
-    minGapMs: opts.branchPollMs,
-    onHead: (head) => void (named = head),
-  });
-  const takeNamed = (): string | undefined => {
-    const head = named;
-    named = undefined;
-    return head;
-  };
-  const gated = gatedRefresh(repo, {
-    connected: () => bell.connected(),
-    held: localHead,
-    announce: announcer(repo, deps.log),
-  });
-  return { bell, gated, rings: () => ringing(bell, gated.gate, takeNamed) };
-}
-
-/**
- * Returns what tells the repository the head a ring named, so that its refresh may fetch that
- * head alone (the render repository's mirror: adapters/remote/fetch-known-head.ts); a head not
- * taken is said once, at info, and the refresh asks where the branch is.
- */
-function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
-  const announce = (repo as Partial<Pick<RemoteHubRepo, 'announceHead'>>).announceHead?.bind(repo);
-  return (head) =>
-    announce?.(head, (why) =>
-      log.info(`doorbell: the head it named was not taken (${why}); reading where the branch is instead`),
-    );
-}
-
-/** Returns the doorbell whose every ring opens the gate with the head it named (`named` takes onHead's). */
-function ringing(bell: Doorbell, gate: RefreshGate, named: () => string | undefined): Trigger {
-  return opening(bell, {
-    open: (reason) => {
-      const head = named();
-      // A ring naming no head (the branch is gone) opens the gate as any other trigger does.
-      if (head !== undefined) gate.rung(head, reason);
-      else gate.open(reason);
-    },
-    rung: (head, reason) => gate.rung(head, reason),
-    openFor: () => gate.openFor(),
-  });
-}
-
-/** Returns the trigger whose every event also opens the gate: what it says may be a new commit. */
-function opening(trigger: Trigger | Doorbell, gate: RefreshGate): Trigger {
-  return {
-    name: trigger.name,
-    start: (notify) =>
-      trigger.start((reason) => {
-        gate.open(reason);
-        notify(reason);
-      }),
-    stop: () => trigger.stop(),
-  };
-}
