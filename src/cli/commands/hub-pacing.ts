@@ -4,9 +4,9 @@
 // Fetches are paced per branch repository: the fleet repository's timeline (and every start) at
 // the rate all readers leave, 2 reads a ring, a render repository's at the rate its own readers
 // leave, 1 read a ring (plan-pacing.ts readsPerRingFromRender). A start
-// takes the turns of the reads it makes of the fleet repository (more when its branch lives in
-// a render repository: plan-pacing.ts readsPerStartFromRender), twice over (startHeadroom): a
-// start's reads land later than planned, and bunch.
+// takes the turns of the reads it makes of the fleet repository (plan-pacing.ts readsPerStart,
+// wherever its branch lives), twice over (startHeadroom): a start's reads land later than
+// planned, and bunch.
 // Clusters are those with a branch, grouped by the assignment of the last pass; before the hub
 // knows both, a pacing request is asked to come back (the agent waits, it does not start unpaced).
 import { forgeBudget, type Forge } from '../../core/budget/forge-budget.js';
@@ -15,7 +15,6 @@ import {
   pushSpacingMs,
   readsPerRingFromRender,
   readsPerStart,
-  readsPerStartFromRender,
   ringsPerSecond,
   startTurnsOf,
   type PushSlot,
@@ -70,9 +69,9 @@ export function hubPacing(opts: {
             ringsPerSecond(budget, there.branches, safetyPollMs / 1000, readsPerRingFromRender) ?? rings;
           return { key: there.url, perSecond };
         };
-  // A start reads the fleet repository (the branch, or the bindings branch that says where it lives).
-  const startTurns = (cluster: string): number =>
-    startTurnsOf(render?.branchRepositoryOf(cluster) === undefined ? readsPerStart : readsPerStartFromRender);
+  // A start reads the fleet repository as much wherever its branch lives (the branch, or the
+  // bindings branch that says where it lives).
+  const startTurns = (): number => startTurnsOf(readsPerStart);
   return {
     pacing: {
       ...(rings !== undefined ? { ringsPerSecond: rings } : {}),

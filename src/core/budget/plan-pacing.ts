@@ -49,18 +49,12 @@ export const readsPerRing = 2;
 export const readsPerRingFromRender = 1;
 
 /**
- * Reads an agent's first fetch costs the fleet repository: an ls-refs and a fetch
- * (test/e2e-git/agent-render-start-reads.test.ts counts them; 3 was planned until 6 December).
+ * Reads an agent's first fetch costs the fleet repository: an ls-refs and a fetch, wherever its
+ * branch lives (one fleet mirror tells it where and keeps the bindings branch;
+ * test/e2e-git/agent-render-start-reads.test.ts counts them; 3 was planned until 6 December, and
+ * 4 for a branch in a render repository, whose second fleet mirror read the bindings branch again).
  */
 export const readsPerStart = 2;
-
-/**
- * Reads the first fetch of an agent whose branch lives in a render repository costs the fleet
- * repository: its one fleet mirror's ls-refs and fetch, which tell it where the branch lives
- * and keep the bindings branch (the same test; until 6 December a second mirror read the
- * bindings branch again: 4, and 416 reads for 100 starts in the budget bench).
- */
-export const readsPerStartFromRender = 2;
 
 /**
  * How many times the turns its reads need a start takes: the budget bench at 24 agents in one
