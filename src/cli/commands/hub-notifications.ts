@@ -15,7 +15,7 @@ import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Metrics } from '../../loops/runtime/metrics.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
-import { startNotifyWorker, type NotifyWorker } from '../../loops/hub/notify-worker.js';
+import { startNotifyWorker, type NotifyWorker, type StatusBranches } from '../../loops/hub/notify-worker.js';
 import {
   isForgeReceiverType,
   type ForgeReceiverSpec,
@@ -53,6 +53,8 @@ export function startHubNotifications(
     rateLimits?: RateLimitGates;
     /** Aborted when the hub stops: a forge receiver's request in flight ends. */
     signal?: AbortSignal;
+    /** The hub's status repositories: status branches there are read for events too. */
+    statusRepositories?: StatusBranches;
   },
 ): NotifyWorker {
   const identity = ctx.deps.identity ?? defaultHubIdentity;
@@ -69,6 +71,7 @@ export function startHubNotifications(
     log: ctx.log,
     metrics: ctx.observe.metrics,
     ...(signer ? { signer } : {}),
+    ...(ctx.statusRepositories ? { statusRepositories: ctx.statusRepositories } : {}),
     author: () => ({ ...identity, time: Math.floor(clock.now() / 1000), tzOffsetMinutes: 0 }),
     receiverOf: (policy, spec) =>
       isForgeReceiver(spec)

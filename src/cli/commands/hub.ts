@@ -168,7 +168,7 @@ export async function runHub(opts: HubOptions, io: Io, deps: Partial<HubDeps> = 
   const { parts } = hub;
   const notifier = startHubNotifications(opts, {
     ...{ repo: parts.repo, setup: parts.setup, clock, log: parts.log, observe, deps, signing: parts.signing },
-    ...{ rateLimits: hub.rateLimits, signal: stopping.signal },
+    ...{ rateLimits: hub.rateLimits, signal: stopping.signal, statusRepositories: parts.statusRepositories },
   });
   if (opts.once)
     return hubOnce(opts, io, { pass: process.pass, log: observe.log, stopping, statuses, notifier });

@@ -22,6 +22,8 @@ export interface Stream {
   name: string;
   head: string;
   kind: 'bindings' | 'status';
+  /** Where its commits are read when not in the hub's repository (a status repository's mirror). */
+  read?: FleetRead;
 }
 
 // A commit no history has: a walk asked to find it goes back to the root (or the bound).
@@ -67,7 +69,12 @@ export class NotifyRouter {
       const positions = input.receivers.map((k) => this.examined.get(k)![stream.name]);
       if (positions.every((p) => p === afterCommit(stream.head))) continue;
       const stopAt = new Set(positions.map((p) => (p === undefined ? rootOfHistory : p.split(':')[0]!)));
-      const walk = { read: input.read, head: stream.head, stopAt, maxCommits: this.opts.maxCommits };
+      const walk = {
+        read: stream.read ?? input.read,
+        head: stream.head,
+        stopAt,
+        maxCommits: this.opts.maxCommits,
+      };
       const read: StreamEvents =
         stream.kind === 'bindings'
           ? bindingsStreamEvents(walk)

@@ -8,11 +8,10 @@
 // event delivered but not yet recorded when a hub dies is sent again with the same id (receivers
 // de-duplicate on it). A receiver the notifier first meets starts at the branches' heads.
 import { readRef } from '../../adapters/git/read-ref.js';
-import { listRefs } from '../../adapters/git/list-refs.js';
 import { openObjectStore } from '../../adapters/git/object-store.js';
 import type { GitSignature } from '../../adapters/git/make-commit.js';
 import type { CommitSigner } from '../../adapters/signing/commit-signer.js';
-import { bindingsRef, notificationsRef, statusRefPrefix } from '../../core/publish/hub-refs.js';
+import { bindingsRef, notificationsRef } from '../../core/publish/hub-refs.js';
 import { parseTrailers, sourceCommitTrailer } from '../../core/publish/commit-trailers.js';
 import type { NotificationPolicy, NotificationReceiverSpec } from '../../core/model/notification-policy.js';
 import type { NotificationReceiver } from '../../core/notify/notification-receiver.js';
@@ -24,11 +23,12 @@ import type { Metrics } from '../runtime/metrics.js';
 import { createFleetStatusMemo } from '../views/fleet-status-memo.js';
 import { readCommit, type FleetRead } from '../views/read-fleet-objects.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
+import { streamsOf, type StatusBranches } from './notify-stream-heads.js';
 import type { HubPassResult } from './hub-pass-result.js';
 import { NotifyLane, type QueuedEvent } from './notify-lane.js';
 import { NotifyCursorStore } from './notify-cursor-store.js';
 import { loadRoutingFacts, type RoutingFacts } from './notify-policies.js';
-import { NotifyRouter, renderFailedEvent, type Stream } from './notify-router.js';
+import { NotifyRouter, renderFailedEvent } from './notify-router.js';
 
 export interface NotifyWorkerOptions {
   repo: HubRepo;
@@ -52,6 +52,11 @@ export interface NotifyWorkerOptions {
   /** The notifications branch is written at most this often (default 30 s). */
   flushIntervalMs?: number;
   backoff?: Partial<Omit<BackoffSettings, 'random'>>;
+  /**
+   * Where each cluster's status branch is read when the fleet names status repositories (the
+   * hub's, refreshed by its passes); absent: every status branch is in the hub's repository.
+   */
+  statusRepositories?: StatusBranches;
 }
 
 /** The running notifier. */
@@ -72,6 +77,8 @@ export interface NotifyWorker {
    */
   drain(timeoutMs: number): Promise<number>;
 }
+
+export type { StatusBranches };
 
 /** Starts the notifier; nothing is read until the first pass is told. */
 export function startNotifyWorker(opts: NotifyWorkerOptions): NotifyWorker {
@@ -149,7 +156,7 @@ async function routeNewEvents(ctx: {
     parseTrailers(readCommit(read, bindingsHead).message).get(sourceCommitTrailer)?.[0] ?? '';
   const facts = await ctx.routing(sourceCommit);
   const keys = lanes.sync(facts);
-  const streams = await streamsOf(gitdir, opts.branchPrefix, bindingsHead);
+  const streams = await streamsOf(gitdir, opts, bindingsHead);
   const handed = router.route({ read, streams, receivers: keys, routing: facts, sourceCommit, renderFailed });
   for (const [key, items] of handed) lanes.get(key)?.push(items);
 }
@@ -229,15 +236,6 @@ async function untilOrAfter(clock: Clock, done: Promise<void>, ms: number): Prom
   const late = new Promise<void>((resolve) => (cancel = clock.setTimer(resolve, ms)));
   await Promise.race([done, late]);
   cancel();
-}
-
-/** The streams events are read from: the bindings branch, then each cluster's status branch by name. */
-async function streamsOf(gitdir: string, branchPrefix: string, bindingsHead: string): Promise<Stream[]> {
-  const streams: Stream[] = [{ name: 'bindings', head: bindingsHead, kind: 'bindings' }];
-  const prefix = statusRefPrefix(branchPrefix);
-  for (const [name, head] of [...(await listRefs(gitdir, prefix))].sort())
-    streams.push({ name: `status/${name.slice(prefix.length)}`, head, kind: 'status' });
-  return streams;
 }
 
 /** A receiver's delivery lane, with the worker's clock, log, metrics and backlog bound. */

@@ -5,7 +5,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forgeReceiver } from '../../../src/adapters/notify/forge-receiver.js';
 import { httpReceiver } from '../../../src/adapters/notify/http-receiver.js';
-import { startNotifyWorker, type NotifyWorker } from '../../../src/loops/hub/notify-worker.js';
+import {
+  startNotifyWorker,
+  type NotifyWorker,
+  type StatusBranches,
+} from '../../../src/loops/hub/notify-worker.js';
 import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import type { Logger } from '../../../src/loops/runtime/logger.js';
 import type { Metrics, NotificationReport } from '../../../src/loops/runtime/metrics.js';
@@ -53,7 +57,12 @@ export interface TestWorker {
 export function testWorker(
   path: string,
   secrets: string,
-  opts: { maxBacklog?: number; timeoutMs?: number; clock?: FakeClock } = {},
+  opts: {
+    maxBacklog?: number;
+    timeoutMs?: number;
+    clock?: FakeClock;
+    statusRepositories?: StatusBranches;
+  } = {},
 ): TestWorker {
   const clock = opts.clock ?? fakeClock();
   const reports: NotificationReport[] = [];
@@ -78,6 +87,7 @@ export function testWorker(
       tzOffsetMinutes: 0,
     }),
     ...(opts.maxBacklog ? { maxBacklog: opts.maxBacklog } : {}),
+    ...(opts.statusRepositories ? { statusRepositories: opts.statusRepositories } : {}),
     receiverOf: (policy, spec) =>
       spec.type === 'webhook'
         ? httpReceiver({
