@@ -67,8 +67,12 @@ function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
     );
 }
 
-/** Returns the doorbell whose every ring opens the gate with the head it named (`named` takes onHead's). */
-function ringing(bell: Doorbell, gate: RefreshGate, named: () => string | undefined): Trigger {
+/**
+ * Returns the trigger whose every event opens the gate with the head it named (`named` takes it:
+ * the doorbell's onHead, the branch poll's onMove), so the refresh is skipped when the mirror
+ * holds that head by then and may fetch it alone otherwise; an event naming none opens it as is.
+ */
+export function ringing(bell: Trigger, gate: RefreshGate, named: () => string | undefined): Trigger {
   return opening(bell, {
     open: (reason) => {
       const head = named();
