@@ -55,7 +55,7 @@ export function ringGate(repo: AgentRepo, ctx: RingGateContext) {
 }
 
 /**
- * Returns what tells the repository the head a ring named, so that its refresh may fetch that
+ * Returns what tells the repository the head a ring (or the branch poll) named, so that its refresh may fetch that
  * head alone (the render repository's mirror: adapters/remote/fetch-known-head.ts); a head not
  * taken is said once, at info, and the refresh asks where the branch is.
  */
@@ -63,7 +63,9 @@ function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
   const announce = (repo as Partial<Pick<RemoteHubRepo, 'announceHead'>>).announceHead?.bind(repo);
   return (head) =>
     announce?.(head, (why) =>
-      log.info(`doorbell: the head it named was not taken (${why}); reading where the branch is instead`),
+      log.info(
+        `the head the doorbell or the branch poll named was not taken (${why}); reading where the branch is instead`,
+      ),
     );
 }
 
