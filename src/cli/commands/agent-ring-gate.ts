@@ -55,9 +55,10 @@ export function ringGate(repo: AgentRepo, ctx: RingGateContext) {
 }
 
 /**
- * Returns what tells the repository the head a ring (or the branch poll) named, so that its refresh may fetch that
- * head alone (the render repository's mirror: adapters/remote/fetch-known-head.ts); a head not
- * taken is said once, at info, and the refresh asks where the branch is.
+ * Returns what tells the repository the head a ring (or the branch poll) named, so that its
+ * refresh may fetch that head alone (the render repository's mirror:
+ * adapters/remote/fetch-known-head.ts); a head not taken is said once, at info, and the refresh
+ * asks where the branch is.
  */
 function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
   const announce = (repo as Partial<Pick<RemoteHubRepo, 'announceHead'>>).announceHead?.bind(repo);

@@ -145,6 +145,8 @@ class Polling {
     const before = this.seen;
     this.seen = now;
     if (!this.running || before === undefined || before === now || (await this.holds(now))) return;
+    // Stopped while the mirror was read: no notify follows a stop.
+    if (!this.running) return;
     this.opts.onMove?.(now);
     notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
   }

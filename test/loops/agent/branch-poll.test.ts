@@ -68,6 +68,29 @@ test('a move the mirror holds already (a ring or a pass fetched it) is no news; 
   await trigger.stop();
 });
 
+test('a poll stopped while it reads what the mirror holds says nothing after the stop', async () => {
+  const clock = fakeClock();
+  const answers = ['a', 'b'];
+  let asked = 0;
+  let heldAsked = false;
+  let hold!: (head: string) => void;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    probe: () => Promise.resolve(answers[Math.min(asked++, answers.length - 1)]!),
+    held: () => ((heldAsked = true), new Promise<string>((resolve) => (hold = resolve))),
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  await eventually(() => clock.pending().length === 1, 'the baseline taken');
+  clock.advance(1000);
+  await eventually(() => heldAsked, 'the move b: the mirror is read');
+  const stopped = trigger.stop();
+  hold('a'); // the mirror does not hold b: a move, but the poll was stopped meanwhile
+  await stopped;
+  assert.deepEqual(fired, []);
+});
+
 test('a failing probe waits twice as long each time, up to the cap, and the interval comes back', async () => {
   const clock = fakeClock();
   const answers: (string | Error)[] = ['a', ...Array.from({ length: 4 }, () => new Error('down')), 'a', 'b'];
