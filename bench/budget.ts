@@ -47,6 +47,11 @@ export interface BudgetShape {
   deadlineMs: number;
   /** The longest wait for the statuses of a stretch once its applies are in (default: waitMs and the status lag). */
   statusWaitMs?: number;
+  /**
+   * The agents' safety poll (default: the github profile's 5 min). Shorter, a run of a few
+   * minutes sees what each agent's first safety poll after the source push costs.
+   */
+  safetyPollMs?: number;
 }
 
 const freePort = (): Promise<number> =>
@@ -184,6 +189,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       workDir: join(root, `agents-${part[0]}`),
       branchPrefix: 'gitfleet/',
       ...githubAgentTiming(),
+      ...(shape.safetyPollMs !== undefined ? { safetyPollMs: shape.safetyPollMs } : {}),
       watched: { namespace: 'shop', name: 'web' },
     });
     const agentPids: number[] = [];
@@ -338,6 +344,7 @@ export const budgetScenario: Scenario = {
       ...budgetShape({ quick: opts.quick, ...(opts.clusters ? { clusters: opts.clusters } : {}) }),
       ...(statusWaitMs !== undefined ? { statusWaitMs } : {}),
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(safetyPollMs !== undefined ? { safetyPollMs } : {}),
     };
     const result = await runBudgetBench(shape, opts.log);
     return {
@@ -360,15 +367,17 @@ export const budgetScenario: Scenario = {
   },
 };
 
-// Run by itself: `node build/bench/budget.js [--quick] [--clusters N] [--status-wait S] [--deadline S]`
-// prints the report as JSON; `--status-wait` cuts the wait for statuses (a loaded machine: push →
-// applied first); `--deadline` the whole run's (it then reports what it reached).
+// Run by itself: `node build/bench/budget.js [--quick] [--clusters N] [--status-wait S] [--deadline S]
+// [--safety-poll S]` prints the report as JSON; `--status-wait` cuts the wait for statuses (a loaded
+// machine: push → applied first); `--deadline` the whole run's (it then reports what it reached);
+// `--safety-poll` the agents' safety poll (a short run then sees each agent's first one after the push).
 const secondsAfter = (flag: string): number | undefined => {
   const at = process.argv.indexOf(flag);
   return at > 0 ? Number(process.argv[at + 1]) * 1000 : undefined;
 };
 const statusWaitMs = secondsAfter('--status-wait');
 const deadlineMs = secondsAfter('--deadline');
+const safetyPollMs = secondsAfter('--safety-poll');
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--clusters');
   const clusters = at > 0 ? Number(process.argv[at + 1]) : undefined;

@@ -17,6 +17,7 @@ import { startNotifyServer } from '../../src/adapters/http/notify-server.js';
 import { parseNotifyTokens } from '../../src/adapters/http/notify-tokens.js';
 import { localHubRepo } from '../../src/adapters/remote/hub-repo.js';
 import { agentWaiting } from '../../src/cli/commands/agent-doorbell.js';
+import type { AgentPassResult } from '../../src/loops/agent/run-agent-pass.js';
 import { openAgentRepo } from '../../src/cli/commands/agent-render-repo.js';
 import { RenderRepositories } from '../../src/loops/hub/render-repositories.js';
 import { silentLogger, type Logger } from '../../src/loops/runtime/logger.js';
@@ -99,6 +100,16 @@ function reads(server: GitServer): { fleet: number; render: number } {
   return { fleet: of('fleet.git'), render: of('render.git') };
 }
 
+/** The upload-pack POSTs of each served repository since `before`. */
+function readsSince(server: GitServer, before: { fleet: number; render: number }) {
+  const now = reads(server);
+  return { render: now.render - before.render, fleet: now.fleet - before.fleet };
+}
+
+// A safety poll of 20 s, due before the first resync (30 s) and once before the second; beacons a
+// minute apart, so the doorbell is connected throughout (an answer within two beacon intervals).
+const safetyPolled = { safetyPollMs: 20_000, beaconIntervalMs: 60_000 };
+
 /** A doorbell the test rings: its head is whatever the last ring named. */
 async function handRungDoorbell(t: TestContext, first: string) {
   let head = first;
@@ -119,7 +130,10 @@ async function handRungDoorbell(t: TestContext, first: string) {
 }
 
 /** Starts m1's agent as `gitfleet agent --repo <fleet URL> --notify-url …` wires it, on a fake cluster. */
-async function startAgent(t: TestContext, opts: { url: string; notifyUrl: string; log: Logger }) {
+async function startAgent(
+  t: TestContext,
+  opts: { url: string; notifyUrl: string; log: Logger; safetyPollMs?: number; beaconIntervalMs?: number },
+) {
   const tokenFile = join(tempDir('ring'), 'token');
   writeFileSync(tokenFile, 'the-m1-token\n');
   const repo = await openAgentRepo({
@@ -130,10 +144,27 @@ async function startAgent(t: TestContext, opts: { url: string; notifyUrl: string
     log: opts.log,
   });
   const probe = fakeAgent();
-  const doorbell = { url: opts.notifyUrl, tokenFile, safetyPollMs: 300_000 };
-  const settings = { cluster: 'm1', branchPrefix: 'gitfleet/', branchPollMs: 1000, beaconIntervalMs: 10_000 };
-  const waiting = await agentWaiting(repo, { ...settings, doorbell }, { clock: probe.clock, log: opts.log });
-  return startDoorbellAgentLoop(t, { waiting, clock: probe.clock, fleetRepo: () => repo.fleetRepo() });
+  const doorbell = { url: opts.notifyUrl, tokenFile, safetyPollMs: opts.safetyPollMs ?? 300_000 };
+  const settings = {
+    cluster: 'm1',
+    branchPrefix: 'gitfleet/',
+    branchPollMs: 1000,
+    beaconIntervalMs: opts.beaconIntervalMs ?? 10_000,
+  };
+  // The branch poll's probes answered and the loop's passes done, counted.
+  const seen = { probes: 0, passes: 0 };
+  const counted = Object.assign(Object.create(repo) as typeof repo, {
+    probeSource: () => repo.probeSource!().finally(() => seen.probes++),
+  });
+  const waiting = await agentWaiting(
+    counted,
+    { ...settings, doorbell },
+    { clock: probe.clock, log: opts.log },
+  );
+  const passed = waiting.passed;
+  Object.assign(waiting, { passed: (r: AgentPassResult) => (passed(r), seen.passes++) });
+  const agent = startDoorbellAgentLoop(t, { waiting, clock: probe.clock, fleetRepo: () => repo.fleetRepo() });
+  return Object.assign(agent, { seen });
 }
 
 const applied = (agent: FakeAgent): string | undefined =>
@@ -145,11 +176,20 @@ function recording(): Logger & { lines: string[] } {
 }
 
 /** A started agent that applied the first render and holds a wait at the hand-rung doorbell. */
-async function ready(t: TestContext, opts: { v0Only?: boolean } = {}) {
+async function ready(
+  t: TestContext,
+  opts: { v0Only?: boolean; safetyPollMs?: number; beaconIntervalMs?: number } = {},
+) {
   const fleet = await servedFleet(t, opts);
   const bell = await handRungDoorbell(t, fleet.headOf('m1'));
   const log = recording();
-  const agent = await startAgent(t, { url: fleet.url, notifyUrl: bell.server.url, log });
+  const agent = await startAgent(t, {
+    url: fleet.url,
+    notifyUrl: bell.server.url,
+    log,
+    ...(opts.safetyPollMs !== undefined ? { safetyPollMs: opts.safetyPollMs } : {}),
+    ...(opts.beaconIntervalMs !== undefined ? { beaconIntervalMs: opts.beaconIntervalMs } : {}),
+  });
   await eventually(() => applied(agent) === '1', 'the first pass applied the branch');
   await eventually(() => bell.server.waiting() === 1, 'the agent holds a wait');
   // Rings are at least the branch poll apart (1 s): each case moves the agent's clock past it.
@@ -171,17 +211,72 @@ test(
       const before = reads(server);
       bell.ring(headOf('m1'));
       await eventually(() => applied(agent) === value, `a=${value} applied, rung in by the doorbell`);
-      const after = reads(server);
       assert.deepEqual(
-        { render: after.render - before.render, fleet: after.fleet - before.fleet },
+        readsSince(server, before),
         { render: 1, fleet: 0 },
         `ring ${value}: one v2 fetch of the render repository`,
       );
       // The doorbell's first answer at the start named the head the first pass was reading: it
       // cost nothing (refresh-gate.ts), so the start's ls-refs and fetch and the rings are all.
-      assert.equal(after.render, 2 + Number(value) - 1, `ring ${value}: the start's 2 reads and 1 a ring`);
+      assert.equal(
+        reads(server).render,
+        2 + Number(value) - 1,
+        `ring ${value}: the start's 2 reads and 1 a ring`,
+      );
     }
     assert.ok(!log.lines.some((l) => l.includes('was not taken')), log.lines.join('\n'));
+  },
+);
+
+test(
+  'after a push that moves every branch, the safety poll that finds the head the ring fetched reads the fleet repository nothing',
+  slow,
+  async (t) => {
+    const { server, render, headOf, bell, agent, next } = await ready(t, safetyPolled);
+    await next();
+    await render('2');
+    const before = reads(server);
+    const passes = agent.seen.passes;
+    bell.ring(headOf('m1'));
+    await eventually(() => applied(agent) === '2' && agent.seen.passes > passes, 'a=2 applied, rung in');
+    // The safety poll comes due: its ls-refs finds the head the ring fetched.
+    const probes = agent.seen.probes;
+    agent.clock.advance(21_000);
+    await eventually(() => agent.seen.probes > probes, "the safety poll's ls-refs answered");
+    // The resync (every 30 s) runs a pass: it refreshes from Git only if the poll opened the gate.
+    const resynced = agent.seen.passes;
+    agent.clock.advance(8_000);
+    await eventually(() => agent.seen.passes > resynced, 'the resync pass done');
+    assert.deepEqual(
+      readsSince(server, before),
+      { render: 2, fleet: 0 },
+      // Before: the poll said "moved" (its last answer was the old head), and the refresh that
+      // found the branch where the ring left it read the bindings branch: an ls-refs and a fetch.
+      "the ring's fetch and the safety poll's ls-refs; no read of the fleet repository",
+    );
+  },
+);
+
+test(
+  'a safety poll that finds a move the doorbell did not ring fetches the head it found alone, as a ring does',
+  slow,
+  async (t) => {
+    const { server, render, agent, next } = await ready(t, safetyPolled);
+    await next();
+    await render('2');
+    const before = reads(server);
+    const passes = agent.seen.passes;
+    agent.clock.advance(21_000);
+    await eventually(
+      () => applied(agent) === '2' && agent.seen.passes > passes,
+      'a=2 applied, found by the poll',
+    );
+    assert.deepEqual(
+      readsSince(server, before),
+      // Before, the refresh asked where the branch is first: an ls-refs more.
+      { render: 2, fleet: 0 },
+      "the poll's ls-refs and a v2 fetch of the head it found",
+    );
   },
 );
 

@@ -5,20 +5,24 @@
 // (`--doorbell-heartbeat`; the beacons prove life meanwhile); the moment it stops answering,
 // all three go back to what they are without it. A ring names the new head, which the render
 // refresh it opens fetches without asking where the branch is, or skips when the mirror holds it (one read a ring, not two:
-// adapters/remote/fetch-known-head.ts). The hub also paces the agent
-// (loops/agent/hub-pacing.ts): when its first fetch may go, and its push slot.
+// adapters/remote/fetch-known-head.ts). The safety poll says nothing of a head the mirror holds
+// already (a ring fetched it), and hands a head it finds moved to the gate as a ring does. The hub
+// also paces the agent (loops/agent/hub-pacing.ts): when its first fetch may go, and its push slot.
 import { readFile } from 'node:fs/promises';
-import { opening, ringGate } from './agent-ring-gate.js';
+import { readRef } from '../../adapters/git/read-ref.js';
+import { ringGate, ringing } from './agent-ring-gate.js';
 import { askPacing } from '../../adapters/http/doorbell-request.js';
 import type { PushSlot } from '../../core/budget/plan-pacing.js';
 import { hubPacing } from '../../loops/agent/hub-pacing.js';
 import type { RemoteHubRepo } from '../../adapters/remote/remote-hub-repo.js';
-import type { AgentRepo } from '../../loops/agent/agent-repo.js';
+import { clusterBranchRef, type AgentRepo } from '../../loops/agent/agent-repo.js';
 import type { AgentPassResult } from '../../loops/agent/run-agent-pass.js';
 import { branchPoll } from '../../loops/agent/branch-poll.js';
 import type { Clock } from '../../loops/runtime/clock.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import type { Trigger } from '../../loops/runtime/trigger.js';
+import type { Doorbell } from '../../loops/agent/doorbell.js';
+import type { RefreshGate } from '../../loops/agent/refresh-gate.js';
 import { escapeText } from '../../core/model/quote-text.js';
 import { isRepoUrl } from '../../adapters/remote/parse-remote-url.js';
 import { UsageError } from '../usage-error.js';
@@ -117,7 +121,7 @@ export async function agentWaiting(
   const { clock } = deps;
   if (!opts.doorbell || !probe || opts.once) {
     const triggers = (): Trigger[] =>
-      probe ? [branchPoll({ clock, intervalMs: opts.branchPollMs, probe })] : [];
+      probe ? [branchPoll({ clock, intervalMs: opts.branchPollMs, probe, held: heldHead(repo, opts) })] : [];
     const none = () => undefined;
     return { repo, triggers, stretchedMs: none, passed: none, pushSlot: none };
   }
@@ -133,7 +137,7 @@ export async function agentWaiting(
 // The agent's way of waiting with the doorbell: the bell, the gate it opens, the hub's pacing and
 // the branch poll that slows to the safety poll while the bell answers.
 function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
-  const { probe, request, settings, opts, deps } = ctx;
+  const { request, settings, deps } = ctx;
   const { clock } = deps;
   const { bell, gated, rings } = ringGate(repo, ctx);
   const pacing = hubPacing({
@@ -142,16 +146,6 @@ function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
     log: deps.log,
     random: Math.random,
   });
-  const poll = (): Trigger =>
-    branchPoll({
-      clock,
-      intervalMs: () => (bell.connected() ? settings.safetyPollMs : opts.branchPollMs),
-      changes: (listener) => bell.onChange(listener),
-      probe,
-      name: `branch poll every ${opts.branchPollMs} ms, every ${settings.safetyPollMs} ms with the doorbell`,
-      // A fleet started together polls at random moments, not all at once.
-      ...(deps.random ? { firstAfterMs: Math.floor(deps.random() * settings.safetyPollMs) } : {}),
-    });
   return {
     // The first fetch waits for the hub's word (it paces starts by the read budget).
     // Its other members read through (a spread would drop them: refresh-gate.ts reads through too).
@@ -161,7 +155,7 @@ function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
         await gated.repo.refresh();
       },
     }),
-    triggers: () => [opening(poll(), gated.gate), rings(), pacing],
+    triggers: () => [safetyPoll(repo, ctx, bell, gated.gate), rings(), pacing],
     stretchedMs: () => (bell.connected() ? (settings.heartbeatMs ?? settings.safetyPollMs) : undefined),
     pushSlot: () => pacing.slot(),
     passed: (result) => {
@@ -169,6 +163,47 @@ function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
         gated.gate.open('waiting for the hub');
     },
   };
+}
+
+/**
+ * Returns the branch poll, slowed to the safety poll while the bell answers. A move it finds opens
+ * the gate with the head it found, as a ring does, so a refresh after it sends nothing when the
+ * mirror holds that head by then (a ring fetched it meanwhile: refresh-gate.ts), and fetches that
+ * head alone otherwise; an answer the mirror holds already is no move at all (branch-poll.ts).
+ */
+function safetyPoll(repo: AgentRepo, ctx: WaitingContext, bell: Doorbell, gate: RefreshGate): Trigger {
+  const { probe, settings, opts, deps } = ctx;
+  // The head the last move found (a commit id; the answer while the branch is a tombstone is a pair).
+  let found: string | undefined;
+  const poll = branchPoll({
+    clock: deps.clock,
+    intervalMs: () => (bell.connected() ? settings.safetyPollMs : opts.branchPollMs),
+    changes: (listener) => bell.onChange(listener),
+    probe,
+    held: heldHead(repo, opts),
+    onMove: (answer) => void (found = answer !== null && isCommitId(answer) ? answer : undefined),
+    name: `branch poll every ${opts.branchPollMs} ms, every ${settings.safetyPollMs} ms with the doorbell`,
+    // A fleet started together polls at random moments, not all at once.
+    ...(deps.random ? { firstAfterMs: Math.floor(deps.random() * settings.safetyPollMs) } : {}),
+  });
+  return ringing(poll, gate, () => {
+    const head = found;
+    found = undefined;
+    return head;
+  });
+}
+
+/**
+ * Returns what reads the head of the cluster branch the agent's mirror holds (where the branch
+ * lives now): the poll says nothing of a move a ring or a pass fetched already (branch-poll.ts).
+ */
+function heldHead(repo: AgentRepo, opts: WaitingOptions): () => Promise<string | null> {
+  return () => readRef(repo.gitdir, clusterBranchRef(opts.branchPrefix, opts.cluster));
+}
+
+/** Whether a probe's answer names a commit (SHA-1 or SHA-256), not the pair it answers while the branch is a tombstone. */
+function isCommitId(answer: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(answer);
 }
 
 type WaitingContext = {

@@ -55,20 +55,27 @@ export function ringGate(repo: AgentRepo, ctx: RingGateContext) {
 }
 
 /**
- * Returns what tells the repository the head a ring named, so that its refresh may fetch that
- * head alone (the render repository's mirror: adapters/remote/fetch-known-head.ts); a head not
- * taken is said once, at info, and the refresh asks where the branch is.
+ * Returns what tells the repository the head a ring (or the branch poll) named, so that its
+ * refresh may fetch that head alone (the render repository's mirror:
+ * adapters/remote/fetch-known-head.ts); a head not taken is said once, at info, and the refresh
+ * asks where the branch is.
  */
 function announcer(repo: AgentRepo, log: Logger): (head: string) => void {
   const announce = (repo as Partial<Pick<RemoteHubRepo, 'announceHead'>>).announceHead?.bind(repo);
   return (head) =>
     announce?.(head, (why) =>
-      log.info(`doorbell: the head it named was not taken (${why}); reading where the branch is instead`),
+      log.info(
+        `the head the doorbell or the branch poll named was not taken (${why}); reading where the branch is instead`,
+      ),
     );
 }
 
-/** Returns the doorbell whose every ring opens the gate with the head it named (`named` takes onHead's). */
-function ringing(bell: Doorbell, gate: RefreshGate, named: () => string | undefined): Trigger {
+/**
+ * Returns the trigger whose every event opens the gate with the head it named (`named` takes it:
+ * the doorbell's onHead, the branch poll's onMove), so the refresh is skipped when the mirror
+ * holds that head by then and may fetch it alone otherwise; an event naming none opens it as is.
+ */
+export function ringing(bell: Trigger, gate: RefreshGate, named: () => string | undefined): Trigger {
   return opening(bell, {
     open: (reason) => {
       const head = named();

@@ -5,6 +5,7 @@
 // | who        | when                                   | requests                                   |
 // |------------|----------------------------------------|--------------------------------------------|
 // | agent      | each --branch-poll (or --safety-poll)  | 1 read: a protocol v2 ls-refs of its branch |
+// |            |   finding the head its mirror holds    | no move: no refresh (branch-poll.ts), so no read of the bindings branch after a ring |
 // | agent      | each pass (--interval, or a move)      | 1 read (ls-refs); +1 read (v2 fetch) when its branch moved |
 // |            |   with render repositories             | the same on the render repository; on the fleet repository (the bindings branch) only when its branch did not move |
 // |            |   with the doorbell connected          | a resync (--interval) reads nothing (refresh-gate.ts): only a ring or the safety poll's move refreshes |

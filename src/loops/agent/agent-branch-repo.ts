@@ -23,8 +23,11 @@
 // that moved the branch in a render repository to a head that allows no deletion here and is no
 // tombstone reads the render repository alone. So a source push that moves every branch costs
 // each render repository its readers' fetches, and the fleet repository none: its bindings
-// branch is read at the next refresh that finds the branch unchanged (the safety poll, the
-// resync, a pass waiting for the hub's answer).
+// branch is read at the next refresh that finds the branch unchanged (the resync without the
+// doorbell, a pass waiting for the hub's answer, one after a failure). The branch poll opens no
+// such refresh for a head the mirror holds already (branch-poll.ts `held`): with the doorbell,
+// every agent's first safety poll after a push did, an ls-refs and a fetch of the fleet
+// repository each.
 import { readCommit } from '../../adapters/git/read-typed-object.js';
 import { readRef } from '../../adapters/git/read-ref.js';
 import { InternalError } from '../../core/model/gitfleet-error.js';

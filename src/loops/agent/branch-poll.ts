@@ -12,6 +12,13 @@
 //
 // A probe refused for the host's rate limit (rate-limit-wait.ts) waits as long as the host asked
 // instead: not a failure, and the probe of a closed gate sends nothing anyway.
+//
+// A move the agent's mirror already holds (`held`) is no news: the doorbell's ring or a pass
+// fetched it since the last probe. Saying "look again" for it would open the refresh gate for a
+// refresh that finds the branch where it is, and such a refresh also reads the fleet
+// repository's bindings branch (agent-branch-repo.ts): after a source push every agent's next
+// safety poll cost the fleet repository an ls-refs and a fetch, about 2,000 reads at 1,000
+// clusters (docs/git-budget.md#render-repositories).
 import type { CancelTimer, Clock } from '../runtime/clock.js';
 import type { Trigger } from '../runtime/trigger.js';
 import { rateLimitWait } from '../runtime/rate-limit-wait.js';
@@ -34,6 +41,10 @@ export interface BranchPollOptions {
    * An interval that becomes shorter meanwhile (the doorbell went down) shortens it.
    */
   firstAfterMs?: number;
+  /** The head the agent's mirror holds now (null: none): a probe answering it says nothing moved. */
+  held?: () => Promise<string | null>;
+  /** Told the answer of a probe that says the branch moved, just before it says so. */
+  onMove?: (answer: string | null) => void;
 }
 
 /** Returns a trigger that fires when the probed branch moves. */
@@ -133,7 +144,20 @@ class Polling {
     this.delayMs = this.interval();
     const before = this.seen;
     this.seen = now;
-    if (this.running && before !== undefined && before !== now)
-      notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
+    if (!this.running || before === undefined || before === now || (await this.holds(now))) return;
+    // Stopped while the mirror was read: no notify follows a stop.
+    if (!this.running) return;
+    this.opts.onMove?.(now);
+    notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
+  }
+
+  // Whether the mirror holds the probed head already (a mirror that cannot be read holds nothing).
+  private async holds(now: string | null): Promise<boolean> {
+    if (this.opts.held === undefined) return false;
+    try {
+      return (await this.opts.held()) === now;
+    } catch {
+      return false;
+    }
   }
 }

@@ -181,6 +181,23 @@ test("With the doorbell a source push costs a render repository one read per rea
   );
 });
 
+test("With the doorbell and render repositories a source push costs the fleet repository the hub's fetch alone: no agent reads the bindings branch for it, at the ring nor at its next safety poll.", () => {
+  const fleet: FleetShape = {
+    clusters: 100,
+    templates: 5,
+    fleetPushesPerHour: 60,
+    statusChangesPerClusterPerHour: 0,
+  };
+  const settings = defaults({ doorbell: true, renderRepositories: 9, statusRepositories: 13 });
+  const [home] = modelTraffic(fleet, settings).repositories;
+  const [idle] = modelTraffic(idleFleet(100), settings).repositories;
+  // The budget bench at 100 agents (docs/git-budget.md#measured): 2 POSTs of fleet.git after the
+  // push, the hub's fetch; before the safety poll took a held head for a move, 2 more per agent.
+  assert.deepEqual(home!.perFleetPush, { reads: 2, pushes: 1 });
+  close(home!.by.agents.readsPerSecond, 0, 'agents: no poll, no resync, no read after a push');
+  close(idle!.by.agents.readsPerSecond, 0, 'idle too');
+});
+
 test("A keyed cluster's heartbeat costs the hub a fetch of the fleet repository: the monitor checks its signature, so the mirror must hold it (at most one fetch a poll).", () => {
   const settings = defaults();
   const [plain] = modelTraffic(idleFleet(1), settings).repositories;

@@ -34,6 +34,63 @@ test('it fires once per move, not on the baseline nor on an unchanged answer', a
   assert.deepEqual(clock.pending(), [], 'no probe after stop');
 });
 
+test('a move the mirror holds already (a ring or a pass fetched it) is no news; one it does not hold is', async () => {
+  const clock = fakeClock();
+  // The probe's answers, and what the mirror holds at each: b fetched by a ring before the poll saw it, c not yet.
+  const steps: { answer: string; held: string | Error }[] = [
+    { answer: 'a', held: 'a' },
+    { answer: 'b', held: 'b' },
+    { answer: 'c', held: 'b' },
+    { answer: 'd', held: new Error('the mirror cannot be read') },
+  ];
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    probe: () => Promise.resolve(steps[Math.min(asked++, steps.length - 1)]!.answer),
+    held: () => {
+      const held = steps[Math.min(asked - 1, steps.length - 1)]!.held;
+      return held instanceof Error ? Promise.reject(held) : Promise.resolve(held);
+    },
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  for (let i = 1; i < steps.length; i++) {
+    await eventually(() => clock.pending().length === 1 && asked === i, `wait ${i}`);
+    clock.advance(1000);
+  }
+  await eventually(() => asked === steps.length && clock.pending().length === 1, 'every answer asked');
+  assert.deepEqual(
+    fired,
+    ['branch moved to c', 'branch moved to d'],
+    'b was held already; a mirror not read holds nothing',
+  );
+  await trigger.stop();
+});
+
+test('a poll stopped while it reads what the mirror holds says nothing after the stop', async () => {
+  const clock = fakeClock();
+  const answers = ['a', 'b'];
+  let asked = 0;
+  let heldAsked = false;
+  let hold!: (head: string) => void;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    probe: () => Promise.resolve(answers[Math.min(asked++, answers.length - 1)]!),
+    held: () => ((heldAsked = true), new Promise<string>((resolve) => (hold = resolve))),
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  await eventually(() => clock.pending().length === 1, 'the baseline taken');
+  clock.advance(1000);
+  await eventually(() => heldAsked, 'the move b: the mirror is read');
+  const stopped = trigger.stop();
+  hold('a'); // the mirror does not hold b: a move, but the poll was stopped meanwhile
+  await stopped;
+  assert.deepEqual(fired, []);
+});
+
 test('a failing probe waits twice as long each time, up to the cap, and the interval comes back', async () => {
   const clock = fakeClock();
   const answers: (string | Error)[] = ['a', ...Array.from({ length: 4 }, () => new Error('down')), 'a', 'b'];
