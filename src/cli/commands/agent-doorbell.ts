@@ -181,6 +181,9 @@ function safetyPoll(repo: AgentRepo, ctx: WaitingContext, bell: Doorbell, gate: 
     changes: (listener) => bell.onChange(listener),
     probe,
     held: heldHead(repo, opts),
+    // A head the mirror does not hold is asked for at every safety poll, so an agent the doorbell
+    // led to a head that is not on the branch goes back to the branch's head within one.
+    untilHeld: { isHead: (answer) => answer === null || isCommitId(answer) },
     onMove: (answer) => void (found = answer !== null && isCommitId(answer) ? answer : undefined),
     name: `branch poll every ${opts.branchPollMs} ms, every ${settings.safetyPollMs} ms with the doorbell`,
     // A fleet started together polls at random moments, not all at once.

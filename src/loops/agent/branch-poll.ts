@@ -45,6 +45,13 @@ export interface BranchPollOptions {
   held?: () => Promise<string | null>;
   /** Told the answer of a probe that says the branch moved, just before it says so. */
   onMove?: (answer: string | null) => void;
+  /**
+   * With `held`: a head the host answers and the mirror does not hold is a move even when the
+   * host answered it before (the doorbell may have named a head that is not on the branch, and
+   * the mirror holds that one; a refresh that failed left the mirror behind). Answers that are
+   * no head (`isHead` false: the pair a tombstoned branch answers) move only when they change.
+   */
+  untilHeld?: { isHead: (answer: string | null) => boolean };
 }
 
 /** Returns a trigger that fires when the probed branch moves. */
@@ -144,20 +151,28 @@ class Polling {
     this.delayMs = this.interval();
     const before = this.seen;
     this.seen = now;
-    if (!this.running || before === undefined || before === now || (await this.holds(now))) return;
+    if (!this.running || before === undefined || !(await this.moved(before, now))) return;
     // Stopped while the mirror was read: no notify follows a stop.
     if (!this.running) return;
     this.opts.onMove?.(now);
     notify(`branch moved to ${now === null ? 'nothing' : now.slice(0, 12)}`);
   }
 
-  // Whether the mirror holds the probed head already (a mirror that cannot be read holds nothing).
-  private async holds(now: string | null): Promise<boolean> {
-    if (this.opts.held === undefined) return false;
+  // Whether the answer is news: it changed and the mirror does not hold it already; with
+  // untilHeld, a head the mirror does not hold is news however often it was answered.
+  private async moved(before: string | null, now: string | null): Promise<boolean> {
+    const diverged = this.opts.untilHeld?.isHead(now) === true;
+    if (before === now && !diverged) return false;
+    return (await this.held()) !== now;
+  }
+
+  // What the mirror holds (a mirror that cannot be read, or no `held`, holds nothing).
+  private async held(): Promise<string | null | undefined> {
+    if (this.opts.held === undefined) return undefined;
     try {
-      return (await this.opts.held()) === now;
+      return await this.opts.held();
     } catch {
-      return false;
+      return undefined;
     }
   }
 }

@@ -68,6 +68,37 @@ test('a move the mirror holds already (a ring or a pass fetched it) is no news; 
   await trigger.stop();
 });
 
+test('untilHeld: a head the mirror does not hold is news at every poll until it does; a tombstone pair only when it changes', async () => {
+  const clock = fakeClock();
+  // The host answers a throughout; the mirror holds x (a head the doorbell named, not on the
+  // branch) until the refresh the second poll opened takes it back to a. Then a tombstone pair.
+  const steps: { answer: string; held: string }[] = [
+    { answer: 'a', held: 'x' },
+    { answer: 'a', held: 'x' },
+    { answer: 'a', held: 'x' },
+    { answer: 'a', held: 'a' },
+    { answer: 't a', held: 'a' },
+    { answer: 't a', held: 'a' },
+  ];
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    probe: () => Promise.resolve(steps[Math.min(asked++, steps.length - 1)]!.answer),
+    held: () => Promise.resolve(steps[Math.min(asked - 1, steps.length - 1)]!.held),
+    untilHeld: { isHead: (answer) => answer !== null && !answer.includes(' ') },
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  for (let i = 1; i < steps.length; i++) {
+    await eventually(() => clock.pending().length === 1 && asked === i, `wait ${i}`);
+    clock.advance(1000);
+  }
+  await eventually(() => asked === steps.length && clock.pending().length === 1, 'every answer asked');
+  assert.deepEqual(fired, ['branch moved to a', 'branch moved to a', 'branch moved to t a']);
+  await trigger.stop();
+});
+
 test('a poll stopped while it reads what the mirror holds says nothing after the stop', async () => {
   const clock = fakeClock();
   const answers = ['a', 'b'];
