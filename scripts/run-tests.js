@@ -139,9 +139,12 @@ const timed = (group, run) => run().then((counts) => ((took[group] = (Date.now()
 // CRD. (The ports, temporary folders and caches they use they share with the unit files beside
 // them already.) The files are dealt to the lanes longest first by the last run's durations, so
 // the lanes end about together.
-const clusterLanes = durations
-  .spread(kubeFiles, Math.max(1, Number(process.env.GITFLEET_CLUSTER_LANES ?? 2)))
-  .filter((files) => files.length > 0);
+const laneCount = Number(process.env.GITFLEET_CLUSTER_LANES ?? 2);
+if (!Number.isInteger(laneCount) || laneCount < 1)
+  throw new Error(
+    `GITFLEET_CLUSTER_LANES=${process.env.GITFLEET_CLUSTER_LANES}: a whole number of lanes, 1 or more`,
+  );
+const clusterLanes = durations.spread(kubeFiles, laneCount).filter((files) => files.length > 0);
 
 /** The lanes' output in lane order: a lane's shows once `open()` was called and the lanes before it are done. */
 function laneOutputs(count, live) {
