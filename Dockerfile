@@ -39,10 +39,12 @@ RUN npm pack --pack-destination /tmp && mv /tmp/gitfleet-*.tgz /tmp/gitfleet.tgz
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
+# The production dependencies first, from package.json and the lock alone: a change of the
+# sources rebuilds the layers below, not this install (the tarball's package.json is the same file).
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /tmp/gitfleet.tgz /tmp/gitfleet.tgz
 RUN tar -xzf /tmp/gitfleet.tgz --strip-components=1 -C /app && rm /tmp/gitfleet.tgz
-COPY package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=render-tools /out/helm /out/kustomize /usr/local/bin/
 # uid 1000, as the manifests' runAsUser (deploy/*/deployment.yaml).
 USER node

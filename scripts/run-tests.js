@@ -6,8 +6,8 @@
 //   node scripts/run-tests.js unit       only tests that need no Kubernetes API server
 //
 // Groups whose tests need real member clusters (test/kube, test/e2e) run once the test
-// clusters are built (test/clusters/build.sh, cached) and started once for the whole group;
-// they are stopped again however the run ends. The render tools of the template source tests
+// clusters are built (test/clusters/build.sh, cached) and started, a pair for each lane of the
+// group (see below); they are stopped again however the run ends. The render tools of the template source tests
 // (helm, kustomize: tools/go-render/build.sh, cached the same way) are built before any group.
 // sops and age for the secrets tests are built first too (test/tools/build-sops.sh, cached)
 // and named in GITFLEET_SOPS_BIN.
@@ -15,7 +15,7 @@
 // The cluster group runs beside the unit group, not after it (GITFLEET_TEST_OVERLAP=0: after
 // it): its files mostly wait on the clusters' own periods (leases, progress deadlines,
 // controllers) and leave the CPU to the unit files. Its output is held back until the unit group
-// is done, then printed as it comes. The unit files start longest first, by their durations in
+// is done, then printed as it comes, one lane after the other. The unit files start longest first, by their durations in
 // the last run, and the run ends with the slowest files (scripts/test-durations.js), so whoever
 // makes the suite faster sees where the time goes.
 import { spawn, spawnSync } from 'node:child_process';
@@ -111,7 +111,8 @@ if (tools.status !== 0)
   console.log('helm and kustomize did not build: the template source tests skip, saying why');
 
 let interrupted = false;
-const kubeDirs = ['kube', 'e2e'];
+// The end-to-end files first: with no durations kept yet they are the long ones, dealt first.
+const kubeDirs = ['e2e', 'kube'];
 const plainFiles = readdirSync(join(root, 'build/test'))
   .filter((d) => statSync(join(root, 'build/test', d)).isDirectory() && !kubeDirs.includes(d))
   .flatMap((d) => findTests(join(root, 'build/test', d)));
@@ -132,18 +133,59 @@ const began = Date.now();
 const took = {};
 const timed = (group, run) => run().then((counts) => ((took[group] = (Date.now() - began) / 1000), counts));
 
-async function runClusterGroup(out) {
+// The cluster group runs in lanes (GITFLEET_CLUSTER_LANES, default 2), one file at a time in
+// each, and every lane starts a pair of test clusters of its own: two files that run at once
+// never share an API server, so they cannot meet in a namespace, a cluster-scoped object or a
+// CRD. (The ports, temporary folders and caches they use they share with the unit files beside
+// them already.) The files are dealt to the lanes longest first by the last run's durations, so
+// the lanes end about together.
+const laneCount = Number(process.env.GITFLEET_CLUSTER_LANES ?? 2);
+if (!Number.isInteger(laneCount) || laneCount < 1)
+  throw new Error(
+    `GITFLEET_CLUSTER_LANES=${process.env.GITFLEET_CLUSTER_LANES}: a whole number of lanes, 1 or more`,
+  );
+const clusterLanes = durations.spread(kubeFiles, laneCount).filter((files) => files.length > 0);
+
+/** The lanes' output in lane order: a lane's shows once `open()` was called and the lanes before it are done. */
+function laneOutputs(count, live) {
+  const sinks = Array.from({ length: count }, () => outputSink(false));
+  const done = Array.from({ length: count }, () => false);
+  const show = () => {
+    if (!live) return;
+    for (let i = 0; i < count; i++) {
+      sinks[i].flush();
+      if (!done[i]) return;
+    }
+  };
+  return {
+    sinks,
+    open: () => ((live = true), show()),
+    finished: (lane) => ((done[lane] = true), show()),
+  };
+}
+
+async function runClusterLane(lane, files, out) {
   const { withTestClusters } = await import('../build/test/clusters/harness/with-test-clusters.js');
   return withTestClusters({ count: 2 }, (env) =>
-    runNodeTests('clusters', kubeFiles, { ...env, ...sopsEnv }, 1, out),
+    runNodeTests(`clusters${lane + 1}`, files, { ...env, ...sopsEnv }, 1, out),
   );
 }
 
-const kubeOut = outputSink(!overlap);
-const clusterGroup = () =>
-  kubeFiles.length > 0
-    ? timed('clusters', () => runClusterGroup(kubeOut))
-    : Promise.resolve({ pass: 0, fail: 0, skipped: 0 });
+const kubeOut = laneOutputs(clusterLanes.length, !overlap);
+/** Runs the lanes side by side and adds up their counts; throws the first lane's error once all are done. */
+async function clusterGroup() {
+  const lanes = clusterLanes.map((files, lane) =>
+    timed(`clusters${lane + 1}`, () => runClusterLane(lane, files, kubeOut.sinks[lane])).finally(() =>
+      kubeOut.finished(lane),
+    ),
+  );
+  const total = { pass: 0, fail: 0, skipped: 0 };
+  for (const lane of await Promise.allSettled(lanes)) {
+    if (lane.status === 'rejected') throw lane.reason;
+    for (const key of Object.keys(total)) total[key] += lane.value[key];
+  }
+  return total;
+}
 // Settled at once, so clusters that fail to start do not end the run while the unit group goes on.
 const settle = (run) =>
   run.then(
@@ -154,7 +196,7 @@ const kubeRun = overlap ? settle(clusterGroup()) : undefined;
 const total = await timed('unit', () =>
   runNodeTests('unit', durations.longestFirst(plainFiles), sopsEnv, unitConcurrency),
 );
-kubeOut.flush();
+kubeOut.open();
 if (interrupted && !overlap) {
   durations.printSlowest(15);
   console.log(`${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped (interrupted)`);
