@@ -91,13 +91,15 @@ function isLostRace(error: unknown): boolean {
 }
 
 async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
-  // The side repositories the last pass read are refreshed beside the fleet repository's refresh.
+  // The fleet repository's refresh goes first (the pass waits for it before anything else); the
+  // side repositories the last pass read are refreshed beside it.
+  const refreshed = opts.repo.refresh();
   const ahead = {
     status: opts.statusRepositories?.refreshAhead(),
     render: opts.renderRepositories?.refreshAhead(opts.unwritable),
   };
   try {
-    return await passFromRefresh(opts, ahead);
+    return await passFromRefresh(opts, refreshed, ahead);
   } finally {
     // A pass that stops early leaves no refresh running behind it (they never throw).
     await Promise.all([ahead.status?.done, ahead.render?.done]);
@@ -110,10 +112,14 @@ interface SidesAhead {
   render: RefreshAhead | undefined;
 }
 
-async function passFromRefresh(opts: PassAttempt, ahead: SidesAhead): Promise<HubPassResult> {
+async function passFromRefresh(
+  opts: PassAttempt,
+  refreshed: Promise<void>,
+  ahead: SidesAhead,
+): Promise<HubPassResult> {
   const timer = new PassTimer(opts.elapsed);
   const cache = opts.cache ?? createHubPassCache();
-  await opts.repo.refresh();
+  await refreshed;
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
   const looks = upToDateLooks(opts, read);
   // The source ref is resolved once: the quick look and the full pass read the same commit.

@@ -110,7 +110,7 @@ test('a pass refreshes the side repositories the last pass read beside the fleet
   commitChange(repo, 'value 2', (work) => writeFileSync(join(work, 'apps/shop.yaml'), configMap('2')));
   rendered(await pass());
   const second = events.splice(0);
-  assert.deepEqual(second.slice(0, 3), ['status s start', 'render a start', 'fleet start']);
+  assert.deepEqual(second.slice(0, 3), ['fleet start', 'status s start', 'render a start']);
   assert.deepEqual(
     [...second].sort(),
     ['fleet end', 'fleet start', 'render a end', 'render a start', 'status s end', 'status s start'],
