@@ -5,38 +5,27 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localHubRepo, type HubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { RenderRepositories } from '../../../src/loops/hub/render-repositories.js';
 import { StatusRepositories } from '../../../src/loops/hub/status-repositories.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
-import { commitChange, fleetRepoWith, git, hubPass, rendered, removeFleetRepos } from './hub-fixture.js';
+import {
+  commitChange,
+  fleetRepoWith,
+  git,
+  hubPass,
+  rendered,
+  removeFleetRepos,
+  shopPolicy as policy,
+  emptyBareRepo,
+} from './hub-fixture.js';
 
-const dirs: string[] = [];
-after(() => {
-  removeFleetRepos();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+after(removeFleetRepos);
 
-function bareRepo(name: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'gitfleet-ahead-')), `${name}.git`);
-  dirs.push(dir);
-  execFileSync('git', ['init', '-q', '--bare', dir]);
-  return dir;
-}
-
-const policy = [
-  'apiVersion: policy.karmada.io/v1alpha1',
-  'kind: PropagationPolicy',
-  'metadata: { name: shop, namespace: shop }',
-  'spec:',
-  '  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap }]',
-  '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }',
-  '',
-].join('\n');
+const bareRepo = emptyBareRepo;
 
 const configMap = (value: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: shop\ndata:\n  a: "${value}"\n`;
@@ -69,9 +58,7 @@ function logged(events: string[], name: (path: string) => string) {
 }
 
 test('a pass refreshes the side repositories the last pass read beside the fleet repository, each once, and a repository listed anew in the pass that lists it', async () => {
-  const s = bareRepo('s');
-  const a = bareRepo('a');
-  const b = bareRepo('b');
+  const [s, a, b] = [bareRepo(), bareRepo(), bareRepo()];
   const names = new Map([
     [s, 'status s'],
     [a, 'render a'],
