@@ -37,6 +37,7 @@ import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { silentLogger, type Logger } from '../src/loops/runtime/logger.js';
 import { admissionPolicies } from './admission-policies.js';
 import { generateFleet } from './generate-fleet.js';
+import { fastImportStream } from './lib/fast-import-stream.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,16 +70,7 @@ const git = (args: string[], input?: string) =>
 
 /** Commits the files on main (on top of the current main when there is one) with git fast-import. */
 function commitFiles(files: readonly SourceFile[], message: string, parent: boolean): void {
-  const parts = [
-    'commit refs/heads/main',
-    'committer Bench <bench@example.com> 1700000000 +0000',
-    `data ${Buffer.byteLength(message)}`,
-    message,
-    ...(parent ? ['from refs/heads/main^0'] : []),
-  ];
-  for (const f of files)
-    parts.push(`M 100644 inline ${f.path}`, `data ${Buffer.byteLength(f.content)}`, f.content);
-  git(['fast-import', '--quiet'], `${parts.join('\n')}\n`);
+  git(['fast-import', '--quiet'], fastImportStream(files, message, parent));
 }
 
 /** Returns the file with one Deployment's image tag bumped. */

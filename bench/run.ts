@@ -22,6 +22,7 @@ import { machineInfo } from './lib/machine.js';
 import { failed, type Scenario, type ScenarioOptions, type ScenarioReport } from './lib/report.js';
 import { scaleScenario } from './scale.js';
 import { hubScaleScenario, render10kScenario } from './hub-scale.js';
+import { hubPushScenario } from './hub-push.js';
 import { failoverScenario } from './failover.js';
 import { chaosScenario } from './chaos.js';
 import { rolloutScenario } from './rollout.js';
@@ -44,6 +45,7 @@ const scenarios: Scenario[] = [
   budgetScenario,
   scaleScenario,
   hubScaleScenario,
+  hubPushScenario,
   render10kScenario,
   failoverScenario,
   chaosScenario,

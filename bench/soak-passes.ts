@@ -31,6 +31,7 @@ import { silentLogger } from '../src/loops/runtime/logger.js';
 import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { generateFleet } from './generate-fleet.js';
 import { median } from './lib/stats.js';
+import { fastImportStream } from './lib/fast-import-stream.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,16 +57,7 @@ const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
 
 /** Commits the files on main with git fast-import. */
 function commitFiles(files: readonly SourceFile[], message: string, parent: boolean): void {
-  const parts = [
-    'commit refs/heads/main',
-    'committer Bench <bench@example.com> 1700000000 +0000',
-    `data ${Buffer.byteLength(message)}`,
-    message,
-    ...(parent ? ['from refs/heads/main^0'] : []),
-  ];
-  for (const f of files)
-    parts.push(`M 100644 inline ${f.path}`, `data ${Buffer.byteLength(f.content)}`, f.content);
-  git(['fast-import', '--quiet'], `${parts.join('\n')}\n`);
+  git(['fast-import', '--quiet'], fastImportStream(files, message, parent));
 }
 
 /** The nth change: a new image tag for one Deployment, a different one from pass to pass. */

@@ -49,6 +49,7 @@ import { resolveSourceHead } from './read-source-commit.js';
 import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.js';
 import { trustHubRecords } from './trust-hub-records.js';
 import { loadVerifiedFleet, type LoadedFleet } from './load-verified-fleet.js';
+import type { RefreshAhead } from './refresh-ahead.js';
 
 export type { HubPassOptions };
 
@@ -90,9 +91,35 @@ function isLostRace(error: unknown): boolean {
 }
 
 async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
+  // The fleet repository's refresh goes first (the pass waits for it before anything else); the
+  // side repositories the last pass read are refreshed beside it.
+  const refreshed = opts.repo.refresh();
+  const ahead = {
+    status: opts.statusRepositories?.refreshAhead(),
+    render: opts.renderRepositories?.refreshAhead(opts.unwritable),
+  };
+  try {
+    return await passFromRefresh(opts, refreshed, ahead);
+  } finally {
+    // A pass that stops early leaves no refresh running behind it (they never throw).
+    await Promise.all([ahead.status?.done, ahead.render?.done]);
+  }
+}
+
+/** The side repositories' refreshes the pass started ahead (refresh-ahead.ts). */
+interface SidesAhead {
+  status: RefreshAhead | undefined;
+  render: RefreshAhead | undefined;
+}
+
+async function passFromRefresh(
+  opts: PassAttempt,
+  refreshed: Promise<void>,
+  ahead: SidesAhead,
+): Promise<HubPassResult> {
   const timer = new PassTimer(opts.elapsed);
   const cache = opts.cache ?? createHubPassCache();
-  await opts.repo.refresh();
+  await refreshed;
   const read: ReadContext = { store: openObjectStore(opts.repo.gitdir, cache.packs), cache };
   const looks = upToDateLooks(opts, read);
   // The source ref is resolved once: the quick look and the full pass read the same commit.
@@ -110,7 +137,7 @@ async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {
   }
   const loaded = await loadVerifiedFleet(opts, { read, timer, head });
   if (loaded.type === 'stopped') return loaded.result;
-  return placeAndRender(opts, { read, timer, looks, ...loaded });
+  return placeAndRender(opts, { read, timer, looks, ahead, ...loaded });
 }
 
 /** What the up-to-date predicate asks beyond the refs (find-rendered-already.ts: isRenderedAlready). */
@@ -136,9 +163,9 @@ function upToDateLooks(opts: PassAttempt, read: ReadContext): UpToDateLooks {
 // so (the same predicate as the quick look, on the state read in full), else render and write.
 async function placeAndRender(
   opts: PassAttempt,
-  ctx: { read: ReadContext; timer: PassTimer; looks: UpToDateLooks } & LoadedFleet,
+  ctx: { read: ReadContext; timer: PassTimer; looks: UpToDateLooks; ahead: SidesAhead } & LoadedFleet,
 ): Promise<HubPassResult> {
-  const { read, timer, source, fleet, refusal } = ctx;
+  const { read, timer, source, fleet, refusal, ahead } = ctx;
   const { failover } = opts;
   const { state, placement } = await placeClusterBranches({
     repos: opts.renderRepositories,
@@ -149,8 +176,10 @@ async function placeAndRender(
       read,
       fleet,
       await trustHubRecords(read, await readHubState(read, fleet.config.branchPrefix), opts),
+      ahead.status,
     ),
     unwritable: opts.unwritable,
+    ...(ahead.render ? { ahead: ahead.render } : {}),
   });
   const verdicts = passVerdicts(failover, state.bindings, {
     statusHeads: state.statusHeads,

@@ -19,6 +19,7 @@ import type { HubState } from './read-hub-state.js';
 import { readCommitInfo, type ReadContext } from './read-git-state.js';
 import { tombstoneTree } from './tombstone-tree.js';
 import type { RenderRepositories } from './render-repositories.js';
+import type { RefreshAhead } from './refresh-ahead.js';
 
 /** A cluster branch outside its cluster's repository, to tombstone. */
 export interface StrayBranch {
@@ -54,13 +55,16 @@ export async function placeClusterBranches(input: {
   state: HubState;
   /** Render repositories that refused a write earlier in this pass: URL → why. */
   unwritable: ReadonlyMap<string, string>;
+  /** The refresh the pass started ahead (refresh-ahead.ts): those repositories are not read again. */
+  ahead?: RefreshAhead;
 }): Promise<{ state: HubState; placement?: RenderPlacement }> {
-  const { repos, fleet, state } = input;
+  const { repos, fleet, state, ahead } = input;
   if (!repos) return { state };
   const listed = new Set((fleet.config.renderRepositories ?? []).map((r) => r.url));
   const recorded = state.bindings.locations;
   const readable = [...listed].filter((url) => !input.unwritable.has(url));
-  if (listed.size > 0 || recorded.size > 0) await repos.refresh(readable, fleet.config.branchPrefix);
+  if (listed.size > 0 || recorded.size > 0) await repos.refresh(readable, fleet.config.branchPrefix, ahead);
+  else await ahead?.done;
   input.read.store = { ...input.read.store, also: repos.gitdirs() };
   const why = (url: string): string | undefined => input.unwritable.get(url) ?? repos.problem(url);
   const places = placesOf(repos, listed, why, state.clusterHeads);

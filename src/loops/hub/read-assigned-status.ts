@@ -9,6 +9,7 @@ import type { HubState } from './read-hub-state.js';
 import type { ReadContext } from './read-git-state.js';
 import type { StatusRepositories } from './status-repositories.js';
 import { withAcceptedStatus } from './accept-status-heads.js';
+import type { RefreshAhead } from './refresh-ahead.js';
 
 /**
  * Returns the result naming the clusters whose status repository could not be read, and those
@@ -37,16 +38,20 @@ export async function readAssignedStatus(
   read: ReadContext,
   fleet: Fleet,
   state: HubState,
+  ahead?: RefreshAhead,
 ): Promise<HubState> {
-  return withAcceptedStatus(read, fleet, await readStatusRepositories(repos, read, fleet, state));
+  return withAcceptedStatus(read, fleet, await readStatusRepositories({ repos, read, fleet, state, ahead }));
 }
 
-async function readStatusRepositories(
-  repos: StatusRepositories | undefined,
-  read: ReadContext,
-  fleet: Fleet,
-  state: HubState,
-): Promise<HubState> {
+async function readStatusRepositories(input: {
+  repos: StatusRepositories | undefined;
+  read: ReadContext;
+  fleet: Fleet;
+  state: HubState;
+  /** The refresh the pass started ahead (refresh-ahead.ts): those repositories are not read again. */
+  ahead: RefreshAhead | undefined;
+}): Promise<HubState> {
+  const { repos, read, fleet, state, ahead } = input;
   if (!repos) return state;
   const assignment = new Map<string, string>();
   for (const [cluster, assigned] of assignStatusRepositories(fleet.clusters, fleet.config)) {
@@ -55,8 +60,11 @@ async function readStatusRepositories(
   }
   repos.assign(assignment, fleet.config.branchPrefix);
   repos.assignKeys(new Map(fleet.clusters.map((c) => [c.name, c.signingKey])));
-  if (!repos.active()) return state;
-  await repos.refresh();
+  if (!repos.active()) {
+    await ahead?.done;
+    return state;
+  }
+  await repos.refresh(ahead);
   const status = repos.read(read, state.statusHeads);
   return {
     ...state,

@@ -25,6 +25,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { RefMove } from '../../core/model/ref-move.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
+import { notRefreshedAhead, startRefreshAhead, type RefreshAhead } from './refresh-ahead.js';
 
 /**
  * Render repositories could not be written (URL → why): their clusters are held when the pass
@@ -59,6 +60,8 @@ export class RenderRepositories {
   private assigned = false;
   /** URL → the branches located there, counted when first asked after a change. */
   private counted: Map<string, number> | undefined;
+  /** What the last refresh read: the next pass refreshes them ahead (refresh-ahead.ts). */
+  private lastRead: { urls: string[]; prefix: string } | undefined;
 
   constructor(
     private readonly opts: {
@@ -96,9 +99,26 @@ export class RenderRepositories {
     return this.assigned && !this.listed && this.located.size === 0;
   }
 
-  /** Refreshes each repository and lists its cluster branches; one that fails is remembered as unreadable, logged once. */
-  async refresh(urls: Iterable<string>, branchPrefix: string): Promise<void> {
-    await Promise.all([...new Set(urls)].map((url) => this.refreshOne(url, branchPrefix)));
+  /**
+   * Refreshes each repository (but those `ahead` refreshed: refresh-ahead.ts) and lists its
+   * cluster branches; one that fails is remembered as unreadable, logged once.
+   */
+  async refresh(urls: Iterable<string>, branchPrefix: string, ahead?: RefreshAhead): Promise<void> {
+    const wanted = [...new Set(urls)];
+    this.lastRead = { urls: wanted, prefix: branchPrefix };
+    const rest = await notRefreshedAhead(wanted, branchPrefix, ahead);
+    await Promise.all(rest.map((url) => this.refreshOne(url, branchPrefix)));
+  }
+
+  /**
+   * Starts refreshing the repositories the last refresh read, but those that refused a write in
+   * this pass, ahead of a pass that has not loaded the fleet yet; undefined before the first.
+   */
+  refreshAhead(unwritable: ReadonlyMap<string, string>): RefreshAhead | undefined {
+    const last = this.lastRead;
+    if (!last) return undefined;
+    const urls = last.urls.filter((url) => !unwritable.has(url));
+    return startRefreshAhead(urls, last.prefix, (url) => this.refreshOne(url, last.prefix));
   }
 
   /** Returns a repository's cluster branches, or undefined when it cannot be read now. */

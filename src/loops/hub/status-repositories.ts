@@ -17,6 +17,7 @@ import { heartbeatRefPrefix, statusRefPrefix } from '../../core/publish/hub-refs
 import type { Logger } from '../runtime/logger.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { ReadContext } from './read-git-state.js';
+import { notRefreshedAhead, startRefreshAhead, type RefreshAhead } from './refresh-ahead.js';
 
 /** Cluster → the URL of its status repository; absent: the fleet repository. */
 export type StatusAssignmentByCluster = ReadonlyMap<string, string>;
@@ -112,11 +113,24 @@ export class StatusRepositories {
     return this.assigned && !this.active();
   }
 
-  /** Refreshes every assigned repository (and those clusters moved from); returns whether a status or heartbeat ref moved. */
-  async refresh(): Promise<boolean> {
-    const urls = new Set([...this.assignment.values(), ...this.previous.values()]);
-    const moved = await Promise.all([...urls].map((url) => this.refreshOne(url)));
+  /**
+   * Refreshes every assigned repository (and those clusters moved from), but those `ahead`
+   * refreshed (refresh-ahead.ts); returns whether a status or heartbeat ref moved in those it refreshed.
+   */
+  async refresh(ahead?: RefreshAhead): Promise<boolean> {
+    const urls = await notRefreshedAhead(this.urls(), this.branchPrefix(), ahead);
+    const moved = await Promise.all(urls.map((url) => this.refreshOne(url)));
     return moved.some(Boolean);
+  }
+
+  /** Starts refreshing what `refresh` would, ahead of a pass that has not loaded the fleet yet; undefined when nothing is assigned yet. */
+  refreshAhead(): RefreshAhead | undefined {
+    if (!this.active()) return undefined;
+    return startRefreshAhead(this.urls(), this.branchPrefix(), (url) => this.refreshOne(url));
+  }
+
+  private urls(): Set<string> {
+    return new Set([...this.assignment.values(), ...this.previous.values()]);
   }
 
   /** Returns the clusters whose status repository cannot be read now, with why. */

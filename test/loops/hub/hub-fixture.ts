@@ -60,6 +60,17 @@ export interface FleetRepo {
 
 const made: string[] = [];
 
+/** A PropagationPolicy placing every ConfigMap of namespace shop on member1 and member2. */
+export const shopPolicy = [
+  'apiVersion: policy.karmada.io/v1alpha1',
+  'kind: PropagationPolicy',
+  'metadata: { name: shop, namespace: shop }',
+  'spec:',
+  '  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap }]',
+  '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }',
+  '',
+].join('\n');
+
 /** Returns a repository holding the bundled example fleet committed on main. */
 export function exampleFleetRepo(opts: { bare: boolean }): FleetRepo {
   return fleetRepo({ ...opts, fill: (work) => cpSync(exampleDir, work, { recursive: true }) });
@@ -92,6 +103,14 @@ function fleetRepo(opts: { bare: boolean; fill: (work: string) => void }): Fleet
   run(dir, ['clone', '-q', '--bare', work, bare]);
   run(work, ['remote', 'add', 'origin', bare]);
   return { work, path: bare, gitdir: bare, bare: true };
+}
+
+/** Returns an empty bare repository (a status or render repository), removed with the fleet repositories. */
+export function emptyBareRepo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-side-'));
+  made.push(dir);
+  execFileSync('git', ['init', '-q', '--bare', dir]);
+  return dir;
 }
 
 /** Removes every repository made by this module. */

@@ -6,8 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RenderRepositories } from '../../../src/loops/hub/render-repositories.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
@@ -20,23 +19,16 @@ import {
   rendered,
   removeFleetRepos,
   type FleetRepo,
+  shopPolicy as policy,
+  emptyBareRepo,
 } from './hub-fixture.js';
 import { createHubPassCache } from '../../../src/loops/hub/hub-pass-cache.js';
 import { writeFileSync } from 'node:fs';
 import { runCli } from '../../cli/run-cli.js';
 
-const dirs: string[] = [];
-after(() => {
-  removeFleetRepos();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+after(removeFleetRepos);
 
-function bareRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-render-'));
-  dirs.push(dir);
-  execFileSync('git', ['init', '-q', '--bare', dir]);
-  return dir;
-}
+const bareRepo = emptyBareRepo;
 
 function gitIn(gitdir: string, args: readonly string[]): string {
   return execFileSync('git', ['--git-dir', gitdir, ...args], { env: gitEnv })
@@ -60,15 +52,6 @@ function refsOf(gitdir: string): Map<string, string> {
 
 const configMap = (name: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: shop\ndata:\n  a: "1"\n`;
-const policy = [
-  'apiVersion: policy.karmada.io/v1alpha1',
-  'kind: PropagationPolicy',
-  'metadata: { name: shop, namespace: shop }',
-  'spec:',
-  '  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap }]',
-  '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }',
-  '',
-].join('\n');
 
 function cluster(name: string, renderRepository?: string): string {
   const labels = renderRepository

@@ -5,8 +5,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localAgentRepo, type AgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import { writeHeartbeat } from '../../../src/loops/agent/heartbeat.js';
@@ -28,32 +26,16 @@ import {
   rendered,
   removeFleetRepos,
   type FleetRepo,
+  shopPolicy as policy,
+  emptyBareRepo,
 } from './hub-fixture.js';
 
-const dirs: string[] = [];
-after(() => {
-  removeFleetRepos();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+after(removeFleetRepos);
 
-function bareRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gitfleet-status-'));
-  dirs.push(dir);
-  execFileSync('git', ['init', '-q', '--bare', dir]);
-  return dir;
-}
+const bareRepo = emptyBareRepo;
 
 const configMap =
   'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: shop\ndata:\n  a: "1"\n';
-const policy = [
-  'apiVersion: policy.karmada.io/v1alpha1',
-  'kind: PropagationPolicy',
-  'metadata: { name: shop, namespace: shop }',
-  'spec:',
-  '  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap }]',
-  '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }',
-  '',
-].join('\n');
 
 function cluster(name: string, statusRepository?: string): string {
   const labels = statusRepository

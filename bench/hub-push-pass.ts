@@ -1,0 +1,139 @@
+// Benchmark: the hub's pass over a source push that moves every cluster branch (issue 28), at the
+// budget scenario's fleet shape: one ConfigMap on every cluster, the clusters pinned round-robin
+// to render repositories (bench/lib/budget-fleet.ts), each render repository a bare repository on
+// a local path (no network: what is timed is the hub's own work, the pushes' round trips aside).
+// Not a test: the figures go to the README and docs/git-budget.md#measured.
+//
+//   npx tsc -p tsconfig.json && node build/bench/hub-push-pass.js [--clusters N] [--render-repositories R]
+//                                                                  [--pushes P] [--json] [--fsck]
+//
+// 1. commit the fleet on main with `git fast-import`; a first pass writes every branch;
+// 2. P times: a source push changes the ConfigMap's value (every branch moves), then one pass
+//    with the cache a running hub keeps; its phases, wall and CPU time (user + system) are kept;
+// 3. a pass over the same commit (nothing to do).
+// The median of the P pushes' passes is the figure; run with `node --cpu-prof` to see where it goes.
+import '../src/cli/size-thread-pool.js';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
+import { runHubPass } from '../src/loops/hub/hub-pass.js';
+import { RenderRepositories } from '../src/loops/hub/render-repositories.js';
+import { StatusRepositories } from '../src/loops/hub/status-repositories.js';
+import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
+import { silentLogger } from '../src/loops/runtime/logger.js';
+import { budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
+import { fastImportStream } from './lib/fast-import-stream.js';
+
+const { values } = parseArgs({
+  options: {
+    clusters: { type: 'string', default: '100' },
+    'render-repositories': { type: 'string', default: '9' },
+    'status-repositories': { type: 'string', default: '13' },
+    pushes: { type: 'string', default: '5' },
+    json: { type: 'boolean', default: false },
+    fsck: { type: 'boolean', default: false },
+  },
+});
+const shape = {
+  clusters: Number(values.clusters),
+  renderRepositories: Number(values['render-repositories']),
+  statusRepositories: Number(values['status-repositories']),
+  pushes: Number(values.pushes),
+};
+const dir = mkdtempSync(join(tmpdir(), 'gitfleet-bench-hub-push-'));
+const gitdir = join(dir, 'fleet.git');
+const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+const git = (gd: string, args: string[], input?: string) =>
+  execFileSync('git', ['--git-dir', gd, ...args], { env, input: input ?? '', maxBuffer: 1 << 28 }).toString();
+const repoDirs = (kind: string, count: number) =>
+  Array.from({ length: count }, (_, k) => join(dir, `${kind}-${k + 1}.git`));
+const renderDirs = repoDirs('render', shape.renderRepositories);
+const statusDirs = repoDirs('status', shape.statusRepositories);
+
+/** Commits the fleet with the ConfigMap at `value` on main, on top of main when `parent`. */
+function commitFleet(value: string, parent: boolean): void {
+  const files = budgetFleetFiles({
+    clusters: clusterNames(shape.clusters),
+    statusUrls: statusDirs,
+    renderUrls: renderDirs,
+    value,
+  });
+  const source = Object.entries(files).map(([path, content]) => ({ path, content }));
+  git(gitdir, ['fast-import', '--quiet'], fastImportStream(source, `set the value to ${value}`, parent));
+}
+
+const renderRepositories = new RenderRepositories({ open: localHubRepo, log: silentLogger() });
+const statusRepositories = new StatusRepositories({
+  open: localHubRepo,
+  branchPrefix: () => 'gitfleet/',
+  log: silentLogger(),
+});
+let clock = 1_700_000_000_000;
+
+/** Returns one pass's type, phases, wall and CPU time, and how many branches it moved. */
+async function timedPass(cache: HubPassCache) {
+  const cpu = process.cpuUsage();
+  const result = await runHubPass({
+    persistMemo: false,
+    repo: localHubRepo(gitdir),
+    sourceRef: 'main',
+    identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+    // A second a pass: each pass's commits are new ones.
+    now: () => new Date((clock += 1000)),
+    log: silentLogger(),
+    cache,
+    renderRepositories,
+    statusRepositories,
+  });
+  const used = process.cpuUsage(cpu);
+  const moved =
+    result.type === 'rendered'
+      ? Object.values(result.clusters).filter((c) => c.type === 'updated').length
+      : 0;
+  const objects = result.type === 'rendered' ? result.written.objects : 0;
+  return {
+    type: result.type,
+    ...result.timings,
+    cpuMs: Math.round((used.user + used.system) / 1000),
+    moved,
+    objects,
+  };
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+try {
+  mkdirSync(dir, { recursive: true });
+  git(gitdir, ['init', '-q', '--bare']);
+  for (const d of [...renderDirs, ...statusDirs]) git(d, ['init', '-q', '--bare']);
+  commitFleet('v0', false);
+  const cache = createHubPassCache();
+  const first = await timedPass(cache);
+  const pushes = [];
+  for (let p = 1; p <= shape.pushes; p++) {
+    commitFleet(`v${p}`, true);
+    const pass = await timedPass(cache);
+    if (pass.type !== 'rendered' || pass.moved !== shape.clusters)
+      throw new Error(
+        `push ${p}: the pass was ${pass.type} and moved ${pass.moved} of ${shape.clusters} branches`,
+      );
+    pushes.push(pass);
+  }
+  const noop = await timedPass(cache);
+  if (values.fsck) for (const d of [gitdir, ...renderDirs]) git(d, ['fsck', '--strict', '--no-dangling']);
+  const report = {
+    scenario: 'hub pass over a source push that moves every branch',
+    parameters: shape,
+    first,
+    push: { medianMs: median(pushes.map((p) => p.totalMs)), medianCpuMs: median(pushes.map((p) => p.cpuMs)) },
+    pushes,
+    noop,
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+  console.log(values.json ? JSON.stringify(report) : report);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
