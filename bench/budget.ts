@@ -345,6 +345,7 @@ export const budgetScenario: Scenario = {
       ...(statusWaitMs !== undefined ? { statusWaitMs } : {}),
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(safetyPollMs !== undefined ? { safetyPollMs } : {}),
+      ...(fetchSpreadMs !== undefined ? { fetchSpreadSeconds: fetchSpreadMs / 1000 } : {}),
     };
     const result = await runBudgetBench(shape, opts.log);
     return {
@@ -368,9 +369,11 @@ export const budgetScenario: Scenario = {
 };
 
 // Run by itself: `node build/bench/budget.js [--quick] [--clusters N] [--status-wait S] [--deadline S]
-// [--safety-poll S]` prints the report as JSON; `--status-wait` cuts the wait for statuses (a loaded
-// machine: push → applied first); `--deadline` the whole run's (it then reports what it reached);
-// `--safety-poll` the agents' safety poll (a short run then sees each agent's first one after the push).
+// [--safety-poll S] [--fetch-spread S]` prints the report as JSON; `--status-wait` cuts the wait for
+// statuses (a loaded machine: push → applied first); `--deadline` the whole run's (it then reports
+// what it reached); `--safety-poll` the agents' safety poll (a short run then sees each agent's
+// first one after the push); `--fetch-spread` what `gitfleet budget --fetch-spread` is asked
+// (default 1 s; shorter: more render repositories, each read by fewer agents after a push).
 const secondsAfter = (flag: string): number | undefined => {
   const at = process.argv.indexOf(flag);
   return at > 0 ? Number(process.argv[at + 1]) * 1000 : undefined;
@@ -378,6 +381,7 @@ const secondsAfter = (flag: string): number | undefined => {
 const statusWaitMs = secondsAfter('--status-wait');
 const deadlineMs = secondsAfter('--deadline');
 const safetyPollMs = secondsAfter('--safety-poll');
+const fetchSpreadMs = secondsAfter('--fetch-spread');
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--clusters');
   const clusters = at > 0 ? Number(process.argv[at + 1]) : undefined;
