@@ -9,7 +9,9 @@
 // agent on the same machine. Requests have the limits of remote-timeouts-from-env.ts and are
 // aborted by `signal`. The other agents' heartbeats are quiet refs: their moves alone never
 // make the agent fetch (it does not read them), or every refresh would be a fetch.
+import { rm } from 'node:fs/promises';
 import { readToken } from '../../adapters/remote/read-token.js';
+import { mirrorDirFor } from '../../adapters/remote/open-mirror.js';
 import { remoteHubRepo, type RemoteHubRepoOptions } from '../../adapters/remote/remote-hub-repo.js';
 import { agentMirrorRefs, type AgentRepo } from '../../loops/agent/agent-repo.js';
 import { privateFiles } from './hub-remote-setup.js';
@@ -55,6 +57,8 @@ export async function remoteAgentRepo(
 ): Promise<AgentRepo> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
   privateFiles();
+  const { cacheDir } = agentRemoteOptions(opts);
+  await removeRetiredMirrors(cacheDir, opts.url, opts.cluster);
   return remoteHubRepo({
     ...agentRemoteOptions(opts),
     url: opts.url,
@@ -67,4 +71,20 @@ export async function remoteAgentRepo(
     quietRefs: (ref) => ref.startsWith(heartbeatRefPrefix(opts.branchPrefix)),
     ...(opts.allowanceHead ? { allowanceHead: opts.allowanceHead } : {}),
   });
+}
+
+/**
+ * The mirror keys agents no longer use: until 6 December an agent whose branch lived in a render
+ * repository kept a second mirror of the fleet repository (`agent <cluster> fleet`) for the
+ * bindings branch; its one fleet mirror holds that branch now (docs/git-budget.md#render-repositories).
+ */
+const retiredMirrorKeys = (cluster: string) => [`agent ${cluster} fleet`];
+
+/** Removes this agent's retired mirrors of `url` from the cache directory (a cache: nothing is lost). */
+export async function removeRetiredMirrors(cacheDir: string, url: string, cluster: string): Promise<void> {
+  await Promise.all(
+    retiredMirrorKeys(cluster).map((key) =>
+      rm(mirrorDirFor(cacheDir, url, key), { recursive: true, force: true }),
+    ),
+  );
 }
