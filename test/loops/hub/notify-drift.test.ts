@@ -6,18 +6,14 @@
 // backs off is one DriftPaused however many commits list it.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  statusCommitMessage,
-  type StatusCommitInput,
-} from '../../../src/core/apply-plan/status-commit-message.js';
 import type { DriftNote } from '../../../src/core/apply-plan/drift-report-lines.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
 import { webhookReceivers } from '../../support/webhook-receiver.js';
 import { eventually } from '../../support/eventually.js';
 import {
-  appendCommit,
   bindingsCommit,
   hmacKey,
+  member1StatusCommit,
   notifyRepo,
   secretsFor,
   testWorker,
@@ -30,22 +26,7 @@ after(async () => {
   removeTempDirs();
 });
 
-const statusRef = 'refs/heads/gitfleet/status/member1';
-
-/** Adds a status commit of member1 telling these corrections and paused fights; returns it. */
-function statusCommit(repo: { dir: string }, given: Partial<StatusCommitInput>): string {
-  const message = statusCommitMessage({
-    cluster: 'member1',
-    commit: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
-    fullyApplied: true,
-    tombstoned: false,
-    objects: 10_000,
-    failures: [],
-    notes: [],
-    ...given,
-  });
-  return appendCommit(repo, statusRef, message);
-}
+const statusCommit = member1StatusCommit;
 
 const corrected = (from: number, count: number): DriftNote[] =>
   Array.from({ length: count }, (_, i) => ({

@@ -18,6 +18,10 @@ import { fakeClock, type FakeClock } from '../runtime/fake-clock.js';
 import { tempDir } from '../../support/temp-dirs.js';
 import { runGit } from '../../support/run-git.js';
 import type { HubPassResult } from '../../../src/loops/hub/hub-pass-result.js';
+import {
+  statusCommitMessage,
+  type StatusCommitInput,
+} from '../../../src/core/apply-plan/status-commit-message.js';
 
 export const hmacKey = 'notify-test-key';
 
@@ -145,3 +149,18 @@ export const upToDate = (source: string) =>
     type: 'upToDate',
     source: { ref: 'refs/heads/main', commit: source, subject: 'x', message: 'x' },
   }) as HubPassResult;
+
+/** Adds a status commit of member1 on its status branch, as the agent writes them (fully applied, 10,000 objects, unless `given` says otherwise); returns it. */
+export function member1StatusCommit(repo: { dir: string }, given: Partial<StatusCommitInput>): string {
+  const message = statusCommitMessage({
+    cluster: 'member1',
+    commit: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+    fullyApplied: true,
+    tombstoned: false,
+    objects: 10_000,
+    failures: [],
+    notes: [],
+    ...given,
+  });
+  return appendCommit(repo, 'refs/heads/gitfleet/status/member1', message);
+}

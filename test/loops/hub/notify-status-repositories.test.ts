@@ -5,7 +5,6 @@
 // it is not read.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusCommitMessage } from '../../../src/core/apply-plan/status-commit-message.js';
 import { localHubRepo } from '../../../src/adapters/remote/hub-repo.js';
 import { StatusRepositories } from '../../../src/loops/hub/status-repositories.js';
 import { silentLogger } from '../../../src/loops/runtime/logger.js';
@@ -14,9 +13,9 @@ import { runGit } from '../../support/run-git.js';
 import { webhookReceivers } from '../../support/webhook-receiver.js';
 import { eventually } from '../../support/eventually.js';
 import {
-  appendCommit,
   bindingsCommit,
   hmacKey,
+  member1StatusCommit,
   notifyRepo,
   secretsFor,
   testWorker,
@@ -29,20 +28,13 @@ after(async () => {
   removeTempDirs();
 });
 
-const statusRef = 'refs/heads/gitfleet/status/member1';
-
 /** Adds a status commit of member1 failing on the objects named; returns it. */
 function statusCommit(repo: { dir: string }, failures: string[]): string {
-  const message = statusCommitMessage({
-    cluster: 'member1',
-    commit: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+  return member1StatusCommit(repo, {
     fullyApplied: failures.length === 0,
-    tombstoned: false,
     objects: 3,
     failures: failures.map((object) => `shop/ConfigMap/${object}: 403 Forbidden: not allowed`),
-    notes: [],
   });
-  return appendCommit(repo, statusRef, message);
 }
 
 test('an ApplyFailed written to a status repository reaches the receiver; the fleet repository’s stale status branch is not read', async () => {
