@@ -146,6 +146,9 @@ function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
     log: deps.log,
     random: Math.random,
   });
+  let began = false;
+  void pacing.started().then(() => (began = true));
+  const started = () => began;
   return {
     // The first fetch waits for the hub's word (it paces starts by the read budget).
     // Its other members read through (a spread would drop them: refresh-gate.ts reads through too).
@@ -155,7 +158,7 @@ function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
         await gated.repo.refresh();
       },
     }),
-    triggers: () => [safetyPoll(repo, ctx, bell, gated.gate), rings(), pacing],
+    triggers: () => [safetyPoll(repo, ctx, { bell, gate: gated.gate, started }), rings(), pacing],
     stretchedMs: () => (bell.connected() ? (settings.heartbeatMs ?? settings.safetyPollMs) : undefined),
     pushSlot: () => pacing.slot(),
     passed: (result) => {
@@ -171,8 +174,13 @@ function doorbellWaiting(repo: AgentRepo, ctx: WaitingContext): AgentWaiting {
  * mirror holds that head by then (a ring fetched it meanwhile: refresh-gate.ts), and fetches that
  * head alone otherwise; an answer the mirror holds already is no move at all (branch-poll.ts).
  */
-function safetyPoll(repo: AgentRepo, ctx: WaitingContext, bell: Doorbell, gate: RefreshGate): Trigger {
+function safetyPoll(
+  repo: AgentRepo,
+  ctx: WaitingContext,
+  waiting: { bell: Doorbell; gate: RefreshGate; started: () => boolean },
+): Trigger {
   const { probe, settings, opts, deps } = ctx;
+  const { bell, gate } = waiting;
   // The head the last move found (a commit id; the answer while the branch is a tombstone is a pair).
   let found: string | undefined;
   const poll = branchPoll({
@@ -181,6 +189,8 @@ function safetyPoll(repo: AgentRepo, ctx: WaitingContext, bell: Doorbell, gate: 
     changes: (listener) => bell.onChange(listener),
     probe,
     held: heldHead(repo, opts),
+    // No probe before the hub's pacing let the agent start: its first pass reads the branch then.
+    started: waiting.started,
     // A head the mirror does not hold is asked for at every safety poll, so an agent the doorbell
     // led to a head that is not on the branch goes back to the branch's head within one.
     untilHeld: { isHead: (answer) => answer === null || isCommitId(answer) },

@@ -52,6 +52,14 @@ export interface BranchPollOptions {
    * no head (`isHead` false: the pair a tombstoned branch answers) move only when they change.
    */
   untilHeld?: { isHead: (answer: string | null) => boolean };
+  /**
+   * Whether the agent has started reading Git (the hub's pacing let its first fetch go): a probe
+   * due before sends nothing and waits another interval. A fleet started together at 1,000
+   * clusters starts over about 10 minutes, and each agent's first safety poll falls within its
+   * first 5; probing the fleet repository before the agent's own start cost about 0.8 reads a
+   * start there (docs/git-budget.md#pacing). Absent: always.
+   */
+  started?: () => boolean;
 }
 
 /** Returns a trigger that fires when the probed branch moves. */
@@ -134,6 +142,10 @@ class Polling {
     let now: string | null;
     this.firstPending = false;
     this.lastProbeAt = this.opts.clock.now();
+    if (this.opts.started?.() === false) {
+      this.delayMs = this.interval();
+      return;
+    }
     try {
       now = await this.opts.probe();
     } catch (error) {
@@ -151,7 +163,9 @@ class Polling {
     this.delayMs = this.interval();
     const before = this.seen;
     this.seen = now;
-    if (!this.running || before === undefined || !(await this.moved(before, now))) return;
+    // The first answer is only the baseline, unless it can be held against the mirror (untilHeld).
+    const baseline = before === undefined && this.opts.untilHeld === undefined;
+    if (!this.running || baseline || !(await this.moved(before, now))) return;
     // Stopped while the mirror was read: no notify follows a stop.
     if (!this.running) return;
     this.opts.onMove?.(now);
@@ -160,7 +174,7 @@ class Polling {
 
   // Whether the answer is news: it changed and the mirror does not hold it already; with
   // untilHeld, a head the mirror does not hold is news however often it was answered.
-  private async moved(before: string | null, now: string | null): Promise<boolean> {
+  private async moved(before: string | null | undefined, now: string | null): Promise<boolean> {
     const diverged = this.opts.untilHeld?.isHead(now) === true;
     if (before === now && !diverged) return false;
     return (await this.held()) !== now;

@@ -71,7 +71,8 @@ test('a move the mirror holds already (a ring or a pass fetched it) is no news; 
 test('untilHeld: a head the mirror does not hold is news at every poll until it does; a tombstone pair only when it changes', async () => {
   const clock = fakeClock();
   // The host answers a throughout; the mirror holds x (a head the doorbell named, not on the
-  // branch) until the refresh the second poll opened takes it back to a. Then a tombstone pair.
+  // branch) until a refresh takes it back to a. Then a tombstone pair. Held against the mirror,
+  // the first answer is news too: no baseline is needed.
   const steps: { answer: string; held: string }[] = [
     { answer: 'a', held: 'x' },
     { answer: 'a', held: 'x' },
@@ -95,7 +96,41 @@ test('untilHeld: a head the mirror does not hold is news at every poll until it 
     clock.advance(1000);
   }
   await eventually(() => asked === steps.length && clock.pending().length === 1, 'every answer asked');
-  assert.deepEqual(fired, ['branch moved to a', 'branch moved to a', 'branch moved to t a']);
+  assert.deepEqual(fired, [
+    'branch moved to a',
+    'branch moved to a',
+    'branch moved to a',
+    'branch moved to t a',
+  ]);
+  await trigger.stop();
+});
+
+test('started: a probe due before the agent started sends nothing; the first after it is the baseline', async () => {
+  const clock = fakeClock();
+  let began = false;
+  const answers = ['a', 'b'];
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    firstAfterMs: 500,
+    probe: () => Promise.resolve(answers[Math.min(asked++, answers.length - 1)]!),
+    started: () => began,
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  for (const ms of [500, 1000, 1000]) {
+    await eventually(() => clock.pending().length === 1, 'a probe due');
+    clock.advance(ms);
+  }
+  await eventually(() => clock.pending().length === 1, 'waiting again');
+  assert.equal(asked, 0, 'nothing asked before the start');
+  began = true;
+  clock.advance(1000);
+  await eventually(() => asked === 1 && clock.pending().length === 1, 'the baseline');
+  clock.advance(1000);
+  await eventually(() => asked === 2 && clock.pending().length === 1, 'the next probe');
+  assert.deepEqual(fired, ['branch moved to b'], 'the first answer after the start is the baseline');
   await trigger.stop();
 });
 
