@@ -4,7 +4,7 @@
 // interval once it answers, and probes no more once stopped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { branchPoll } from '../../../src/loops/agent/branch-poll.js';
+import { branchPoll, type BranchPollOptions } from '../../../src/loops/agent/branch-poll.js';
 import { eventually } from '../../support/eventually.js';
 import { fakeClock } from '../runtime/fake-clock.js';
 
@@ -35,74 +35,41 @@ test('it fires once per move, not on the baseline nor on an unchanged answer', a
 });
 
 test('a move the mirror holds already (a ring or a pass fetched it) is no news; one it does not hold is', async () => {
-  const clock = fakeClock();
   // The probe's answers, and what the mirror holds at each: b fetched by a ring before the poll saw it, c not yet.
-  const steps: { answer: string; held: string | Error }[] = [
+  const fired = await pollThrough([
     { answer: 'a', held: 'a' },
     { answer: 'b', held: 'b' },
     { answer: 'c', held: 'b' },
     { answer: 'd', held: new Error('the mirror cannot be read') },
-  ];
-  let asked = 0;
-  const trigger = branchPoll({
-    clock,
-    intervalMs: 1000,
-    probe: () => Promise.resolve(steps[Math.min(asked++, steps.length - 1)]!.answer),
-    held: () => {
-      const held = steps[Math.min(asked - 1, steps.length - 1)]!.held;
-      return held instanceof Error ? Promise.reject(held) : Promise.resolve(held);
-    },
-  });
-  const fired: string[] = [];
-  await trigger.start((reason) => fired.push(reason));
-  for (let i = 1; i < steps.length; i++) {
-    await eventually(() => clock.pending().length === 1 && asked === i, `wait ${i}`);
-    clock.advance(1000);
-  }
-  await eventually(() => asked === steps.length && clock.pending().length === 1, 'every answer asked');
+  ]);
   assert.deepEqual(
     fired,
     ['branch moved to c', 'branch moved to d'],
     'b was held already; a mirror not read holds nothing',
   );
-  await trigger.stop();
 });
 
 test('untilHeld: a head the mirror does not hold is news at every poll until it does; a tombstone pair only when it changes', async () => {
-  const clock = fakeClock();
   // The host answers a throughout; the mirror holds x (a head the doorbell named, not on the
   // branch) until a refresh takes it back to a. Then a tombstone pair. Held against the mirror,
   // the first answer is news too: no baseline is needed.
-  const steps: { answer: string; held: string }[] = [
-    { answer: 'a', held: 'x' },
-    { answer: 'a', held: 'x' },
-    { answer: 'a', held: 'x' },
-    { answer: 'a', held: 'a' },
-    { answer: 't a', held: 'a' },
-    { answer: 't a', held: 'a' },
-  ];
-  let asked = 0;
-  const trigger = branchPoll({
-    clock,
-    intervalMs: 1000,
-    probe: () => Promise.resolve(steps[Math.min(asked++, steps.length - 1)]!.answer),
-    held: () => Promise.resolve(steps[Math.min(asked - 1, steps.length - 1)]!.held),
-    untilHeld: { isHead: (answer) => answer !== null && !answer.includes(' ') },
-  });
-  const fired: string[] = [];
-  await trigger.start((reason) => fired.push(reason));
-  for (let i = 1; i < steps.length; i++) {
-    await eventually(() => clock.pending().length === 1 && asked === i, `wait ${i}`);
-    clock.advance(1000);
-  }
-  await eventually(() => asked === steps.length && clock.pending().length === 1, 'every answer asked');
+  const fired = await pollThrough(
+    [
+      { answer: 'a', held: 'x' },
+      { answer: 'a', held: 'x' },
+      { answer: 'a', held: 'x' },
+      { answer: 'a', held: 'a' },
+      { answer: 't a', held: 'a' },
+      { answer: 't a', held: 'a' },
+    ],
+    { untilHeld: { isHead: (answer) => answer !== null && !answer.includes(' ') } },
+  );
   assert.deepEqual(fired, [
     'branch moved to a',
     'branch moved to a',
     'branch moved to a',
     'branch moved to t a',
   ]);
-  await trigger.stop();
 });
 
 test('started: a probe due before the agent started sends nothing; the first after it is the baseline', async () => {
@@ -211,3 +178,34 @@ test('an interval that changes (the doorbell connected, then lost) is taken at o
   await trigger.stop();
   assert.equal(listeners.size, 0, 'stopped listening');
 });
+
+/**
+ * Runs a poll every second through these probe answers, the mirror holding `held` at each (an
+ * Error: it cannot be read), and returns what it fired, stopped after the last answer.
+ */
+async function pollThrough(
+  steps: { answer: string; held: string | Error }[],
+  options: Partial<BranchPollOptions> = {},
+): Promise<string[]> {
+  const clock = fakeClock();
+  let asked = 0;
+  const trigger = branchPoll({
+    clock,
+    intervalMs: 1000,
+    probe: () => Promise.resolve(steps[Math.min(asked++, steps.length - 1)]!.answer),
+    held: () => {
+      const held = steps[Math.min(asked - 1, steps.length - 1)]!.held;
+      return held instanceof Error ? Promise.reject(held) : Promise.resolve(held);
+    },
+    ...options,
+  });
+  const fired: string[] = [];
+  await trigger.start((reason) => fired.push(reason));
+  for (let i = 1; i < steps.length; i++) {
+    await eventually(() => clock.pending().length === 1 && asked === i, `wait ${i}`);
+    clock.advance(1000);
+  }
+  await eventually(() => asked === steps.length && clock.pending().length === 1, 'every answer asked');
+  await trigger.stop();
+  return fired;
+}
