@@ -15,18 +15,19 @@
 //
 // Per repository: reads a second and pushes a minute (on average, and the busiest window the
 // forge judges), and its 429 answers; push → applied P50/P99 over the clusters.
-import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, makeServedRepo } from '../test/git-server/git-cli.js';
 import { startForge, type ForgeEvent } from '../test/git-server/start-forge.js';
+import { freePorts } from '../test/clusters/harness/free-ports.js';
 import type { BudgetAgentsSettings } from './lib/budget-agents.js';
 import { budgetAdvice } from './lib/budget-advice.js';
 import { cpuSampler, cpuShare, describeCpu } from './lib/budget-cpu.js';
 import { budgetConfigMap, budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
 import { githubAgentTiming, pushAsAPerson, startAgents, type Events } from './lib/budget-processes.js';
-import { measureStretches, type Stretch } from './lib/budget-report.js';
+import { measureStretches, modelBeside, type Stretch } from './lib/budget-report.js';
+import { backgroundNice, backgroundToken, observedClusters, observedFigures } from './lib/budget-observed.js';
 import { startGitfleet } from './mcs-processes.js';
 import type { Scenario, ScenarioReport } from './lib/report.js';
 
@@ -52,15 +53,9 @@ export interface BudgetShape {
    * minutes sees what each agent's first safety poll after the source push costs.
    */
   safetyPollMs?: number;
+  /** Agents run at normal priority, spread over the clusters, the others niced (bench/lib/budget-observed.ts); 0: none. */
+  observed?: number;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -99,6 +94,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     root: join(root, 'served'),
     budget: { readsPerSecond: 15, readWindowMs: 1000, pushesPerMinute: 6 },
     onRequest: (e) => void events.push(e),
+    ...(shape.observed ? { background: { token: backgroundToken, nice: backgroundNice } } : {}),
     ...(tracing
       ? { onAnswered: (e: ForgeEvent & { ms: number }) => void answers.push(JSON.stringify(e)) }
       : {}),
@@ -150,10 +146,13 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     const tokens = Object.fromEntries(clusters.map((c) => [c, `token-${c}`]));
     writeFileSync(join(root, 'tokens.yaml'), clusters.map((c) => `${c}: ${tokens[c]}\n`).join(''));
     writeFileSync(join(root, 'webhook-secret'), 'bench-secret\n');
-    const [notifyPort, webhookPort] = [await freePort(), await freePort()];
+    const [notifyPort, webhookPort] = (await freePorts(2)) as [number, number];
+    // GITFLEET_BENCH_HUB_PROFILE=<dir>: the hub's CPU profile, written there when it stops.
+    const profile = process.env['GITFLEET_BENCH_HUB_PROFILE'];
     const hub = startGitfleet({
       name: 'hub',
       logDir: root,
+      ...(profile ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profile] } : {}),
       args: [
         ...[
           'hub',
@@ -196,9 +195,16 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     const sampleCpu = cpuSampler(() => ({ hub: hub.pid, agents: agentPids }));
     const startedAt = Date.now();
     const startCpu = sampleCpu();
-    for (let p = 0; p < shape.agentProcesses; p++) {
-      const part = clusters.filter((_, k) => k % shape.agentProcesses === p);
-      const agents = startAgents(settings(part), got, join(root, `agents-${p}.log`));
+    const observed = observedClusters(clusters, shape.observed ?? 0);
+    const background = observed.size > 0 ? { gitToken: backgroundToken } : {};
+    const rest = clusters.filter((c) => !observed.has(c));
+    const parts = Array.from({ length: shape.agentProcesses }, (_, p) =>
+      rest.filter((_, k) => k % shape.agentProcesses === p),
+    );
+    for (const [p, part] of [[...observed], ...parts].entries()) {
+      if (part.length === 0) continue;
+      const [nice, wire] = p === 0 ? [0, {}] : [observed.size > 0 ? backgroundNice : 0, background];
+      const agents = startAgents({ ...settings(part), ...wire }, got, join(root, `agents-${p}.log`), nice);
       processes.push(agents);
       agentPids.push(agents.pid);
     }
@@ -278,6 +284,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
       reported,
       published,
     });
+    const seen = observedFigures({ clusters, observed, latencies, published });
     const gaveUp = missing.length === 0 ? '' : `INCOMPLETE: gave up waiting for ${missing.join(', ')}; `;
     const retried =
       sourcePush.refused === 0
@@ -286,8 +293,14 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     return {
       advice,
       ...measured,
-      note: `${gaveUp}${measured.note}${retried}${modelBeside(advice, measured.details)}; CPU over ${describeCpu(cpu[1]!)}`,
-      details: { ...measured.details, sourcePush, model: advice.model, cpu },
+      note: `${gaveUp}${measured.note}${observed.size > 0 ? seen.note : ''}${retried}${modelBeside(advice, measured.details)}; CPU over ${describeCpu(cpu[1]!)}`,
+      details: {
+        ...measured.details,
+        ...(observed.size > 0 ? seen.details : {}),
+        sourcePush,
+        model: advice.model,
+        cpu,
+      },
       missing,
     };
   } finally {
@@ -301,20 +314,6 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
 }
 
 const s1 = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-
-/** The model's push → applied beside the measured one, and their ratio (docs/git-budget.md#measured). */
-function modelBeside(
-  advice: { model: { pushToAppliedSeconds: { p50: number; p99: number } } },
-  details: Record<string, unknown>,
-): string {
-  const model = advice.model.pushToAppliedSeconds;
-  const measured = details['pushToAppliedMs'] as { p50: number; p99: number };
-  const ratio = (m: number, p: number) => Math.round((m / 1000 / p) * 10) / 10;
-  return (
-    `; the model: push → applied P50 ${model.p50} s, P99 ${model.p99} s ` +
-    `(measured / model: P50 ${ratio(measured.p50, model.p50)}×, P99 ${ratio(measured.p99, model.p99)}×)`
-  );
-}
 
 /** The scenario's shape: --quick 100 clusters, else 1,000; `clusters` overrides. */
 export function budgetShape(opts: { quick: boolean; clusters?: number }): BudgetShape {
@@ -346,6 +345,7 @@ export const budgetScenario: Scenario = {
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(safetyPollMs !== undefined ? { safetyPollMs } : {}),
       ...(fetchSpreadMs !== undefined ? { fetchSpreadSeconds: fetchSpreadMs / 1000 } : {}),
+      ...(observe !== undefined ? { observed: observe } : {}),
     };
     const result = await runBudgetBench(shape, opts.log);
     return {
@@ -373,7 +373,9 @@ export const budgetScenario: Scenario = {
 // statuses (a loaded machine: push → applied first); `--deadline` the whole run's (it then reports
 // what it reached); `--safety-poll` the agents' safety poll (a short run then sees each agent's
 // first one after the push); `--fetch-spread` what `gitfleet budget --fetch-spread` is asked
-// (default 1 s; shorter: more render repositories, each read by fewer agents after a push).
+// (default 1 s; shorter: more render repositories, each read by fewer agents after a push);
+// `--observe N` runs N agents spread over the clusters at normal priority and the rest niced
+// (bench/lib/budget-observed.ts), and reports the N's push → applied beside everyone's.
 const secondsAfter = (flag: string): number | undefined => {
   const at = process.argv.indexOf(flag);
   return at > 0 ? Number(process.argv[at + 1]) * 1000 : undefined;
@@ -382,6 +384,8 @@ const statusWaitMs = secondsAfter('--status-wait');
 const deadlineMs = secondsAfter('--deadline');
 const safetyPollMs = secondsAfter('--safety-poll');
 const fetchSpreadMs = secondsAfter('--fetch-spread');
+const observeAt = process.argv.indexOf('--observe');
+const observe = observeAt > 0 ? Number(process.argv[observeAt + 1]) : undefined;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--clusters');
   const clusters = at > 0 ? Number(process.argv[at + 1]) : undefined;

@@ -31,10 +31,12 @@ export function startGitfleet(opts: {
   name: string;
   args: readonly string[];
   logDir: string;
+  /** Node's own flags before the script (e.g. --cpu-prof). */
+  nodeArgs?: readonly string[];
 }): GitfleetProcess {
   const logFile = join(opts.logDir, `${opts.name}.log`);
   const out = createWriteStream(logFile, { flags: 'a' });
-  const child: ChildProcess = spawn(process.execPath, [cli, ...opts.args], {
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), cli, ...opts.args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);

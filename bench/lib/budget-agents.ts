@@ -57,6 +57,8 @@ export interface BudgetAgentsSettings {
   statusUpdateFrequencyMs: number;
   /** The ConfigMap whose `data.value` says which source push a cluster applied. */
   watched: { namespace: string; name: string };
+  /** A token every Git request presents (the forge serves the background agents' with it: start-forge.ts `background`). */
+  gitToken?: string;
 }
 
 const emit = (event: Record<string, unknown>): void =>
@@ -88,6 +90,7 @@ async function startAgent(
     signal: stopping.signal,
     onWarning: (m: string) => log.warn(m),
     rateLimits,
+    ...(s.gitToken !== undefined ? { tokenFile: join(s.workDir, 'git-token') } : {}),
   };
   // As `gitfleet agent --repo <url>` opens it: the branch where the bindings branch says it lives.
   const repo = await openAgentRepo({
@@ -270,6 +273,8 @@ function traceLoad(): () => void {
 async function main(): Promise<void> {
   const settings = JSON.parse(process.argv[2] ?? '{}') as BudgetAgentsSettings;
   mkdirSync(join(settings.workDir, 'tokens'), { recursive: true });
+  if (settings.gitToken !== undefined)
+    writeFileSync(join(settings.workDir, 'git-token'), `${settings.gitToken}\n`, { mode: 0o600 });
   let stopAll!: () => void;
   const stop = new Promise<void>((resolve) => (stopAll = resolve));
   process.on('SIGTERM', () => stopAll());

@@ -3,6 +3,7 @@
 // each) with their events gathered, and the agents' timing as the github profile sets it.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { profileDefaults } from '../../src/cli/forge-profile.js';
 import { parseInterval } from '../../src/cli/parse-interval.js';
@@ -47,15 +48,20 @@ export async function pushAsAPerson(
   }
 }
 
-/** Starts one process of agents; their events go into `got`, their stderr into `logFile`. */
+/**
+ * Starts one process of agents; their events go into `got`, their stderr into `logFile`; `nice`
+ * above 0 runs it at that niceness (the background agents of `--observe`).
+ */
 export function startAgents(
   settings: BudgetAgentsSettings,
   got: Events,
   logFile: string,
+  nice = 0,
 ): { pid: number; stop: () => Promise<void> } {
   const child = spawn(process.execPath, [agentsScript, JSON.stringify(settings)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (nice > 0) setPriority(child.pid!, nice);
   const errors: string[] = [];
   // GITFLEET_BENCH_TRACE=1 (with GITFLEET_BENCH_KEEP=1): every agent event, in `<logFile>.events`.
   const trace = tracing ? ([] as string[]) : undefined;

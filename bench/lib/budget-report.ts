@@ -101,3 +101,17 @@ function compact(repositories: readonly RepositoryLoad[]): RepositoryLoad[] {
     ...busiest('render-', (a, b) => b.peakReadsPerSecond - a.peakReadsPerSecond || b.reads - a.reads),
   ];
 }
+
+/** The model's push → applied beside the measured one, and their ratio (docs/git-budget.md#measured). */
+export function modelBeside(
+  advice: { model: { pushToAppliedSeconds: { p50: number; p99: number } } },
+  details: Record<string, unknown>,
+): string {
+  const model = advice.model.pushToAppliedSeconds;
+  const measured = details['pushToAppliedMs'] as { p50: number; p99: number };
+  const ratio = (m: number, p: number) => Math.round((m / 1000 / p) * 10) / 10;
+  return (
+    `; the model: push → applied P50 ${model.p50} s, P99 ${model.p99} s ` +
+    `(measured / model: P50 ${ratio(measured.p50, model.p50)}×, P99 ${ratio(measured.p99, model.p99)}×)`
+  );
+}

@@ -1,9 +1,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, gitFails, makeServedRepo, removeTempDirs, tempDir } from './git-cli.js';
+import { bearerArgs, git, gitFails, makeServedRepo, removeTempDirs, tempDir } from './git-cli.js';
 import { startForge } from './start-forge.js';
 
 after(removeTempDirs);
@@ -184,3 +185,30 @@ test('A limit "for an hour" refuses every request of that repository until the c
     await forge.close();
   }
 });
+
+test(
+  'Requests presenting the background token are served by git processes at its niceness, and counted as every other.',
+  { timeout: 120_000 },
+  async () => {
+    const root = tempDir('served');
+    const gitdir = makeServedRepo(root, 'fleet.git');
+    // A hook runs under receive-pack, so it has the niceness of the git processes serving the push.
+    const hook = join(gitdir, 'hooks', 'post-receive');
+    writeFileSync(hook, `#!/bin/sh\nnice >> "${join(root, 'niceness')}"\n`, { mode: 0o755 });
+    const forge = await startForge({ root, background: { token: 'in-the-back', nice: 12 } });
+    try {
+      const work = await workTree();
+      await git(work, ['push', '-q', forge.url('fleet.git'), 'main']);
+      await git(work, ['commit', '-q', '--allow-empty', '-m', 'two']);
+      await git(work, [...bearerArgs('in-the-back'), 'push', '-q', forge.url('fleet.git'), 'main']);
+      await git(work, ['commit', '-q', '--allow-empty', '-m', 'three']);
+      await git(work, [...bearerArgs('another'), 'push', '-q', forge.url('fleet.git'), 'main']);
+      const base = Number(execFileSync('nice', { encoding: 'utf8' }).trim());
+      const seen = readFileSync(join(root, 'niceness'), 'utf8').trim().split('\n').map(Number);
+      assert.deepEqual(seen, [base, Math.min(19, base + 12), base]);
+      assert.equal(forge.counts('fleet.git').pushes, 3);
+    } finally {
+      await forge.close();
+    }
+  },
+);

@@ -18,7 +18,7 @@
 // secondary limit: 403 with X-RateLimit-Remaining: 0 and a "secondary rate limit" message.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runBackend } from './start-git-server.js';
+import { hasToken, runBackend } from './start-git-server.js';
 
 export interface ForgeBudget {
   /** Reads per second a repository may make, averaged over `readWindowMs` (default: no limit). */
@@ -39,6 +39,13 @@ export interface ForgeOptions {
   onRequest?: (event: ForgeEvent) => void;
   /** Told when a served read or push was answered, with how long it took and its method (GET: an advertisement) (a benchmark's trace). */
   onAnswered?: (event: ForgeEvent & { ms: number; method: string }) => void;
+  /**
+   * Requests presenting this token (any user name, or Bearer) are served by git processes at
+   * this niceness: counted and budgeted as every other, their CPU yields to the rest (the budget
+   * bench's background agents, so that the hub and the agents it observes get the CPU they would
+   * have on machines of their own: docs/git-budget.md#measured).
+   */
+  background?: { token: string; nice: number };
 }
 
 /** One request the forge served (a read or a push) or refused (429 or 403), at its clock's time. */
@@ -128,7 +135,9 @@ export async function startForge(opts: ForgeOptions): Promise<Forge> {
       const method = req.method ?? '';
       if (opts.onAnswered) res.on('finish', () => opts.onAnswered?.({ ...event, ms: now() - at, method }));
     }
-    runBackend(opts.root, req, res, undefined, false);
+    const background = opts.background;
+    const nice = background && hasToken(req.headers.authorization, background.token) ? background.nice : 0;
+    runBackend(opts.root, req, res, undefined, false, nice);
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

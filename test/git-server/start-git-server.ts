@@ -97,7 +97,7 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
 }
 
 /** True when the Authorization header carries the token as a bearer token or a Basic password. */
-function hasToken(header: string | undefined, token: string): boolean {
+export function hasToken(header: string | undefined, token: string): boolean {
   if (header === undefined) return false;
   const [scheme = '', value = ''] = header.split(/\s+/, 2);
   let presented: string;
@@ -110,13 +110,17 @@ function hasToken(header: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(presented), digest(token));
 }
 
-/** Runs one request through `git http-backend` and streams its answer back (the forge emulator reuses it). */
+/**
+ * Runs one request through `git http-backend` and streams its answer back (the forge emulator
+ * reuses it); `nice` above 0 runs the backend (and the git processes it starts) at that niceness.
+ */
 export function runBackend(
   root: string,
   req: IncomingMessage,
   res: ServerResponse,
   user: string | undefined,
   v0Only: boolean,
+  nice = 0,
 ): void {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const env: NodeJS.ProcessEnv = {
@@ -135,7 +139,9 @@ export function runBackend(
     ...header(req, 'content-encoding', 'HTTP_CONTENT_ENCODING'),
     ...(v0Only ? {} : header(req, 'git-protocol', 'GIT_PROTOCOL')),
   };
-  const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const [command, args] =
+    nice > 0 ? ['nice', ['-n', String(nice), 'git', 'http-backend']] : ['git', ['http-backend']];
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   req.pipe(child.stdin);
   child.stdin.on('error', () => undefined); // the backend may answer before reading everything
   let stderr = '';
