@@ -1,11 +1,13 @@
 // Benchmark: the hub's pass over a source push that moves every cluster branch (issue 28), at the
 // budget scenario's fleet shape: one ConfigMap on every cluster, the clusters pinned round-robin
 // to render repositories (bench/lib/budget-fleet.ts), each render repository a bare repository on
-// a local path (no network: what is timed is the hub's own work, the pushes' round trips aside).
-// Not a test: the figures go to the README and docs/git-budget.md#measured.
+// a local path (no network: what is timed is the hub's own work, the pushes' round trips aside);
+// with --served, each served by git's smart-HTTP server in a process of its own and published
+// as the hub publishes a URL (its mirror, the copy and the push: what the pass costs the hub
+// behind a forge). Not a test: the figures go to the README and docs/git-budget.md#measured.
 //
 //   npx tsc -p tsconfig.json && node build/bench/hub-push-pass.js [--clusters N] [--render-repositories R]
-//                                                                  [--pushes P] [--json] [--fsck]
+//                                                                  [--pushes P] [--served] [--json] [--fsck]
 //
 // 1. commit the fleet on main with `git fast-import`; a first pass writes every branch;
 // 2. P times: a source push changes the ConfigMap's value (every branch moves), then one pass
@@ -13,7 +15,9 @@
 // 3. a pass over the same commit (nothing to do).
 // The median of the P pushes' passes is the figure; run with `node --cpu-prof` to see where it goes.
 import '../src/cli/size-thread-pool.js';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +28,9 @@ import { RenderRepositories } from '../src/loops/hub/render-repositories.js';
 import { StatusRepositories } from '../src/loops/hub/status-repositories.js';
 import { localHubRepo } from '../src/adapters/remote/hub-repo.js';
 import { silentLogger } from '../src/loops/runtime/logger.js';
+import { systemClock } from '../src/loops/runtime/clock.js';
+import { hubRenderRepositories } from '../src/cli/commands/hub-render-repos.js';
+import type { RepoMaintenance } from '../src/loops/runtime/repo-maintenance.js';
 import { budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
 import { fastImportStream } from './lib/fast-import-stream.js';
 
@@ -34,6 +41,7 @@ const { values } = parseArgs({
     'status-repositories': { type: 'string', default: '13' },
     pushes: { type: 'string', default: '5' },
     json: { type: 'boolean', default: false },
+    served: { type: 'boolean', default: false },
     fsck: { type: 'boolean', default: false },
   },
 });
@@ -51,6 +59,26 @@ const git = (gd: string, args: string[], input?: string) =>
 const repoDirs = (kind: string, count: number) =>
   Array.from({ length: count }, (_, k) => join(dir, `${kind}-${k + 1}.git`));
 const renderDirs = repoDirs('render', shape.renderRepositories);
+// --served: the render repositories behind git's HTTP server, each published through a mirror.
+const server = values.served ? await serveRenderRepositories() : undefined;
+const renderUrls = server ? renderDirs.map((d) => server.url(d)) : renderDirs;
+
+/** Starts bench/lib/serve-git.js on the bench's directory; returns the URL of a repository there and a stop. */
+async function serveRenderRepositories() {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./lib/serve-git.js', import.meta.url)), dir],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const [first] = (await once(child.stdout!, 'data')) as [Buffer];
+  const base = first.toString().trim();
+  return {
+    url: (gitdir: string) => `${base}${gitdir.slice(dir.length + 1)}`,
+    stop: () => void child.kill('SIGTERM'),
+  };
+}
 const statusDirs = repoDirs('status', shape.statusRepositories);
 
 /** Commits the fleet with the ConfigMap at `value` on main, on top of main when `parent`. */
@@ -58,14 +86,22 @@ function commitFleet(value: string, parent: boolean): void {
   const files = budgetFleetFiles({
     clusters: clusterNames(shape.clusters),
     statusUrls: statusDirs,
-    renderUrls: renderDirs,
+    renderUrls,
     value,
   });
   const source = Object.entries(files).map(([path, content]) => ({ path, content }));
   git(gitdir, ['fast-import', '--quiet'], fastImportStream(source, `set the value to ${value}`, parent));
 }
 
-const renderRepositories = new RenderRepositories({ open: localHubRepo, log: silentLogger() });
+const served = server
+  ? await hubRenderRepositories(
+      { cacheDir: join(dir, 'cache') },
+      { log: silentLogger(), clock: systemClock() },
+    )
+  : undefined;
+const renderRepositories =
+  served?.repositories ?? new RenderRepositories({ open: localHubRepo, log: silentLogger() });
+const maintenance: RepoMaintenance | undefined = served?.maintenance;
 const statusRepositories = new StatusRepositories({
   open: localHubRepo,
   branchPrefix: () => 'gitfleet/',
@@ -109,13 +145,16 @@ try {
   mkdirSync(dir, { recursive: true });
   git(gitdir, ['init', '-q', '--bare']);
   for (const d of [...renderDirs, ...statusDirs]) git(d, ['init', '-q', '--bare']);
+  for (const d of renderDirs) git(d, ['config', 'http.receivepack', 'true']);
   commitFleet('v0', false);
   const cache = createHubPassCache();
   const first = await timedPass(cache);
+  await maintenance?.afterPass();
   const pushes = [];
   for (let p = 1; p <= shape.pushes; p++) {
     commitFleet(`v${p}`, true);
     const pass = await timedPass(cache);
+    await maintenance?.afterPass();
     if (pass.type !== 'rendered' || pass.moved !== shape.clusters)
       throw new Error(
         `push ${p}: the pass was ${pass.type} and moved ${pass.moved} of ${shape.clusters} branches`,
@@ -135,5 +174,6 @@ try {
   };
   console.log(values.json ? JSON.stringify(report) : report);
 } finally {
+  server?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

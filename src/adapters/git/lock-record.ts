@@ -15,8 +15,8 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -71,7 +71,7 @@ export async function writeLockRecord(opts: {
   } finally {
     closeSync(file);
   }
-  return { ...record, remove: () => rmSync(path, { force: true }) };
+  return { ...record, remove: () => removeFile(path) };
 }
 
 /** Whether the directory holds any file besides the given record: a batch running, or one that died. */
@@ -109,5 +109,14 @@ export function readLockRecordFile(path: string): (LockRecord & { mtimeMs: numbe
     return { writer: parsed.writer, token: parsed.token, locks: parsed.locks, mtimeMs };
   } catch {
     return null;
+  }
+}
+
+/** Removes a file, gone already or not (rmSync's `force` goes through its recursive remover: a stat and more). */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }

@@ -24,6 +24,7 @@ import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { RefMove } from '../../core/model/ref-move.js';
+import type { GitObject } from '../../adapters/git/git-object.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 import { notRefreshedAhead, startRefreshAhead, type RefreshAhead } from './refresh-ahead.js';
 
@@ -169,9 +170,15 @@ export class RenderRepositories {
 
   /**
    * Publishes the moves of one render repository, their commits read from `from` (the
-   * repository the pass wrote them into); throws RenderUnavailableError when it cannot.
+   * repository the pass wrote them into) or from `fresh` (the objects the pass wrote, by id);
+   * throws RenderUnavailableError when it cannot.
    */
-  async publish(url: string, moves: readonly RefMove[], from: string): Promise<void> {
+  async publish(
+    url: string,
+    moves: readonly RefMove[],
+    from: string,
+    fresh?: ReadonlyMap<string, GitObject>,
+  ): Promise<void> {
     const known = this.known.get(url);
     if (!known?.repo || known.problem !== undefined)
       throw new RenderUnavailableError(
@@ -184,6 +191,7 @@ export class RenderRepositories {
         to: repo.gitdir,
         tips: moves.map((m) => m.newOid),
         has: new Set(known.heads.values()),
+        ...(fresh ? { fresh } : {}),
       });
       await updateRefs({
         gitdir: repo.gitdir,

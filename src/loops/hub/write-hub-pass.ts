@@ -41,7 +41,14 @@ export interface HubPassWrite {
    * Publishes the moves bound for one render repository (render-repositories.ts), the commits
    * read from the repository the pass wrote them into; needed when a move names a repository.
    */
-  render?: { publish(url: string, moves: readonly RefMove[], from: string): Promise<void> };
+  render?: {
+    publish(
+      url: string,
+      moves: readonly RefMove[],
+      from: string,
+      fresh?: ReadonlyMap<string, GitObject>,
+    ): Promise<void>;
+  };
 }
 
 /**
@@ -65,11 +72,13 @@ async function publishElsewhere(write: HubPassWrite, chosen: (m: RefMove) => boo
   const urls = [...elsewhere.keys()].sort();
   if (urls.length > 0 && !render)
     throw new InternalError(`${urls[0]}: a move bound for a render repository, and no way to publish it`);
+  // The pass's objects from memory: each repository's copy need not look for them on disk.
+  const fresh = new Map(urls.length > 0 ? write.objects.map((o) => [o.oid, o]) : []);
   // Side by side: a source push moves branches in every render repository, and each push is a
   // round trip to the Git host; one after another, the last repository's agents would wait for all.
   await mapConcurrent(urls, renderPublishConcurrency, async (url) => {
     try {
-      await render!.publish(url, elsewhere.get(url)!, write.repo.gitdir);
+      await render!.publish(url, elsewhere.get(url)!, write.repo.gitdir, fresh);
     } catch (error) {
       if (!(error instanceof RenderUnavailableError)) throw error;
       for (const [u, why] of error.refused) refused.set(u, why);
