@@ -6,12 +6,14 @@
 // pushed costs the render repository one read (a v2 fetch of that head, no ls-refs) and the
 // fleet repository none; a head the server does not have, an older commit of the branch and
 // another cluster's head are refused and the same refresh reads where the branch is, so the
-// agent applies the branch's head; a server without protocol v2 is read the v0 way, as before.
-// The agent's clock is a fake one.
+// agent applies the branch's head; a commit beside the branch that fast-forwards it (the doorbell
+// lied, and someone able to write the repository made it) is applied, and the next safety poll
+// takes the agent back to the branch's head; a server without protocol v2 is read the v0 way, as
+// before. The agent's clock is a fake one.
 import { after, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { startNotifyServer } from '../../src/adapters/http/notify-server.js';
 import { parseNotifyTokens } from '../../src/adapters/http/notify-tokens.js';
@@ -90,7 +92,28 @@ async function servedFleet(t: TestContext, opts: { v0Only?: boolean } = {}) {
     execFileSync('git', ['--git-dir', renderPath, 'rev-parse', `refs/heads/gitfleet/clusters/${c}`], {
       encoding: 'utf8',
     }).trim();
-  return { server, url: server.url(basename(repo.path)), render, headOf };
+  return { server, url: server.url(basename(repo.path)), render, headOf, renderPath };
+}
+
+/**
+ * Makes a commit on top of m1's branch head in the render repository, with the ConfigMap's value
+ * changed, kept under refs/heads/side: a fast-forward of the branch that is not on it, as one
+ * able to write the repository could make it. Returns its id.
+ */
+function commitBeside(renderPath: string, value: string): string {
+  const work = tempDir('beside');
+  execFileSync('git', ['clone', '-q', '-b', 'gitfleet/clusters/m1', renderPath, work]);
+  const files = execFileSync('git', ['grep', '-l', 'name: web'], { cwd: work, encoding: 'utf8' })
+    .trim()
+    .split('\n');
+  const path = files.find((f) => !f.includes('other'))!;
+  const file = join(work, path);
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/a: "?1"?/, `a: "${value}"`));
+  execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@x.invalid', 'commit', '-qam', 'beside'], {
+    cwd: work,
+  });
+  execFileSync('git', ['push', '-q', renderPath, 'HEAD:refs/heads/side'], { cwd: work });
+  return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: work, encoding: 'utf8' }).trim();
 }
 
 /** The upload-pack POSTs (ls-refs, fetches) each served repository saw. */
@@ -126,6 +149,8 @@ async function handRungDoorbell(t: TestContext, first: string) {
       head = next;
       server.moved('m1', next);
     },
+    /** Changes the head the next wait is told, ringing no one. */
+    say: (next: string) => void (head = next),
   };
 }
 
@@ -322,3 +347,24 @@ test('on a server without protocol v2 a ring reads the branch the v0 way, as bef
   );
   assert.ok(!log.lines.some((l) => l.includes('was not taken')), log.lines.join('\n'));
 });
+
+test(
+  "a ring naming a fast-forward beside the branch (the doorbell lied) is applied, and the next safety poll takes the agent back to the branch's head",
+  slow,
+  async (t) => {
+    const { renderPath, headOf, bell, agent, next } = await ready(t, safetyPolled);
+    const branch = headOf('m1');
+    const beside = commitBeside(renderPath, 'beside');
+    await next();
+    bell.ring(beside);
+    await eventually(() => applied(agent) === 'beside', 'the commit the doorbell named applied');
+    // The doorbell says the branch's head again from now on, ringing no one; the agent's wait holds.
+    bell.say(branch);
+    agent.clock.advance(21_000);
+    await eventually(
+      () => applied(agent) === '1',
+      "the safety poll took the agent back to the branch's head",
+    );
+    assert.equal(headOf('m1'), branch, 'the branch itself never moved');
+  },
+);
