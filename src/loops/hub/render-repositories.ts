@@ -6,9 +6,13 @@
 //
 //   1. copy the objects the new commits need into the render repository's git directory
 //      (copy-objects.ts: what its branches do not reach already);
-//   2. move its refs there by compare-and-swap, fast-forward only (update-ref.ts);
-//   3. publish them (a push for a mirror: one per render repository per pass, carrying every
-//      branch that moved there; nothing for a local path).
+//   2. a local path: move its refs there by compare-and-swap, fast-forward only (update-ref.ts);
+//      a mirror: push (one per render repository per pass, carrying every branch that moved
+//      there, by compare-and-swap against the remote's branches: push-refs.ts), and the push
+//      moves the mirror's branches and tracking refs once it is taken, in one batch. Moving the
+//      mirror's branches before the push as well was a second batch of ref files for each render
+//      repository (168 a pass at 1,000 clusters; docs/git-budget.md#measured), and left them
+//      ahead of the remote when the push failed.
 //
 // A move that loses a race (RefConflict, RefLocked, PushRejected) throws as it is: the pass
 // reads again and runs again. Any other failure (the repository does not exist, refuses the
@@ -193,10 +197,12 @@ export class RenderRepositories {
         has: new Set(known.heads.values()),
         ...(fresh ? { fresh } : {}),
       });
-      await updateRefs({
-        gitdir: repo.gitdir,
-        updates: moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
-      });
+      // A mirror (it holds only the hub's branches) moves its refs when the push is taken.
+      if (repo.branchPrefix === undefined)
+        await updateRefs({
+          gitdir: repo.gitdir,
+          updates: moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
+        });
       await repo.publish(moves.map(({ repository: _, ...move }) => move));
     } catch (error) {
       if (isLostRace(error)) throw error;
