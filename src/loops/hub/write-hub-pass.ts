@@ -72,8 +72,10 @@ async function publishElsewhere(write: HubPassWrite, chosen: (m: RefMove) => boo
   const urls = [...elsewhere.keys()].sort();
   if (urls.length > 0 && !render)
     throw new InternalError(`${urls[0]}: a move bound for a render repository, and no way to publish it`);
-  // The pass's objects from memory: each repository's copy need not look for them on disk.
-  const fresh = new Map(urls.length > 0 ? write.objects.map((o) => [o.oid, o]) : []);
+  // The objects the pass made new, from memory: each repository's copy need not look for them on
+  // disk (one the repository held before is looked for as ever).
+  const made = urls.length > 0 ? write.objects.filter((o) => !write.known.has(o.oid)) : [];
+  const fresh = new Map(made.map((o) => [o.oid, o]));
   // Side by side: a source push moves branches in every render repository, and each push is a
   // round trip to the Git host; one after another, the last repository's agents would wait for all.
   await mapConcurrent(urls, renderPublishConcurrency, async (url) => {
