@@ -8,7 +8,9 @@
 // bench/hub-push-pass.js), the same passes are run by that build too, alternating with this one,
 // and the ratios say how much this build saved (base / this: above 1, this build is cheaper).
 // CPU is the figure to read on a shared machine; wall time waits for the disk (every ref and
-// object is fsynced) and for other processes.
+// object is fsynced) and for other processes. GITFLEET_BENCH_HUB_PUSH_SERVED=1 runs the passes
+// with `--served`: the render repositories behind git's HTTP server, published as URLs (both
+// builds must know the flag).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +49,8 @@ function buildsToRun(): Build[] {
   return [...builds, { label: 'base build', side: 'alternative', script: baseScript }];
 }
 
+const served = process.env['GITFLEET_BENCH_HUB_PUSH_SERVED'] === '1';
+
 /** Two contenders per build: the push pass's CPU time, and its wall time read from the same run. */
 function contendersOf(shape: Shape, build: Build, reports: PushPassReport[]): Contender[] {
   const name = (what: string) => `${build.label}: ${what}, ${shape.clusters} clusters`;
@@ -54,6 +58,7 @@ function contendersOf(shape: Shape, build: Build, reports: PushPassReport[]): Co
     build.script,
     ...['--clusters', `${shape.clusters}`, '--status-repositories', `${shape.status}`],
     ...['--render-repositories', `${shape.render}`, '--pushes', '3', '--json'],
+    ...(served ? ['--served'] : []),
   ];
   return [
     {
@@ -100,7 +105,10 @@ export const hubPushScenario: Scenario = {
       scenario: 'hub-push',
       status: 'ran',
       note:
-        'median of 3 push passes per repetition, each moving every branch; render and status repositories on local paths (no network)' +
+        'median of 3 push passes per repetition, each moving every branch; ' +
+        (served
+          ? "render repositories behind git's HTTP server, published as URLs; status repositories on local paths"
+          : 'render and status repositories on local paths (no network)') +
         (builds.length > 1
           ? `; base: ${process.env['GITFLEET_BENCH_BASE']}`
           : '; set GITFLEET_BENCH_BASE to compare with another build'),
