@@ -26,7 +26,7 @@ import { budgetAdvice } from './lib/budget-advice.js';
 import { cpuSampler, cpuShare, describeCpu } from './lib/budget-cpu.js';
 import { budgetConfigMap, budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
 import { githubAgentTiming, pushAsAPerson, startAgents, type Events } from './lib/budget-processes.js';
-import { measureStretches, modelBeside, type Stretch } from './lib/budget-report.js';
+import { measureStretches, modelBeside, seconds, type Stretch } from './lib/budget-report.js';
 import { backgroundNice, backgroundToken, observedClusters, observedFigures } from './lib/budget-observed.js';
 import { startGitfleet } from './mcs-processes.js';
 import type { Scenario, ScenarioReport } from './lib/report.js';
@@ -289,7 +289,7 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     const retried =
       sourcePush.refused === 0
         ? ''
-        : `; the source push was answered 429 ${sourcePush.refused} times and waited ${s1(sourcePush.waitedMs)} (counted)`;
+        : `; the source push was answered 429 ${sourcePush.refused} times and waited ${seconds(sourcePush.waitedMs)} (counted)`;
     return {
       advice,
       ...measured,
@@ -312,8 +312,6 @@ export async function runBudgetBench(shape: BudgetShape, log: (line: string) => 
     else log(`budget: kept ${root}`);
   }
 }
-
-const s1 = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** The scenario's shape: --quick 100 clusters, else 1,000; `clusters` overrides. */
 export function budgetShape(opts: { quick: boolean; clusters?: number }): BudgetShape {

@@ -7,7 +7,7 @@
 // requests present a token the forge serves at niceness 19 too. Every request is still counted
 // and budgeted as before; the background agents only yield the CPU. The observed agents' push →
 // applied is then what an agent on a machine of its own would see behind this hub and forge.
-import { percentile } from './budget-fleet.js';
+import { latencyShares, seconds as s } from './budget-report.js';
 
 /** The token the background agents' Git requests present (start-forge.ts `background`). */
 export const backgroundToken = 'bench-background';
@@ -32,19 +32,16 @@ export function observedFigures(opts: {
   published: readonly number[];
 }): { note: string; details: Record<string, unknown> } {
   const picked = (xs: readonly number[]) => xs.filter((_, k) => opts.observed.has(opts.clusters[k]!));
-  const applied = picked(opts.latencies);
-  const published = picked(opts.published);
-  const agents = applied.map((a, k) => a - (published[k] ?? 0));
-  const p = (xs: readonly number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99) });
-  const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-  const [a, h, g] = [p(applied), p(published), p(agents)];
+  const shares = latencyShares(picked(opts.latencies), picked(opts.published));
+  const [a, h, g] = [shares.applied, shares.published, shares.agentShare];
+  const count = picked(opts.latencies).length;
   return {
     note:
-      `; the ${applied.length} observed agents (the others niced): push → applied P50 ${s(a.p50)}, ` +
+      `; the ${count} observed agents (the others niced): push → applied P50 ${s(a.p50)}, ` +
       `P99 ${s(a.p99)} (the hub's share P50 ${s(h.p50)}, P99 ${s(h.p99)}; the agent's P50 ${s(g.p50)}, P99 ${s(g.p99)})`,
     details: {
       observed: {
-        clusters: applied.length,
+        clusters: count,
         pushToAppliedMs: a,
         pushToPublishedMs: h,
         publishedToAppliedMs: g,

@@ -26,6 +26,33 @@ export interface StretchSummary {
   repositories: RepositoryLoad[];
 }
 
+/** P50 and P99 of some latencies, ms. */
+export interface Quantiles {
+  p50: number;
+  p99: number;
+}
+
+const quantiles = (xs: readonly number[]): Quantiles => ({
+  p50: percentile(xs, 50),
+  p99: percentile(xs, 99),
+});
+
+/** Seconds to one decimal, as the notes say them. */
+export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+const s = seconds;
+
+/**
+ * push → applied, and its split: the hub's share (push → the push that carried the cluster's
+ * branch) and the agent's (from there to its apply), one of each per cluster in the same order.
+ */
+export function latencyShares(
+  latencies: readonly number[],
+  published: readonly number[],
+): { applied: Quantiles; published: Quantiles; agentShare: Quantiles } {
+  const fetched = published.map((p, k) => (latencies[k] ?? p) - p);
+  return { applied: quantiles(latencies), published: quantiles(published), agentShare: quantiles(fetched) };
+}
+
 /** Returns the report's note, contenders and details. */
 export function measureStretches(opts: {
   events: readonly ForgeEvent[];
@@ -41,14 +68,9 @@ export function measureStretches(opts: {
   const limited = opts.events.filter((e) => e.kind === 'limited' || e.kind === 'forbidden').length;
   const all = repositoryLoads(opts.events, -Infinity, Infinity);
   const most = (pick: (r: RepositoryLoad) => number) => Math.max(0, ...all.map(pick));
-  const applied = { p50: percentile(opts.latencies, 50), p99: percentile(opts.latencies, 99) };
-  const reported = { p50: percentile(opts.reported, 50), p99: percentile(opts.reported, 99) };
+  const reported = quantiles(opts.reported);
   const pub = opts.published ?? [];
-  // The agent's share: from the push of its branch to its apply.
-  const fetched = pub.map((p, k) => (opts.latencies[k] ?? p) - p);
-  const published = { p50: percentile(pub, 50), p99: percentile(pub, 99) };
-  const agentShare = { p50: percentile(fetched, 50), p99: percentile(fetched, 99) };
-  const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const { applied, published, agentShare } = latencyShares(opts.latencies, pub);
   const note =
     `busiest repository: ${most((r) => r.peakReadsPerSecond)} reads in one second ` +
     `(${most((r) => r.peakReadsPerSecond10s)}/s over 10 s), ${most((r) => r.peakPushesPerMinute)} pushes in one minute; ` +
