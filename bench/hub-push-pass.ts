@@ -8,19 +8,23 @@
 //
 //   npx tsc -p tsconfig.json && node build/bench/hub-push-pass.js [--clusters N] [--render-repositories R]
 //                                                                  [--pushes P] [--served] [--json] [--fsck]
+//                                                                  [--profile FILE]
 //
 // 1. commit the fleet on main with `git fast-import`; a first pass writes every branch;
 // 2. P times: a source push changes the ConfigMap's value (every branch moves), then one pass
 //    with the cache a running hub keeps; its phases, wall and CPU time (user + system) are kept;
 // 3. a pass over the same commit (nothing to do).
-// The median of the P pushes' passes is the figure; run with `node --cpu-prof` to see where it goes.
+// The median of the P pushes' passes is the figure; --profile writes a CPU profile of the P push
+// passes alone (not the setup, the first pass or the maintenance after each), for DevTools or
+// any .cpuprofile reader.
 import '../src/cli/size-thread-pool.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Session, type Profiler } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { createHubPassCache, type HubPassCache } from '../src/loops/hub/hub-pass-cache.js';
 import { runHubPass } from '../src/loops/hub/hub-pass.js';
@@ -43,6 +47,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     served: { type: 'boolean', default: false },
     fsck: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const shape = {
@@ -139,6 +144,34 @@ async function timedPass(cache: HubPassCache) {
   };
 }
 
+type CpuProfile = Profiler.Profile;
+const profiles: CpuProfile[] = [];
+
+/** Returns the passes' profiles as one: each pass's tree under one root, node ids renumbered apart. */
+function joinProfiles(parts: readonly CpuProfile[]): CpuProfile {
+  const root = { id: 1, callFrame: parts[0]?.nodes[0]?.callFrame, children: [] as number[] };
+  const joined = {
+    nodes: [root] as Profiler.ProfileNode[],
+    samples: [] as number[],
+    timeDeltas: [] as number[],
+    startTime: 0,
+    endTime: 0,
+  };
+  let offset = 1;
+  for (const part of parts) {
+    const shift = (id: number) => id + offset;
+    joined.nodes.push(
+      ...part.nodes.map((n) => ({ ...n, id: shift(n.id), children: n.children?.map(shift) })),
+    );
+    root.children.push(shift(part.nodes[0]!.id));
+    joined.samples.push(...(part.samples ?? []).map(shift));
+    joined.timeDeltas.push(...(part.timeDeltas ?? []).map((d, i) => (i === 0 ? 0 : d)));
+    joined.endTime += part.endTime - part.startTime;
+    offset += Math.max(...part.nodes.map((n) => n.id));
+  }
+  return joined;
+}
+
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
@@ -151,9 +184,14 @@ try {
   const first = await timedPass(cache);
   await maintenance?.afterPass();
   const pushes = [];
+  const profiler = values.profile ? new Session() : undefined;
+  profiler?.connect();
+  await profiler?.post('Profiler.enable');
   for (let p = 1; p <= shape.pushes; p++) {
     commitFleet(`v${p}`, true);
+    await profiler?.post('Profiler.start');
     const pass = await timedPass(cache);
+    await profiler?.post('Profiler.stop').then(({ profile }) => profiles.push(profile));
     await maintenance?.afterPass();
     if (pass.type !== 'rendered' || pass.moved !== shape.clusters)
       throw new Error(
@@ -161,6 +199,7 @@ try {
       );
     pushes.push(pass);
   }
+  if (values.profile) writeFileSync(values.profile, JSON.stringify(joinProfiles(profiles)));
   const noop = await timedPass(cache);
   if (values.fsck) for (const d of [gitdir, ...renderDirs]) git(d, ['fsck', '--strict', '--no-dangling']);
   const report = {
