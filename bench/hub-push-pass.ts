@@ -100,7 +100,8 @@ function commitFleet(value: string, parent: boolean): void {
 
 const served = server
   ? await hubRenderRepositories(
-      { cacheDir: join(dir, 'cache') },
+      // The github profile's --interval: a mirror's read stands that long, as in the hub.
+      { cacheDir: join(dir, 'cache'), intervalMs: 60_000 },
       { log: silentLogger(), clock: systemClock() },
     )
   : undefined;

@@ -7,7 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { remoteHubRepo } from '../../src/adapters/remote/remote-hub-repo.js';
 import { runHubPass } from '../../src/loops/hub/hub-pass.js';
@@ -34,7 +34,7 @@ function clusterRefs(gitdir: string): string[] {
     .filter(Boolean);
 }
 
-async function serveFleet(): Promise<{ server: GitServer; root: string; url: string }> {
+async function serveFleet(): Promise<{ server: GitServer; root: string; url: string; work: string }> {
   const root = tempDir('render-served');
   for (const name of ['fleet.git', 'render-a.git', 'render-b.git']) makeServedRepo(root, name);
   gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'false']);
@@ -60,7 +60,23 @@ async function serveFleet(): Promise<{ server: GitServer; root: string; url: str
   await git(work, ['commit', '-q', '-m', 'the fleet']);
   const url = server.url('fleet.git');
   await git(work, ['-c', `http.extraHeader=Authorization: Bearer ${token}`, 'push', '-q', url, 'HEAD:main']);
-  return { server, root, url };
+  return { server, root, url, work };
+}
+
+/** Commits the ConfigMap's value `a` in the work tree and pushes it to the served fleet repository. */
+async function pushValue(work: string, url: string, value: string): Promise<void> {
+  const app = join(work, 'apps/app.yaml');
+  writeFileSync(app, readFileSync(app, 'utf8').replace(/data: \{ a: "[^"]*" \}/, `data: { a: "${value}" }`));
+  await git(work, ['commit', '-q', '-am', `a = ${value}`]);
+  await git(work, ['-c', `http.extraHeader=Authorization: Bearer ${token}`, 'push', '-q', url, 'HEAD:main']);
+}
+
+/** Reads (upload-pack requests: advertisements and POSTs) of a served repository since `from`. */
+function readsOf(server: GitServer, repo: string, from: number): number {
+  return server.requests
+    .slice(from)
+    .filter((r) => r.path.startsWith(`/${repo}/`) && `${r.path}${r.query}`.includes('git-upload-pack'))
+    .length;
 }
 
 function recording(): Logger & { lines: string[] } {
@@ -258,6 +274,104 @@ test(
         status.unreadable.get('member2') ?? '',
         /^render repository .*render-b\.git cannot be read: 403 Forbidden/,
       );
+    } finally {
+      await server.close();
+    }
+  },
+);
+
+test(
+  "a render repository's read stands for the hub's interval: a source push's pass reads none, a push refused by another writer's move reads it again, and so does the first pass after the interval",
+  slow,
+  async () => {
+    const { server, root, url, work } = await serveFleet();
+    try {
+      gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'true']);
+      const cacheDir = tempDir('render-cache');
+      const log = recording();
+      let now = 1_700_000_000_000;
+      const renders = new RenderRepositories({
+        open: (u) =>
+          remoteHubRepo({
+            url: u,
+            cacheDir,
+            token,
+            mirrorKey: 'hub render',
+            sourceRef: 'main',
+            sourceOptional: true,
+            branchPrefix: 'gitfleet/',
+          }),
+        log,
+        trustMs: 60_000,
+        now: () => now,
+      });
+      const cache = createHubPassCache();
+      const pass = (): Promise<HubPassResult> =>
+        runHubPass({
+          repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
+          sourceRef: 'main',
+          identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+          now: () => new Date(now),
+          log,
+          cache,
+          renderRepositories: renders,
+        });
+      const member1 = () => gitIn(join(root, 'render-a.git'), ['rev-parse', 'gitfleet/clusters/member1']);
+      let from = server.requests.length;
+      const first = await pass();
+      assert.equal(first.type === 'rendered' && first.clusters['member1']?.type, 'updated');
+      assert.equal(
+        readsOf(server, 'render-a.git', from),
+        1,
+        'the first pass reads render-a (its advertisement)',
+      );
+
+      // A source push 10 s later: published without reading either render repository.
+      now += 10_000;
+      await pushValue(work, url, '2');
+      from = server.requests.length;
+      const second = await pass();
+      assert.equal(second.type === 'rendered' && second.clusters['member1']?.type, 'updated');
+      assert.equal(readsOf(server, 'render-a.git', from), 0, 'render-a is not read');
+      assert.equal(readsOf(server, 'render-b.git', from), 0, 'render-b is not read');
+      assert.equal(pushesTo(server, 'render-a.git', from), 1);
+      assert.equal(pushesTo(server, 'render-b.git', from), 1);
+      assert.match(
+        gitIn(join(root, 'render-a.git'), ['show', `${member1()}:shop/ConfigMap/web.yaml`]),
+        /a: "2"/,
+      );
+
+      // Someone else moves member1's branch in render-a: the hub's push is refused, it reads again and wins.
+      const foreign = gitIn(join(root, 'render-a.git'), [
+        'commit-tree',
+        '-p',
+        member1(),
+        '-m',
+        'not the hub',
+        `${member1()}^{tree}`,
+      ]);
+      gitIn(join(root, 'render-a.git'), ['update-ref', 'refs/heads/gitfleet/clusters/member1', foreign]);
+      now += 10_000;
+      await pushValue(work, url, '3');
+      from = server.requests.length;
+      const third = await pass();
+      assert.equal(
+        third.type === 'rendered' && third.clusters['member1']?.type,
+        'updated',
+        JSON.stringify(third),
+      );
+      assert.equal(third.type === 'rendered' && third.attempts, 2, 'the lost race ran the pass again');
+      assert.ok(readsOf(server, 'render-a.git', from) >= 1, 'render-a is read again after the refused push');
+      assert.equal(readsOf(server, 'render-b.git', from), 0, 'render-b still stands');
+      assert.equal(gitIn(join(root, 'render-a.git'), ['rev-parse', `${member1()}^`]), foreign);
+      assert.ok(log.lines.some((l) => /another writer moved it first; reading again/.test(l)));
+
+      // Past the interval, the first pass reads every render repository again (nothing to publish).
+      now += 61_000;
+      from = server.requests.length;
+      assert.equal((await pass()).type, 'upToDate');
+      assert.equal(readsOf(server, 'render-a.git', from), 1);
+      assert.equal(readsOf(server, 'render-b.git', from), 1);
     } finally {
       await server.close();
     }

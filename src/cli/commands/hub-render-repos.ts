@@ -2,7 +2,9 @@
 // beside the fleet repository's (keyed apart, holding only the branches under the prefix), or a
 // local path written in place. The hub sends --render-token-file to every render repository URL
 // (else its --token-file, else $GITFLEET_GIT_TOKEN): it needs write access to their cluster
-// branches. Each URL has its own rate-limit gate (the process's gates are per URL).
+// branches. Each URL has its own rate-limit gate (the process's gates are per URL). A mirror's
+// read stands for one --interval (the hub is the only writer of those branches): a pass over a
+// source push reads none the last minute read (render-repositories.ts).
 import { readToken } from '../../adapters/remote/read-token.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { RenderRepositories } from '../../loops/hub/render-repositories.js';
@@ -12,7 +14,14 @@ import type { RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
 
 /** Returns the hub's render repositories, opened as the fleet names them, and the maintenance of their mirrors. */
 export async function hubRenderRepositories(
-  opts: { tokenFile?: string; renderTokenFile?: string; cacheDir?: string; branchPrefix?: string },
+  opts: {
+    tokenFile?: string;
+    renderTokenFile?: string;
+    cacheDir?: string;
+    branchPrefix?: string;
+    /** The hub's --interval: how long a render repository's read stands (default: read at every pass). */
+    intervalMs?: number;
+  },
   deps: SideRepositoryDeps,
 ): Promise<{ repositories: RenderRepositories; maintenance: RepoMaintenance }> {
   const file = opts.renderTokenFile ?? opts.tokenFile;
@@ -20,7 +29,12 @@ export async function hubRenderRepositories(
   const branchPrefix = opts.branchPrefix ?? defaultBranchPrefix;
   const side = sideRepositories({ ...opts, branchPrefix, token, mirrorKey: 'hub render' }, deps);
   return {
-    repositories: new RenderRepositories({ open: side.open, log: deps.log }),
+    repositories: new RenderRepositories({
+      open: side.open,
+      log: deps.log,
+      ...(opts.intervalMs !== undefined ? { trustMs: opts.intervalMs } : {}),
+      now: () => deps.clock.now(),
+    }),
     maintenance: side.maintenance,
   };
 }

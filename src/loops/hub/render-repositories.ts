@@ -1,8 +1,8 @@
 // The render repositories as the hub reads and writes them (docs/git-budget.md#render-repositories).
 // The hub keeps one repository (a mirror for a URL, the path itself for a local one) per render
-// repository. At each pass it refreshes those the fleet assigns or recorded a branch in (one
-// read each) and lists their cluster branches; the pass writes its commits into the repository
-// it works on, as always, and publishes each cluster branch where it lives:
+// repository. A pass refreshes those the fleet assigns or recorded a branch in (one read each)
+// and lists their cluster branches; the pass writes its commits into the repository it works on,
+// as always, and publishes each cluster branch where it lives:
 //
 //   1. copy the objects the new commits need into the render repository's git directory
 //      (copy-objects.ts: what its branches do not reach already);
@@ -13,6 +13,14 @@
 //      mirror's branches before the push as well was a second batch of ref files for each render
 //      repository (168 a pass at 1,000 clusters; docs/git-budget.md#measured), and left them
 //      ahead of the remote when the push failed.
+//
+// The hub is the only writer of a render repository's cluster branches, so what a mirror last
+// read, with the hub's own pushes since, is what the repository holds. With `trustMs` (the hub's
+// --interval) a mirror read within it is not read again: a source push's pass at 1,000 clusters
+// spared 84 reads (and their round trips) before it could render. A mirror is read again once the
+// period is over, and at the next pass after anything casts doubt on it: a push refused or lost to
+// another writer, a read that failed. Every push goes by compare-and-swap against that view, so
+// a repository changed behind the hub's back costs a refused push and a read, never a wrong update.
 //
 // A move that loses a race (RefConflict, RefLocked, PushRejected) throws as it is: the pass
 // reads again and runs again. Any other failure (the repository does not exist, refuses the
@@ -54,6 +62,10 @@ interface Known {
   heads: Map<string, string>;
   /** Why its last publish failed, until one succeeds (logged when it starts or changes). */
   refused?: string;
+  /** When its last read succeeded (the clock's milliseconds) and the branch prefix it listed. */
+  read?: { at: number; prefix: string };
+  /** A push lost a race there: what the mirror holds is read again before it is used. */
+  doubted?: boolean;
 }
 
 /** The hub's render repositories: refreshed together, written per repository. */
@@ -73,6 +85,14 @@ export class RenderRepositories {
       /** Returns the repository of a URL or path (throws when a path is no repository). */
       open: (url: string) => HubRepo;
       log: Logger;
+      /**
+       * How long a mirror's read is trusted, in milliseconds, with the hub's own pushes since
+       * (default 0: every pass reads every render repository). A local path is read every pass:
+       * listing its refs costs no request.
+       */
+      trustMs?: number;
+      /** The clock of `trustMs`, in milliseconds (default Date.now). */
+      now?: () => number;
     },
   ) {}
 
@@ -205,7 +225,10 @@ export class RenderRepositories {
         });
       await repo.publish(moves.map(({ repository: _, ...move }) => move));
     } catch (error) {
-      if (isLostRace(error)) throw error;
+      if (isLostRace(error)) {
+        known.doubted = true;
+        throw error;
+      }
       const refused = `render repository ${url} refused the write: ${(error as Error).message}`;
       if (refused !== known.refused)
         this.opts.log.warn(
@@ -228,17 +251,35 @@ export class RenderRepositories {
     });
   }
 
+  /** Whether the repository's last read, with the hub's pushes since, still stands for what it holds. */
+  private trusted(known: Known, branchPrefix: string): boolean {
+    const trustMs = this.opts.trustMs ?? 0;
+    const read = known.read;
+    if (trustMs <= 0 || read === undefined || read.prefix !== branchPrefix) return false;
+    if (known.repo?.branchPrefix === undefined) return false; // a local path: read in place
+    if (known.doubted || known.problem !== undefined || known.refused !== undefined) return false;
+    return this.now() - read.at < trustMs;
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
   private async refreshOne(url: string, branchPrefix: string): Promise<void> {
     const known = this.known.get(url) ?? { heads: new Map<string, string>() };
     this.known.set(url, known);
+    if (this.trusted(known, branchPrefix)) return;
     try {
       known.repo ??= this.opts.open(url);
+      const at = this.now();
       await known.repo.refresh();
       const prefix = clusterRefPrefix(branchPrefix);
       const heads = new Map<string, string>();
       for (const [ref, oid] of await listRefs(known.repo.gitdir, prefix))
         heads.set(ref.slice(prefix.length), oid);
       known.heads = heads;
+      known.read = { at, prefix: branchPrefix };
+      delete known.doubted;
       if (known.problem !== undefined) this.opts.log.info(`render repository ${url} answers again`);
       delete known.problem;
     } catch (error) {
