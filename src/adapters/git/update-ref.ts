@@ -45,6 +45,11 @@ export interface RefUpdateSettings extends ObjectSource {
   fsync?: boolean;
   /** Told when the batch removed the stale locks of a dead gitfleet writer (default: nobody). */
   warn?: (message: string) => void;
+  /**
+   * Commits known to be stored in the repository (a push just sent them from it): their type is
+   * not read back. Unlike `written`, their parents are not known here.
+   */
+  storedCommits?: ReadonlySet<string>;
 }
 
 export type UpdateRefOptions = RefUpdateSettings & RefUpdateRequest;
@@ -65,7 +70,9 @@ export async function updateRefs(
   // One cache for the batch: each read of the new commits would otherwise load the packs anew.
   const opts = withCache(batch);
   assertDistinctValidNames(opts.updates);
-  await Promise.all(opts.updates.map((u) => assertCommit(opts, u.newOid)));
+  await Promise.all(
+    opts.updates.map((u) => (opts.storedCommits?.has(u.newOid) ? undefined : assertCommit(opts, u.newOid))),
+  );
   const sync = opts.fsync ?? true;
   const record = await writeLockRecord({
     gitdir: opts.gitdir,

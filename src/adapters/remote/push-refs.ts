@@ -208,7 +208,9 @@ async function pushBatch(opts: {
     pack: streamPack(opts.reader, oids),
   });
   const moved = opts.batch.filter((c) => report.get(c.ref) === null);
-  await recordPushed(opts.gitdir, moved);
+  // The new commits the walk read from the mirror (as commits) are known to be stored there.
+  const listed = new Set(oids);
+  await recordPushed(opts.gitdir, moved, new Set(tips.filter((t) => listed.has(t))));
   for (const c of moved) opts.remoteHas.add(c.new);
   const failures = opts.batch.filter((c) => report.get(c.ref) !== null);
   if (failures.length > 0) {
@@ -220,13 +222,18 @@ async function pushBatch(opts: {
   }
 }
 
-/** The remote now holds these: so do the mirror's tracking refs and branches. */
-async function recordPushed(gitdir: string, pushed: readonly PushCommand[]): Promise<void> {
+/** The remote now holds these: so do the mirror's tracking refs and branches (`sent`: commits the push read from the mirror). */
+async function recordPushed(
+  gitdir: string,
+  pushed: readonly PushCommand[],
+  sent: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const refs = pushed.flatMap((c) => [c.ref, trackingRefOf(c.ref)].map((ref) => ({ ref, newOid: c.new })));
   const updates = [];
   for (const { ref, newOid } of refs) {
     const current = await readRef(gitdir, ref);
     if (current !== newOid) updates.push({ ref, newOid, expectedOld: current });
   }
-  if (updates.length > 0) await updateRefs({ gitdir, updates, allowNonFastForward: true });
+  if (updates.length > 0)
+    await updateRefs({ gitdir, updates, allowNonFastForward: true, storedCommits: sent });
 }

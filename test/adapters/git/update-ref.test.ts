@@ -188,6 +188,32 @@ test('A non-fast-forward goes through only when the caller allows it explicitly.
   assert.equal(revParse(repo, ref), repo.x);
 });
 
+test('A commit the caller vouches is stored (storedCommits) is not read back; one it does not vouch for is.', async () => {
+  const repo = await history({ bare: true });
+  git(repo, ['update-ref', ref, repo.c3]);
+  // A tree named as a stored commit shows the type is not read: the caller's word stands (a push
+  // just read its commits from this repository).
+  const vouched = {
+    gitdir: repo.gitdir,
+    ref,
+    newOid: repo.t,
+    expectedOld: repo.c3,
+    allowNonFastForward: true,
+  };
+  await assert.rejects(updateRef(vouched), (e: GitWriteError) => e.code === 'WrongObjectType');
+  assert.equal(await updateRef({ ...vouched, storedCommits: new Set([repo.t]) }), 'updated');
+  assert.equal(git(repo, ['cat-file', '-t', ref]), 'tree');
+  // An id it does not vouch for is read: a commit the repository lacks is refused.
+  const missing = {
+    ...vouched,
+    newOid: 'ab'.repeat(20),
+    expectedOld: repo.t,
+    storedCommits: new Set([repo.t]),
+  };
+  await assert.rejects(updateRef(missing), (e: GitWriteError) => e.code === 'MissingObject');
+  assert.equal(git(repo, ['rev-parse', ref]), repo.t);
+});
+
 test('A lock file that is already there is reported, not broken, and the ref is left alone.', async () => {
   const repo = await history({ bare: true });
   git(repo, ['update-ref', ref, repo.c1]);
