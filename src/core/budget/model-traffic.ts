@@ -13,6 +13,7 @@
 // | agent      | each heartbeat, each status write      | 1 push (no advertisement first)            |
 // | hub        | each --interval (fleet repository),    | 1 read: the ref advertisement              |
 // |            |   each --cluster-monitor-period (status repository: the monitor refreshes it) |  |
+// |            |   a pass, a render repository not read within the last --interval (its read stands that long) | |
 // | hub        | something it reads moved               | +2 reads: the fetch (two POSTs), at most once a look |
 // |            |   heartbeats                           | move nothing in the fleet repository (read from the advertisement) unless the cluster is keyed; a status repository's mirror fetches every one |
 // | hub        | a render or a bindings change          | 1 push carrying every moved branch         |
@@ -235,7 +236,8 @@ function readsPerMove(s: TrafficSettings, h: Holding): number {
  * must fetch: the fleet repository is polled every --interval and its heartbeats are read from
  * the advertisement, except a keyed cluster's, whose signature the monitor checks; a status
  * repository is refreshed at every look of the cluster monitor, and its mirror fetches every
- * heartbeat that moved (hub-status-repos.ts).
+ * heartbeat that moved (hub-status-repos.ts); a render repository is read at a pass at most once
+ * an --interval, however many passes statuses and pushes cause (render-repositories.ts).
  */
 function hubLooks(
   fleet: FleetShape,
@@ -256,7 +258,6 @@ function heartbeatPushSeconds(s: TrafficSettings): number {
   return Math.max(s.agent.heartbeatSeconds, s.agent.doorbellHeartbeatSeconds ?? s.agent.safetyPollSeconds);
 }
 
-/** Status writes a second of one cluster: its churn, no more often than its facts are read. */
 /**
  * Seconds between two bindings records of moved statuses: the hub sees statuses at each look of
  * its cluster monitor (status repositories) or of its poll (the fleet repository), and records
@@ -267,6 +268,7 @@ function recordSeconds(s: TrafficSettings): number {
   return Math.max(look, s.hub.statusRecordSeconds ?? 0);
 }
 
+/** Status writes a second of one cluster: its churn, no more often than its facts are read. */
 function statusWriteRate(fleet: FleetShape, s: TrafficSettings): number {
   return Math.min(fleet.statusChangesPerClusterPerHour / 3600, 1 / s.agent.statusUpdateFrequencySeconds);
 }

@@ -41,7 +41,6 @@ export interface PushSlot {
 export const readsPerRing = 2;
 
 /**
-/**
  * Reads a ring costs a render repository: the one v2 fetch of the head the ring named, no
  * ls-refs (fetch-known-head.ts; test/e2e-git/doorbell-render-ring.test.ts counts it). A head
  * refused costs the usual 2 more, a server without protocol v2 the v0 way's 3: not planned for.
