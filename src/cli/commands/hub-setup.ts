@@ -175,7 +175,10 @@ async function openRepositories(
   if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
   const { statusRepositories, renderRepositories, maintenance } = await hubSideRepositories(
     { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
-    { log, clock, signal: stopping.signal, onExchange: (e) => observe.metrics.gitExchange(e), rateLimits },
+    {
+      ...{ log, clock, elapsed, signal: stopping.signal, rateLimits },
+      onExchange: (e) => observe.metrics.gitExchange(e),
+    },
   );
   const signingKeys = () => statusRepositories.signingKeys();
   keys.of = signingKeys;

@@ -12,7 +12,11 @@ import { StatusRepositories } from '../../loops/hub/status-repositories.js';
 import type { Logger } from '../../loops/runtime/logger.js';
 import { localHubRepo, type HubRepo } from '../../adapters/remote/hub-repo.js';
 import type { Clock } from '../../loops/runtime/clock.js';
-import { repoMaintenance, type RepoMaintenance } from '../../loops/runtime/repo-maintenance.js';
+import {
+  repoMaintenance,
+  roundRobinMaintenance,
+  type RepoMaintenance,
+} from '../../loops/runtime/repo-maintenance.js';
 import { defaultMirrorCacheDir } from '../mirror-cache-dir.js';
 import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
@@ -44,7 +48,12 @@ export interface SideRepositoryDeps {
   onExchange?: RemoteHubRepoOptions['onExchange'];
   /** The process's rate-limit gates (rate-limit-gates-for.ts). */
   rateLimits?: RemoteHubRepoOptions['rateLimits'];
+  /** Milliseconds of a monotonic clock, for the mirrors' maintenance budget (default performance.now). */
+  elapsed?: () => number;
 }
+
+/** The time the side mirrors' repacks may take after one pass (the others wait for the next pass). */
+const sideMaintenanceBudgetMs = 250;
 
 /**
  * Returns how the hub opens a status or render repository (a mirror of a URL, keyed apart by
@@ -79,11 +88,10 @@ export function sideRepositories(
     );
     return repo;
   };
-  const maintenance: RepoMaintenance = {
-    afterPass: async () => {
-      for (const m of mirrors.values()) await m.afterPass();
-      return { type: 'notDue' };
-    },
-  };
+  // A few mirrors after each pass, so that their repacks never hold the next pass back long.
+  const maintenance = roundRobinMaintenance(() => [...mirrors.values()], {
+    budgetMs: sideMaintenanceBudgetMs,
+    elapsed: deps.elapsed ?? (() => performance.now()),
+  });
   return { open, maintenance };
 }

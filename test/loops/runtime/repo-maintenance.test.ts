@@ -8,6 +8,7 @@ import {
   repoMaintenance,
   withRepoMaintenance,
   type MaintenanceSettings,
+  roundRobinMaintenance,
 } from '../../../src/loops/runtime/repo-maintenance.js';
 import { git, makeRepo, removeRepos } from '../../adapters/git/git-repo-fixture.js';
 import { pileOfPacks } from '../../adapters/git/pack-pile-fixture.js';
@@ -103,4 +104,40 @@ test('A failed repack is logged once as a warning and does not fail the pass it 
   assert.equal(await pass(), 'the pass result');
   assert.deepEqual(lines, [`warn ${repo.gitdir}: repack failed, the packs are left as they are: disk full`]);
   assert.equal((await listPacks(repo.gitdir)).length, 5);
+});
+
+test('Many repositories are checked in turn after each pass, each pass stopping once its budget is spent, the next going on from there.', async () => {
+  let now = 0;
+  const visits: string[] = [];
+  // Members behind the small interface: "due" ones take 100 ms of the injected clock, the others none.
+  const member = (name: string, due: boolean) => ({
+    afterPass: async () => {
+      visits.push(name);
+      if (due) now += 100;
+      return { type: 'notDue' as const };
+    },
+  });
+  const members = [
+    member('a', true),
+    member('b', true),
+    member('c', false),
+    member('d', true),
+    member('e', false),
+  ];
+  const maintenance = roundRobinMaintenance(() => members, { budgetMs: 150, elapsed: () => now });
+  await maintenance.afterPass();
+  assert.deepEqual(visits, ['a', 'b'], 'the second repack spent the budget: no third starts');
+  await maintenance.afterPass();
+  assert.deepEqual(visits.slice(2), ['c', 'd', 'e', 'a'], 'on from c; e costs nothing, a spends the budget');
+  visits.length = 0;
+  const idle = roundRobinMaintenance(() => [member('x', false), member('y', false)], {
+    budgetMs: 150,
+    elapsed: () => now,
+  });
+  await idle.afterPass();
+  assert.deepEqual(visits, ['x', 'y'], 'each member at most once a pass');
+  visits.length = 0;
+  assert.deepEqual(await roundRobinMaintenance(() => [], { budgetMs: 150, elapsed: () => now }).afterPass(), {
+    type: 'notDue',
+  });
 });
