@@ -23,8 +23,7 @@
 // receive them. So the fetch writes its refs under refs/remotes/incoming/
 // (verify-fetched-pack.ts checks the pack's checksum and that every object the new tips need
 // is present) and only then are the tracking refs moved, under locks. A failed check deletes the new pack and the incoming refs: the mirror is as before.
-import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { listRefNames } from '../git/list-refs.js';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { updateRefs, type RefUpdateRequest } from '../git/update-ref.js';
 import { allowanceSourceRef, type AllowanceHead } from './allowance-source-ref.js';
@@ -274,6 +273,6 @@ async function alignLocalRefs(gitdir: string, layout: MirrorLayout): Promise<Mov
 
 /** Returns the mirrored branches that have a tracking ref. */
 async function mirroredTrackedBranches(gitdir: string, layout: MirrorLayout): Promise<string[]> {
-  const names = await git.listRefs({ fs, gitdir, filepath: `refs/remotes/${mirrorRemote}` });
-  return names.flatMap((name) => localRefOf(layout, `refs/remotes/${mirrorRemote}/${name}`) ?? []);
+  const names = await listRefNames(gitdir, `refs/remotes/${mirrorRemote}/`);
+  return names.flatMap((name) => localRefOf(layout, name) ?? []);
 }

@@ -2,8 +2,7 @@
 // fetch of an older gitfleet that moved refs before storing the pack) fails every pass, and a
 // fetch cannot mend it: the client tells the server it has those commits. Finding one means
 // rebuilding the mirror (remote-hub-repo.ts).
-import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { listRefNames } from '../git/list-refs.js';
 import { readRef } from '../git/read-ref.js';
 import { mirrorRemote } from './mirror-layout.js';
 import { openObjectReader } from './object-reader.js';
@@ -11,10 +10,10 @@ import { openObjectReader } from './object-reader.js';
 /** Returns the branches and tracking refs of the mirror that point at a missing object. */
 export async function findBrokenRefs(gitdir: string): Promise<{ ref: string; oid: string }[]> {
   const refs = [
-    ...(await git.listRefs({ fs, gitdir, filepath: 'refs/heads' })).map((n) => `refs/heads/${n}`),
-    ...(await git.listRefs({ fs, gitdir, filepath: `refs/remotes/${mirrorRemote}` }))
-      .filter((n) => n !== 'HEAD')
-      .map((n) => `refs/remotes/${mirrorRemote}/${n}`),
+    ...(await listRefNames(gitdir, 'refs/heads/')),
+    ...(await listRefNames(gitdir, `refs/remotes/${mirrorRemote}/`)).filter(
+      (n) => n !== `refs/remotes/${mirrorRemote}/HEAD`,
+    ),
   ];
   const broken: { ref: string; oid: string }[] = [];
   const reader = await openObjectReader(gitdir);

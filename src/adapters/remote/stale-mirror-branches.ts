@@ -3,8 +3,7 @@
 // or it was made here and never pushed. A branch a pass moves while a fetch is under way (its
 // push waits behind the fetch) is not stale: only branches still where they were before the
 // fetch count.
-import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { listRefNames } from '../git/list-refs.js';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { isMirrored, wantedRefs, type MirrorLayout } from './mirror-layout.js';
 
@@ -42,9 +41,7 @@ async function unpublishedBranches(
   layout: MirrorLayout,
   remoteBranches: ReadonlyMap<string, string>,
 ): Promise<string[]> {
-  const refs =
-    wantedRefs(layout) ??
-    (await git.listRefs({ fs, gitdir, filepath: 'refs/heads' })).map((name) => `refs/heads/${name}`);
+  const refs = wantedRefs(layout) ?? (await listRefNames(gitdir, 'refs/heads/'));
   const packed = await readPackedRefs(gitdir);
   const stale: string[] = [];
   for (const ref of refs) {

@@ -5,11 +5,10 @@
 // push makes, list-objects-to-push.ts).
 import { createHash } from 'node:crypto';
 import { ProtocolError } from './protocol-error.js';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { listRefNames } from '../git/list-refs.js';
 import { readPackedRefs, readRef } from '../git/read-ref.js';
 import { listObjectsToPush } from './list-objects-to-push.js';
 import { fetchTempDir, incomingRemote } from './mirror-layout.js';
@@ -25,12 +24,12 @@ export async function listPacks(gitdir: string): Promise<Set<string>> {
 
 /** Returns the incoming refs a fetch wrote: branch (refs/heads/…) → commit. */
 export async function readIncomingRefs(gitdir: string): Promise<Map<string, string>> {
-  const names = await git.listRefs({ fs, gitdir, filepath: `refs/remotes/${incomingRemote}` });
+  const prefix = `refs/remotes/${incomingRemote}/`;
   const refs = new Map<string, string>();
-  for (const name of names) {
-    if (name === 'HEAD') continue;
-    const oid = await readRef(gitdir, `refs/remotes/${incomingRemote}/${name}`);
-    if (oid !== null) refs.set(`refs/heads/${name}`, oid);
+  for (const ref of await listRefNames(gitdir, prefix)) {
+    if (ref === `${prefix}HEAD`) continue;
+    const oid = await readRef(gitdir, ref);
+    if (oid !== null) refs.set(`refs/heads/${ref.slice(prefix.length)}`, oid);
   }
   return refs;
 }
@@ -103,7 +102,7 @@ async function checkPackFile(path: string): Promise<void> {
   for await (const chunk of createReadStream(path, { start: 0, end: size - 21 }))
     hash.update(chunk as Buffer);
   if (!hash.digest().equals(trailer)) throw damaged(`${path}: checksum mismatch (cut off or altered)`);
-  if (!fs.existsSync(path.replace(/\.pack$/, '.idx'))) throw damaged(`${path}: no index`);
+  if (!existsSync(path.replace(/\.pack$/, '.idx'))) throw damaged(`${path}: no index`);
 }
 
 function damaged(message: string): ProtocolError {
