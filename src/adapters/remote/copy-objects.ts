@@ -20,7 +20,18 @@ import { openObjectReader, type ObjectReader } from './object-reader.js';
 /** Most objects written in one pack. */
 const batchSize = 20_000;
 
-/** Copies into `to` what the tips need from `from`; returns how many objects were copied. */
+/** What a copy did. */
+export interface CopyResult {
+  /** Objects written into the target. */
+  copied: number;
+  /**
+   * Every object the tips need beyond what `has` reaches, held by the target or not: what a push
+   * of the tips to a repository holding `has` sends (the hub hands it to the push: one walk).
+   */
+  walked: string[];
+}
+
+/** Copies into `to` what the tips need from `from`. */
 export async function copyObjects(opts: {
   /** Where the objects are read: the repositories that may hold them, in order. */
   from: readonly string[];
@@ -31,7 +42,7 @@ export async function copyObjects(opts: {
   has: ReadonlySet<string>;
   /** Objects at hand, by id (what the pass just wrote): read from here, copied without a look in `to`. */
   fresh?: ReadonlyMap<string, GitObject>;
-}): Promise<number> {
+}): Promise<CopyResult> {
   const fresh = opts.fresh ?? new Map<string, GitObject>();
   const target = await openObjectReader(opts.to);
   const sources = lazyReaders(opts.from);
@@ -63,7 +74,7 @@ export async function copyObjects(opts: {
       }
       copied += (await writeObjects({ gitdir: opts.to, objects, exists: () => false })).count;
     }
-    return copied;
+    return { copied, walked: wanted };
   } finally {
     await target.close();
     await sources.close();

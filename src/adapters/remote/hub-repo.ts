@@ -27,8 +27,11 @@ export interface HubRepo {
    * names source commit S" as "S is fully published", so an implementation must make it
    * visible last (or every move at once). A move that loses a race throws an error with
    * code RefConflict or PushRejected, so the pass refreshes, re-reads and runs again.
+   * `walked`: the objects the moves need beyond what the repository's branches reach, when the
+   * caller walked them already (a render repository's copy): a push sends them without a walk
+   * of its own (a remote that lacks one refuses the pack, and the push is planned afresh).
    */
-  publish(moves: readonly RefMove[]): Promise<void>;
+  publish(moves: readonly RefMove[], walked?: readonly string[]): Promise<void>;
 }
 
 /**

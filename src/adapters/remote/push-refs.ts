@@ -45,13 +45,21 @@ const zeroOid = '0000000000000000000000000000000000000000';
 /** receive-pack's capabilities per remote URL, as this process last read them advertised. */
 const advertisedCapabilities = new Map<string, ReadonlySet<string>>();
 
-/** Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws PushRejected on a lost race. */
-export async function pushRefs(access: RemoteAccess, updates: readonly RefMove[]): Promise<void> {
+/**
+ * Pushes the updates by compare-and-swap and moves the mirror's branches to match; throws
+ * PushRejected on a lost race. `walked`: the objects to send, listed by the caller against the
+ * mirror's branches (HubRepo.publish); used by a push without an advertisement only.
+ */
+export async function pushRefs(
+  access: RemoteAccess,
+  updates: readonly RefMove[],
+  walked?: readonly string[],
+): Promise<void> {
   // One reader of the mirror's objects for the push, opened when objects are first listed.
   let opened: Promise<ObjectReader> | undefined;
   const reader = () => (opened ??= openObjectReader(access.gitdir));
   try {
-    if (!(await pushBlind(access, updates, reader))) await pushAdvertised(access, updates, reader);
+    if (!(await pushBlind(access, updates, reader, walked))) await pushAdvertised(access, updates, reader);
   } finally {
     if (opened) await (await opened).close();
   }
@@ -118,6 +126,7 @@ async function pushBlind(
   access: RemoteAccess,
   updates: readonly RefMove[],
   reader: () => Promise<ObjectReader>,
+  walked: readonly string[] | undefined,
 ): Promise<boolean> {
   const known = advertisedCapabilities.get(access.url);
   if (known === undefined || !known.has('report-status') || updates.length === 0) return false;
@@ -144,6 +153,7 @@ async function pushBlind(
       capabilities: capabilitiesToAsk(known),
       target: serviceTarget(access, commands[0]!.ref),
       gitdir: access.gitdir,
+      ...(walked ? { walked } : {}),
     });
     return true;
   } catch (error) {
@@ -198,9 +208,12 @@ async function pushBatch(opts: {
   capabilities: string[];
   target: ServiceTarget;
   gitdir: string;
+  /** The objects to send, when the caller walked them already. */
+  walked?: readonly string[];
 }): Promise<void> {
   const tips = opts.batch.map((c) => c.new);
-  const oids = await listObjectsToPush({ reader: opts.reader, tips, remoteHas: opts.remoteHas });
+  const oids =
+    opts.walked ?? (await listObjectsToPush({ reader: opts.reader, tips, remoteHas: opts.remoteHas }));
   const { report, messages } = await sendReceivePack({
     ...opts.target,
     commands: opts.batch,
@@ -208,7 +221,7 @@ async function pushBatch(opts: {
     pack: streamPack(opts.reader, oids),
   });
   const moved = opts.batch.filter((c) => report.get(c.ref) === null);
-  // The new commits the walk read from the mirror (as commits) are known to be stored there.
+  // The new commits the pack carried were read from the mirror: known to be stored there.
   const listed = new Set(oids);
   await recordPushed(opts.gitdir, moved, new Set(tips.filter((t) => listed.has(t))));
   for (const c of moved) opts.remoteHas.add(c.new);

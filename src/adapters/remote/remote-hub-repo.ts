@@ -106,7 +106,7 @@ export interface RemoteHubRepo {
   /** The same as refresh, and returns the mirror's branches it moved (for a poller: anything new?). */
   fetchRefs(): Promise<RefreshResult>;
   /** Pushes each updated ref by compare-and-swap; throws PushRejected when the remote moved first. */
-  publish(updates: readonly RefMove[]): Promise<void>;
+  publish(updates: readonly RefMove[], walked?: readonly string[]): Promise<void>;
   /**
    * Returns where the source branch points on the remote now (null: not there), asking for it
    * alone (ls-remote-branch.ts; the full advertisement when the server does not speak protocol
@@ -149,7 +149,7 @@ export function remoteHubRepo(opts: RemoteHubRepoOptions): RemoteHubRepo {
     branchPrefix: layout.branchPrefix,
     refresh: () => fetchRefs().then(() => undefined),
     fetchRefs,
-    publish: (updates) => serial(() => publishAll(access, layout, updates, timed)),
+    publish: (updates, walked) => serial(() => publishAll(access, layout, updates, timed, walked)),
     probeSource: () => withDeadline(access, 'ls-refs', (within) => probeSource(within, layout.sourceRef)),
     announceHead: (head, refused) => announced.announce({ head, refused }),
   };
@@ -308,6 +308,7 @@ async function publishAll(
   layout: MirrorLayout,
   updates: readonly RefMove[],
   timed: ExchangeTimer,
+  walked?: readonly string[],
 ): Promise<void> {
   for (const u of updates) {
     if (!isMirrored(layout, u.ref) || u.ref === layout.sourceRef) {
@@ -320,7 +321,7 @@ async function publishAll(
   }
   const moved = updates.filter((u) => u.oldOid !== u.newOid);
   if (moved.length > 0)
-    await timed('push', () => withDeadline(access, 'push', (within) => pushRefs(within, moved)));
+    await timed('push', () => withDeadline(access, 'push', (within) => pushRefs(within, moved, walked)));
 }
 
 type ExchangeTimer = <T>(kind: 'fetch' | 'push', work: () => Promise<T>) => Promise<T>;

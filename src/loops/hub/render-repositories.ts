@@ -210,7 +210,7 @@ export class RenderRepositories {
       );
     const repo = known.repo;
     try {
-      await copyObjects({
+      const { walked } = await copyObjects({
         from: [from, ...this.gitdirs().filter((d) => d !== repo.gitdir)],
         to: repo.gitdir,
         tips: moves.map((m) => m.newOid),
@@ -223,7 +223,11 @@ export class RenderRepositories {
           gitdir: repo.gitdir,
           updates: moves.map((m) => ({ ref: m.ref, newOid: m.newOid, expectedOld: m.oldOid })),
         });
-      await repo.publish(moves.map(({ repository: _, ...move }) => move));
+      // The copy's walk is the push's: one walk (hub-repo.ts).
+      await repo.publish(
+        moves.map(({ repository: _, ...move }) => move),
+        walked,
+      );
     } catch (error) {
       if (isLostRace(error)) {
         known.doubted = true;

@@ -35,7 +35,7 @@ test('Objects handed over in memory are copied from there: the target holds the 
   const { source, target, base } = await sourceAndTarget();
   const made = nextCommit(base, 'two\n');
   const tip = made.at(-1)!.oid;
-  const copied = await copyObjects({
+  const { copied, walked } = await copyObjects({
     from: [source],
     to: target,
     tips: [tip],
@@ -43,6 +43,11 @@ test('Objects handed over in memory are copied from there: the target holds the 
     fresh: new Map(made.map((o) => [o.oid, o])),
   });
   assert.equal(copied, 3);
+  assert.deepEqual(
+    [...walked].sort(),
+    made.map((o) => o.oid).sort(),
+    'the walk lists what a push would send',
+  );
   await git(target, ['update-ref', 'refs/heads/main', tip, base]);
   await git(target, ['fsck', '--strict', '--no-dangling']);
   assert.equal(await git(target, ['show', 'main:file.txt']), 'two');
@@ -67,7 +72,7 @@ test('A fresh commit whose parent the target lacks is copied with that parent fr
   await git(join(source, '..'), ['commit', '-qam', 'between']);
   const between = await git(join(source, '..'), ['rev-parse', 'HEAD']);
   const made = nextCommit(between, 'two\n');
-  const copied = await copyObjects({
+  const { copied } = await copyObjects({
     from: [source],
     to: target,
     tips: [made.at(-1)!.oid],

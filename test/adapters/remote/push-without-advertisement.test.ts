@@ -6,6 +6,8 @@
 // advertisement alone would give.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { RemoteError } from '../../../src/adapters/remote/remote-error.js';
 import type { RemoteHubRepo } from '../../../src/adapters/remote/remote-hub-repo.js';
 import { git, removeTempDirs, tempDir } from '../../git-server/git-cli.js';
@@ -134,6 +136,39 @@ test(
       );
       assert.deepEqual(seen, { advertisements: 1, posts: 2 });
       assert.equal(await revParse(fleet.served, heartbeat), b3);
+    });
+  },
+);
+
+test(
+  'objects the caller walked are sent as they are, with no walk of the push; a list that lacks one is refused and the push planned afresh',
+  slow,
+  async () => {
+    await withHub(async (fleet, hub, commit) => {
+      const c1 = await commit('1\n');
+      await hub.publish([{ ref: cluster, oldOid: null, newOid: c1 }]);
+      const c2 = await commit('2\n', [c1]);
+      const needed = (await git(hub.gitdir, ['rev-list', '--objects', `${c1}..${c2}`]))
+        .split('\n')
+        .map((line) => line.split(' ')[0]!);
+      // An object nothing reaches, listed too: the server holding it afterwards shows the list was sent as it is.
+      const file = join(tempDir('extra-object'), 'extra.txt');
+      writeFileSync(file, 'listed alone\n');
+      const extra = await git(hub.gitdir, ['hash-object', '-w', file]);
+      const listed = await seenDuring(fleet, () =>
+        hub.publish([{ ref: cluster, oldOid: c1, newOid: c2 }], [...needed, extra]),
+      );
+      assert.deepEqual(listed, { advertisements: 0, posts: 1 });
+      assert.equal(await revParse(fleet.served, cluster), c2);
+      assert.equal(await git(fleet.served, ['cat-file', '-t', extra]), 'blob');
+      // A list without the new commit: receive-pack refuses the pack, the advertisement plans it again.
+      const c3 = await commit('3\n', [c2]);
+      const short = await seenDuring(fleet, () =>
+        hub.publish([{ ref: cluster, oldOid: c2, newOid: c3 }], []),
+      );
+      assert.deepEqual(short, { advertisements: 1, posts: 2 });
+      assert.equal(await revParse(fleet.served, cluster), c3);
+      assert.equal(await fsckClean(fleet.served), true);
     });
   },
 );
