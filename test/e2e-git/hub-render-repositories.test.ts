@@ -104,38 +104,50 @@ function pushRequestsTo(server: GitServer, repo: string, from: number): number {
     .length;
 }
 
+/**
+ * The hub over the served fleet: its render repositories through mirrors in a new cache
+ * directory (a read standing `trustMs`, by `now`), and one pass at `now` with the cache a running
+ * hub keeps.
+ */
+function servedHub(url: string, opts: { log: Logger; trustMs?: number; now?: () => number }) {
+  const cacheDir = tempDir('render-cache');
+  const now = opts.now ?? (() => 1_700_000_100_000);
+  const renders = new RenderRepositories({
+    open: (u) =>
+      remoteHubRepo({
+        url: u,
+        cacheDir,
+        token,
+        mirrorKey: 'hub render',
+        sourceRef: 'main',
+        sourceOptional: true,
+        branchPrefix: 'gitfleet/',
+      }),
+    log: opts.log,
+    ...(opts.trustMs !== undefined ? { trustMs: opts.trustMs, now } : {}),
+  });
+  const cache = createHubPassCache();
+  const pass = (): Promise<HubPassResult> =>
+    runHubPass({
+      repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
+      sourceRef: 'main',
+      identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
+      now: () => new Date(now()),
+      log: opts.log,
+      cache,
+      renderRepositories: renders,
+    });
+  return { cacheDir, pass };
+}
+
 test(
   'the hub pushes each render repository once per pass, holds the one that refuses writes, and publishes it once it takes them',
   slow,
   async () => {
     const { server, root, url } = await serveFleet();
     try {
-      const cacheDir = tempDir('render-cache');
       const log = recording();
-      const renders = new RenderRepositories({
-        open: (u) =>
-          remoteHubRepo({
-            url: u,
-            cacheDir,
-            token,
-            mirrorKey: 'hub render',
-            sourceRef: 'main',
-            sourceOptional: true,
-            branchPrefix: 'gitfleet/',
-          }),
-        log,
-      });
-      const cache = createHubPassCache();
-      const pass = (): Promise<HubPassResult> =>
-        runHubPass({
-          repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
-          sourceRef: 'main',
-          identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
-          now: () => new Date(1_700_000_100_000),
-          log,
-          cache,
-          renderRepositories: renders,
-        });
+      const { cacheDir, pass } = servedHub(url, { log });
       const before = server.requests.length;
       const first = await pass();
       assert.equal(first.type, 'rendered', JSON.stringify(first));
@@ -228,28 +240,8 @@ test(
     const { server, root, url } = await serveFleet();
     try {
       gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'true']);
-      const cacheDir = tempDir('render-cache');
-      const renders = new RenderRepositories({
-        open: (u) =>
-          remoteHubRepo({
-            url: u,
-            cacheDir,
-            token,
-            mirrorKey: 'hub render',
-            sourceRef: 'main',
-            sourceOptional: true,
-            branchPrefix: 'gitfleet/',
-          }),
-        log: recording(),
-      });
-      const result = await runHubPass({
-        repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
-        sourceRef: 'main',
-        identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
-        now: () => new Date(1_700_000_100_000),
-        log: recording(),
-        renderRepositories: renders,
-      });
+      const { cacheDir, pass } = servedHub(url, { log: recording() });
+      const result = await pass();
       assert.equal(result.type === 'rendered' && result.clusters['member2']?.type, 'updated');
       const status = await readFleetStatus({
         dir: join(root, 'fleet.git'),
@@ -287,35 +279,9 @@ test(
     const { server, root, url, work } = await serveFleet();
     try {
       gitIn(join(root, 'render-b.git'), ['config', 'http.receivepack', 'true']);
-      const cacheDir = tempDir('render-cache');
       const log = recording();
       let now = 1_700_000_000_000;
-      const renders = new RenderRepositories({
-        open: (u) =>
-          remoteHubRepo({
-            url: u,
-            cacheDir,
-            token,
-            mirrorKey: 'hub render',
-            sourceRef: 'main',
-            sourceOptional: true,
-            branchPrefix: 'gitfleet/',
-          }),
-        log,
-        trustMs: 60_000,
-        now: () => now,
-      });
-      const cache = createHubPassCache();
-      const pass = (): Promise<HubPassResult> =>
-        runHubPass({
-          repo: remoteHubRepo({ url, cacheDir, token, sourceRef: 'main', branchPrefix: 'gitfleet/' }),
-          sourceRef: 'main',
-          identity: { name: 'gitfleet', email: 'hub@gitfleet.invalid' },
-          now: () => new Date(now),
-          log,
-          cache,
-          renderRepositories: renders,
-        });
+      const { pass } = servedHub(url, { log, trustMs: 60_000, now: () => now });
       const member1 = () => gitIn(join(root, 'render-a.git'), ['rev-parse', 'gitfleet/clusters/member1']);
       let from = server.requests.length;
       const first = await pass();
