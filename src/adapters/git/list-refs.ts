@@ -20,7 +20,7 @@ export async function listRefs(gitdir: string, prefix: string): Promise<Map<stri
  * Returns the full names of the refs under `prefix` (ending in '/'), loose or packed, sorted; a
  * symbolic ref (a remote's `HEAD`) is listed too. Listed with synchronous directory reads:
  * isomorphic-git's listing walked the same directories with a promise per entry, and the hub's
- * mirrors list refs at every fetch (25 s of the hub's CPU over a 1,000-cluster budget bench).
+ * mirrors list refs at every fetch (28 s of the hub's CPU in a profiled 1,000-cluster budget bench).
  */
 export async function listRefNames(
   gitdir: string,

@@ -4,7 +4,7 @@
 // (else its --token-file, else $GITFLEET_GIT_TOKEN): it needs write access to their cluster
 // branches. Each URL has its own rate-limit gate (the process's gates are per URL). A mirror's
 // read stands for one --interval (the hub is the only writer of those branches): a pass over a
-// source push reads none the last minute read (render-repositories.ts).
+// source push reads none that the last --interval read (render-repositories.ts).
 import { readToken } from '../../adapters/remote/read-token.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
 import { RenderRepositories } from '../../loops/hub/render-repositories.js';
