@@ -21,8 +21,6 @@
 //      (tombstones), the bindings branch;
 //   6. write all objects, then move all refs in one compare-and-swap batch (write-hub-pass.ts).
 //      Another writer moved a ref first: the pass runs again on the new state (bounded).
-import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { isGitfleetError } from '../../core/model/gitfleet-error.js';
 import { sameJudged } from '../../core/failover/failover-trailers.js';
 import { statusRecordWait } from './status-record-gap.js';
 import { defaultHubFailover, passVerdicts, wakeAtDue, type HubFailover } from './hub-failover.js';
@@ -50,6 +48,7 @@ import { findRenderedAlready, isRenderedAlready } from './find-rendered-already.
 import { trustHubRecords } from './trust-hub-records.js';
 import { loadVerifiedFleet, type LoadedFleet } from './load-verified-fleet.js';
 import type { RefreshAhead } from './refresh-ahead.js';
+import { isLostRace } from './lost-race.js';
 
 export type { HubPassOptions };
 
@@ -78,16 +77,6 @@ export async function runHubPass(opts: HubPassOptions): Promise<HubPassResult> {
       );
     }
   }
-}
-
-/**
- * Whether another writer moved a ref first: a local compare-and-swap that found another value
- * or a held lock (GitWriteError RefConflict, RefLocked), or a push the remote rejected because
- * its ref moved (the remote adapter's PushRejected).
- */
-function isLostRace(error: unknown): boolean {
-  if (error instanceof GitWriteError) return error.code === 'RefConflict' || error.code === 'RefLocked';
-  return isGitfleetError(error, 'PushRejected');
 }
 
 async function attemptPass(opts: PassAttempt): Promise<HubPassResult> {

@@ -30,8 +30,7 @@
 import { listRefs } from '../../adapters/git/list-refs.js';
 import { updateRefs } from '../../adapters/git/update-ref.js';
 import { copyObjects } from '../../adapters/remote/copy-objects.js';
-import { GitWriteError } from '../../adapters/git/git-write-error.js';
-import { GitfleetError, isGitfleetError } from '../../core/model/gitfleet-error.js';
+import { GitfleetError } from '../../core/model/gitfleet-error.js';
 import { clusterRefPrefix } from '../../core/publish/hub-refs.js';
 import type { Logger } from '../runtime/logger.js';
 import type { HubRepo } from '../../adapters/remote/hub-repo.js';
@@ -39,6 +38,7 @@ import type { RefMove } from '../../core/model/ref-move.js';
 import type { GitObject } from '../../adapters/git/git-object.js';
 import type { ClusterPassOutcome } from './hub-pass-result.js';
 import { notRefreshedAhead, startRefreshAhead, type RefreshAhead } from './refresh-ahead.js';
+import { isLostRace } from './lost-race.js';
 
 /**
  * Render repositories could not be written (URL → why): their clusters are held when the pass
@@ -300,10 +300,4 @@ function countBy(urls: Iterable<string>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const url of urls) counts.set(url, (counts.get(url) ?? 0) + 1);
   return counts;
-}
-
-/** Whether another writer moved a ref first (the pass reads again and runs again). */
-function isLostRace(error: unknown): boolean {
-  if (error instanceof GitWriteError) return error.code === 'RefConflict' || error.code === 'RefLocked';
-  return isGitfleetError(error, 'PushRejected');
 }
