@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import yaml from 'js-yaml';
 import { agentBranchRepo, type AgentBranchRepo } from '../../../src/loops/agent/agent-branch-repo.js';
 import { localAgentRepo } from '../../../src/loops/agent/agent-repo.js';
 import { RenderRepositories } from '../../../src/loops/hub/render-repositories.js';
@@ -94,12 +95,11 @@ test('an agent reads its branch where the bindings branch says, follows a move, 
   assert.equal(first.commit, headIn(a, 'member1'), 'applied from render repository a');
   assert.equal(where.location(), a);
   assert.ok(agent.fake.peek(web));
-  const report = git(repo, ['show', 'refs/heads/gitfleet/status/member1:cluster.yaml']);
-  assert.match(
-    report,
-    new RegExp(`appliedCommit: ${headIn(a, 'member1')}`),
-    'status goes to the fleet repository',
-  );
+  // Read as YAML: an id such as 0b2440… or 1e10… is written quoted, lest it read as a number.
+  const report = yaml.load(git(repo, ['show', 'refs/heads/gitfleet/status/member1:cluster.yaml'])) as {
+    appliedCommit?: string;
+  };
+  assert.equal(report.appliedCommit, headIn(a, 'member1'), 'status goes to the fleet repository');
   // The hub moves member1 to b: the agent follows the record, applies the continued branch, prunes nothing.
   commitChange(repo, 'member1 to b', (work) =>
     writeFileSync(join(work, 'clusters/member1.yaml'), files(a, b, 'b')['clusters/member1.yaml']),
