@@ -38,6 +38,7 @@ test('JSON has exactly the contract: forge, repositories with url, role, rates, 
     'pushToAppliedSeconds',
     'notReadyDetectionSeconds',
     'pacing',
+    'work',
   ]);
   assert.equal(json.forge, 'github');
   assert.deepEqual(json.repositories, [

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { SeenRequest } from '../git-server/start-git-server.js';
 import { repoRoot } from '../loops/hub/hub-fixture.js';
 import type { TrafficSettings } from '../../src/core/budget/traffic-settings.js';
+import { measuredWork } from '../../src/core/budget/model-latency.js';
 
 const children = new Set<ChildProcess>();
 after(() => {
@@ -145,6 +146,6 @@ export function settingsOf(p: {
     doorbell: false,
     statusRepositories: 0,
     renderRepositories: 0,
-    workSeconds: 2,
+    work: measuredWork,
   };
 }

@@ -7,6 +7,7 @@ import { forgeBudget, type Forge, type ForgeBudget } from '../../core/budget/for
 import { renderRepositoriesFor, statusRepositoriesFor } from '../../core/budget/plan-pacing.js';
 import { judgeBudget, type BudgetVerdict } from '../../core/budget/judge-budget.js';
 import { modelTraffic, type TrafficModel } from '../../core/budget/model-traffic.js';
+import { measuredWork } from '../../core/budget/model-latency.js';
 import type { FleetShape, TrafficSettings } from '../../core/budget/traffic-settings.js';
 import { formatLoadError, loadFleet } from '../../core/load/load-fleet.js';
 import { defaultBranchPrefix } from '../../core/model/fleet-config.js';
@@ -138,8 +139,8 @@ function settingsOf(
     doorbell: v.doorbell,
     statusRepositories,
     renderRepositories,
-    // Measured beside the waits: a render and push, a fetch and an apply of a small change.
-    workSeconds: 2,
+    // Measured beside the waits: the hub's pass and publish, an agent's fetch and apply.
+    work: measuredWork,
     // The doorbell paces by the forge's budget (hub --forge).
     pacingBudget: forgeBudget(forge),
   };
@@ -216,6 +217,7 @@ function budgetJson(url: string, model: TrafficModel, verdict: BudgetVerdict) {
     pushToAppliedSeconds: model.pushToAppliedSeconds,
     notReadyDetectionSeconds: model.notReadyDetectionSeconds,
     pacing: model.pacing,
+    work: model.work,
   };
 }
 
@@ -259,9 +261,19 @@ function formatBudget(opts: {
     '',
     `push → applied: P50 ${p50} s, P99 ${p99} s; a cluster that stops is judged not Ready within ${model.notReadyDetectionSeconds} s`,
     `pacing: the last fetch after a push waits ${fetchSpreadSeconds} s for its turn; a status waits up to ${statusLagSeconds} s for its push slot; a fleet started together is in after ${startupSeconds} s`,
+    workLine(fleet.clusters, model),
   );
   if (verdict.advice.length > 0) lines.push('', 'to fit the budget:', ...verdict.advice.map((a) => `  ${a}`));
   for (const w of verdict.warnings) lines.push('', `warning: ${w}`);
   lines.push('', verdict.within ? 'within budget' : 'over budget');
   return lines.join('\n');
+}
+
+/** The work in push → applied: one hub renders every cluster and publishes every render repository. */
+function workLine(clusters: number, model: TrafficModel): string {
+  const { fixedSeconds, hubPassSeconds, renderPublishSeconds } = model.work;
+  const renders = model.repositories.filter((r) => r.role === 'render').length;
+  const pushes =
+    renderPublishSeconds > 0 ? `, its ${renders} render pushes out over ${renderPublishSeconds} s` : '';
+  return `work: the hub's pass over ${clusters} clusters ${hubPassSeconds} s${pushes}, and ${fixedSeconds} s whatever the fleet (one hub; measured on 2 cores beside the forge: docs/git-budget.md#the-model)`;
 }

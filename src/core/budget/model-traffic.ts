@@ -21,7 +21,7 @@
 // | dashboard  | each --interval, per repository read   | 1 read; +2 reads (fetch) when a ref moved  |
 //
 // A read is any upload-pack request (advertisement or POST), a push any receive-pack POST.
-import { modelLatency, modelNotReadyDetection } from './model-latency.js';
+import { modelLatency, modelNotReadyDetection, workFigures, type WorkFigures } from './model-latency.js';
 import { agentPushCap, pacingFigures, type PacingFigures } from './model-pacing.js';
 import { readsPerRing, readsPerRingFromRender } from './plan-pacing.js';
 import type { FleetShape, TrafficSettings } from './traffic-settings.js';
@@ -62,6 +62,8 @@ export interface TrafficModel {
   notReadyDetectionSeconds: number;
   /** What pacing costs (model-pacing.ts): the fetch spread, the status lag, a start's length. */
   pacing: PacingFigures;
+  /** The work in push → applied beside the waits: the hub's pass and its render pushes grow with the fleet. */
+  work: WorkFigures;
 }
 
 /** Returns the traffic of every repository for the fleet under the settings. */
@@ -109,9 +111,10 @@ export function modelTraffic(fleet: FleetShape, settings: TrafficSettings): Traf
   );
   return {
     repositories,
-    pushToAppliedSeconds: modelLatency(settings, pacing.fetchSpreadSeconds),
+    pushToAppliedSeconds: modelLatency(settings, n, pacing.fetchSpreadSeconds),
     notReadyDetectionSeconds: modelNotReadyDetection(settings),
     pacing,
+    work: workFigures(settings, n),
   };
 }
 

@@ -50,6 +50,24 @@ export interface AgentTiming {
   pushSpreadSeconds?: number;
 }
 
+/**
+ * What a source push costs in work, beside the waits: one hub renders the whole fleet and
+ * publishes every render repository, so its part grows with both (model-latency.ts has the
+ * measured figures).
+ */
+export interface WorkCosts {
+  /** Whatever the fleet: the hub's fetch of the push and its pass's start; an agent's fetch and apply. */
+  fixedSeconds: number;
+  /** The hub's pass, for each cluster it renders. */
+  perClusterSeconds: number;
+  /**
+   * The hub's publish of one render repository: they go out side by side but as fast as one hub
+   * works, so the k-th of R is out about k times this after the first, and a cluster's wait
+   * for its repository's push is uniform over R times this.
+   */
+  perRenderRepositorySeconds: number;
+}
+
 /** Everything the model reads. */
 export interface TrafficSettings {
   hub: HubTiming;
@@ -63,7 +81,7 @@ export interface TrafficSettings {
   /** Render repositories holding the cluster branches (0: the fleet repository, as by default). */
   renderRepositories: number;
   /** Time a change spends being worked on (render, push, fetch, apply), beside the waits. */
-  workSeconds: number;
+  work: WorkCosts;
   /**
    * The budget the hub's doorbell paces by (its forge; core/budget/plan-pacing.ts): push slots
    * per status repository and fetches a second. Absent, or without the doorbell: no hub pacing.

@@ -21,7 +21,7 @@ const settings = (
   doorbell: false,
   statusRepositories: 0,
   renderRepositories: 0,
-  workSeconds: 2,
+  work: { fixedSeconds: 2, perClusterSeconds: 0, perRenderRepositorySeconds: 0 },
   ...more,
 });
 

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forgeBudget } from '../../../src/core/budget/forge-budget.js';
+import { measuredWork } from '../../../src/core/budget/model-latency.js';
 import { modelTraffic } from '../../../src/core/budget/model-traffic.js';
 import { renderRepositoriesFor, statusRepositoriesFor } from '../../../src/core/budget/plan-pacing.js';
 import type { FleetShape, TrafficSettings } from '../../../src/core/budget/traffic-settings.js';
@@ -24,7 +25,7 @@ function githubDoorbell(over: Partial<TrafficSettings> = {}): TrafficSettings {
     doorbell: true,
     statusRepositories: 0,
     renderRepositories: 0,
-    workSeconds: 2,
+    work: { fixedSeconds: 2, perClusterSeconds: 0, perRenderRepositorySeconds: 0 },
     pacingBudget: forgeBudget('github'),
     ...over,
   };
@@ -109,4 +110,36 @@ test('With the doorbell the heartbeat push is its stretched period: 4 hours, bea
   const settings = githubDoorbell({ statusRepositories: 1 });
   const status = modelTraffic(fleetOf(100, 0, 0), settings).repositories.find((r) => r.role === 'status')!;
   assert.ok(Math.abs(status.idle.pushesPerMinute - (100 * 60) / (4 * 3600)) < 1e-9);
+});
+
+test('With the measured work the model meets the observed runs of the budget bench within 1.25× (docs/git-budget.md#measured).', () => {
+  // bench/budget.js --observe 25 on 2 cores, 6 December: clusters, render and status
+  // repositories as `gitfleet budget --fetch-spread 1s` advised, the observed P50 and P99.
+  for (const [clusters, render, status, p50, p99] of [
+    [25, 3, 4, 0.8, 1.1],
+    [100, 9, 13, 1.3, 1.8],
+    [1000, 84, 46, 3.7, 4.5],
+  ] as const) {
+    const settings = githubDoorbell({
+      renderRepositories: render,
+      statusRepositories: status,
+      work: measuredWork,
+    });
+    const model = modelTraffic(fleetOf(clusters), settings).pushToAppliedSeconds;
+    for (const [modelled, measured] of [
+      [model.p50, p50],
+      [model.p99, p99],
+    ] as const)
+      assert.ok(
+        modelled / measured <= 1.25 && measured / modelled <= 1.25,
+        `${clusters} clusters: ${modelled} s modelled, ${measured} s measured`,
+      );
+  }
+  // The hub's publish is what grows: at 1,000 clusters in 84 render repositories the last is out
+  // 84 × 28 ms after the first, where the doorbell's turns take 1 s.
+  const thousand = modelTraffic(
+    fleetOf(1000),
+    githubDoorbell({ renderRepositories: 84, work: measuredWork }),
+  );
+  assert.ok(thousand.pushToAppliedSeconds.p99 > 2, 'not within issue 28’s 2 s behind one hub');
 });

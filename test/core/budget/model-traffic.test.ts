@@ -18,7 +18,7 @@ function defaults(over: Partial<TrafficSettings> = {}): TrafficSettings {
     doorbell: false,
     statusRepositories: 0,
     renderRepositories: 0,
-    workSeconds: 2,
+    work: { fixedSeconds: 2, perClusterSeconds: 0, perRenderRepositorySeconds: 0 },
     ...over,
   };
 }
@@ -234,4 +234,21 @@ test('The hub records moved statuses once a look of its cluster monitor, or once
   );
   // Statuses in the fleet repository are seen at each poll of it (--interval).
   close(fleetOf({ hub }).by.hub.pushesPerMinute, 2, 'a record every poll (30 s)');
+});
+
+test('The work grows with the clusters the hub renders, and a cluster waits for its render repository among the hub’s pushes.', () => {
+  const work = { fixedSeconds: 1, perClusterSeconds: 0.01, perRenderRepositorySeconds: 0.1 };
+  const hub = { ...defaults().hub, webhook: true };
+  const model = modelTraffic(idleFleet(100), defaults({ hub, work, renderRepositories: 10 }));
+  // 1 s + 100 × 0.01 s of work, then U(0, 10 × 0.1 s) for the render push and U(0, 1 s) for the
+  // agent's branch poll: the median of the waits is 1 s, their P99 2 − √0.02 s.
+  assert.equal(model.pushToAppliedSeconds.p50, 3);
+  assert.equal(model.pushToAppliedSeconds.p99, Math.round((4 - Math.sqrt(0.02)) * 10) / 10);
+  const fewer = modelTraffic(idleFleet(100), defaults({ hub, work, renderRepositories: 1 }));
+  assert.ok(
+    fewer.pushToAppliedSeconds.p99 < model.pushToAppliedSeconds.p99,
+    'one render repository is out sooner',
+  );
+  const smaller = modelTraffic(idleFleet(10), defaults({ hub, work, renderRepositories: 10 }));
+  assert.equal(smaller.pushToAppliedSeconds.p50, 2.1, "0.9 s less of the hub's pass");
 });
