@@ -4,7 +4,8 @@
 // a local path (no network: what is timed is the hub's own work, the pushes' round trips aside);
 // with --served, each served by git's smart-HTTP server in a process of its own and published
 // as the hub publishes a URL (its mirror, the copy and the push: what the pass costs the hub
-// behind a forge). Not a test: the figures go to the README and docs/git-budget.md#measured.
+// behind a forge, and what the server's git processes spent beside it on the same cores). Not
+// a test: the figures go to the README and docs/git-budget.md#measured.
 //
 //   npx tsc -p tsconfig.json && node build/bench/hub-push-pass.js [--clusters N] [--render-repositories R]
 //                                                                  [--pushes P] [--served] [--json] [--fsck]
@@ -37,6 +38,7 @@ import { hubRenderRepositories } from '../src/cli/commands/hub-render-repos.js';
 import type { RepoMaintenance } from '../src/loops/runtime/repo-maintenance.js';
 import { budgetFleetFiles, clusterNames } from './lib/budget-fleet.js';
 import { fastImportStream } from './lib/fast-import-stream.js';
+import { processCpu } from './lib/cpu-split.js';
 
 const { values } = parseArgs({
   options: {
@@ -81,6 +83,7 @@ async function serveRenderRepositories() {
   const base = first.toString().trim();
   return {
     url: (gitdir: string) => `${base}${gitdir.slice(dir.length + 1)}`,
+    pid: child.pid!,
     stop: () => void child.kill('SIGTERM'),
   };
 }
@@ -118,6 +121,7 @@ let clock = 1_700_000_000_000;
 /** Returns one pass's type, phases, wall and CPU time, and how many branches it moved. */
 async function timedPass(cache: HubPassCache) {
   const cpu = process.cpuUsage();
+  const forge = server ? processCpu(server.pid) : undefined;
   const result = await runHubPass({
     persistMemo: false,
     repo: localHubRepo(gitdir),
@@ -131,6 +135,7 @@ async function timedPass(cache: HubPassCache) {
     statusRepositories,
   });
   const used = process.cpuUsage(cpu);
+  const forgeAfter = server ? processCpu(server.pid) : undefined;
   const moved =
     result.type === 'rendered'
       ? Object.values(result.clusters).filter((c) => c.type === 'updated').length
@@ -140,6 +145,14 @@ async function timedPass(cache: HubPassCache) {
     type: result.type,
     ...result.timings,
     cpuMs: Math.round((used.user + used.system) / 1000),
+    // --served: the server's git processes (ended children: each push's http-backend,
+    // receive-pack and what they start) and its HTTP side, on the same cores as the hub.
+    ...(forge && forgeAfter
+      ? {
+          forgeGitCpuMs: Math.round((forgeAfter.children - forge.children) * 1000),
+          forgeHttpCpuMs: Math.round((forgeAfter.own - forge.own) * 1000),
+        }
+      : {}),
     moved,
     objects,
   };
@@ -207,7 +220,11 @@ try {
     scenario: 'hub pass over a source push that moves every branch',
     parameters: shape,
     first,
-    push: { medianMs: median(pushes.map((p) => p.totalMs)), medianCpuMs: median(pushes.map((p) => p.cpuMs)) },
+    push: {
+      medianMs: median(pushes.map((p) => p.totalMs)),
+      medianCpuMs: median(pushes.map((p) => p.cpuMs)),
+      ...(server ? { medianForgeGitCpuMs: median(pushes.map((p) => p.forgeGitCpuMs ?? 0)) } : {}),
+    },
     pushes,
     noop,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
