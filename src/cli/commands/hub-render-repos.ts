@@ -41,7 +41,7 @@ export async function hubRenderRepositories(
 
 /** Returns the hub's status and render repositories, and the maintenance of their mirrors after each pass. */
 export async function hubSideRepositories(
-  opts: Parameters<typeof hubRenderRepositories>[0],
+  opts: Parameters<typeof hubRenderRepositories>[0] & Parameters<typeof hubStatusRepositories>[0],
   deps: Parameters<typeof hubRenderRepositories>[1],
 ): Promise<{
   statusRepositories: StatusRepositories;

@@ -28,6 +28,7 @@ import { hubSideRepositories } from './hub-render-repos.js';
 import { startHubDoorbell, type HubDoorbell, type HubDoorbellOptions } from './hub-doorbell.js';
 import { withLeadership, type HubLeaderElection } from './hub-leadership.js';
 import { hubSignerOf, type HubSigningOptions } from './hub-signing.js';
+import { defaultClusterMonitorSettings } from '../../loops/hub/cluster-monitor-rules.js';
 
 /** What buildHubSetup reads of the hub's options. */
 export type HubSetupOptions = Omit<RemoteHubOptions, 'signal' | 'onExchange' | 'rateLimits' | 'keyed'>;
@@ -39,6 +40,8 @@ export interface OpenHubOptions extends HubSetupOptions, HubSigningOptions {
   sources?: SourceRenderer;
   notify?: HubDoorbellOptions;
   leaderElection?: HubLeaderElection;
+  /** The cluster monitor's settings (none with --once): its period is how long a status mirror's read stands at a pass. */
+  monitor?: { periodMs: number };
 }
 
 /** What the hub works on and what tells it to look again. */
@@ -174,7 +177,12 @@ async function openRepositories(
   const cache = createHubPassCache();
   if (opts.lua) cache.interpreter = new InterpreterSession(opts.lua);
   const { statusRepositories, renderRepositories, maintenance } = await hubSideRepositories(
-    { ...opts, ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}) },
+    {
+      ...opts,
+      ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}),
+      // The monitor reads every status repository each period and asks for a pass when one moved.
+      ...(opts.once ? {} : { statusTrustMs: (opts.monitor ?? defaultClusterMonitorSettings).periodMs }),
+    },
     {
       ...{ log, clock, elapsed, signal: stopping.signal, rateLimits },
       onExchange: (e) => observe.metrics.gitExchange(e),

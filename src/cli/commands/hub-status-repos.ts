@@ -22,7 +22,13 @@ import { remoteTimeoutsFromEnv } from './remote-timeouts-from-env.js';
 
 /** Returns the hub's status repositories, opened as the fleet's assignment names them, and the maintenance of their mirrors. */
 export async function hubStatusRepositories(
-  opts: { tokenFile?: string; cacheDir?: string; branchPrefix?: string },
+  opts: {
+    tokenFile?: string;
+    cacheDir?: string;
+    branchPrefix?: string;
+    /** The cluster monitor's period: how long a mirror's read stands at a pass (default: read at every pass). */
+    statusTrustMs?: number;
+  },
   deps: SideRepositoryDeps,
 ): Promise<{ repositories: StatusRepositories; maintenance: RepoMaintenance }> {
   const token = await readToken({ env: process.env, ...(opts.tokenFile ? { file: opts.tokenFile } : {}) });
@@ -36,6 +42,8 @@ export async function hubStatusRepositories(
     branchPrefix: () => branchPrefix,
     log: deps.log,
     open: side.open,
+    ...(opts.statusTrustMs !== undefined ? { trustMs: opts.statusTrustMs } : {}),
+    now: () => deps.clock.now(),
   });
   return { repositories, maintenance: side.maintenance };
 }

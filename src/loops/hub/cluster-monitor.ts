@@ -141,7 +141,7 @@ class Monitor {
     const keys = opts.signingKeys?.();
     if (opts.signingKeys && keys === undefined) return false; // no pass has read the keys yet
     const status = opts.statusRepositories;
-    if (status?.active()) this.statusMoved = (await status.refresh()) || this.statusMoved;
+    if (status?.active()) this.statusMoved = (await status.look()) || this.statusMoved;
     const snapshot = opts.observe
       ? opts.observe()
       : { at: opts.elapsed(), refs: await listRefs(opts.gitdir, `refs/heads/${opts.branchPrefix}`) };

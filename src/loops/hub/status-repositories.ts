@@ -1,8 +1,10 @@
 // The status repositories as the hub reads them (docs/git-budget.md#status-repositories). Each
 // pass hands over the assignment it computed from the fleet (cluster → URL, none for the fleet
 // repository); the hub keeps one repository (a mirror for a URL) per status repository and
-// refreshes them at every pass and at every look of the cluster monitor, which sees their status
-// and heartbeat refs as if they were in the fleet repository.
+// refreshes them at every look of the cluster monitor, which sees their status and heartbeat refs
+// as if they were in the fleet repository, and at a pass. A mirror's read stands for `trustMs`
+// at a pass (the hub wires the monitor's period): the monitor reads every repository each period
+// and asks for a pass when one moved, so a pass over a source push need not wait for them.
 //
 // Each cluster is judged from its assigned repository, with two exceptions:
 //   - the repository cannot be read: the cluster's status is *unreadable*. Its last report (from
@@ -37,6 +39,8 @@ interface Known {
   problem?: string;
   /** Status and heartbeat refs (full names) of its last good read. */
   refs: Map<string, string>;
+  /** When its last good read began (`now`). */
+  readAt?: number;
 }
 
 /** The hub's status repositories: refreshed together, read per cluster. */
@@ -54,6 +58,13 @@ export class StatusRepositories {
       open: (url: string) => HubRepo;
       branchPrefix: () => string;
       log: Logger;
+      /**
+       * How long a mirror's last good read stands at a pass (0, the default: a pass reads them
+       * all); the monitor's look always reads. A local path is read in place at every pass.
+       */
+      trustMs?: number;
+      /** The clock of `trustMs`, in milliseconds (default Date.now). */
+      now?: () => number;
     },
   ) {}
 
@@ -114,19 +125,24 @@ export class StatusRepositories {
   }
 
   /**
-   * Refreshes every assigned repository (and those clusters moved from), but those `ahead`
-   * refreshed (refresh-ahead.ts); returns whether a status or heartbeat ref moved in those it refreshed.
+   * For a pass: refreshes every assigned repository (and those clusters moved from) but those
+   * `ahead` refreshed (refresh-ahead.ts) and the mirrors read within `trustMs`.
    */
-  async refresh(ahead?: RefreshAhead): Promise<boolean> {
+  async refresh(ahead?: RefreshAhead): Promise<void> {
     const urls = await notRefreshedAhead(this.urls(), this.branchPrefix(), ahead);
-    const moved = await Promise.all(urls.map((url) => this.refreshOne(url)));
-    return moved.some(Boolean);
+    await Promise.all(urls.map((url) => this.refreshOne(url, true)));
   }
 
   /** Starts refreshing what `refresh` would, ahead of a pass that has not loaded the fleet yet; undefined when nothing is assigned yet. */
   refreshAhead(): RefreshAhead | undefined {
     if (!this.active()) return undefined;
-    return startRefreshAhead(this.urls(), this.branchPrefix(), (url) => this.refreshOne(url));
+    return startRefreshAhead(this.urls(), this.branchPrefix(), (url) => this.refreshOne(url, true));
+  }
+
+  /** For the monitor's look: reads every assigned repository; returns whether a status or heartbeat ref moved. */
+  async look(): Promise<boolean> {
+    const moved = await Promise.all([...this.urls()].map((url) => this.refreshOne(url, false)));
+    return moved.some(Boolean);
   }
 
   private urls(): Set<string> {
@@ -188,11 +204,25 @@ export class StatusRepositories {
     return this.prefix ?? this.opts.branchPrefix();
   }
 
-  private async refreshOne(url: string): Promise<boolean> {
+  /** Whether a pass may take a repository's last read as it is (see `trustMs`). */
+  private trusted(known: Known): boolean {
+    const trustMs = this.opts.trustMs ?? 0;
+    if (trustMs <= 0 || known.readAt === undefined || known.problem !== undefined) return false;
+    if (known.repo?.branchPrefix === undefined) return false; // a local path: read in place
+    return this.now() - known.readAt < trustMs;
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  private async refreshOne(url: string, trusting: boolean): Promise<boolean> {
     const known = this.known.get(url) ?? { refs: new Map<string, string>() };
     this.known.set(url, known);
+    if (trusting && this.trusted(known)) return false;
     try {
       known.repo ??= this.opts.open(url);
+      const at = this.now();
       await known.repo.refresh();
       const prefix = this.branchPrefix();
       const refs = new Map([
@@ -201,6 +231,7 @@ export class StatusRepositories {
       ]);
       const moved = !sameRefs(refs, known.refs);
       known.refs = refs;
+      known.readAt = at;
       if (known.problem !== undefined) this.opts.log.info(`status repository ${url} answers again`);
       delete known.problem;
       return moved;
