@@ -181,7 +181,10 @@ async function openRepositories(
       ...opts,
       ...(setup.repo.branchPrefix ? { branchPrefix: setup.repo.branchPrefix } : {}),
       // The monitor reads every status repository each period and asks for a pass when one moved.
-      ...(opts.once ? {} : { statusTrustMs: (opts.monitor ?? defaultClusterMonitorSettings).periodMs }),
+      // Its looks come a period after the last one ended, so a little more than a period apart
+      // (46 status repositories take ~1 s): a read stands for two, so that a pass between two
+      // looks takes the last one's.
+      ...(opts.once ? {} : { statusTrustMs: 2 * (opts.monitor ?? defaultClusterMonitorSettings).periodMs }),
     },
     {
       ...{ log, clock, elapsed, signal: stopping.signal, rateLimits },

@@ -26,7 +26,7 @@ export async function hubStatusRepositories(
     tokenFile?: string;
     cacheDir?: string;
     branchPrefix?: string;
-    /** The cluster monitor's period: how long a mirror's read stands at a pass (default: read at every pass). */
+    /** How long a mirror's read stands at a pass (the hub: two cluster monitor periods; default: read at every pass). */
     statusTrustMs?: number;
   },
   deps: SideRepositoryDeps,

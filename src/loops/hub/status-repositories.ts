@@ -3,8 +3,9 @@
 // repository); the hub keeps one repository (a mirror for a URL) per status repository and
 // refreshes them at every look of the cluster monitor, which sees their status and heartbeat refs
 // as if they were in the fleet repository, and at a pass. A mirror's read stands for `trustMs`
-// at a pass (the hub wires the monitor's period): the monitor reads every repository each period
-// and asks for a pass when one moved, so a pass over a source push need not wait for them.
+// at a pass (the hub wires two monitor periods: looks come a little more than a period apart):
+// the monitor reads every repository each period and asks for a pass when one moved, so a pass
+// over a source push need not wait for them.
 //
 // Each cluster is judged from its assigned repository, with two exceptions:
 //   - the repository cannot be read: the cluster's status is *unreadable*. Its last report (from

@@ -21,7 +21,9 @@ const statusRef = `refs/heads/${prefix}status/member1`;
 function writeStatus(gitdir: string, text: string): string {
   const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
   const run = (args: string[], input = '') =>
-    execFileSync('git', ['--git-dir', gitdir, ...args], { env, input }).toString().trim();
+    execFileSync('git', ['--git-dir', gitdir, ...args], { env, input })
+      .toString()
+      .trim();
   const blob = run(['hash-object', '-w', '--stdin'], text);
   const tree = run(['mktree'], `100644 blob ${blob}\tstatus.yaml\n`);
   const commit = run(
