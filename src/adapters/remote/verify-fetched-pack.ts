@@ -25,10 +25,12 @@ export async function listPacks(gitdir: string): Promise<Set<string>> {
 /** Returns the incoming refs a fetch wrote: branch (refs/heads/…) → commit. */
 export async function readIncomingRefs(gitdir: string): Promise<Map<string, string>> {
   const prefix = `refs/remotes/${incomingRemote}/`;
+  // packed-refs read once: a ref that is not loose would read it again each time.
+  const packed = await readPackedRefs(gitdir);
   const refs = new Map<string, string>();
-  for (const ref of await listRefNames(gitdir, prefix)) {
+  for (const ref of await listRefNames(gitdir, prefix, packed)) {
     if (ref === `${prefix}HEAD`) continue;
-    const oid = await readRef(gitdir, ref);
+    const oid = await readRef(gitdir, ref, packed);
     if (oid !== null) refs.set(`refs/heads/${ref.slice(prefix.length)}`, oid);
   }
   return refs;
